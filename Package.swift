@@ -1,0 +1,101 @@
+// swift-tools-version: 6.1
+//
+// ActiveTaskKit: records and analyses the sensor data of ResearchKit active tasks on Linux.
+// Layout and conventions: ../shared/spec/architecture.md and README.md.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "ActiveTaskKit",
+    platforms: [.macOS(.v15)],
+    // MARK: - Public API
+    products: [
+        .library(name: "SensorData", targets: ["SensorData"]),
+        .library(name: "AudioIO", targets: ["AudioIO"]),
+        .library(name: "SignalProcessing", targets: ["SignalProcessing"]),
+        .library(name: "Batch", targets: ["Batch"]),
+        .executable(name: "activetask", targets: ["activetask"]),
+    ],
+    traits: [
+        .trait(
+            name: "FFmpeg",
+            description: "Decode .m4a (AAC, ALAC) in process through the FFmpeg libraries "
+                + "(Debian: libavformat-dev libavcodec-dev libswresample-dev libavutil-dev). "
+                + "Without it, .m4a decodes through the `ffmpeg` tool when installed."
+        ),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: - C libraries (each wrapped once, behind typed Swift errors)
+        .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFFTW",
+            pkgConfig: "fftw3",
+            providers: [.apt(["libfftw3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]
+        ),
+
+        // MARK: - Implementation
+        .target(name: "SensorData", swiftSettings: swiftSettings),
+        .target(
+            name: "AudioIO",
+            dependencies: [
+                "CSndFile",
+                .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "SignalProcessing", dependencies: ["CFFTW"], swiftSettings: swiftSettings),
+        .target(name: "Batch", dependencies: ["SensorData", "AudioIO"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "activetask",
+            dependencies: [
+                "SensorData", "AudioIO", "SignalProcessing", "Batch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Tests
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SensorDataTests",
+            dependencies: ["SensorData", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AudioIOTests",
+            dependencies: ["AudioIO", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SignalProcessingTests",
+            dependencies: ["SignalProcessing", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BatchTests",
+            dependencies: ["Batch", "SensorData", "AudioIO", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "activetaskTests",
+            dependencies: ["TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

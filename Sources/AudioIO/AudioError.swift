@@ -1,0 +1,37 @@
+/// Why an audio file could not be read or written. `description` is one line naming the file.
+public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        /// The library or tool could not open the file (its message).
+        case open(String)
+        /// Decoding failed part-way (its message).
+        case decode(String)
+        /// Writing failed (the library's message).
+        case write(String)
+        /// A RIFF/WAVE header declares more data than the file holds.
+        case headerSizeMismatch(declaredBytes: UInt64, availableBytes: UInt64, chunkOffset: Int)
+        /// The container needs a decoder that is not available here; the text says how to enable one.
+        case decoderUnavailable(String)
+        /// A parameter the writer or reader cannot honour.
+        case unsupported(String)
+    }
+
+    public var file: String
+    public var reason: Reason
+
+    public init(file: String, reason: Reason) {
+        self.file = file
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .open(let message): "\(file): cannot open audio: \(message)"
+        case .decode(let message): "\(file): audio decoding failed: \(message)"
+        case .write(let message): "\(file): cannot write audio: \(message)"
+        case .headerSizeMismatch(let declared, let available, let offset):
+            "\(file): WAV header declares \(declared) data bytes but only \(available) follow the data chunk at byte \(offset)"
+        case .decoderUnavailable(let message): "\(file): \(message)"
+        case .unsupported(let message): "\(file): \(message)"
+        }
+    }
+}

@@ -1,0 +1,171 @@
+#if FFmpeg
+internal import CFFmpeg
+
+/// Decodes `.m4a` (AAC, ALAC) and anything else FFmpeg 5.1 reads, in process, through
+/// libavformat + libavcodec + libswresample, to interleaved Float. libavformat's MP4 demuxer
+/// marks the samples outside the edit list (AAC encoder priming and padding) and libavcodec
+/// drops them, the same path the `ffmpeg` tool takes (formats.md §5.2).
+///
+/// Built only with the package trait `FFmpeg`. All handles have this one owner and are freed in
+/// `deinit`, including after a failed `init`.
+public final class FFmpegLibraryDecoder: AudioDecoder {
+    public let path: String
+    public private(set) var format = AudioFormat(sampleRateHz: 0, channels: 0, frames: nil, container: "?", encoding: "?")
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var resampler: OpaquePointer?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var streamIndex: Int32 = -1
+    private var pending: [Float] = []
+    private var pendingStart = 0
+    private var draining = false
+    private var finished = false
+    private var framesRead: Int64 = 0
+
+    /// The corresponding C functions are `avformat_open_input`, `avformat_find_stream_info`,
+    /// `av_find_best_stream`, `avcodec_open2` and `swr_init`.
+    public init(path: String) throws(AudioError) {
+        self.path = path
+        av_log_set_level(AV_LOG_ERROR)
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        var status = avformat_open_input(&context, path, nil, nil)
+        guard status >= 0, let context else {
+            throw AudioError(file: path, reason: .open(Self.message(status)))
+        }
+        formatContext = context
+        status = avformat_find_stream_info(context, nil)
+        guard status >= 0 else { throw AudioError(file: path, reason: .open(Self.message(status))) }
+        var codec: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
+        guard index >= 0, let codec, let stream = context.pointee.streams[Int(index)] else {
+            throw AudioError(file: path, reason: .open("no decodable audio stream (\(Self.message(index)))"))
+        }
+        streamIndex = index
+        guard let codecContext = avcodec_alloc_context3(codec) else {
+            throw AudioError(file: path, reason: .open("cannot allocate a decoder"))
+        }
+        self.codecContext = codecContext
+        status = avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
+        if status >= 0 { status = avcodec_open2(codecContext, codec, nil) }
+        guard status >= 0 else { throw AudioError(file: path, reason: .open(Self.message(status))) }
+        let channels = Int(codecContext.pointee.ch_layout.nb_channels)
+        let rate = codecContext.pointee.sample_rate
+        guard channels > 0, rate > 0 else {
+            throw AudioError(file: path, reason: .open("the audio stream has no channels or no sample rate"))
+        }
+        var resampler: OpaquePointer?
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(channels))
+        status = swr_alloc_set_opts2(
+            &resampler, &outLayout, AV_SAMPLE_FMT_FLT, rate, &codecContext.pointee.ch_layout,
+            codecContext.pointee.sample_fmt, rate, 0, nil)
+        av_channel_layout_uninit(&outLayout)
+        self.resampler = resampler
+        if status >= 0 { status = swr_init(resampler) }
+        guard status >= 0 else { throw AudioError(file: path, reason: .open(Self.message(status))) }
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+        guard packet != nil, frame != nil else { throw AudioError(file: path, reason: .open("out of memory")) }
+        let formatName = context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "?"
+        format = AudioFormat(
+            sampleRateHz: Double(rate), channels: channels, frames: nil,
+            container: formatName.contains("mp4") ? "MPEG-4" : formatName,
+            encoding: String(cString: avcodec_get_name(codecContext.pointee.codec_id)).uppercased())
+    }
+
+    deinit {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        swr_free(&resampler)
+        avcodec_free_context(&codecContext)
+        avformat_close_input(&formatContext)
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        let channels = format.channels
+        let wanted = buffer.count / channels * channels
+        var written = 0
+        while written < wanted {
+            if pendingStart == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
+                if finished || !(try decodeNextFrame()) { break }
+                continue
+            }
+            let count = min(wanted - written, pending.count - pendingStart)
+            for k in 0..<count { buffer[written + k] = pending[pendingStart + k] }
+            pendingStart += count
+            written += count
+        }
+        let frames = written / channels
+        framesRead += Int64(frames)
+        if frames == 0 { format.frames = framesRead }
+        return frames
+    }
+
+    /// Decodes the next frame into `pending`; false at the end of the stream.
+    ///
+    /// The corresponding C functions are `av_read_frame`, `avcodec_send_packet`,
+    /// `avcodec_receive_frame` and `swr_convert`.
+    private func decodeNextFrame() throws(AudioError) -> Bool {
+        guard let codecContext, let frame, let packet else { return false }
+        while true {
+            let received = avcodec_receive_frame(codecContext, frame)
+            if received == 0 {
+                try convert(frame)
+                av_frame_unref(frame)
+                return true
+            }
+            if received == atk_averror_eof() {
+                finished = true
+                return false
+            }
+            guard received == atk_averror_eagain() else {
+                throw AudioError(file: path, reason: .decode(Self.message(received)))
+            }
+            if draining {
+                finished = true
+                return false
+            }
+            let status = av_read_frame(formatContext, packet)
+            if status < 0 {
+                draining = true
+                avcodec_send_packet(codecContext, nil)
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codecContext, packet)
+            if sent < 0, sent != atk_averror_eagain() {
+                throw AudioError(file: path, reason: .decode(Self.message(sent)))
+            }
+        }
+    }
+
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioError) {
+        let channels = format.channels
+        let capacity = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples))
+        guard capacity > 0 else { return }
+        pending = [Float](repeating: 0, count: capacity * channels)
+        let converted = pending.withUnsafeMutableBytes { raw -> Int32 in
+            var output: UnsafeMutablePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: channels) { input in
+                swr_convert(resampler, &output, Int32(capacity), input, frame.pointee.nb_samples)
+            }
+        }
+        guard converted >= 0 else { throw AudioError(file: path, reason: .decode(Self.message(converted))) }
+        pending.removeSubrange(Int(converted) * channels..<pending.count)
+        pendingStart = 0
+    }
+
+    /// FFmpeg's text for an error code.
+    ///
+    /// The corresponding C function is `av_strerror`.
+    private static func message(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(cString: buffer)
+    }
+}
+#endif

@@ -1,0 +1,88 @@
+internal import CSndFile
+
+/// An audio file opened through libsndfile: every format Debian's libsndfile 1.2 reads (WAV,
+/// WAVE_FORMAT_EXTENSIBLE, RF64, W64, AIFF, AU, CAF, FLAC, Ogg Vorbis/Opus, MP3, …). Reads are
+/// normalised to [−1, 1] (libsndfile's default float conversion).
+///
+/// One owner of the `SNDFILE*`: the handle is closed in `deinit`, including on error paths.
+public final class SoundFile: AudioDecoder {
+    public let path: String
+    public let format: AudioFormat
+    private let handle: OpaquePointer
+
+    /// Opens `path` for reading. For RIFF/WAVE files the chunk sizes are checked first, so a
+    /// header that claims more data than the file holds is an error, not silently shortened.
+    ///
+    /// The corresponding C function is `sf_open`.
+    public init(reading path: String) throws(AudioError) {
+        try RIFFHeader.check(path)
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
+        }
+        self.path = path
+        self.handle = handle
+        let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
+        let minor = Int(info.format) & Int(SF_FORMAT_SUBMASK)
+        format = AudioFormat(
+            sampleRateHz: Double(info.samplerate), channels: Int(info.channels), frames: Int64(info.frames),
+            container: Self.formatName(major, command: SFC_GET_FORMAT_MAJOR_COUNT, SFC_GET_FORMAT_MAJOR),
+            encoding: Self.formatName(minor, command: SFC_GET_FORMAT_SUBTYPE_COUNT, SFC_GET_FORMAT_SUBTYPE))
+        guard info.channels > 0, info.samplerate > 0 else {
+            sf_close(handle)
+            throw AudioError(file: path, reason: .open("no channels or no sample rate in the header"))
+        }
+    }
+
+    deinit {
+        sf_close(handle)
+    }
+
+    /// The corresponding C function is `sf_readf_float`.
+    public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        let frames = buffer.count / format.channels
+        guard frames > 0, let base = buffer.baseAddress else { return 0 }
+        let count = sf_readf_float(handle, base, sf_count_t(frames))
+        if count < 0 || (count == 0 && sf_error(handle) != 0) {
+            throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
+        }
+        return Int(count)
+    }
+
+    /// Reads interleaved Double frames; returns the number of frames read.
+    ///
+    /// The corresponding C function is `sf_readf_double`.
+    public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {
+        let frames = buffer.count / format.channels
+        guard frames > 0, let base = buffer.baseAddress else { return 0 }
+        let count = sf_readf_double(handle, base, sf_count_t(frames))
+        if count < 0 || (count == 0 && sf_error(handle) != 0) {
+            throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
+        }
+        return Int(count)
+    }
+
+    /// Moves to `frame` from the start.
+    ///
+    /// The corresponding C function is `sf_seek`.
+    public func seek(toFrame frame: Int64) throws(AudioError) {
+        if sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 {
+            throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
+        }
+    }
+
+    /// libsndfile's name of a major or minor format code, e.g. "WAV (Microsoft)" → "WAV".
+    private static func formatName(_ code: Int, command countCommand: Int, _ infoCommand: Int) -> String {
+        var count: Int32 = 0
+        sf_command(nil, Int32(countCommand), &count, Int32(MemoryLayout<Int32>.size))
+        for index in 0..<count {
+            var info = SF_FORMAT_INFO()
+            info.format = index
+            sf_command(nil, Int32(infoCommand), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+            if Int(info.format) == code, let name = info.name {
+                return String(cString: name)
+            }
+        }
+        return String(code, radix: 16)
+    }
+}

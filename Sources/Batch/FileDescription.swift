@@ -1,0 +1,291 @@
+import AudioIO
+import SensorData
+
+/// What a file is and holds: the answer of `activetask info` (and later, batch's inventory).
+public struct FileDescription: Sendable {
+    public var file: String
+    /// `accelerometer`, `tapping result`, `audio`, `flattened archive`, …
+    public var kind: String
+    /// Layout or dialect: `data logger {"items":[…]}`, `AppCore`, `WAV FLOAT`, …
+    public var dialect: String?
+    /// Items, taps, frames, rows — whatever the kind counts.
+    public var samples: Int?
+    public var durationSeconds: Double?
+    /// Median sampling rate from timestamps, or the audio rate, Hz.
+    public var samplingRateHz: Double?
+    public var channels: Int?
+    /// What a result contains, one phrase each.
+    public var contents: [String] = []
+    /// Parts of a container (archive entries, results inside a task result).
+    public var parts: [FileDescription] = []
+    public var warnings: [String] = []
+
+    public init(file: String, kind: String, dialect: String? = nil) {
+        self.file = file
+        self.kind = kind
+        self.dialect = dialect
+    }
+
+    /// Describes the file at `path`.
+    ///
+    /// - Throws: `ReadError` or `AudioError`, whose `description` is the one-line message.
+    public static func describe(_ path: String) throws -> FileDescription {
+        switch InputSniffer.sniff(path) {
+        case .empty, .json:
+            return describe(try JSONContents.read(path))
+        case .audio:
+            return try describeAudio(path)
+        case .csv:
+            let table = try CSVTable.parse(try FileBytes.read(path), file: path)
+            return try describe(table, file: path)
+        case .text:
+            let bytes = try FileBytes.read(path)
+            var description = FileDescription(file: path, kind: "text document", dialect: "UTF-8 text, not a recording")
+            description.samples = bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            description.contents = ["\(description.samples ?? 0) line(s)"]
+            return description
+        case .binary:
+            let prefix = AudioInput.leadingBytes(path, count: 8).map { String($0, radix: 16) }.joined(separator: " ")
+            throw ReadError(
+                file: path,
+                reason: .unrecognisedLayout("binary data (first bytes \(prefix)) that is neither JSON, CSV nor a known audio container"),
+                offset: 0)
+        }
+    }
+
+    // MARK: - Audio
+
+    static func describeAudio(_ path: String) throws -> FileDescription {
+        let decoder = try AudioInput.open(path)
+        var format = decoder.format
+        if format.frames == nil {
+            // Containers decoded by FFmpeg: count the decoded frames (priming already trimmed).
+            var frames: Int64 = 0
+            try decoder.forEachBlock { _, count in frames += Int64(count) }
+            format.frames = frames
+        }
+        var description = FileDescription(file: path, kind: "audio", dialect: "\(format.container) \(format.encoding)")
+        description.samples = format.frames.map(Int.init)
+        description.durationSeconds = format.durationSeconds
+        description.samplingRateHz = format.sampleRateHz
+        description.channels = format.channels
+        return description
+    }
+
+    // MARK: - CSV
+
+    static func describe(_ table: CSVTable, file: String) throws -> FileDescription {
+        if let layout = MotionCSVLayout.detect(table) {
+            let (series, warnings) = try SensorSeries.accelerometer(from: table, layout: layout, file: file)
+            var description = describe(series, file: file, dialect: layout == .oxfordStepCounter
+                ? "CSV (Oxford step-counter layout: ns, m/s²)" : "CSV (\(layout.timeUnit.rawValue), \(layout.accelerationUnit.rawValue))")
+            description.warnings = warnings.map(\.description)
+            return description
+        }
+        if let steps = OxfordGroundTruth(table) {
+            var description = FileDescription(file: file, kind: "step ground truth", dialect: "CSV (Oxford step-counter layout: ns, foot contacts)")
+            description.samples = table.rowCount
+            description.durationSeconds = steps.durationSeconds
+            description.contents = ["\(steps.stepCount) steps (0→1 transitions of either foot)"]
+            return description
+        }
+        if let header = table.header, header.contains(where: { AudiogramTable.frequencyHz(ofColumn: $0) != nil }) {
+            var description = FileDescription(file: file, kind: "audiogram table", dialect: "CSV (NHANES AUX columns)")
+            description.samples = table.rowCount
+            let frequencies = Set(header.compactMap(AudiogramTable.frequencyHz(ofColumn:))).sorted().map { "\(Int($0))" }
+            description.contents = ["\(table.rowCount) audiogram row(s), frequencies \(frequencies.joined(separator: ", ")) Hz, dB HL"]
+            return description
+        }
+        var description = FileDescription(file: file, kind: "table", dialect: "CSV")
+        description.samples = table.rowCount
+        let names = table.header ?? table.columns.indices.map { "column \($0 + 1)" }
+        description.contents = ["\(table.rowCount) row(s) × \(table.columns.count) column(s): \(names.joined(separator: ", "))"]
+        return description
+    }
+
+    // MARK: - JSON
+
+    static func describe(_ contents: JSONContents) -> FileDescription {
+        let layout = contents.layout
+        var description: FileDescription
+        switch layout {
+        case .recorderLog, .bareItemArray:
+            if let named = contents.series.first {
+                description = describe(named.series, file: contents.file, dialect: layout.name)
+            } else {
+                description = FileDescription(file: contents.file, kind: "recorder items (empty)", dialect: layout.name)
+                description.samples = 0
+            }
+        case .bareTappingSamples, .appCoreTappingResult:
+            description = describe(contents.tappingResults.first ?? TappingResult(dialect: .appCore), file: contents.file)
+            description.dialect = layout.name
+        case .archiveManifest:
+            description = describe(contents.manifest, file: contents.file)
+        case .audiogramTable:
+            description = FileDescription(file: contents.file, kind: "audiogram table", dialect: layout.name)
+            let table = contents.audiograms
+            description.samples = table?.rows.count
+            let frequencies = Set(table?.columns.compactMap(AudiogramTable.frequencyHz(ofColumn:)) ?? []).sorted().map { "\(Int($0))" }
+            description.contents = ["\(table?.rows.count ?? 0) audiogram(s), columns \(table?.columns.joined(separator: ", ") ?? ""), frequencies \(frequencies.joined(separator: ", ")) Hz, dB HL"]
+        case .flattenedArchive, .researchKitResult:
+            let parts = contents.entries.isEmpty ? partsOf(contents) : contents.entries.map(describe)
+            if parts.count == 1, case .researchKitResult = layout {
+                description = parts[0]
+                description.dialect = layout.name
+            } else {
+                let kind: String
+                if case .researchKitResult(let root) = layout {
+                    kind = parts.isEmpty ? "ResearchKit object (\(root))" : "ResearchKit result tree (\(root))"
+                } else {
+                    kind = "flattened archive"
+                }
+                description = FileDescription(file: contents.file, kind: kind, dialect: layout.name)
+                description.parts = parts
+                description.samples = parts.isEmpty ? nil : parts.count
+                if !contents.archiveEntries.isEmpty {
+                    description.contents.append("\(contents.archiveEntries.count) entries: \(contents.archiveEntries.joined(separator: ", "))")
+                }
+            }
+            let classes = Dictionary(grouping: contents.otherClasses, by: { $0 }).map { "\($0.key)×\($0.value.count)" }.sorted()
+            if !classes.isEmpty { description.contents.append("other classes: \(classes.joined(separator: ", "))") }
+            for file in contents.fileResults {
+                description.contents.append("file result \(file.identifier)\(file.stepIdentifier.map { " in step \($0)" } ?? ""): \(file.fileName ?? "?") (\(file.contentType ?? "?"))")
+            }
+        }
+        description.warnings += contents.warnings.map(\.description)
+        if case .flattenedArchive = layout {} else {
+            description.warnings += contents.series.flatMap(\.warnings).map(\.description)
+        }
+        return description
+    }
+
+    /// One description per series and result in a container.
+    static func partsOf(_ contents: JSONContents) -> [FileDescription] {
+        var parts: [FileDescription] = []
+        if let manifest = contents.manifest { parts.append(describe(manifest, file: contents.file)) }
+        for named in contents.series {
+            var part = describe(named.series, file: named.file, dialect: "recorder items")
+            part.warnings = named.warnings.map(\.description)
+            parts.append(part)
+        }
+        for result in contents.tappingResults { parts.append(describe(result, file: contents.file)) }
+        for result in contents.splMeterResults {
+            var part = FileDescription(file: contents.file, kind: "environment SPL meter result", dialect: "ORKEnvironmentSPLMeterResult")
+            let levels = result.recordedSPLMeterSamplesDecibels
+            part.samples = levels.count
+            part.contents = ["\(levels.count) level(s)" + (levels.isEmpty ? "" : " \(format(levels.min()!))…\(format(levels.max()!)) dB"),
+                             "sensitivity offset \(result.sensitivityOffsetDecibels.map(format) ?? "absent") dB"]
+            parts.append(part)
+        }
+        for result in contents.dBHLResults {
+            var part = FileDescription(file: contents.file, kind: "dB HL tone audiometry result", dialect: "ORKdBHLToneAudiometryResult")
+            part.samples = result.samples.count
+            part.contents = ["headphone \(result.headphoneType.map { $0.isEmpty ? "(empty)" : $0 } ?? "absent"), output volume \(result.outputVolume.map(format) ?? "absent")"]
+            part.contents += result.samples.map { sample in
+                "\(format(sample.frequencyHz)) Hz \(sample.channel == 0 ? "left" : "right"): "
+                    + "\(sample.calculatedThresholdDecibelsHL.map { format($0) + " dB HL" } ?? "no threshold"), \(sample.units.count) presentation(s)"
+            }
+            parts.append(part)
+        }
+        for result in contents.toneAudiometryResults {
+            var part = FileDescription(file: contents.file, kind: "tone audiometry result", dialect: "ORKToneAudiometryResult")
+            part.samples = result.samples.count
+            part.contents = ["output volume \(result.outputVolume.map(format) ?? "absent"), \(result.samples.count) sample(s)"]
+            parts.append(part)
+        }
+        return parts
+    }
+
+    static func describe(_ series: SensorSeries, file: String, dialect: String) -> FileDescription {
+        var description = FileDescription(file: file, kind: kindName(series.kind), dialect: dialect)
+        description.samples = series.count
+        description.durationSeconds = series.count > 1 ? series.durationSeconds : nil
+        if series.kind == .accelerometer || series.kind == .deviceMotion {
+            description.samplingRateHz = series.medianSamplingRateHz
+        }
+        switch series.kind {
+        case .pedometer:
+            if let steps = series["numberOfSteps"]?.max() { description.contents.append("\(Int(steps)) steps (cumulative)") }
+        case .healthQuantity:
+            let units = Set(series.textColumn("unit")?.compactMap { $0 } ?? []).sorted()
+            let types = Set(series.textColumn("type")?.compactMap { $0 } ?? []).sorted()
+            description.contents.append("\(types.joined(separator: ", ")) in \(units.joined(separator: ", "))")
+        case .location:
+            let fixes = series["coordinate.latitude"]?.filter { !$0.isNaN }.count ?? 0
+            description.contents.append("\(fixes) fix(es) with coordinates")
+        default:
+            break
+        }
+        return description
+    }
+
+    static func describe(_ result: TappingResult, file: String) -> FileDescription {
+        var description = FileDescription(file: file, kind: "tapping result", dialect: result.dialect == .appCore ? "AppCore" : "ResearchKit serializer")
+        description.samples = result.count
+        if result.count > 1, let first = result.timestamp.min(), let last = result.timestamp.max() {
+            description.durationSeconds = last - first
+        }
+        let counts = TapButton.allCases.map { button in "\(button.researchKitName) \(result.button.filter { $0 == button }.count)" }
+        var line = "\(result.count) taps (\(counts.joined(separator: ", ")))"
+        if let identifier = result.identifier { line += ", step \(identifier)" }
+        description.contents.append(line)
+        if let size = result.stepViewSize { description.contents.append("view \(format(size.width))×\(format(size.height)) pt") }
+        if let left = result.buttonRectLeft, let right = result.buttonRectRight {
+            description.contents.append("buttons left \(rect(left)), right \(rect(right))")
+        }
+        if result.duration.contains(where: { !$0.isNaN }) { description.contents.append("tap durations present") }
+        let decreasing = result.decreasingTimestampPairs
+        if decreasing > 0 { description.warnings.append(ReadWarning.unsortedTimestamps(count: decreasing).description + " (kept in recorded order for analysis)") }
+        return description
+    }
+
+    static func describe(_ manifest: ArchiveManifest?, file: String) -> FileDescription {
+        var description = FileDescription(file: file, kind: "archive manifest", dialect: "AppCore info.json")
+        guard let manifest else { return description }
+        description.samples = manifest.files.count
+        description.contents.append("task run \(manifest.taskRun ?? "?"), item \"\(manifest.item ?? "?")\"")
+        description.contents += manifest.files.map { "file \($0.filename) (\($0.contentType ?? "?"))" }
+        return description
+    }
+
+    static func kindName(_ kind: RecorderKind) -> String {
+        switch kind {
+        case .accelerometer: "accelerometer"
+        case .deviceMotion: "device motion"
+        case .pedometer: "pedometer"
+        case .healthQuantity: "health quantity"
+        case .location: "location"
+        case .touch: "touch"
+        }
+    }
+
+    static func rect(_ r: Rect) -> String {
+        "{{\(format(r.origin.x)), \(format(r.origin.y))}, {\(format(r.size.width)), \(format(r.size.height))}}"
+    }
+
+    /// Up to 4 decimals, trailing zeros removed.
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 10_000).rounded() / 10_000
+        return JSONWriter.number(rounded)
+    }
+}
+
+/// The Oxford Step Counter ground truth `stepcounter.csv`: `timestamp_ns, right_foot,
+/// left_foot` contact states; each 0→1 transition of either foot is one step.
+struct OxfordGroundTruth {
+    var stepCount: Int
+    var durationSeconds: Double
+
+    init?(_ table: CSVTable) {
+        guard table.header == nil, table.columns.count == 3, let time = table.columns[0].numbers,
+            let right = table.columns[1].numbers, let left = table.columns[2].numbers, time.count >= 1,
+            (right + left).allSatisfy({ $0 == 0 || $0 == 1 }), time.allSatisfy({ $0 > 1e9 })
+        else { return nil }
+        var steps = 0
+        for foot in [right, left] {
+            for i in foot.indices.dropFirst() where foot[i - 1] == 0 && foot[i] == 1 { steps += 1 }
+        }
+        stepCount = steps
+        durationSeconds = ((time.last ?? 0) - (time.first ?? 0)) * 1e-9
+    }
+}

@@ -1,0 +1,139 @@
+/// A delimited text table (RFC 4180 without quoted line breaks): an optional header line and
+/// columns that are numeric (every non-empty cell a number; empty cells NaN) or text.
+public struct CSVTable: Sendable {
+    public enum Column: Sendable, Hashable {
+        case numbers([Double])
+        case text([String])
+
+        public var numbers: [Double]? {
+            if case .numbers(let values) = self { values } else { nil }
+        }
+    }
+
+    /// Column names when the first line is not all numbers (a leading `#` is removed).
+    public var header: [String]?
+    public var columns: [Column]
+    public var rowCount: Int
+    public var delimiter: UInt8
+
+    /// Parses `bytes`. The delimiter is the first of `,`, `;`, tab found in the first line.
+    ///
+    /// - Throws: `ReadError` naming the line of a row whose field count differs from the first
+    ///   row's, or `.invalidUTF8`.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ReadError) -> CSVTable {
+        try bytes.withUnsafeBufferPointer { buffer throws(ReadError) in try parse(buffer, file: file) }
+    }
+
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, file: String) throws(ReadError) -> CSVTable {
+        guard !buffer.isEmpty else { throw ReadError(file: file, reason: .emptyFile) }
+        var start = 0
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { start = 3 }
+        let firstLineEnd = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
+        let delimiter = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")].first {
+            buffer[start..<firstLineEnd].contains($0)
+        } ?? UInt8(ascii: ",")
+
+        var cells: [[Range<Int>]] = []  // per column, for text fallback
+        var numbers: [[Double]] = []
+        var isNumeric: [Bool] = []
+        var header: [String]?
+        var rowCount = 0
+        var line = 0
+        var lineStart = start
+        while lineStart < buffer.count {
+            line += 1
+            var lineEnd = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
+            let next = lineEnd + 1
+            if lineEnd > lineStart, buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            defer { lineStart = next }
+            if lineEnd == lineStart { continue }  // blank line
+            var fields: [Range<Int>] = []
+            var fieldStart = lineStart
+            for i in lineStart..<lineEnd where buffer[i] == delimiter {
+                fields.append(fieldStart..<i)
+                fieldStart = i + 1
+            }
+            fields.append(fieldStart..<lineEnd)
+            if rowCount == 0 && header == nil && numbers.isEmpty {
+                if !fields.allSatisfy({ number(buffer, trimmed(buffer, $0)) != nil }) {
+                    header = try fields.map { range throws(ReadError) in
+                        var text = try string(buffer, trimmed(buffer, range), file: file, line: line)
+                        if text.hasPrefix("#") { text.removeFirst() }
+                        return String(text[...].trimmingSpaces)
+                    }
+                    numbers = Array(repeating: [], count: fields.count)
+                    cells = Array(repeating: [], count: fields.count)
+                    isNumeric = Array(repeating: true, count: fields.count)
+                    continue
+                }
+                numbers = Array(repeating: [], count: fields.count)
+                cells = Array(repeating: [], count: fields.count)
+                isNumeric = Array(repeating: true, count: fields.count)
+            }
+            guard fields.count == numbers.count else {
+                throw ReadError(
+                    file: file,
+                    reason: .invalidValue("\(fields.count) field(s) where the first row has \(numbers.count)"),
+                    offset: lineStart, line: line, column: 1, path: "line \(line)")
+            }
+            for (column, range) in fields.enumerated() {
+                let cell = trimmed(buffer, range)
+                cells[column].append(cell)
+                if isNumeric[column] {
+                    if cell.isEmpty {
+                        numbers[column].append(.nan)
+                    } else if let value = number(buffer, cell) {
+                        numbers[column].append(value)
+                    } else {
+                        isNumeric[column] = false
+                    }
+                }
+            }
+            rowCount += 1
+        }
+        var columns: [Column] = []
+        for column in numbers.indices {
+            if isNumeric[column] {
+                columns.append(.numbers(numbers[column]))
+            } else {
+                var texts: [String] = []
+                for range in cells[column] {
+                    texts.append(try string(buffer, range, file: file, line: nil))
+                }
+                columns.append(.text(texts))
+            }
+        }
+        return CSVTable(header: header, columns: columns, rowCount: rowCount, delimiter: delimiter)
+    }
+
+    private static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, buffer[lower] == 0x20 || buffer[lower] == 0x09 { lower += 1 }
+        while upper > lower, buffer[upper - 1] == 0x20 || buffer[upper - 1] == 0x09 { upper -= 1 }
+        if upper - lower >= 2, buffer[lower] == UInt8(ascii: "\""), buffer[upper - 1] == UInt8(ascii: "\"") {
+            lower += 1
+            upper -= 1
+        }
+        return lower..<upper
+    }
+
+    /// The cell as a number (JSON number syntax, plus a leading `+`), nil if it is not one.
+    private static func number(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+        var range = range
+        if range.count > 1, buffer[range.lowerBound] == UInt8(ascii: "+") { range = range.dropFirst() }
+        guard !range.isEmpty else { return nil }
+        var cursor = JSONCursor(bytes: buffer, file: "", range: range)
+        guard let value = try? cursor.parseNumber(), cursor.index == range.upperBound else { return nil }
+        return value
+    }
+
+    private static func string(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, file: String, line: Int?
+    ) throws(ReadError) -> String {
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) else {
+            throw ReadError(file: file, reason: .invalidUTF8, offset: range.lowerBound, path: line.map { "line \($0)" })
+        }
+        return text
+    }
+}

@@ -1,0 +1,47 @@
+/// A non-fatal anomaly found while reading (formats.md §11). Returned with the data and shown by
+/// `activetask info` and `score`.
+public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
+    /// Items were not in time order; `count` decreasing pairs; the reader stable-sorted them.
+    case unsortedTimestamps(count: Int)
+    /// Device-motion items with the `magneticField` placeholder (zeros, accuracy −1), stored as
+    /// unavailable.
+    case magneticFieldUnavailable(count: Int)
+    /// Intervals longer than 5 × the median interval (app suspension, dropped samples).
+    case timestampGaps(count: Int, longestSeconds: Double)
+    /// A zero-byte file with a recorder's current-log name: the recording stopped before its
+    /// first item.
+    case emptyCurrentLog
+    /// Lenient mode: the text was truncated at `offset`; the complete items before it were kept.
+    case truncatedTail(offset: Int, itemsKept: Int)
+    /// Tapping analysis dropped None taps whose (x, y) repeated an earlier None tap.
+    case duplicateNoneTaps(count: Int)
+
+    /// Stable identifier, e.g. for batch tables.
+    public var code: String {
+        switch self {
+        case .unsortedTimestamps: "unsortedTimestamps"
+        case .magneticFieldUnavailable: "magneticFieldUnavailable"
+        case .timestampGaps: "timestampGaps"
+        case .emptyCurrentLog: "emptyCurrentLog"
+        case .truncatedTail: "truncatedTail"
+        case .duplicateNoneTaps: "duplicateNoneTaps"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unsortedTimestamps(let count):
+            "unsortedTimestamps(\(count)): \(count) item(s) earlier than their predecessor; sorted by time"
+        case .magneticFieldUnavailable(let count):
+            "magneticFieldUnavailable(\(count)): magnetic field placeholder (0,0,0, accuracy -1) in \(count) item(s)"
+        case .timestampGaps(let count, let longest):
+            "timestampGaps(\(count)): \(count) gap(s) longer than 5x the median interval, longest \(longest) s"
+        case .emptyCurrentLog:
+            "emptyCurrentLog: zero-byte current log, the recording stopped before its first item"
+        case .truncatedTail(let offset, let kept):
+            "truncatedTail: text truncated at byte \(offset); kept the \(kept) complete item(s) before it"
+        case .duplicateNoneTaps(let count):
+            "duplicateNoneTaps(\(count)): dropped \(count) None tap(s) repeating an earlier None tap's position"
+        }
+    }
+}

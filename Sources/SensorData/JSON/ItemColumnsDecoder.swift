@@ -1,0 +1,226 @@
+/// Decodes a JSON array of recorder items straight into the columns of a `SensorSeries`, without
+/// building a document model: one pass over the bytes, keys matched against the schema's key
+/// tree, numbers parsed in place, unknown keys validated and skipped.
+struct ItemColumnsDecoder {
+    /// A key of the schema's key tree: a leaf names a field, an inner node a nested object
+    /// (`attitude`, `coordinate`, …).
+    private struct KeyNode {
+        let key: [UInt8]
+        let name: String
+        var field: Int?
+        var children: [KeyNode]
+    }
+
+    let schema: RecorderSchema
+    private let root: [KeyNode]
+
+    init(kind: RecorderKind) {
+        schema = kind.schema
+        var root: [KeyNode] = []
+        for (fieldIndex, field) in schema.fields.enumerated() {
+            Self.insert(field.path[...], field: fieldIndex, into: &root)
+        }
+        self.root = root
+    }
+
+    private static func insert(_ path: ArraySlice<String>, field: Int, into nodes: inout [KeyNode]) {
+        guard let key = path.first else { return }
+        let index: Int
+        if let existing = nodes.firstIndex(where: { $0.name == key }) {
+            index = existing
+        } else {
+            nodes.append(KeyNode(key: Array(key.utf8), name: key, field: nil, children: []))
+            index = nodes.count - 1
+        }
+        if path.count == 1 {
+            nodes[index].field = field
+        } else {
+            insert(path.dropFirst(), field: field, into: &nodes[index].children)
+        }
+    }
+
+    /// Decodes the array at the cursor (which must be at `[`, after whitespace).
+    ///
+    /// - Parameters:
+    ///   - arrayPath: JSON path of the array for messages (`items`, or empty for a bare array).
+    ///   - lenient: on a torn tail, keep the complete items before it and warn instead of failing.
+    func decode(
+        _ cursor: inout JSONCursor, arrayPath: String, lenient: Bool = false
+    ) throws(ReadError) -> (series: SensorSeries, warnings: [ReadWarning]) {
+        var series = SensorSeries(kind: schema.kind)
+        var utcOffset: Int?
+        try cursor.beginArray()
+        var first = true
+        var count = 0
+        let requiredMask = schema.fields.enumerated().reduce(UInt64(0)) { mask, element in
+            element.element.required ? mask | (1 << UInt64(element.offset)) : mask
+        }
+        do throws(ReadError) {
+            while try cursor.nextElement(first: &first) {
+                for index in schema.fields.indices {
+                    if schema.fields[index].type == .string {
+                        series.text[index].append(nil)
+                    } else {
+                        series.numeric[index].append(.nan)
+                    }
+                }
+                var seen: UInt64 = 0
+                let itemPath = "\(arrayPath)[\(count)]"
+                guard cursor.peek() == UInt8(ascii: "{") else {
+                    var error = cursor.wrongType(expected: "an item object")
+                    error.path = itemPath
+                    throw error
+                }
+                try decodeObject(&cursor, nodes: root, into: &series, item: count, seen: &seen,
+                                 utcOffset: &utcOffset, path: itemPath)
+                let missing = requiredMask & ~seen
+                if missing != 0 {
+                    let field = schema.fields[missing.trailingZeroBitCount]
+                    throw ReadError(
+                        file: cursor.file, reason: .missingKey(field.path.last ?? field.name),
+                        path: "\(itemPath).\(field.name)")
+                }
+                count += 1
+            }
+        } catch let error where lenient && error.reason == .truncatedJSON {
+            series.truncate(to: count)
+            var (finished, warnings) = finish(series, utcOffset: utcOffset)
+            warnings.insert(.truncatedTail(offset: error.offset ?? cursor.index, itemsKept: count), at: 0)
+            return (finished, warnings)
+        }
+        return finish(series, utcOffset: utcOffset)
+    }
+
+    private func decodeObject(
+        _ cursor: inout JSONCursor, nodes: [KeyNode], into series: inout SensorSeries, item: Int,
+        seen: inout UInt64, utcOffset: inout Int?, path: String
+    ) throws(ReadError) {
+        try cursor.beginObject()
+        var first = true
+        while let key = try cursor.nextKey(first: &first) {
+            guard let node = try match(key, in: nodes, cursor: cursor) else {
+                try cursor.skipValue(depth: 2)
+                continue
+            }
+            if cursor.peek() == UInt8(ascii: "n") {  // null: treat as absent
+                _ = try cursor.parseLiteral()
+                continue
+            }
+            if let fieldIndex = node.field {
+                do throws(ReadError) {
+                    try decodeField(&cursor, field: fieldIndex, into: &series, item: item, utcOffset: &utcOffset)
+                } catch {
+                    var error = error
+                    if error.path == nil { error.path = "\(path).\(schema.fields[fieldIndex].name)" }
+                    throw error
+                }
+                seen |= 1 << UInt64(fieldIndex)
+            } else {
+                guard cursor.peek() == UInt8(ascii: "{") else {
+                    var error = cursor.wrongType(expected: "object")
+                    error.path = "\(path).\(node.name)"
+                    throw error
+                }
+                try decodeObject(&cursor, nodes: node.children, into: &series, item: item, seen: &seen,
+                                 utcOffset: &utcOffset, path: "\(path).\(node.name)")
+            }
+        }
+    }
+
+    @inline(__always)
+    private func match(
+        _ key: (range: Range<Int>, escaped: Bool), in nodes: [KeyNode], cursor: JSONCursor
+    ) throws(ReadError) -> KeyNode? {
+        if key.escaped {
+            let name = try cursor.decodeString(key.range, escaped: true, at: key.range.lowerBound - 1)
+            return nodes.first { $0.name == name }
+        }
+        let bytes = cursor.bytes
+        for node in nodes where node.key.count == key.range.count {
+            var k = 0
+            var i = key.range.lowerBound
+            while k < node.key.count, bytes[i] == node.key[k] {
+                k += 1
+                i += 1
+            }
+            if k == node.key.count { return node }
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func decodeField(
+        _ cursor: inout JSONCursor, field index: Int, into series: inout SensorSeries, item: Int,
+        utcOffset: inout Int?
+    ) throws(ReadError) {
+        let field = schema.fields[index]
+        switch field.type {
+        case .number:
+            series.numeric[index][item] = try cursor.parseNumber()
+        case .integer:
+            let start = cursor.index
+            let value = try cursor.parseNumber()
+            guard value.rounded() == value else {
+                throw cursor.error(.invalidValue("\(field.name) must be an integer, found \(value)"), at: start)
+            }
+            series.numeric[index][item] = value
+        case .date:
+            cursor.skipWhitespace()
+            let start = cursor.index
+            guard cursor.peek() == UInt8(ascii: "\"") else { throw cursor.wrongType(expected: "date string") }
+            let raw = try cursor.rawString()
+            let text = try cursor.decodeString(raw.range, escaped: raw.escaped, at: start)
+            guard let date = DateString(text) else {
+                throw cursor.error(
+                    .invalidValue("\"\(text)\" is not a date of the form yyyy-MM-dd'T'HH:mm:ssZ"), at: start)
+            }
+            if utcOffset == nil { utcOffset = date.utcOffsetSeconds }
+            series.numeric[index][item] = date.secondsSince1970
+        case .string:
+            series.text[index][item] = try cursor.parseString()
+        }
+    }
+
+    /// Placeholders, ordering and gaps (formats.md §11).
+    private func finish(_ input: SensorSeries, utcOffset: Int?) -> (SensorSeries, [ReadWarning]) {
+        var series = input
+        series.utcOffsetSeconds = utcOffset ?? 0
+        var warnings: [ReadWarning] = []
+        if series.kind == .deviceMotion, let accuracy = schema.index(of: "magneticField.accuracy") {
+            let x = accuracy - 3
+            var placeholders = 0
+            for item in 0..<series.count
+            where series.numeric[accuracy][item] == -1 && series.numeric[x][item] == 0
+                && series.numeric[x + 1][item] == 0 && series.numeric[x + 2][item] == 0
+            {
+                for column in x...accuracy { series.numeric[column][item] = .nan }
+                placeholders += 1
+            }
+            if placeholders > 0 { warnings.append(.magneticFieldUnavailable(count: placeholders)) }
+        }
+        if let warning = series.sortByTime() { warnings.append(warning) }
+        if series.kind == .accelerometer || series.kind == .deviceMotion, let median = series.medianInterval {
+            let sorted = series.time
+            var gaps = 0
+            var longest = 0.0
+            for i in sorted.indices.dropFirst() where sorted[i] - sorted[i - 1] > 5 * median {
+                gaps += 1
+                longest = max(longest, sorted[i] - sorted[i - 1])
+            }
+            if gaps > 0 { warnings.append(.timestampGaps(count: gaps, longestSeconds: longest)) }
+        }
+        return (series, warnings)
+    }
+}
+
+extension SensorSeries {
+    /// Keeps the first `count` items.
+    mutating func truncate(to count: Int) {
+        for index in numeric.indices where numeric[index].count > count {
+            numeric[index].removeSubrange(count...)
+        }
+        for index in text.indices where text[index].count > count {
+            text[index].removeSubrange(count...)
+        }
+    }
+}

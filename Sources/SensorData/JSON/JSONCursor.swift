@@ -1,0 +1,517 @@
+import Glibc
+
+/// A pull parser over UTF-8 JSON bytes (RFC 8259, strict: no NaN/Infinity, no comments, no
+/// trailing commas, no leading zeros, no control characters in strings).
+///
+/// It is the one JSON front end of the package: the document model (`parseValue`), the layout
+/// sniffer (`skipValue` over top-level members) and the columnar item decoder all drive it, so
+/// every error carries the same absolute byte offset into the file. A UTF-8 byte-order mark at
+/// the start is skipped.
+///
+/// The cursor only borrows `bytes`; use it inside `withUnsafeBufferPointer`.
+struct JSONCursor {
+    /// Deepest nesting of arrays and objects accepted. ResearchKit task results nest about ten
+    /// levels; the limit keeps hostile input from exhausting the stack.
+    static let maximumDepth = 48
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: String
+    /// Index of the next unread byte.
+    var index: Int
+    /// One past the last byte this cursor may read.
+    let end: Int
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, range: Range<Int>? = nil) {
+        self.bytes = bytes
+        self.file = file
+        let range = range ?? 0..<bytes.count
+        var start = range.lowerBound
+        if start == 0, range.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            start = 3
+        }
+        self.index = start
+        self.end = range.upperBound
+    }
+
+    // MARK: - Errors
+
+    func error(_ reason: ReadError.Reason, at offset: Int? = nil) -> ReadError {
+        let position = min(offset ?? index, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for i in 0..<position where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = i + 1
+        }
+        return ReadError(
+            file: file, reason: reason, offset: position, line: line, column: position - lineStart + 1)
+    }
+
+    /// The error for an unexpected byte (or the end of the text) at `index`.
+    func unexpected(_ expected: String) -> ReadError {
+        guard index < end else { return error(.truncatedJSON) }
+        return error(.syntax("expected \(expected), found \(quoteToken(at: index))"))
+    }
+
+    /// A short quotation of the text at `offset`, for messages.
+    func quoteToken(at offset: Int) -> String {
+        let stop = min(end, offset + 24)
+        var text = ""
+        for byte in bytes[offset..<stop] {
+            if byte < 0x20 || byte >= 0x7F {
+                if text.isEmpty { return byte < 0x80 ? "control byte 0x\(hex(byte))" : "byte 0x\(hex(byte))" }
+                break
+            }
+            if text.count >= 1, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
+            text.append(Character(Unicode.Scalar(byte)))
+        }
+        return "\"\(text)\""
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+
+    // MARK: - Tokens
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < end {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// The next non-whitespace byte, without consuming it; nil at the end.
+    @inline(__always)
+    mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return index < end ? bytes[index] : nil
+    }
+
+    /// Consumes `byte` (after whitespace) or throws.
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ what: String) throws(ReadError) {
+        skipWhitespace()
+        guard index < end, bytes[index] == byte else { throw unexpected(what) }
+        index += 1
+    }
+
+    /// Consumes `byte` if it is next (after whitespace).
+    @inline(__always)
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        if index < end, bytes[index] == byte {
+            index += 1
+            return true
+        }
+        return false
+    }
+
+    /// After the last value: only whitespace may follow.
+    mutating func expectEnd() throws(ReadError) {
+        skipWhitespace()
+        if index < end {
+            throw error(.syntax("unexpected \(quoteToken(at: index)) after the end of the JSON value"))
+        }
+    }
+
+    // MARK: - Containers
+
+    /// Starts an object: consumes `{`.
+    mutating func beginObject() throws(ReadError) {
+        skipWhitespace()
+        guard index < end, bytes[index] == UInt8(ascii: "{") else {
+            throw wrongType(expected: "object")
+        }
+        index += 1
+    }
+
+    /// Starts an array: consumes `[`.
+    mutating func beginArray() throws(ReadError) {
+        skipWhitespace()
+        guard index < end, bytes[index] == UInt8(ascii: "[") else {
+            throw wrongType(expected: "array")
+        }
+        index += 1
+    }
+
+    /// Iteration inside an object: returns the next key's raw byte range (between its quotes,
+    /// escapes undecoded) and consumes the `:`; nil after the closing `}`.
+    /// `first` is true for the first call after `beginObject`.
+    mutating func nextKey(first: inout Bool) throws(ReadError) -> (range: Range<Int>, escaped: Bool)? {
+        skipWhitespace()
+        guard index < end else { throw error(.truncatedJSON) }
+        if bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return nil
+        }
+        if !first {
+            guard bytes[index] == UInt8(ascii: ",") else { throw unexpected("',' or '}'") }
+            index += 1
+            skipWhitespace()
+        }
+        first = false
+        guard index < end else { throw error(.truncatedJSON) }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected("a string key") }
+        let key = try rawString()
+        try expect(UInt8(ascii: ":"), "':'")
+        return key
+    }
+
+    /// Iteration inside an array: true if another element follows (consuming the `,`), false
+    /// after the closing `]`.
+    mutating func nextElement(first: inout Bool) throws(ReadError) -> Bool {
+        skipWhitespace()
+        guard index < end else { throw error(.truncatedJSON) }
+        if bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return false
+        }
+        if !first {
+            guard bytes[index] == UInt8(ascii: ",") else { throw unexpected("',' or ']'") }
+            index += 1
+        }
+        first = false
+        return true
+    }
+
+    func wrongType(expected: String) -> ReadError {
+        guard index < end else { return error(.truncatedJSON) }
+        return error(.wrongType(expected: expected, found: quoteToken(at: index)))
+    }
+
+    // MARK: - Strings
+
+    /// Consumes a string and returns the byte range of its contents (without quotes) and
+    /// whether it contains escapes. Validates escapes and rejects control characters.
+    @inline(__always)
+    mutating func rawString() throws(ReadError) -> (range: Range<Int>, escaped: Bool) {
+        index += 1  // opening quote
+        let start = index
+        var escaped = false
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let range = start..<index
+                index += 1
+                return (range, escaped)
+            }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index += 1
+                guard index < end else { break }
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    index += 1
+                case UInt8(ascii: "u"):
+                    guard index + 4 < end else { index = end; break }
+                    for k in 1...4 where hexValue(bytes[index + k]) == nil {
+                        throw error(.syntax("invalid \\u escape"), at: index - 1)
+                    }
+                    index += 5
+                default:
+                    throw error(.syntax("invalid escape sequence"), at: index - 1)
+                }
+                continue
+            }
+            if byte < 0x20 {
+                throw error(.syntax("control character in a string"))
+            }
+            index += 1
+        }
+        throw error(.truncatedJSON)
+    }
+
+    /// Consumes a string and decodes it (escapes, surrogate pairs, UTF-8 validation).
+    mutating func parseString() throws(ReadError) -> String {
+        skipWhitespace()
+        guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw wrongType(expected: "string") }
+        let start = index
+        let (range, escaped) = try rawString()
+        return try decodeString(range, escaped: escaped, at: start)
+    }
+
+    /// Decodes the contents of a string token whose raw bytes are `range`.
+    func decodeString(_ range: Range<Int>, escaped: Bool, at offset: Int) throws(ReadError) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
+        if !escaped {
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                throw error(.invalidUTF8, at: offset)
+            }
+            return text
+        }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            let byte = raw[i]
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
+                i += 1
+                continue
+            }
+            let code = raw[i + 1]
+            i += 2
+            switch code {
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(raw, i)
+                i += 4
+                if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == UInt8(ascii: "\\"),
+                    raw[i + 1] == UInt8(ascii: "u")
+                {
+                    let low = hex4(raw, i + 2)
+                    if (0xDC00..<0xE000).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                }
+                // Lone surrogates become U+FFFD, as JSON text may hold them but Swift strings cannot.
+                utf8.append(contentsOf: Unicode.Scalar(scalar).map { Array(String($0).utf8) } ?? [0xEF, 0xBF, 0xBD])
+            default: utf8.append(code)  // \" \\ \/
+            }
+        }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw error(.invalidUTF8, at: offset)
+        }
+        return text
+    }
+
+    private func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for k in 0..<4 { value = value << 4 | UInt32(hexValue(raw[i + k]) ?? 0) }
+        return value
+    }
+
+    @inline(__always)
+    private func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// True if the raw (unescaped) bytes at `range` equal `key`.
+    @inline(__always)
+    func rawEquals(_ range: Range<Int>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard range.count == key.count else { return false }
+        return memcmp(bytes.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0
+    }
+
+    // MARK: - Numbers
+
+    /// Consumes a number and returns it as the nearest `Double` (round-to-nearest-even, as
+    /// `strtod`); literals beyond the Double range become ±infinity.
+    ///
+    /// Fast path: up to 19 significant digits with |decimal exponent| ≤ 22 and a mantissa below
+    /// 2^53 is exact by Clinger's method (W. D. Clinger, "How to read floating point numbers
+    /// accurately", PLDI 1990): one correctly rounded multiply or divide by an exact power of ten.
+    /// Everything else goes to the C library's correctly rounded `strtod`.
+    @inline(__always)
+    mutating func parseNumber() throws(ReadError) -> Double {
+        skipWhitespace()
+        let start = index
+        var negative = false
+        if index < end, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard index < end else { throw error(.truncatedJSON) }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var exponent = 0
+        let first = bytes[index]
+        guard first &- UInt8(ascii: "0") < 10 else {
+            index = start
+            throw wrongType(expected: "number")
+        }
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if index < end, bytes[index] &- UInt8(ascii: "0") < 10 {
+                throw error(.syntax("leading zero in a number"), at: start)
+            }
+        } else {
+            while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    significantDigits += 1
+                } else {
+                    exponent += 1
+                    significantDigits += 1
+                }
+                index += 1
+            }
+        }
+        if index < end, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                if mantissa == 0 && digit == 0 {
+                    exponent -= 1
+                } else if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    significantDigits += 1
+                    exponent -= 1
+                } else {
+                    significantDigits += 1
+                }
+                index += 1
+            }
+            guard index > fractionStart else {
+                if index >= end { throw error(.truncatedJSON) }
+                throw error(.syntax("expected a digit after the decimal point"))
+            }
+        }
+        if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            let digitsStart = index
+            var value = 0
+            while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                if value < 100_000 { value = value * 10 + Int(digit) }
+                index += 1
+            }
+            guard index > digitsStart else {
+                if index >= end { throw error(.truncatedJSON) }
+                throw error(.syntax("expected a digit in the exponent"))
+            }
+            exponent += exponentNegative ? -value : value
+        }
+        if significantDigits <= 19, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+            var value = Double(mantissa)
+            if exponent < 0 {
+                value /= Self.powersOfTen[-exponent]
+            } else {
+                value *= Self.powersOfTen[exponent]
+            }
+            return negative ? -value : value
+        }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        return slowNumber(start..<index)
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// Correctly rounded conversion of a validated JSON number token through `strtod`.
+    /// JSON number syntax has no locale-dependent characters other than '.', and Swift programs
+    /// run in the "C" locale unless they call `setlocale`, so '.' is the decimal point.
+    private func slowNumber(_ range: Range<Int>) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: range.count + 1) { buffer in
+            for (k, i) in range.enumerated() { buffer[k] = CChar(bitPattern: bytes[i]) }
+            buffer[range.count] = 0
+            return strtod(buffer.baseAddress!, nil)
+        }
+    }
+
+    // MARK: - Literals and skipping
+
+    /// Consumes `true`, `false` or `null`; returns which.
+    mutating func parseLiteral() throws(ReadError) -> JSONValue {
+        skipWhitespace()
+        for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] {
+            let utf8 = Array(word.utf8)
+            if index < end, bytes[index] == utf8[0] {
+                for (k, byte) in utf8.enumerated() {
+                    guard index + k < end else { index = end; throw error(.truncatedJSON) }
+                    guard bytes[index + k] == byte else { throw error(.syntax("invalid literal \(quoteToken(at: index))")) }
+                }
+                index += utf8.count
+                return value
+            }
+        }
+        throw unexpected("a JSON value")
+    }
+
+    /// Parses any value into the document model.
+    mutating func parseValue(depth: Int = 0) throws(ReadError) -> JSONValue {
+        guard let byte = peek() else { throw error(.truncatedJSON) }
+        switch byte {
+        case UInt8(ascii: "{"):
+            guard depth < Self.maximumDepth else { throw error(.nestingTooDeep(limit: Self.maximumDepth)) }
+            index += 1
+            var object = JSONObject()
+            var first = true
+            while let key = try nextKey(first: &first) {
+                let name = try decodeString(key.range, escaped: key.escaped, at: key.range.lowerBound - 1)
+                object.append(name, try parseValue(depth: depth + 1))
+            }
+            return .object(object)
+        case UInt8(ascii: "["):
+            guard depth < Self.maximumDepth else { throw error(.nestingTooDeep(limit: Self.maximumDepth)) }
+            index += 1
+            var array: [JSONValue] = []
+            var first = true
+            while try nextElement(first: &first) {
+                array.append(try parseValue(depth: depth + 1))
+            }
+            return .array(array)
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        default:
+            return try parseLiteral()
+        }
+    }
+
+    /// Validates and skips one value; returns its byte range.
+    @discardableResult
+    mutating func skipValue(depth: Int = 0) throws(ReadError) -> Range<Int> {
+        guard let byte = peek() else { throw error(.truncatedJSON) }
+        let start = index
+        switch byte {
+        case UInt8(ascii: "{"):
+            guard depth < Self.maximumDepth else { throw error(.nestingTooDeep(limit: Self.maximumDepth)) }
+            index += 1
+            var first = true
+            while try nextKey(first: &first) != nil { try skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            guard depth < Self.maximumDepth else { throw error(.nestingTooDeep(limit: Self.maximumDepth)) }
+            index += 1
+            var first = true
+            while try nextElement(first: &first) { try skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""):
+            _ = try rawString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try parseNumber()
+        default:
+            _ = try parseLiteral()
+        }
+        return start..<index
+    }
+}
+
+extension JSONValue {
+    /// Parses a complete JSON text.
+    ///
+    /// - Parameters:
+    ///   - bytes: UTF-8 text (a leading byte-order mark is skipped).
+    ///   - file: name used in error messages.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ReadError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(ReadError) in
+            var cursor = JSONCursor(bytes: buffer, file: file)
+            let value = try cursor.parseValue()
+            try cursor.expectEnd()
+            return value
+        }
+    }
+}

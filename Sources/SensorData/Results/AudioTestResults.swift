@@ -1,0 +1,200 @@
+/// `ORKEnvironmentSPLMeterResult` (formats.md §10.1).
+public struct SPLMeterResult: Sendable, Hashable {
+    public var identifier: String?
+    public var startDate: DateString?
+    public var endDate: DateString?
+    /// dB; −23.3 on iPhone (a level is dBFS + 117.3), −29.3 on iPad.
+    public var sensitivityOffsetDecibels: Double?
+    /// One level per sampling interval, dB SPL (A-weighted approximation).
+    public var recordedSPLMeterSamplesDecibels: [Double]
+
+    public init(identifier: String? = nil, startDate: DateString? = nil, endDate: DateString? = nil,
+                sensitivityOffsetDecibels: Double? = nil, recordedSPLMeterSamplesDecibels: [Double]) {
+        self.identifier = identifier
+        self.startDate = startDate
+        self.endDate = endDate
+        self.sensitivityOffsetDecibels = sensitivityOffsetDecibels
+        self.recordedSPLMeterSamplesDecibels = recordedSPLMeterSamplesDecibels
+    }
+
+    static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> SPLMeterResult {
+        var samples: [Double] = []
+        if let values = object["recordedSPLMeterSamples"], values != .null {
+            for (index, value) in try reader.array(values, path + "recordedSPLMeterSamples").enumerated() {
+                samples.append(try reader.number(value, "\(path)recordedSPLMeterSamples[\(index)]"))
+            }
+        }
+        return SPLMeterResult(
+            identifier: try reader.optionalString(object["identifier"], path + "identifier"),
+            startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
+            endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
+            sensitivityOffsetDecibels: try reader.optionalNumber(object["sensitivityOffset"], path + "sensitivityOffset"),
+            recordedSPLMeterSamplesDecibels: samples)
+    }
+}
+
+/// `ORKdBHLToneAudiometryResult` (formats.md §10.2).
+public struct DBHLToneAudiometryResult: Sendable, Hashable {
+    /// One presentation (`ORKdBHLToneAudiometryUnit`); times are step runtime, s.
+    public struct Unit: Sendable, Hashable {
+        public var dBHLValue: Double
+        public var startOfUnitTimeStamp: Double
+        public var preStimulusDelay: Double
+        /// 0 if the listener did not tap.
+        public var userTapTimeStamp: Double
+        /// 0 if the presentation did not time out.
+        public var timeoutTimeStamp: Double
+
+        public init(dBHLValue: Double, startOfUnitTimeStamp: Double, preStimulusDelay: Double,
+                    userTapTimeStamp: Double, timeoutTimeStamp: Double) {
+            self.dBHLValue = dBHLValue
+            self.startOfUnitTimeStamp = startOfUnitTimeStamp
+            self.preStimulusDelay = preStimulusDelay
+            self.userTapTimeStamp = userTapTimeStamp
+            self.timeoutTimeStamp = timeoutTimeStamp
+        }
+    }
+
+    /// One entry of the frequency list (`ORKdBHLToneAudiometryFrequencySample`).
+    public struct FrequencySample: Sendable, Hashable {
+        public var frequencyHz: Double
+        /// 0 left, 1 right.
+        public var channel: Int
+        /// dB HL; nil = no threshold (`DBL_MAX`, its overflowing spelling, or infinity).
+        public var calculatedThresholdDecibelsHL: Double?
+        public var units: [Unit]
+
+        public init(frequencyHz: Double, channel: Int, calculatedThresholdDecibelsHL: Double?, units: [Unit]) {
+            self.frequencyHz = frequencyHz
+            self.channel = channel
+            self.calculatedThresholdDecibelsHL = calculatedThresholdDecibelsHL
+            self.units = units
+        }
+    }
+
+    public var identifier: String?
+    public var startDate: DateString?
+    public var endDate: DateString?
+    /// System output volume 0–1.
+    public var outputVolume: Double?
+    public var tonePlaybackDurationSeconds: Double?
+    public var postStimulusDelaySeconds: Double?
+    public var headphoneType: String?
+    public var samples: [FrequencySample]
+
+    public init(identifier: String? = nil, startDate: DateString? = nil, endDate: DateString? = nil,
+                outputVolume: Double? = nil, tonePlaybackDurationSeconds: Double? = nil,
+                postStimulusDelaySeconds: Double? = nil, headphoneType: String? = nil, samples: [FrequencySample]) {
+        self.identifier = identifier
+        self.startDate = startDate
+        self.endDate = endDate
+        self.outputVolume = outputVolume
+        self.tonePlaybackDurationSeconds = tonePlaybackDurationSeconds
+        self.postStimulusDelaySeconds = postStimulusDelaySeconds
+        self.headphoneType = headphoneType
+        self.samples = samples
+    }
+
+    /// Values at or above this are "no threshold" (formats.md §10.2).
+    static let noThresholdLimit = 1e308
+
+    static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> DBHLToneAudiometryResult {
+        var samples: [FrequencySample] = []
+        if let values = object["samples"], values != .null {
+            for (index, value) in try reader.array(values, path + "samples").enumerated() {
+                let at = "\(path)samples[\(index)]"
+                let sample = try reader.object(value, at)
+                var units: [Unit] = []
+                if let list = sample["units"], list != .null {
+                    for (k, unitValue) in try reader.array(list, at + ".units").enumerated() {
+                        let u = "\(at).units[\(k)]"
+                        let unit = try reader.object(unitValue, u)
+                        units.append(Unit(
+                            dBHLValue: try reader.number(unit["dBHLValue"], u + ".dBHLValue"),
+                            startOfUnitTimeStamp: try reader.optionalNumber(unit["startOfUnitTimeStamp"], u + ".startOfUnitTimeStamp") ?? 0,
+                            preStimulusDelay: try reader.optionalNumber(unit["preStimulusDelay"], u + ".preStimulusDelay") ?? 0,
+                            userTapTimeStamp: try reader.optionalNumber(unit["userTapTimeStamp"], u + ".userTapTimeStamp") ?? 0,
+                            timeoutTimeStamp: try reader.optionalNumber(unit["timeoutTimeStamp"], u + ".timeoutTimeStamp") ?? 0))
+                    }
+                }
+                let channel = try reader.number(sample["channel"], at + ".channel")
+                guard channel == 0 || channel == 1 else {
+                    throw reader.error(.invalidValue("channel must be 0 (left) or 1 (right), found \(channel)"), at + ".channel")
+                }
+                var threshold = try reader.optionalNumber(sample["calculatedThreshold"], at + ".calculatedThreshold")
+                if let value = threshold, value.isNaN || abs(value) >= noThresholdLimit { threshold = nil }
+                samples.append(FrequencySample(
+                    frequencyHz: try reader.number(sample["frequency"], at + ".frequency"),
+                    channel: Int(channel), calculatedThresholdDecibelsHL: threshold, units: units))
+            }
+        }
+        return DBHLToneAudiometryResult(
+            identifier: try reader.optionalString(object["identifier"], path + "identifier"),
+            startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
+            endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
+            outputVolume: try reader.optionalNumber(object["outputVolume"], path + "outputVolume"),
+            tonePlaybackDurationSeconds: try reader.optionalNumber(object["tonePlaybackDuration"], path + "tonePlaybackDuration"),
+            postStimulusDelaySeconds: try reader.optionalNumber(object["postStimulusDelay"], path + "postStimulusDelay"),
+            headphoneType: try reader.optionalString(object["headphoneType"], path + "headphoneType"),
+            samples: samples)
+    }
+}
+
+/// `ORKToneAudiometryResult`, the older uncalibrated tone test (formats.md §10.3).
+public struct ToneAudiometryResult: Sendable, Hashable {
+    public struct Sample: Sendable, Hashable {
+        public var frequencyHz: Double
+        /// The ear that played: 0 left, 1 right.
+        public var channel: Int
+        /// The button tapped; −1 = no tap before the tone ended.
+        public var channelSelected: Int
+        /// Linear peak amplitude, uncalibrated.
+        public var amplitude: Double
+    }
+
+    public var identifier: String?
+    public var outputVolume: Double?
+    public var samples: [Sample]
+
+    static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> ToneAudiometryResult {
+        var samples: [Sample] = []
+        if let values = object["samples"], values != .null {
+            for (index, value) in try reader.array(values, path + "samples").enumerated() {
+                let at = "\(path)samples[\(index)]"
+                let sample = try reader.object(value, at)
+                samples.append(Sample(
+                    frequencyHz: try reader.number(sample["frequency"], at + ".frequency"),
+                    channel: Int(exactly: try reader.number(sample["channel"], at + ".channel")) ?? -1,
+                    channelSelected: Int(exactly: try reader.number(sample["channelSelected"], at + ".channelSelected")) ?? -1,
+                    amplitude: try reader.number(sample["amplitude"], at + ".amplitude")))
+            }
+        }
+        return ToneAudiometryResult(
+            identifier: try reader.optionalString(object["identifier"], path + "identifier"),
+            outputVolume: try reader.optionalNumber(object["outputVolume"], path + "outputVolume"),
+            samples: samples)
+    }
+}
+
+/// A table of audiograms with NHANES/ResearchKit column names (`AUXU500`, `AUXU1K1`, …, dB HL),
+/// e.g. ResearchKit's golden set `ORKAudiometryTestData` or the NHANES AUX files.
+public struct AudiogramTable: Sendable, Hashable {
+    /// Column names in the order of the first row, e.g. `["AUXU500", "AUXU1K1", …]`.
+    public var columns: [String]
+    /// One row per audiogram; NaN where a value is missing.
+    public var rows: [[Double]]
+
+    /// The test frequency of an `AUXU…` column name, Hz (`AUXU1K2` → 1000, `AUXU500R` → 500).
+    public static func frequencyHz(ofColumn name: String) -> Double? {
+        guard name.hasPrefix("AUXU") else { return nil }
+        var body = name.dropFirst(4)
+        if let last = body.last, last == "R" || last == "L" { body = body.dropLast() }
+        if let k = body.firstIndex(of: "K") {
+            guard let kilo = Double(body[..<k]) else { return nil }
+            let suffix = body[body.index(after: k)...]
+            guard suffix.isEmpty || suffix == "1" || suffix == "2" else { return nil }
+            return kilo * 1000
+        }
+        return Double(body)
+    }
+}

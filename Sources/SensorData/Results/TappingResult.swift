@@ -1,0 +1,147 @@
+/// Which button a tap hit (`ORKTappingButtonIdentifier`: none 0, left 1, right 2).
+public enum TapButton: Int8, Sendable, Hashable, CaseIterable {
+    case none = 0
+    case left = 1
+    case right = 2
+
+    /// Dialect-A spelling (`buttonIdentifier`).
+    public var researchKitName: String {
+        switch self {
+        case .none: "none"
+        case .left: "left"
+        case .right: "right"
+        }
+    }
+
+    /// Dialect-B spelling (`TappedButtonId`).
+    public var appCoreName: String {
+        switch self {
+        case .none: "TappedButtonNone"
+        case .left: "TappedButtonLeft"
+        case .right: "TappedButtonRight"
+        }
+    }
+}
+
+/// A two-finger tapping result in either dialect, samples as columns in recorded order
+/// (formats.md §9; analysis.md §1.1 keeps the recorded order, so the reader does not sort).
+public struct TappingResult: Sendable, Hashable {
+    public enum Dialect: String, Sendable, Hashable {
+        /// ResearchKit reference serializer (`ORKTappingIntervalResult`, `_class` keys).
+        case researchKit
+        /// AppCore / mPower (`TappingSamples`, CG strings).
+        case appCore
+    }
+
+    public var dialect: Dialect
+    /// The enclosing step's identifier (`tapping.right`, …) or the result's own identifier.
+    public var identifier: String?
+    public var startDate: DateString?
+    public var endDate: DateString?
+    /// Step view size, points.
+    public var stepViewSize: Size?
+    public var buttonRectLeft: Rect?
+    public var buttonRectRight: Rect?
+
+    /// Seconds since the first tap of the step.
+    public var timestamp: [Double] = []
+    /// Tap location, points.
+    public var x: [Double] = []
+    public var y: [Double] = []
+    public var button: [TapButton] = []
+    /// Touch-down to release, s; NaN where the dialect has none (AppCore).
+    public var duration: [Double] = []
+
+    public init(dialect: Dialect, identifier: String? = nil) {
+        self.dialect = dialect
+        self.identifier = identifier
+    }
+
+    public var count: Int { timestamp.count }
+
+    public mutating func append(timestamp t: Double, x px: Double, y py: Double, button b: TapButton, duration d: Double = .nan) {
+        timestamp.append(t)
+        x.append(px)
+        y.append(py)
+        button.append(b)
+        duration.append(d)
+    }
+
+    /// Number of items whose timestamp is smaller than the previous one.
+    public var decreasingTimestampPairs: Int {
+        var count = 0
+        for i in timestamp.indices.dropFirst() where timestamp[i] < timestamp[i - 1] { count += 1 }
+        return count
+    }
+}
+
+extension TappingResult {
+    /// Dialect B: an AppCore tapping result object (`tapping_results.json`, `NoName.json`).
+    static func appCore(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> TappingResult {
+        var result = try appCoreSamples(reader.array(object["TappingSamples"], path + "TappingSamples"),
+                                        path: path + "TappingSamples", reader: reader)
+        result.identifier = try reader.optionalString(object["item"], path + "item")
+        result.stepViewSize = try reader.cgString(object["TappingViewSize"], path + "TappingViewSize", CGString.size)
+        result.buttonRectLeft = try reader.cgString(object["ButtonRectLeft"], path + "ButtonRectLeft", CGString.rect)
+        result.buttonRectRight = try reader.cgString(object["ButtonRectRight"], path + "ButtonRectRight", CGString.rect)
+        result.startDate = try reader.optionalDate(object["startDate"], path + "startDate")
+        result.endDate = try reader.optionalDate(object["endDate"], path + "endDate")
+        return result
+    }
+
+    /// Dialect B: a `TappingSamples` array (also the bare arrays downloaded from Synapse tables).
+    static func appCoreSamples(_ samples: [JSONValue], path: String, reader: ObjectReader) throws(ReadError) -> TappingResult {
+        var result = TappingResult(dialect: .appCore)
+        for (index, value) in samples.enumerated() {
+            let at = "\(path)[\(index)]"
+            let sample = try reader.object(value, at)
+            let t = try reader.number(sample["TapTimeStamp"], at + ".TapTimeStamp")
+            guard let location = try reader.cgString(sample["TapCoordinate"], at + ".TapCoordinate", CGString.point) else {
+                throw reader.error(.missingKey("TapCoordinate"), at + ".TapCoordinate")
+            }
+            let name = try reader.string(sample["TappedButtonId"], at + ".TappedButtonId")
+            guard let button = TapButton.allCases.first(where: { $0.appCoreName == name }) else {
+                throw reader.error(.invalidValue("unknown TappedButtonId \"\(name.prefix(40))\""), at + ".TappedButtonId")
+            }
+            guard t.isFinite else { throw reader.error(.invalidValue("TapTimeStamp is not finite"), at + ".TapTimeStamp") }
+            result.append(timestamp: t, x: location.x, y: location.y, button: button)
+        }
+        return result
+    }
+
+    /// Dialect A: an `ORKTappingIntervalResult` object.
+    static func researchKit(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> TappingResult {
+        var result = TappingResult(dialect: .researchKit)
+        if let samples = object["samples"], samples != .null {
+            result = try researchKitSamples(reader.array(samples, path + "samples"), path: path + "samples", reader: reader)
+        }
+        result.identifier = try reader.optionalString(object["identifier"], path + "identifier")
+        result.stepViewSize = try reader.size(object["stepViewSize"], path + "stepViewSize")
+        result.buttonRectLeft = try reader.rect(object["buttonRect1"], path + "buttonRect1")
+        result.buttonRectRight = try reader.rect(object["buttonRect2"], path + "buttonRect2")
+        result.startDate = try reader.optionalDate(object["startDate"], path + "startDate")
+        result.endDate = try reader.optionalDate(object["endDate"], path + "endDate")
+        return result
+    }
+
+    /// Dialect A: an array of `ORKTappingSample` objects.
+    static func researchKitSamples(_ samples: [JSONValue], path: String, reader: ObjectReader) throws(ReadError) -> TappingResult {
+        var result = TappingResult(dialect: .researchKit)
+        for (index, value) in samples.enumerated() {
+            let at = "\(path)[\(index)]"
+            let sample = try reader.object(value, at)
+            let t = try reader.number(sample["timestamp"], at + ".timestamp")
+            guard let location = try reader.point(sample["location"], at + ".location") else {
+                throw reader.error(.missingKey("location"), at + ".location")
+            }
+            let name = try reader.string(sample["buttonIdentifier"], at + ".buttonIdentifier")
+            guard let button = TapButton.allCases.first(where: { $0.researchKitName == name }) else {
+                throw reader.error(.invalidValue("unknown buttonIdentifier \"\(name.prefix(40))\""), at + ".buttonIdentifier")
+            }
+            let duration = try reader.optionalNumber(sample["duration"], at + ".duration") ?? .nan
+            guard t.isFinite else { throw reader.error(.invalidValue("timestamp is not finite"), at + ".timestamp") }
+            result.append(timestamp: t, x: location.x, y: location.y, button: button, duration: duration)
+        }
+        return result
+    }
+}

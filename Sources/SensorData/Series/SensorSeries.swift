@@ -1,0 +1,111 @@
+/// The items of one recorder file as columns: one `[Double]` per numeric field, one
+/// `[String?]` per text field, all of the same length.
+///
+/// Values are the file's values unchanged (accelerations in g, dates as Unix seconds, …; the
+/// schema names each unit). An optional field that an item omits is `.nan` in a numeric column
+/// and `nil` in a text column; device-motion `magneticField` placeholders (all zero with accuracy
+/// −1, formats.md §11) are stored as unavailable too.
+public struct SensorSeries: Sendable, Equatable {
+    public let schema: RecorderSchema
+    /// Numeric columns in schema order; text fields have an empty column here.
+    public internal(set) var numeric: [[Double]]
+    /// Text columns in schema order; numeric fields have an empty column here.
+    public internal(set) var text: [[String?]]
+    /// UTC offset of the first date string read (seconds), used when writing dates back.
+    public var utcOffsetSeconds: Int
+
+    public var kind: RecorderKind { schema.kind }
+
+    /// An empty series of `kind`.
+    public init(kind: RecorderKind, utcOffsetSeconds: Int = 0) {
+        self.schema = kind.schema
+        self.numeric = Array(repeating: [], count: schema.fields.count)
+        self.text = Array(repeating: [], count: schema.fields.count)
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// Number of items.
+    public var count: Int {
+        for (field, column) in zip(schema.fields, numeric) where field.type != .string { return column.count }
+        return text.first { !$0.isEmpty }?.count ?? 0
+    }
+
+    /// The numeric column `name` (`"x"`, `"attitude.w"`, `"startDate"`), nil if the schema has none.
+    public subscript(name: String) -> [Double]? {
+        guard let index = schema.index(of: name), schema.fields[index].type != .string else { return nil }
+        return numeric[index]
+    }
+
+    /// The text column `name` (`"unit"`, `"source"`), nil if the schema has none.
+    public func textColumn(_ name: String) -> [String?]? {
+        guard let index = schema.index(of: name), schema.fields[index].type == .string else { return nil }
+        return text[index]
+    }
+
+    /// The time axis: `timestamp` for motion and touch (s since boot), the start date for
+    /// HealthKit samples, the end date for cumulative pedometer updates, the fix time for
+    /// locations (Unix seconds).
+    public var time: [Double] { self[schema.timeField] ?? [] }
+
+    /// Appends one item given as values in schema order (numeric fields read `numbers[i]`, text
+    /// fields `strings[i]`). Used by writers' tests, simulators and converters.
+    public mutating func append(numbers: [Double], strings: [String?] = []) {
+        for (index, field) in schema.fields.enumerated() {
+            if field.type == .string {
+                text[index].append(index < strings.count ? strings[index] : nil)
+            } else {
+                numeric[index].append(index < numbers.count ? numbers[index] : .nan)
+            }
+        }
+    }
+
+    /// Sampling rate from the median interval of the time axis (formats.md §4: always derive the
+    /// rate from the timestamps), Hz; nil with fewer than two distinct times.
+    public var medianSamplingRateHz: Double? {
+        guard let interval = medianInterval, interval > 0 else { return nil }
+        return 1 / interval
+    }
+
+    /// Median of the positive successive time differences, s.
+    public var medianInterval: Double? {
+        let t = time
+        guard t.count >= 2 else { return nil }
+        var intervals: [Double] = []
+        intervals.reserveCapacity(t.count - 1)
+        for i in 1..<t.count where t[i] > t[i - 1] { intervals.append(t[i] - t[i - 1]) }
+        guard !intervals.isEmpty else { return nil }
+        intervals.sort()
+        let mid = intervals.count / 2
+        return intervals.count % 2 == 1 ? intervals[mid] : (intervals[mid - 1] + intervals[mid]) / 2
+    }
+
+    /// Time from the first to the last item, s (0 for fewer than two items).
+    public var durationSeconds: Double {
+        let t = time
+        guard let first = t.first, let last = t.last else { return 0 }
+        return last - first
+    }
+
+    /// Stable-sorts the items by time if any is earlier than its predecessor (formats.md §11)
+    /// and returns the warning for it; exact duplicates keep their order.
+    mutating func sortByTime() -> ReadWarning? {
+        let time = self.time
+        var decreasing = 0
+        for i in time.indices.dropFirst() where time[i] < time[i - 1] { decreasing += 1 }
+        guard decreasing > 0 else { return nil }
+        permute(time.indices.sorted { time[$0] < time[$1] || (time[$0] == time[$1] && $0 < $1) })
+        return .unsortedTimestamps(count: decreasing)
+    }
+
+    /// Reorders all columns by `order` (a permutation of item indices).
+    mutating func permute(_ order: [Int]) {
+        for index in numeric.indices where !numeric[index].isEmpty {
+            let column = numeric[index]
+            numeric[index] = order.map { column[$0] }
+        }
+        for index in text.indices where !text[index].isEmpty {
+            let column = text[index]
+            text[index] = order.map { column[$0] }
+        }
+    }
+}

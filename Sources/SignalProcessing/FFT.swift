@@ -1,0 +1,229 @@
+internal import CFFTW
+import Synchronization
+
+/// Discrete Fourier transforms of one size through FFTW 3 (M. Frigo, S. G. Johnson, "The Design
+/// and Implementation of FFTW3", Proc. IEEE 93(2), 2005), in Double and Float.
+///
+/// Conventions are FFTW's: forward X[k] = Σ x[n]·e^(−2πikn/N), inverse without the 1/N factor
+/// (so inverse(forward(x)) = N·x). Complex data are interleaved (re, im) pairs. A real transform
+/// of N samples has N/2 + 1 complex bins.
+///
+/// Plans are made with `FFTW_ESTIMATE` (never `FFTW_MEASURE` on the request path), cached per
+/// (size, kind, precision, alignment) for the life of the process, and created under a lock
+/// because FFTW's planner is not thread-safe; executing distinct arrays concurrently is safe
+/// (FFTW manual §5.4 "Thread safety"). `FFT` values are cheap and `Sendable`.
+public struct FFT: Sendable, Hashable {
+    /// Number of points N.
+    public let size: Int
+
+    /// - Throws: `FFTError.invalidSize` for N < 1.
+    public init(size: Int) throws(FFTError) {
+        guard size >= 1, size <= Int(Int32.max) else { throw .invalidSize(size) }
+        self.size = size
+    }
+
+    /// Complex bins of a real transform: N/2 + 1.
+    public var realBins: Int { size / 2 + 1 }
+
+    // MARK: Double
+
+    /// Real → complex: `input` N samples, `output` 2·(N/2+1) interleaved values.
+    public func forward(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
+        precondition(input.count >= size && output.count >= 2 * realBins, "FFT buffer sizes")
+        let plan = PlanCache.shared.plan(.init(kind: .realForward, float: false, size: size,
+                                               aligned: aligned(input.baseAddress, output.baseAddress),
+                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        output.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: realBins) { out in
+            fftw_execute_dft_r2c(plan.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
+        }
+    }
+
+    /// Complex → real (unnormalised): `input` 2·(N/2+1) interleaved values, `output` N samples.
+    /// `input` is preserved.
+    public func inverse(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
+        precondition(input.count >= 2 * realBins && output.count >= size, "FFT buffer sizes")
+        let plan = PlanCache.shared.plan(.init(kind: .realInverse, float: false, size: size,
+                                               aligned: aligned(input.baseAddress, output.baseAddress), inPlace: false))
+        input.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: realBins) { inp in
+            fftw_execute_dft_c2r(plan.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
+        }
+    }
+
+    /// Complex → complex: 2·N interleaved values each; `inverse` selects the +i sign.
+    public func transform(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>, inverse: Bool = false) {
+        precondition(input.count >= 2 * size && output.count >= 2 * size, "FFT buffer sizes")
+        let plan = PlanCache.shared.plan(.init(kind: inverse ? .complexInverse : .complexForward, float: false, size: size,
+                                               aligned: aligned(input.baseAddress, output.baseAddress),
+                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        input.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: size) { inp in
+            output.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: size) { out in
+                fftw_execute_dft(plan.pointer, UnsafeMutablePointer(mutating: inp), out)
+            }
+        }
+    }
+
+    // MARK: Float
+
+    /// Real → complex in single precision (see the Double overload).
+    public func forward(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+        precondition(input.count >= size && output.count >= 2 * realBins, "FFT buffer sizes")
+        let plan = PlanCache.shared.plan(.init(kind: .realForward, float: true, size: size,
+                                               aligned: aligned(input.baseAddress, output.baseAddress),
+                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        output.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: realBins) { out in
+            fftwf_execute_dft_r2c(plan.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
+        }
+    }
+
+    /// Complex → real in single precision (see the Double overload).
+    public func inverse(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
+        precondition(input.count >= 2 * realBins && output.count >= size, "FFT buffer sizes")
+        let plan = PlanCache.shared.plan(.init(kind: .realInverse, float: true, size: size,
+                                               aligned: aligned(input.baseAddress, output.baseAddress), inPlace: false))
+        input.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: realBins) { inp in
+            fftwf_execute_dft_c2r(plan.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
+        }
+    }
+
+    /// Complex → complex in single precision (see the Double overload).
+    public func transform(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, inverse: Bool = false) {
+        precondition(input.count >= 2 * size && output.count >= 2 * size, "FFT buffer sizes")
+        let plan = PlanCache.shared.plan(.init(kind: inverse ? .complexInverse : .complexForward, float: true, size: size,
+                                               aligned: aligned(input.baseAddress, output.baseAddress),
+                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        input.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: size) { inp in
+            output.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: size) { out in
+                fftwf_execute_dft(plan.pointer, UnsafeMutablePointer(mutating: inp), out)
+            }
+        }
+    }
+
+    // MARK: Arrays
+
+    /// Real → complex; returns 2·(N/2+1) interleaved values.
+    public func forward(_ input: [Double]) -> [Double] {
+        var output = [Double](repeating: 0, count: 2 * realBins)
+        input.withUnsafeBufferPointer { inp in output.withUnsafeMutableBufferPointer { forward(inp, into: $0) } }
+        return output
+    }
+
+    /// Complex → real (unnormalised); returns N samples.
+    public func inverse(_ input: [Double]) -> [Double] {
+        var output = [Double](repeating: 0, count: size)
+        input.withUnsafeBufferPointer { inp in output.withUnsafeMutableBufferPointer { inverse(inp, into: $0) } }
+        return output
+    }
+
+    /// Complex → complex; returns 2·N interleaved values.
+    public func transform(_ input: [Double], inverse: Bool = false) -> [Double] {
+        var output = [Double](repeating: 0, count: 2 * size)
+        input.withUnsafeBufferPointer { inp in output.withUnsafeMutableBufferPointer { transform(inp, into: $0, inverse: inverse) } }
+        return output
+    }
+
+    private func aligned(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?) -> Bool {
+        guard let a, let b else { return false }
+        return fftw_alignment_of(UnsafeMutablePointer(mutating: a.assumingMemoryBound(to: Double.self))) == 0
+            && fftw_alignment_of(UnsafeMutablePointer(mutating: b.assumingMemoryBound(to: Double.self))) == 0
+    }
+
+    private func aligned(_ a: UnsafePointer<Double>?, _ b: UnsafeMutablePointer<Double>?) -> Bool {
+        aligned(UnsafeRawPointer(a), UnsafeRawPointer(b))
+    }
+
+    private func aligned(_ a: UnsafePointer<Float>?, _ b: UnsafeMutablePointer<Float>?) -> Bool {
+        aligned(UnsafeRawPointer(a), UnsafeRawPointer(b))
+    }
+}
+
+/// FFT set-up failures.
+public enum FFTError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidSize(Int)
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let size): "FFT size must be between 1 and \(Int32.max), got \(size)"
+        }
+    }
+}
+
+/// The process-wide FFTW plan cache.
+final class PlanCache: Sendable {
+    enum Kind: Hashable, Sendable { case realForward, realInverse, complexForward, complexInverse }
+
+    struct Key: Hashable, Sendable {
+        let kind: Kind
+        let float: Bool
+        let size: Int
+        let aligned: Bool
+        let inPlace: Bool
+    }
+
+    /// An FFTW plan, never destroyed (plans live as long as the cache).
+    final class Plan: @unchecked Sendable {
+        let pointer: OpaquePointer
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    }
+
+    static let shared = PlanCache()
+    private let plans = Mutex<[Key: Plan]>([:])
+
+    func plan(_ key: Key) -> Plan {
+        plans.withLock { plans in
+            if let plan = plans[key] { return plan }
+            let plan = Plan(Self.make(key))
+            plans[key] = plan
+            return plan
+        }
+    }
+
+    /// Plans on FFTW-allocated scratch arrays; unaligned callers get `FFTW_UNALIGNED` plans.
+    /// Runs under the cache's lock: FFTW's planner is not thread-safe.
+    private static func make(_ key: Key) -> OpaquePointer {
+        let n = Int32(key.size)
+        var flags = UInt32(FFTW_ESTIMATE)
+        if !key.aligned { flags |= UInt32(FFTW_UNALIGNED) }
+        if key.kind == .realInverse { flags |= UInt32(FFTW_PRESERVE_INPUT) }
+        let complexCount = key.kind == .complexForward || key.kind == .complexInverse ? key.size : key.size / 2 + 1
+        let realCount = key.kind == .complexForward || key.kind == .complexInverse ? 0 : key.size
+        if key.float {
+            let real = fftwf_alloc_real(max(1, realCount))!
+            let complexIn = fftwf_alloc_complex(complexCount)!
+            let complexOut = key.inPlace ? complexIn : fftwf_alloc_complex(complexCount)!
+            defer {
+                fftwf_free(real)
+                fftwf_free(complexIn)
+                if !key.inPlace { fftwf_free(complexOut) }
+            }
+            let plan: OpaquePointer? = switch key.kind {
+            case .realForward:
+                key.inPlace
+                    ? complexIn.withMemoryRebound(to: Float.self, capacity: 2 * complexCount) { fftwf_plan_dft_r2c_1d(n, $0, complexIn, flags) }
+                    : fftwf_plan_dft_r2c_1d(n, real, complexOut, flags)
+            case .realInverse: fftwf_plan_dft_c2r_1d(n, complexIn, real, flags)
+            case .complexForward: fftwf_plan_dft_1d(n, complexIn, complexOut, FFTW_FORWARD, flags)
+            case .complexInverse: fftwf_plan_dft_1d(n, complexIn, complexOut, FFTW_BACKWARD, flags)
+            }
+            return plan!
+        } else {
+            let real = fftw_alloc_real(max(1, realCount))!
+            let complexIn = fftw_alloc_complex(complexCount)!
+            let complexOut = key.inPlace ? complexIn : fftw_alloc_complex(complexCount)!
+            defer {
+                fftw_free(real)
+                fftw_free(complexIn)
+                if !key.inPlace { fftw_free(complexOut) }
+            }
+            let plan: OpaquePointer? = switch key.kind {
+            case .realForward:
+                key.inPlace
+                    ? complexIn.withMemoryRebound(to: Double.self, capacity: 2 * complexCount) { fftw_plan_dft_r2c_1d(n, $0, complexIn, flags) }
+                    : fftw_plan_dft_r2c_1d(n, real, complexOut, flags)
+            case .realInverse: fftw_plan_dft_c2r_1d(n, complexIn, real, flags)
+            case .complexForward: fftw_plan_dft_1d(n, complexIn, complexOut, FFTW_FORWARD, flags)
+            case .complexInverse: fftw_plan_dft_1d(n, complexIn, complexOut, FFTW_BACKWARD, flags)
+            }
+            return plan!
+        }
+    }
+}

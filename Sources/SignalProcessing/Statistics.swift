@@ -1,0 +1,114 @@
+/// Descriptive statistics over contiguous Double data, with the definitions the peers use
+/// (R 4.x and e1071 for the tapping features of analysis.md §1.3). NaN in the input propagates
+/// (as in R without `na.rm`); an empty input gives NaN.
+public enum Statistics {
+    /// Arithmetic mean.
+    @inlinable
+    public static func mean(_ x: UnsafeBufferPointer<Double>) -> Double {
+        guard !x.isEmpty else { return .nan }
+        var sum = 0.0
+        for value in x { sum += value }
+        return sum / Double(x.count)
+    }
+
+    /// Sample variance with n − 1 in the denominator (R `var`); NaN for n < 2.
+    @inlinable
+    public static func variance(_ x: UnsafeBufferPointer<Double>) -> Double {
+        guard x.count >= 2 else { return .nan }
+        let m = mean(x)
+        var sum = 0.0
+        for value in x { sum += (value - m) * (value - m) }
+        return sum / Double(x.count - 1)
+    }
+
+    /// Sample standard deviation (R `sd`).
+    @inlinable
+    public static func standardDeviation(_ x: UnsafeBufferPointer<Double>) -> Double {
+        variance(x).squareRoot()
+    }
+
+    /// Root mean square.
+    @inlinable
+    public static func rootMeanSquare(_ x: UnsafeBufferPointer<Double>) -> Double {
+        guard !x.isEmpty else { return .nan }
+        var sum = 0.0
+        for value in x { sum += value * value }
+        return (sum / Double(x.count)).squareRoot()
+    }
+
+    /// Quantile of type 7 (R's default; Hyndman & Fan, "Sample quantiles in statistical
+    /// packages", Am. Stat. 50(4), 1996): h = (n − 1)p, linear between the order statistics.
+    public static func quantile(_ x: UnsafeBufferPointer<Double>, _ p: Double) -> Double {
+        guard !x.isEmpty, p >= 0, p <= 1, !x.contains(where: \.isNaN) else { return .nan }
+        var sorted = Array(x)
+        sorted.sort()
+        return quantileOfSorted(sorted, p)
+    }
+
+    /// Type-7 quantile of already sorted data.
+    public static func quantileOfSorted(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        let h = Double(sorted.count - 1) * p
+        let lower = Int(h.rounded(.down))
+        let upper = min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (h - Double(lower)) * (sorted[upper] - sorted[lower])
+    }
+
+    /// Median (type-7 quantile at 0.5).
+    public static func median(_ x: UnsafeBufferPointer<Double>) -> Double {
+        quantile(x, 0.5)
+    }
+
+    /// Median absolute deviation scaled by 1.4826 (R `mad`, consistent for the normal SD).
+    public static func medianAbsoluteDeviation(_ x: UnsafeBufferPointer<Double>, scale: Double = 1.4826) -> Double {
+        let center = median(x)
+        let deviations = x.map { abs($0 - center) }
+        return scale * deviations.withUnsafeBufferPointer { median($0) }
+    }
+
+    /// Skewness of type 3 (e1071 default; Joanes & Gill, "Comparing measures of sample skewness
+    /// and kurtosis", The Statistician 47(1), 1998): b1 = m3 / s³ with s the n − 1 SD, i.e.
+    /// g1·((n − 1)/n)^(3/2).
+    public static func skewness(_ x: UnsafeBufferPointer<Double>) -> Double {
+        let n = Double(x.count)
+        guard x.count >= 2 else { return .nan }
+        let m = mean(x)
+        var m2 = 0.0, m3 = 0.0
+        for value in x {
+            let d = value - m
+            m2 += d * d
+            m3 += d * d * d
+        }
+        m2 /= n
+        m3 /= n
+        let g1 = m3 / (m2 * m2.squareRoot())
+        let factor = (n - 1) / n
+        return g1 * factor * factor.squareRoot()
+    }
+
+    /// Excess kurtosis of type 3 (e1071 default; Joanes & Gill 1998): b2 = m4 / s⁴ − 3 with s the
+    /// n − 1 SD, i.e. (g2 + 3)·((n − 1)/n)² − 3.
+    public static func kurtosis(_ x: UnsafeBufferPointer<Double>) -> Double {
+        let n = Double(x.count)
+        guard x.count >= 2 else { return .nan }
+        let m = mean(x)
+        var m2 = 0.0, m4 = 0.0
+        for value in x {
+            let d2 = (value - m) * (value - m)
+            m2 += d2
+            m4 += d2 * d2
+        }
+        m2 /= n
+        m4 /= n
+        let factor = (n - 1) / n
+        return m4 / (m2 * m2) * factor * factor - 3
+    }
+}
+
+extension Array where Element == Double {
+    /// Runs a `Statistics` function over the array's storage.
+    @inlinable
+    public func statistic(_ body: (UnsafeBufferPointer<Double>) -> Double) -> Double {
+        withUnsafeBufferPointer(body)
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+
+/// `activetask`: records and analyses ResearchKit active-task data (architecture.md,
+/// "Command-line contract"). Exit status: 0 success, 1 analysed but unusable, 2 bad invocation,
+/// 3 unreadable or invalid input.
+@main
+struct ActiveTask: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activetask",
+        abstract: "Record and analyse the sensor data of ResearchKit active tasks.",
+        version: "0.1.0",
+        subcommands: [Info.self, GenerateSamples.self]
+    )
+
+    /// Exit statuses of the command-line contract.
+    enum Status {
+        static let unusable: Int32 = 1
+        static let badInvocation: Int32 = 2
+        static let invalidInput: Int32 = 3
+    }
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            // Usage errors: the contract's status 2 instead of sysexits' 64.
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? Status.badInvocation : code.rawValue)
+        }
+    }
+}
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data(("activetask: " + message + "\n").utf8))
+}

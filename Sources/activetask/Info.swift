@@ -1,0 +1,105 @@
+import ArgumentParser
+import Batch
+import Foundation
+import SensorData
+
+/// `activetask info FILE…`: what each file is.
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Say what each file is: kind, dialect, samples, duration, rate, channels, and what results contain.",
+        discussion: "Folders are expanded to the files under them. Exit status 3 if any file is unreadable or invalid."
+    )
+
+    @Flag(name: .long, help: "Print one JSON object instead of a table.")
+    var json = false
+
+    @Argument(help: "Files or folders to describe.")
+    var paths: [String]
+
+    func run() throws {
+        var descriptions: [FileDescription] = []
+        var failures: [(file: String, message: String)] = []
+        for path in try expand(paths) {
+            do {
+                descriptions.append(try FileDescription.describe(path))
+            } catch {
+                let message = String(describing: error)
+                failures.append((path, message))
+                printError(message)
+            }
+        }
+        if json {
+            var root = JSONObject()
+            root.append("files", .array(descriptions.map(\.jsonValue)))
+            root.append("errors", .array(failures.map { .object(JSONObject(["file": .string($0.file), "error": .string($0.message)])) }))
+            print(JSONWriter(indent: 2).string(.object(root)))
+        } else {
+            for description in descriptions { print(description.table, terminator: "") }
+        }
+        if !failures.isEmpty { throw ExitCode(ActiveTask.Status.invalidInput) }
+    }
+
+    /// Files as given; folders replaced by the regular files under them, sorted.
+    private func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let enumerator = FileManager.default.enumerator(atPath: path)
+            var found: [String] = []
+            while let relative = enumerator?.nextObject() as? String {
+                let full = (path as NSString).appendingPathComponent(relative)
+                var nested: ObjCBool = false
+                if FileManager.default.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue {
+                    found.append(full)
+                }
+            }
+            files += found.sorted()
+        }
+        return files
+    }
+}
+
+extension FileDescription {
+    var jsonValue: JSONValue {
+        var object = JSONObject()
+        object.append("file", .string(file))
+        object.append("kind", .string(kind))
+        object.append("dialect", dialect.map { .string($0) } ?? .null)
+        object.append("samples", samples.map { .number(Double($0)) } ?? .null)
+        object.append("durationSeconds", durationSeconds.map { .number($0) } ?? .null)
+        object.append("samplingRateHz", samplingRateHz.map { .number($0) } ?? .null)
+        object.append("channels", channels.map { .number(Double($0)) } ?? .null)
+        object.append("contents", .array(contents.map { .string($0) }))
+        if !parts.isEmpty { object.append("parts", .array(parts.map(\.jsonValue))) }
+        object.append("warnings", .array(warnings.map { .string($0) }))
+        return .object(object)
+    }
+
+    /// Readable block: the file, then one aligned row per property.
+    var table: String {
+        var rows: [(String, String)] = [("kind", kind)]
+        if let dialect { rows.append(("dialect", dialect)) }
+        if let samples { rows.append(("samples", String(samples))) }
+        if let durationSeconds { rows.append(("duration", Self.format(durationSeconds) + " s")) }
+        if let samplingRateHz { rows.append(("rate", Self.format(samplingRateHz) + " Hz")) }
+        if let channels { rows.append(("channels", String(channels))) }
+        rows += contents.map { ("contains", $0) }
+        rows += warnings.map { ("warning", $0) }
+        var text = "\(file)\n"
+        for (key, value) in rows { text += "  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + value + "\n" }
+        for part in parts {
+            text += part.table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                .enumerated().map { $0.offset == 0 ? "  ▸ part: \($0.element.replacingOccurrences(of: file + " › ", with: ""))" : "  " + $0.element }
+                .joined(separator: "\n") + "\n"
+        }
+        return parts.isEmpty ? text + "\n" : text
+    }
+
+    static func format(_ value: Double) -> String {
+        String(format: "%.3f", value)
+    }
+}
