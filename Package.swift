@@ -94,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "activetaskTests",
-            dependencies: ["TestSupport"],
+            dependencies: ["activetask", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -133,6 +133,7 @@ public struct JSONContents: Sendable {
                 if let kind {
                     let decoded = try ItemColumnsDecoder(kind: kind).decode(&cursor, arrayPath: "items", lenient: options.lenient)
                     contents.series.append(NamedSeries(file: name, series: decoded.series, warnings: decoded.warnings))
+                    if case .truncatedTail? = decoded.warnings.first { return contents }
                 } else {
                     try cursor.skipValue(depth: 1)
                 }
@@ -250,7 +251,7 @@ public struct JSONContents: Sendable {
         var first = true
         guard try probe.nextElement(first: &first) else { return RecorderFileName(name)?.kind }
         let element = try probe.parseValue(depth: 2)
-        guard let kind = kindOfItem(element) else {
+        guard let kind = kindOfItem(element) ?? RecorderFileName(name)?.kind else {
             let keys = element.object?.keys.prefix(8).map { "\"\($0.prefix(40))\"" }.joined(separator: ", ") ?? element.typeName
             throw probe.error(.unrecognisedLayout("items[0] with keys [\(keys)] is no recorder item"), at: cursor.index)
         }

@@ -83,6 +83,7 @@ struct ItemColumnsDecoder {
                 count += 1
             }
         } catch let error where lenient && error.reason == .truncatedJSON {
+            cursor.index = cursor.end
             series.truncate(to: count)
             var (finished, warnings) = finish(series, utcOffset: utcOffset)
             warnings.insert(.truncatedTail(offset: error.offset ?? cursor.index, itemsKept: count), at: 0)

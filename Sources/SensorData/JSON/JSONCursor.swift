@@ -53,19 +53,22 @@ struct JSONCursor {
         return error(.syntax("expected \(expected), found \(quoteToken(at: index))"))
     }
 
-    /// A short quotation of the text at `offset`, for messages.
+    /// A short quotation of the token at `offset`, for messages: `"NaN"`, `string "0.1"`.
     func quoteToken(at offset: Int) -> String {
-        let stop = min(end, offset + 24)
+        let isString = bytes[offset] == UInt8(ascii: "\"")
+        let stop = min(end, offset + (isString ? 42 : 24))
         var text = ""
-        for byte in bytes[offset..<stop] {
+        for i in (isString ? offset + 1 : offset)..<stop {
+            let byte = bytes[i]
+            if isString && byte == UInt8(ascii: "\"") { break }
             if byte < 0x20 || byte >= 0x7F {
-                if text.isEmpty { return byte < 0x80 ? "control byte 0x\(hex(byte))" : "byte 0x\(hex(byte))" }
+                if text.isEmpty && !isString { return byte < 0x80 ? "control byte 0x\(hex(byte))" : "byte 0x\(hex(byte))" }
                 break
             }
-            if text.count >= 1, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") { break }
+            if !isString, !text.isEmpty, [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20].contains(byte) { break }
             text.append(Character(Unicode.Scalar(byte)))
         }
-        return "\"\(text)\""
+        return isString ? "string \"\(text)\"" : "\"\(text)\""
     }
 
     private func hex(_ byte: UInt8) -> String {

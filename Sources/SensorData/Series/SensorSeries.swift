@@ -24,6 +24,15 @@ public struct SensorSeries: Sendable, Equatable {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
+    /// Equal when the schemas match and every value is identical; NaN (unavailable) equals NaN.
+    public static func == (lhs: SensorSeries, rhs: SensorSeries) -> Bool {
+        lhs.schema == rhs.schema && lhs.text == rhs.text && lhs.utcOffsetSeconds == rhs.utcOffsetSeconds
+            && lhs.numeric.count == rhs.numeric.count
+            && zip(lhs.numeric, rhs.numeric).allSatisfy { a, b in
+                a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+            }
+    }
+
     /// Number of items.
     public var count: Int {
         for (field, column) in zip(schema.fields, numeric) where field.type != .string { return column.count }

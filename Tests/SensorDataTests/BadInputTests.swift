@@ -1,0 +1,115 @@
+import Testing
+@testable import SensorData
+
+/// formats.md §11: errors name the file, what is wrong and where; anomalies become warnings.
+@Suite struct BadInputTests {
+    func error(_ text: String, file: String = "accel_X-20190527003506.json", lenient: Bool = false) -> ReadError? {
+        do {
+            _ = try JSONContents.decode(Array(text.utf8), file: file, options: .init(lenient: lenient))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("a wrong type names the item path and quotes the text")
+    func wrongType() throws {
+        let failure = try #require(error(#"{"items":[{"timestamp":1,"x":0.1,"y":0,"z":0},{"timestamp":2,"x":"0.1","y":0,"z":0}]}"#))
+        #expect(failure.path == "items[1].x")
+        #expect(failure.reason == .wrongType(expected: "number", found: "string \"0.1\""))
+        #expect(failure.description.hasPrefix("accel_X-20190527003506.json: expected number"))
+        #expect(failure.offset == 65)
+    }
+
+    @Test("a missing required key names the item path; a missing optional key is unavailable")
+    func missingKey() throws {
+        let failure = try #require(error(#"{"items":[{"timestamp":1,"x":0.1,"y":0}]}"#))
+        #expect(failure.reason == .missingKey("z"))
+        #expect(failure.path == "items[0].z")
+        let second = try #require(error(#"[{"timestamp":1,"x":0.1,"y":0,"z":0},{"timestamp":2,"x":0.1,"y":0}]"#))
+        #expect(second.path == "[1].z")
+        let pedometer = try JSONContents.decode(Array(#"[{"startDate":"2019-05-27T00:35:06-0700","endDate":"2019-05-27T00:35:07-0700","numberOfSteps":3}]"#.utf8), file: "p")
+        #expect(pedometer.series.first?.series["distance"]?.first?.isNaN == true)
+    }
+
+    @Test("integers where Ints are needed; fractions there are invalid")
+    func integrality() throws {
+        let failure = try #require(error(#"[{"startDate":"2019-05-27T00:35:06-0700","endDate":"2019-05-27T00:35:07-0700","numberOfSteps":3.5}]"#))
+        #expect(failure.path == "[0].numberOfSteps")
+        #expect(failure.reason == .invalidValue("numberOfSteps must be an integer, found 3.5"))
+    }
+
+    @Test("NaN and Infinity tokens are not JSON")
+    func nanTokens() throws {
+        let failure = try #require(error(#"[{"timestamp":1,"x":NaN,"y":0,"z":0}]"#))
+        #expect(failure.offset == 20)
+        #expect(failure.reason == .syntax("expected a JSON value, found \"NaN\""))
+        let later = try #require(error(#"[{"timestamp":1,"x":1,"y":0,"z":0},{"timestamp":2,"x":NaN,"y":0,"z":0}]"#))
+        #expect(later.offset == 54)
+        #expect(later.path == "[1].x")
+        #expect(later.reason == .wrongType(expected: "number", found: "\"NaN\""))
+        #expect(error(#"[{"timestamp":Infinity,"x":1,"y":0,"z":0}]"#) != nil)
+    }
+
+    @Test("a torn tail is truncatedJSON at the end; lenient mode keeps the complete items")
+    func tornTail() throws {
+        let text = #"{"items":[{"timestamp":1,"x":0.1,"y":0,"z":0},{"timestamp":2,"x":0.2,"y":"#
+        let failure = try #require(error(text))
+        #expect(failure.reason == .truncatedJSON)
+        #expect(failure.offset == text.utf8.count)
+        let lenient = try JSONContents.decode(Array(text.utf8), file: "a", options: .init(lenient: true))
+        #expect(lenient.series.first?.series.count == 1)
+        #expect(lenient.series.first?.warnings == [.truncatedTail(offset: text.utf8.count, itemsKept: 1)])
+    }
+
+    @Test("empty data: {\"items\":[]} and [] are valid; a zero-byte file is an error unless it is a current log")
+    func emptyData() throws {
+        let log = try JSONContents.decode(Array(#"{"items":[]}"#.utf8), file: "accel_ABC-20190527003506.json")
+        #expect(log.layout == .recorderLog(.accelerometer))
+        let array = try JSONContents.decode(Array("[]".utf8), file: "pedometer_walking.outbound")
+        #expect(array.series.first?.series.kind == .pedometer)
+        #expect(array.series.first?.series.count == 0)
+        let current = try JSONContents.decode([], file: "dir/accel_9F2C1A4E_0B7D.json")
+        #expect(current.warnings == [.emptyCurrentLog])
+        #expect(throws: ReadError(file: "x/accel_ABC-20190527003506.json", reason: .emptyFile)) {
+            try JSONContents.decode([], file: "x/accel_ABC-20190527003506.json")
+        }
+    }
+
+    @Test("unsorted items are stable-sorted with a warning; gaps are reported")
+    func ordering() throws {
+        let text = #"[{"timestamp":0.02,"x":2,"y":0,"z":0},{"timestamp":0.01,"x":1,"y":0,"z":0},{"timestamp":0.03,"x":3,"y":0,"z":0},{"timestamp":0.04,"x":4,"y":0,"z":0},{"timestamp":0.5,"x":5,"y":0,"z":0}]"#
+        let named = try #require(try JSONContents.decode(Array(text.utf8), file: "a").series.first)
+        #expect(named.series["x"] == [1, 2, 3, 4, 5])
+        #expect(named.warnings.contains(.unsortedTimestamps(count: 1)))
+        #expect(named.warnings.contains { if case .timestampGaps(1, _) = $0 { true } else { false } })
+    }
+
+    @Test("layouts that are not ResearchKit's are unrecognised, with the keys shown")
+    func unrecognised() throws {
+        let failure = try #require(error(#"{"foo":1,"bar":[1]}"#, file: "f.json"))
+        guard case .unrecognisedLayout(let message) = failure.reason else { Issue.record("\(failure)"); return }
+        #expect(message.contains("\"foo\", \"bar\""))
+        #expect(error("42", file: "f.json") != nil)
+        #expect(error(#"[{"a":1}]"#, file: "f.json") != nil)
+    }
+
+    @Test("dialect-B geometry strings: flexible whitespace and exponents; garbage is an error with the path")
+    func geometry() throws {
+        #expect(CGString.point("{ 89.5 ,454 }") == Point(x: 89.5, y: 454))
+        #expect(CGString.rect("{{44,364},{1.04e2, 104}}") == Rect(origin: Point(x: 44, y: 364), size: Size(width: 104, height: 104)))
+        #expect(CGString.point("{1, 2, 3}") == nil)
+        #expect(CGString.point("{nan, 2}") == nil)
+        let failure = try #require(error(#"[{"TapTimeStamp":0,"TapCoordinate":"{1;2}","TappedButtonId":"TappedButtonLeft"}]"#, file: "t.json"))
+        #expect(failure.path == "[0].TapCoordinate")
+    }
+
+    @Test("dB HL thresholds: DBL_MAX and its overflowing spelling are no threshold")
+    func noThreshold() throws {
+        for literal in ["1.7976931348623157e+308", "1.797693134862316e+308"] {
+            let text = #"{"_class":"ORKdBHLToneAudiometryResult","samples":[{"_class":"ORKdBHLToneAudiometryFrequencySample","frequency":1000,"channel":1,"calculatedThreshold":\#(literal),"units":[]}]}"#
+            let result = try JSONContents.decode(Array(text.utf8), file: "d.json")
+            #expect(result.dBHLResults.first?.samples.first?.calculatedThresholdDecibelsHL == nil)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Locations shared by the test targets.
+public enum SharedData {
+    /// The package root (the folder with Package.swift).
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// `../shared/data` next to the package, where the real recordings live (never copied into
+    /// the repository).
+    public static let root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+
+    /// True when the real recordings are present. Tests that need them are disabled otherwise,
+    /// with `skipMessage` as the reason.
+    public static var isAvailable: Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path)
+    }
+
+    public static let skipMessage: Comment = "../shared/data (real recordings) is absent: skipped; CI has it"
+
+    /// Path of a file under `../shared/data`.
+    public static func path(_ relative: String) -> String {
+        root.appendingPathComponent(relative).path
+    }
+
+    /// Regular files directly in a folder of `../shared/data`, sorted.
+    public static func files(in folder: String) -> [String] {
+        let directory = root.appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().map { directory.appendingPathComponent($0).path }
+            .filter { var isDirectory: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
+    }
+
+    /// The package's own `SampleData/`.
+    public static let sampleData = packageRoot.appendingPathComponent("SampleData")
+}
+
+/// A fresh temporary folder, removed by the caller with `remove()`.
+public struct TemporaryFolder: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("atk-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let path = path(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    public func write(_ name: String, _ text: String) throws -> String {
+        try write(name, Array(text.utf8))
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// SplitMix64 (Steele, Lea & Flood, OOPSLA 2014): reproducible test data, and deterministic
+/// mutations of a byte string for robustness tests (truncations, byte flips, inserted and
+/// deleted bytes).
+public struct SeededRandom {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    /// Uniform in [0, 1).
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
+
+    /// One mutant of `bytes`; `index` picks the kind of mutation in rotation.
+    public mutating func mutate(_ bytes: [UInt8], index: Int) -> [UInt8] {
+        var copy = bytes
+        guard !copy.isEmpty else { return [UInt8(truncatingIfNeeded: next())] }
+        switch index % 5 {
+        case 0:  // truncation
+            copy.removeSubrange(below(copy.count)...)
+        case 1:  // byte flips
+            for _ in 0...below(4) { copy[below(copy.count)] = UInt8(truncatingIfNeeded: next()) }
+        case 2:  // inserted bytes, often JSON punctuation
+            let alphabet: [UInt8] = Array("{}[],:\"0-eE.\\ nN".utf8) + [0x00, 0xFF, 0xC3]
+            for _ in 0...below(4) { copy.insert(alphabet[below(alphabet.count)], at: below(copy.count + 1)) }
+        case 3:  // deleted span
+            let start = below(copy.count)
+            copy.removeSubrange(start..<min(copy.count, start + 1 + below(16)))
+        default:  // bit flip near the start (headers)
+            let position = below(min(copy.count, 256))
+            copy[position] ^= UInt8(1 << below(8))
+        }
+        return copy
+    }
+}
