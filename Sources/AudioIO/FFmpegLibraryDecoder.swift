@@ -90,7 +90,8 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
             if pendingStart == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 pendingStart = 0
-                if finished || !(try decodeNextFrame()) { break }
+                if finished { break }
+                if try !decodeNextFrame() { break }
                 continue
             }
             let count = min(wanted - written, pending.count - pendingStart)
@@ -165,7 +166,8 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     private static func message(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)
-        return String(cString: buffer)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 #endif

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AudioIO
+
+@Suite struct AudioRoundTripTests {
+    /// Every representable 16-bit value k/32768 and random 24-bit values k/2^23, interleaved
+    /// stereo, written and read back.
+    @Test("PCM 16/24-bit and float WAV round trips are bit-exact", arguments: WAVWriter.Encoding.allCases)
+    func roundTrip(encoding: WAVWriter.Encoding) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var random = SeededRandom(seed: 3)
+        let samples: [Double]
+        switch encoding {
+        case .pcm16: samples = (-32768..<32768).map { Double($0) / 32768 }
+        case .pcm24: samples = (0..<50_000).map { _ in Double(random.below(1 << 24) - (1 << 23)) / Double(1 << 23) }
+        case .float32: samples = (0..<50_000).map { _ in Double(Float(random.unit() * 2 - 1)) }
+        }
+        let path = folder.path("x.wav")
+        let writer = try WAVWriter(path: path, sampleRateHz: 48_000, channels: 2, encoding: encoding)
+        try writer.write(samples)
+        try writer.close()
+        let reader = try SoundFile(reading: path)
+        #expect(reader.format.channels == 2)
+        #expect(reader.format.sampleRateHz == 48_000)
+        #expect(reader.format.frames == Int64(samples.count / 2))
+        var read = [Double](repeating: 0, count: samples.count)
+        let frames = try read.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try reader.read(into: buffer) }
+        #expect(frames == samples.count / 2)
+        #expect(read == samples)
+    }
+
+    @Test("block reads of any size concatenate to the whole file")
+    func blocks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = (0..<10_001).map { Float(($0 % 200) - 100) / 128 }
+        let path = folder.path("b.wav")
+        let writer = try WAVWriter(path: path, sampleRateHz: 8000, channels: 1, encoding: .float32)
+        try writer.write(samples)
+        try writer.close()
+        var collected: [Float] = []
+        var blockCount = 0
+        try AudioInput.open(path).forEachBlock(frames: 997) { block, count in
+            collected += block
+            blockCount += 1
+            #expect(block.count == count)
+        }
+        #expect(collected == samples)
+        #expect(blockCount == 11)
+    }
+
+    @Test("a WAV whose header claims more data than the file holds is an error naming the chunk")
+    func lyingHeader() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("lie.wav")
+        let writer = try WAVWriter(path: path, sampleRateHz: 8000, channels: 1, encoding: .pcm16)
+        try writer.write([Float](repeating: 0.25, count: 100))
+        try writer.close()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        // libsndfile writes a 44-byte header: the data chunk's size is at bytes 40–43.
+        #expect(Array(bytes[36..<40]) == Array("data".utf8))
+        bytes[40] = 0x40; bytes[41] = 0x42; bytes[42] = 0x0F; bytes[43] = 0x00  // 1,000,000 bytes
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: AudioError(file: path, reason: .headerSizeMismatch(declaredBytes: 1_000_000, availableBytes: 200, chunkOffset: 36))) {
+            try SoundFile(reading: path)
+        }
+    }
+
+    @Test("unreadable and non-audio files give a clear error, not a crash")
+    func badFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let garbage = try folder.write("g.wav", (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        #expect(throws: AudioError.self) { try SoundFile(reading: garbage) }
+        #expect(throws: AudioError.self) { try SoundFile(reading: folder.path("missing.wav")) }
+    }
+
+    @Test("FLAC, Ogg Vorbis and MP3 made by ffmpeg read through libsndfile", .enabled(if: FFmpegToolDecoder.tools != nil, "needs the ffmpeg tool"))
+    func otherContainers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = folder.path("s.wav")
+        let tone = (0..<44_100).map { i in 0.5 * sin(2 * Double.pi * 440 * Double(i) / 44_100) }
+        let writer = try WAVWriter(path: source, sampleRateHz: 44_100, channels: 1, encoding: .pcm16)
+        try writer.write(tone)
+        try writer.close()
+        let original = try SoundFile(reading: source).readAll()
+        for (name, codec) in [("t.flac", "flac"), ("t.ogg", "libvorbis"), ("t.mp3", "libmp3lame")] {
+            let target = folder.path(name)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: FFmpegToolDecoder.tools!.ffmpeg)
+            process.arguments = ["-v", "error", "-y", "-i", source, "-c:a", codec, target]
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { Issue.record("ffmpeg could not encode \(codec)"); continue }
+            let decoder = try AudioInput.open(target)
+            #expect(decoder is SoundFile, "\(name)")
+            #expect(decoder.format.sampleRateHz == 44_100)
+            let decoded = try decoder.readAll()
+            if codec == "flac" {
+                #expect(decoded == original)  // lossless
+            } else {
+                // Lossy: same length within one codec frame, and the same RMS within 0.5 dB.
+                #expect(abs(decoded.count - original.count) <= 2304, "\(name): \(decoded.count)")
+                let rms = { (x: [Float]) in (x.reduce(0) { $0 + Double($1 * $1) } / Double(x.count)).squareRoot() }
+                #expect(abs(20 * log10(rms(decoded) / rms(original))) < 0.5, "\(name)")
+            }
+        }
+    }
+
+    /// AAC carries encoder priming that the MP4 edit list removes (formats.md §5.2): the decoded
+    /// length must be the source's within ±1024 frames; ALAC is lossless and exact.
+    @Test("AAC and ALAC .m4a made by ffmpeg decode with priming trimmed", .enabled(if: FFmpegToolDecoder.tools != nil, "needs the ffmpeg tool"),
+          arguments: AudioInput.Backend.allCases.filter { $0 != .libsndfile && AudioInput.availableBackends.contains($0) })
+    func mpeg4(backend: AudioInput.Backend) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = folder.path("s.wav")
+        let tone = (0..<32_000).map { i in 0.5 * sin(2 * Double.pi * 1000 * Double(i) / 16_000) }
+        let writer = try WAVWriter(path: source, sampleRateHz: 16_000, channels: 1, encoding: .pcm16)
+        try writer.write(tone)
+        try writer.close()
+        let original = try SoundFile(reading: source).readAll()
+        for codec in ["aac", "alac"] {
+            let target = folder.path("t-\(codec).m4a")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: FFmpegToolDecoder.tools!.ffmpeg)
+            process.arguments = ["-v", "error", "-y", "-i", source, "-c:a", codec, target]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0)
+            let decoded = try AudioInput.open(target, backend: backend).readAll()
+            if codec == "alac" {
+                #expect(decoded == original, "\(backend)")
+            } else {
+                #expect(abs(decoded.count - 32_000) <= 1024, "\(backend): \(decoded.count) frames")
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+import TestSupport
+@testable import AudioIO
+
+/// Real recordings: frame counts and rates as ffprobe 5.1 reports them.
+@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+struct RealAudioTests {
+    @Test("WAVE_FORMAT_EXTENSIBLE float voice recordings", arguments: [
+        ("voice/AH_064F_7AB034C9-72E4-438B-A9B3-AD7FDA1596C5.wav", 29_911),
+        ("voice/AH_114S_A89F3548-0B61-4770-B800-2E26AB3908B6.wav", 18_139),
+        ("voice/AH_545616858-3A749CBC-3FEB-4D35-820E-E45C3E5B9B6A.wav", 43_903),
+        ("voice/AH_545622717-461DFFFE-54AF-42AF-BA78-528BD505D624.wav", 24_226),
+    ])
+    func voice(file: String, frames: Int) throws {
+        let decoder = try SoundFile(reading: SharedData.path(file))
+        #expect(decoder.format.frames == Int64(frames))
+        #expect(decoder.format.sampleRateHz == 8000)
+        #expect(decoder.format.channels == 1)
+        #expect(decoder.format.encoding == "32 bit float")
+        let samples = try decoder.readAll()
+        #expect(samples.count == frames)
+        #expect(samples.allSatisfy { $0.isFinite && abs($0) <= 1 })
+    }
+
+    @Test("24-bit stereo calibrator recording")
+    func calibrator() throws {
+        let decoder = try SoundFile(reading: SharedData.path("spl/calibrator_94dB_1kHz.wav"))
+        #expect(decoder.format.frames == 313_344)
+        #expect(decoder.format.channels == 2)
+        #expect(decoder.format.sampleRateHz == 44_100)
+        #expect(decoder.format.encoding == "Signed 24 bit PCM")
+    }
+
+    /// The ResearchKit voice-task format: ALAC in MPEG-4. ffprobe: 443,392 frames at 44.1 kHz,
+    /// mono. ALAC has no priming, so the count is exact on every backend.
+    @Test("ALAC .m4a decodes through every available FFmpeg backend to the same samples")
+    func m4a() throws {
+        let path = SharedData.path("mpower/pdscores_phonation.m4a")
+        let backends = AudioInput.availableBackends.filter { $0 != .libsndfile }
+        try #require(!backends.isEmpty, "CI installs ffmpeg; without it .m4a cannot be decoded")
+        var decodedByBackend: [[Float]] = []
+        for backend in backends {
+            let decoder = try AudioInput.open(path, backend: backend)
+            #expect(decoder.format.sampleRateHz == 44_100)
+            #expect(decoder.format.channels == 1)
+            #expect(decoder.format.encoding == "ALAC")
+            let samples = try decoder.readAll()
+            #expect(samples.count == 443_392, "\(backend)")
+            #expect(decoder.format.frames == 443_392, "\(backend)")
+            decodedByBackend.append(samples)
+        }
+        #expect(Set(decodedByBackend.map { $0.map(\.bitPattern) }).count == 1)
+        #expect(throws: AudioError.self) { try SoundFile(reading: path) }
+    }
+}
