@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import SignalProcessing
+
+@Suite struct WindowTests {
+    @Test("symmetric windows of 5 points, by hand")
+    func handValues() {
+        // Hann: 0.5 − 0.5·cos(2πn/4) = 0, 0.5, 1, 0.5, 0
+        let hann = Window.hann.values(count: 5, periodic: false)
+        for (value, expected) in zip(hann, [0, 0.5, 1, 0.5, 0]) { #expect(abs(value - expected) < 1e-15) }
+        // Hamming ends at 0.54 − 0.46 = 0.08
+        let hamming = Window.hamming.values(count: 5, periodic: false)
+        #expect(abs(hamming[0] - 0.08) < 1e-15 && abs(hamming[2] - 1) < 1e-15)
+        // Blackman–Harris ends at 0.35875 − 0.48829 + 0.14128 − 0.01168 = 0.00006
+        #expect(abs(Window.blackmanHarris.values(count: 5, periodic: false)[0] - 0.00006) < 1e-12)
+        // Flat-top peak Σa = 1.000000003 (SciPy's coefficients)
+        #expect(abs(Window.flatTop.values(count: 5, periodic: false)[2] - 1.000000003) < 1e-12)
+    }
+
+    @Test("periodic Hann of N equals the first N points of symmetric Hann of N+1")
+    func periodic() {
+        let periodic = Window.hann.values(count: 8)
+        let symmetric = Window.hann.values(count: 9, periodic: false)
+        for i in 0..<8 { #expect(abs(periodic[i] - symmetric[i]) < 1e-15) }
+    }
+}
+
+@Suite struct BiquadTests {
+    @Test("the cascade equals the difference equation y[n] = b0x[n] + b1x[n−1] + b2x[n−2] − a1y[n−1] − a2y[n−2], block by block")
+    func differenceEquation() {
+        let sections = [Biquad(b0: 0.2, b1: 0.3, b2: 0.1, a1: -0.5, a2: 0.25), Biquad(b0: 1, b1: -1, b2: 0, a1: -0.9, a2: 0)]
+        var random = SeededRandom(seed: 11)
+        let x = (0..<1000).map { _ in random.unit() - 0.5 }
+        var expected = x
+        for s in sections {
+            var y = [Double](repeating: 0, count: expected.count)
+            for n in expected.indices {
+                let x1 = n >= 1 ? expected[n - 1] : 0, x2 = n >= 2 ? expected[n - 2] : 0
+                let y1 = n >= 1 ? y[n - 1] : 0, y2 = n >= 2 ? y[n - 2] : 0
+                y[n] = s.b0 * expected[n] + s.b1 * x1 + s.b2 * x2 - s.a1 * y1 - s.a2 * y2
+            }
+            expected = y
+        }
+        var cascade = BiquadCascade(sections: sections)
+        var first = Array(x[0..<333]), second = Array(x[333...])
+        cascade.process(&first)
+        cascade.process(&second)
+        for (value, reference) in zip(first + second, expected) { #expect(abs(value - reference) < 1e-12) }
+    }
+
+    @Test("magnitude response: a two-point average passes DC and stops Nyquist; SOS rows normalise by a0")
+    func response() throws {
+        let average = BiquadCascade(sections: [Biquad(b0: 0.5, b1: 0.5, b2: 0, a1: 0, a2: 0)])
+        #expect(abs(average.magnitude(atFrequencyHz: 0, sampleRateHz: 48_000) - 1) < 1e-15)
+        #expect(average.magnitude(atFrequencyHz: 24_000, sampleRateHz: 48_000) < 1e-15)
+        // |H(f)| = |cos(πf/fs)| for the two-point average
+        #expect(abs(average.magnitude(atFrequencyHz: 8000, sampleRateHz: 48_000) - cos(Double.pi / 6)) < 1e-15)
+        let row = try #require(Biquad(sosRow: [2, 2, 0, 4, 0, 0]))
+        #expect(row == Biquad(b0: 0.5, b1: 0.5, b2: 0, a1: 0, a2: 0))
+        #expect(Biquad(sosRow: [1, 0, 0, 0, 0, 0]) == nil)
+    }
+}
+
+@Suite struct StatisticsTests {
+    /// x = (1, 2, 3, 4, 10): mean 4; deviations −3, −2, −1, 0, 6; m2 = 10, m3 = 36, m4 = 278.8
+    /// (population moments). R: sd = √12.5, quantile(x, .25) = 2, mad = 1.4826·1;
+    /// e1071 type 3: skewness = 36/10^1.5·(4/5)^1.5, kurtosis = 2.788·(4/5)² − 3.
+    @Test("hand-computed values for (1, 2, 3, 4, 10)")
+    func handValues() {
+        let x: [Double] = [1, 2, 3, 4, 10]
+        #expect(x.statistic(Statistics.mean) == 4)
+        #expect(abs(x.statistic(Statistics.standardDeviation) - 12.5.squareRoot()) < 1e-15)
+        #expect(x.statistic { Statistics.quantile($0, 0.25) } == 2)
+        #expect(abs(x.statistic { Statistics.quantile($0, 0.9) } - 7.6) < 1e-12)  // h = 3.6 → 4 + 0.6·6
+        #expect(x.statistic(Statistics.median) == 3)
+        #expect(abs(x.statistic { Statistics.medianAbsoluteDeviation($0) } - 1.4826) < 1e-15)
+        #expect(abs(x.statistic(Statistics.skewness) - 36 / pow(10, 1.5) * pow(0.8, 1.5)) < 1e-12)
+        #expect(abs(x.statistic(Statistics.kurtosis) - (2.788 * 0.64 - 3)) < 1e-12)
+        #expect(abs(x.statistic(Statistics.rootMeanSquare) - (130.0 / 5).squareRoot()) < 1e-15)
+    }
+
+    @Test("empty and NaN inputs give NaN")
+    func degenerate() {
+        #expect([Double]().statistic(Statistics.mean).isNaN)
+        #expect([1.0].statistic(Statistics.standardDeviation).isNaN)
+        #expect([1, .nan].statistic(Statistics.median).isNaN)
+    }
+}
+
+@Suite struct SpectrumTests {
+    /// A sine of amplitude A has power A²/2; Welch's one-sided density integrates to it.
+    @Test("Welch PSD of a sine integrates to A²/2 and peaks at its frequency")
+    func welchSine() throws {
+        let fs = 1000.0, amplitude = 0.8, frequency = 125.0
+        let x = (0..<10_000).map { amplitude * sin(2 * Double.pi * frequency * Double($0) / fs) }
+        let (frequencies, density) = try Spectrum.welch(x, sampleRateHz: fs, segmentSize: 256)
+        let binWidth = frequencies[1] - frequencies[0]
+        let total = density.reduce(0, +) * binWidth
+        #expect(abs(total - amplitude * amplitude / 2) < 0.01 * amplitude * amplitude / 2)
+        let peak = density.indices.max { density[$0] < density[$1] }!
+        #expect(abs(frequencies[peak] - frequency) <= binWidth / 2)
+    }
+
+    @Test("STFT frames: count, bin spacing, and the energy of a windowed sine in its bin")
+    func stft() throws {
+        let fs = 8000.0
+        let x = (0..<8000).map { sin(2 * Double.pi * 1000 * Double($0) / fs) }
+        let frames = try Spectrum.stft(x, size: 512, hop: 256, sampleRateHz: fs)
+        #expect(frames.frameCount == (8000 - 512) / 256 + 1)
+        #expect(frames.binCount == 257)
+        #expect(frames.binSpacingHz == 15.625)
+        let row = frames.row(3)
+        // 1000 Hz is bin 64 exactly; a periodic Hann's coherent gain is 1/2, so |X| = N/4.
+        #expect(abs(row[row.startIndex + 64].squareRoot() - 128) < 1e-6)
+    }
+}
