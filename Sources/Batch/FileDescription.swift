@@ -82,7 +82,7 @@ public struct FileDescription: Sendable {
             description.warnings = warnings.map(\.description)
             return description
         }
-        if let steps = OxfordGroundTruth(table) {
+        if let steps = StepGroundTruth(table) {
             var description = FileDescription(file: file, kind: "step ground truth", dialect: "CSV (Oxford step-counter layout: ns, foot contacts)")
             description.samples = table.rowCount
             description.durationSeconds = steps.durationSeconds
@@ -267,25 +267,5 @@ public struct FileDescription: Sendable {
     static func format(_ value: Double) -> String {
         let rounded = (value * 10_000).rounded() / 10_000
         return JSONWriter.number(rounded)
-    }
-}
-
-/// The Oxford Step Counter ground truth `stepcounter.csv`: `timestamp_ns, right_foot,
-/// left_foot` contact states; each 0→1 transition of either foot is one step.
-struct OxfordGroundTruth {
-    var stepCount: Int
-    var durationSeconds: Double
-
-    init?(_ table: CSVTable) {
-        guard table.header == nil, table.columns.count == 3, let time = table.columns[0].numbers,
-            let right = table.columns[1].numbers, let left = table.columns[2].numbers, time.count >= 1,
-            (right + left).allSatisfy({ $0 == 0 || $0 == 1 }), time.allSatisfy({ $0 > 1e9 })
-        else { return nil }
-        var steps = 0
-        for foot in [right, left] {
-            for i in foot.indices.dropFirst() where foot[i - 1] == 0 && foot[i] == 1 { steps += 1 }
-        }
-        stepCount = steps
-        durationSeconds = ((time.last ?? 0) - (time.first ?? 0)) * 1e-9
     }
 }

@@ -188,7 +188,7 @@ public struct JSONContents: Sendable {
             }
             return contents
         }
-        let shown = keys.prefix(8).map { "\"\($0.prefix(40))\"" }.joined(separator: ", ")
+        let shown = keys.prefix(8).map { ReadError.quote($0) }.joined(separator: ", ")
         throw cursor.error(
             .unrecognisedLayout("a JSON object with keys [\(shown)\(keys.count > 8 ? ", …" : "")] is none of the ResearchKit layouts"),
             at: start)
@@ -238,7 +238,7 @@ public struct JSONContents: Sendable {
             try walker.walk(value, path: "", step: nil)
             return walker.contents
         }
-        let shown = keys.sorted().prefix(8).map { "\"\($0.prefix(40))\"" }.joined(separator: ", ")
+        let shown = keys.sorted().prefix(8).map { ReadError.quote($0) }.joined(separator: ", ")
         throw cursor.error(
             .unrecognisedLayout("an array whose first element is \(element.typeName) [\(shown)] is none of the ResearchKit layouts"),
             at: start)
@@ -252,7 +252,7 @@ public struct JSONContents: Sendable {
         guard try probe.nextElement(first: &first) else { return RecorderFileName(name)?.kind }
         let element = try probe.parseValue(depth: 2)
         guard let kind = kindOfItem(element) ?? RecorderFileName(name)?.kind else {
-            let keys = element.object?.keys.prefix(8).map { "\"\($0.prefix(40))\"" }.joined(separator: ", ") ?? element.typeName
+            let keys = element.object?.keys.prefix(8).map { ReadError.quote($0) }.joined(separator: ", ") ?? element.typeName
             throw probe.error(.unrecognisedLayout("items[0] with keys [\(keys)] is no recorder item"), at: cursor.index)
         }
         return kind

@@ -56,6 +56,14 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path
     }
 
+    /// Text from a file quoted for a one-line message: JSON escapes for quotes and control
+    /// characters, cut to `limit` characters.
+    public static func quote(_ text: some StringProtocol, limit: Int = 40) -> String {
+        var quoted = ""
+        JSONWriter.quote(String(text.prefix(limit)) + (text.count > limit ? "…" : ""), into: &quoted)
+        return quoted
+    }
+
     public var description: String {
         var text = "\(file): \(reason.text)"
         if let path { text += " at \(path)" }
@@ -78,7 +86,7 @@ extension ReadError.Reason {
         case .nestingTooDeep(let limit): "invalid JSON: nesting deeper than \(limit) levels"
         case .invalidUTF8: "invalid UTF-8 in a string"
         case .wrongType(let expected, let found): "expected \(expected), found \(found)"
-        case .missingKey(let key): "missing required key \"\(key)\""
+        case .missingKey(let key): "missing required key \(ReadError.quote(key))"
         case .invalidValue(let message): "invalid value: \(message)"
         case .unrecognisedLayout(let message): "unrecognised layout: \(message)"
         case .notFound(let message): message

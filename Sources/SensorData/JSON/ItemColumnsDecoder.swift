@@ -173,7 +173,7 @@ struct ItemColumnsDecoder {
             let text = try cursor.decodeString(raw.range, escaped: raw.escaped, at: start)
             guard let date = DateString(text) else {
                 throw cursor.error(
-                    .invalidValue("\"\(text)\" is not a date of the form yyyy-MM-dd'T'HH:mm:ssZ"), at: start)
+                    .invalidValue("\(ReadError.quote(text)) is not a date of the form yyyy-MM-dd'T'HH:mm:ssZ"), at: start)
             }
             if utcOffset == nil { utcOffset = date.utcOffsetSeconds }
             series.numeric[index][item] = date.secondsSince1970

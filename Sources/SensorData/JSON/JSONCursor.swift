@@ -68,7 +68,7 @@ struct JSONCursor {
             if !isString, !text.isEmpty, [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20].contains(byte) { break }
             text.append(Character(Unicode.Scalar(byte)))
         }
-        return isString ? "string \"\(text)\"" : "\"\(text)\""
+        return isString ? "string \(ReadError.quote(text))" : ReadError.quote(text)
     }
 
     private func hex(_ byte: UInt8) -> String {

@@ -50,7 +50,7 @@ struct ObjectReader {
     func optionalDate(_ value: JSONValue?, _ path: String) throws(ReadError) -> DateString? {
         guard let text = try optionalString(value, path) else { return nil }
         guard let date = DateString(text) else {
-            throw error(.invalidValue("\"\(text)\" is not a date of the form yyyy-MM-dd'T'HH:mm:ssZ"), path)
+            throw error(.invalidValue("\(ReadError.quote(text)) is not a date of the form yyyy-MM-dd'T'HH:mm:ssZ"), path)
         }
         return date
     }
@@ -86,7 +86,7 @@ struct ObjectReader {
     func cgString<T>(_ value: JSONValue?, _ path: String, _ parse: (String) -> T?) throws(ReadError) -> T? {
         guard let text = try optionalString(value, path) else { return nil }
         guard let parsed = parse(text) else {
-            throw error(.invalidValue("\"\(text.prefix(80))\" is not a CoreGraphics geometry string"), path)
+            throw error(.invalidValue("\(ReadError.quote(text)) is not a CoreGraphics geometry string"), path)
         }
         return parsed
     }
@@ -94,7 +94,7 @@ struct ObjectReader {
     func wrong(_ expected: String, _ value: JSONValue, _ path: String) -> ReadError {
         let found: String
         switch value {
-        case .string(let text): found = "string \"\(text.prefix(40))\""
+        case .string(let text): found = "string \(ReadError.quote(text))"
         case .number(let number): found = "number \(number)"
         default: found = value.typeName
         }

@@ -101,7 +101,7 @@ extension TappingResult {
             }
             let name = try reader.string(sample["TappedButtonId"], at + ".TappedButtonId")
             guard let button = TapButton.allCases.first(where: { $0.appCoreName == name }) else {
-                throw reader.error(.invalidValue("unknown TappedButtonId \"\(name.prefix(40))\""), at + ".TappedButtonId")
+                throw reader.error(.invalidValue("unknown TappedButtonId \(ReadError.quote(name))"), at + ".TappedButtonId")
             }
             guard t.isFinite else { throw reader.error(.invalidValue("TapTimeStamp is not finite"), at + ".TapTimeStamp") }
             result.append(timestamp: t, x: location.x, y: location.y, button: button)
@@ -136,7 +136,7 @@ extension TappingResult {
             }
             let name = try reader.string(sample["buttonIdentifier"], at + ".buttonIdentifier")
             guard let button = TapButton.allCases.first(where: { $0.researchKitName == name }) else {
-                throw reader.error(.invalidValue("unknown buttonIdentifier \"\(name.prefix(40))\""), at + ".buttonIdentifier")
+                throw reader.error(.invalidValue("unknown buttonIdentifier \(ReadError.quote(name))"), at + ".buttonIdentifier")
             }
             let duration = try reader.optionalNumber(sample["duration"], at + ".duration") ?? .nan
             guard t.isFinite else { throw reader.error(.invalidValue("timestamp is not finite"), at + ".timestamp") }
