@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Runs the built `activetask` executable (architecture.md: the CLI is tested by running it).
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static var executable: URL {
+        // The test bundle lives in the products folder next to the executable.
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [products, products.deletingLastPathComponent(), products.deletingLastPathComponent().deletingLastPathComponent()]
+        return candidates.map { $0.appendingPathComponent("activetask") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            ?? SharedData.packageRoot.appendingPathComponent(".build/debug/activetask")
+    }
+
+    init(_ arguments: [String], environment: [String: String]? = nil) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        stdout = String(decoding: outData, as: UTF8.self)
+        stderr = String(decoding: errData, as: UTF8.self)
+    }
+
+    var json: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+    }
+}
+
+@Suite struct InfoCommandTests {
+    @Test("bad invocations exit with status 2")
+    func badInvocation() throws {
+        #expect(try Run(["info"]).status == 2)
+        #expect(try Run(["info", "--no-such-flag", "x"]).status == 2)
+        #expect(try Run(["no-such-command"]).status == 2)
+        #expect(try Run(["--help"]).status == 0)
+    }
+
+    /// Each bad file: exit status 3 and exactly one stderr line naming the file, what is wrong
+    /// and where.
+    @Test("bad input: exit 3 and one line with the file, the problem and the position")
+    func badInput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cases: [(String, [UInt8], String)] = [
+            ("truncated.json", Array(#"{"items":[{"timestamp":1,"x":0.1,"y":"#.utf8), "truncated JSON: the text ends inside a value at byte 37 (line 1, column 38)"),
+            ("empty.json", [], "empty file (0 bytes)"),
+            ("wrongtype.json", Array(#"[{"timestamp":1,"x":"0.1","y":0,"z":0}]"#.utf8), #"expected number, found string "0.1" at [0].x (byte 20)"#),
+            ("nan.json", Array(#"{"items":[{"timestamp":1,"x":1,"y":0,"z":0},{"timestamp":NaN,"x":1,"y":0,"z":0}]}"#.utf8), "at items[1].timestamp (byte 57)"),
+            ("infinity.json", Array(#"[{"timestamp":Infinity,"x":1,"y":0,"z":0}]"#.utf8), "found \"Infinity\" at byte 14"),
+            ("deep.json", Array((String(repeating: "[", count: 64) + String(repeating: "]", count: 64)).utf8), "nesting deeper than 48 levels at byte 48"),
+            ("garbage.bin", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }, "unrecognised layout: binary data"),
+            ("unknown.json", Array(#"{"hello":"world"}"#.utf8), "unrecognised layout: a JSON object with keys [\"hello\"]"),
+        ]
+        for (name, bytes, expected) in cases {
+            let path = try folder.write(name, bytes)
+            let run = try Run(["info", path])
+            #expect(run.status == 3, "\(name)")
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(name): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("activetask: \(path): "), "\(name): \(run.stderr)")
+            #expect(run.stderr.contains(expected), "\(name): \(run.stderr)")
+        }
+    }
+
+    @Test("a WAV whose header lies about its size: exit 3 naming the data chunk")
+    func lyingWAV() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // A 44-byte PCM header declaring 1,000,000 data bytes, followed by 100.
+        var header = Array("RIFF".utf8) + le32(36 + 1_000_000) + Array("WAVEfmt ".utf8) + le32(16)
+        header += [1, 0, 1, 0] + le32(8000) + le32(16_000) + [2, 0, 16, 0] + Array("data".utf8) + le32(1_000_000)
+        let path = try folder.write("lie.wav", header + [UInt8](repeating: 0, count: 100))
+        let run = try Run(["info", path])
+        #expect(run.status == 3)
+        #expect(run.stderr == "activetask: \(path): WAV header declares 1000000 data bytes but only 100 follow the data chunk at byte 36\n")
+    }
+
+    func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    @Test("one JSON object with --json; good and bad files together exit 3 with both listed")
+    func jsonOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let good = try folder.write("accel_A-20190527003506.json", #"{"items":[{"timestamp":1,"x":0,"y":0,"z":-1},{"timestamp":1.01,"x":0,"y":0,"z":-1}]}"#)
+        let bad = try folder.write("b.json", "{")
+        let run = try Run(["info", "--json", good, bad])
+        #expect(run.status == 3)
+        let object = try #require(run.json)
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.count == 1)
+        #expect(files[0]["kind"] as? String == "accelerometer")
+        #expect(files[0]["samples"] as? Int == 2)
+        #expect(abs((files[0]["samplingRateHz"] as? Double ?? 0) - 100) < 1e-9)
+        let errors = try #require(object["errors"] as? [[String: Any]])
+        #expect(errors.first?["file"] as? String == bad)
+    }
+
+    @Test("the .m4a without any decoder: exit 3 saying how to enable one", .enabled(if: !ProcessInfo.processInfo.environment.keys.contains("ATK_FFMPEG_TRAIT")))
+    func m4aWithoutDecoder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("a.m4a", [0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [UInt8](repeating: 0, count: 64))
+        let run = try Run(["info", path], environment: ["PATH": "/nonexistent"])
+        #expect(run.status == 3)
+        // Built with the FFmpeg trait the library rejects the bogus file; without it, the message
+        // says which package enables decoding.
+        #expect(run.stderr.hasPrefix("activetask: \(path): "))
+        if !run.stderr.contains("cannot open audio") {
+            #expect(run.stderr.contains("apt-get install ffmpeg"))
+        }
+    }
+}
+
+@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+struct InfoOnRealDataTests {
+    @Test("info --json on the flattened mPower upload")
+    func archive() throws {
+        let run = try Run(["info", "--json", SharedData.path("mpower/pdscores_tapping.json")])
+        #expect(run.status == 0)
+        let file = try #require((run.json?["files"] as? [[String: Any]])?.first)
+        let parts = try #require(file["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["kind"] as? String } == ["archive manifest", "tapping result", "accelerometer"])
+        #expect(parts[1]["samples"] as? Int == 210)
+        #expect(parts[2]["samples"] as? Int == 2006)
+    }
+
+    @Test("info on a whole folder of fixtures: every file recognised, exit 0")
+    func folder() throws {
+        let run = try Run(["info", SharedData.path("researchkit/fixtures")])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        #expect(run.stdout.components(separatedBy: "ResearchKit serializer result (").count - 1 == SharedData.files(in: "researchkit/fixtures").count)
+    }
+}
+
+@Suite struct SampleDataTests {
+    /// `SampleData/` is what `generate-samples` writes: byte-identical, so it is deterministic
+    /// and up to date.
+    @Test("generate-samples reproduces SampleData/ byte for byte, and info reads every sample")
+    func reproducible() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try Run(["generate-samples", "--out", folder.url.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let generated = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        let committed = try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path).filter { $0 != "README.md" }.sorted()
+        #expect(generated == committed)
+        for name in generated {
+            let fresh = try Data(contentsOf: folder.url.appendingPathComponent(name))
+            let stored = try Data(contentsOf: SharedData.sampleData.appendingPathComponent(name))
+            #expect(fresh == stored, "\(name)")
+        }
+        let info = try Run(["info", "--json", SharedData.sampleData.path])
+        #expect(info.status == 0, "\(info.stderr)")
+        let kinds = Set((info.json?["files"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? [])
+        for kind in ["accelerometer", "device motion", "pedometer", "health quantity", "location", "touch", "tapping result",
+                     "environment SPL meter result", "dB HL tone audiometry result", "audio"] {
+            #expect(kinds.contains(kind), "\(kind)")
+        }
+    }
+}
