@@ -27,7 +27,7 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     /// `av_find_best_stream`, `avcodec_open2` and `swr_init`.
     public init(path: String) throws(AudioError) {
         self.path = path
-        av_log_set_level(AV_LOG_ERROR)
+        av_log_set_level(AV_LOG_QUIET)  // errors reach the caller as AudioError, stderr stays one line
         var context: UnsafeMutablePointer<AVFormatContext>?
         var status = avformat_open_input(&context, path, nil, nil)
         guard status >= 0, let context else {

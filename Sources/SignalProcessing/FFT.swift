@@ -126,14 +126,6 @@ public struct FFT: Sendable, Hashable {
         return fftw_alignment_of(UnsafeMutablePointer(mutating: a.assumingMemoryBound(to: Double.self))) == 0
             && fftw_alignment_of(UnsafeMutablePointer(mutating: b.assumingMemoryBound(to: Double.self))) == 0
     }
-
-    private func aligned(_ a: UnsafePointer<Double>?, _ b: UnsafeMutablePointer<Double>?) -> Bool {
-        aligned(UnsafeRawPointer(a), UnsafeRawPointer(b))
-    }
-
-    private func aligned(_ a: UnsafePointer<Float>?, _ b: UnsafeMutablePointer<Float>?) -> Bool {
-        aligned(UnsafeRawPointer(a), UnsafeRawPointer(b))
-    }
 }
 
 /// FFT set-up failures.

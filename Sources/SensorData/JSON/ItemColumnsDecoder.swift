@@ -65,20 +65,19 @@ struct ItemColumnsDecoder {
                     }
                 }
                 var seen: UInt64 = 0
-                let itemPath = "\(arrayPath)[\(count)]"
                 guard cursor.peek() == UInt8(ascii: "{") else {
                     var error = cursor.wrongType(expected: "an item object")
-                    error.path = itemPath
+                    error.path = "\(arrayPath)[\(count)]"
                     throw error
                 }
                 try decodeObject(&cursor, nodes: root, into: &series, item: count, seen: &seen,
-                                 utcOffset: &utcOffset, path: itemPath)
+                                 utcOffset: &utcOffset, arrayPath: arrayPath, group: nil)
                 let missing = requiredMask & ~seen
                 if missing != 0 {
                     let field = schema.fields[missing.trailingZeroBitCount]
                     throw ReadError(
                         file: cursor.file, reason: .missingKey(field.path.last ?? field.name),
-                        path: "\(itemPath).\(field.name)")
+                        path: "\(arrayPath)[\(count)].\(field.name)")
                 }
                 count += 1
             }
@@ -94,8 +93,10 @@ struct ItemColumnsDecoder {
 
     private func decodeObject(
         _ cursor: inout JSONCursor, nodes: [KeyNode], into series: inout SensorSeries, item: Int,
-        seen: inout UInt64, utcOffset: inout Int?, path: String
+        seen: inout UInt64, utcOffset: inout Int?, arrayPath: String, group: String?
     ) throws(ReadError) {
+        // Paths are built only for messages, never per item on the hot path.
+        func path(_ key: String) -> String { "\(arrayPath)[\(item)].\(group.map { $0 + "." } ?? "")\(key)" }
         try cursor.beginObject()
         var first = true
         while let key = try cursor.nextKey(first: &first) {
@@ -112,18 +113,18 @@ struct ItemColumnsDecoder {
                     try decodeField(&cursor, field: fieldIndex, into: &series, item: item, utcOffset: &utcOffset)
                 } catch {
                     var error = error
-                    if error.path == nil { error.path = "\(path).\(schema.fields[fieldIndex].name)" }
+                    if error.path == nil { error.path = "\(arrayPath)[\(item)].\(schema.fields[fieldIndex].name)" }
                     throw error
                 }
                 seen |= 1 << UInt64(fieldIndex)
             } else {
                 guard cursor.peek() == UInt8(ascii: "{") else {
                     var error = cursor.wrongType(expected: "object")
-                    error.path = "\(path).\(node.name)"
+                    error.path = path(node.name)
                     throw error
                 }
                 try decodeObject(&cursor, nodes: node.children, into: &series, item: item, seen: &seen,
-                                 utcOffset: &utcOffset, path: "\(path).\(node.name)")
+                                 utcOffset: &utcOffset, arrayPath: arrayPath, group: node.name)
             }
         }
     }

@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+//
+// Benchmarks of ActiveTaskKit's hot loops (package-benchmark). Kept out of the main package:
+// with it inside, a clean build of the toolkit was ~5× slower (architecture.md).
+// Run: cd Benchmarks && swift package benchmark
+
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder, which differs between clones.
+let toolkit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "ActiveTaskKitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SensorDataBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "SensorData", package: toolkit),
+            ],
+            path: "Benchmarks/SensorDataBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)
