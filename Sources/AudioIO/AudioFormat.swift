@@ -32,9 +32,19 @@ public protocol AudioDecoder: AnyObject {
     /// Fills `buffer` with up to `buffer.count / channels` interleaved frames as Float in
     /// [−1, 1] and returns the number of frames read; 0 at the end.
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int
+    /// The same as Double (libsndfile converts natively; other decoders widen their Float output).
+    func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int
 }
 
 extension AudioDecoder {
+    /// Widens a Float block; decoders with a native Double path replace this.
+    public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {
+        var block = [Float](repeating: 0, count: buffer.count)
+        let frames = try block.withUnsafeMutableBufferPointer { floats throws(AudioError) in try read(into: floats) }
+        for i in 0..<(frames * format.channels) { buffer[i] = Double(block[i]) }
+        return frames
+    }
+
     /// Calls `body` with successive blocks of up to `frames` interleaved frames.
     public func forEachBlock(
         frames: Int = 65_536, _ body: (UnsafeBufferPointer<Float>, _ frameCount: Int) throws -> Void

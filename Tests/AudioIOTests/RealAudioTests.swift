@@ -48,6 +48,12 @@ struct RealAudioTests {
             #expect(samples.count == 443_392, "\(backend)")
             #expect(decoder.format.frames == 443_392, "\(backend)")
             decodedByBackend.append(samples)
+            // Double reads widen the same samples.
+            let again = try AudioInput.open(path, backend: backend)
+            var doubles = [Double](repeating: 0, count: 4096)
+            let frames = try doubles.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try again.read(into: buffer) }
+            #expect(frames == 4096)
+            #expect(doubles == samples.prefix(4096).map(Double.init))
         }
         #expect(Set(decodedByBackend.map { $0.map(\.bitPattern) }).count == 1)
         #expect(throws: AudioError.self) { try SoundFile(reading: path) }
