@@ -22,6 +22,9 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     private var draining = false
     private var finished = false
     private var framesRead: Int64 = 0
+    /// The stream's duration from the container (its edit list), frames: decoding stops there,
+    /// so AAC end padding is dropped as the start priming is.
+    private var frameLimit: Int64?
 
     /// The corresponding C functions are `avformat_open_input`, `avformat_find_stream_info`,
     /// `av_find_best_stream`, `avcodec_open2` and `swr_init`.
@@ -67,6 +70,10 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         guard packet != nil, frame != nil else { throw AudioError(file: path, reason: .open("out of memory")) }
+        let ticks = stream.pointee.duration, base = stream.pointee.time_base
+        if ticks > 0, base.den > 0 {
+            frameLimit = Int64((Double(ticks) * Double(base.num) / Double(base.den) * Double(rate)).rounded())
+        }
         let formatName = context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "?"
         format = AudioFormat(
             sampleRateHz: Double(rate), channels: channels, frames: nil,
@@ -84,7 +91,8 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
         let channels = format.channels
-        let wanted = buffer.count / channels * channels
+        var wanted = buffer.count / channels * channels
+        if let frameLimit { wanted = min(wanted, Int(max(0, frameLimit - framesRead)) * channels) }
         var written = 0
         while written < wanted {
             if pendingStart == pending.count {

@@ -15,6 +15,9 @@ public final class FFmpegToolDecoder: AudioDecoder {
     private var framesRead: Int64 = 0
     private var pending: [UInt8] = []
     private var finished = false
+    /// The stream's duration from the container (its edit list), frames: decoding stops there,
+    /// so AAC end padding is dropped as the start priming is.
+    private var frameLimit: Int64?
 
     /// The `ffmpeg` and `ffprobe` executables on `PATH`, if both exist.
     public static var tools: (ffmpeg: String, ffprobe: String)? {
@@ -28,7 +31,8 @@ public final class FFmpegToolDecoder: AudioDecoder {
         }
         self.path = path
         let probe = try Self.probe(path, ffprobe: tools.ffprobe)
-        format = probe
+        format = probe.format
+        frameLimit = probe.frames
         process = Process()
         process.executableURL = URL(fileURLWithPath: tools.ffmpeg)
         process.arguments = ["-nostdin", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "f32le", "-acodec", "pcm_f32le", "pipe:1"]
@@ -53,8 +57,18 @@ public final class FFmpegToolDecoder: AudioDecoder {
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
         let channels = format.channels
         let frameBytes = 4 * channels
-        let wanted = (buffer.count / channels) * frameBytes
-        guard wanted > 0, !finished else { return 0 }
+        var wanted = (buffer.count / channels) * frameBytes
+        if let frameLimit { wanted = min(wanted, Int(max(0, frameLimit - framesRead)) * frameBytes) }
+        guard !finished else { return 0 }
+        guard wanted > 0 else {
+            if frameLimit != nil, buffer.count >= channels {
+                try? output.close()  // the rest is padding; ffmpeg stops on the closed pipe
+                process.terminate()
+                finished = true
+                format.frames = framesRead
+            }
+            return 0
+        }
         while pending.count < wanted {
             let chunk: Data
             do {
@@ -91,12 +105,13 @@ public final class FFmpegToolDecoder: AudioDecoder {
         format.frames = framesRead
     }
 
-    /// Rate, channels and codec of the first audio stream, from `ffprobe`.
-    private static func probe(_ path: String, ffprobe: String) throws(AudioError) -> AudioFormat {
+    /// Rate, channels, codec and length (frames, when the container states it) of the first
+    /// audio stream, from `ffprobe`.
+    private static func probe(_ path: String, ffprobe: String) throws(AudioError) -> (format: AudioFormat, frames: Int64?) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffprobe)
         process.arguments = ["-v", "error", "-select_streams", "a:0", "-show_entries",
-                             "stream=codec_name,sample_rate,channels:format=format_name", "-of", "default=noprint_wrappers=1", path]
+                             "stream=codec_name,sample_rate,channels,duration_ts,time_base:format=format_name", "-of", "default=noprint_wrappers=1", path]
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -118,8 +133,14 @@ public final class FFmpegToolDecoder: AudioDecoder {
             throw AudioError(file: path, reason: .open("ffprobe: \(line)"))
         }
         let container = fields["format_name"]?.contains("mp4") == true ? "MPEG-4" : (fields["format_name"] ?? "?")
-        return AudioFormat(sampleRateHz: rate, channels: channels, frames: nil, container: container,
-                           encoding: (fields["codec_name"] ?? "?").uppercased())
+        var frames: Int64?
+        let base = (fields["time_base"] ?? "").split(separator: "/").compactMap { Double($0) }
+        if let ticks = fields["duration_ts"].flatMap(Double.init), base.count == 2, base[1] > 0 {
+            frames = Int64((ticks * base[0] / base[1] * rate).rounded())
+        }
+        let format = AudioFormat(sampleRateHz: rate, channels: channels, frames: nil, container: container,
+                                 encoding: (fields["codec_name"] ?? "?").uppercased())
+        return (format, frames)
     }
 
     private static func which(_ tool: String) -> String? {

@@ -30,11 +30,9 @@ public struct FFT: Sendable, Hashable {
     /// Real → complex: `input` N samples, `output` 2·(N/2+1) interleaved values.
     public func forward(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
         precondition(input.count >= size && output.count >= 2 * realBins, "FFT buffer sizes")
-        let plan = PlanCache.shared.plan(.init(kind: .realForward, float: false, size: size,
-                                               aligned: aligned(input.baseAddress, output.baseAddress),
-                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        let planned = plan(.realForward, float: false, input.baseAddress, output.baseAddress)
         output.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: realBins) { out in
-            fftw_execute_dft_r2c(plan.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
+            fftw_execute_dft_r2c(planned.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
         }
     }
 
@@ -42,22 +40,19 @@ public struct FFT: Sendable, Hashable {
     /// `input` is preserved.
     public func inverse(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
         precondition(input.count >= 2 * realBins && output.count >= size, "FFT buffer sizes")
-        let plan = PlanCache.shared.plan(.init(kind: .realInverse, float: false, size: size,
-                                               aligned: aligned(input.baseAddress, output.baseAddress), inPlace: false))
+        let planned = plan(.realInverse, float: false, input.baseAddress, output.baseAddress)
         input.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: realBins) { inp in
-            fftw_execute_dft_c2r(plan.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
+            fftw_execute_dft_c2r(planned.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
         }
     }
 
     /// Complex → complex: 2·N interleaved values each; `inverse` selects the +i sign.
     public func transform(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>, inverse: Bool = false) {
         precondition(input.count >= 2 * size && output.count >= 2 * size, "FFT buffer sizes")
-        let plan = PlanCache.shared.plan(.init(kind: inverse ? .complexInverse : .complexForward, float: false, size: size,
-                                               aligned: aligned(input.baseAddress, output.baseAddress),
-                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        let planned = plan(inverse ? .complexInverse : .complexForward, float: false, input.baseAddress, output.baseAddress)
         input.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: size) { inp in
             output.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: size) { out in
-                fftw_execute_dft(plan.pointer, UnsafeMutablePointer(mutating: inp), out)
+                fftw_execute_dft(planned.pointer, UnsafeMutablePointer(mutating: inp), out)
             }
         }
     }
@@ -67,33 +62,28 @@ public struct FFT: Sendable, Hashable {
     /// Real → complex in single precision (see the Double overload).
     public func forward(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(input.count >= size && output.count >= 2 * realBins, "FFT buffer sizes")
-        let plan = PlanCache.shared.plan(.init(kind: .realForward, float: true, size: size,
-                                               aligned: aligned(input.baseAddress, output.baseAddress),
-                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        let planned = plan(.realForward, float: true, input.baseAddress, output.baseAddress)
         output.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: realBins) { out in
-            fftwf_execute_dft_r2c(plan.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
+            fftwf_execute_dft_r2c(planned.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
         }
     }
 
     /// Complex → real in single precision (see the Double overload).
     public func inverse(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(input.count >= 2 * realBins && output.count >= size, "FFT buffer sizes")
-        let plan = PlanCache.shared.plan(.init(kind: .realInverse, float: true, size: size,
-                                               aligned: aligned(input.baseAddress, output.baseAddress), inPlace: false))
+        let planned = plan(.realInverse, float: true, input.baseAddress, output.baseAddress)
         input.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: realBins) { inp in
-            fftwf_execute_dft_c2r(plan.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
+            fftwf_execute_dft_c2r(planned.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
         }
     }
 
     /// Complex → complex in single precision (see the Double overload).
     public func transform(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, inverse: Bool = false) {
         precondition(input.count >= 2 * size && output.count >= 2 * size, "FFT buffer sizes")
-        let plan = PlanCache.shared.plan(.init(kind: inverse ? .complexInverse : .complexForward, float: true, size: size,
-                                               aligned: aligned(input.baseAddress, output.baseAddress),
-                                               inPlace: UnsafeRawPointer(input.baseAddress) == UnsafeRawPointer(output.baseAddress)))
+        let planned = plan(inverse ? .complexInverse : .complexForward, float: true, input.baseAddress, output.baseAddress)
         input.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: size) { inp in
             output.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: size) { out in
-                fftwf_execute_dft(plan.pointer, UnsafeMutablePointer(mutating: inp), out)
+                fftwf_execute_dft(planned.pointer, UnsafeMutablePointer(mutating: inp), out)
             }
         }
     }
@@ -119,6 +109,12 @@ public struct FFT: Sendable, Hashable {
         var output = [Double](repeating: 0, count: 2 * size)
         input.withUnsafeBufferPointer { inp in output.withUnsafeMutableBufferPointer { transform(inp, into: $0, inverse: inverse) } }
         return output
+    }
+
+    /// The cached plan for this size and these buffers' alignment and placement.
+    private func plan(_ kind: PlanCache.Kind, float: Bool, _ input: UnsafeRawPointer?, _ output: UnsafeRawPointer?) -> PlanCache.Plan {
+        PlanCache.shared.plan(.init(kind: kind, float: float, size: size, aligned: aligned(input, output),
+                                    inPlace: kind != .realInverse && input == output))
     }
 
     private func aligned(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?) -> Bool {

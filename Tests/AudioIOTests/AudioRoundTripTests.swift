@@ -137,6 +137,8 @@ import TestSupport
                 #expect(decoded == original, "\(backend)")
             } else {
                 #expect(abs(decoded.count - 32_000) <= 1024, "\(backend): \(decoded.count) frames")
+                // The container's duration trims the end padding too: FFmpeg's encoder records it.
+                #expect(decoded.count == 32_000, "\(backend): \(decoded.count) frames")
             }
         }
     }
