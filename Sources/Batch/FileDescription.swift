@@ -29,10 +29,11 @@ public struct FileDescription: Sendable {
     /// Describes the file at `path`.
     ///
     /// - Throws: `ReadError` or `AudioError`, whose `description` is the one-line message.
-    public static func describe(_ path: String) throws -> FileDescription {
+    /// - Parameter options: JSON reading options (lenient mode keeps the items before a torn tail).
+    public static func describe(_ path: String, options: JSONContents.Options = .init()) throws -> FileDescription {
         switch InputSniffer.sniff(path) {
         case .empty, .json:
-            return describe(try JSONContents.read(path))
+            return describe(try JSONContents.read(path, options: options))
         case .audio:
             return try describeAudio(path)
         case .csv:

@@ -13,6 +13,9 @@ struct Info: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
 
+    @Flag(name: .long, help: "Keep the complete items before a torn tail (a recording killed mid-write), with a warning.")
+    var lenient = false
+
     @Argument(help: "Files or folders to describe.")
     var paths: [String]
 
@@ -21,7 +24,7 @@ struct Info: ParsableCommand {
         var failures: [(file: String, message: String)] = []
         for path in try expand(paths) {
             do {
-                descriptions.append(try FileDescription.describe(path))
+                descriptions.append(try FileDescription.describe(path, options: .init(lenient: lenient)))
             } catch {
                 let message = String(describing: error)
                 failures.append((path, message))

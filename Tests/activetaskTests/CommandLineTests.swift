@@ -74,6 +74,19 @@ struct Run {
         }
     }
 
+    @Test("--lenient reads the complete items before a torn tail, with a warning")
+    func lenient() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("accel_A-20190527003506.json", #"{"items":[{"timestamp":1,"x":0,"y":0,"z":-1},{"timestamp":1.01,"x":0,"y":0,"z":-1},{"timestamp":1.02,"x":0,"#)
+        #expect(try Run(["info", path]).status == 3)
+        let run = try Run(["info", "--json", "--lenient", path])
+        #expect(run.status == 0)
+        let file = try #require((run.json?["files"] as? [[String: Any]])?.first)
+        #expect(file["samples"] as? Int == 2)
+        #expect((file["warnings"] as? [String])?.first?.hasPrefix("truncatedTail: text truncated at byte 107") == true)
+    }
+
     @Test("a WAV whose header lies about its size: exit 3 naming the data chunk")
     func lyingWAV() throws {
         let folder = try TemporaryFolder()

@@ -1,5 +1,6 @@
-/// A delimited text table (RFC 4180 without quoted line breaks): an optional header line and
-/// columns that are numeric (every non-empty cell a number; empty cells NaN) or text.
+/// A delimited text table (RFC 4180: quoted fields may hold delimiters and `""`, but not line
+/// breaks): an optional header line and columns that are numeric (every non-empty cell a number;
+/// empty cells NaN) or text.
 public struct CSVTable: Sendable {
     public enum Column: Sendable, Hashable {
         case numbers([Double])
@@ -49,9 +50,14 @@ public struct CSVTable: Sendable {
             if lineEnd == lineStart { continue }  // blank line
             var fields: [Range<Int>] = []
             var fieldStart = lineStart
-            for i in lineStart..<lineEnd where buffer[i] == delimiter {
-                fields.append(fieldStart..<i)
-                fieldStart = i + 1
+            var quoted = false
+            for i in lineStart..<lineEnd {
+                if buffer[i] == UInt8(ascii: "\"") {
+                    quoted.toggle()  // a doubled quote inside a quoted field toggles twice
+                } else if buffer[i] == delimiter, !quoted {
+                    fields.append(fieldStart..<i)
+                    fieldStart = i + 1
+                }
             }
             fields.append(fieldStart..<lineEnd)
             if rowCount == 0 && header == nil && numbers.isEmpty {
@@ -134,6 +140,6 @@ public struct CSVTable: Sendable {
         guard let text = String(validating: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) else {
             throw ReadError(file: file, reason: .invalidUTF8, offset: range.lowerBound, path: line.map { "line \($0)" })
         }
-        return text
+        return text.replacing("\"\"", with: "\"")  // RFC 4180 escaped quote
     }
 }

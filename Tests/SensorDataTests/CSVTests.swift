@@ -1,0 +1,51 @@
+import Testing
+@testable import SensorData
+
+@Suite struct CSVTests {
+    func table(_ text: String) throws(ReadError) -> CSVTable {
+        try CSVTable.parse(Array(text.utf8), file: "t.csv")
+    }
+
+    @Test("header detection, numeric and text columns, empty cells, CRLF, quotes")
+    func layout() throws {
+        let t = try table("#dir, steps, note\r\nwalk_1, 305, \"a, b\"\r\nwalk_2, , \"say \"\"hi\"\"\"\r\n")
+        #expect(t.header == ["dir", "steps", "note"])
+        #expect(t.rowCount == 2)
+        #expect(t.columns[0] == .text(["walk_1", "walk_2"]))
+        #expect(t.columns[1].numbers?.first == 305)
+        #expect(t.columns[1].numbers?.last?.isNaN == true)
+        #expect(t.columns[2] == .text(["a, b", "say \"hi\""]))
+    }
+
+    @Test("a row with another field count is an error naming its line")
+    func ragged() throws {
+        #expect(throws: ReadError(file: "t.csv", reason: .invalidValue("2 field(s) where the first row has 3"),
+                                  offset: 12, line: 3, column: 1, path: "line 3")) {
+            try table("1,2,3\n4,5,6\n7,8\n")
+        }
+    }
+
+    /// 1,000,000,000 ns = 1 s; 9.80665 m/s² = 1 g.
+    @Test("Oxford layout: ns → s, m/s² → g, detected without a header")
+    func oxford() throws {
+        let t = try table("1000000000,3,0,0,9.80665\n1010000000,3,9.80665,0,0\n1020000000,3,0,-4.903325,0\n")
+        #expect(MotionCSVLayout.detect(t) == .oxfordStepCounter)
+        let (series, warnings) = try SensorSeries.accelerometer(from: t, layout: .oxfordStepCounter, file: "t.csv")
+        #expect(warnings.isEmpty)
+        #expect(series.time == [1, 1.01, 1.02])
+        #expect(series["z"]?.first == 1)
+        #expect(series["x"]?[1] == 1)
+        #expect(series["y"]?[2] == -0.5)
+    }
+
+    @Test("header layouts name time, x, y, z and their units")
+    func headerLayout() throws {
+        let t = try table("time_ms,x (m/s2),y (m/s2),z (m/s2)\n0,0,0,9.80665\n10,0,0,9.80665\n")
+        let layout = try #require(MotionCSVLayout.detect(t))
+        #expect(layout.timeUnit == .milliseconds)
+        #expect(layout.accelerationUnit == .metresPerSecondSquared)
+        let (series, _) = try SensorSeries.accelerometer(from: t, layout: layout, file: "t.csv")
+        #expect(series.time == [0, 0.01])
+        #expect(series["z"] == [1, 1])
+    }
+}
