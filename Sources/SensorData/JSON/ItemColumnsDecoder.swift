@@ -13,6 +13,8 @@ struct ItemColumnsDecoder {
 
     let schema: RecorderSchema
     private let root: [KeyNode]
+    /// `schema.fields[i].type`, kept apart so the per-item loop touches no strings.
+    private let fieldTypes: [FieldType]
 
     init(kind: RecorderKind) {
         schema = kind.schema
@@ -21,6 +23,7 @@ struct ItemColumnsDecoder {
             Self.insert(field.path[...], field: fieldIndex, into: &root)
         }
         self.root = root
+        fieldTypes = schema.fields.map(\.type)
     }
 
     private static func insert(_ path: ArraySlice<String>, field: Int, into nodes: inout [KeyNode]) {
@@ -57,8 +60,8 @@ struct ItemColumnsDecoder {
         }
         do throws(ReadError) {
             while try cursor.nextElement(first: &first) {
-                for index in schema.fields.indices {
-                    if schema.fields[index].type == .string {
+                for index in fieldTypes.indices {
+                    if fieldTypes[index] == .string {
                         series.text[index].append(nil)
                     } else {
                         series.numeric[index].append(.nan)
@@ -100,7 +103,7 @@ struct ItemColumnsDecoder {
         try cursor.beginObject()
         var first = true
         while let key = try cursor.nextKey(first: &first) {
-            guard let node = try match(key, in: nodes, cursor: cursor) else {
+            guard let nodeIndex = try match(key, in: nodes, cursor: cursor) else {
                 try cursor.skipValue(depth: 2)
                 continue
             }
@@ -108,9 +111,13 @@ struct ItemColumnsDecoder {
                 _ = try cursor.parseLiteral()
                 continue
             }
-            if let fieldIndex = node.field {
+            if let fieldIndex = nodes[nodeIndex].field {
                 do throws(ReadError) {
-                    try decodeField(&cursor, field: fieldIndex, into: &series, item: item, utcOffset: &utcOffset)
+                    if fieldTypes[fieldIndex] == .number {  // the common case, inline
+                        series.numeric[fieldIndex][item] = try cursor.parseNumber()
+                    } else {
+                        try decodeField(&cursor, field: fieldIndex, into: &series, item: item, utcOffset: &utcOffset)
+                    }
                 } catch {
                     var error = error
                     if error.path == nil { error.path = "\(arrayPath)[\(item)].\(schema.fields[fieldIndex].name)" }
@@ -120,11 +127,11 @@ struct ItemColumnsDecoder {
             } else {
                 guard cursor.peek() == UInt8(ascii: "{") else {
                     var error = cursor.wrongType(expected: "object")
-                    error.path = path(node.name)
+                    error.path = path(nodes[nodeIndex].name)
                     throw error
                 }
-                try decodeObject(&cursor, nodes: node.children, into: &series, item: item, seen: &seen,
-                                 utcOffset: &utcOffset, arrayPath: arrayPath, group: node.name)
+                try decodeObject(&cursor, nodes: nodes[nodeIndex].children, into: &series, item: item, seen: &seen,
+                                 utcOffset: &utcOffset, arrayPath: arrayPath, group: nodes[nodeIndex].name)
             }
         }
     }
@@ -132,20 +139,24 @@ struct ItemColumnsDecoder {
     @inline(__always)
     private func match(
         _ key: (range: Range<Int>, escaped: Bool), in nodes: [KeyNode], cursor: JSONCursor
-    ) throws(ReadError) -> KeyNode? {
+    ) throws(ReadError) -> Int? {
         if key.escaped {
             let name = try cursor.decodeString(key.range, escaped: true, at: key.range.lowerBound - 1)
-            return nodes.first { $0.name == name }
+            return nodes.firstIndex { $0.name == name }
         }
         let bytes = cursor.bytes
-        for node in nodes where node.key.count == key.range.count {
-            var k = 0
-            var i = key.range.lowerBound
-            while k < node.key.count, bytes[i] == node.key[k] {
-                k += 1
-                i += 1
+        let length = key.range.count
+        for index in nodes.indices where nodes[index].key.count == length {
+            let matched = nodes[index].key.withUnsafeBufferPointer { name in
+                var k = 0
+                var i = key.range.lowerBound
+                while k < length, bytes[i] == name[k] {
+                    k += 1
+                    i += 1
+                }
+                return k == length
             }
-            if k == node.key.count { return node }
+            if matched { return index }
         }
         return nil
     }
