@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SensorData", targets: ["SensorData"]),
         .library(name: "AudioIO", targets: ["AudioIO"]),
         .library(name: "SignalProcessing", targets: ["SignalProcessing"]),
+        .library(name: "Analysis", targets: ["Analysis"]),
         .library(name: "Batch", targets: ["Batch"]),
         .executable(name: "activetask", targets: ["activetask"]),
     ],
@@ -60,11 +61,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "SignalProcessing", dependencies: ["CFFTW"], swiftSettings: swiftSettings),
+        .target(name: "Analysis", dependencies: ["SensorData", "SignalProcessing"], swiftSettings: swiftSettings),
         .target(name: "Batch", dependencies: ["SensorData", "AudioIO"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",
             dependencies: [
-                "SensorData", "AudioIO", "SignalProcessing", "Batch",
+                "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -85,6 +87,11 @@ let package = Package(
         .testTarget(
             name: "SignalProcessingTests",
             dependencies: ["SignalProcessing", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AnalysisTests",
+            dependencies: ["Analysis", "SensorData", "SignalProcessing", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,58 @@
+import SensorData
+
+/// One analyzer output value.
+public enum FeatureValue: Sendable, Hashable {
+    /// A number; NaN and ±∞ are meaningful in peer sets (R's `NA`/`NaN`/`Inf`, analysis.md §0).
+    case number(Double)
+    case text(String)
+    /// Not computable or not applicable (JSON `null`).
+    case missing
+
+    public var number: Double? {
+        if case .number(let value) = self { value } else { nil }
+    }
+
+    public var json: JSONValue {
+        switch self {
+        case .number(let value): .number(value)
+        case .text(let text): .string(text)
+        case .missing: .null
+        }
+    }
+}
+
+/// A named, ordered set of features (`mhealthtools`, `atk`, …): the order is the peer's column
+/// order where a peer defines one.
+public struct FeatureSet: Sendable, Hashable {
+    public let name: String
+    public private(set) var names: [String] = []
+    public private(set) var values: [FeatureValue] = []
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    public mutating func append(_ name: String, _ value: FeatureValue) {
+        names.append(name)
+        values.append(value)
+    }
+
+    public mutating func append(_ name: String, _ value: Double) {
+        append(name, .number(value))
+    }
+
+    /// Appends a number, or `.missing` for nil.
+    public mutating func append(_ name: String, _ value: Double?) {
+        append(name, value.map(FeatureValue.number) ?? .missing)
+    }
+
+    public subscript(name: String) -> FeatureValue? {
+        names.firstIndex(of: name).map { values[$0] }
+    }
+
+    public var json: JSONValue {
+        var object = JSONObject()
+        for (name, value) in zip(names, values) { object.append(name, value.json) }
+        return .object(object)
+    }
+}
