@@ -5,6 +5,8 @@ public enum FeatureValue: Sendable, Hashable {
     /// A number; NaN and ±∞ are meaningful in peer sets (R's `NA`/`NaN`/`Inf`, analysis.md §0).
     case number(Double)
     case text(String)
+    /// A series (e.g. cadence per window), in the unit of the feature's name.
+    case numbers([Double])
     /// Not computable or not applicable (JSON `null`).
     case missing
 
@@ -16,6 +18,7 @@ public enum FeatureValue: Sendable, Hashable {
         switch self {
         case .number(let value): .number(value)
         case .text(let text): .string(text)
+        case .numbers(let values): .array(values.map { .number($0) })
         case .missing: .null
         }
     }

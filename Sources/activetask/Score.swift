@@ -7,7 +7,7 @@ import SensorData
 struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Score one recording: tapping (and more analyzers as they land).",
-        subcommands: [ScoreTapping.self]
+        subcommands: [ScoreTapping.self, ScoreGait.self]
     )
 }
 
@@ -56,6 +56,7 @@ struct ScoreReport {
                 switch value {
                 case .number(let number): shown = number.isFinite ? String(format: "%.10g", number) : "\(number)"
                 case .text(let text): shown = text
+                case .numbers(let values): shown = values.map { String(format: "%.4g", $0) }.joined(separator: " ")
                 case .missing: shown = "–"
                 }
                 text += "    " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + shown + "\n"
@@ -131,3 +132,25 @@ struct ScoreTapping: ParsableCommand {
 }
 
 extension TappingAnalysis.Convention: ExpressibleByArgument {}
+
+struct ScoreGait: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gait",
+        abstract: "Gait features: steps, cadence (overall and per 20-s window), step/stride times, regularity, symmetry, harmonic ratio, bouts.",
+        discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV with --csv-layout) and pedometer files; a file holding several recordings (a walking task) is scored per recording."
+    )
+
+    @OptionGroup var options: ScoreOptions
+
+    @Option(name: .long, help: "CSV column layout: oxford (ns, accuracy, x, y, z in m/s²) or auto (header names).")
+    var csvLayout: String = "auto"
+
+    func run() throws {
+        let report = try GaitScoring.score(file: options.file, lenient: options.lenient, csvLayout: csvLayout)
+        report.print(json: options.json)
+        if report.sets.allSatisfy({ ($0["stepCount"]?.number ?? 0) == 0 && $0["cadencePedometerStepsPerMinute"]?.number == nil }) {
+            printError("\(options.file): no walking found")
+            throw ExitCode(ActiveTask.Status.unusable)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import SignalProcessing
+
+/// Scoring of step counts and cadence against foot-contact ground truth, as analysis.md §2.10
+/// prescribes for the Oxford Step Counter walks.
+public enum GaitEvaluation {
+    /// One walk's outcome.
+    public struct Walk: Sendable {
+        public var name: String
+        public var groundTruthSteps: Int
+        public var detectedSteps: Int
+        /// 100 · (detected − truth) / truth.
+        public var countErrorPercent: Double
+        /// Per 20-s window: (ground truth, estimate) cadence, steps/min; estimate NaN if none.
+        public var windows: [(truth: Double, estimate: Double)]
+        /// False when the ground truth cannot be right: fewer than 0.2 steps/s over its span
+        /// (e.g. insoles reading "contact" throughout). Such walks are listed, not summarized.
+        public var groundTruthUsable: Bool
+    }
+
+    /// Scores `signal` against ground-truth step times (s, the same clock).
+    ///
+    /// Count: stepCount of the whole walk. Cadence: 20-s windows, 10-s hop, between the first and
+    /// last ground-truth step; truth = 60·(k − 1)/(t_k − t_1) over the k ≥ 10 steps inside; the
+    /// analyzer sees only the window's samples.
+    public static func evaluate(
+        name: String, signal: MotionSignal, groundTruth: [Double], parameters: GaitAnalysis.Parameters = .init(),
+        windowSeconds: Double = 20, hopSeconds: Double = 10
+    ) -> Walk {
+        let result = GaitAnalysis.analyze(signal, parameters: parameters, windows: false)
+        let detected = result.stepTimes.count
+        var windows: [(Double, Double)] = []
+        if let first = groundTruth.first, let last = groundTruth.last {
+            var start = first
+            while start + windowSeconds <= last {
+                let end = start + windowSeconds
+                let inside = groundTruth.filter { $0 >= start && $0 < end }
+                let samples = signal.time.indices.filter { signal.time[$0] >= start && signal.time[$0] < end }
+                if inside.count >= 10, let lower = samples.first, let upper = samples.last {
+                    let truth = 60 * Double(inside.count - 1) / (inside.last! - inside.first!)
+                    let estimate = GaitAnalysis.cadence(signal.slice(lower..<(upper + 1)), parameters: parameters) ?? .nan
+                    windows.append((truth, estimate))
+                }
+                start += hopSeconds
+            }
+        }
+        let truth = groundTruth.count
+        let span = signal.time.last.map { $0 - signal.time[0] } ?? 0
+        return Walk(name: name, groundTruthSteps: truth, detectedSteps: detected,
+                    countErrorPercent: truth > 0 ? 100 * Double(detected - truth) / Double(truth) : .nan, windows: windows,
+                    groundTruthUsable: Double(truth) >= 0.2 * span)
+    }
+
+    /// Summary over walks: mean/median |count error| (%), and cadence error statistics.
+    public struct Summary: Sendable {
+        public var walks: Int
+        public var meanAbsoluteCountErrorPercent: Double
+        public var medianAbsoluteCountErrorPercent: Double
+        public var worstCountErrorPercent: Double
+        public var windows: Int
+        public var cadenceMeanAbsoluteError: Double
+        public var cadenceMedianAbsoluteError: Double
+        public var cadenceBias: Double
+        public var cadenceSd: Double
+        /// Share of windows within ±5 steps/min.
+        public var cadenceWithin5: Double
+        /// Windows whose estimate/truth ratio is within 10 % of 0.5 or 2.
+        public var halvingOrDoubling: Int
+        /// Windows without an estimate.
+        public var missing: Int
+    }
+
+    public static func summarize(_ allWalks: [Walk]) -> Summary {
+        let walks = allWalks.filter(\.groundTruthUsable)
+        let count = walks.map { abs($0.countErrorPercent) }
+        let pairs = walks.flatMap(\.windows)
+        let estimated = pairs.filter { !$0.estimate.isNaN }
+        let errors = estimated.map { $0.estimate - $0.truth }
+        let absolute = errors.map(abs)
+        let ratios = estimated.map { $0.estimate / $0.truth }
+        return Summary(
+            walks: walks.count,
+            meanAbsoluteCountErrorPercent: count.statistic(Statistics.mean),
+            medianAbsoluteCountErrorPercent: count.statistic(Statistics.median),
+            worstCountErrorPercent: walks.map(\.countErrorPercent).max { abs($0) < abs($1) } ?? .nan,
+            windows: pairs.count,
+            cadenceMeanAbsoluteError: absolute.statistic(Statistics.mean),
+            cadenceMedianAbsoluteError: absolute.statistic(Statistics.median),
+            cadenceBias: errors.statistic(Statistics.mean),
+            cadenceSd: errors.statistic(Statistics.standardDeviation),
+            cadenceWithin5: absolute.isEmpty ? .nan : Double(absolute.filter { $0 <= 5 }.count) / Double(absolute.count),
+            halvingOrDoubling: ratios.filter { abs($0 - 0.5) <= 0.05 || abs($0 - 2) <= 0.2 }.count,
+            missing: pairs.count - estimated.count)
+    }
+}

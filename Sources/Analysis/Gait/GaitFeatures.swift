@@ -1,0 +1,207 @@
+import Glibc
+import SignalProcessing
+
+extension StepAnalysis {
+    /// The four cadence estimators of analysis.md §2.6 and the chosen value, steps/min.
+    struct Cadence {
+        var fromSteps: Double?
+        var medianFromSteps: Double?
+        var autocorrelation: Double?
+        var dominantFrequency: Double?
+        var dominantFrequencyHz: Double?
+        var value: Double?
+        var source: String
+    }
+
+    /// Steps grouped into runs: a gap longer than 2.5 × the median step interval starts a run.
+    var runs: [[Double]] {
+        guard steps.count >= 2 else { return steps.isEmpty ? [] : [steps] }
+        var intervals = zip(steps.dropFirst(), steps).map { $0 - $1 }
+        intervals.sort()
+        let limit = 2.5 * intervals[intervals.count / 2]
+        var runs: [[Double]] = [[steps[0]]]
+        for i in 1..<steps.count {
+            if steps[i] - steps[i - 1] > limit { runs.append([]) }
+            runs[runs.count - 1].append(steps[i])
+        }
+        return runs
+    }
+
+    var cadence: Cadence {
+        var c = Cadence(source: "none")
+        let fs = p.rateHz
+        let runs = self.runs.filter { $0.count >= 2 }
+        let stepSpan = runs.reduce(0.0) { $0 + ($1.last! - $1.first!) }
+        if stepSpan > 0 {
+            c.fromSteps = 60 * Double(runs.reduce(0) { $0 + $1.count - 1 }) / stepSpan
+            let rates = runs.flatMap { run in zip(run.dropFirst(), run).map { 60 / ($0 - $1) } }
+            c.medianFromSteps = rates.statistic(Statistics.median)
+        }
+        // Autocorrelation: bouts weighted by their length.
+        var weighted = 0.0, weight = 0.0
+        for segment in segments {
+            for (bout, lags) in zip(segment.bouts, segment.lags) {
+                guard let lags else { continue }
+                weighted += Double(bout.count) * 120 * fs / lags.m2
+                weight += Double(bout.count)
+            }
+        }
+        if weight > 0 { c.autocorrelation = weighted / weight }
+        if let peak = dominantFrequency {
+            c.dominantFrequencyHz = peak
+            let lags = longestBoutLags
+            if let lags, abs(peak * lags.m2 / fs - 1) < abs(peak * lags.m1 / fs - 1) {
+                c.dominantFrequency = 120 * peak
+            } else {
+                c.dominantFrequency = 60 * peak
+            }
+        }
+        if let fromSteps = c.fromSteps, steps.count >= 8, let auto = c.autocorrelation, abs(fromSteps - auto) <= 0.1 * auto {
+            (c.value, c.source) = (fromSteps, "steps")
+        } else if let auto = c.autocorrelation {
+            (c.value, c.source) = (auto, "autocorrelation")
+        } else if let fromSteps = c.fromSteps, steps.count >= 8 {
+            (c.value, c.source) = (fromSteps, "steps")
+        }
+        return c
+    }
+
+    /// The longest bout with its segment.
+    var longestBout: (segment: Segment, bout: Range<Int>, index: Int)? {
+        var best: (Segment, Range<Int>, Int)?
+        for segment in segments {
+            for (index, bout) in segment.bouts.enumerated() where bout.count > (best?.1.count ?? 0) {
+                best = (segment, bout, index)
+            }
+        }
+        return best
+    }
+
+    var longestBoutLags: (m1: Double, m2: Double, r1: Double, r2: Double)? {
+        guard let (segment, _, index) = longestBout else { return nil }
+        return segment.lags[index]
+    }
+
+    /// Peak of the summed Welch PSD of the step band over all bouts (Hann, 8-s segments, 50 %
+    /// overlap, zero-padded to 8,192 points ≈ 0.012 Hz at 100 Hz), parabolically interpolated, in
+    /// [bandLow, bandHigh] Hz.
+    var dominantFrequency: Double? {
+        let fs = p.rateHz
+        let length = Int(8 * fs), size = 8192
+        guard let fft = try? FFT(size: size) else { return nil }
+        let hann = Window.hann.values(count: length)
+        var density = [Double](repeating: 0, count: fft.realBins)
+        var used = false
+        for segment in segments {
+            for bout in segment.bouts {
+                let x = Array(segment.vBand[bout])
+                let segmentLength = min(length, x.count)
+                let w = segmentLength == length ? hann : Window.hann.values(count: segmentLength)
+                var start = 0
+                while start + segmentLength <= x.count {
+                    var frame = [Double](repeating: 0, count: size)
+                    for i in 0..<segmentLength { frame[i] = x[start + i] * w[i] }
+                    let spectrum = fft.forward(frame)
+                    for k in 0..<fft.realBins { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+                    used = true
+                    start += max(1, segmentLength / 2)
+                }
+            }
+        }
+        guard used else { return nil }
+        let resolution = fs / Double(size)
+        let low = Int((p.bandLowHz / resolution).rounded(.up)), high = Int((p.bandHighHz / resolution).rounded(.down))
+        guard low >= 1, high < density.count - 1, let k = (low...high).max(by: { density[$0] < density[$1] }) else { return nil }
+        let offset = Peaks.parabolicVertex(density[k - 1], density[k], density[k + 1]).offset
+        return (Double(k) + offset) * resolution
+    }
+
+    /// Appends the gait features (analysis.md §2.5–2.7) to `set`.
+    func appendFeatures(to set: inout FeatureSet) {
+        let fs = p.rateHz
+        let c = cadence
+        set.append("stepCount", Double(steps.count))
+        set.append("cadenceStepsPerMinute", c.value)
+        set.append("cadenceSource", .text(c.source))
+        set.append("cadenceFromStepsStepsPerMinute", c.fromSteps)
+        set.append("cadenceMedianFromStepsStepsPerMinute", c.medianFromSteps)
+        set.append("cadenceAutocorrStepsPerMinute", c.autocorrelation)
+        set.append("cadenceDominantFrequencyStepsPerMinute", c.dominantFrequency)
+        set.append("dominantGaitFrequencyHz", c.dominantFrequencyHz)
+
+        let runs = self.runs
+        let stepTimes = runs.flatMap { run in zip(run.dropFirst(), run).map { $0 - $1 } }
+        let strideTimes = runs.flatMap { run in run.count >= 3 ? (2..<run.count).map { run[$0] - run[$0 - 2] } : [] }
+        set.append("stepTimeMeanSeconds", stepTimes.isEmpty ? nil : stepTimes.statistic(Statistics.mean))
+        set.append("stepTimeSdSeconds", stepTimes.count < 2 ? nil : stepTimes.statistic(Statistics.standardDeviation))
+        set.append("strideTimeMeanSeconds", strideTimes.isEmpty ? nil : strideTimes.statistic(Statistics.mean))
+        set.append("strideTimeSdSeconds", strideTimes.count < 2 ? nil : strideTimes.statistic(Statistics.standardDeviation))
+
+        // Regularity and symmetry on the longest bout, trimmed (Moe-Nilssen & Helbostad 2004).
+        var regularity: [(String, Double?)] = []
+        var harmonic: [(String, Double?)] = []
+        if let (segment, bout, index) = longestBout {
+            let trim = Int(p.trimSeconds * fs)
+            let inner = bout.count > 2 * trim + Int(2 * fs) ? (bout.lowerBound + trim)..<(bout.upperBound - trim) : bout
+            for (suffix, signal) in [("V", segment.v20), ("H1", segment.h1)] {
+                let lags = StepAnalysis.strideLags(Array(signal[inner]), fs: fs)
+                if suffix == "V" {
+                    regularity.append(("stepLagSamples", lags?.m1))
+                    regularity.append(("strideLagSamples", lags?.m2))
+                }
+                regularity.append(("stepRegularity" + suffix, lags?.r1))
+                regularity.append(("strideRegularity" + suffix, lags?.r2))
+                regularity.append(("stepSymmetryRatio" + suffix, lags.map { $0.r1 / $0.r2 }))
+                regularity.append(("stepSymmetryDifference" + suffix, lags.map { abs($0.r2 - $0.r1) }))
+                regularity.append(("regularityIndex" + suffix, lags.map { 1 - 2 * abs($0.r2 - $0.r1) / ($0.r2 + $0.r1) }))
+            }
+            let boutSteps = segment.steps[index].filter { $0 >= Double(inner.lowerBound) && $0 < Double(inner.upperBound) }
+            harmonic.append(("harmonicRatioV", Self.harmonicRatio(segment.v20, steps: boutSteps, even: true)))
+            harmonic.append(("harmonicRatioH1", Self.harmonicRatio(segment.h1, steps: boutSteps, even: true)))
+            harmonic.append(("harmonicRatioML", Self.harmonicRatio(segment.h1, steps: boutSteps, even: false)))
+        } else {
+            for name in ["stepLagSamples", "strideLagSamples"] + ["V", "H1"].flatMap({ s in
+                ["stepRegularity", "strideRegularity", "stepSymmetryRatio", "stepSymmetryDifference", "regularityIndex"].map { $0 + s } })
+            {
+                regularity.append((name, nil))
+            }
+            harmonic = [("harmonicRatioV", nil), ("harmonicRatioH1", nil), ("harmonicRatioML", nil)]
+        }
+        for (name, value) in regularity + harmonic { set.append(name, value) }
+
+        let origin = sampleTimes.first ?? 0
+        set.append("walkingBoutCount", Double(bouts.count))
+        set.append("walkingDurationSeconds", bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) })
+        set.append("walkingBoutStartsSeconds", .numbers(bouts.map { $0.lowerBound - origin }))
+        set.append("walkingBoutEndsSeconds", .numbers(bouts.map { $0.upperBound - origin }))
+    }
+
+    /// Harmonic ratio (Menz, Lord & Fitzpatrick 2003, Gait Posture 18:35–46): per stride
+    /// [t_s, t_{s+2}), demeaned, DFT amplitudes A_k at k/T for k = 1…20 below Nyquist;
+    /// Σ even / Σ odd (`even`), or Σ odd / Σ even (mediolateral); median over strides.
+    static func harmonicRatio(_ x: [Double], steps: [Double], even: Bool) -> Double? {
+        guard steps.count >= 3 else { return nil }
+        var ratios: [Double] = []
+        for s in 0..<(steps.count - 2) {
+            let start = Int(steps[s].rounded()), end = Int(steps[s + 2].rounded())
+            guard start >= 0, end <= x.count, end - start >= 8 else { continue }
+            let stride = Array(x[start..<end])
+            let mean = stride.reduce(0, +) / Double(stride.count)
+            let n = stride.count
+            var evenSum = 0.0, oddSum = 0.0
+            for k in 1...min(20, n / 2 - 1) {
+                var re = 0.0, im = 0.0
+                for i in 0..<n {
+                    let angle = -2 * Double.pi * Double(k * i) / Double(n)
+                    re += (stride[i] - mean) * cos(angle)
+                    im += (stride[i] - mean) * sin(angle)
+                }
+                let amplitude = (re * re + im * im).squareRoot()
+                if k % 2 == 0 { evenSum += amplitude } else { oddSum += amplitude }
+            }
+            let ratio = even ? evenSum / oddSum : oddSum / evenSum
+            if ratio.isFinite { ratios.append(ratio) }
+        }
+        return ratios.isEmpty ? nil : ratios.statistic(Statistics.median)
+    }
+}

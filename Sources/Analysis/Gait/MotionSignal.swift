@@ -1,0 +1,192 @@
+import SensorData
+import SignalProcessing
+
+/// Standard gravity, m/s² (CGPM 1901; ResearchKit's g → m/s²).
+public let standardGravity = 9.80665
+
+/// Acceleration of a phone as columns: time (s) and total acceleration in m/s² (gravity
+/// included), optionally the gravity estimate the device reported (Core Motion's `gravity`).
+public struct MotionSignal: Sendable {
+    public var time: [Double]
+    public var x: [Double], y: [Double], z: [Double]
+    /// Device-reported gravity, m/s², when the source is device motion.
+    public var gravity: (x: [Double], y: [Double], z: [Double])?
+    /// Device rotation rate, rad/s, when the source is device motion.
+    public var rotationRate: (x: [Double], y: [Double], z: [Double])?
+
+    public init(time: [Double], x: [Double], y: [Double], z: [Double]) {
+        self.time = time
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    public var count: Int { time.count }
+
+    /// Accelerometer (g, gravity included) or device motion (userAcceleration + gravity, g) →
+    /// m/s². Device-motion totals are gravity + userAcceleration (Apple's convention, analysis.md
+    /// §2.1). Nil for other recorder kinds.
+    public init?(_ series: SensorSeries) {
+        let g = standardGravity
+        switch series.kind {
+        case .accelerometer:
+            guard let x = series["x"], let y = series["y"], let z = series["z"] else { return nil }
+            self.init(time: series.time, x: x.map { $0 * g }, y: y.map { $0 * g }, z: z.map { $0 * g })
+        case .deviceMotion:
+            guard let ux = series["userAcceleration.x"], let uy = series["userAcceleration.y"], let uz = series["userAcceleration.z"],
+                let gx = series["gravity.x"], let gy = series["gravity.y"], let gz = series["gravity.z"]
+            else { return nil }
+            self.init(time: series.time, x: zip(ux, gx).map { ($0 + $1) * g }, y: zip(uy, gy).map { ($0 + $1) * g },
+                      z: zip(uz, gz).map { ($0 + $1) * g })
+            gravity = (gx.map { $0 * g }, gy.map { $0 * g }, gz.map { $0 * g })
+            if let rx = series["rotationRate.x"], let ry = series["rotationRate.y"], let rz = series["rotationRate.z"] {
+                rotationRate = (rx, ry, rz)
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The samples `range`.
+    public func slice(_ range: Range<Int>) -> MotionSignal {
+        var part = MotionSignal(time: Array(time[range]), x: Array(x[range]), y: Array(y[range]), z: Array(z[range]))
+        if let gravity { part.gravity = (Array(gravity.x[range]), Array(gravity.y[range]), Array(gravity.z[range])) }
+        if let rotationRate { part.rotationRate = (Array(rotationRate.x[range]), Array(rotationRate.y[range]), Array(rotationRate.z[range])) }
+        return part
+    }
+}
+
+/// A motion signal cleaned and resampled onto a uniform grid, with its decompositions
+/// (analysis.md §2.3).
+struct UniformMotion {
+    let rateHz: Double
+    /// Time of sample 0, s.
+    let start: Double
+    /// Total acceleration, m/s².
+    var x: [Double], y: [Double], z: [Double]
+    /// Gravity estimate ā, m/s².
+    var gx: [Double] = [], gy: [Double] = [], gz: [Double] = []
+    var rotation: (x: [Double], y: [Double], z: [Double])?
+
+    var count: Int { x.count }
+    func time(_ index: Double) -> Double { start + index / rateHz }
+}
+
+enum MotionPreprocessing {
+    /// Sorts by time, drops non-finite rows and repeated timestamps (keeping the first), and
+    /// splits at gaps longer than max(0.1 s, 5 × the median interval): never interpolate across
+    /// a gap (analysis.md §2.3, step 1). Returns index ranges of the cleaned signal.
+    static func clean(_ signal: MotionSignal) -> (MotionSignal, [Range<Int>]) {
+        let order = signal.time.indices.filter {
+            signal.time[$0].isFinite && signal.x[$0].isFinite && signal.y[$0].isFinite && signal.z[$0].isFinite
+        }.sorted { signal.time[$0] < signal.time[$1] || (signal.time[$0] == signal.time[$1] && $0 < $1) }
+        var kept: [Int] = []
+        for i in order where kept.last.map({ signal.time[$0] < signal.time[i] }) ?? true { kept.append(i) }
+        var cleaned = MotionSignal(time: kept.map { signal.time[$0] }, x: kept.map { signal.x[$0] },
+                                   y: kept.map { signal.y[$0] }, z: kept.map { signal.z[$0] })
+        if let g = signal.gravity { cleaned.gravity = (kept.map { g.x[$0] }, kept.map { g.y[$0] }, kept.map { g.z[$0] }) }
+        if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
+        guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : []) }
+        var intervals = zip(cleaned.time.dropFirst(), cleaned.time).map { $0 - $1 }
+        intervals.sort()
+        let limit = max(0.1, 5 * intervals[intervals.count / 2])
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for i in 1..<cleaned.count where cleaned.time[i] - cleaned.time[i - 1] > limit {
+            ranges.append(start..<i)
+            start = i
+        }
+        ranges.append(start..<cleaned.count)
+        return (cleaned, ranges)
+    }
+
+    /// Resamples one gap-free segment onto `rateHz` (low-passing at 0.4·rate first, zero-phase,
+    /// when the source is faster than twice the target) and estimates gravity: the device's own
+    /// estimate when present, else a zero-phase 2nd-order Butterworth low-pass at
+    /// `gravityCutoffHz` (analysis.md §2.3, steps 2–3).
+    static func uniform(_ segment: MotionSignal, rateHz: Double, gravityCutoffHz: Double) -> UniformMotion? {
+        guard segment.count >= 4, let first = segment.time.first, let last = segment.time.last, last > first else { return nil }
+        var columns = [segment.x, segment.y, segment.z]
+        if let g = segment.gravity { columns += [g.x, g.y, g.z] }
+        if let r = segment.rotationRate { columns += [r.x, r.y, r.z] }
+        let sourceRate = Double(segment.count - 1) / (last - first)
+        if sourceRate > 2 * rateHz {
+            let antiAlias = Butterworth.lowPass(order: 4, cutoffHz: 0.4 * rateHz, sampleRateHz: sourceRate)
+            columns = columns.map { antiAlias.filtfilt($0, padding: Int(sourceRate)) }
+        }
+        let (start, resampled) = Resampling.linear(time: segment.time, columns: columns, rateHz: rateHz)
+        guard resampled[0].count >= 4 else { return nil }
+        var motion = UniformMotion(rateHz: rateHz, start: start, x: resampled[0], y: resampled[1], z: resampled[2])
+        var next = 3
+        if segment.gravity != nil {
+            (motion.gx, motion.gy, motion.gz) = (resampled[3], resampled[4], resampled[5])
+            next = 6
+        } else {
+            let lowPass = Butterworth.lowPass(order: 2, cutoffHz: gravityCutoffHz, sampleRateHz: rateHz)
+            let padding = Int(rateHz / gravityCutoffHz)
+            motion.gx = lowPass.filtfilt(motion.x, padding: padding)
+            motion.gy = lowPass.filtfilt(motion.y, padding: padding)
+            motion.gz = lowPass.filtfilt(motion.z, padding: padding)
+        }
+        if segment.rotationRate != nil { motion.rotation = (resampled[next], resampled[next + 1], resampled[next + 2]) }
+        return motion
+    }
+
+    /// Vertical dynamic acceleration v = a_d · ā/|ā| (up-positive for both Apple's and Android's
+    /// sign conventions, since ā points along the measured gravity reaction), the horizontal
+    /// remainder's principal components H1 (larger variance) and H2, and |a_d|
+    /// (analysis.md §2.3, step 4).
+    static func decompose(_ m: UniformMotion) -> (v: [Double], h1: [Double], h2: [Double], dynamicMagnitude: [Double]) {
+        let n = m.count
+        var v = [Double](repeating: 0, count: n)
+        var hx = v, hy = v, hz = v, magnitude = v
+        for i in 0..<n {
+            let norm = (m.gx[i] * m.gx[i] + m.gy[i] * m.gy[i] + m.gz[i] * m.gz[i]).squareRoot()
+            let (ux, uy, uz) = norm > 0 ? (m.gx[i] / norm, m.gy[i] / norm, m.gz[i] / norm) : (0, 0, 1)
+            let dx = m.x[i] - m.gx[i], dy = m.y[i] - m.gy[i], dz = m.z[i] - m.gz[i]
+            let vertical = dx * ux + dy * uy + dz * uz
+            v[i] = vertical
+            hx[i] = dx - vertical * ux
+            hy[i] = dy - vertical * uy
+            hz[i] = dz - vertical * uz
+            magnitude[i] = (dx * dx + dy * dy + dz * dz).squareRoot()
+        }
+        let (h1, h2) = principalComponents(hx, hy, hz)
+        return (v, h1, h2, magnitude)
+    }
+
+    /// Projections on the two largest principal axes of 3-D points (power iteration on the
+    /// covariance matrix, then deflation).
+    static func principalComponents(_ x: [Double], _ y: [Double], _ z: [Double]) -> ([Double], [Double]) {
+        let n = Double(max(1, x.count))
+        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n, mz = z.reduce(0, +) / n
+        var c = [[Double]](repeating: [0, 0, 0], count: 3)
+        for i in x.indices {
+            let d = [x[i] - mx, y[i] - my, z[i] - mz]
+            for r in 0..<3 { for s in 0..<3 { c[r][s] += d[r] * d[s] } }
+        }
+        func dominant(_ m: [[Double]]) -> [Double] {
+            var vector = [0.577, 0.577, 0.577]
+            for _ in 0..<100 {
+                var next = (0..<3).map { r in (0..<3).reduce(0) { $0 + m[r][$1] * vector[$1] } }
+                let norm = next.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                guard norm > 0 else { return vector }
+                next = next.map { $0 / norm }
+                vector = next
+            }
+            return vector
+        }
+        let e1 = dominant(c)
+        let lambda1 = (0..<3).reduce(0.0) { sum, r in sum + e1[r] * (0..<3).reduce(0) { $0 + c[r][$1] * e1[$1] } }
+        var deflated = c
+        for r in 0..<3 { for s in 0..<3 { deflated[r][s] -= lambda1 * e1[r] * e1[s] } }
+        var e2 = dominant(deflated)
+        let dot = e2[0] * e1[0] + e2[1] * e1[1] + e2[2] * e1[2]
+        e2 = (0..<3).map { e2[$0] - dot * e1[$0] }
+        let norm2 = e2.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        if norm2 > 0 { e2 = e2.map { $0 / norm2 } }
+        let h1 = x.indices.map { (x[$0] - mx) * e1[0] + (y[$0] - my) * e1[1] + (z[$0] - mz) * e1[2] }
+        let h2 = x.indices.map { (x[$0] - mx) * e2[0] + (y[$0] - my) * e2[1] + (z[$0] - mz) * e2[2] }
+        return (h1, h2)
+    }
+}

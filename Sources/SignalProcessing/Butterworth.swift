@@ -1,0 +1,86 @@
+import Glibc
+
+/// Butterworth filters as biquad cascades, designed from the analogue prototype by the bilinear
+/// transform with frequency pre-warping (S. Butterworth, "On the theory of filter amplifiers",
+/// Wireless Engineer 7, 1930; A. V. Oppenheim & R. W. Schafer, "Discrete-Time Signal
+/// Processing", 3rd ed., §7.1). Order 2k: k sections with Q_j = 1/(2 cos θ_j),
+/// θ_j = (2j − 1)π/(4k).
+public enum Butterworth {
+    /// Low-pass of even `order` (2, 4, …) with −3 dB at `cutoffHz`.
+    public static func lowPass(order: Int = 2, cutoffHz: Double, sampleRateHz: Double) -> BiquadCascade {
+        BiquadCascade(sections: qualities(order).map { section(lowPass: true, cutoffHz: cutoffHz, q: $0, sampleRateHz: sampleRateHz) })
+    }
+
+    /// High-pass of even `order` with −3 dB at `cutoffHz`.
+    public static func highPass(order: Int = 2, cutoffHz: Double, sampleRateHz: Double) -> BiquadCascade {
+        BiquadCascade(sections: qualities(order).map { section(lowPass: false, cutoffHz: cutoffHz, q: $0, sampleRateHz: sampleRateHz) })
+    }
+
+    /// Band-pass as a high-pass at `lowHz` followed by a low-pass at `highHz`, each of `order`.
+    public static func bandPass(order: Int = 2, lowHz: Double, highHz: Double, sampleRateHz: Double) -> BiquadCascade {
+        BiquadCascade(sections: highPass(order: order, cutoffHz: lowHz, sampleRateHz: sampleRateHz).sections
+            + lowPass(order: order, cutoffHz: highHz, sampleRateHz: sampleRateHz).sections)
+    }
+
+    static func qualities(_ order: Int) -> [Double] {
+        let pairs = max(1, order / 2)
+        return (1...pairs).map { j in 1 / (2 * cos(Double(2 * j - 1) * .pi / Double(4 * pairs))) }
+    }
+
+    /// One pre-warped bilinear section (RBJ "Audio EQ Cookbook" forms for LPF/HPF).
+    static func section(lowPass: Bool, cutoffHz: Double, q: Double, sampleRateHz: Double) -> Biquad {
+        let k = tan(.pi * min(cutoffHz, 0.499 * sampleRateHz) / sampleRateHz)
+        let norm = 1 / (1 + k / q + k * k)
+        let a1 = 2 * (k * k - 1) * norm
+        let a2 = (1 - k / q + k * k) * norm
+        if lowPass {
+            let b0 = k * k * norm
+            return Biquad(b0: b0, b1: 2 * b0, b2: b0, a1: a1, a2: a2)
+        }
+        return Biquad(b0: norm, b1: -2 * norm, b2: norm, a1: a1, a2: a2)
+    }
+}
+
+extension BiquadCascade {
+    /// Zero-phase filtering (forward, then backward, as SciPy's `sosfiltfilt`): the magnitude
+    /// response squared, no delay. The ends are padded with the odd reflection of `padding`
+    /// samples (default: 3 × the longest section time constant, at most n − 1) and the filter
+    /// state starts from the steady state of the first padded value, to limit edge transients.
+    public func filtfilt(_ signal: [Double], padding: Int? = nil) -> [Double] {
+        let n = signal.count
+        guard n >= 2 else { return signal }
+        let pad = min(n - 1, padding ?? 3 * 2 * max(sections.count, 1))
+        var extended = [Double](repeating: 0, count: n + 2 * pad)
+        for i in 0..<pad {
+            extended[i] = 2 * signal[0] - signal[pad - i]
+            extended[n + pad + i] = 2 * signal[n - 1] - signal[n - 2 - i]
+        }
+        for i in 0..<n { extended[pad + i] = signal[i] }
+        var forward = self
+        forward.startSteady(at: extended[0])
+        forward.process(&extended)
+        extended.reverse()
+        var backward = self
+        backward.startSteady(at: extended[0])
+        backward.process(&extended)
+        extended.reverse()
+        return Array(extended[pad..<(pad + n)])
+    }
+
+    /// Sets the state to the steady state for a constant input `x` (SciPy's `sosfilt_zi` × x):
+    /// for each section in turn, y = H(1)·x and the TDF-II states that hold it.
+    mutating func startSteady(at x: Double) {
+        var input = x
+        for k in sections.indices {
+            let s = sections[k]
+            let dcGain = (s.b0 + s.b1 + s.b2) / (1 + s.a1 + s.a2)
+            let output = dcGain.isFinite ? dcGain * input : 0
+            // TDF-II: y = b0·x + z1; z1 = b1·x − a1·y + z2; z2 = b2·x − a2·y.
+            let z2 = s.b2 * input - s.a2 * output
+            let z1 = s.b1 * input - s.a1 * output + z2
+            state[2 * k] = z1
+            state[2 * k + 1] = z2
+            input = output
+        }
+    }
+}

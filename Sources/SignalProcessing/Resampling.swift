@@ -1,0 +1,27 @@
+/// Resampling of irregularly sampled series onto a uniform grid.
+public enum Resampling {
+    /// Linear interpolation of (time, value) onto t_k = t_0 + k/rate for t_k ≤ t_last.
+    ///
+    /// - Parameters:
+    ///   - time: strictly increasing times, s.
+    ///   - columns: value columns of the same length as `time`.
+    /// - Returns: the grid's start time and the resampled columns.
+    public static func linear(time: [Double], columns: [[Double]], rateHz: Double) -> (start: Double, columns: [[Double]]) {
+        guard let first = time.first, let last = time.last, time.count >= 2, rateHz > 0 else {
+            return (time.first ?? 0, columns.map { _ in [] })
+        }
+        let count = Int(((last - first) * rateHz).rounded(.down)) + 1
+        var output = columns.map { _ in [Double](repeating: 0, count: count) }
+        var j = 0
+        for k in 0..<count {
+            let t = first + Double(k) / rateHz
+            while j < time.count - 2, time[j + 1] < t { j += 1 }
+            let span = time[j + 1] - time[j]
+            let w = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0
+            for c in columns.indices {
+                output[c][k] = columns[c][j] + w * (columns[c][j + 1] - columns[c][j])
+            }
+        }
+        return (first, output)
+    }
+}

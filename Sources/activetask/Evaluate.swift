@@ -1,0 +1,109 @@
+import Analysis
+import ArgumentParser
+import Dispatch
+import Foundation
+import SensorData
+import Synchronization
+
+/// `activetask evaluate oxford DIR`: the gait analyzer against the Oxford Step Counter ground truth.
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score analyzers against ground truth.",
+        subcommands: [EvaluateOxford.self]
+    )
+}
+
+struct EvaluateOxford: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "oxford",
+        abstract: "Step count and 20-s cadence errors on the Oxford Step Counter walks (data/<walk>/accelerometer.csv + stepcounter.csv).",
+        discussion: "Credit: Oxford Step Counter dataset (CC BY 4.0). Prints per-walk results and summaries by phone position and phone."
+    )
+
+    @Argument(help: "The dataset folder (with data/<walk>/).")
+    var folder: String
+
+    @Flag(name: .long, help: "One JSON object instead of tables.")
+    var json = false
+
+    func run() throws {
+        let data = (folder as NSString).appendingPathComponent("data")
+        let names = try FileManager.default.contentsOfDirectory(atPath: data).sorted().filter {
+            FileManager.default.fileExists(atPath: "\(data)/\($0)/accelerometer.csv")
+        }
+        let results = Mutex<[Int: GaitEvaluation.Walk]>([:])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let name = names[index]
+            do {
+                let accelerometer = "\(data)/\(name)/accelerometer.csv", steps = "\(data)/\(name)/stepcounter.csv"
+                let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
+                let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
+                guard let truth = StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)), let signal = MotionSignal(series) else {
+                    failures.withLock { $0.append("\(steps): not the Oxford ground-truth layout") }
+                    return
+                }
+                let walk = GaitEvaluation.evaluate(name: name, signal: signal, groundTruth: truth.stepTimesSeconds)
+                results.withLock { $0[index] = walk }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        for failure in failures.withLock({ $0 }) { printError(failure) }
+        let walks = results.withLock { dict in names.indices.compactMap { dict[$0] } }
+        let groups: [(String, [GaitEvaluation.Walk])] = [("all", walks)]
+            + Dictionary(grouping: walks.filter(\.groundTruthUsable), by: { Self.part($0.name, 3).lowercased() }).sorted { $0.key < $1.key }.map { ("position \($0.key)", $0.value) }
+            + Dictionary(grouping: walks.filter(\.groundTruthUsable), by: { Self.part($0.name, 0) }).sorted { $0.key < $1.key }.map { ("phone \($0.key)", $0.value) }
+        if json {
+            var root = JSONObject()
+            root.append("walks", .array(walks.map { walk in
+                .object(JSONObject([
+                    "walk": .string(walk.name), "groundTruthSteps": .number(Double(walk.groundTruthSteps)),
+                    "detectedSteps": .number(Double(walk.detectedSteps)), "countErrorPercent": .number(walk.countErrorPercent),
+                    "groundTruthUsable": .bool(walk.groundTruthUsable),
+                    "cadenceWindows": .array(walk.windows.map { .array([.number($0.truth), .number($0.estimate)]) }),
+                ]))
+            }))
+            root.append("summaries", .object(groups.reduce(into: JSONObject()) { object, group in
+                object.append(group.0, Self.json(GaitEvaluation.summarize(group.1)))
+            }))
+            print(JSONWriter(indent: 2).string(.object(root)))
+        } else {
+            print("walk                                  truth  found  error %   cadence MAE (windows)")
+            for walk in walks {
+                guard walk.groundTruthUsable else {
+                    print(String(format: "%-36@ %6d %6d   ground truth unusable (< 0.2 steps/s): not summarized", walk.name as NSString,
+                                 walk.groundTruthSteps, walk.detectedSteps))
+                    continue
+                }
+                let cadence = GaitEvaluation.summarize([walk])
+                print(String(format: "%-36@ %6d %6d %8.2f   %6.2f (%d)", walk.name as NSString, walk.groundTruthSteps, walk.detectedSteps,
+                             walk.countErrorPercent, cadence.cadenceMeanAbsoluteError, cadence.windows))
+            }
+            print("\ngroup                     walks  mean|e|%  median|e|%  worst e%  windows  cadMAE  cadMedAE  bias    sd   ±5spm  x2/÷2  none")
+            for (name, group) in groups {
+                let s = GaitEvaluation.summarize(group)
+                print(String(format: "%-25@ %5d  %8.2f  %10.2f  %8.2f  %7d  %6.2f  %8.2f  %5.2f %5.2f  %5.1f%%  %5d  %4d", name as NSString, s.walks,
+                             s.meanAbsoluteCountErrorPercent, s.medianAbsoluteCountErrorPercent, s.worstCountErrorPercent, s.windows,
+                             s.cadenceMeanAbsoluteError, s.cadenceMedianAbsoluteError, s.cadenceBias, s.cadenceSd, 100 * s.cadenceWithin5,
+                             s.halvingOrDoubling, s.missing))
+            }
+        }
+    }
+
+    static func part(_ name: String, _ index: Int) -> String {
+        let parts = name.split(separator: "_")
+        return index < parts.count ? String(parts[index]) : "?"
+    }
+
+    static func json(_ s: GaitEvaluation.Summary) -> JSONValue {
+        .object(JSONObject([
+            "walks": .number(Double(s.walks)), "meanAbsoluteCountErrorPercent": .number(s.meanAbsoluteCountErrorPercent),
+            "medianAbsoluteCountErrorPercent": .number(s.medianAbsoluteCountErrorPercent), "worstCountErrorPercent": .number(s.worstCountErrorPercent),
+            "windows": .number(Double(s.windows)), "cadenceMeanAbsoluteErrorStepsPerMinute": .number(s.cadenceMeanAbsoluteError),
+            "cadenceMedianAbsoluteErrorStepsPerMinute": .number(s.cadenceMedianAbsoluteError), "cadenceBiasStepsPerMinute": .number(s.cadenceBias),
+            "cadenceSdStepsPerMinute": .number(s.cadenceSd), "cadenceWithin5StepsPerMinuteShare": .number(s.cadenceWithin5),
+            "halvingOrDoublingWindows": .number(Double(s.halvingOrDoubling)), "windowsWithoutEstimate": .number(Double(s.missing)),
+        ]))
+    }
+}
