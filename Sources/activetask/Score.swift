@@ -148,8 +148,12 @@ struct ScoreGait: ParsableCommand {
     func run() throws {
         let report = try GaitScoring.score(file: options.file, lenient: options.lenient, csvLayout: csvLayout)
         report.print(json: options.json)
-        if report.sets.allSatisfy({ ($0["stepCount"]?.number ?? 0) == 0 && $0["cadencePedometerStepsPerMinute"]?.number == nil }) {
-            printError("\(options.file): no walking found")
+        let usable = report.sets.contains { set in
+            (set["stepCount"]?.number ?? 0) > 0 || set["cadencePedometerStepsPerMinute"]?.number != nil
+                || set["tremorDominantFrequencyHzAccel"]?.number != nil
+        }
+        if !usable {
+            printError("\(options.file): too little motion data to analyse (no walking, less than 5 s for rest and tremor)")
             throw ExitCode(ActiveTask.Status.unusable)
         }
     }

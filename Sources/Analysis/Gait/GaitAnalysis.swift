@@ -5,7 +5,8 @@ import SignalProcessing
 /// Gait from a phone's accelerometer anywhere on the body (analysis.md §2.3–2.7): vertical
 /// projection against the gravity estimate, walking bouts, steps as peaks of the 0.5–3 Hz
 /// band, cadence by four estimators, step/stride times, Moe-Nilssen regularity and symmetry,
-/// and Menz harmonic ratio. Pure functions of a `MotionSignal`.
+/// and Menz harmonic ratio; sway on mostly-still recordings (§2.8) and the tremor spectrum
+/// (§2.9). Pure functions of a `MotionSignal`.
 public enum GaitAnalysis {
     /// Tunable values; defaults are the ones tuned on the Oxford Step Counter walks (see the
     /// issue note and `activetask evaluate oxford`).
@@ -62,6 +63,17 @@ public enum GaitAnalysis {
         let core = StepAnalysis(signal, parameters: p)
         var set = FeatureSet(name: "atk")
         core.appendFeatures(to: &set)
+        // Sway describes standing still: only for recordings that are mostly not walking.
+        let span = (core.sampleTimes.last ?? 0) - (core.sampleTimes.first ?? 0)
+        let walking = core.bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
+        if walking < 0.5 * span {
+            core.appendRestFeatures(to: &set)
+        } else {
+            var rest = FeatureSet(name: "")
+            core.appendRestFeatures(to: &rest)
+            for name in rest.names { set.append(name, .missing) }
+        }
+        core.appendTremorFeatures(to: &set)
         if windows {
             var cadences: [Double] = []
             if let first = core.sampleTimes.first, let last = core.sampleTimes.last {
@@ -203,9 +215,11 @@ struct StepAnalysis {
         guard v.count >= window, let fft = try? FFT(size: window) else { return [] }
         let hann = Window.hann.values(count: window)
         var walking: [Range<Int>] = []
-        var start = 0
         var frame = [Double](repeating: 0, count: window)
-        while start + window <= v.count {
+        // Hops from the start, plus one window flush with the end so the tail is judged too.
+        var starts = Array(stride(from: 0, through: v.count - window, by: hop))
+        if let last = starts.last, last + window < v.count { starts.append(v.count - window) }
+        for start in starts {
             let sd = Array(magnitude[start..<(start + window)]).statistic(Statistics.standardDeviation)
             if sd >= p.walkingSdG * standardGravity {
                 let mean = v[start..<(start + window)].reduce(0, +) / Double(window)
@@ -220,7 +234,6 @@ struct StepAnalysis {
                 }
                 if total > 0, band / total >= p.walkingBandFraction { walking.append(start..<(start + window)) }
             }
-            start += hop
         }
         var merged: [Range<Int>] = []
         for range in walking {

@@ -1,0 +1,127 @@
+import Glibc
+import SignalProcessing
+
+extension StepAnalysis {
+    /// The longest gap-free segment, for rest and tremor features.
+    var longestSegment: Segment? { segments.max { $0.motion.count < $1.motion.count } }
+
+    /// Accelerometric sway on a rest recording (analysis.md §2.8; Mancini et al. 2012,
+    /// J NeuroEng Rehabil 9:59): the segment minus its first 5 s (mPower-sdata
+    /// `TrimData(timeStart = 5)`) when it is at least 10 s long.
+    func appendRestFeatures(to set: inout FeatureSet) {
+        let names = ["swayRmsMetersPerSecondSquaredH", "swayRmsMetersPerSecondSquaredH1", "swayRmsMetersPerSecondSquaredH2",
+                     "swayRmsMetersPerSecondSquaredV", "swayJerkRmsMetersPerSecondCubed", "swayEllipseArea95MetersSquaredPerSecondToTheFourth",
+                     "swayCentroidFrequencyHz", "swayF95Hz"]
+        let fs = p.rateHz
+        guard let segment = longestSegment, Double(segment.motion.count) / fs >= 5 else {
+            for name in names { set.append(name, .missing) }
+            return
+        }
+        let trim = Double(segment.motion.count) / fs >= 10 ? Int(5 * fs) : 0
+        let (_, h1All, h2All, _) = MotionPreprocessing.decompose(segment.motion)
+        let h1 = Array(h1All[trim...]), h2 = Array(h2All[trim...]), v = Array(segment.v[trim...])
+        func rms(_ x: [Double]) -> Double {
+            let mean = x.reduce(0, +) / Double(x.count)
+            return (x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(x.count)).squareRoot()
+        }
+        let r1 = rms(h1), r2 = rms(h2)
+        set.append(names[0], (r1 * r1 + r2 * r2).squareRoot())
+        set.append(names[1], r1)
+        set.append(names[2], r2)
+        set.append(names[3], rms(v))
+        var jerk = 0.0
+        for i in 1..<h1.count {
+            let d1 = (h1[i] - h1[i - 1]) * fs, d2 = (h2[i] - h2[i - 1]) * fs
+            jerk += d1 * d1 + d2 * d2
+        }
+        set.append(names[4], (jerk / Double(max(1, h1.count - 1))).squareRoot())
+        // 95 % confidence ellipse of (H1, H2): π·χ²₂(0.95)·√(λ1λ2), χ²₂(0.95) = 5.991.
+        let n = Double(h1.count)
+        let m1 = h1.reduce(0, +) / n, m2 = h2.reduce(0, +) / n
+        var c11 = 0.0, c22 = 0.0, c12 = 0.0
+        for i in h1.indices {
+            c11 += (h1[i] - m1) * (h1[i] - m1)
+            c22 += (h2[i] - m2) * (h2[i] - m2)
+            c12 += (h1[i] - m1) * (h2[i] - m2)
+        }
+        c11 /= n - 1
+        c22 /= n - 1
+        c12 /= n - 1
+        set.append(names[5], Double.pi * 5.991 * max(0, c11 * c22 - c12 * c12).squareRoot())
+        // Summed Welch PSD of H1 and H2 over 0.1–5 Hz: centroid and 95 % power frequency.
+        let segmentSize = min(h1.count, Int(10 * fs))
+        guard let psd1 = try? Spectrum.welch(h1, sampleRateHz: fs, segmentSize: segmentSize),
+            let psd2 = try? Spectrum.welch(h2, sampleRateHz: fs, segmentSize: segmentSize)
+        else {
+            set.append(names[6], .missing)
+            set.append(names[7], .missing)
+            return
+        }
+        let band = psd1.frequenciesHz.indices.filter { psd1.frequenciesHz[$0] >= 0.1 && psd1.frequenciesHz[$0] <= 5 }
+        let power = band.map { psd1.density[$0] + psd2.density[$0] }
+        let total = power.reduce(0, +)
+        guard total > 0 else {
+            set.append(names[6], .missing)
+            set.append(names[7], .missing)
+            return
+        }
+        set.append(names[6], zip(band, power).reduce(0) { $0 + psd1.frequenciesHz[$1.0] * $1.1 } / total)
+        var cumulative = 0.0
+        var f95 = psd1.frequenciesHz[band.last!]
+        for (k, value) in zip(band, power) {
+            cumulative += value
+            if cumulative >= 0.95 * total {
+                f95 = psd1.frequenciesHz[k]
+                break
+            }
+        }
+        set.append(names[7], f95)
+    }
+
+    /// Tremor spectrum (analysis.md §2.9) of the dynamic acceleration (suffix `Accel`) and, for
+    /// device motion, the rotation rate (`Gyro`): per axis demeaned, zero-phase 1 Hz high-pass,
+    /// Welch PSD (Hann, 4-s segments, 50 % overlap), axes summed.
+    func appendTremorFeatures(to set: inout FeatureSet) {
+        let fs = p.rateHz
+        let segment = longestSegment
+        let motion = segment?.motion
+        let accel: [[Double]]? = motion.map { m in [zip(m.x, m.gx).map { $0 - $1 }, zip(m.y, m.gy).map { $0 - $1 }, zip(m.z, m.gz).map { $0 - $1 }] }
+        let gyro: [[Double]]? = motion?.rotation.map { [$0.x, $0.y, $0.z] }
+        for (suffix, axes) in [("Accel", accel), ("Gyro", gyro)] {
+            let unit = suffix == "Accel" ? "MetersSquaredPerSecondToTheFourth" : "RadiansSquaredPerSecondSquared"
+            let names = ["tremorDominantFrequencyHz", "tremorBandPower3To12" + unit, "tremorRelativeBandPower", "tremorPeakProminence"].map { $0 + suffix }
+            guard let axes, let first = axes.first, Double(first.count) / fs >= 5, fs >= 30 else {
+                for name in names { set.append(name, .missing) }
+                continue
+            }
+            let highPass = Butterworth.highPass(order: 2, cutoffHz: 1, sampleRateHz: fs)
+            var frequencies: [Double] = []
+            var density: [Double] = []
+            for axis in axes {
+                let mean = axis.reduce(0, +) / Double(axis.count)
+                let filtered = highPass.filtfilt(axis.map { $0 - mean }, padding: Int(fs))
+                guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(4 * fs))) else { continue }
+                if density.isEmpty {
+                    (frequencies, density) = psd
+                } else {
+                    for k in density.indices { density[k] += psd.density[k] }
+                }
+            }
+            let df = frequencies.count > 1 ? frequencies[1] - frequencies[0] : 0
+            let band = frequencies.indices.filter { frequencies[$0] >= 3 && frequencies[$0] <= 12 }
+            let wide = frequencies.indices.filter { frequencies[$0] >= 1 && frequencies[$0] <= 20 }
+            guard let peak = band.max(by: { density[$0] < density[$1] }), df > 0 else {
+                for name in names { set.append(name, .missing) }
+                continue
+            }
+            let offset = peak > 0 && peak < density.count - 1
+                ? Peaks.parabolicVertex(log(density[peak - 1]), log(density[peak]), log(density[peak + 1])).offset : 0
+            let bandPower = band.reduce(0) { $0 + density[$1] } * df
+            let widePower = wide.reduce(0) { $0 + density[$1] } * df
+            set.append(names[0], frequencies[peak] + offset * df)
+            set.append(names[1], bandPower)
+            set.append(names[2], widePower > 0 ? bandPower / widePower : nil)
+            set.append(names[3], density[peak] / band.map { density[$0] }.statistic(Statistics.median))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+@testable import SensorData
+@testable import SignalProcessing
+
+/// analysis.md §5 G: analytic gait vectors.
+@Suite struct GaitTests {
+    /// A signal whose dynamic vertical acceleration is `v(t)` m/s² along the up-axis `u`, Android
+    /// convention (a = (g0 + v)·u), sampled at `rate` with optional timestamp jitter (s).
+    static func walk(seconds: Double = 30, rate: Double = 100, up u: (Double, Double, Double) = (0, 0, 1), jitter: Double = 0,
+                     seed: UInt64 = 1, _ v: (Double) -> Double) -> MotionSignal {
+        var random = SeededRandom(seed: seed)
+        let n = Int(seconds * rate)
+        let time = (0..<n).map { Double($0) / rate + (jitter > 0 ? jitter * (random.unit() - 0.5) : 0) }
+        let magnitude = time.map { standardGravity + v($0) }
+        return MotionSignal(time: time, x: magnitude.map { $0 * u.0 }, y: magnitude.map { $0 * u.1 }, z: magnitude.map { $0 * u.2 })
+    }
+
+    static func g1(_ t: Double) -> Double { sin(2 * .pi * 1.8 * t) + 0.5 * sin(.pi * 1.8 * t + 0.3) }
+
+    func number(_ set: FeatureSet, _ name: String) throws -> Double {
+        try #require(set[name]?.number, "\(name)")
+    }
+
+    @Test("G1: lags 55.56/111.11 samples, regularity 0.6/1.0, cadence 108, 54 steps")
+    func g1() throws {
+        let result = GaitAnalysis.analyze(Self.walk(Self.g1), windows: false)
+        let f = result.features
+        #expect(abs(try number(f, "stepLagSamples") - 55.56) <= 0.3)
+        #expect(abs(try number(f, "strideLagSamples") - 111.11) <= 0.3)
+        #expect(abs(try number(f, "stepRegularityV") - 0.6) <= 0.01)
+        #expect(abs(try number(f, "strideRegularityV") - 1.0) <= 0.01)
+        #expect(abs(try number(f, "stepSymmetryRatioV") - 0.6) <= 0.02)
+        #expect(abs(try number(f, "cadenceAutocorrStepsPerMinute") - 108) <= 0.5)
+        #expect(abs(result.stepTimes.count - 54) <= 1)
+    }
+
+    /// The tilted up-axis u = (0, 0.5, 0.866) as Apple g (a = −(1 + v/g0)·u) and as Android m/s².
+    @Test("G2: the vertical projection recovers v for Apple and Android sign conventions")
+    func g2() throws {
+        let u = (0.0, 0.5, 0.8660254037844386)
+        var apple = SensorSeries(kind: .accelerometer)
+        for i in 0..<3000 {
+            let t = Double(i) / 100
+            let scale = -(1 + Self.g1(t) / standardGravity)
+            apple.append(numbers: [t, .nan, scale * u.0, scale * u.1, scale * u.2])
+        }
+        for signal in [try #require(MotionSignal(apple)), Self.walk(up: u, Self.g1)] {
+            let (cleaned, ranges) = MotionPreprocessing.clean(signal)
+            let motion = try #require(MotionPreprocessing.uniform(cleaned.slice(ranges[0]), rateHz: 100, gravityCutoffHz: 0.3))
+            let v = MotionPreprocessing.decompose(motion).v
+            let inner = 200..<2800
+            let truth = inner.map { Self.g1(Double($0) / 100) }
+            let estimate = inner.map { v[$0] }
+            let rmsError = (zip(truth, estimate).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) } / Double(truth.count)).squareRoot()
+            #expect(TapStatistics.correlation(truth, estimate) >= 0.999)
+            #expect(rmsError <= 0.01)
+        }
+    }
+
+    @Test("G3: a pure 1.8 Hz step signal: 54 ± 1 steps, cadence from steps 108 ± 0.5")
+    func g3() throws {
+        let result = GaitAnalysis.analyze(Self.walk { sin(2 * .pi * 1.8 * $0) }, windows: false)
+        #expect(abs(result.stepTimes.count - 54) <= 1)
+        #expect(abs(try number(result.features, "cadenceFromStepsStepsPerMinute") - 108) <= 0.5)
+    }
+
+    @Test("G4: harmonic ratio 2.00 for v = sin(2π·2t) + 0.5·sin(2πt + 0.3)")
+    func g4() throws {
+        let result = GaitAnalysis.analyze(Self.walk { sin(2 * .pi * 2 * $0) + 0.5 * sin(2 * .pi * $0 + 0.3) }, windows: false)
+        #expect(abs(try number(result.features, "harmonicRatioV") - 2.0) <= 0.02)
+    }
+
+    /// Properties: cadence of a periodic walk at a known rate within 0.5 steps/min, whatever the
+    /// timestamp jitter, sampling rate, orientation, unit or time offset.
+    @Test("cadence is invariant to jitter, rate, orientation, units and time shift", arguments: [96.0, 108.0, 120.0])
+    func cadenceProperties(cadence: Double) throws {
+        let f = cadence / 60
+        let v: (Double) -> Double = { t in 1.2 * sin(2 * .pi * f * t) + 0.4 * sin(.pi * f * t + 1) }
+        let variants: [MotionSignal] = [
+            Self.walk(v),
+            Self.walk(jitter: 0.004, v),
+            Self.walk(rate: 403, v),
+            Self.walk(up: (0.48, -0.6, 0.64), v),
+            { var s = Self.walk(v); s.time = s.time.map { $0 + 86_400.5 }; return s }(),
+        ]
+        for (index, signal) in variants.enumerated() {
+            let result = GaitAnalysis.analyze(signal, windows: false)
+            let value = try number(result.features, "cadenceStepsPerMinute")
+            #expect(abs(value - cadence) <= 0.5, "variant \(index): \(value)")
+            #expect(abs(Double(result.stepTimes.count) - 30 * f) <= 1.5, "variant \(index): \(result.stepTimes.count) steps")
+        }
+    }
+
+    @Test("a still phone: no bouts, no steps; sway and tremor still reported")
+    func still() throws {
+        var random = SeededRandom(seed: 9)
+        let signal = Self.walk(seconds: 20) { _ in 0.01 * (random.unit() - 0.5) }
+        let result = GaitAnalysis.analyze(signal)
+        #expect(result.stepTimes.isEmpty)
+        #expect(result.features["walkingBoutCount"] == .number(0))
+        #expect(result.features["swayRmsMetersPerSecondSquaredV"]?.number != nil)
+        #expect(result.features["tremorDominantFrequencyHzAccel"]?.number != nil)
+    }
+
+    /// A 6 Hz tremor of 0.3 m/s² on a still phone: dominant frequency 6 Hz.
+    @Test("tremor: dominant frequency of a 6 Hz oscillation")
+    func tremor() throws {
+        let signal = Self.walk(seconds: 20, up: (0.6, 0, 0.8)) { 0.3 * sin(2 * .pi * 6 * $0) }
+        let f = GaitAnalysis.analyze(signal, windows: false).features
+        #expect(abs(try number(f, "tremorDominantFrequencyHzAccel") - 6) <= 0.05)
+        #expect(try number(f, "tremorRelativeBandPowerAccel") > 0.9)
+    }
+
+    /// Pedometer cadence: 60·(S_last − S_first)/(E_last − E_first) over cumulative items.
+    @Test("pedometer cadence from cumulative items, nil under 10 s")
+    func pedometer() throws {
+        var series = SensorSeries(kind: .pedometer)
+        for second in 1...20 { series.append(numbers: [1000, 1000 + Double(second), Double(second * 2), .nan, .nan, .nan]) }
+        let f = PedometerAnalysis.features(series)
+        #expect(try number(f, "cadencePedometerStepsPerMinute") == 120)
+        var short = SensorSeries(kind: .pedometer)
+        short.append(numbers: [1000, 1005, 9, .nan, .nan, .nan])
+        #expect(PedometerAnalysis.features(short)["cadencePedometerStepsPerMinute"] == .missing)
+    }
+}
+
+/// analysis.md §2.10 on the Oxford Step Counter walks (CC BY 4.0, credit "Oxford Step Counter
+/// dataset"): the targets of the issue, checked on every run.
+@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+struct OxfordAccuracyTests {
+    @Test("mean |step count error| ≤ 3 % and median |20-s cadence error| ≤ 2 steps/min over the walks")
+    func targets() throws {
+        let data = SharedData.root.appendingPathComponent("gait-oxford/data")
+        let names = try FileManager.default.contentsOfDirectory(atPath: data.path).sorted()
+        var walks: [GaitEvaluation.Walk] = []
+        for name in names {
+            let accelerometer = data.appendingPathComponent("\(name)/accelerometer.csv").path
+            let steps = data.appendingPathComponent("\(name)/stepcounter.csv").path
+            guard FileManager.default.fileExists(atPath: accelerometer) else { continue }
+            let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
+            let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
+            let truth = try #require(StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)))
+            walks.append(GaitEvaluation.evaluate(name: name, signal: try #require(MotionSignal(series)), groundTruth: truth.stepTimesSeconds))
+        }
+        #expect(walks.count == 49)
+        #expect(walks.filter { !$0.groundTruthUsable }.map(\.name) == ["_Patient_3"])
+        let summary = GaitEvaluation.summarize(walks)
+        #expect(summary.walks == 48)
+        #expect(summary.meanAbsoluteCountErrorPercent <= 3, "\(summary.meanAbsoluteCountErrorPercent)")
+        #expect(summary.cadenceMedianAbsoluteError <= 2, "\(summary.cadenceMedianAbsoluteError)")
+    }
+}
