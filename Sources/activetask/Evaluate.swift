@@ -26,7 +26,11 @@ struct EvaluateOxford: ParsableCommand {
     @Flag(name: .long, help: "One JSON object instead of tables.")
     var json = false
 
+    @Flag(name: .long, help: "Leave-one-user-out: for each user, choose the parameters on a small grid with the other users' walks, score the held-out user's walks with them, and report only held-out figures.")
+    var leaveOneUserOut = false
+
     func run() throws {
+        if leaveOneUserOut { return try runLeaveOneUserOut() }
         let data = (folder as NSString).appendingPathComponent("data")
         let names = try FileManager.default.contentsOfDirectory(atPath: data).sorted().filter {
             FileManager.default.fileExists(atPath: "\(data)/\($0)/accelerometer.csv")
@@ -105,5 +109,92 @@ struct EvaluateOxford: ParsableCommand {
             "cadenceSdStepsPerMinute": .number(s.cadenceSd), "cadenceWithin5StepsPerMinuteShare": .number(s.cadenceWithin5),
             "halvingOrDoublingWindows": .number(Double(s.halvingOrDoubling)), "windowsWithoutEstimate": .number(Double(s.missing)),
         ]))
+    }
+
+    /// A walk loaded once for repeated scoring.
+    struct LoadedWalk: @unchecked Sendable {
+        let name: String
+        let signal: MotionSignal
+        let truth: [Double]
+    }
+
+    func load() throws -> [LoadedWalk] {
+        let data = (folder as NSString).appendingPathComponent("data")
+        let names = try FileManager.default.contentsOfDirectory(atPath: data).sorted().filter {
+            FileManager.default.fileExists(atPath: "\(data)/\($0)/accelerometer.csv")
+        }
+        return try names.compactMap { name in
+            let accelerometer = "\(data)/\(name)/accelerometer.csv", steps = "\(data)/\(name)/stepcounter.csv"
+            let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
+            let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
+            guard let truth = StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)), let signal = MotionSignal(series) else { return nil }
+            return LoadedWalk(name: name, signal: signal, truth: truth.stepTimesSeconds)
+        }
+    }
+
+    /// The tuning grid: the four values the defaults were chosen from.
+    static var grid: [GaitAnalysis.Parameters] {
+        var grid: [GaitAnalysis.Parameters] = []
+        for prominence in [0.3, 0.5, 0.7] {
+            for strideMode in [0.35, 0.5, 0.65] {
+                for band in [0.1, 0.15, 0.3] {
+                    for regularity in [0.2, 0.3, 0.4] {
+                        var p = GaitAnalysis.Parameters()
+                        p.prominenceFactor = prominence
+                        p.strideModeRatio = strideMode
+                        p.walkingBandFraction = band
+                        p.minimumStrideRegularity = regularity
+                        grid.append(p)
+                    }
+                }
+            }
+        }
+        return grid
+    }
+
+    /// Training loss: mean |count error| % plus the median |cadence error| (steps/min).
+    static func loss(_ walks: [GaitEvaluation.Walk]) -> Double {
+        let s = GaitEvaluation.summarize(walks)
+        return s.meanAbsoluteCountErrorPercent + s.cadenceMedianAbsoluteError
+    }
+
+    func runLeaveOneUserOut() throws {
+        let walks = try load().filter { walk in
+            let span = (walk.signal.time.last ?? 0) - (walk.signal.time.first ?? 0)
+            return Double(walk.truth.count) >= 0.2 * span
+        }
+        let users = Set(walks.map { Self.part($0.name, 1) }).sorted()
+        let grid = Self.grid
+        // Score every walk with every grid point once (the folds only regroup them).
+        let scores = Mutex<[Int: [GaitEvaluation.Walk]]>([:])
+        DispatchQueue.concurrentPerform(iterations: grid.count) { g in
+            let results = walks.map { GaitEvaluation.evaluate(name: $0.name, signal: $0.signal, groundTruth: $0.truth, parameters: grid[g]) }
+            scores.withLock { $0[g] = results }
+        }
+        let table = scores.withLock { $0 }
+        var heldOut: [GaitEvaluation.Walk] = []
+        var lines: [String] = []
+        for user in users {
+            let train = walks.indices.filter { Self.part(walks[$0].name, 1) != user }
+            let test = walks.indices.filter { Self.part(walks[$0].name, 1) == user }
+            func trainingLoss(_ g: Int) -> Double { Self.loss(train.map { table[g]![$0] }) }
+            let best = grid.indices.min { trainingLoss($0) < trainingLoss($1) }!
+            let p = grid[best]
+            let scored = test.map { table[best]![$0] }
+            heldOut += scored
+            let s = GaitEvaluation.summarize(scored)
+            lines.append(String(format: "held out %-8@ walks %2d  prominence %.2f strideMode %.2f band %.2f regularity %.2f  →  count mean|e| %.2f %%, cadence median|e| %.2f steps/min",
+                                user as NSString, scored.count, p.prominenceFactor, p.strideModeRatio, p.walkingBandFraction, p.minimumStrideRegularity,
+                                s.meanAbsoluteCountErrorPercent, s.cadenceMedianAbsoluteError))
+        }
+        let s = GaitEvaluation.summarize(heldOut)
+        if json {
+            print(JSONWriter(indent: 2).string(.object(JSONObject(["heldOut": Self.json(s), "folds": .array(lines.map { .string($0) })]))))
+        } else {
+            lines.forEach { print($0) }
+            print(String(format: "all held-out walks %d: count mean|e| %.2f %% (median %.2f, worst %.2f), cadence median|e| %.2f, MAE %.2f steps/min over %d windows",
+                         s.walks, s.meanAbsoluteCountErrorPercent, s.medianAbsoluteCountErrorPercent, s.worstCountErrorPercent,
+                         s.cadenceMedianAbsoluteError, s.cadenceMeanAbsoluteError, s.windows))
+        }
     }
 }

@@ -35,7 +35,7 @@ public enum GaitAnalysis {
         /// Below this ratio R(step)/R(stride) a bout's steps are not separable in the signal
         /// (phone in a trouser pocket: one leg's heel strikes dominate); steps are then placed
         /// at each stride peak and half-way to the next.
-        public var strideModeRatio = 0.5
+        public var strideModeRatio = 0.35
         /// Bout assembly: merge walking windows up to this far apart; drop shorter bouts.
         public var mergeGapSeconds = 1.0
         public var minimumBoutSeconds = 5.0
