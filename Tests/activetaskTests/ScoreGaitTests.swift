@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct ScoreGaitTests {
+    /// SampleData's walk: 10 s at 108 steps/min (1.8 Hz), in JSON (g) and in the Oxford CSV
+    /// layout (ns, m/s²) — the two must agree.
+    @Test("the sample walk at 108 steps/min, JSON and CSV alike")
+    func sampleWalk() throws {
+        let json = try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path).first { $0.hasPrefix("accel_") }!
+        var cadences: [Double] = []
+        for file in [json, "walk_accelerometer.csv"] {
+            let run = try Run(["score", "gait", "--json", SharedData.sampleData.appendingPathComponent(file).path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.json?["kind"] as? String == "gait")
+            let atk = try #require((run.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+            let cadence = try #require(atk["cadenceStepsPerMinute"] as? Double)
+            #expect(abs(cadence - 108) < 1, "\(file): \(cadence)")
+            cadences.append(cadence)
+            let steps = try #require(atk["stepCount"] as? Int)
+            #expect(abs(steps - 18) <= 2, "\(file): \(steps)")
+        }
+        #expect(abs(cadences[0] - cadences[1]) < 0.01)
+    }
+
+    @Test("a 9-s pedometer file is too short for cadence (exit 1, totals reported); a tapping result is not a gait input (exit 3)")
+    func inputs() throws {
+        let pedometer = try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path).first { $0.hasPrefix("pedometer_") }!
+        let run = try Run(["score", "gait", "--json", SharedData.sampleData.appendingPathComponent(pedometer).path])
+        #expect(run.status == 1, "\(run.stderr)")
+        let atk = try #require((run.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+        // 18 steps over 9 s of updates: under the 10-s minimum, so no cadence; the step total is there.
+        #expect(atk["pedometerStepCount"] as? Int == 18)
+        let tapping = try Run(["score", "gait", SharedData.sampleData.appendingPathComponent("tapping_results.json").path])
+        #expect(tapping.status == 3)
+        #expect(tapping.stderr.contains("no accelerometer, device-motion or pedometer recording"))
+    }
+}
+
+@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+struct ScoreRealMPowerTests {
+    /// Every real file of ../shared/data/mpower scores with the analyzer it is for.
+    @Test("every real mPower file scores without error")
+    func everyFile() throws {
+        let commands: [(String, String)] = [
+            ("mpower/pdkit_mpower_gait.json", "gait"), ("mpower/pdkit_mpower_tremor.json", "gait"),
+            ("mpower/mhealthtools_device_motion.json", "gait"), ("mpower/pdscores_tapping.json", "gait"),
+            ("mpower/pdscores_tapping.json", "tapping"), ("mpower/pdkit_mpower_finger_tapping.json", "tapping"),
+        ]
+        for (file, kind) in commands {
+            let run = try Run(["score", kind, "--json", SharedData.path(file)])
+            #expect(run.status == 0, "\(file) \(kind): \(run.stderr)")
+            #expect(run.json?["features"] != nil, "\(file)")
+        }
+        // The pdkit "gait" recording is a phone lying still (z ≈ −1.01 g, SD 0.01 g): no steps.
+        let still = try Run(["score", "gait", "--json", SharedData.path("mpower/pdkit_mpower_gait.json")])
+        let atk = try #require((still.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+        #expect(atk["stepCount"] as? Int == 0)
+        // Device motion carries rotation rate: the gyroscope tremor features exist.
+        let motion = try Run(["score", "gait", "--json", SharedData.path("mpower/mhealthtools_device_motion.json")])
+        let motionFeatures = try #require((motion.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+        #expect(motionFeatures["tremorDominantFrequencyHzGyro"] is Double)
+    }
+}
