@@ -21,9 +21,23 @@ enum GaitScoring {
                 recordings.append((file, series))
                 warnings += readWarnings.map(\.description)
             default:
-                let contents = try JSONContents.read(file, options: .init(lenient: lenient))
-                recordings = contents.series.map { ($0.file, $0.series) }
-                warnings += contents.allWarnings.map(\.description)
+                for path in try inputFiles(file) {
+                    let contents = try JSONContents.read(path, options: .init(lenient: lenient))
+                    recordings += contents.series.map { ($0.file, $0.series) }
+                    warnings += contents.allWarnings.map(\.description)
+                    // A task result names its recorder files: read those that sit next to it,
+                    // labelled with their step (walking.outbound, …).
+                    let folder = (path as NSString).deletingLastPathComponent
+                    for reference in contents.fileResults {
+                        guard let name = reference.fileName, !name.isEmpty else { continue }
+                        let sibling = (folder as NSString).appendingPathComponent(name)
+                        guard FileManager.default.fileExists(atPath: sibling), !recordings.contains(where: { $0.name.hasSuffix("/" + name) }) else { continue }
+                        let recorder = try JSONContents.read(sibling, options: .init(lenient: lenient))
+                        let step = reference.stepIdentifier.map { " (\($0))" } ?? ""
+                        recordings += recorder.series.map { ($0.file + step, $0.series) }
+                        warnings += recorder.allWarnings.map(\.description)
+                    }
+                }
             }
         } catch let error as ReadError {
             printError(error.description)
@@ -36,18 +50,27 @@ enum GaitScoring {
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
         var sets: [FeatureSet] = []
-        let pedometer = pedometers.first.map { PedometerAnalysis.features($0.series) }
+        let pedometer = pedometers.first.map { (label: GaitScoring.label($0.name, index: -1), features: PedometerAnalysis.features($0.series)) }
         for (index, recording) in motion.enumerated() {
             guard let signal = MotionSignal(recording.series) else { continue }
-            var set = GaitAnalysis.analyze(signal).features
-            let name = motion.count == 1 ? "atk" : "atk." + GaitScoring.label(recording.name, index: index)
-            set = set.renamed(name)
-            if let pedometer { set.append(contentsOf: pedometer) }
+            let label = GaitScoring.label(recording.name, index: index)
+            var set = GaitAnalysis.analyze(signal).features.renamed(motion.count == 1 ? "atk" : "atk." + label)
+            // The pedometer joins the recording of its own step (or the only one).
+            if let pedometer, motion.count == 1 || pedometer.label == label { set.append(contentsOf: pedometer.features) }
             sets.append(set)
         }
-        if sets.isEmpty, let pedometer { sets.append(pedometer.renamed("atk")) }
+        if sets.isEmpty, let pedometer { sets.append(pedometer.features.renamed("atk")) }
         let dialect = recordings.map { "\($0.series.kind.rawValue)" }.joined(separator: ", ")
         return ScoreReport(kind: "gait", file: file, dialect: dialect, sets: sets, warnings: warnings)
+    }
+
+    /// The file itself, or for a folder (an unpacked upload) its JSON files in name order.
+    static func inputFiles(_ path: String) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
+        return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            .map { (path as NSString).appendingPathComponent($0) }
+            .filter { InputSniffer.sniff($0) == .json }
     }
 
     /// A short label for one recording of a task: its step (outbound, return, rest) or file name.

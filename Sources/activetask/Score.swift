@@ -137,7 +137,7 @@ struct ScoreGait: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gait",
         abstract: "Gait features: steps, cadence (overall and per 20-s window), step/stride times, regularity, symmetry, harmonic ratio, bouts.",
-        discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV with --csv-layout) and pedometer files; a file holding several recordings (a walking task) is scored per recording."
+        discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV with --csv-layout) and pedometer files. A walking task (a folder of an unpacked upload, a flattened archive, or a task result whose recorder files sit next to it) is scored per recording: outbound, return, rest."
     )
 
     @OptionGroup var options: ScoreOptions

@@ -85,6 +85,8 @@ import TestSupport
             Self.walk(rate: 403, v),
             Self.walk(up: (0.48, -0.6, 0.64), v),
             { var s = Self.walk(v); s.time = s.time.map { $0 + 86_400.5 }; return s }(),
+            // gravity removed upstream (linear acceleration), tilted
+            { var s = Self.walk(up: (0.6, 0, 0.8), v); s.x = s.x.map { $0 - 0.6 * standardGravity }; s.z = s.z.map { $0 - 0.8 * standardGravity }; return s }(),
         ]
         for (index, signal) in variants.enumerated() {
             let result = GaitAnalysis.analyze(signal, windows: false)

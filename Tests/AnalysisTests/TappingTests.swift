@@ -89,7 +89,7 @@ import TestSupport
             ("targetDistanceMeanPointsLeft", 7.8395422), ("targetDistanceMeanPointsRight", 4.0556174), ("targetDistanceMeanPointsAll", 6.3841865),
             ("targetDistanceMedianPointsLeft", 4.1828732), ("targetDistanceMedianPointsRight", 5.0), ("targetDistanceMedianPointsAll", 4.2426407),
             ("targetDistanceSdPointsLeft", 7.7398101), ("targetDistanceSdPointsRight", 1.7860457),
-            ("outsideRectCount", 1), ("labelGeometryMismatchCount", 0), ("outsideDistanceMeanPoints", 4240.0.squareRoot()),
+            ("outsideRectCount", 1), ("labelGeometryMismatchCount", 0), ("buttonHitRate", 1), ("outsideDistanceMeanPoints", 4240.0.squareRoot()),
             ("fatigue10SymTapInter", -0.01), ("fatigue25SymTapInter", -0.015), ("fatigue50SymTapInter", -0.004),
         ]
         for (name, value) in expected {

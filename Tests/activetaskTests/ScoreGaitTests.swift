@@ -62,3 +62,26 @@ struct ScoreRealMPowerTests {
         #expect(motionFeatures["tremorDominantFrequencyHzGyro"] is Double)
     }
 }
+
+@Suite struct ScoreWalkingTaskTests {
+    /// An unpacked walking upload: outbound walk, rest device motion, outbound pedometer, with
+    /// mPower's translated names (formats.md §8.3).
+    @Test("a walking-task folder is scored per step, the pedometer joins its own step")
+    func folder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path)
+        for (prefix, name) in [("accel_", "accel_walking_outbound.json"), ("deviceMotion_", "deviceMotion_walking.rest"), ("pedometer_", "pedometer_walking_outbound.json")] {
+            let source = SharedData.sampleData.appendingPathComponent(samples.first { $0.hasPrefix(prefix) }!)
+            try FileManager.default.copyItem(atPath: source.path, toPath: folder.path(name))
+        }
+        let run = try Run(["score", "gait", "--json", folder.url.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let features = try #require(run.json?["features"] as? [String: [String: Any]])
+        #expect(Set(features.keys) == ["atk.outbound", "atk.rest"])
+        #expect(features["atk.outbound"]?["stepCount"] as? Int == 18)
+        #expect(features["atk.outbound"]?["pedometerStepCount"] as? Int == 18)
+        #expect(features["atk.rest"]?["pedometerStepCount"] == nil)
+        #expect(features["atk.rest"]?["swayRmsMetersPerSecondSquaredH"] is Double)
+    }
+}

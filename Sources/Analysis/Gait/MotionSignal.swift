@@ -138,6 +138,17 @@ enum MotionPreprocessing {
     /// (analysis.md §2.3, step 4).
     static func decompose(_ m: UniformMotion) -> (v: [Double], h1: [Double], h2: [Double], dynamicMagnitude: [Double]) {
         let n = m.count
+        if isGravityFree(m) {
+            // Linear acceleration (gravity removed upstream): no vertical reference, so the axis
+            // of largest variance stands in for the vertical.
+            let (p1, p2) = principalComponents(m.x, m.y, m.z)
+            var magnitude = [Double](repeating: 0, count: n)
+            for i in 0..<n {
+                let squared = m.x[i] * m.x[i] + m.y[i] * m.y[i] + m.z[i] * m.z[i]
+                magnitude[i] = squared.squareRoot()
+            }
+            return (p1, p2, [Double](repeating: 0, count: n), magnitude)
+        }
         var v = [Double](repeating: 0, count: n)
         var hx = v, hy = v, hz = v, magnitude = v
         for i in 0..<n {
@@ -153,6 +164,15 @@ enum MotionPreprocessing {
         }
         let (h1, h2) = principalComponents(hx, hy, hz)
         return (v, h1, h2, magnitude)
+    }
+
+    /// True when the low-passed acceleration averages under 0.2 g: the source had gravity
+    /// removed (e.g. Android's linear acceleration, Core Motion's userAcceleration alone).
+    static func isGravityFree(_ m: UniformMotion) -> Bool {
+        guard m.count > 0 else { return false }
+        var sum = 0.0
+        for i in 0..<m.count { sum += (m.gx[i] * m.gx[i] + m.gy[i] * m.gy[i] + m.gz[i] * m.gz[i]).squareRoot() }
+        return sum / Double(m.count) < 0.2 * standardGravity
     }
 
     /// Projections on the two largest principal axes of 3-D points (power iteration on the

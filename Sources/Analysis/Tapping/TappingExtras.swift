@@ -52,11 +52,13 @@ extension TappingAnalysis {
                 }
             }
             set.append("labelGeometryMismatchCount", Double(mismatches.count))
+            let hits = buttonRows.filter { rows.button[$0] == .left ? left.contains(point($0)) : right.contains(point($0)) }.count
+            set.append("buttonHitRate", buttonRows.isEmpty ? nil : Double(hits) / Double(buttonRows.count))
             let outside = noneRows.map { min(distanceToRect(point($0), left), distanceToRect(point($0), right)) }
             set.append("outsideDistanceMeanPoints", outside.isEmpty ? nil : S.mean(outside))
         } else {
             for name in ["Left", "Right", "All"].flatMap({ ["targetDistanceMeanPoints\($0)", "targetDistanceMedianPoints\($0)", "targetDistanceSdPoints\($0)"] })
-                + ["outsideRectCount", "labelGeometryMismatchCount", "outsideDistanceMeanPoints"]
+                + ["outsideRectCount", "labelGeometryMismatchCount", "buttonHitRate", "outsideDistanceMeanPoints"]
             {
                 set.append(name, .missing)
             }
