@@ -1,0 +1,91 @@
+import Glibc
+import SignalProcessing
+
+/// ITU-R BS.1770-4 loudness and EBU Tech 3342 loudness range, streaming (analysis.md §4.3):
+/// K-weighted mean squares per channel in 100 ms steps; 400 ms momentary blocks (75 % overlap)
+/// for integrated loudness with the −70 LUFS absolute and −10 LU relative gates; 3 s short-term
+/// values every 100 ms for the range. Memory: one number per channel per 100 ms.
+public struct LoudnessMeter: Sendable {
+    public let sampleRateHz: Double
+    public let channels: Int
+    /// Channel weights G_i: 1.0 for L, R, C; 1.41 for surrounds (5.0 order L R C Ls Rs).
+    public let weights: [Double]
+    private var filters: [BiquadCascade]
+    private var current: [Double]
+    private var currentCount = 0
+    private let stepSamples: Int
+    /// Weighted sums Σ G_i·(mean square of channel i) of each complete 100 ms step.
+    private(set) var steps: [Double] = []
+
+    public init(sampleRateHz: Double, channels: Int, weights: [Double]? = nil) {
+        self.sampleRateHz = sampleRateHz
+        self.channels = channels
+        self.weights = weights ?? (0..<channels).map { channels == 5 && $0 >= 3 ? 1.41 : 1.0 }
+        filters = Array(repeating: KWeighting.filter(sampleRateHz: sampleRateHz), count: channels)
+        current = Array(repeating: 0, count: channels)
+        stepSamples = max(1, Int((0.1 * sampleRateHz).rounded()))
+    }
+
+    /// Processes interleaved frames.
+    public mutating func process(interleaved block: [Double]) {
+        let frames = block.count / channels
+        var filtered = [[Double]](repeating: [], count: channels)
+        for c in 0..<channels {
+            var channel = (0..<frames).map { block[$0 * channels + c] }
+            filters[c].process(&channel)
+            filtered[c] = channel
+        }
+        for i in 0..<frames {
+            for c in 0..<channels { current[c] += filtered[c][i] * filtered[c][i] }
+            currentCount += 1
+            if currentCount == stepSamples {
+                steps.append((0..<channels).reduce(0) { $0 + weights[$1] * current[$1] / Double(stepSamples) })
+                for c in 0..<channels { current[c] = 0 }
+                currentCount = 0
+            }
+        }
+    }
+
+    static func loudness(_ weightedMeanSquare: Double) -> Double { -0.691 + 10 * log10(weightedMeanSquare) }
+
+    /// Mean of `count` consecutive steps ending at `end` (exclusive).
+    private func block(endingAt end: Int, steps count: Int) -> Double {
+        var sum = 0.0
+        for k in (end - count)..<end { sum += steps[k] }
+        return sum / Double(count)
+    }
+
+    /// Loudness of each 400 ms block (every 100 ms), LUFS.
+    public var momentaryLUFS: [Double] {
+        steps.count < 4 ? [] : (4...steps.count).map { Self.loudness(block(endingAt: $0, steps: 4)) }
+    }
+
+    /// Loudness of each 3 s window (every 100 ms), LUFS.
+    public var shortTermLUFS: [Double] {
+        steps.count < 30 ? [] : (30...steps.count).map { Self.loudness(block(endingAt: $0, steps: 30)) }
+    }
+
+    /// Gated integrated loudness L_I, LUFS; nil (−∞) when no block passes the gates.
+    public var integratedLUFS: Double? {
+        guard steps.count >= 4 else { return nil }
+        let blocks = (4...steps.count).map { block(endingAt: $0, steps: 4) }
+        let absolute = blocks.filter { Self.loudness($0) > -70 }
+        guard !absolute.isEmpty else { return nil }
+        let relativeGate = Self.loudness(absolute.reduce(0, +) / Double(absolute.count)) - 10
+        let gated = absolute.filter { Self.loudness($0) > relativeGate }
+        guard !gated.isEmpty else { return nil }
+        return Self.loudness(gated.reduce(0, +) / Double(gated.count))
+    }
+
+    /// Loudness range (EBU Tech 3342): short-term values above −70 LUFS and above the power mean
+    /// of those minus 20 LU; P95 − P10 (type 7), LU. Nil when nothing passes.
+    public var loudnessRangeLU: Double? {
+        guard steps.count >= 30 else { return nil }
+        let energies = (30...steps.count).map { block(endingAt: $0, steps: 30) }.filter { Self.loudness($0) > -70 }
+        guard !energies.isEmpty else { return nil }
+        let gate = Self.loudness(energies.reduce(0, +) / Double(energies.count)) - 20
+        let levels = energies.map(Self.loudness).filter { $0 > gate }.sorted()
+        guard !levels.isEmpty else { return nil }
+        return Statistics.quantileOfSorted(levels, 0.95) - Statistics.quantileOfSorted(levels, 0.10)
+    }
+}

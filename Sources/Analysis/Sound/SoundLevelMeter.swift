@@ -1,0 +1,188 @@
+import Glibc
+import SignalProcessing
+
+/// A streaming integrating-averaging sound level meter (IEC 61672-1): A, C and Z weighting,
+/// time weighting F and S on the A-weighted signal, Leq overall and per interval, SEL,
+/// LAFmax/LASmax, and LAF percentiles (analysis.md §3.4). Feed blocks of samples of one channel;
+/// memory does not grow with the length of the input except for the per-interval series (one
+/// value per interval), and percentiles come from a fixed 0.01-dB histogram.
+///
+/// Levels are dBFS + `calibrationOffsetDecibels` (the SPL an RMS of 1.0 reads, §3.5).
+public struct SoundLevelMeter: Sendable {
+    public let sampleRateHz: Double
+    public let calibrationOffsetDecibels: Double
+    /// Length of the Leq intervals, s (ResearchKit: 1 s).
+    public let intervalSeconds: Double
+    /// Weighting of the F/S time-weighted levels (LAF, LAS by default).
+    public let timeWeighting: FrequencyWeighting
+    /// Samples filtered but not integrated at the start (filter settling), s.
+    public let settlingSeconds: Double
+    /// Whether Lmax ignores the first 5 τ of integration (the exponential average still rising).
+    public let maxSkipsRiseTime: Bool
+
+    private var aFilter: BiquadCascade
+    private var cFilter: BiquadCascade
+    /// The filter of the time-weighted path (A unless `timeWeighting` says otherwise).
+    private var zFilter: BiquadCascade
+    private let settlingSamples: Int
+    private var seen = 0
+    /// Mean-square accumulators over everything so far (A, C, Z).
+    private var energyA = 0.0, energyC = 0.0, energyZ = 0.0
+    private(set) var samples = 0
+    /// Exponential time weighting states (A-weighted squares), F and S.
+    private var fast = 0.0, slow = 0.0
+    private let alphaFast: Double, alphaSlow: Double
+    private var maxFast = -Double.infinity, maxSlow = -Double.infinity
+    /// Current interval.
+    private var intervalEnergy = 0.0
+    private var intervalSamples = 0
+    private let samplesPerInterval: Int
+    /// LAeq per complete interval, dB.
+    public private(set) var intervalLevelsDecibels: [Double] = []
+    /// LAF every 0.1 s in a 0.01-dB histogram over [−100, 250) dB.
+    private var histogram = [Int](repeating: 0, count: 35_000)
+    private var histogramCount = 0
+    private let samplesPerLevelSample: Int
+
+    public init(sampleRateHz: Double, calibrationOffsetDecibels: Double, intervalSeconds: Double = 1,
+                timeWeighting: FrequencyWeighting = .a, settlingSeconds: Double = 0, maxSkipsRiseTime: Bool = true) {
+        self.sampleRateHz = sampleRateHz
+        self.calibrationOffsetDecibels = calibrationOffsetDecibels
+        self.intervalSeconds = intervalSeconds
+        self.timeWeighting = timeWeighting
+        self.settlingSeconds = settlingSeconds
+        self.maxSkipsRiseTime = maxSkipsRiseTime
+        zFilter = timeWeighting.filter(sampleRateHz: sampleRateHz)
+        settlingSamples = Int((settlingSeconds * sampleRateHz).rounded())
+        aFilter = FrequencyWeighting.a.filter(sampleRateHz: sampleRateHz)
+        cFilter = FrequencyWeighting.c.filter(sampleRateHz: sampleRateHz)
+        alphaFast = 1 - exp(-1 / (sampleRateHz * 0.125))
+        alphaSlow = 1 - exp(-1 / (sampleRateHz * 1.0))
+        samplesPerInterval = max(1, Int((intervalSeconds * sampleRateHz).rounded()))
+        samplesPerLevelSample = max(1, Int((0.1 * sampleRateHz).rounded()))
+    }
+
+    /// Processes one block of one channel's samples (any length).
+    public mutating func process(_ block: [Double]) {
+        var a = block, c = block
+        aFilter.process(&a)
+        cFilter.process(&c)
+        var t = block
+        if timeWeighting == .a { t = a } else if timeWeighting == .c { t = c } else { zFilter.process(&t) }
+        let skipFast = maxSkipsRiseTime ? Int(5 * 0.125 * sampleRateHz) : 0
+        let skipSlow = maxSkipsRiseTime ? Int(5 * 1.0 * sampleRateHz) : 0
+        for i in block.indices {
+            seen += 1
+            guard seen > settlingSamples else { continue }
+            let pa = a[i] * a[i]
+            let pt = t[i] * t[i]
+            energyA += pa
+            energyC += c[i] * c[i]
+            energyZ += block[i] * block[i]
+            fast += alphaFast * (pt - fast)
+            slow += alphaSlow * (pt - slow)
+            samples += 1
+            // Lmax skips the first 5τ, where the exponential average is still rising.
+            if samples > skipFast, fast > maxFast { maxFast = fast }
+            if samples > skipSlow, slow > maxSlow { maxSlow = slow }
+            if samples % samplesPerLevelSample == 0 { record(level(fast)) }
+            intervalEnergy += pa
+            intervalSamples += 1
+            if intervalSamples == samplesPerInterval {
+                intervalLevelsDecibels.append(level(intervalEnergy / Double(intervalSamples)))
+                intervalEnergy = 0
+                intervalSamples = 0
+            }
+        }
+    }
+
+    private func level(_ meanSquare: Double) -> Double {
+        10 * log10(meanSquare) + calibrationOffsetDecibels
+    }
+
+    private mutating func record(_ decibels: Double) {
+        guard decibels.isFinite else { return }
+        let bin = min(histogram.count - 1, max(0, Int(((decibels + 100) * 100).rounded(.down))))
+        histogram[bin] += 1
+        histogramCount += 1
+    }
+
+    /// The results so far.
+    public var result: Result {
+        let duration = Double(samples) / sampleRateHz
+        let laeq = level(energyA / Double(max(samples, 1)))
+        return Result(
+            durationSeconds: duration,
+            laeqDecibels: laeq,
+            lceqDecibels: level(energyC / Double(max(samples, 1))),
+            lzeqDecibels: level(energyZ / Double(max(samples, 1))),
+            laeDecibels: laeq + 10 * log10(duration),
+            lafmaxDecibels: maxFast.isFinite ? level(maxFast) : nil,
+            lasmaxDecibels: maxSlow.isFinite ? level(maxSlow) : nil,
+            laf10Decibels: percentile(90), laf50Decibels: percentile(50), laf90Decibels: percentile(10),
+            intervalLevelsDecibels: intervalLevelsDecibels)
+    }
+
+    /// The level exceeded `percent` % of the intervals (type-7 quantile of the interval LAeq
+    /// series), dB; nil without intervals.
+    public func intervalLevelExceeded(percent: Double) -> Double? {
+        guard !intervalLevelsDecibels.isEmpty else { return nil }
+        return Statistics.quantileOfSorted(intervalLevelsDecibels.sorted(), 1 - percent / 100)
+    }
+
+    /// The p-th percentile of the LAF samples (type 7 between histogram bin centres).
+    private func percentile(_ p: Double) -> Double? {
+        guard histogramCount > 0 else { return nil }
+        let h = Double(histogramCount - 1) * p / 100
+        func value(at rank: Int) -> Double {
+            var seen = 0
+            for (bin, count) in histogram.enumerated() where count > 0 {
+                seen += count
+                if seen > rank { return Double(bin) / 100 - 100 + 0.005 }
+            }
+            return .nan
+        }
+        let lower = Int(h.rounded(.down))
+        let low = value(at: lower), high = value(at: min(lower + 1, histogramCount - 1))
+        return low + (h - Double(lower)) * (high - low)
+    }
+
+    /// Levels of a recording, dB (dBFS + calibration offset).
+    public struct Result: Sendable {
+        public var durationSeconds: Double
+        public var laeqDecibels: Double
+        public var lceqDecibels: Double
+        public var lzeqDecibels: Double
+        /// Sound exposure level: LAeq + 10·lg(T / 1 s).
+        public var laeDecibels: Double
+        /// Maximum F and S time-weighted levels (of `timeWeighting`, A by default).
+        public var lafmaxDecibels: Double?
+        public var lasmaxDecibels: Double?
+        /// Levels exceeded 10, 50, 90 % of the time (LAF every 0.1 s, ISO 1996-1).
+        public var laf10Decibels: Double?
+        public var laf50Decibels: Double?
+        public var laf90Decibels: Double?
+        /// LAeq of each complete interval.
+        public var intervalLevelsDecibels: [Double]
+    }
+}
+
+/// ResearchKit's environment-SPL decision (ORKEnvironmentSPLMeterStepViewController.m,
+/// analysis.md §3.6): a reading below `threshold` counts, one at or above resets; the step passes
+/// at `required` consecutive readings below the threshold.
+public enum ResearchKitSPL {
+    /// iPhone and iPod touch sensitivity offset (dB); the calibration offset is 94 − it = 117.3.
+    public static let iPhoneSensitivityOffset = -23.3
+    /// iPad sensitivity offset (dB); calibration offset 123.3.
+    public static let iPadSensitivityOffset = -29.3
+
+    /// The 0-based index of the reading at which the step passes, or nil.
+    public static func decision(readings: [Double], threshold: Double = 35, required: Int = 5) -> Int? {
+        var run = 0
+        for (index, reading) in readings.enumerated() {
+            run = reading < threshold ? run + 1 : 0
+            if run >= required { return index }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,84 @@
+import Glibc
+
+/// Sound-level-meter frequency weightings A, C and Z of IEC 61672-1:2013 (Annex E), as
+/// analogue curves and as digital biquad cascades for any sample rate.
+///
+/// Poles from the standard's design values fr = 1 kHz, fL = 10^1.5 Hz, fH = 10^3.9 Hz,
+/// D = √½, fA = 10^2.45 Hz, computed exactly (not the rounded 20.6/107.7/737.9/12194 Hz), and the
+/// curves normalised by |H(1 kHz)| (analysis.md §3.1).
+public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
+    case a = "A", c = "C", z = "Z"
+
+    /// The pole frequencies f1…f4, Hz (IEC 61672-1:2013, E.2–E.3).
+    public static let poleFrequenciesHz: (f1: Double, f2: Double, f3: Double, f4: Double) = {
+        let fr = 1000.0, fL = pow(10, 1.5), fH = pow(10, 3.9), d = 0.5.squareRoot(), fA = pow(10, 2.45)
+        let c = fL * fL * fH * fH
+        let b = (fr * fr + fL * fL * fH * fH / (fr * fr) - d * (fL * fL + fH * fH)) / (1 - d)
+        let root = (b * b - 4 * c).squareRoot()
+        let f1 = ((-b - root) / 2).squareRoot()
+        let f4 = ((-b + root) / 2).squareRoot()
+        let f2 = fA * (3 - 5.0.squareRoot()) / 2
+        let f3 = fA * (3 + 5.0.squareRoot()) / 2
+        return (f1, f2, f3, f4)
+    }()
+
+    /// The analogue weighting at `frequencyHz`, dB, exactly 0 at 1 kHz.
+    public func analogueDecibels(atFrequencyHz f: Double) -> Double {
+        func gain(_ f: Double) -> Double {
+            let (f1, f2, f3, f4) = Self.poleFrequenciesHz
+            let f2sq = f * f
+            switch self {
+            case .z: return 1
+            case .c: return f4 * f4 * f2sq / ((f2sq + f1 * f1) * (f2sq + f4 * f4))
+            case .a:
+                return f4 * f4 * f2sq * f2sq / ((f2sq + f1 * f1) * (f2sq + f2 * f2).squareRoot() * (f2sq + f3 * f3).squareRoot() * (f2sq + f4 * f4))
+            }
+        }
+        return 20 * log10(gain(f) / gain(1000))
+    }
+
+    /// The digital filter for `sampleRateHz`: the analogue poles mapped by the bilinear transform
+    /// z = (2fs + s)/(2fs − s), the zeros at s = 0 to z = 1, one zero at z = −1 per excess pole;
+    /// sections (f4 pair, zeros −1 −1), (A only: f2, f3, zeros +1 +1), (f1 pair, zeros +1 +1);
+    /// the first section scaled to exactly 0 dB at 1 kHz (the endolith/waveform-analysis
+    /// `A_weighting(fs)` design, analysis.md §3.3). Z is an empty cascade.
+    public func filter(sampleRateHz fs: Double) -> BiquadCascade {
+        guard self != .z else { return BiquadCascade(sections: []) }
+        let (f1, f2, f3, f4) = Self.poleFrequenciesHz
+        func z(_ f: Double) -> Double {
+            let s = -2 * Double.pi * f
+            return (2 * fs + s) / (2 * fs - s)
+        }
+        func section(zeros: Double, poles p1: Double, _ p2: Double) -> Biquad {
+            Biquad(b0: 1, b1: -2 * zeros, b2: zeros * zeros, a1: -(p1 + p2), a2: p1 * p2)
+        }
+        var sections = [section(zeros: -1, poles: z(f4), z(f4))]
+        if self == .a { sections.append(section(zeros: 1, poles: z(f2), z(f3))) }
+        sections.append(section(zeros: 1, poles: z(f1), z(f1)))
+        let gain = BiquadCascade(sections: sections).magnitude(atFrequencyHz: 1000, sampleRateHz: fs)
+        sections[0].b0 /= gain
+        sections[0].b1 /= gain
+        sections[0].b2 /= gain
+        return BiquadCascade(sections: sections)
+    }
+}
+
+/// K-weighting of ITU-R BS.1770-4: a high-frequency shelf followed by the RLB high-pass, for any
+/// rate with B. De Man's parameterisation (jiixyj/libebur128 `ebur128.c`; it reproduces the
+/// standard's 48 kHz table to 1e-15, analysis.md §4.3).
+public enum KWeighting {
+    public static func filter(sampleRateHz fs: Double) -> BiquadCascade {
+        var k = tan(.pi * 1681.974450955533 / fs)
+        let vh = pow(10, 3.999843853973347 / 20)
+        let vb = pow(vh, 0.4996667741545416)
+        var q = 0.7071752369554196
+        var a0 = 1 + k / q + k * k
+        let shelf = Biquad(b0: (vh + vb * k / q + k * k) / a0, b1: 2 * (k * k - vh) / a0, b2: (vh - vb * k / q + k * k) / a0,
+                           a1: 2 * (k * k - 1) / a0, a2: (1 - k / q + k * k) / a0)
+        k = tan(.pi * 38.13547087602444 / fs)
+        q = 0.5003270373238773
+        a0 = 1 + k / q + k * k
+        let highPass = Biquad(b0: 1, b1: -2, b2: 1, a1: 2 * (k * k - 1) / a0, a2: (1 - k / q + k * k) / a0)
+        return BiquadCascade(sections: [shelf, highPass])
+    }
+}
