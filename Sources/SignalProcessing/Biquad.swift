@@ -83,3 +83,21 @@ public struct BiquadCascade: Sendable, Hashable {
         sections.reduce(1) { $0 * $1.response(omega: 2 * Double.pi * frequency / sampleRateHz).magnitude }
     }
 }
+
+/// First-order exponential averaging of squared samples, the time weighting of IEC 61672-1:
+/// y[n] = y[n−1] + α·(x[n] − y[n−1]), α = 1 − e^(−1/(fs·τ)), starting at 0 (analysis.md §3.4).
+public struct ExponentialAverage: Sendable {
+    public let alpha: Double
+    /// The current average.
+    @usableFromInline var storage = 0.0
+    public var value: Double { storage }
+
+    public init(timeConstantSeconds tau: Double, sampleRateHz: Double) {
+        alpha = 1 - exp(-1 / (sampleRateHz * tau))
+    }
+
+    @inlinable
+    public mutating func add(_ x: Double) {
+        storage += alpha * (x - storage)
+    }
+}

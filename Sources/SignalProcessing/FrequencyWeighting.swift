@@ -41,7 +41,8 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
     /// z = (2fs + s)/(2fs − s), the zeros at s = 0 to z = 1, one zero at z = −1 per excess pole;
     /// sections (f4 pair, zeros −1 −1), (A only: f2, f3, zeros +1 +1), (f1 pair, zeros +1 +1);
     /// the first section scaled to exactly 0 dB at 1 kHz (the endolith/waveform-analysis
-    /// `A_weighting(fs)` design, analysis.md §3.3). Z is an empty cascade.
+    /// `A_weighting(fs)` design, analysis.md §3.3). Z is an empty cascade. Rates must exceed
+    /// 2 kHz (the 1 kHz reference below Nyquist); below 40 kHz the top octave reads low (§3.3).
     public func filter(sampleRateHz fs: Double) -> BiquadCascade {
         guard self != .z else { return BiquadCascade(sections: []) }
         let (f1, f2, f3, f4) = Self.poleFrequenciesHz

@@ -29,9 +29,8 @@ public struct SoundLevelMeter: Sendable {
     /// Mean-square accumulators over everything so far (A, C, Z).
     private var energyA = 0.0, energyC = 0.0, energyZ = 0.0
     private(set) var samples = 0
-    /// Exponential time weighting states (A-weighted squares), F and S.
-    private var fast = 0.0, slow = 0.0
-    private let alphaFast: Double, alphaSlow: Double
+    /// Exponential time weighting (F, S) of the weighted squares.
+    private var fast: ExponentialAverage, slow: ExponentialAverage
     private var maxFast = -Double.infinity, maxSlow = -Double.infinity
     /// Current interval.
     private var intervalEnergy = 0.0
@@ -56,8 +55,8 @@ public struct SoundLevelMeter: Sendable {
         settlingSamples = Int((settlingSeconds * sampleRateHz).rounded())
         aFilter = FrequencyWeighting.a.filter(sampleRateHz: sampleRateHz)
         cFilter = FrequencyWeighting.c.filter(sampleRateHz: sampleRateHz)
-        alphaFast = 1 - exp(-1 / (sampleRateHz * 0.125))
-        alphaSlow = 1 - exp(-1 / (sampleRateHz * 1.0))
+        fast = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: sampleRateHz)
+        slow = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: sampleRateHz)
         samplesPerInterval = max(1, Int((intervalSeconds * sampleRateHz).rounded()))
         samplesPerLevelSample = max(1, Int((0.1 * sampleRateHz).rounded()))
     }
@@ -79,13 +78,13 @@ public struct SoundLevelMeter: Sendable {
             energyA += pa
             energyC += c[i] * c[i]
             energyZ += block[i] * block[i]
-            fast += alphaFast * (pt - fast)
-            slow += alphaSlow * (pt - slow)
+            fast.add(pt)
+            slow.add(pt)
             samples += 1
             // Lmax skips the first 5τ, where the exponential average is still rising.
-            if samples > skipFast, fast > maxFast { maxFast = fast }
-            if samples > skipSlow, slow > maxSlow { maxSlow = slow }
-            if samples % samplesPerLevelSample == 0 { record(level(fast)) }
+            if samples > skipFast, fast.value > maxFast { maxFast = fast.value }
+            if samples > skipSlow, slow.value > maxSlow { maxSlow = slow.value }
+            if samples % samplesPerLevelSample == 0 { record(level(fast.value)) }
             intervalEnergy += pa
             intervalSamples += 1
             if intervalSamples == samplesPerInterval {

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+@testable import SignalProcessing
+
+/// analysis.md §5 A4–A5 and B.
+@Suite struct SoundLevelTests {
+    static func sine(_ f: Double, seconds: Double, rate: Double, amplitude: Double = 1) -> [Double] {
+        (0..<Int(seconds * rate)).map { amplitude * sin(2 * Double.pi * f * Double($0) / rate) }
+    }
+
+    static func meter(_ x: [Double], rate: Double, offset: Double = 0, settling: Double = 0, weighting: FrequencyWeighting = .a,
+                      skipRise: Bool = true) -> SoundLevelMeter.Result {
+        var meter = SoundLevelMeter(sampleRateHz: rate, calibrationOffsetDecibels: offset, timeWeighting: weighting,
+                                    settlingSeconds: settling, maxSkipsRiseTime: skipRise)
+        var start = 0
+        while start < x.count {  // in blocks, as a file streams
+            meter.process(Array(x[start..<min(x.count, start + 65_536)]))
+            start += 65_536
+        }
+        return meter.result
+    }
+
+    /// C_cal such that the unweighted tone reads 94.00: 94 − 20·lg(1/√2).
+    static let offset94 = 94 - 20 * log10(0.5.squareRoot())
+
+    @Test("A4: 48 kHz tones, 10 s, 0.5 s settling: 1 kHz LAeq = LCeq = 94.00, 100 Hz LAeq 74.853, 63 Hz LCeq 93.180")
+    func tones() {
+        let k1 = Self.meter(Self.sine(1000, seconds: 10, rate: 48_000), rate: 48_000, offset: Self.offset94, settling: 0.5)
+        #expect(abs(k1.laeqDecibels - 94) <= 0.01 && abs(k1.lceqDecibels - 94) <= 0.01 && abs(k1.lzeqDecibels - 94) <= 0.001)
+        let h100 = Self.meter(Self.sine(100, seconds: 10, rate: 48_000), rate: 48_000, offset: Self.offset94, settling: 0.5)
+        #expect(abs(h100.laeqDecibels - 74.853) <= 0.01)
+        let h63 = Self.meter(Self.sine(63, seconds: 10, rate: 48_000), rate: 48_000, offset: Self.offset94, settling: 0.5)
+        #expect(abs(h63.lceqDecibels - 93.180) <= 0.01)
+    }
+
+    @Test("A5: white noise, 60 s: LA − LZ and LC − LZ", arguments: [(48_000.0, -3.596, -4.908), (44_100.0, -3.349, -4.645)])
+    func whiteNoise(rate: Double, a: Double, c: Double) {
+        var random = SeededRandom(seed: UInt64(rate))
+        let x = (0..<Int(60 * rate)).map { _ in
+            // Box–Muller normal
+            (-2 * log(max(random.unit(), 1e-300))).squareRoot() * cos(2 * Double.pi * random.unit())
+        }
+        let result = Self.meter(x, rate: rate, settling: 0.5)
+        #expect(abs(result.laeqDecibels - result.lzeqDecibels - a) <= 0.02, "\(result.laeqDecibels - result.lzeqDecibels)")
+        #expect(abs(result.lceqDecibels - result.lzeqDecibels - c) <= 0.02, "\(result.lceqDecibels - result.lzeqDecibels)")
+    }
+
+    /// Tone bursts of whole 4 kHz cycles from a zero crossing, in silence, Z-weighted, 48 kHz:
+    /// max L_F and L_S re steady = 10·lg(1 − e^(−Tb/τ)) (IEC 61672-1 table, §3.7); SEL re 1 s
+    /// of steady = 10·lg(Tb/1 s).
+    @Test("B1: tone-burst response", arguments: [1000.0, 500, 200, 100, 50, 20, 10, 5, 2, 1, 0.5, 0.25])
+    func toneBursts(milliseconds: Double) {
+        let rate = 48_000.0
+        let steady = Self.meter(Self.sine(4000, seconds: 10, rate: rate), rate: rate, weighting: .z, skipRise: false)
+        let cycles = Int((milliseconds / 1000 * 4000).rounded())
+        let burstSamples = cycles * 12  // 12 samples per 4 kHz cycle at 48 kHz
+        var x = [Double](repeating: 0, count: Int(1 * rate))
+        x += (0..<burstSamples).map { sin(2 * Double.pi * 4000 * Double($0) / rate) }
+        x += [Double](repeating: 0, count: Int(6 * rate))
+        let burst = Self.meter(x, rate: rate, weighting: .z, skipRise: false)
+        let tb = Double(burstSamples) / rate
+        // Steady LZFmax equals its Leq to < 0.001 dB at 4 kHz (B3's formula).
+        let fast = (burst.lafmaxDecibels ?? -.infinity) - steady.lzeqDecibels
+        let slow = (burst.lasmaxDecibels ?? -.infinity) - steady.lzeqDecibels
+        #expect(abs(fast - 10 * log10(1 - exp(-tb / 0.125))) <= 0.05, "F \(milliseconds) ms: \(fast)")
+        #expect(abs(slow - 10 * log10(1 - exp(-tb / 1))) <= 0.05, "S \(milliseconds) ms: \(slow)")
+        // SEL of the burst re SEL of 1 s of the steady tone.
+        let burstSEL = burst.lzeqDecibels + 10 * log10(burst.durationSeconds)
+        #expect(abs(burstSEL - steady.lzeqDecibels - 10 * log10(tb)) <= 0.02)
+    }
+
+    @Test("B2: after a tone stops L_F decays 34.74 dB/s and L_S 4.343 dB/s")
+    func decay() {
+        let rate = 8000.0
+        var fast = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: rate)
+        var slow = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: rate)
+        for x in Self.sine(1000, seconds: 10, rate: rate) {
+            fast.add(x * x)
+            slow.add(x * x)
+        }
+        let (f0, s0) = (10 * log10(fast.value), 10 * log10(slow.value))
+        for _ in 0..<Int(0.2 * rate) {
+            fast.add(0)
+            slow.add(0)
+        }
+        #expect(abs((f0 - 10 * log10(fast.value)) / 0.2 - 34.74) <= 0.1)
+        #expect(abs((s0 - 10 * log10(slow.value)) / 0.2 - 4.343) <= 0.1)
+    }
+
+    @Test("B3: steady tone LAFmax − LAeq = 0.028 dB at 100 Hz, 0.003 dB at 1 kHz")
+    func steadyMax() {
+        for (f, expected) in [(100.0, 0.028), (1000.0, 0.003)] {
+            let result = Self.meter(Self.sine(f, seconds: 10, rate: 48_000), rate: 48_000, settling: 0.5, weighting: .z)
+            #expect(abs((result.lafmaxDecibels ?? 0) - result.lzeqDecibels - expected) <= 0.005, "\(f)")
+        }
+    }
+
+    @Test("B4: 20 s at 50 dB then 80 s at 30 dB: Leq 43.181, L10 50, L50 30, L90 30 from the 1-s series")
+    func statistics() {
+        let rate = 8000.0
+        // A 250 Hz tone (A-weighting −8.6 dB) scaled so that each second reads the target LAeq.
+        let gain = 1 / FrequencyWeighting.a.filter(sampleRateHz: rate).magnitude(atFrequencyHz: 250, sampleRateHz: rate)
+        var x: [Double] = []
+        for (level, seconds) in [(50.0, 20), (30.0, 80)] {
+            let amplitude = pow(10, level / 20) * 2.0.squareRoot() * gain  // RMS 10^(L/20) after A-weighting
+            x += (0..<(seconds * Int(rate))).map { amplitude * sin(2 * Double.pi * 250 * Double($0) / rate) }
+        }
+        var meter = SoundLevelMeter(sampleRateHz: rate, calibrationOffsetDecibels: 0)
+        meter.process(x)
+        #expect(meter.intervalLevelsDecibels.count == 100)
+        #expect(abs(meter.result.laeqDecibels - 43.181) <= 0.01)
+        #expect(abs((meter.intervalLevelExceeded(percent: 10) ?? 0) - 50) <= 0.05)
+        #expect(abs((meter.intervalLevelExceeded(percent: 50) ?? 0) - 30) <= 0.05)
+        #expect(abs((meter.intervalLevelExceeded(percent: 90) ?? 0) - 30) <= 0.05)
+    }
+
+    @Test("B5: ResearchKit mapping and decision rule")
+    func researchKit() {
+        let offset = 94 - ResearchKitSPL.iPhoneSensitivityOffset
+        #expect(abs(20 * log10(0.5.squareRoot()) + offset - 114.29) < 0.005)
+        #expect(abs(20 * log10(7.6736e-5) + offset - 35.00) < 0.005)
+        #expect(ResearchKitSPL.decision(readings: [34.99, 34.99, 34.99, 34.99, 34.99]) == 4)
+        #expect(ResearchKitSPL.decision(readings: [34.99, 34.99, 35.00, 34.99, 34.99, 34.99, 34.99]) == nil)
+        #expect(ResearchKitSPL.decision(readings: [50, 44, 44, 46, 44, 44, 44, 44, 44], threshold: 45) == 8)
+    }
+}
+
