@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct SoundCommandTests {
+    /// A 1 kHz sine of RMS 10^(−40/20) (−40 dBFS), 8 s at 48 kHz, written through libsndfile's
+    /// float WAV path by the toolkit itself (generate-samples writes only the voice; use ffmpeg-free
+    /// synthesis here).
+    func tone(_ folder: TemporaryFolder, dbfs: Double, seconds: Double = 8) throws -> String {
+        let rate = 48_000.0
+        let amplitude = pow(10, dbfs / 20) * 2.0.squareRoot()
+        var bytes: [UInt8] = []
+        func le32(_ v: UInt32) { for k in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * k))) } }
+        func le16(_ v: UInt16) { for k in 0..<2 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * k))) } }
+        let n = Int(seconds * rate)
+        bytes += Array("RIFF".utf8); le32(UInt32(36 + 4 * n)); bytes += Array("WAVEfmt ".utf8); le32(16)
+        le16(3); le16(1); le32(48_000); le32(192_000); le16(4); le16(32)  // IEEE float, mono
+        bytes += Array("data".utf8); le32(UInt32(4 * n))
+        for i in 0..<n { le32(Float(amplitude * sin(2 * Double.pi * 1000 * Double(i) / rate)).bitPattern) }
+        return try folder.write("tone\(Int(-dbfs)).wav", bytes)
+    }
+
+    @Test("score spl: LAeq = dBFS + 117.3 by default; --calibration-offset; the ResearchKit decision")
+    func spl() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let quiet = try tone(folder, dbfs: -90)  // 27.3 dB(A) on an iPhone: passes at the 5th reading
+        let run = try Run(["score", "spl", "--json", quiet])
+        #expect(run.status == 0, "\(run.stderr)")
+        let atk = try #require((run.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+        #expect(abs((atk["laeqDecibels"] as? Double ?? 0) - 27.3) < 0.01)
+        #expect(atk["researchKitDecision"] as? String == "pass")
+        #expect(atk["researchKitPassIntervalIndex"] as? Int == 4)
+        #expect(atk["calibrationOffsetDecibels"] as? Double == 117.3)
+        let loud = try Run(["score", "spl", "--json", "--calibration-offset", "100", try tone(folder, dbfs: -40)])
+        let loudFeatures = try #require((loud.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+        #expect(abs((loudFeatures["laeqDecibels"] as? Double ?? 0) - 60) < 0.01)
+        #expect(loudFeatures["researchKitDecision"] as? String == "fail")
+        let ipad = try #require(try Run(["score", "spl", "--json", "--device", "ipad", quiet]).json)
+        #expect(((ipad["features"] as? [String: Any])?["atk"] as? [String: Any])?["calibrationOffsetDecibels"] as? Double == 123.3)
+    }
+
+    @Test("--researchkit-json writes an ORKEnvironmentSPLMeterResult that info and score read back")
+    func researchKitJSON() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try Run(["score", "spl", "--researchkit-json", try tone(folder, dbfs: -90)])
+        #expect(run.status == 0)
+        let object = try #require(run.json)
+        #expect(object["_class"] as? String == "ORKEnvironmentSPLMeterResult")
+        #expect(abs((object["sensitivityOffset"] as? Double ?? 0) - -23.3) < 1e-9)
+        #expect((object["recordedSPLMeterSamples"] as? [Double])?.count == 5)
+        let path = try folder.write("result.json", run.stdout)
+        let again = try Run(["score", "spl", "--json", path])
+        let features = try #require((again.json?["features"] as? [String: Any])?["researchKit"] as? [String: Any])
+        #expect(features["researchKitPassIntervalIndex"] as? Int == 4)
+    }
+
+    @Test("SampleData's SPL-meter result: ResearchKit's rule on its readings")
+    func sampleResult() throws {
+        let run = try Run(["score", "spl", "--json", SharedData.sampleData.appendingPathComponent("spl_meter_result.json").path])
+        #expect(run.status == 0)
+        let features = try #require((run.json?["features"] as? [String: Any])?["researchKit"] as? [String: Any])
+        let readings = try #require(features["readingsDecibels"] as? [Double])
+        // Independent reading of the rule: the first index where the last five readings are < 35.
+        let expected = readings.indices.first { $0 >= 4 && readings[($0 - 4)...$0].allSatisfy { $0 < 35 } }
+        #expect(features["researchKitPassIntervalIndex"] as? Int == expected)
+    }
+}
+
+@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+struct CalibratorTests {
+    @Test("calibrate the 94 dB calibrator, then the same file reads 94.0 ± 0.05 dB")
+    func calibrator() throws {
+        let file = SharedData.path("spl/calibrator_94dB_1kHz.wav")
+        let calibration = try Run(["calibrate", "--json", "--reference", "94", file])
+        #expect(calibration.status == 0)
+        let offset = try #require(calibration.json?["calibrationOffsetDecibels"] as? Double)
+        let run = try Run(["score", "spl", "--json", "--calibration-offset", "\(offset)", file])
+        let atk = try #require((run.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+        for name in ["laeqDecibels", "lceqDecibels", "lzeqDecibels"] {
+            #expect(abs((atk[name] as? Double ?? 0) - 94) <= 0.05, "\(name)")
+        }
+    }
+}
