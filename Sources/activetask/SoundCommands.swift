@@ -205,3 +205,45 @@ struct Calibrate: ParsableCommand {
         }
     }
 }
+
+struct ScoreVoice: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "voice",
+        abstract: "Voice loudness and quality: RMS dBFS, Praat intensity, BS.1770 loudness, ResearchKit's too-loud rule, F0, jitter, shimmer, HNR.",
+        discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz) on channel 0."
+    )
+
+    @OptionGroup var options: ScoreOptions
+
+    @Option(name: .long, help: "dB SPL at RMS 1.0 of the recording chain; adds splDecibels.")
+    var calibrationOffset: Double?
+
+    @Option(name: .long, help: "Pitch floor, Hz.")
+    var pitchFloor: Double = 75
+
+    @Option(name: .long, help: "Pitch ceiling, Hz.")
+    var pitchCeiling: Double = 600
+
+    func run() throws {
+        let decoder = try openAudio(options.file)
+        let format = decoder.format
+        let samples: [Float]
+        do {
+            samples = try decoder.readAll()
+        } catch {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        var voiceOptions = VoiceAnalysis.Options(calibrationOffsetDecibels: calibrationOffset)
+        voiceOptions.pitchFloorHz = pitchFloor
+        voiceOptions.pitchCeilingHz = pitchCeiling
+        let (set, warnings) = VoiceAnalysis.analyze(interleaved: samples.map(Double.init), channels: format.channels,
+                                                   sampleRateHz: format.sampleRateHz, options: voiceOptions)
+        ScoreReport(kind: "voice", file: options.file, dialect: "\(format.container) \(format.encoding), \(Int(format.sampleRateHz)) Hz, \(format.channels) ch",
+                    sets: [set], warnings: warnings).print(json: options.json)
+        if set["f0MedianHz"] == .missing {
+            printError("\(options.file): no voiced signal found")
+            throw ExitCode(ActiveTask.Status.unusable)
+        }
+    }
+}

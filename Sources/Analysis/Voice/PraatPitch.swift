@@ -1,0 +1,379 @@
+import Glibc
+import SignalProcessing
+
+/// A mono sound on Praat's time grid: sample i (0-based) sits at x1 + i·dx with x1 = dx/2, so a
+/// file's sound covers [0, n·dx].
+struct PraatSound {
+    let samples: [Double]
+    let dx: Double
+    var x1: Double { 0.5 * dx }
+    var count: Int { samples.count }
+    var duration: Double { Double(count) * dx }
+
+    func time(_ index: Double) -> Double { x1 + index * dx }
+    /// Index of the last sample at or before t (0-based; may be out of range).
+    func lowIndex(_ t: Double) -> Int { Int(((t - x1) / dx).rounded(.down)) }
+    /// Index of the first sample at or after t.
+    func highIndex(_ t: Double) -> Int { Int(((t - x1) / dx).rounded(.up)) }
+    func nearestIndex(_ t: Double) -> Int { Int(((t - x1) / dx).rounded()) }
+}
+
+/// Praat's "Sound: To Pitch (ac)" and the cross-correlation variant its harmonicity uses,
+/// reimplemented from P. Boersma, "Accurate short-term analysis of the fundamental frequency and
+/// the harmonics-to-noise ratio of a sampled sound", Proc. IFA 17:97–110 (1993), and the Praat
+/// manual ("Sound: To Pitch (ac)...", "Sound: To Harmonicity (cc)..."), analysis.md §4.6:
+/// per frame the local-mean-removed, windowed signal's autocorrelation divided by the window's,
+/// candidates at its maxima refined by sinc interpolation, then the best path through the
+/// candidates by dynamic programming with octave, octave-jump and voicing costs.
+struct PraatPitchAnalysis {
+    enum Method {
+        /// Autocorrelation with a Hann window of `periodsPerWindow` periods of the floor (default).
+        case autocorrelation
+        /// Forward cross-correlation, sinc-700 peak refinement (Praat's "accurate" cc).
+        case crossCorrelation
+    }
+
+    var timeStep = 0.0  // 0: periodsPerWindow / floor / 4
+    var floor = 75.0
+    var ceiling = 600.0
+    var method = Method.autocorrelation
+    var periodsPerWindow = 3.0
+    var maxCandidates = 15
+    var silenceThreshold = 0.03
+    var voicingThreshold = 0.45
+    var octaveCost = 0.01
+    var octaveJumpCost = 0.35
+    var voicedUnvoicedCost = 0.14
+
+    struct Candidate {
+        var frequency: Double
+        var strength: Double
+    }
+
+    struct Frame {
+        var intensity = 0.0
+        var candidates: [Candidate] = [Candidate(frequency: 0, strength: 0)]
+    }
+
+    /// The chosen path: per frame (frequency Hz, 0 = unvoiced; strength).
+    struct Contour {
+        var x1: Double
+        var dx: Double
+        var ceiling: Double
+        var frequency: [Double]
+        var strength: [Double]
+
+        func time(_ frame: Int) -> Double { x1 + Double(frame) * dx }
+        func isVoiced(_ frame: Int) -> Bool { frequency[frame] > 0 && frequency[frame] < ceiling }
+
+        /// Linear interpolation between frame centres, nil where the nearer frame is unvoiced
+        /// (extrapolating from it when the farther one is; Praat's Sampled_getValueAtX).
+        func value(at t: Double) -> Double? {
+            let real = (t - x1) / dx
+            let left = Int(real.rounded(.down))
+            var phase = real - Double(left)
+            let near: Int, far: Int
+            if phase < 0.5 {
+                (near, far) = (left, left + 1)
+            } else {
+                (near, far) = (left + 1, left)
+                phase = 1 - phase
+            }
+            guard near >= 0, near < frequency.count, isVoiced(near) else { return nil }
+            guard far >= 0, far < frequency.count, isVoiced(far) else { return frequency[near] }
+            return frequency[near] + phase * (frequency[far] - frequency[near])
+        }
+    }
+
+    func analyze(_ sound: PraatSound) -> Contour? {
+        let ceiling = min(self.ceiling, 0.5 / sound.dx)
+        let periodsPerWindow = self.periodsPerWindow
+        let accurate = method == .crossCorrelation
+        let interpolationDepth = method == .autocorrelation ? 0.5 : 1.0
+        let brentDepth = accurate ? 700 : 70
+        let dt = timeStep > 0 ? timeStep : periodsPerWindow / floor / 4
+        guard floor >= periodsPerWindow / sound.duration else { return nil }
+        let maxCandidates = max(self.maxCandidates, Int(ceiling / floor))
+        let samplesPerPeriod = Int((1 / sound.dx / floor).rounded(.down))
+        let halfSamplesPerPeriod = samplesPerPeriod / 2 + 1
+        let windowDuration = periodsPerWindow / floor
+        let halfWindow = Int((windowDuration / sound.dx).rounded(.down)) / 2 - 1
+        guard halfWindow >= 2 else { return nil }
+        let windowSamples = 2 * halfWindow
+        let maximumLag = min(Int((Double(windowSamples) / periodsPerWindow).rounded(.down)) + 2, windowSamples)
+
+        // Frames fitted symmetrically into the sound (Praat's Sampled_shortTermAnalysis).
+        let analysisWindow = accurate ? 1 / floor + windowDuration : windowDuration
+        let frameCount = Int(((sound.duration - analysisWindow) / dt).rounded(.down)) + 1
+        guard frameCount >= 1 else { return nil }
+        let middle = sound.x1 - 0.5 * sound.dx + 0.5 * sound.duration
+        let firstTime = middle - 0.5 * Double(frameCount) * dt + 0.5 * dt
+
+        var globalPeak = 0.0
+        let mean = sound.samples.reduce(0, +) / Double(sound.count)
+        for value in sound.samples { globalPeak = max(globalPeak, abs(value - mean)) }
+        var frames = [Frame](repeating: Frame(), count: frameCount)
+        if globalPeak > 0 {
+            var context = FrameContext(sound: sound, windowSamples: windowSamples, halfWindow: halfWindow, maximumLag: maximumLag,
+                                       samplesPerPeriod: samplesPerPeriod, halfSamplesPerPeriod: halfSamplesPerPeriod,
+                                       interpolationDepth: interpolationDepth, brentDepth: brentDepth, globalPeak: globalPeak)
+            for f in 0..<frameCount {
+                frames[f] = context.frame(at: firstTime + Double(f) * dt, analysis: self, maxCandidates: maxCandidates, accurate: accurate)
+            }
+        }
+        return pathFinder(frames, x1: firstTime, dx: dt, ceiling: ceiling)
+    }
+
+    /// Buffers and constants of the per-frame analysis.
+    struct FrameContext {
+        let sound: PraatSound
+        let windowSamples: Int, halfWindow: Int, maximumLag: Int
+        let samplesPerPeriod: Int, halfSamplesPerPeriod: Int
+        let interpolationDepth: Double
+        let brentDepth: Int
+        let globalPeak: Double
+        let window: [Double]
+        let windowAutocorrelation: [Double]
+        let fft: FFT?
+        let fftSize: Int
+        let brentMax: Int
+
+        init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
+             interpolationDepth: Double, brentDepth: Int, globalPeak: Double) {
+            self.sound = sound
+            self.windowSamples = windowSamples
+            self.halfWindow = halfWindow
+            self.maximumLag = maximumLag
+            self.samplesPerPeriod = samplesPerPeriod
+            self.halfSamplesPerPeriod = halfSamplesPerPeriod
+            self.interpolationDepth = interpolationDepth
+            self.brentDepth = brentDepth
+            self.globalPeak = globalPeak
+            brentMax = Int((Double(windowSamples) * interpolationDepth).rounded(.down))
+            var size = 1
+            while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
+            fftSize = size
+            // Hann window w_i = 0.5 − 0.5·cos(2πi/(N + 1)), i = 1…N, and its normalised autocorrelation.
+            window = (1...windowSamples).map { 0.5 - 0.5 * cos(Double($0) * 2 * .pi / Double(windowSamples + 1)) }
+            fft = try? FFT(size: size)
+            if let fft {
+                let r = Self.autocorrelation(window, fft: fft)
+                windowAutocorrelation = r.map { $0 / r[0] }
+            } else {
+                windowAutocorrelation = []
+            }
+        }
+
+        static func autocorrelation(_ x: [Double], fft: FFT) -> [Double] {
+            var padded = x + [Double](repeating: 0, count: fft.size - x.count)
+            var spectrum = fft.forward(padded)
+            for k in 0..<fft.realBins {
+                spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
+                spectrum[2 * k + 1] = 0
+            }
+            padded = fft.inverse(spectrum)
+            return padded
+        }
+
+        mutating func frame(at t: Double, analysis a: PraatPitchAnalysis, maxCandidates: Int, accurate: Bool) -> Frame {
+            let s = sound.samples
+            let left = sound.lowIndex(t), right = left + 1
+            // Local mean over one longest period each side.
+            var localMean = 0.0
+            let meanStart = max(0, right - samplesPerPeriod), meanEnd = min(s.count - 1, left + samplesPerPeriod)
+            for i in meanStart...meanEnd { localMean += s[i] }
+            localMean /= Double(2 * samplesPerPeriod)
+            // Local peak over half a longest period each side of the window centre.
+            let start = right - halfWindow
+            var frame = [Double](repeating: 0, count: windowSamples)
+            for j in 0..<windowSamples {
+                let i = start + j
+                let value = i >= 0 && i < s.count ? s[i] - localMean : 0
+                frame[j] = accurate ? value : value * window[j]
+            }
+            var localPeak = 0.0
+            let peakStart = max(0, halfWindow - halfSamplesPerPeriod), peakEnd = min(windowSamples - 1, halfWindow + halfSamplesPerPeriod - 1)
+            if peakStart <= peakEnd {
+                for j in peakStart...peakEnd { localPeak = max(localPeak, abs(frame[j])) }
+            }
+            var result = Frame(intensity: localPeak > globalPeak ? 1 : localPeak / globalPeak)
+            guard localPeak > 0 else { return result }
+
+            // r[m] for m = 0…brentMax.
+            var r = [Double](repeating: 0, count: brentMax + 2)
+            if accurate {
+                let startTime = t - 0.5 * (1 / a.floor + Double(windowSamples) * sound.dx)
+                var begin = sound.lowIndex(startTime)
+                if begin < 0 { begin = 0 }
+                var span = maximumLag + windowSamples
+                span = min(span, s.count - begin)
+                let localMaximumLag = span - windowSamples
+                guard localMaximumLag > 0 else { return result }
+                var sumX2 = 0.0
+                for i in 0..<windowSamples { let x = s[begin + i] - localMean; sumX2 += x * x }
+                var sumY2 = sumX2
+                r[0] = 1
+                for lag in 1...min(localMaximumLag, brentMax + 1) {
+                    let y0 = s[begin + lag - 1] - localMean, yZ = s[begin + lag - 1 + windowSamples] - localMean
+                    sumY2 += yZ * yZ - y0 * y0
+                    var product = 0.0
+                    for j in 0..<windowSamples { product += (s[begin + j] - localMean) * (s[begin + lag + j] - localMean) }
+                    r[lag] = product / (sumX2 * sumY2).squareRoot()
+                }
+            } else if let fft {
+                let ac = Self.autocorrelation(frame, fft: fft)
+                r[0] = 1
+                for lag in 1...(brentMax + 1) where lag < windowAutocorrelation.count {
+                    r[lag] = ac[lag] / (ac[0] * windowAutocorrelation[lag])
+                }
+            }
+
+            // Candidates at the maxima of r, strongest kept.
+            var places: [Int] = [0]
+            let maxLag = accurate ? min(maximumLag, brentMax) : min(maximumLag, brentMax)
+            for i in 2..<max(2, maxLag) where r[i] > 0.5 * a.voicingThreshold && r[i] > r[i - 1] && r[i] >= r[i + 1] {
+                let dr = 0.5 * (r[i + 1] - r[i - 1]), d2r = 2 * r[i] - r[i - 1] - r[i + 1]
+                let frequency = 1 / sound.dx / (Double(i) + dr / d2r)
+                var strength = sinc(r, at: 1 / sound.dx / frequency, depth: 30)
+                if strength > 1 { strength = 1 / strength }
+                var place: Int?
+                if result.candidates.count < maxCandidates {
+                    result.candidates.append(Candidate(frequency: frequency, strength: strength))
+                    places.append(i)
+                    continue
+                }
+                var weakest = 2.0
+                for k in 1..<result.candidates.count {
+                    let local = result.candidates[k].strength - a.octaveCost * log2(a.floor / result.candidates[k].frequency)
+                    if local < weakest {
+                        weakest = local
+                        place = k
+                    }
+                }
+                if strength - a.octaveCost * log2(a.floor / frequency) <= weakest { place = nil }
+                if let place {
+                    result.candidates[place] = Candidate(frequency: frequency, strength: strength)
+                    places[place] = i
+                }
+            }
+            // Second pass: maximise the sinc interpolant of r around each candidate. Without
+            // octave costs (harmonicity) the path takes each frame's strongest candidate, so only
+            // the few strongest first estimates need refining.
+            var refine = Array(1..<result.candidates.count)
+            if a.octaveCost == 0, a.octaveJumpCost == 0, refine.count > 3 {
+                refine = Array(refine.sorted { result.candidates[$0].strength > result.candidates[$1].strength }.prefix(3))
+                result.candidates = [result.candidates[0]] + refine.map { result.candidates[$0] }
+                places = [0] + refine.map { places[$0] }
+                refine = Array(1..<result.candidates.count)
+            }
+            for k in refine {
+                let depth = result.candidates[k].frequency > 0.3 / sound.dx ? 700 : brentDepth
+                let (x, y) = maximize(r, around: places[k], depth: depth)
+                result.candidates[k].frequency = 1 / sound.dx / x
+                result.candidates[k].strength = y > 1 ? 1 / y : y
+            }
+            return result
+        }
+
+        /// Windowed-sinc interpolation of r at real lag x over r[−B…B] (r[−m] = r[m],
+        /// B = r.count − 1): sinc(π·d) times a raised cosine reaching zero one sample beyond the
+        /// interpolation span, the span `depth` samples each side clipped to the array (as Praat's
+        /// NUM_interpolate_sinc).
+        func sinc(_ r: [Double], at x: Double, depth: Int) -> Double {
+            let bound = r.count - 1
+            let midLeft = Int(x.rounded(.down))
+            if x == Double(midLeft) { return value(r, midLeft) }
+            let midRight = midLeft + 1
+            let span = min(depth, midRight + bound, bound - midLeft)
+            guard span >= 1 else { return value(r, midLeft) + (x - Double(midLeft)) * (value(r, midRight) - value(r, midLeft)) }
+            let left = midRight - span, right = midLeft + span
+            var sum = 0.0
+            // Left side: a = π(x − ix), window cos(a / (x − left + 1)); sin(a) alternates in sign.
+            var a = Double.pi * (x - Double(midLeft))
+            var halfSin = 0.5 * sin(a)
+            let leftScale = 1 / (x - Double(left) + 1)
+            for ix in stride(from: midLeft, through: left, by: -1) {
+                sum += value(r, ix) * halfSin / a * (1 + cos(a * leftScale))
+                a += Double.pi
+                halfSin = -halfSin
+            }
+            a = Double.pi * (Double(midRight) - x)
+            halfSin = 0.5 * sin(a)
+            let rightScale = 1 / (Double(right) - x + 1)
+            for ix in midRight...right {
+                sum += value(r, ix) * halfSin / a * (1 + cos(a * rightScale))
+                a += Double.pi
+                halfSin = -halfSin
+            }
+            return sum
+        }
+
+        private func value(_ r: [Double], _ k: Int) -> Double {
+            let m = abs(k)
+            return m < r.count ? r[m] : 0
+        }
+
+        /// Golden-section maximisation of the sinc interpolant on [i − 1, i + 1].
+        func maximize(_ r: [Double], around i: Int, depth: Int) -> (x: Double, y: Double) {
+            var a = Double(i) - 1, b = Double(i) + 1
+            let g = (5.0.squareRoot() - 1) / 2
+            var c = b - g * (b - a), d = a + g * (b - a)
+            var fc = sinc(r, at: c, depth: depth), fd = sinc(r, at: d, depth: depth)
+            while b - a > 1e-7 {
+                if fc > fd {
+                    b = d; d = c; fd = fc
+                    c = b - g * (b - a); fc = sinc(r, at: c, depth: depth)
+                } else {
+                    a = c; c = d; fc = fd
+                    d = a + g * (b - a); fd = sinc(r, at: d, depth: depth)
+                }
+            }
+            let x = 0.5 * (a + b)
+            return (x, sinc(r, at: x, depth: depth))
+        }
+    }
+
+    /// Praat's Pitch_pathFinder: Viterbi over candidates with octave, jump and voicing costs
+    /// (the latter two scaled by 0.01 s / time step).
+    func pathFinder(_ frames: [Frame], x1: Double, dx: Double, ceiling: Double) -> Contour {
+        let correction = 0.01 / dx
+        let jump = octaveJumpCost * correction, vuv = voicedUnvoicedCost * correction
+        func voiced(_ f: Double) -> Bool { f > 0 && f < ceiling }
+        var delta: [[Double]] = frames.map { frame in
+            let unvoiced = voicingThreshold + max(0, silenceThreshold <= 0 ? 0 : 2 - frame.intensity / (silenceThreshold / (1 + voicingThreshold)))
+            return frame.candidates.map { c in voiced(c.frequency) ? c.strength - octaveCost * log2(ceiling / c.frequency) : unvoiced }
+        }
+        var psi = frames.map { [Int](repeating: 0, count: $0.candidates.count) }
+        for f in 1..<max(1, frames.count) {
+            for c2 in frames[f].candidates.indices {
+                let f2 = frames[f].candidates[c2].frequency
+                var best = -1e30, place = 0
+                for c1 in frames[f - 1].candidates.indices {
+                    let f1 = frames[f - 1].candidates[c1].frequency
+                    let cost: Double
+                    switch (voiced(f1), voiced(f2)) {
+                    case (false, false): cost = 0
+                    case (true, true): cost = jump * abs(log2(f1 / f2))
+                    default: cost = vuv
+                    }
+                    let value = delta[f - 1][c1] - cost + delta[f][c2]
+                    if value > best {
+                        best = value
+                        place = c1
+                    }
+                }
+                delta[f][c2] = best
+                psi[f][c2] = place
+            }
+        }
+        var frequency = [Double](repeating: 0, count: frames.count), strength = frequency
+        guard let last = frames.indices.last else { return Contour(x1: x1, dx: dx, ceiling: ceiling, frequency: [], strength: []) }
+        var place = delta[last].indices.max { delta[last][$0] < delta[last][$1] } ?? 0
+        for f in stride(from: last, through: 0, by: -1) {
+            frequency[f] = frames[f].candidates[place].frequency
+            strength[f] = frames[f].candidates[place].strength
+            place = psi[f][place]
+        }
+        return Contour(x1: x1, dx: dx, ceiling: ceiling, frequency: frequency, strength: strength)
+    }
+}

@@ -1,0 +1,141 @@
+import Glibc
+import SignalProcessing
+
+/// Sustained-phonation analysis (analysis.md §4): levels and loudness of the whole recording,
+/// ResearchKit's "too loud" rule, and F0, jitter, shimmer and HNR defined as Praat defines them
+/// (Praat's own scope: pitch, pulses and harmonicity over the whole recording, statistics over
+/// voiced frames and valid periods).
+public enum VoiceAnalysis {
+    public struct Options: Sendable {
+        /// dB SPL at RMS 1.0, when the recording chain is calibrated (§3.5).
+        public var calibrationOffsetDecibels: Double?
+        public var pitchFloorHz = 75.0
+        public var pitchCeilingHz = 600.0
+        public init(calibrationOffsetDecibels: Double? = nil) {
+            self.calibrationOffsetDecibels = calibrationOffsetDecibels
+        }
+    }
+
+    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1].
+    public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> (FeatureSet, [String]) {
+        var set = FeatureSet(name: "atk")
+        var warnings: [String] = []
+        let frames = interleaved.count / max(1, channels)
+        let channel0 = (0..<frames).map { interleaved[$0 * channels] }
+        let dualMono = channels == 2 && (0..<frames).allSatisfy { interleaved[2 * $0] == interleaved[2 * $0 + 1] }
+        let loudnessChannels = channels == 1 || dualMono ? 1 : channels
+        set.append("channelMode", .text(channels == 1 ? "mono" : dualMono ? "dualMono" : "multichannel"))
+        set.append("durationSeconds", Double(frames) / sampleRateHz)
+
+        // Levels of the whole recording (channel 0).
+        let meanSquare = channel0.reduce(0) { $0 + $1 * $1 } / Double(max(1, frames))
+        let rmsDbfs = 10 * log10(meanSquare)
+        set.append("rmsDbfs", rmsDbfs.isFinite ? rmsDbfs : nil)
+        // Praat "Sound: Get intensity (dB)": samples as pascals re 2·10⁻⁵ Pa — not SPL.
+        set.append("intensityDb", rmsDbfs.isFinite ? rmsDbfs + 20 * log10(1 / 2e-5) : nil)
+        set.append("splDecibels", options.calibrationOffsetDecibels.flatMap { rmsDbfs.isFinite ? rmsDbfs + $0 : nil })
+
+        // ITU-R BS.1770-4 over all channels (dual mono counted once: +3.01 LU otherwise).
+        var meter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: loudnessChannels)
+        meter.process(interleaved: loudnessChannels == channels ? interleaved : channel0)
+        set.append("loudnessLufs", meter.integratedLUFS)
+        set.append("loudnessRangeLu", meter.loudnessRangeLU)
+        if meter.integratedLUFS == nil { warnings.append("integrated loudness is −∞: every block is below −70 LUFS") }
+
+        // ResearchKit's too-loud rule (ORKAudioLevelNavigationRule.m): non-zero Int16 samples of
+        // all channels, m = max(dB/60, −1) + 1, too loud if mean m > 0.45.
+        var sumM = 0.0, countM = 0
+        for value in interleaved {
+            let a = Int16(clamping: Int((value * 32767).rounded()))
+            guard a != 0 else { continue }
+            sumM += max(20 * log10(abs(Double(a)) / 32767) / 60, -1) + 1
+            countM += 1
+        }
+        let tooLoudMean = countM > 0 ? sumM / Double(countM) : 0
+        set.append("researchKitTooLoudMeanLevel", tooLoudMean)
+        set.append("researchKitTooLoud", .text(tooLoudMean > 0.45 ? "true" : "false"))
+        let clipped = channel0.filter { abs($0) >= 0.999 }.count
+        if clipped > 0 { warnings.append("clipping: \(clipped) sample(s) at |x| ≥ 0.999") }
+
+        // Praat-compatible F0, pulses, perturbation and harmonicity on channel 0.
+        let sound = PraatSound(samples: channel0, dx: 1 / sampleRateHz)
+        var pitchAnalysis = PraatPitchAnalysis()
+        pitchAnalysis.floor = options.pitchFloorHz
+        pitchAnalysis.ceiling = options.pitchCeilingHz
+        let contour = pitchAnalysis.analyze(sound)
+        let voicedF0 = contour.map { c in c.frequency.indices.filter(c.isVoiced).map { c.frequency[$0] } } ?? []
+        let sorted = voicedF0.sorted()
+        set.append("voicedFrameCount", Double(voicedF0.count))
+        set.append("f0MedianHz", sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.5))
+        set.append("f0MeanHz", sorted.isEmpty ? nil : voicedF0.statistic(Statistics.mean))
+        set.append("f0SdHz", sorted.count < 2 ? nil : voicedF0.statistic(Statistics.standardDeviation))
+        set.append("f0SdSemitones", sorted.count < 2 ? nil : voicedF0.map { 12 * log2($0 / 100) }.statistic(Statistics.standardDeviation))
+        set.append("f0P5Hz", sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.05))
+        set.append("f0P95Hz", sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.95))
+        set.append("f0RangeHz", sorted.isEmpty ? nil : sorted.last! - sorted.first!)
+
+        // Voiced material: frames the pitch tracker calls voiced (10 ms steps).
+        let voicedSeconds = Double(voicedF0.count) * (contour?.dx ?? 0.01)
+        set.append("voicedDurationSeconds", voicedSeconds)
+        set.append("voicedFraction", frames > 0 ? min(1, voicedSeconds / (Double(frames) / sampleRateHz)) : 0)
+        if voicedSeconds < 1 { warnings.append("less than 1 s of voiced signal: F0 and perturbation are unreliable") }
+        if let contour {
+            var voicedSquares = 0.0, voicedCount = 0
+            for f in contour.frequency.indices where contour.isVoiced(f) {
+                let center = Int(((contour.time(f) - sound.x1) / sound.dx).rounded())
+                let half = Int(0.005 / sound.dx)
+                for i in max(0, center - half)..<min(frames, center + half) {
+                    voicedSquares += channel0[i] * channel0[i]
+                    voicedCount += 1
+                }
+            }
+            let voicedDbfs = voicedCount > 0 ? 10 * log10(voicedSquares / Double(voicedCount)) : .nan
+            set.append("rmsVoicedDbfs", voicedDbfs.isFinite ? voicedDbfs : nil)
+            set.append("intensityVoicedDb", voicedDbfs.isFinite ? voicedDbfs + 20 * log10(1 / 2e-5) : nil)
+        } else {
+            set.append("rmsVoicedDbfs", .missing)
+            set.append("intensityVoicedDb", .missing)
+        }
+
+        let pulses = contour.map { Perturbation.pulses(sound, pitch: $0) } ?? []
+        let m = Perturbation.measures(pulses, sound: sound)
+        set.append("pulseCount", Double(pulses.count))
+        set.append("jitterLocal", m.jitterLocal)
+        set.append("jitterLocalAbsoluteSeconds", m.jitterLocalAbsoluteSeconds)
+        set.append("jitterRap", m.jitterRap)
+        set.append("jitterPpq5", m.jitterPpq5)
+        set.append("jitterDdp", m.jitterDdp)
+        set.append("shimmerLocal", m.shimmerLocal)
+        set.append("shimmerLocalDb", m.shimmerLocalDb)
+        set.append("shimmerApq3", m.shimmerApq3)
+        set.append("shimmerApq5", m.shimmerApq5)
+        set.append("shimmerApq11", m.shimmerApq11)
+        set.append("shimmerDda", m.shimmerDda)
+        set.append("hnrDb", harmonicity(sound, floor: options.pitchFloorHz))
+        return (set, warnings)
+    }
+
+    /// Praat "Sound: To Harmonicity (cc)" (time step 0.01 s, minimum pitch 75 Hz, silence
+    /// threshold 0.1, 1 period per window) and its mean over voiced frames: per frame
+    /// 10·lg(r/(1 − r)) of the best cross-correlation r (Boersma 1993).
+    static func harmonicity(_ sound: PraatSound, floor: Double) -> Double? {
+        var analysis = PraatPitchAnalysis()
+        analysis.method = .crossCorrelation
+        analysis.timeStep = 0.01
+        analysis.floor = floor
+        analysis.ceiling = 0.5 / sound.dx
+        analysis.periodsPerWindow = 1
+        analysis.silenceThreshold = 0.1
+        analysis.voicingThreshold = 0
+        analysis.octaveCost = 0
+        analysis.octaveJumpCost = 0
+        analysis.voicedUnvoicedCost = 0
+        guard let contour = analysis.analyze(sound) else { return nil }
+        var values: [Double] = []
+        for f in contour.frequency.indices where contour.frequency[f] > 0 {
+            let r = contour.strength[f]
+            values.append(r <= 1e-15 ? -150 : r > 1 - 1e-15 ? 150 : 10 * log10(r / (1 - r)))
+        }
+        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+}

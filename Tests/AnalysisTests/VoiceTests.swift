@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+
+/// analysis.md §5 E (Praat 6.1.38 via parselmouth 0.4.7 and analytic values).
+@Suite struct VoiceTests {
+    static let rate = 44_100.0
+
+    /// E3's pulse vowel: pulses at cumulative sums of T0(1 ± ε) (starting +), amplitudes 1 ± δ,
+    /// each adding 0.05·A·Σ g·e^(−πBτ)·sin(2πFτ) for 0 ≤ τ < 50 ms with (F, B, g) =
+    /// (700, 250, 1), (1220, 250, 0.5), (2600, 300, 0.25); optional Gaussian noise σ.
+    static func vowel(f0: Double = 120, epsilon: Double = 0, delta: Double = 0, sigma: Double = 0, seconds: Double = 2) -> [Double] {
+        let n = Int(seconds * rate)
+        var x = [Double](repeating: 0, count: n)
+        let formants: [(Double, Double, Double)] = [(700, 250, 1), (1220, 250, 0.5), (2600, 300, 0.25)]
+        var t = 0.0, k = 0
+        let span = Int(0.05 * rate)
+        while t < seconds {
+            let amplitude = 1 + (k % 2 == 0 ? delta : -delta)
+            let start = Int((t * rate).rounded(.up))
+            for i in start..<min(n, start + span) {
+                let tau = Double(i) / rate - t
+                var value = 0.0
+                for (f, b, g) in formants { value += g * exp(-Double.pi * b * tau) * sin(2 * Double.pi * f * tau) }
+                x[i] += 0.05 * amplitude * value
+            }
+            t += (1 / f0) * (1 + (k % 2 == 0 ? epsilon : -epsilon))
+            k += 1
+        }
+        if sigma > 0 {
+            var random = SeededRandom(seed: 5)
+            for i in x.indices {
+                x[i] += sigma * (-2 * log(max(random.unit(), 1e-300))).squareRoot() * cos(2 * Double.pi * random.unit())
+            }
+        }
+        return x
+    }
+
+    static func features(_ x: [Double]) -> FeatureSet {
+        VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: rate).0
+    }
+
+    func number(_ set: FeatureSet, _ name: String) throws -> Double { try #require(set[name]?.number, "\(name)") }
+
+    @Test("E1: Praat intensity of sines of RMS 0.02, 1/√2, 1 is 60.000, 90.969, 93.979 dB")
+    func intensity() throws {
+        for (rms, expected) in [(0.02, 60.000), (1 / 2.0.squareRoot(), 90.969), (1.0, 93.979)] {
+            let x = (0..<Int(Self.rate)).map { rms * 2.0.squareRoot() * sin(2 * Double.pi * 441 * Double($0) / Self.rate) }
+            let set = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate).0
+            #expect(abs(try number(set, "intensityDb") - expected) <= 0.001)
+        }
+    }
+
+    @Test("E2: exact alternating periods T0(1 ± 0.005): jitter local 1 %, rap 0.667 %, ppq5 0.4 %, ddp 2 %")
+    func exactPeriods() throws {
+        var times: [Double] = [0]
+        for k in 0..<400 { times.append(times.last! + (1.0 / 120) * (1 + (k % 2 == 0 ? 0.005 : -0.005))) }
+        let silent = PraatSound(samples: [Double](repeating: 0, count: 10), dx: 1 / Self.rate)
+        let m = Perturbation.measures(times, sound: silent)
+        #expect(abs((m.jitterLocal ?? 0) - 0.01) <= 1e-6 * 0.01 * 100)
+        #expect(abs((m.jitterLocalAbsoluteSeconds ?? 0) - 8.33333e-5) <= 1e-9)
+        #expect(abs((m.jitterRap ?? 0) - 0.00666667) <= 1e-7)
+        #expect(abs((m.jitterPpq5 ?? 0) - 0.004) <= 1e-7)
+        #expect(abs((m.jitterDdp ?? 0) - 0.02) <= 1e-7)
+    }
+
+    @Test("E3: the clean 120 Hz pulse vowel: F0 120.00, jitter and shimmer < 0.05 %, HNR > 35 dB")
+    func clean() throws {
+        let set = Self.features(Self.vowel())
+        #expect(abs(try number(set, "f0MedianHz") - 120) <= 0.05)
+        #expect(try number(set, "jitterLocal") < 0.0005)
+        #expect(try number(set, "shimmerLocal") < 0.0005)
+        #expect(try number(set, "hnrDb") > 35)
+        #expect(abs(try number(set, "intensityDb") - 55.404) <= 0.05)
+    }
+
+    @Test("E3: ε = 0.005 gives jitter local 1 %, rap 0.667 %, ppq5 0.4 %")
+    func jitter() throws {
+        let set = Self.features(Self.vowel(epsilon: 0.005))
+        #expect(abs(try number(set, "jitterLocal") - 0.01) <= 0.0005)
+        #expect(abs(try number(set, "jitterRap") - 0.00667) <= 0.0003)
+        #expect(abs(try number(set, "jitterPpq5") - 0.004) <= 0.0003)
+    }
+
+    @Test("E3: δ = 0.02 gives shimmer local 4 %, 0.347 dB, apq3 2.66 %, apq5 1.6 %, apq11 2.18 %")
+    func shimmer() throws {
+        let set = Self.features(Self.vowel(delta: 0.02))
+        #expect(abs(try number(set, "shimmerLocal") - 0.04) <= 0.002)
+        #expect(abs(try number(set, "shimmerLocalDb") - 0.347) <= 0.02)
+        #expect(abs(try number(set, "shimmerApq3") - 0.0266) <= 0.0015)
+        #expect(abs(try number(set, "shimmerApq5") - 0.016) <= 0.001)
+        #expect(abs(try number(set, "shimmerApq11") - 0.0218) <= 0.0012)
+    }
+
+    @Test("E3: noise σ = 0.001 / 0.003 gives HNR 21.1 / 11.7 dB (±1)", arguments: [(0.001, 21.1), (0.003, 11.7)])
+    func harmonicity(sigma: Double, expected: Double) throws {
+        let set = Self.features(Self.vowel(sigma: sigma))
+        #expect(abs(try number(set, "hnrDb") - expected) <= 1)
+    }
+
+    @Test("E4: median F0 within 0.01 % at 100, 220, 440 Hz", arguments: [100.0, 220, 440])
+    func f0(frequency: Double) throws {
+        let set = Self.features(Self.vowel(f0: frequency))
+        #expect(abs(try number(set, "f0MedianHz") / frequency - 1) <= 0.0001)
+    }
+
+    @Test("dual mono counts once in loudness; too-loud rule on a full-scale sine")
+    func loudnessAndTooLoud() throws {
+        let mono = (0..<Int(3 * Self.rate)).map { 0.5 * sin(2 * Double.pi * 997 * Double($0) / Self.rate) }
+        let stereo = mono.flatMap { [$0, $0] }
+        let a = VoiceAnalysis.analyze(interleaved: mono, channels: 1, sampleRateHz: Self.rate).0
+        let b = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate).0
+        #expect(b["channelMode"] == .text("dualMono"))
+        #expect(abs(try number(a, "loudnessLufs") - number(b, "loudnessLufs")) < 1e-9)
+        #expect(b["researchKitTooLoud"] == .text("true"))  // mean clamped level of a −6 dBFS sine ≈ 0.83
+        let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).0
+        #expect(quiet["researchKitTooLoud"] == .text("false"))
+    }
+}
