@@ -58,4 +58,57 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(GaitAnalysis.analyze(hour, windows: true))
         }
     }
+
+    soundBenchmarks()
+}
+
+/// One 65,536-sample block of pseudo-random noise, reused: the meters' cost does not depend on
+/// the values, and memory stays that of one block.
+let noiseBlock: [Double] = {
+    var state: UInt64 = 11
+    return (0..<65_536).map { _ in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return 0.1 * (Double(state >> 11) / Double(1 << 53) - 0.5)
+    }
+}()
+
+/// A 10-s synthetic sustained vowel at 44.1 kHz (pulse train through three formants, F0 120 Hz).
+let vowel: [Double] = {
+    let rate = 44_100.0, n = Int(10 * rate)
+    var x = [Double](repeating: 0, count: n)
+    var t = 0.0
+    while t < 10 {
+        let start = Int((t * rate).rounded(.up))
+        for i in start..<min(n, start + 2205) {
+            let tau = Double(i) / rate - t
+            x[i] += 0.05 * (exp(-.pi * 250 * tau) * sin(2 * .pi * 700 * tau) + 0.5 * exp(-.pi * 250 * tau) * sin(2 * .pi * 1220 * tau))
+        }
+        t += 1.0 / 120
+    }
+    return x
+}()
+
+let soundBenchmarks: @Sendable () -> Void = {
+    Benchmark("SPL: A/C/Z, F/S, Leq, percentiles of 1 h of 48 kHz mono", configuration: .init(maxDuration: .seconds(30), maxIterations: 3)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var meter = SoundLevelMeter(sampleRateHz: 48_000, calibrationOffsetDecibels: 117.3)
+            for _ in 0..<(3600 * 48_000 / 65_536) { meter.process(noiseBlock) }
+            blackHole(meter.result)
+        }
+    }
+
+    Benchmark("BS.1770: integrated loudness and range of 10 min of 48 kHz stereo", configuration: .init(maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+        let stereo = noiseBlock.flatMap { [$0, -$0] }
+        for _ in benchmark.scaledIterations {
+            var meter = LoudnessMeter(sampleRateHz: 48_000, channels: 2)
+            for _ in 0..<(600 * 48_000 / 65_536) { meter.process(interleaved: stereo) }
+            blackHole((meter.integratedLUFS, meter.loudnessRangeLU))
+        }
+    }
+
+    Benchmark("Voice: F0, pulses, jitter, shimmer, HNR of a 10-s 44.1 kHz vowel", configuration: .init(maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(VoiceAnalysis.analyze(interleaved: vowel, channels: 1, sampleRateHz: 44_100))
+        }
+    }
 }
