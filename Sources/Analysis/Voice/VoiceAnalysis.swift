@@ -74,27 +74,43 @@ public enum VoiceAnalysis {
         set.append("f0P95Hz", sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.95))
         set.append("f0RangeHz", sorted.isEmpty ? nil : sorted.last! - sorted.first!)
 
-        // Voiced material: frames the pitch tracker calls voiced (10 ms steps).
-        let voicedSeconds = Double(voicedF0.count) * (contour?.dx ?? 0.01)
+        // Voiced material (analysis.md §4.5, `atk`): 40 ms frames, 10 ms hop, voiced if the frame
+        // RMS is at least max(P95 of frame levels − 30 dB, −60 dBFS) and the pitch tracker calls
+        // its centre voiced; gaps < 0.2 s bridged, segments < 0.3 s dropped.
+        let segments = voicedSegments(channel0, sampleRateHz: sampleRateHz, contour: contour)
+        let voicedSamples = segments.reduce(0) { $0 + $1.count }
+        let voicedSeconds = Double(voicedSamples) / sampleRateHz
         set.append("voicedDurationSeconds", voicedSeconds)
-        set.append("voicedFraction", frames > 0 ? min(1, voicedSeconds / (Double(frames) / sampleRateHz)) : 0)
+        set.append("voicedFraction", frames > 0 ? voicedSeconds / (Double(frames) / sampleRateHz) : 0)
         if voicedSeconds < 1 { warnings.append("less than 1 s of voiced signal: F0 and perturbation are unreliable") }
-        if let contour {
-            var voicedSquares = 0.0, voicedCount = 0
-            for f in contour.frequency.indices where contour.isVoiced(f) {
-                let center = Int(((contour.time(f) - sound.x1) / sound.dx).rounded())
-                let half = Int(0.005 / sound.dx)
-                for i in max(0, center - half)..<min(frames, center + half) {
-                    voicedSquares += channel0[i] * channel0[i]
-                    voicedCount += 1
-                }
+        var voicedSquares = 0.0
+        var frameLevels: [Double] = []
+        let frameLength = Int(0.04 * sampleRateHz), hop = Int(0.01 * sampleRateHz)
+        for segment in segments {
+            for i in segment { voicedSquares += channel0[i] * channel0[i] }
+            var start = segment.lowerBound
+            while start + frameLength <= segment.upperBound {
+                var sum = 0.0
+                for i in start..<(start + frameLength) { sum += channel0[i] * channel0[i] }
+                frameLevels.append(10 * log10(max(sum / Double(frameLength), 1e-300)))
+                start += hop
             }
-            let voicedDbfs = voicedCount > 0 ? 10 * log10(voicedSquares / Double(voicedCount)) : .nan
-            set.append("rmsVoicedDbfs", voicedDbfs.isFinite ? voicedDbfs : nil)
-            set.append("intensityVoicedDb", voicedDbfs.isFinite ? voicedDbfs + 20 * log10(1 / 2e-5) : nil)
+        }
+        let voicedDbfs = voicedSamples > 0 ? 10 * log10(voicedSquares / Double(voicedSamples)) : .nan
+        set.append("rmsVoicedDbfs", voicedDbfs.isFinite ? voicedDbfs : nil)
+        set.append("intensityVoicedDb", voicedDbfs.isFinite ? voicedDbfs + 20 * log10(1 / 2e-5) : nil)
+        let sortedLevels = frameLevels.sorted()
+        // Energy mean of the frame levels: 10·lg mean 10^(L/10).
+        set.append("frameRmsDbfsMean", frameLevels.isEmpty ? nil : 10 * log10(frameLevels.reduce(0) { $0 + pow(10, $1 / 10) } / Double(frameLevels.count)))
+        set.append("frameRmsDbfsMedian", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.5))
+        set.append("frameRmsDbfsP10", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.1))
+        set.append("frameRmsDbfsP90", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.9))
+        if voicedSamples >= Int(0.4 * sampleRateHz) {
+            var voicedMeter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: 1)
+            voicedMeter.process(interleaved: segments.flatMap { channel0[$0] })
+            set.append("loudnessVoicedLufs", voicedMeter.integratedLUFS)
         } else {
-            set.append("rmsVoicedDbfs", .missing)
-            set.append("intensityVoicedDb", .missing)
+            set.append("loudnessVoicedLufs", .missing)
         }
 
         let pulses = contour.map { Perturbation.pulses(sound, pitch: $0) } ?? []
@@ -137,5 +153,43 @@ public enum VoiceAnalysis {
             values.append(r <= 1e-15 ? -150 : r > 1 - 1e-15 ? 150 : 10 * log10(r / (1 - r)))
         }
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// Sample ranges of voiced material (analysis.md §4.5).
+    static func voicedSegments(_ x: [Double], sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> [Range<Int>] {
+        guard let contour else { return [] }
+        let frameLength = Int(0.04 * sampleRateHz), hop = Int(0.01 * sampleRateHz)
+        guard x.count >= frameLength, hop > 0 else { return [] }
+        var levels: [Double] = []
+        var start = 0
+        while start + frameLength <= x.count {
+            var sum = 0.0
+            for i in start..<(start + frameLength) { sum += x[i] * x[i] }
+            levels.append(10 * log10(max(sum / Double(frameLength), 1e-300)))
+            start += hop
+        }
+        let threshold = max(Statistics.quantileOfSorted(levels.sorted(), 0.95) - 30, -60)
+        var voiced = levels.indices.map { f -> Bool in
+            let centre = (Double(f * hop) + 0.5 * Double(frameLength)) / sampleRateHz
+            return levels[f] >= threshold && contour.value(at: centre) != nil
+        }
+        // Bridge unvoiced gaps shorter than 0.2 s, then drop voiced runs shorter than 0.3 s.
+        func runs(_ flags: [Bool], _ value: Bool) -> [Range<Int>] {
+            var result: [Range<Int>] = []
+            var i = 0
+            while i < flags.count {
+                guard flags[i] == value else { i += 1; continue }
+                let begin = i
+                while i < flags.count, flags[i] == value { i += 1 }
+                result.append(begin..<i)
+            }
+            return result
+        }
+        for gap in runs(voiced, false) where gap.lowerBound > 0 && gap.upperBound < voiced.count && Double(gap.count) * 0.01 < 0.2 {
+            for f in gap { voiced[f] = true }
+        }
+        return runs(voiced, true).filter { Double($0.count) * 0.01 >= 0.3 }.map { run in
+            (run.lowerBound * hop)..<min(x.count, (run.upperBound - 1) * hop + frameLength)
+        }
     }
 }
