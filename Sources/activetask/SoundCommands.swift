@@ -75,6 +75,9 @@ struct ScoreSPL: ParsableCommand {
     @Option(name: .long, help: "Audio channel to measure.")
     var channel: Int = 0
 
+    @Option(name: .long, help: "Run the weighting filters at 1, 2 or 4 × the file's rate (half-band FIR upsampling).")
+    var oversampling: Int = 1
+
     @Flag(name: .long, help: "Print a ResearchKit ORKEnvironmentSPLMeterResult JSON instead of the report.")
     var researchkitJson = false
 
@@ -87,7 +90,11 @@ struct ScoreSPL: ParsableCommand {
             printError("\(options.file): \(rate) Hz is too low for A-weighting (needs > 2 kHz)")
             throw ExitCode(ActiveTask.Status.unusable)
         }
-        var levelMeter = SoundLevelMeter(sampleRateHz: rate, calibrationOffsetDecibels: offset, intervalSeconds: interval)
+        guard [1, 2, 4].contains(oversampling) else {
+            printError("--oversampling must be 1, 2 or 4")
+            throw ExitCode(ActiveTask.Status.badInvocation)
+        }
+        var levelMeter = SoundLevelMeter(sampleRateHz: rate, calibrationOffsetDecibels: offset, intervalSeconds: interval, oversampling: oversampling)
         try streamChannel(decoder, file: options.file, channel: channel) { levelMeter.process($0) }
         let result = levelMeter.result
         let readings = result.intervalLevelsDecibels
@@ -117,9 +124,10 @@ struct ScoreSPL: ParsableCommand {
         set.append("durationSeconds", result.durationSeconds)
         set.append("calibrationOffsetDecibels", offset)
         set.append("calibrationSource", .text(source))
+        set.append("oversampling", Double(oversampling))
         appendDecision(to: &set, readings: readings, pass: pass)
         var warnings: [String] = []
-        if rate < 40_000 { warnings.append("sample rate \(rate) Hz: A and C weighting read low in the top octave (bilinear design below 40 kHz)") }
+        if rate * Double(oversampling) < 40_000 { warnings.append("sample rate \(rate) Hz: A and C weighting read low in the top octave (bilinear design below 40 kHz)") }
         ScoreReport(kind: "spl", file: options.file, dialect: "audio", sets: [set], warnings: warnings).print(json: options.json)
     }
 
