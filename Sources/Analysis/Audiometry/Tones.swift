@@ -1,0 +1,195 @@
+import Glibc
+import SignalProcessing
+
+/// Audiometric pure tones (audiometry.md §9.2): a Double phase accumulator, full level for
+/// `durationSeconds`, on/off ramps, on the left, right or both channels (the other silent).
+public struct ToneSpecification: Sendable, Hashable {
+    public enum Ear: String, Sendable, CaseIterable { case left, right, both }
+
+    public enum Ramp: Sendable, Hashable {
+        /// g = ½(1 − cos(πt/T)), rise time (−20 → −1 dB) 0.58122·T; T must give 20–50 ms.
+        case raisedCosine(seconds: Double)
+        /// ResearchKit's ramp: gain 10^(2u − 2), u linear over 0.2 s (−40 → 0 dB); its rise time of
+        /// 95 ms is outside 20–50 ms and allowed only as an explicit emulation.
+        case researchKit
+    }
+
+    public var frequencyHz: Double
+    /// Sine peak amplitude (full scale 1.0).
+    public var amplitude: Double
+    public var durationSeconds: Double
+    public var ear: Ear
+    public var ramp: Ramp
+    public var sampleRateHz: Double
+
+    public init(frequencyHz: Double, amplitude: Double, durationSeconds: Double, ear: Ear = .both,
+                ramp: Ramp = .raisedCosine(seconds: 0.05), sampleRateHz: Double = 44_100) {
+        self.frequencyHz = frequencyHz
+        self.amplitude = amplitude
+        self.durationSeconds = durationSeconds
+        self.ear = ear
+        self.ramp = ramp
+        self.sampleRateHz = sampleRateHz
+    }
+
+    /// Rise time −20 → −1 dB of a ramp, s.
+    public static func riseTime(_ ramp: Ramp) -> Double {
+        switch ramp {
+        case .raisedCosine(let t):
+            // ½(1 − cos(πx)) = g → x = acos(1 − 2g)/π
+            return t * (acos(1 - 2 * pow(10, -1.0 / 20)) - acos(1 - 2 * pow(10, -20.0 / 20))) / .pi
+        case .researchKit:
+            return 0.2 * (19.0 / 40)  // −20 and −1 dB of a −40 → 0 dB line over 0.2 s
+        }
+    }
+
+    /// Errors a specification can have.
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case rampOutsideLimits(riseTimeSeconds: Double)
+        case frequencyAboveNyquist
+        case clipping(amplitude: Double)
+
+        public var description: String {
+            switch self {
+            case .rampOutsideLimits(let r):
+                "ramp rise time (−20 → −1 dB) \(Int((r * 1000).rounded())) ms is outside 20–50 ms (ANSI S3.6 / IEC 60645-1)"
+            case .frequencyAboveNyquist: "frequency at or above the Nyquist frequency"
+            case .clipping(let a): "peak amplitude \(a) exceeds full scale"
+            }
+        }
+    }
+
+    /// Interleaved stereo samples: ramp up, `durationSeconds` at full level, ramp down.
+    public func render() throws(Problem) -> [Float] {
+        guard frequencyHz < sampleRateHz / 2 else { throw .frequencyAboveNyquist }
+        guard amplitude <= 1 else { throw .clipping(amplitude: amplitude) }
+        let rampSeconds: Double
+        switch ramp {
+        case .raisedCosine(let t):
+            let rise = Self.riseTime(ramp)
+            guard rise >= 0.02 - 1e-9, rise <= 0.05 + 1e-9 else { throw .rampOutsideLimits(riseTimeSeconds: rise) }
+            rampSeconds = t
+        case .researchKit:
+            rampSeconds = 0.2
+        }
+        let rampSamples = Int((rampSeconds * sampleRateHz).rounded())
+        let holdSamples = Int((durationSeconds * sampleRateHz).rounded())
+        let total = 2 * rampSamples + holdSamples
+        var out = [Float](repeating: 0, count: 2 * total)
+        var phase = 0.0
+        let step = 2 * Double.pi * frequencyHz / sampleRateHz
+        for i in 0..<total {
+            let gain: Double
+            if i < rampSamples {
+                gain = envelope(Double(i) / Double(rampSamples))
+            } else if i >= rampSamples + holdSamples {
+                gain = envelope(Double(total - i) / Double(rampSamples))
+            } else {
+                gain = 1
+            }
+            let value = Float(amplitude * gain * sin(phase))
+            if ear != .right { out[2 * i] = value }
+            if ear != .left { out[2 * i + 1] = value }
+            phase += step
+            if phase >= 2 * Double.pi { phase -= 2 * Double.pi }
+        }
+        return out
+    }
+
+    private func envelope(_ u: Double) -> Double {
+        switch ramp {
+        case .raisedCosine: return 0.5 * (1 - cos(Double.pi * u))
+        case .researchKit: return pow(10, 2 * u - 2)
+        }
+    }
+}
+
+/// FFT verification of a recorded or generated tone (audiometry.md §10; F. J. Harris, Proc. IEEE
+/// 66(1), 1978): level from the flat-top spectrum's peak bin, frequency from the Hann spectrum by
+/// log-parabolic interpolation, THD from flat-top harmonic amplitudes, THD+N from the rest.
+public enum ToneVerification {
+    public struct Result: Sendable {
+        public var frequencyHz: Double
+        /// Sine peak amplitude and its dBFS (20·lg a).
+        public var peakAmplitude: Double
+        public var levelDbfs: Double
+        /// THD_F over harmonics 2…10 below Nyquist: ratio and dB.
+        public var thd: Double
+        public var thdDecibels: Double
+        /// (total − fundamental) / fundamental power, dB.
+        public var thdPlusNoiseDecibels: Double
+    }
+
+    /// Analyses `x` (one channel, the steady part of the tone).
+    public static func analyze(_ x: [Double], sampleRateHz fs: Double) -> Result? {
+        let n = x.count
+        guard n >= 64, let fft = try? FFT(size: n) else { return nil }
+        func spectrum(_ window: Window) -> (magnitudes: [Double], sum: Double, sumSquares: Double) {
+            let w = window.values(count: n, periodic: true)
+            let s = fft.forward(zip(x, w).map { $0 * $1 })
+            var magnitudes = [Double](repeating: 0, count: fft.realBins)
+            for k in 0..<fft.realBins {
+                let power = s[2 * k] * s[2 * k] + s[2 * k + 1] * s[2 * k + 1]
+                magnitudes[k] = power.squareRoot()
+            }
+            return (magnitudes, w.reduce(0, +), w.reduce(0) { $0 + $1 * $1 })
+        }
+        let hann = spectrum(.hann)
+        guard let k = (1..<(fft.realBins - 1)).max(by: { hann.magnitudes[$0] < hann.magnitudes[$1] }) else { return nil }
+        let (a, b, c) = (log(hann.magnitudes[k - 1]), log(hann.magnitudes[k]), log(hann.magnitudes[k + 1]))
+        let delta = 0.5 * (a - c) / (a - 2 * b + c)
+        let frequency = (Double(k) + (delta.isFinite ? delta : 0)) * fs / Double(n)
+        let flat = spectrum(.flatTop)
+        func amplitude(near f: Double) -> Double {
+            let centre = Int((f * Double(n) / fs).rounded())
+            let range = max(1, centre - 3)...min(fft.realBins - 1, centre + 3)
+            return (range.map { flat.magnitudes[$0] }.max() ?? 0) * 2 / flat.sum
+        }
+        let fundamental = amplitude(near: frequency)
+        var harmonics = 0.0
+        for h in 2...10 where Double(h) * frequency < fs / 2 - 4 * fs / Double(n) {
+            let v = amplitude(near: Double(h) * frequency)
+            harmonics += v * v
+        }
+        // THD+N: power outside ±6 bins of the fundamental (Hann), re the fundamental's power.
+        var total = 0.0, fundamentalPower = 0.0
+        for bin in 1..<fft.realBins {
+            let p = hann.magnitudes[bin] * hann.magnitudes[bin]
+            total += p
+            if abs(bin - k) <= 6 { fundamentalPower += p }
+        }
+        let thd = harmonics.squareRoot() / fundamental
+        return Result(frequencyHz: frequency, peakAmplitude: fundamental, levelDbfs: 20 * log10(fundamental), thd: thd,
+                      thdDecibels: 20 * log10(thd), thdPlusNoiseDecibels: 10 * log10(max(total - fundamentalPower, 1e-300) / fundamentalPower))
+    }
+
+    /// Rise and fall times (−20 → −1 dB and −1 → −20 dB of the steady envelope) of a tone,
+    /// from the envelope |analytic signal| (Hilbert transform through the FFT), s.
+    public static func rampTimes(_ x: [Double], sampleRateHz fs: Double) -> (rise: Double, fall: Double)? {
+        let n = x.count
+        guard n >= 64, let fft = try? FFT(size: n) else { return nil }
+        var spectrum = [Double](repeating: 0, count: 2 * n)
+        var input = [Double](repeating: 0, count: 2 * n)
+        for i in 0..<n { input[2 * i] = x[i] }
+        input.withUnsafeBufferPointer { i in spectrum.withUnsafeMutableBufferPointer { fft.transform(i, into: $0) } }
+        // Analytic signal: double positive frequencies, zero negative ones.
+        for k in 1..<n {
+            let factor: Double = k < (n + 1) / 2 ? 2 : (n % 2 == 0 && k == n / 2 ? 1 : 0)
+            spectrum[2 * k] *= factor
+            spectrum[2 * k + 1] *= factor
+        }
+        var analytic = [Double](repeating: 0, count: 2 * n)
+        spectrum.withUnsafeBufferPointer { i in analytic.withUnsafeMutableBufferPointer { fft.transform(i, into: $0, inverse: true) } }
+        var envelope = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            let power = analytic[2 * i] * analytic[2 * i] + analytic[2 * i + 1] * analytic[2 * i + 1]
+            envelope[i] = power.squareRoot() / Double(n)
+        }
+        let steady = envelope[(n / 3)..<(2 * n / 3)].sorted()[(n / 3) / 2]
+        let low = steady * pow(10, -20.0 / 20), high = steady * pow(10, -1.0 / 20)
+        guard let riseLow = envelope.firstIndex(where: { $0 >= low }), let riseHigh = envelope.firstIndex(where: { $0 >= high }),
+            let fallHigh = envelope.lastIndex(where: { $0 >= high }), let fallLow = envelope.lastIndex(where: { $0 >= low })
+        else { return nil }
+        return (Double(riseHigh - riseLow) / fs, Double(fallLow - fallHigh) / fs)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import Analysis
+@testable import SignalProcessing
+
+/// audiometry.md §13 D19–D21c and F26–F30.
+@Suite struct AudiometryCalibrationTests {
+    @Test("D19: standard RETSPLs: TDH-39 1 kHz 40 dB HL, ER-3A (HA-2) 4 kHz 20 dB HL, supra-aural 250 Hz 0 dB HL")
+    func standardRETSPL() {
+        #expect(HeadphoneCalibration.soundPressureLevel(hearingLevel: 40, retspl: HeadphoneCalibration.Transducer.tdh39.retspl[1000]!) == 47)
+        #expect(HeadphoneCalibration.soundPressureLevel(hearingLevel: 20, retspl: HeadphoneCalibration.Transducer.er3aHA2.retspl[4000]!) == 25.5)
+        #expect(HeadphoneCalibration.soundPressureLevel(hearingLevel: 0, retspl: HeadphoneCalibration.Transducer.genericSupraAural.retspl[250]!) == 27)
+        #expect(HeadphoneCalibration.Transducer.tdh39.retspl[750] == nil)  // unverified, not shipped
+    }
+
+    @Test("D20: AirPods gen 1 at 1 kHz: attenuation and amplitude at 0/30/60 dB HL, clipping from 105.89")
+    func airPods() throws {
+        let tables = try #require(HeadphoneCalibration.tables(for: "airpodsv1"))
+        for (hl, attenuation, amplitude) in [(0.0, -106.89, 4.523765e-6), (30, -76.89, 1.430540e-4), (60, -46.89, 4.523765e-3)] {
+            let result = try #require(HeadphoneCalibration.researchKitAmplitude(hearingLevel: hl, frequencyHz: 1000, tables: tables))
+            #expect(abs(result.attenuationDecibels - attenuation) < 1e-9)
+            #expect(abs((result.amplitude ?? 0) / amplitude - 1) < 1e-5)
+        }
+        #expect(abs((HeadphoneCalibration.maximumHearingLevel(frequencyHz: 1000, tables: tables) ?? 0) - 105.89) < 1e-9)
+        #expect(HeadphoneCalibration.researchKitAmplitude(hearingLevel: 105.89, frequencyHz: 1000, tables: tables)?.amplitude == nil)
+        #expect(HeadphoneCalibration.researchKitAmplitude(hearingLevel: 30, frequencyHz: 1100, tables: tables) == nil)
+        #expect(HeadphoneCalibration.tables(for: "AIRPODS") == nil)
+        #expect(HeadphoneCalibration.tables(for: "AIRPODS", version: .researchKit2) != nil)
+    }
+
+    @Test("D20b and §7.5: volume quantisation, correct and ResearchKit ≥ 3.1.0")
+    func volume() throws {
+        let tables = try #require(HeadphoneCalibration.tables(for: "AIRPODSV1"))
+        let result = try #require(HeadphoneCalibration.researchKitAmplitude(hearingLevel: 30, frequencyHz: 1000, tables: tables, volume: 0.5))
+        #expect(abs(result.attenuationDecibels - -47.89) < 1e-9)
+        #expect(abs((result.amplitude ?? 0) / 4.031809e-3 - 1) < 1e-5)
+        for (v, correct, quirk) in [(1.0, 0.0, 0.0), (0.99, -3.0, 0.0), (0.5, -29.0, 0.0), (0.03, -65.5, -65.5)] {
+            #expect(HeadphoneCalibration.volumeOffset(tables, volume: v) == correct, "\(v)")
+            #expect(HeadphoneCalibration.volumeOffset(tables, volume: v, rule: .researchKit3_1) == quirk, "\(v)")
+        }
+        #expect(HeadphoneCalibration.quantizedVolume(0.93749994) == 0.9375)
+        #expect(HeadphoneCalibration.quantizedVolume(0.03, rule: .researchKitBefore3_1) == nil)
+    }
+
+    @Test("D21: PTA3 15, PTA4 20, WHO 2021 mild, WHO 1991 grade 0; D21b grade edges; D21c unilateral")
+    func grades() {
+        var audiogram = Audiogram()
+        audiogram.thresholds[.right] = [500: 10, 1000: 15, 2000: 20, 4000: 35]
+        #expect(audiogram.pureToneAverage(.right, frequencies: Audiogram.pta3Frequencies) == 15)
+        #expect(audiogram.pureToneAverage(.right, frequencies: Audiogram.pta4Frequencies) == 20)
+        #expect(Audiogram.who2021Grade(20) == "mild")
+        #expect(Audiogram.who1991Grade(20) == 0)
+        let edges: [(Double, String)] = [(19.99, "normal"), (20, "mild"), (34.99, "mild"), (35, "moderate"), (50, "moderately severe"),
+                                         (65, "severe"), (80, "profound"), (95, "complete")]
+        for (pta, grade) in edges { #expect(Audiogram.who2021Grade(pta) == grade, "\(pta)") }
+        #expect(Audiogram.who2021Category(better: 15, worse: 35) == "unilateral")
+        #expect(Audiogram.who2021Category(better: 15, worse: 34.9) == "normal")
+        audiogram.thresholds[.right]?[4000] = .some(nil)
+        #expect(audiogram.pureToneAverage(.right, frequencies: Audiogram.pta4Frequencies) == nil)
+    }
+
+    static func sine(_ f: Double, amplitude: Double = 1, n: Int = 48_000, fs: Double = 48_000) -> [Double] {
+        (0..<n).map { amplitude * sin(2 * Double.pi * f * Double($0) / fs) }
+    }
+
+    @Test("F26–F28: flat-top level and Hann log-parabolic frequency")
+    func spectralEstimators() throws {
+        let f26 = try #require(ToneVerification.analyze(Self.sine(1000, amplitude: 0.5), sampleRateHz: 48_000))
+        #expect(abs(f26.peakAmplitude - 0.5) < 1e-9)
+        #expect(abs(f26.frequencyHz - 1000) < 1e-9)
+        let f27 = try #require(ToneVerification.analyze(Self.sine(1000.5), sampleRateHz: 48_000))
+        #expect(abs(f27.levelDbfs - -0.0098) <= 0.001)
+        #expect(abs(f27.frequencyHz - 1000.5) <= 0.001)
+        let f28 = try #require(ToneVerification.analyze(Self.sine(1000.25), sampleRateHz: 48_000))
+        #expect(abs(f28.frequencyHz - 1000.2655) <= 0.001)
+        #expect(abs(f28.levelDbfs - 0.0023) <= 0.001)
+    }
+
+    @Test("F29: THD of 1 % and 0.5 % second and third harmonics is 1.11803 % (−39.031 dB)")
+    func thd() throws {
+        let x = (0..<48_000).map { i -> Double in
+            let t = Double(i) / 48_000
+            return sin(2 * Double.pi * 1000 * t) + 0.01 * sin(2 * Double.pi * 2000 * t) + 0.005 * sin(2 * Double.pi * 3000 * t)
+        }
+        let result = try #require(ToneVerification.analyze(x, sampleRateHz: 48_000))
+        #expect(abs(result.thd * 100 - 1.11803) <= 0.001)
+        #expect(abs(result.thdDecibels - -39.031) <= 0.01)
+    }
+
+    @Test("F30: raised-cosine rise times 29.06 / 20.34 ms; ramps outside 20–50 ms rejected; measured from a rendered tone")
+    func ramps() throws {
+        #expect(abs(ToneSpecification.riseTime(.raisedCosine(seconds: 0.05)) * 1000 - 29.06) <= 0.1)
+        #expect(abs(ToneSpecification.riseTime(.raisedCosine(seconds: 0.035)) * 1000 - 20.34) <= 0.1)
+        #expect(abs(ToneSpecification.riseTime(.researchKit) * 1000 - 95) <= 0.1)
+        #expect(throws: ToneSpecification.Problem.self) {
+            try ToneSpecification(frequencyHz: 1000, amplitude: 0.1, durationSeconds: 1, ramp: .raisedCosine(seconds: 0.025)).render()
+        }
+        let tone = try ToneSpecification(frequencyHz: 1000, amplitude: 0.1, durationSeconds: 1, ear: .left, sampleRateHz: 48_000).render()
+        let left = stride(from: 0, to: tone.count, by: 2).map { Double(tone[$0]) }
+        #expect(stride(from: 1, to: tone.count, by: 2).allSatisfy { tone[$0] == 0 })  // the other ear is silent
+        let (rise, fall) = try #require(ToneVerification.rampTimes(left, sampleRateHz: 48_000))
+        #expect(abs(rise * 1000 - 29.06) <= 0.2 && abs(fall * 1000 - 29.06) <= 0.2, "\(rise) \(fall)")
+        let steady = Array(left[2400..<(2400 + 48_000)])
+        let verified = try #require(ToneVerification.analyze(steady, sampleRateHz: 48_000))
+        #expect(abs(verified.levelDbfs - -20) <= 0.01)
+        #expect(abs(verified.frequencyHz - 1000) <= 0.01)
+    }
+}
