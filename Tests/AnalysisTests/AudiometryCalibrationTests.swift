@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Analysis
 @testable import SignalProcessing
 
@@ -63,7 +64,7 @@ import Testing
         (0..<n).map { amplitude * sin(2 * Double.pi * f * Double($0) / fs) }
     }
 
-    @Test("F26–F28: flat-top level and Hann log-parabolic frequency")
+    @Test("F26–F28: flat-top level, Hann log-parabolic frequency and its refinement by the IEEE 1057 sine fit")
     func spectralEstimators() throws {
         let f26 = try #require(ToneVerification.analyze(Self.sine(1000, amplitude: 0.5), sampleRateHz: 48_000))
         #expect(abs(f26.peakAmplitude - 0.5) < 1e-9)
@@ -72,7 +73,9 @@ import Testing
         #expect(abs(f27.levelDbfs - -0.0098) <= 0.001)
         #expect(abs(f27.frequencyHz - 1000.5) <= 0.001)
         let f28 = try #require(ToneVerification.analyze(Self.sine(1000.25), sampleRateHz: 48_000))
-        #expect(abs(f28.frequencyHz - 1000.2655) <= 0.001)
+        #expect(abs(f28.hannFrequencyHz - 1000.2655) <= 0.001)
+        #expect(abs(f28.frequencyHz - 1000.25) <= 1e-6)
+        #expect(abs(f27.frequencyHz - 1000.5) <= 1e-6)
         #expect(abs(f28.levelDbfs - 0.0023) <= 0.001)
     }
 
@@ -85,6 +88,19 @@ import Testing
         let result = try #require(ToneVerification.analyze(x, sampleRateHz: 48_000))
         #expect(abs(result.thd * 100 - 1.11803) <= 0.001)
         #expect(abs(result.thdDecibels - -39.031) <= 0.01)
+        #expect(abs(result.thdPlusNoiseDecibels - -39.031) <= 0.01)  // no noise: THD+N = THD
+    }
+
+    @Test("THD+N of a unit sine with white noise of σ = 0.001 is 10·lg(σ²/½) = −56.99 dB; noise-free is at the float floor")
+    func thdPlusNoise() throws {
+        var random = SeededRandom(seed: 7)
+        let half = 0.001 * 3.0.squareRoot()  // uniform on ±half has σ = half/√3
+        let x = Self.sine(997.3).map { $0 + half * (2 * random.unit() - 1) }
+        let noisy = try #require(ToneVerification.analyze(x, sampleRateHz: 48_000))
+        #expect(abs(noisy.thdPlusNoiseDecibels - 10 * log10(1e-6 / 0.5)) <= 0.1, "\(noisy.thdPlusNoiseDecibels)")
+        #expect(abs(noisy.frequencyHz - 997.3) <= 0.001)
+        let clean = try #require(ToneVerification.analyze(Self.sine(997.3), sampleRateHz: 48_000))
+        #expect(clean.thdPlusNoiseDecibels < -200)
     }
 
     @Test("F30: raised-cosine rise times 29.06 / 20.34 ms; ramps outside 20–50 ms rejected; measured from a rendered tone")

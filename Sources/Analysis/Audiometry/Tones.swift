@@ -106,17 +106,22 @@ public struct ToneSpecification: Sendable, Hashable {
 
 /// FFT verification of a recorded or generated tone (audiometry.md §10; F. J. Harris, Proc. IEEE
 /// 66(1), 1978): level from the flat-top spectrum's peak bin, frequency from the Hann spectrum by
-/// log-parabolic interpolation, THD from flat-top harmonic amplitudes, THD+N from the rest.
+/// log-parabolic interpolation refined by a four-parameter sine fit (IEEE Std 1057), THD from
+/// flat-top harmonic amplitudes, THD+N from the residual of the sine fit.
 public enum ToneVerification {
     public struct Result: Sendable {
+        /// Sine-fit frequency, Hz (Hann estimate when the fit fails).
         public var frequencyHz: Double
+        /// Hann log-parabolic estimate, Hz (bias ≤ 0.016 bin).
+        public var hannFrequencyHz: Double
         /// Sine peak amplitude and its dBFS (20·lg a).
         public var peakAmplitude: Double
         public var levelDbfs: Double
         /// THD_F over harmonics 2…10 below Nyquist: ratio and dB.
         public var thd: Double
         public var thdDecibels: Double
-        /// (total − fundamental) / fundamental power, dB.
+        /// Power of everything but the fitted fundamental and DC (harmonics, noise) re the
+        /// fundamental's power, dB (IEEE 1057 residual).
         public var thdPlusNoiseDecibels: Double
     }
 
@@ -138,7 +143,9 @@ public enum ToneVerification {
         guard let k = (1..<(fft.realBins - 1)).max(by: { hann.magnitudes[$0] < hann.magnitudes[$1] }) else { return nil }
         let (a, b, c) = (log(hann.magnitudes[k - 1]), log(hann.magnitudes[k]), log(hann.magnitudes[k + 1]))
         let delta = 0.5 * (a - c) / (a - 2 * b + c)
-        let frequency = (Double(k) + (delta.isFinite ? delta : 0)) * fs / Double(n)
+        let hannFrequency = (Double(k) + (delta.isFinite ? delta : 0)) * fs / Double(n)
+        let sine = SineFit.fit(x, omega: 2 * Double.pi * hannFrequency / fs)
+        let frequency = sine.map { $0.omega * fs / (2 * Double.pi) } ?? hannFrequency
         let flat = spectrum(.flatTop)
         func amplitude(near f: Double) -> Double {
             let centre = Int((f * Double(n) / fs).rounded())
@@ -151,16 +158,10 @@ public enum ToneVerification {
             let v = amplitude(near: Double(h) * frequency)
             harmonics += v * v
         }
-        // THD+N: power outside ±6 bins of the fundamental (Hann), re the fundamental's power.
-        var total = 0.0, fundamentalPower = 0.0
-        for bin in 1..<fft.realBins {
-            let p = hann.magnitudes[bin] * hann.magnitudes[bin]
-            total += p
-            if abs(bin - k) <= 6 { fundamentalPower += p }
-        }
+        let thdPlusNoise = sine.map { $0.residualRMS * $0.residualRMS / ($0.amplitude * $0.amplitude / 2) } ?? .nan
         let thd = harmonics.squareRoot() / fundamental
-        return Result(frequencyHz: frequency, peakAmplitude: fundamental, levelDbfs: 20 * log10(fundamental), thd: thd,
-                      thdDecibels: 20 * log10(thd), thdPlusNoiseDecibels: 10 * log10(max(total - fundamentalPower, 1e-300) / fundamentalPower))
+        return Result(frequencyHz: frequency, hannFrequencyHz: hannFrequency, peakAmplitude: fundamental, levelDbfs: 20 * log10(fundamental), thd: thd,
+                      thdDecibels: 20 * log10(thd), thdPlusNoiseDecibels: 10 * log10(max(thdPlusNoise, 1e-300)))
     }
 
     /// Rise and fall times (−20 → −1 dB and −1 → −20 dB of the steady envelope) of a tone,

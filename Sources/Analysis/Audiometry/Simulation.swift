@@ -1,0 +1,90 @@
+import Glibc
+import SignalProcessing
+
+/// Virtual listeners for the threshold procedures (audiometry.md §5 D18 generalised): a
+/// logistic psychometric function around the true threshold with false alarms and lapses,
+///   P(yes | L) = γ + (1 − γ − λ)·1/(1 + e^(−(L − T)/s)),
+/// γ the false-alarm rate, λ the lapse rate, s the slope (dB).
+public struct VirtualListener: Sendable {
+    public var slopeDecibels: Double
+    public var falseAlarmRate: Double
+    public var lapseRate: Double
+
+    public init(slopeDecibels: Double = 2, falseAlarmRate: Double = 0.01, lapseRate: Double = 0.01) {
+        self.slopeDecibels = slopeDecibels
+        self.falseAlarmRate = falseAlarmRate
+        self.lapseRate = lapseRate
+    }
+
+    public func probabilityOfYes(level: Double, threshold: Double) -> Double {
+        falseAlarmRate + (1 - falseAlarmRate - lapseRate) / (1 + exp(-(level - threshold) / slopeDecibels))
+    }
+}
+
+public enum AudiometrySimulation {
+    /// Per frequency and procedure: estimate − truth statistics and presentation counts.
+    public struct Row: Sendable {
+        public var procedure: String
+        public var frequencyHz: Double
+        public var runs: Int
+        public var determined: Int
+        public var biasDecibels: Double
+        public var sdDecibels: Double
+        public var meanAbsoluteErrorDecibels: Double
+        public var meanPresentations: Double
+    }
+
+    /// Runs both procedures for every (frequency, true threshold) pair, `repeats` times each,
+    /// with a SplitMix64 stream seeded by `seed` (deterministic).
+    public static func run(truths: [(frequencyHz: Double, threshold: Double)], listener: VirtualListener, repeats: Int = 1,
+                           seed: UInt64 = 1, ashaCeiling: Double = 100) -> [Row] {
+        var state = seed
+        func uniform() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Double(z >> 11) / Double(1 << 53)
+        }
+        var rows: [Row] = []
+        let frequencies = Set(truths.map(\.frequencyHz)).sorted()
+        for procedure in ["researchkit", "asha"] {
+            for f in frequencies {
+                var errors: [Double] = []
+                var presentations: [Double] = []
+                var runs = 0
+                for truth in truths where truth.frequencyHz == f {
+                    for _ in 0..<repeats {
+                        runs += 1
+                        let respond: (Double) -> PresentationResponse = { level in
+                            uniform() < listener.probabilityOfYes(level: level, threshold: truth.threshold) ? .heard : .missed
+                        }
+                        let estimate: Double?
+                        let count: Int
+                        if procedure == "researchkit" {
+                            var engine = ResearchKitThresholdProcedure()
+                            engine.run(listener: respond)
+                            (estimate, count) = (engine.threshold, engine.presentations.count)
+                        } else {
+                            var parameters = ASHAThresholdProcedure.Parameters()
+                            parameters.ceiling = ashaCeiling
+                            var engine = ASHAThresholdProcedure(parameters: parameters)
+                            engine.run(listener: respond)
+                            (estimate, count) = (engine.threshold, engine.presentations.count)
+                        }
+                        presentations.append(Double(count))
+                        if let estimate { errors.append(estimate - truth.threshold) }
+                    }
+                }
+                rows.append(Row(
+                    procedure: procedure, frequencyHz: f, runs: runs, determined: errors.count,
+                    biasDecibels: errors.isEmpty ? .nan : errors.statistic(Statistics.mean),
+                    sdDecibels: errors.count < 2 ? .nan : errors.statistic(Statistics.standardDeviation),
+                    meanAbsoluteErrorDecibels: errors.isEmpty ? .nan : errors.map(abs).statistic(Statistics.mean),
+                    meanPresentations: presentations.statistic(Statistics.mean)))
+            }
+        }
+        return rows
+    }
+}

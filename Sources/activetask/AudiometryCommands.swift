@@ -1,0 +1,258 @@
+import Analysis
+import ArgumentParser
+import AudioIO
+import Batch
+import Foundation
+import SensorData
+
+/// `activetask audiometry simulate|verify`.
+struct AudiometryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audiometry",
+        abstract: "Threshold procedures against virtual listeners, and FFT verification of tones.",
+        subcommands: [Simulate.self, Verify.self]
+    )
+
+    struct Simulate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the threshold procedures against listeners.",
+            discussion: "--golden FILE: ResearchKit's golden set (deterministic listeners; thresholdsTotal and thresholdsExact). Otherwise logistic listeners with true audiograms from an NHANES CSV (--nhanes) or a flat threshold list (--thresholds), both procedures, bias/SD/presentations per frequency."
+        )
+
+        @Option(name: .long, help: "ResearchKit's ORKAudiometryTestData.json.")
+        var golden: String?
+
+        @Option(name: .long, help: "NHANES audiogram CSV (AUXU…R/L columns, dB HL; 666/888 = no value).")
+        var nhanes: String?
+
+        @Option(name: .long, help: "At most this many NHANES rows.")
+        var rows: Int = 500
+
+        @Option(name: .long, help: "Psychometric slope, dB.")
+        var slope: Double = 2
+
+        @Option(name: .long, help: "False-alarm rate.")
+        var falseAlarm: Double = 0.01
+
+        @Option(name: .long, help: "Lapse rate.")
+        var lapse: Double = 0.01
+
+        @Option(name: .long, help: "Repetitions per true threshold.")
+        var repeats: Int = 1
+
+        @Option(name: .long, help: "Seed of the listener's random stream.")
+        var seed: UInt64 = 1
+
+        @Flag(name: .long, help: "One JSON object.")
+        var json = false
+
+        func run() throws {
+            if let golden {
+                let table: AudiogramTable
+                do {
+                    guard let read = try JSONContents.read(golden).audiograms else {
+                        printError("\(golden): no audiogram table")
+                        throw ExitCode(ActiveTask.Status.invalidInput)
+                    }
+                    table = read
+                } catch let error as ReadError {
+                    printError(error.description)
+                    throw ExitCode(ActiveTask.Status.invalidInput)
+                }
+                let s = GoldenSet.run(table)
+                if json {
+                    print(JSONWriter(indent: 2).string(.object(JSONObject([
+                        "audiograms": .number(Double(s.audiograms)), "thresholdsTotal": .number(Double(s.thresholdsTotal)),
+                        "thresholdsExact": .number(Double(s.thresholdsExact)), "combinedRunTotal": .number(Double(s.combinedEntries)),
+                        "combinedRunExact": .number(Double(s.combinedExact)), "minimumPresentations": .number(Double(s.minimumPresentations)),
+                        "maximumPresentations": .number(Double(s.maximumPresentations)),
+                    ]))))
+                } else {
+                    print("golden set: \(s.audiograms) audiograms, \(s.thresholdsExact) of \(s.thresholdsTotal) thresholds exact (runs A and B); combined run \(s.combinedExact) of \(s.combinedEntries); presentations \(s.minimumPresentations)–\(s.maximumPresentations)")
+                }
+                if s.thresholdsExact != s.thresholdsTotal { throw ExitCode(ActiveTask.Status.unusable) }
+                return
+            }
+            guard let nhanes else {
+                printError("give --golden FILE or --nhanes FILE")
+                throw ExitCode(ActiveTask.Status.badInvocation)
+            }
+            let truths = try Self.nhanesTruths(nhanes, limit: rows)
+            let listener = VirtualListener(slopeDecibels: slope, falseAlarmRate: falseAlarm, lapseRate: lapse)
+            let result = AudiometrySimulation.run(truths: truths, listener: listener, repeats: repeats, seed: seed)
+            if json {
+                print(JSONWriter(indent: 2).string(.array(result.map { row in
+                    .object(JSONObject([
+                        "procedure": .string(row.procedure), "frequencyHz": .number(row.frequencyHz), "runs": .number(Double(row.runs)),
+                        "determined": .number(Double(row.determined)), "biasDecibels": .number(row.biasDecibels),
+                        "sdDecibels": .number(row.sdDecibels), "meanAbsoluteErrorDecibels": .number(row.meanAbsoluteErrorDecibels),
+                        "meanPresentations": .number(row.meanPresentations),
+                    ]))
+                })))
+            } else {
+                print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")
+                print("procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations")
+                for row in result {
+                    print(String(format: "%-11@ %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.procedure as NSString, row.frequencyHz, row.runs,
+                                 row.determined, row.biasDecibels, row.sdDecibels, row.meanAbsoluteErrorDecibels, row.meanPresentations))
+                }
+            }
+        }
+
+        /// (frequency, threshold) of every valid NHANES cell (both ears) of the first `limit` rows.
+        static func nhanesTruths(_ path: String, limit: Int) throws -> [(frequencyHz: Double, threshold: Double)] {
+            let table: CSVTable
+            do {
+                table = try CSVTable.parse(FileBytes.read(path), file: path)
+            } catch {
+                printError(error.description)
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+            guard let header = table.header else {
+                printError("\(path): no header with AUXU… columns")
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+            var truths: [(Double, Double)] = []
+            var used = 0
+            for row in 0..<table.rowCount where used < limit {
+                var any = false
+                for (column, name) in header.enumerated() where name.hasPrefix("AUXU") && !name.contains("1K2") {
+                    guard let f = AudiogramTable.frequencyHz(ofColumn: name), let values = table.columns[column].numbers else { continue }
+                    let value = values[row]
+                    if value.isFinite, value >= -10, value <= 120 {
+                        truths.append((f, value))
+                        any = true
+                    }
+                }
+                if any { used += 1 }
+            }
+            return truths
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Frequency, level (flat-top), THD, THD+N and ramp times of a tone recording.",
+            discussion: "Analyses the channel with the most energy; level and frequency over the steady part (envelope within 1 dB of its median)."
+        )
+
+        @Argument(help: "An audio file holding one tone.")
+        var file: String
+
+        @Flag(name: .long, help: "One JSON object.")
+        var json = false
+
+        func run() throws {
+            let decoder = try openAudio(file)
+            let format = decoder.format
+            let samples: [Float]
+            do { samples = try decoder.readAll() } catch {
+                printError(error.description)
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+            let channels = format.channels
+            let frames = samples.count / channels
+            let energies = (0..<channels).map { c in (0..<frames).reduce(0.0) { $0 + Double(samples[$1 * channels + c]) * Double(samples[$1 * channels + c]) } }
+            let channel = energies.indices.max { energies[$0] < energies[$1] } ?? 0
+            let x = (0..<frames).map { Double(samples[$0 * channels + channel]) }
+            guard let ramps = ToneVerification.rampTimes(x, sampleRateHz: format.sampleRateHz) else {
+                printError("\(file): too short to analyse")
+                throw ExitCode(ActiveTask.Status.unusable)
+            }
+            // Steady part: skip the ramps (the −20 → −1 dB rise plus its lead-in), analyse the middle.
+            let margin = min(frames / 4, Int((ramps.rise + 0.1) * format.sampleRateHz))
+            let steady = Array(x[margin..<(frames - margin)])
+            guard let result = ToneVerification.analyze(steady, sampleRateHz: format.sampleRateHz) else {
+                printError("\(file): too short to analyse")
+                throw ExitCode(ActiveTask.Status.unusable)
+            }
+            let within = ramps.rise >= 0.02 && ramps.rise <= 0.05 && ramps.fall >= 0.02 && ramps.fall <= 0.05
+            var set = FeatureSet(name: "atk")
+            set.append("frequencyHz", result.frequencyHz)
+            set.append("hannFrequencyHz", result.hannFrequencyHz)
+            set.append("levelDbfs", result.levelDbfs)
+            set.append("peakAmplitude", result.peakAmplitude)
+            set.append("thdDecibels", result.thdDecibels)
+            set.append("thdPercent", 100 * result.thd)
+            set.append("thdPlusNoiseDecibels", result.thdPlusNoiseDecibels)
+            set.append("riseTimeMilliseconds", 1000 * ramps.rise)
+            set.append("fallTimeMilliseconds", 1000 * ramps.fall)
+            set.append("rampsWithin20To50Milliseconds", .text(within ? "true" : "false"))
+            set.append("channel", Double(channel))
+            if json {
+                var object = set.json.object ?? JSONObject()
+                object.append("kind", .string("toneVerification"))
+                object.append("file", .string(file))
+                print(JSONWriter(indent: 2).string(.object(object)))
+            } else {
+                ScoreReport(kind: "tone verification", file: file, dialect: "\(format.container) \(format.encoding)", sets: [set], warnings: [])
+                    .print(json: false)
+            }
+        }
+    }
+}
+
+/// `activetask tone`: calibrated pure tones to WAV.
+struct Tone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a calibrated pure tone to a 32-bit float WAV (stereo; the untested ear silent).",
+        discussion: "Level as --level-dbfs (sine peak) or --level-hl with --headphone and --volume (ResearchKit tables). Raised-cosine ramps of --ramp-ms (rise time 20–50 ms required) or --researchkit-ramp."
+    )
+
+    @Option(name: .long, help: "Frequency, Hz.") var frequency: Double
+    @Option(name: .long, help: "Full-level duration, s.") var duration: Double = 1
+    @Option(name: .long, parsing: .unconditional, help: "Sine peak level, dBFS (negative).") var levelDbfs: Double?
+    @Option(name: .long, help: "Level, dB HL (needs --headphone).") var levelHl: Double?
+    @Option(name: .long, help: "ResearchKit headphone id (AIRPODSV1, AIRPODSPROV2, EARPODS, …).") var headphone: String?
+    @Option(name: .long, help: "System output volume 0–1.") var volume: Double = 1
+    @Option(name: .long, help: "Table version: rk-2.x, rk-3.0, rk-3.2.") var tables: String = "rk-3.2"
+    @Option(name: .long, help: "left, right or both.") var ear: String = "both"
+    @Option(name: .long, help: "Raised-cosine ramp duration, ms.") var rampMs: Double = 50
+    @Flag(name: .long, help: "ResearchKit's −40 → 0 dB ramp over 0.2 s (rise time 95 ms, outside the standard's limits).") var researchkitRamp = false
+    @Option(name: .long, help: "Sample rate, Hz.") var sampleRate: Double = 44_100
+    @Option(name: .long, help: "Output WAV file.") var out: String
+
+    func run() throws {
+        let amplitude: Double
+        if let levelDbfs {
+            amplitude = pow(10, levelDbfs / 20)
+        } else if let levelHl, let headphone {
+            guard let version = HeadphoneCalibration.TableVersion(rawValue: tables),
+                let table = HeadphoneCalibration.tables(for: headphone, version: version)
+            else {
+                printError("unknown headphone \"\(headphone)\" for tables \(tables)")
+                throw ExitCode(ActiveTask.Status.badInvocation)
+            }
+            guard let result = HeadphoneCalibration.researchKitAmplitude(hearingLevel: levelHl, frequencyHz: frequency, tables: table, volume: volume) else {
+                printError("no calibration for \(frequency) Hz (tables list \(HeadphoneCalibration.frequencies.map { String(Int($0)) }.joined(separator: ", ")) Hz)")
+                throw ExitCode(ActiveTask.Status.badInvocation)
+            }
+            guard let a = result.amplitude else {
+                printError("\(levelHl) dB HL at \(frequency) Hz would clip (attenuation \(String(format: "%.2f", result.attenuationDecibels)) dB ≥ −1 dB)")
+                throw ExitCode(ActiveTask.Status.unusable)
+            }
+            amplitude = a
+        } else {
+            printError("give --level-dbfs, or --level-hl with --headphone")
+            throw ExitCode(ActiveTask.Status.badInvocation)
+        }
+        guard let side = ToneSpecification.Ear(rawValue: ear) else {
+            printError("--ear must be left, right or both")
+            throw ExitCode(ActiveTask.Status.badInvocation)
+        }
+        let spec = ToneSpecification(frequencyHz: frequency, amplitude: amplitude, durationSeconds: duration, ear: side,
+                                     ramp: researchkitRamp ? .researchKit : .raisedCosine(seconds: rampMs / 1000), sampleRateHz: sampleRate)
+        do {
+            let samples = try spec.render()
+            let writer = try WAVWriter(path: out, sampleRateHz: Int(sampleRate), channels: 2, encoding: .float32)
+            try writer.write(samples)
+            try writer.close()
+        } catch let problem as ToneSpecification.Problem {
+            printError(problem.description)
+            throw ExitCode(ActiveTask.Status.badInvocation)
+        } catch {
+            printError(String(describing: error))
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+    }
+}
