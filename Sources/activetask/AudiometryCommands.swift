@@ -93,7 +93,7 @@ struct AudiometryCommand: ParsableCommand {
                 print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")
                 print("procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations")
                 for row in result {
-                    print(String(format: "%-11@ %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.procedure as NSString, row.frequencyHz, row.runs,
+                    print(row.procedure.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.frequencyHz, row.runs,
                                  row.determined, row.biasDecibels, row.sdDecibels, row.meanAbsoluteErrorDecibels, row.meanPresentations))
                 }
             }

@@ -6,8 +6,8 @@ import SensorData
 /// `activetask score KIND FILE`: features of one recording.
 struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Score one recording: tapping, gait, spl, voice.",
-        subcommands: [ScoreTapping.self, ScoreGait.self, ScoreSPL.self, ScoreVoice.self]
+        abstract: "Score one recording: tapping, gait, spl, voice, audiometry.",
+        subcommands: [ScoreTapping.self, ScoreGait.self, ScoreSPL.self, ScoreVoice.self, ScoreAudiometry.self]
     )
 }
 

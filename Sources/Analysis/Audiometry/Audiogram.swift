@@ -10,8 +10,19 @@ public struct Audiogram: Sendable {
 
     /// dB HL per frequency (Hz); nil = no response / no threshold.
     public var thresholds: [Ear: [Double: Double?]] = [.left: [:], .right: [:]]
-    /// |test − retest| at 1 kHz per ear, dB, when measured twice.
-    public var retestDifference: [Ear: Double] = [:]
+    /// For no-response entries: the highest level presented, dB HL, when known (plotted there).
+    public var noResponseLevels: [Ear: [Double: Double]] = [:]
+    /// The second 1 kHz threshold per ear, dB HL, when measured twice.
+    public var retests: [Ear: Double] = [:]
+
+    /// |test − retest| at 1 kHz per ear, dB, when both have a threshold.
+    public var retestDifference: [Ear: Double] {
+        var differences: [Ear: Double] = [:]
+        for (ear, retest) in retests {
+            if let first = thresholds[ear]?[1000] ?? nil { differences[ear] = abs(first - retest) }
+        }
+        return differences
+    }
 
     public init() {}
 
@@ -20,14 +31,50 @@ public struct Audiogram: Sendable {
         self.init()
         for sample in result.samples {
             guard let ear = Ear(rawValue: sample.channel) else { continue }
-            if let existing = thresholds[ear]?[sample.frequencyHz] {
-                if let first = existing, let retest = sample.calculatedThresholdDecibelsHL {
-                    retestDifference[ear] = abs(first - retest)
-                }
+            if thresholds[ear]?[sample.frequencyHz] != nil {
+                if let retest = sample.calculatedThresholdDecibelsHL { retests[ear] = retest }
                 continue
             }
             thresholds[ear]?[sample.frequencyHz] = .some(sample.calculatedThresholdDecibelsHL)
+            if sample.calculatedThresholdDecibelsHL == nil, let highest = sample.units.map(\.dBHLValue).max() {
+                noResponseLevels[ear, default: [:]][sample.frequencyHz] = highest
+            }
         }
+    }
+
+    /// From one row of `AUXU…` columns (NHANES AUX files; audiometry.md §6): the ear from the
+    /// name's last letter (R/L), `AUXU1K1` the first 1 kHz test and `AUXU1K2` its retest. NHANES
+    /// codes 666 (no response) as a tested frequency without threshold; NaN and 888 (could not
+    /// obtain) as not tested. Columns without an ear letter are ignored.
+    public init(columns: [String], values: [Double]) {
+        self.init()
+        for (name, value) in zip(columns, values) {
+            guard let f = AudiogramTable.frequencyHz(ofColumn: name), let letter = name.last else { continue }
+            let ear: Ear
+            switch letter {
+            case "R": ear = .right
+            case "L": ear = .left
+            default: continue
+            }
+            guard value.isFinite, value != 888 else { continue }
+            let threshold: Double? = value == 666 ? nil : value
+            if name.contains("1K2") {
+                if let threshold { retests[ear] = threshold }
+            } else {
+                thresholds[ear]?[f] = .some(threshold)
+            }
+        }
+    }
+
+    /// The same audiogram with `offset` dB added to every threshold (volume correction, §7.5).
+    public func shifted(by offset: Double) -> Audiogram {
+        var copy = self
+        for ear in Ear.allCases {
+            copy.thresholds[ear] = thresholds[ear]?.mapValues { $0.map { $0 + offset } }
+        }
+        copy.retests = retests.mapValues { $0 + offset }
+        copy.noResponseLevels = noResponseLevels.mapValues { $0.mapValues { $0 + offset } }
+        return copy
     }
 
     /// Pure-tone average over `frequencies` for one ear, nil if any is missing or no response.
