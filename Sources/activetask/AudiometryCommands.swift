@@ -28,6 +28,21 @@ struct AudiometryCommand: ParsableCommand {
         @Option(name: .long, help: "At most this many NHANES rows.")
         var rows: Int = 500
 
+        @Option(name: .long, help: "With --out: the NHANES data row (first = 1) whose audiogram the listener has.")
+        var row: Int = 1
+
+        @Option(name: .long, help: "With --out: researchkit or asha.")
+        var procedure: String = "researchkit"
+
+        @Option(name: .long, help: "Write one simulated test of --row as ResearchKit dB HL result JSON.")
+        var out: String?
+
+        @Option(name: .long, help: "With --out: headphoneType to record.")
+        var headphone: String = "AIRPODSV1"
+
+        @Option(name: .long, help: "With --out: outputVolume to record (0–1).")
+        var volume: Double = 1
+
         @Option(name: .long, help: "Psychometric slope, dB.")
         var slope: Double = 2
 
@@ -77,13 +92,31 @@ struct AudiometryCommand: ParsableCommand {
                 printError("give --golden FILE or --nhanes FILE")
                 throw ExitCode(ActiveTask.Status.badInvocation)
             }
-            let truths = try Self.nhanesTruths(nhanes, limit: rows)
             let listener = VirtualListener(slopeDecibels: slope, falseAlarmRate: falseAlarm, lapseRate: lapse)
+            if let out {
+                guard let chosen = AudiometrySimulation.Procedure(rawValue: procedure) else {
+                    printError("--procedure must be researchkit or asha")
+                    throw ExitCode(ActiveTask.Status.badInvocation)
+                }
+                let truth = try auxuAudiogram(nhanes, row: row)
+                let test = AudiometrySimulation.test(truth: truth, procedure: chosen, listener: listener, seed: seed,
+                                                     headphone: headphone, outputVolume: volume)
+                do {
+                    try JSONWriter().string(test.researchKitJSON).write(toFile: out, atomically: true, encoding: .utf8)
+                } catch {
+                    printError("\(out): cannot write: \(error.localizedDescription)")
+                    throw ExitCode(ActiveTask.Status.invalidInput)
+                }
+                let presented = test.samples.reduce(0) { $0 + $1.units.count }
+                print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(chosen.rawValue), NHANES row \(row))")
+                return
+            }
+            let truths = try Self.nhanesTruths(nhanes, limit: rows)
             let result = AudiometrySimulation.run(truths: truths, listener: listener, repeats: repeats, seed: seed)
             if json {
                 print(JSONWriter(indent: 2).string(.array(result.map { row in
                     .object(JSONObject([
-                        "procedure": .string(row.procedure), "frequencyHz": .number(row.frequencyHz), "runs": .number(Double(row.runs)),
+                        "procedure": .string(row.procedure.rawValue), "frequencyHz": .number(row.frequencyHz), "runs": .number(Double(row.runs)),
                         "determined": .number(Double(row.determined)), "biasDecibels": .number(row.biasDecibels),
                         "sdDecibels": .number(row.sdDecibels), "meanAbsoluteErrorDecibels": .number(row.meanAbsoluteErrorDecibels),
                         "meanPresentations": .number(row.meanPresentations),
@@ -93,7 +126,7 @@ struct AudiometryCommand: ParsableCommand {
                 print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")
                 print("procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations")
                 for row in result {
-                    print(row.procedure.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.frequencyHz, row.runs,
+                    print(row.procedure.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.frequencyHz, row.runs,
                                  row.determined, row.biasDecibels, row.sdDecibels, row.meanAbsoluteErrorDecibels, row.meanPresentations))
                 }
             }

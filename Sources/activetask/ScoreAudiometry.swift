@@ -32,7 +32,7 @@ struct ScoreAudiometry: ParsableCommand {
         var corrected: Audiogram?
         var dialect = "ResearchKit dBHL result"
         if options.file.lowercased().hasSuffix(".csv") {
-            audiogram = try csvAudiogram()
+            audiogram = try auxuAudiogram(options.file, row: row)
             dialect = "AUXU CSV row \(row)"
         } else {
             let contents = try readContents(options)
@@ -92,24 +92,24 @@ struct ScoreAudiometry: ParsableCommand {
         }
     }
 
-    /// The audiogram of data row `row` of a CSV with `AUXU…R/L` columns.
-    private func csvAudiogram() throws -> Audiogram {
-        let table: CSVTable
-        do {
-            table = try CSVTable.parse(FileBytes.read(options.file), file: options.file)
-        } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
-        guard let header = table.header, header.contains(where: { $0.hasPrefix("AUXU") && ($0.hasSuffix("R") || $0.hasSuffix("L")) }) else {
-            printError("\(options.file): no header with AUXU…R/L columns (NHANES AUX layout)")
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
-        guard row >= 1, row <= table.rowCount else {
-            printError("\(options.file): --row \(row) outside 1…\(table.rowCount)")
-            throw ExitCode(ActiveTask.Status.badInvocation)
-        }
-        let values = table.columns.map { $0.numbers?[row - 1] ?? .nan }
-        return Audiogram(columns: header, values: values)
+}
+
+/// The audiogram of data row `row` (first = 1) of a CSV with `AUXU…R/L` columns (NHANES AUX).
+func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
+    let table: CSVTable
+    do {
+        table = try CSVTable.parse(FileBytes.read(file), file: file)
+    } catch {
+        printError(error.description)
+        throw ExitCode(ActiveTask.Status.invalidInput)
     }
+    guard let header = table.header, header.contains(where: { $0.hasPrefix("AUXU") && ($0.hasSuffix("R") || $0.hasSuffix("L")) }) else {
+        printError("\(file): no header with AUXU…R/L columns (NHANES AUX layout)")
+        throw ExitCode(ActiveTask.Status.invalidInput)
+    }
+    guard row >= 1, row <= table.rowCount else {
+        printError("\(file): --row \(row) outside 1…\(table.rowCount)")
+        throw ExitCode(ActiveTask.Status.badInvocation)
+    }
+    return Audiogram(columns: header, values: table.columns.map { $0.numbers?[row - 1] ?? .nan })
 }

@@ -21,10 +21,47 @@ public struct VirtualListener: Sendable {
     }
 }
 
+/// SplitMix64 (G. Steele, D. Lea, C. Flood, OOPSLA 2014): a small deterministic stream for
+/// simulations, identical on every platform.
+public struct SplitMix64: Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform on [0, 1) with 53 random bits.
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
+
 public enum AudiometrySimulation {
+    public enum Procedure: String, Sendable, CaseIterable {
+        /// ``ResearchKitThresholdProcedure``
+        case researchkit
+        /// ``ASHAThresholdProcedure``
+        case asha
+
+        /// A fresh engine of this procedure (ASHA with `ashaCeiling`, dB HL).
+        func engine(ashaCeiling: Double) -> any ThresholdProcedure {
+            switch self {
+            case .researchkit: return ResearchKitThresholdProcedure()
+            case .asha:
+                var parameters = ASHAThresholdProcedure.Parameters()
+                parameters.ceiling = ashaCeiling
+                return ASHAThresholdProcedure(parameters: parameters)
+            }
+        }
+    }
+
     /// Per frequency and procedure: estimate − truth statistics and presentation counts.
     public struct Row: Sendable {
-        public var procedure: String
+        public var procedure: Procedure
         public var frequencyHz: Double
         public var runs: Int
         public var determined: Int
@@ -38,18 +75,10 @@ public enum AudiometrySimulation {
     /// with a SplitMix64 stream seeded by `seed` (deterministic).
     public static func run(truths: [(frequencyHz: Double, threshold: Double)], listener: VirtualListener, repeats: Int = 1,
                            seed: UInt64 = 1, ashaCeiling: Double = 100) -> [Row] {
-        var state = seed
-        func uniform() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(1 << 53)
-        }
+        var random = SplitMix64(seed: seed)
         var rows: [Row] = []
         let frequencies = Set(truths.map(\.frequencyHz)).sorted()
-        for procedure in ["researchkit", "asha"] {
+        for procedure in Procedure.allCases {
             for f in frequencies {
                 var errors: [Double] = []
                 var presentations: [Double] = []
@@ -58,21 +87,11 @@ public enum AudiometrySimulation {
                     for _ in 0..<repeats {
                         runs += 1
                         let respond: (Double) -> PresentationResponse = { level in
-                            uniform() < listener.probabilityOfYes(level: level, threshold: truth.threshold) ? .heard : .missed
+                            random.unit() < listener.probabilityOfYes(level: level, threshold: truth.threshold) ? .heard : .missed
                         }
-                        let estimate: Double?
-                        let count: Int
-                        if procedure == "researchkit" {
-                            var engine = ResearchKitThresholdProcedure()
-                            engine.run(listener: respond)
-                            (estimate, count) = (engine.threshold, engine.presentations.count)
-                        } else {
-                            var parameters = ASHAThresholdProcedure.Parameters()
-                            parameters.ceiling = ashaCeiling
-                            var engine = ASHAThresholdProcedure(parameters: parameters)
-                            engine.run(listener: respond)
-                            (estimate, count) = (engine.threshold, engine.presentations.count)
-                        }
+                        var engine = procedure.engine(ashaCeiling: ashaCeiling)
+                        engine.run(listener: respond)
+                        let (estimate, count) = (engine.threshold, engine.presentations.count)
                         presentations.append(Double(count))
                         if let estimate { errors.append(estimate - truth.threshold) }
                     }
