@@ -60,6 +60,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     soundBenchmarks()
+    audiometryBenchmarks()
 }
 
 /// One 65,536-sample block of pseudo-random noise, reused: the meters' cost does not depend on
