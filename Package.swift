@@ -61,7 +61,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "SignalProcessing", dependencies: ["CFFTW"], swiftSettings: swiftSettings),
-        .target(name: "Analysis", dependencies: ["SensorData", "SignalProcessing"], swiftSettings: swiftSettings),
+        .target(
+            name: "Analysis",
+            dependencies: ["SensorData", "SignalProcessing"],
+            resources: [
+                // Calibration data compiled into the binary (no bundle lookup at run time).
+                .embedInCode("Audiometry/Tables/frequency_tables.csv"),
+                .embedInCode("Audiometry/Tables/volume_curves.csv"),
+                .embedInCode("Audiometry/Tables/standard_retspl.csv"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "Batch", dependencies: ["SensorData", "AudioIO"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",

@@ -14,6 +14,26 @@ import TestSupport
         #expect(HeadphoneCalibration.Transducer.tdh39.retspl[750] == nil)  // unverified, not shipped
     }
 
+    @Test("embedded tables: every headphone of every version has 11 RETSPLs, 11 dB SPL values and 16 volume offsets (§7.3, §7.4)")
+    func tables() throws {
+        let identifiers = ["AIRPODSV1", "AIRPODSV2", "AIRPODSV3", "AIRPODSPRO", "AIRPODSPROV2", "AIRPODSMAX", "EARPODS"]
+        for version in [HeadphoneCalibration.TableVersion.researchKit3_0, .researchKit3_2] {
+            for id in identifiers {
+                let t = try #require(HeadphoneCalibration.tables(for: id, version: version), "\(id) \(version)")
+                #expect(t.retspl.count == 11 && t.dBSPL.count == 11 && t.volumeCurve.count == 16, "\(id) \(version)")
+            }
+        }
+        for id in ["AIRPODS", "AIRPODSPRO", "EARPODS"] {
+            #expect(HeadphoneCalibration.tables(for: id, version: .researchKit2)?.volumeCurve.count == 16)
+        }
+        #expect(HeadphoneCalibration.tables(for: "AIRPODSMAX")?.retspl[750] == 10.515)
+        #expect(HeadphoneCalibration.tables(for: "EARPODS")?.volumeCurve.last == -0.5)  // WIRED at full volume
+        #expect(HeadphoneCalibration.tables(for: "AIRPODSPRO", version: .researchKit2)?.dBSPL[6000] == 91.64)
+        #expect(HeadphoneCalibration.tables(for: "UNKNOWN") == nil)
+        #expect(HeadphoneCalibration.Transducer.tdh39.retspl.count == 9)  // 750 and 1500 Hz unverified, absent
+        #expect(HeadphoneCalibration.Transducer.allCases.allSatisfy { !$0.retspl.isEmpty })
+    }
+
     @Test("D20: AirPods gen 1 at 1 kHz: attenuation and amplitude at 0/30/60 dB HL, clipping from 105.89")
     func airPods() throws {
         let tables = try #require(HeadphoneCalibration.tables(for: "airpodsv1"))
@@ -21,7 +41,13 @@ import TestSupport
             let result = try #require(HeadphoneCalibration.researchKitAmplitude(hearingLevel: hl, frequencyHz: 1000, tables: tables))
             #expect(abs(result.attenuationDecibels - attenuation) < 1e-9)
             #expect(abs((result.amplitude ?? 0) / amplitude - 1) < 1e-5)
+            // And back: the amplitude plays at HL, i.e. at HL + RETSPL(1 kHz) = HL + 7 dB SPL.
+            let back = try #require(HeadphoneCalibration.levels(amplitude: amplitude, frequencyHz: 1000, tables: tables))
+            #expect(abs(back.hearingLevel - hl) < 1e-4 && abs(back.soundPressureLevel - (hl + 7)) < 1e-4)
         }
+        // §7.5 worked example: v = 0.5 (V = −29) and a = 4.031809e−3 play 30 dB HL.
+        let half = try #require(HeadphoneCalibration.levels(amplitude: 4.031809e-3, frequencyHz: 1000, tables: tables, volume: 0.5))
+        #expect(abs(half.hearingLevel - 30) < 1e-4)
         #expect(abs((HeadphoneCalibration.maximumHearingLevel(frequencyHz: 1000, tables: tables) ?? 0) - 105.89) < 1e-9)
         #expect(HeadphoneCalibration.researchKitAmplitude(hearingLevel: 105.89, frequencyHz: 1000, tables: tables)?.amplitude == nil)
         #expect(HeadphoneCalibration.researchKitAmplitude(hearingLevel: 30, frequencyHz: 1100, tables: tables) == nil)
@@ -77,6 +103,32 @@ import TestSupport
         #expect(abs(f28.frequencyHz - 1000.25) <= 1e-6)
         #expect(abs(f27.frequencyHz - 1000.5) <= 1e-6)
         #expect(abs(f28.levelDbfs - 0.0023) <= 0.001)
+    }
+
+    @Test("F27: half-bin scalloping of the rectangular and Hann peak bins, and the Hann ±6-bin power sum")
+    func scalloping() throws {
+        let n = 48_000
+        let x = Self.sine(1000.5)
+        let fft = try FFT(size: n)
+        func spectrum(_ window: Window) -> (power: [Double], sum: Double, sumSquares: Double) {
+            let w = window.values(count: n, periodic: true)
+            let s = fft.forward(zip(x, w).map { $0 * $1 })
+            var power = [Double](repeating: 0, count: fft.realBins)
+            for k in 0..<fft.realBins { power[k] = s[2 * k] * s[2 * k] + s[2 * k + 1] * s[2 * k + 1] }
+            let sum: Double = w.reduce(0, +)
+            let sumSquares: Double = w.reduce(0) { $0 + $1 * $1 }
+            return (power, sum, sumSquares)
+        }
+        func peakError(_ window: Window) -> Double {
+            let (power, sum, _) = spectrum(window)
+            return 20 * log10(power.max()!.squareRoot() * 2 / sum)
+        }
+        #expect(abs(peakError(.rectangular) - -3.9205) <= 0.003)
+        #expect(abs(peakError(.hann) - -1.4236) <= 0.001)
+        let hann = spectrum(.hann)
+        let k = hann.power.indices.max { hann.power[$0] < hann.power[$1] }!
+        let rms2 = 2 * hann.power[(k - 6)...(k + 6)].reduce(0, +) / (Double(n) * hann.sumSquares)
+        #expect(abs(10 * log10(rms2 / 0.5)) <= 0.001)  // a unit sine has x_rms² = ½
     }
 
     @Test("F29: THD of 1 % and 0.5 % second and third harmonics is 1.11803 % (−39.031 dB)")

@@ -37,7 +37,7 @@ import TestSupport
         (110, "30− 50− 60− 70− 75− 80− 85− 90− 95− 100− 105− 110+ 100− 105− 110+ 100− 105− 110+"),
     ]
 
-    @Test("ResearchKit procedure: every T from −10 to 110 with the exact presentation list")
+    @Test("D17: ResearchKit procedure, deterministic listener: every T from −10 to 110 with the exact presentation list (§3.8)")
     func researchKitSequences() {
         for (t, text) in Self.researchKitTable {
             var engine = ResearchKitThresholdProcedure()

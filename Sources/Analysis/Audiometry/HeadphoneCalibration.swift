@@ -25,26 +25,52 @@ public enum HeadphoneCalibration {
         public var volumeCurve: [Double]
     }
 
-    static func table(_ values: [Double]) -> [Double: Double] {
-        Dictionary(uniqueKeysWithValues: zip(frequencies, values))
+    /// The rows of one of the embedded tables in `Audiometry/Tables/` (header: a label, then
+    /// frequencies in Hz or volume keys), by name; an empty cell is an absent value.
+    static func rows(_ csv: [UInt8]) -> (keys: [Double], rows: [String: [Double?]]) {
+        var keys: [Double] = []
+        var rows: [String: [Double?]] = [:]
+        for line in String(decoding: csv, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            if keys.isEmpty {
+                keys = cells.dropFirst().compactMap { Double($0) }
+            } else if let name = cells.first {
+                rows[String(name)] = cells.dropFirst().map { Double($0) }
+            }
+        }
+        return (keys, rows)
     }
 
-    static let retsplAirPods = table([31, 21, 13, 9, 7, 10, 12, 13.5, 16, 16, 15.5])
-    static let retsplAirPodsV2 = table([42.45, 30.2, 17.94, 16.45, 14.96, 13.85, 12.73, 13.27, 13.8, 14.81, 15.82])
-    static let retsplAirPodsV3 = table([39.05, 26.68, 14.31, 13.16, 12.01, 12.64, 13.27, 14.48, 15.69, 14.77, 13.85])
-    static let retsplAirPodsPro = table([34.04, 23.52, 12.99, 11.13, 9.27, 11.69, 14.11, 13.42, 12.72, 14.62, 16.51])
-    static let retsplAirPodsMax = table([25.13, 19.29, 13.45, 10.515, 7.58, 11.45, 15.32, 12.06, 8.79, 3.74, 18.68])
-    static let retsplEarPods = table([38.78, 28.99, 21.66, 17.97, 14.28, 13.02, 11.75, 13.69, 15.62, 16.77, 17.92])
-    static let splAirPods = table([88.97, 86.30, 84.49, 83.59, 83.89, 87.60, 90.07, 92.51, 88.87, 91.46, 89.61])
-    static let splAirPodsV3 = table([83.97, 82.02, 81.10, 82.70, 84.20, 85.90, 88.12, 91.80, 89.63, 90.40, 85.14])
-    static let splAirPodsPro3 = table([83.54, 83.11, 84.58, 84.02, 82.80, 86.20, 89.29, 92.67, 89.76, 86.64, 88.22])
-    static let splAirPodsPro2 = table([83.54, 83.11, 84.58, 84.02, 82.80, 86.20, 89.29, 92.67, 89.76, 91.64, 88.22])
-    static let splAirPodsProV2 = table([84.05, 83.16, 84.13, 83.95, 83.67, 84.79, 86.52, 89.24, 86.64, 86.50, 90.11])
-    static let splAirPodsMax = table([82.6, 81.5, 81.2, 82.4, 83.7, 84.5, 87.5, 87.9, 82.7, 82.9, 86.3])
-    static let splEarPods = table([91.28, 88.38, 86.82, 86.16, 86.37, 89.83, 91.62, 92.31, 90.19, 93.91, 90.04])
-    static let volumeAirPods: [Double] = [-65.5, -58.5, -52.5, -47, -42, -37.5, -33, -29, -25, -21, -17, -13.5, -10, -6.5, -3, 0]
-    static let volumeAirPodsMax: [Double] = [-63.5, -56.5, -50.5, -45, -40, -35.5, -31, -27, -23, -19, -15.5, -12, -8.5, -5.5, -2.5, 0]
-    static let volumeWired: [Double] = [-65.6, -58.4, -52.3, -46.9, -42, -37.3, -32.9, -28.9, -24.9, -20.9, -16.9, -13.6, -10, -6.7, -3.2, -0.5]
+    private static let frequencyTables = rows(PackageResources.frequency_tables_csv)
+    private static let volumeCurves = rows(PackageResources.volume_curves_csv)
+    static let standardRETSPLs = rows(PackageResources.standard_retspl_csv)
+
+    /// A frequency → value table of `Tables/frequency_tables.csv` or `standard_retspl.csv`.
+    static func table(_ name: String, in source: (keys: [Double], rows: [String: [Double?]]) = frequencyTables) -> [Double: Double] {
+        var table: [Double: Double] = [:]
+        for (f, value) in zip(source.keys, source.rows[name] ?? []) { table[f] = value }
+        return table
+    }
+
+    static let retsplAirPods = table("retspl_AIRPODS")
+    static let retsplAirPodsV2 = table("retspl_AIRPODSV2")
+    static let retsplAirPodsV3 = table("retspl_AIRPODSV3")
+    static let retsplAirPodsPro = table("retspl_AIRPODSPRO")
+    static let retsplAirPodsMax = table("retspl_AIRPODSMAX")
+    static let retsplEarPods = table("retspl_EARPODS")
+    static let splAirPods = table("frequency_dBSPL_AIRPODS")
+    static let splAirPodsV3 = table("frequency_dBSPL_AIRPODSV3")
+    static let splAirPodsPro3 = table("frequency_dBSPL_AIRPODSPRO")
+    static let splAirPodsPro2 = table("frequency_dBSPL_AIRPODSPRO_rk2")
+    static let splAirPodsProV2 = table("frequency_dBSPL_AIRPODSPROV2")
+    static let splAirPodsMax = table("frequency_dBSPL_AIRPODSMAX")
+    static let splEarPods = table("frequency_dBSPL_EARPODS")
+    static let volumeAirPods = volumeCurve("volume_curve_AIRPODS")
+    static let volumeAirPodsMax = volumeCurve("volume_curve_AIRPODSMAX")
+    static let volumeWired = volumeCurve("volume_curve_WIRED")
+
+    /// The 16 offsets of a curve of `Tables/volume_curves.csv`, dB.
+    static func volumeCurve(_ name: String) -> [Double] { (volumeCurves.rows[name] ?? []).compactMap { $0 } }
 
     /// The tables for a `headphoneType` (case-insensitive, §7.2), nil if the identifier is not
     /// supported by that version.
@@ -114,6 +140,19 @@ public enum HeadphoneCalibration {
         return (attenuation, attenuation >= -1 ? nil : pow(10, attenuation / 20))
     }
 
+    /// The inverse of ``researchKitAmplitude``: the levels a sine of peak amplitude `amplitude`
+    /// produces at `f`, SPL = dBSPL(f) + V + 30 + 20·lg a (dB re 20 µPa) and HL = SPL − RETSPL(f);
+    /// nil when the tables lack `f` or the volume has no key.
+    public static func levels(
+        amplitude: Double, frequencyHz f: Double, tables: Tables, volume: Double = 1, rule: VolumeRule = .correct
+    ) -> (soundPressureLevel: Double, hearingLevel: Double)? {
+        guard let retspl = tables.retspl[f], let spl = tables.dBSPL[f], let v = volumeOffset(tables, volume: volume, rule: rule) else {
+            return nil
+        }
+        let level = spl + v + 30 + 20 * log10(amplitude)
+        return (level, hearingLevel(soundPressureLevel: level, retspl: retspl))
+    }
+
     /// The highest producible level (exclusive), dB HL: dBSPL + V + 30 − 1 − RETSPL.
     public static func maximumHearingLevel(frequencyHz f: Double, tables: Tables, volume: Double = 1) -> Double? {
         guard let retspl = tables.retspl[f], let spl = tables.dBSPL[f], let v = volumeOffset(tables, volume: volume) else { return nil }
@@ -129,16 +168,8 @@ public enum HeadphoneCalibration {
         case er3aHA1 = "ER-3A insert, HA-1 coupler"
         case er3aIEC60711 = "ER-3A insert, IEC 60711 occluded-ear simulator"
 
-        public var retspl: [Double: Double] {
-            switch self {
-            case .genericSupraAural: HeadphoneCalibration.table([45, 27, 13.5, 9, 7.5, 7.5, 9, 11.5, 12, 16, 15.5])
-            case .tdh39:
-                Dictionary(uniqueKeysWithValues: zip([125, 250, 500, 1000, 2000, 3000, 4000, 6000, 8000], [45, 25.5, 11.5, 7, 9, 10, 9.5, 15.5, 13]))
-            case .er3aHA2: HeadphoneCalibration.table([26, 14, 5.5, 2, 0, 2, 3, 3.5, 5.5, 2, 0])
-            case .er3aHA1: HeadphoneCalibration.table([26.5, 14.5, 6, 2, 0, 0, 2.5, 2.5, 0, -2.5, -3.5])
-            case .er3aIEC60711: HeadphoneCalibration.table([28, 17.5, 9.5, 6, 5.5, 9.5, 11.5, 13, 15, 16, 15.5])
-            }
-        }
+        /// From `Tables/standard_retspl.csv`; unverified cells are absent.
+        public var retspl: [Double: Double] { HeadphoneCalibration.table(String(describing: self), in: HeadphoneCalibration.standardRETSPLs) }
     }
 
     /// dB SPL = dB HL + RETSPL(f).
