@@ -83,7 +83,7 @@ let package = Package(
         ),
 
         // MARK: - Tests
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["SignalProcessing"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "SensorDataTests",
             dependencies: ["SensorData", "TestSupport"],

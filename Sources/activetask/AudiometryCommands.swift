@@ -132,32 +132,19 @@ struct AudiometryCommand: ParsableCommand {
             }
         }
 
-        /// (frequency, threshold) of every valid NHANES cell (both ears) of the first `limit` rows.
+        /// (frequency, threshold) of every threshold (both ears, first 1 kHz test) of the first
+        /// `limit` NHANES rows that have any.
         static func nhanesTruths(_ path: String, limit: Int) throws -> [(frequencyHz: Double, threshold: Double)] {
-            let table: CSVTable
-            do {
-                table = try CSVTable.parse(FileBytes.read(path), file: path)
-            } catch {
-                printError(error.description)
-                throw ExitCode(ActiveTask.Status.invalidInput)
-            }
-            guard let header = table.header else {
-                printError("\(path): no header with AUXU… columns")
-                throw ExitCode(ActiveTask.Status.invalidInput)
-            }
+            let (header, table) = try auxuTable(path)
             var truths: [(Double, Double)] = []
             var used = 0
             for row in 0..<table.rowCount where used < limit {
-                var any = false
-                for (column, name) in header.enumerated() where name.hasPrefix("AUXU") && !name.contains("1K2") {
-                    guard let f = AudiogramTable.frequencyHz(ofColumn: name), let values = table.columns[column].numbers else { continue }
-                    let value = values[row]
-                    if value.isFinite, value >= -10, value <= 120 {
-                        truths.append((f, value))
-                        any = true
-                    }
+                let audiogram = Audiogram(columns: header, values: table.columns.map { $0.numbers?[row] ?? .nan })
+                let found = Audiogram.Ear.allCases.flatMap { ear in
+                    (audiogram.thresholds[ear] ?? [:]).compactMap { f, value in value.map { (f, $0) } }
                 }
-                if any { used += 1 }
+                truths += found.sorted { $0.0 < $1.0 }
+                if !found.isEmpty { used += 1 }
             }
             return truths
         }
@@ -166,7 +153,7 @@ struct AudiometryCommand: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Frequency, level (flat-top), THD, THD+N and ramp times of a tone recording.",
-            discussion: "Analyses the channel with the most energy; level and frequency over the steady part (envelope within 1 dB of its median)."
+            discussion: "Analyses the channel with the most energy. Ramp times from the Hilbert envelope (−20 → −1 dB of its steady value); level, frequency, THD and THD+N over the steady part: the recording without the rise time + 0.1 s at each end (at most a quarter of it each)."
         )
 
         @Argument(help: "An audio file holding one tone.")

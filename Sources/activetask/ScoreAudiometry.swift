@@ -94,8 +94,8 @@ struct ScoreAudiometry: ParsableCommand {
 
 }
 
-/// The audiogram of data row `row` (first = 1) of a CSV with `AUXU…R/L` columns (NHANES AUX).
-func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
+/// A CSV with `AUXU…R/L` columns (NHANES AUX layout) and its header.
+func auxuTable(_ file: String) throws -> (header: [String], table: CSVTable) {
     let table: CSVTable
     do {
         table = try CSVTable.parse(FileBytes.read(file), file: file)
@@ -107,6 +107,12 @@ func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
         printError("\(file): no header with AUXU…R/L columns (NHANES AUX layout)")
         throw ExitCode(ActiveTask.Status.invalidInput)
     }
+    return (header, table)
+}
+
+/// The audiogram of data row `row` (first = 1) of an AUXU CSV.
+func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
+    let (header, table) = try auxuTable(file)
     guard row >= 1, row <= table.rowCount else {
         printError("\(file): --row \(row) outside 1…\(table.rowCount)")
         throw ExitCode(ActiveTask.Status.badInvocation)

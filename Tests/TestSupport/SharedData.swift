@@ -1,4 +1,5 @@
 import Foundation
+import SignalProcessing
 import Testing
 
 /// Locations shared by the test targets.
@@ -65,24 +66,18 @@ public struct TemporaryFolder: Sendable {
     }
 }
 
-/// SplitMix64 (Steele, Lea & Flood, OOPSLA 2014): reproducible test data, and deterministic
+/// SplitMix64 (SignalProcessing): reproducible test data, and deterministic
 /// mutations of a byte string for robustness tests (truncations, byte flips, inserted and
 /// deleted bytes).
 public struct SeededRandom {
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
     /// Uniform in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func unit() -> Double { generator.unit() }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { generator.next() }
 
     public mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
 

@@ -1,4 +1,5 @@
 import SensorData
+import SignalProcessing
 
 extension AudiometrySimulation {
     /// Clock of a simulated test, s. The defaults are this toolkit's choices, not ResearchKit's:
