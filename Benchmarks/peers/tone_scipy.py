@@ -49,6 +49,8 @@ def analyse(x, fs):
 def main():
     fs, data = wavfile.read(sys.argv[1])
     x = (data[:, 0] if data.ndim == 2 else data).astype(np.float64)
+    if np.issubdtype(data.dtype, np.integer):  # PCM: full scale = 2^(bits − 1) (scipy left-justifies 24-bit in int32)
+        x /= float(np.iinfo(data.dtype).max) + 1
     margin = int(0.15 * fs)
     toolkit = None
     if len(sys.argv) > 2:

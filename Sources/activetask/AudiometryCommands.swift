@@ -16,7 +16,7 @@ struct AudiometryCommand: ParsableCommand {
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the threshold procedures against listeners.",
-            discussion: "--golden FILE: ResearchKit's golden set (deterministic listeners; thresholdsTotal and thresholdsExact). Otherwise logistic listeners with true audiograms from an NHANES CSV (--nhanes) or a flat threshold list (--thresholds), both procedures, bias/SD/presentations per frequency."
+            discussion: "--golden FILE: ResearchKit's golden set (deterministic listeners; thresholdsTotal and thresholdsExact). --nhanes FILE: logistic listeners (--slope, --false-alarm, --lapse) whose true thresholds are the NHANES audiograms; both procedures; bias, SD and mean absolute error of estimate − truth and presentations per frequency. With --out: one simulated test of --row as a ResearchKit dB HL result."
         )
 
         @Option(name: .long, help: "ResearchKit's ORKAudiometryTestData.json.")
@@ -60,6 +60,14 @@ struct AudiometryCommand: ParsableCommand {
 
         @Flag(name: .long, help: "One JSON object.")
         var json = false
+
+        func validate() throws {
+            guard slope > 0 else { throw ValidationError("--slope must be > 0 dB") }
+            guard (0..<1).contains(falseAlarm), (0..<1).contains(lapse), falseAlarm + lapse < 1 else {
+                throw ValidationError("--false-alarm and --lapse must be in [0, 1) with a sum below 1")
+            }
+            guard repeats >= 1, rows >= 1 else { throw ValidationError("--repeats and --rows must be ≥ 1") }
+        }
 
         func run() throws {
             if let golden {
@@ -222,7 +230,7 @@ struct Tone: ParsableCommand {
     @Option(name: .long, help: "Frequency, Hz.") var frequency: Double
     @Option(name: .long, help: "Full-level duration, s.") var duration: Double = 1
     @Option(name: .long, parsing: .unconditional, help: "Sine peak level, dBFS (negative).") var levelDbfs: Double?
-    @Option(name: .long, help: "Level, dB HL (needs --headphone).") var levelHl: Double?
+    @Option(name: .long, parsing: .unconditional, help: "Level, dB HL (needs --headphone).") var levelHl: Double?
     @Option(name: .long, help: "ResearchKit headphone id (AIRPODSV1, AIRPODSPROV2, EARPODS, …).") var headphone: String?
     @Option(name: .long, help: "System output volume 0–1.") var volume: Double = 1
     @Option(name: .long, help: "Table version: rk-2.x, rk-3.0, rk-3.2.") var tables: String = "rk-3.2"
@@ -231,6 +239,12 @@ struct Tone: ParsableCommand {
     @Flag(name: .long, help: "ResearchKit's −40 → 0 dB ramp over 0.2 s (rise time 95 ms, outside the standard's limits).") var researchkitRamp = false
     @Option(name: .long, help: "Sample rate, Hz.") var sampleRate: Double = 44_100
     @Option(name: .long, help: "Output WAV file.") var out: String
+
+    func validate() throws {
+        guard frequency > 0, duration > 0 else { throw ValidationError("--frequency and --duration must be > 0") }
+        guard (8_000...384_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000–384000 Hz") }
+        guard (0...1).contains(volume) else { throw ValidationError("--volume must be in 0–1") }
+    }
 
     func run() throws {
         let amplitude: Double

@@ -77,9 +77,9 @@ import TestSupport
     }
 }
 
-/// The golden set and NHANES audiograms through the command line.
+/// The golden set, NHANES audiograms and the real calibrator recording through the command line.
 @Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
-struct AudiometrySimulationCommandTests {
+struct AudiometrySharedDataCommandTests {
     @Test("simulate --golden --json: 49,854 of 49,854 thresholds exact")
     func golden() throws {
         let run = try Run(["audiometry", "simulate", "--json", "--golden", SharedData.path("researchkit/ORKAudiometryTestData.json")])
@@ -105,5 +105,18 @@ struct AudiometrySimulationCommandTests {
         #expect(right >= 31.25 && right <= 36.25)
         #expect(left >= 23.75 && left <= 28.75)
         #expect(atk["betterEar"] as? String == "left")
+    }
+
+    @Test("verify on the real 94 dB calibrator recording equals the scipy peer (Benchmarks/peers/tone_scipy.py, scipy 1.13.1)")
+    func calibrator() throws {
+        let run = try Run(["audiometry", "verify", "--json", SharedData.path("spl/calibrator_94dB_1kHz.wav")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(run.json)
+        // Peer values on the same steady segment: curve_fit frequency, flat-top level, residual THD+N.
+        #expect(abs((json["frequencyHz"] as? Double ?? 0) - 999.9678667586614) < 1e-6)
+        #expect(abs((json["hannFrequencyHz"] as? Double ?? 0) - 999.9672595861264) < 1e-9)
+        #expect(abs((json["levelDbfs"] as? Double ?? 0) - -14.276977860292781) < 1e-9)
+        #expect(abs((json["thdPlusNoiseDecibels"] as? Double ?? 0) - -40.3429743062582) < 1e-6)
+        #expect(json["rampsWithin20To50Milliseconds"] as? String == "false")  // a calibrator recording has no ramps
     }
 }

@@ -26,13 +26,15 @@ public struct Audiogram: Sendable {
 
     public init() {}
 
-    /// From a dB HL result: the first 1 kHz measurement is used; the retest difference is kept.
+    /// From a dB HL result: the first measurement of each frequency is used; a second 1 kHz
+    /// measurement is kept as the retest.
     public init(_ result: DBHLToneAudiometryResult) {
         self.init()
         for sample in result.samples {
             guard let ear = Ear(rawValue: sample.channel) else { continue }
             if thresholds[ear]?[sample.frequencyHz] != nil {
-                if let retest = sample.calculatedThresholdDecibelsHL { retests[ear] = retest }
+                // A repeated entry: the 1 kHz retest is kept; any other repeat is ignored (first wins).
+                if sample.frequencyHz == 1000, let retest = sample.calculatedThresholdDecibelsHL { retests[ear] = retest }
                 continue
             }
             thresholds[ear]?[sample.frequencyHz] = .some(sample.calculatedThresholdDecibelsHL)

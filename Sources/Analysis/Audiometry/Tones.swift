@@ -110,7 +110,7 @@ public struct ToneSpecification: Sendable, Hashable {
 /// flat-top harmonic amplitudes, THD+N from the residual of the sine fit.
 public enum ToneVerification {
     public struct Result: Sendable {
-        /// Sine-fit frequency, Hz (Hann estimate when the fit fails).
+        /// Sine-fit frequency, Hz (the Hann estimate when the fit fails or leaves its bin).
         public var frequencyHz: Double
         /// Hann log-parabolic estimate, Hz (bias ≤ 0.016 bin).
         public var hannFrequencyHz: Double
@@ -121,7 +121,7 @@ public enum ToneVerification {
         public var thd: Double
         public var thdDecibels: Double
         /// Power of everything but the fitted fundamental and DC (harmonics, noise) re the
-        /// fundamental's power, dB (IEEE 1057 residual).
+        /// fundamental's power, dB (IEEE 1057 residual); NaN when the fit failed.
         public var thdPlusNoiseDecibels: Double
     }
 
@@ -144,7 +144,10 @@ public enum ToneVerification {
         let (a, b, c) = (log(hann.magnitudes[k - 1]), log(hann.magnitudes[k]), log(hann.magnitudes[k + 1]))
         let delta = 0.5 * (a - c) / (a - 2 * b + c)
         let hannFrequency = (Double(k) + (delta.isFinite ? delta : 0)) * fs / Double(n)
-        let sine = SineFit.fit(x, omega: 2 * Double.pi * hannFrequency / fs)
+        // The fit must stay within one bin of the spectral estimate; otherwise it found another component.
+        let sine = SineFit.fit(x, omega: 2 * Double.pi * hannFrequency / fs).flatMap { fit in
+            abs(fit.omega * fs / (2 * Double.pi) - hannFrequency) <= fs / Double(n) ? fit : nil
+        }
         let frequency = sine.map { $0.omega * fs / (2 * Double.pi) } ?? hannFrequency
         let flat = spectrum(.flatTop)
         func amplitude(near f: Double) -> Double {
