@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SensorData", targets: ["SensorData"]),
         .library(name: "AudioIO", targets: ["AudioIO"]),
         .library(name: "SignalProcessing", targets: ["SignalProcessing"]),
+        .library(name: "Recording", targets: ["Recording"]),
         .library(name: "Analysis", targets: ["Analysis"]),
         .library(name: "Batch", targets: ["Batch"]),
         .executable(name: "activetask", targets: ["activetask"]),
@@ -61,6 +62,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "SignalProcessing", dependencies: ["CFFTW"], swiftSettings: swiftSettings),
+        .target(name: "Recording", dependencies: ["SensorData", "AudioIO"], swiftSettings: swiftSettings),
         .target(
             name: "Analysis",
             dependencies: ["SensorData", "SignalProcessing"],
@@ -76,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "activetask",
             dependencies: [
-                "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch",
+                "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -107,6 +109,11 @@ let package = Package(
         .testTarget(
             name: "BatchTests",
             dependencies: ["Batch", "SensorData", "AudioIO", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RecordingTests",
+            dependencies: ["Recording", "SensorData", "AudioIO", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
