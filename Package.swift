@@ -62,7 +62,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "SignalProcessing", dependencies: ["CFFTW"], swiftSettings: swiftSettings),
-        .target(name: "Recording", dependencies: ["SensorData", "AudioIO"], swiftSettings: swiftSettings),
+        .target(name: "Recording", dependencies: ["SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .target(
             name: "Analysis",
             dependencies: ["SensorData", "SignalProcessing"],

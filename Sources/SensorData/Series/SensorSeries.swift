@@ -68,6 +68,21 @@ public struct SensorSeries: Sendable, Equatable {
         }
     }
 
+    /// Appends the items of `other` (same schema).
+    public mutating func append(contentsOf other: SensorSeries) {
+        precondition(other.schema == schema, "appending a \(other.kind) series to a \(kind) series")
+        for index in numeric.indices where !other.numeric[index].isEmpty { numeric[index] += other.numeric[index] }
+        for index in text.indices where !other.text[index].isEmpty { text[index] += other.text[index] }
+    }
+
+    /// Items `range` as a series of their own (same schema and UTC offset).
+    public func slice(_ range: Range<Int>) -> SensorSeries {
+        var copy = self
+        copy.numeric = numeric.map { $0.isEmpty ? [] : Array($0[range]) }
+        copy.text = text.map { $0.isEmpty ? [] : Array($0[range]) }
+        return copy
+    }
+
     /// Sampling rate from the median interval of the time axis (formats.md §4: always derive the
     /// rate from the timestamps), Hz; nil with fewer than two distinct times.
     public var medianSamplingRateHz: Double? {

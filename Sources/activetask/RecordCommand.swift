@@ -1,0 +1,240 @@
+import ArgumentParser
+import AudioIO
+import Foundation
+import Recording
+import SensorData
+import Synchronization
+
+/// Set by SIGINT/SIGTERM: the recording stops at the next batch and finishes its files.
+let stopRequested = Atomic<Bool>(false)
+
+/// `activetask record KIND --source … --out DIR`.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record samples from a source into ResearchKit-compatible files (data-logger JSON, streaming WAV).",
+        discussion: """
+            Sources: simulate (deterministic walker, heart rate or voice, paced in real time unless --fast), stdin (JSON lines \
+            of recorder items; for audio raw interleaved PCM, --pcm s16le|f32le), replay:FILE (any recording the readers \
+            accept, paced by its timestamps unless --fast). Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
+            as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL the current file is still \
+            valid and holds every item up to the last flush (--flush-interval).
+            """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case accelerometer, deviceMotion, pedometer, heartRate, location, touch, audio
+
+        var recorderKind: RecorderKind? {
+            switch self {
+            case .accelerometer: .accelerometer
+            case .deviceMotion: .deviceMotion
+            case .pedometer: .pedometer
+            case .heartRate: .healthQuantity
+            case .location: .location
+            case .touch: .touch
+            case .audio: nil
+            }
+        }
+    }
+
+    @Argument(help: "What to record: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var kind: Kind
+
+    @Option(name: .long, help: "simulate, stdin or replay:FILE.")
+    var source: String
+
+    @Option(name: .long, help: "Output directory (created if missing).")
+    var out: String
+
+    @Option(name: .long, help: "Duration, s (simulate: required length; other sources: stop after this long).")
+    var duration: Double?
+
+    @Option(name: .long, help: "Sampling frequency of motion simulators, Hz.")
+    var frequency: Double = 100
+
+    @Option(name: .long, help: "Audio sample rate, Hz.")
+    var sampleRate: Int = 44_100
+
+    @Option(name: .long, help: "Audio channels.")
+    var channels: Int = 1
+
+    @Option(name: .long, help: "WAV encoding: pcm16, pcm24 or float32.")
+    var encoding: String = "pcm16"
+
+    @Option(name: .long, help: "Raw PCM on stdin: s16le or f32le.")
+    var pcm: String = "s16le"
+
+    @Option(name: .long, help: "Walker cadence of the simulator, steps/min.")
+    var cadence: Double = 110
+
+    @Option(name: .long, help: "Items reach the file at least this often, s.")
+    var flushInterval: Double = 1
+
+    @Option(name: .long, help: "Roll JSON files over at this size, bytes (0: never).")
+    var rollover: Int = 0
+
+    @Option(name: .long, help: "File-result identifier (default: the kind).")
+    var identifier: String?
+
+    @Flag(name: .long, help: "Do not pace simulate/replay in real time.")
+    var fast = false
+
+    func validate() throws {
+        guard frequency > 0, frequency <= 10_000 else { throw ValidationError("--frequency must be in (0, 10000] Hz") }
+        guard (1...8).contains(channels), (1_000...384_000).contains(sampleRate) else { throw ValidationError("--channels 1–8, --sample-rate 1000–384000") }
+        guard flushInterval >= 0 else { throw ValidationError("--flush-interval must be ≥ 0") }
+        if let duration, duration <= 0 { throw ValidationError("--duration must be > 0") }
+    }
+
+    func run() throws {
+        if mkdir(out, 0o755) != 0, errno != EEXIST {
+            printError("\(out): cannot create: \(String(cString: strerror(errno)))")
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber) { _ in stopRequested.store(true, ordering: .relaxed) } }
+        let results: [FileResult]
+        do {
+            results = kind == .audio ? [try recordAudio()] : try recordSensor(kind.recorderKind!)
+        } catch let error as RecordingError {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        let offset = TimeZone.current.secondsFromGMT()
+        print(JSONWriter(indent: 2).string(.array(results.map { $0.researchKitJSON(utcOffsetSeconds: offset) })))
+    }
+
+    /// Sleeps until `due` (Unix seconds) unless --fast.
+    private func pace(until due: Double) {
+        guard !fast else { return }
+        let wait = due - DataLogger.wallClock()
+        if wait > 0 { usleep(useconds_t(min(wait, 1) * 1e6)) }
+    }
+
+    private func recordSensor(_ recorderKind: RecorderKind) throws -> [FileResult] {
+        let configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
+                                                  frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
+                                                  rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
+        let recorder = try SensorRecorder(configuration, outputDirectory: out)
+        printError("recording \(kind.rawValue) to \(recorder.currentPath)")
+        let start = DataLogger.wallClock()
+        func expired() -> Bool { stopRequested.load(ordering: .relaxed) || duration.map { DataLogger.wallClock() - start >= $0 } ?? false }
+        switch source {
+        case "simulate":
+            let length = duration ?? 10
+            switch recorderKind {
+            case .accelerometer:
+                let batch = max(1, Int(frequency / 20))  // 50-ms batches
+                let total = Int(length * frequency)
+                var first = 0
+                while first < total, !stopRequested.load(ordering: .relaxed) {
+                    let count = min(batch, total - first)
+                    pace(until: start + Double(first + count) / frequency)
+                    try recorder.record(Simulator.walkerAccelerometer(first: first, count: count, frequencyHz: frequency,
+                                                                      cadenceStepsPerMinute: cadence, startSeconds: start))
+                    first += count
+                }
+            case .healthQuantity:
+                var second = 0
+                while second < Int(length), !stopRequested.load(ordering: .relaxed) {
+                    pace(until: start + Double(second + 1))
+                    try recorder.record(Simulator.heartRate(first: second, count: 1, beatsPerMinute: 72, startSeconds: start))
+                    second += 1
+                }
+            default:
+                throw RecordingError(file: source, reason: .sample("no simulator for \(kind.rawValue) (simulate: accelerometer, heartRate, audio)"))
+            }
+        case "stdin":
+            let reader = LineReader(descriptor: 0, name: "stdin")
+            var decoder = JSONLinesDecoder(kind: recorderKind, name: "stdin")
+            while !expired(), let lines = try reader.nextLines() {
+                let (items, error) = decoder.decode(lines)
+                try recorder.record(items)
+                if let error {
+                    // Keep what came before the bad line: finish the files, then report.
+                    let results = try recorder.stop()
+                    printError(error.description)
+                    print(JSONWriter(indent: 2).string(.array(results.map { $0.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT()) })))
+                    throw ExitCode(ActiveTask.Status.invalidInput)
+                }
+            }
+        case let replay where replay.hasPrefix("replay:"):
+            let file = String(replay.dropFirst("replay:".count))
+            let contents: JSONContents
+            do { contents = try JSONContents.read(file) } catch {
+                throw RecordingError(file: file, reason: .sample(error.description))
+            }
+            guard let series = contents.series.first(where: { $0.series.kind == recorderKind })?.series else {
+                throw RecordingError(file: file, reason: .sample("no \(kind.rawValue) items to replay"))
+            }
+            let time = series.time
+            let step = 50
+            var first = 0
+            while first < series.count, !expired() {
+                let range = first..<min(first + step, series.count)
+                pace(until: start + (time[range.upperBound - 1] - time[0]))
+                try recorder.record(series.slice(range))
+                first = range.upperBound
+            }
+        default:
+            throw RecordingError(file: source, reason: .sample("unknown source (simulate, stdin, replay:FILE)"))
+        }
+        if recorder.rejectedItems > 0 {
+            printError("\(recorder.rejectedItems) item(s) could not be written and were left out; first: \(recorder.firstRejection ?? "")")
+        }
+        return try recorder.stop()
+    }
+
+    private func recordAudio() throws -> FileResult {
+        guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
+            throw RecordingError(file: out, reason: .sample("--encoding must be pcm16, pcm24 or float32"))
+        }
+        let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
+                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
+        let recorder = try AudioRecorder(configuration, outputDirectory: out)
+        printError("recording audio to \(recorder.path)")
+        let start = DataLogger.wallClock()
+        let block = max(1, sampleRate / 20)
+        switch source {
+        case "simulate":
+            let total = Int((duration ?? 10) * Double(sampleRate))
+            var first = 0
+            while first < total, !stopRequested.load(ordering: .relaxed) {
+                let count = min(block, total - first)
+                pace(until: start + Double(first + count) / Double(sampleRate))
+                try recorder.write(Simulator.voice(first: first, count: count, sampleRateHz: Double(sampleRate), channels: channels))
+                first += count
+            }
+        case "stdin":
+            let bytesPerSample = pcm == "f32le" ? 4 : 2
+            guard pcm == "s16le" || pcm == "f32le" else { throw RecordingError(file: "stdin", reason: .sample("--pcm must be s16le or f32le")) }
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: block * channels * bytesPerSample)
+            while !stopRequested.load(ordering: .relaxed), duration.map({ Double(recorder.frames) / Double(sampleRate) < $0 }) ?? true {
+                let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { throw RecordingError(file: "stdin", reason: .system(call: "read", message: String(cString: strerror(errno)))) }
+                if count == 0 { break }
+                pending += chunk[0..<count]
+                let frameBytes = channels * bytesPerSample
+                let usable = pending.count / frameBytes * frameBytes
+                guard usable > 0 else { continue }
+                var samples = [Float](repeating: 0, count: usable / bytesPerSample)
+                pending.withUnsafeBytes { raw in
+                    for i in 0..<samples.count {
+                        if bytesPerSample == 2 {
+                            samples[i] = Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))) / 32_768
+                        } else {
+                            samples[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+                        }
+                    }
+                }
+                pending.removeFirst(usable)
+                try recorder.write(samples)
+            }
+            if !pending.isEmpty { printError("stdin: \(pending.count) trailing byte(s) do not make a whole frame; left out") }
+        default:
+            throw RecordingError(file: source, reason: .sample("unknown audio source (simulate, stdin)"))
+        }
+        return try recorder.stop()
+    }
+}

@@ -1,0 +1,123 @@
+import AudioIO
+import Foundation
+import Testing
+import TestSupport
+@testable import SensorData
+
+/// `activetask record`: real child processes, really killed.
+@Suite struct RecordCommandTests {
+    /// Starts `activetask ARGS` in the background.
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// The first file under `folder` whose name starts with `prefix`, once it is non-empty (≤ 10 s).
+    func waitForFile(in folder: String, prefix: String) throws -> String {
+        for _ in 0..<1000 {
+            let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
+                .filter { URL(fileURLWithPath: $0).lastPathComponent.hasPrefix(prefix) }
+            if let path = paths.first.map({ folder + "/" + $0 }),
+                let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0
+            {
+                return path
+            }
+            usleep(10_000)
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+
+    @Test("SIGKILL during an accelerometer recording (100 Hz, flush every 0.2 s, 50-ms batches): the file left is valid and holds every item up to the last flush")
+    func killAccelerometer() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = try start(["record", "accelerometer", "--source", "simulate", "--out", folder.url.path, "--duration", "60",
+                                 "--frequency", "100", "--flush-interval", "0.2"])
+        let path = try waitForFile(in: folder.url.path, prefix: "accel_")
+        let seen = Date()
+        usleep(1_500_000)
+        let elapsed = Date().timeIntervalSince(seen)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(!URL(fileURLWithPath: path).lastPathComponent.contains("-"))  // the current log, never renamed
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "not valid JSON: …\(String(decoding: data.suffix(40), as: UTF8.self))")
+        let series = try #require(try JSONContents.read(path).series.first?.series)
+        let time = series.time
+        // Contiguous from the first item: no gaps inside what was written.
+        #expect(abs((time.last! - time.first!) * 100 - Double(series.count - 1)) < 1e-6)
+        // Loss bound: at the kill, everything older than one flush interval plus one batch (0.25 s)
+        // is on disk. The file already held ≥ 1 flush when first seen, so ≥ (elapsed − 0.25 s) × 100
+        // items; 0.5 s more is allowed for a child descheduled on a loaded 2-core CI machine.
+        #expect(Double(series.count) >= (elapsed - 0.25 - 0.5) * 100, "\(series.count) items after \(elapsed) s")
+        #expect(Double(series.count) <= (elapsed + 1) * 100)
+    }
+
+    @Test("SIGKILL during a 16 kHz WAV recording: the file plays and its header counts every frame written")
+    func killAudio() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = try start(["record", "audio", "--source", "simulate", "--out", folder.url.path, "--duration", "60",
+                                 "--sample-rate", "16000"])
+        let path = try waitForFile(in: folder.url.path, prefix: "streamingAudio_")
+        usleep(1_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let file = try SoundFile(reading: path)
+        let frames = try #require(file.format.frames)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(frames >= 16_000 * 8 / 10, "\(frames) frames")  // ≥ 0.8 s of the ≥ 1 s recorded
+        #expect(Int(frames) * 2 + 44 == size)  // 16-bit mono: the header's count matches the data on disk
+        #expect(try file.readAll().count == Int(frames))
+    }
+
+    @Test("stdin JSON lines: a bad line is reported with its number; the lines before it are kept in a finished file")
+    func badLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = ["record", "accelerometer", "--source", "stdin", "--out", folder.url.path]
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data("""
+            {"timestamp":1.00,"x":0.1,"y":-1,"z":0}
+            {"timestamp":1.01,"x":0.2,"y":-1,"z":0}
+            {"timestamp":1.02,"x":0.3,"y":
+
+            """.utf8))
+        input.fileHandleForWriting.closeFile()
+        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3)
+        #expect(stderr.contains("stdin:3: "), "\(stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: stdout) as? [[String: Any]])
+        let name = try #require(results.first?["fileName"] as? String)
+        let series = try #require(try JSONContents.read(folder.path(name)).series.first?.series)
+        #expect(series["x"] == [0.1, 0.2])
+    }
+
+    @Test("a simulated walk at 110 steps/min records a file that the gait analyzer scores at 110 steps/min")
+    func simulatedWalk() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try Run(["record", "accelerometer", "--source", "simulate", "--out", folder.url.path, "--duration", "30", "--fast"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        let name = try #require(results.first?["fileName"] as? String)
+        #expect((results.first?["userInfo"] as? [String: Any])?["frequency"] as? Double == 100)
+        let score = try Run(["score", "gait", "--json", folder.path(name)])
+        let atk = try #require((score.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
+        #expect(abs((atk["cadenceStepsPerMinute"] as? Double ?? 0) - 110) < 1)
+    }
+}
