@@ -1,0 +1,43 @@
+import Benchmark
+import Foundation
+import Recording
+import SensorData
+
+/// 10,000 simulated 100 Hz accelerometer items (100 s), recorded in 50-ms batches as a live source delivers them.
+let walk = Simulator.walkerAccelerometer(first: 0, count: 10_000, frequencyHz: 100, cadenceStepsPerMinute: 110, startSeconds: 1_700_000_000)
+/// One 1,024-frame block of 48 kHz stereo voice-like audio.
+let audioBlock = Simulator.voice(first: 0, count: 1_024, sampleRateHz: 48_000, channels: 2)
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        maxDuration: .seconds(5),
+        maxIterations: 1_000
+    )
+    let folder = NSTemporaryDirectory() + "activetask-benchmarks-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+    /// items/s = throughput (it/s) × 10,000.
+    Benchmark("Data logger: 10,000 accelerometer items through SensorRecorder (encode + append, flush every 1 s)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let recorder = try SensorRecorder(RecorderConfiguration(identifier: "accelerometer", kind: .sensor(.accelerometer)), outputDirectory: folder)
+            var first = 0
+            while first < walk.count {
+                try recorder.record(walk.slice(first..<min(first + 5, walk.count)))
+                first += 5
+            }
+            for file in try recorder.stop() { try? FileManager.default.removeItem(atPath: folder + "/" + file.fileName) }
+        }
+    }
+
+    /// MB/s = throughput (it/s) × 46.9 MiB (1,024 frames × 2 channels × 4 bytes × 6,000 blocks).
+    Benchmark("WAV writing: 128 s of 48 kHz stereo float32 in 1,024-frame blocks, header updated on every write") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let recorder = try AudioRecorder(RecorderConfiguration(identifier: "streamingAudio", kind: .audio(sampleRateHz: 48_000, channels: 2, encoding: .float32)),
+                                             outputDirectory: folder)
+            for _ in 0..<6_000 { try recorder.write(audioBlock) }
+            let file = try recorder.stop()
+            try? FileManager.default.removeItem(atPath: folder + "/" + file.fileName)
+        }
+    }
+}
