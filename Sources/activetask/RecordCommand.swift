@@ -99,6 +99,11 @@ struct Record: ParsableCommand {
             printError(error.description)
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
+        Self.printResults(results)
+    }
+
+    /// The file results as a JSON array of ORKFileResults, dates in the machine's UTC offset.
+    static func printResults(_ results: [FileResult]) {
         let offset = TimeZone.current.secondsFromGMT()
         print(JSONWriter(indent: 2).string(.array(results.map { $0.researchKitJSON(utcOffsetSeconds: offset) })))
     }
@@ -151,9 +156,8 @@ struct Record: ParsableCommand {
                 try recorder.record(items)
                 if let error {
                     // Keep what came before the bad line: finish the files, then report.
-                    let results = try recorder.stop()
+                    Self.printResults(try recorder.stop())
                     printError(error.description)
-                    print(JSONWriter(indent: 2).string(.array(results.map { $0.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT()) })))
                     throw ExitCode(ActiveTask.Status.invalidInput)
                 }
             }
