@@ -3,7 +3,8 @@ import Glibc
 /// ResearchKit's data logger (`ORKDataLogger`, formats.md §2): a `{"items":[…]}` file that is a
 /// complete JSON document after every append. Items are buffered in memory and appended in one
 /// write per flush (every `flushIntervalSeconds`, or on `flush()`); a process killed at any moment
-/// leaves a valid file holding every item up to the last completed flush.
+/// leaves a valid file holding every item up to the last completed flush. The buffer is also
+/// flushed when it reaches `maximumBufferBytes`, so memory stays bounded at any item rate.
 ///
 /// Write protocol (§2.2): the first append writes `{"items":[`, the items and `]}`; later appends
 /// overwrite the footer with `,` + items + `]}` in one `pwrite`. A failed write restores the footer
@@ -24,6 +25,9 @@ public final class DataLogger {
         public var rolloverSeconds = 0.0
         /// Buffered items are appended when the last append is this old, s (0: every item).
         public var flushIntervalSeconds = 1.0
+        /// Buffered items are appended once they reach this many bytes, whatever the interval
+        /// (bounds memory when items arrive faster than real time).
+        public var maximumBufferBytes = 65_536
         /// `fsync` after every append (survives power loss, not only a killed process).
         public var syncToDisk = false
 
@@ -89,7 +93,7 @@ public final class DataLogger {
         if bufferedCount > 0 { buffer.append(UInt8(ascii: ",")) }
         buffer += item
         bufferedCount += 1
-        if clock() - lastFlush >= configuration.flushIntervalSeconds { try flush() }
+        if buffer.count >= configuration.maximumBufferBytes || clock() - lastFlush >= configuration.flushIntervalSeconds { try flush() }
     }
 
     /// Appends the buffered items to the file (one write), then rolls over if a limit is reached.

@@ -23,6 +23,37 @@ public enum Simulator {
         return series
     }
 
+    /// Device-motion items of the same walker: gravity −1 g on y, user acceleration the walker's
+    /// oscillation without gravity, a slow yaw (0.1 rad/s), attitude the matching quaternion;
+    /// magnetic field unavailable (omitted).
+    public static func walkerDeviceMotion(first: Int, count: Int, frequencyHz: Double, cadenceStepsPerMinute: Double,
+                                          startSeconds: Double, bootSeconds: Double = 1000) -> SensorSeries {
+        var series = SensorSeries(kind: .deviceMotion)
+        let step = cadenceStepsPerMinute / 60
+        for i in first..<(first + count) {
+            let t = Double(i) / frequencyHz
+            let yaw = 0.1 * t
+            let vertical = 0.3 * sin(2 * Double.pi * step * t)
+            let lateral = 0.1 * sin(Double.pi * step * t)
+            series.append(numbers: [bootSeconds + t, startSeconds + t, 0, 0, sin(yaw / 2), cos(yaw / 2), 0, 0, 0.1, 0, -1, 0,
+                                    lateral, vertical, 0.05 * vertical, .nan, .nan, .nan, .nan])
+        }
+        return series
+    }
+
+    /// Cumulative pedometer updates of the walker, one per `intervalSeconds`: steps since the
+    /// start (⌊cadence · t / 60⌋) and distance at `stepLengthMeters` per step.
+    public static func pedometer(first: Int, count: Int, intervalSeconds: Double, cadenceStepsPerMinute: Double, startSeconds: Double,
+                                 stepLengthMeters: Double = 0.7) -> SensorSeries {
+        var series = SensorSeries(kind: .pedometer)
+        for i in first..<(first + count) {
+            let end = Double(i + 1) * intervalSeconds
+            let steps = (cadenceStepsPerMinute * end / 60).rounded(.down)
+            series.append(numbers: [startSeconds.rounded(.down), (startSeconds + end).rounded(.down), steps, steps * stepLengthMeters, 0, 0])
+        }
+        return series
+    }
+
     /// Heart-rate items (`count/min`, one per second) drifting sinusoidally ±5 around `beatsPerMinute`.
     public static func heartRate(first: Int, count: Int, beatsPerMinute: Double, startSeconds: Double) -> SensorSeries {
         var series = SensorSeries(kind: .healthQuantity)

@@ -3,10 +3,9 @@ import AudioIO
 import Foundation
 import Recording
 import SensorData
-import Synchronization
 
-/// Set by SIGINT/SIGTERM: the recording stops at the next batch and finishes its files.
-let stopRequested = Atomic<Bool>(false)
+/// Raised by SIGINT/SIGTERM: the recording stops at the next batch and finishes its files.
+let interruption = StopSignal()
 
 /// `activetask record KIND --source … --out DIR`.
 struct Record: ParsableCommand {
@@ -22,7 +21,7 @@ struct Record: ParsableCommand {
     )
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case accelerometer, deviceMotion, pedometer, heartRate, location, touch, audio
+        case accelerometer, deviceMotion, pedometer, heartRate, location, touch, audio, step
 
         var recorderKind: RecorderKind? {
             switch self {
@@ -32,16 +31,19 @@ struct Record: ParsableCommand {
             case .heartRate: .healthQuantity
             case .location: .location
             case .touch: .touch
-            case .audio: nil
+            case .audio, .step: nil
             }
         }
     }
 
-    @Argument(help: "What to record: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Argument(help: "What to record: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")) (step: an active step from CONFIG).")
     var kind: Kind
 
-    @Option(name: .long, help: "simulate, stdin or replay:FILE.")
-    var source: String
+    @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).")
+    var config: String?
+
+    @Option(name: .long, help: "simulate, stdin or replay:FILE (not for step).")
+    var source: String?
 
     @Option(name: .long, help: "Output directory (created if missing).")
     var out: String
@@ -84,6 +86,12 @@ struct Record: ParsableCommand {
         guard (1...8).contains(channels), (1_000...384_000).contains(sampleRate) else { throw ValidationError("--channels 1–8, --sample-rate 1000–384000") }
         guard flushInterval >= 0 else { throw ValidationError("--flush-interval must be ≥ 0") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be > 0") }
+        if kind == .step {
+            guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
+        } else {
+            guard source != nil else { throw ValidationError("--source is required: simulate, stdin or replay:FILE") }
+            guard config == nil else { throw ValidationError("only record step takes a configuration file") }
+        }
     }
 
     func run() throws {
@@ -91,7 +99,8 @@ struct Record: ParsableCommand {
             printError("\(out): cannot create: \(String(cString: strerror(errno)))")
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
-        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber) { _ in stopRequested.store(true, ordering: .relaxed) } }
+        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber) { _ in interruption.stop() } }
+        if kind == .step { return try recordStep() }
         let results: [FileResult]
         do {
             results = kind == .audio ? [try recordAudio()] : try recordSensor(kind.recorderKind!)
@@ -108,6 +117,54 @@ struct Record: ParsableCommand {
         print(JSONWriter(indent: 2).string(.array(results.map { $0.researchKitJSON(utcOffsetSeconds: offset) })))
     }
 
+    /// Runs the active step of `config`; prints its ORKStepResult, and a summary on stderr.
+    private func recordStep() throws {
+        var step: ActiveStepConfiguration
+        do {
+            let path = config!
+            step = try ActiveStepConfiguration(json: try JSONValue.parse(try FileBytes.read(path), file: path), file: path)
+        } catch let error as ReadError {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        } catch let error as RecordingError {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        if fast { step.realTime = false }
+        if let duration { step.durationSeconds = duration }
+        final class Outcome: @unchecked Sendable { var result: Result<StepResult, any Error>? }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let directory = out
+        Task {
+            do { outcome.result = .success(try await ActiveStep.run(step, outputDirectory: directory, stop: interruption)) } catch {
+                outcome.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        switch outcome.result {
+        case .success(let result):
+            for (identifier, count) in result.itemsWritten.sorted(by: { $0.key < $1.key }) {
+                printError("\(identifier): \(count) \(identifier.lowercased().contains("audio") ? "frames" : "items")"
+                    + ((result.itemsRejected[identifier] ?? 0) > 0 ? ", \(result.itemsRejected[identifier]!) refused" : ""))
+            }
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
+                + "peak resident memory \(usage.ru_maxrss / 1024) MB")
+            print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
+        case .failure(let error as RecordingError):
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        case .failure(let error):
+            printError(String(describing: error))
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        case nil:
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+    }
+
     /// Sleeps until `due` (Unix seconds) unless --fast.
     private func pace(until due: Double) {
         guard !fast else { return }
@@ -122,8 +179,8 @@ struct Record: ParsableCommand {
         let recorder = try SensorRecorder(configuration, outputDirectory: out)
         printError("recording \(kind.rawValue) to \(recorder.currentPath)")
         let start = DataLogger.wallClock()
-        func expired() -> Bool { stopRequested.load(ordering: .relaxed) || duration.map { DataLogger.wallClock() - start >= $0 } ?? false }
-        switch source {
+        func expired() -> Bool { interruption.isStopped || duration.map { DataLogger.wallClock() - start >= $0 } ?? false }
+        switch source ?? "" {
         case "simulate":
             let length = duration ?? 10
             switch recorderKind {
@@ -131,7 +188,7 @@ struct Record: ParsableCommand {
                 let batch = max(1, Int(frequency / 20))  // 50-ms batches
                 let total = Int(length * frequency)
                 var first = 0
-                while first < total, !stopRequested.load(ordering: .relaxed) {
+                while first < total, !interruption.isStopped {
                     let count = min(batch, total - first)
                     pace(until: start + Double(first + count) / frequency)
                     try recorder.record(Simulator.walkerAccelerometer(first: first, count: count, frequencyHz: frequency,
@@ -140,13 +197,13 @@ struct Record: ParsableCommand {
                 }
             case .healthQuantity:
                 var second = 0
-                while second < Int(length), !stopRequested.load(ordering: .relaxed) {
+                while second < Int(length), !interruption.isStopped {
                     pace(until: start + Double(second + 1))
                     try recorder.record(Simulator.heartRate(first: second, count: 1, beatsPerMinute: 72, startSeconds: start))
                     second += 1
                 }
             default:
-                throw RecordingError(file: source, reason: .sample("no simulator for \(kind.rawValue) (simulate: accelerometer, heartRate, audio)"))
+                throw RecordingError(file: source ?? "", reason: .sample("no simulator for \(kind.rawValue) (simulate: accelerometer, heartRate, audio)"))
             }
         case "stdin":
             let reader = LineReader(descriptor: 0, name: "stdin")
@@ -180,7 +237,7 @@ struct Record: ParsableCommand {
                 first = range.upperBound
             }
         default:
-            throw RecordingError(file: source, reason: .sample("unknown source (simulate, stdin, replay:FILE)"))
+            throw RecordingError(file: source ?? "", reason: .sample("unknown source (simulate, stdin, replay:FILE)"))
         }
         if recorder.rejectedItems > 0 {
             printError("\(recorder.rejectedItems) item(s) could not be written and were left out; first: \(recorder.firstRejection ?? "")")
@@ -198,11 +255,11 @@ struct Record: ParsableCommand {
         printError("recording audio to \(recorder.path)")
         let start = DataLogger.wallClock()
         let block = max(1, sampleRate / 20)
-        switch source {
+        switch source ?? "" {
         case "simulate":
             let total = Int((duration ?? 10) * Double(sampleRate))
             var first = 0
-            while first < total, !stopRequested.load(ordering: .relaxed) {
+            while first < total, !interruption.isStopped {
                 let count = min(block, total - first)
                 pace(until: start + Double(first + count) / Double(sampleRate))
                 try recorder.write(Simulator.voice(first: first, count: count, sampleRateHz: Double(sampleRate), channels: channels))
@@ -213,7 +270,7 @@ struct Record: ParsableCommand {
             guard pcm == "s16le" || pcm == "f32le" else { throw RecordingError(file: "stdin", reason: .sample("--pcm must be s16le or f32le")) }
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: block * channels * bytesPerSample)
-            while !stopRequested.load(ordering: .relaxed), duration.map({ Double(recorder.frames) / Double(sampleRate) < $0 }) ?? true {
+            while !interruption.isStopped, duration.map({ Double(recorder.frames) / Double(sampleRate) < $0 }) ?? true {
                 let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 if count < 0 { throw RecordingError(file: "stdin", reason: .system(call: "read", message: String(cString: strerror(errno)))) }
@@ -237,7 +294,7 @@ struct Record: ParsableCommand {
             }
             if !pending.isEmpty { printError("stdin: \(pending.count) trailing byte(s) do not make a whole frame; left out") }
         default:
-            throw RecordingError(file: source, reason: .sample("unknown audio source (simulate, stdin)"))
+            throw RecordingError(file: source ?? "", reason: .sample("unknown audio source (simulate, stdin)"))
         }
         return try recorder.stop()
     }

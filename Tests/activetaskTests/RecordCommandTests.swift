@@ -120,4 +120,36 @@ import TestSupport
         let atk = try #require((score.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
         #expect(abs((atk["cadenceStepsPerMinute"] as? Double ?? 0) - 110) < 1)
     }
+
+    @Test("a sustained 10-minute step (1 kHz accelerometer, 100 Hz device motion, 48 kHz audio) with bounded memory")
+    func sustainedStep() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try folder.write("step.json", """
+            {"identifier": "sustained", "duration": 600, "realTime": false,
+             "recorders": [{"kind": "accelerometer", "frequency": 1000}, {"kind": "deviceMotion", "frequency": 100},
+                           {"kind": "audio", "sampleRate": 48000, "encoding": "pcm16"}]}
+            """)
+        let run = try Run(["record", "step", config, "--out", folder.path("out")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("accelerometer: 600000 items") && run.stderr.contains("deviceMotion: 60000 items")
+            && run.stderr.contains("audio: 28800000 frames"), "\(run.stderr)")
+        // 57.6 MB of PCM and ~70 MB of JSON were written; a recorder that kept them would need more than that.
+        let peak = try #require(run.stderr.split(separator: "peak resident memory ").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        #expect(peak < 100, "peak resident \(peak) MB")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let files = try #require(results["results"] as? [[String: Any]]).compactMap { $0["fileName"] as? String }
+        #expect(files.count == 3)
+        for name in files {
+            let path = folder.path("out/" + name)
+            if name.hasSuffix(".wav") {
+                #expect(try SoundFile(reading: path).format.frames == 28_800_000)
+            } else if name.contains("deviceMotion") {
+                #expect(try JSONContents.read(path).series.first?.series.count == 60_000)
+            } else {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(data.prefix(10) == Data(#"{"items":["#.utf8) && data.suffix(2) == Data("]}".utf8))
+            }
+        }
+    }
 }

@@ -1,0 +1,247 @@
+import Foundation
+import SensorData
+import Synchronization
+
+/// A stop request shared by the recorders of a step (a stop condition, a signal, the caller).
+public final class StopSignal: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func stop() { flag.store(true, ordering: .relaxed) }
+    public var isStopped: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// One recorder of an active step and where its samples come from.
+public struct RecorderPlan: Sendable {
+    public enum Source: Sendable, Hashable {
+        /// The deterministic walker (accelerometer, device motion, pedometer), heart rate or voice.
+        case simulate(cadenceStepsPerMinute: Double)
+        /// The items of a recording the readers accept, in their order.
+        case replay(path: String)
+    }
+
+    public var configuration: RecorderConfiguration
+    public var source: Source
+
+    public init(_ configuration: RecorderConfiguration, source: Source) {
+        self.configuration = configuration
+        self.source = source
+    }
+}
+
+/// An active step (ResearchKit's `ORKActiveStep` with recorder configurations): several recorders
+/// run concurrently, one task each, until the duration has passed, a pedometer has counted
+/// `stopAfterSteps` (ResearchKit's walking step), or the stop signal is raised. Sources here are
+/// pulled (simulators and replays produce a batch only when its recorder asks for it), so a slow
+/// writer slows its source instead of losing samples: nothing is dropped.
+public struct ActiveStepConfiguration: Sendable {
+    public var identifier: String
+    public var durationSeconds: Double
+    public var stopAfterSteps: Int?
+    public var recorders: [RecorderPlan]
+    /// Pace sources in real time (false: as fast as the writers go).
+    public var realTime: Bool
+
+    public init(identifier: String, durationSeconds: Double, stopAfterSteps: Int? = nil, recorders: [RecorderPlan], realTime: Bool = true) {
+        self.identifier = identifier
+        self.durationSeconds = durationSeconds
+        self.stopAfterSteps = stopAfterSteps
+        self.recorders = recorders
+        self.realTime = realTime
+    }
+}
+
+/// What an active step produced: ResearchKit's `ORKStepResult` with one file result per file.
+public struct StepResult: Sendable {
+    public var identifier: String
+    public var startSeconds: Double
+    public var endSeconds: Double
+    public var fileResults: [FileResult]
+    /// Per recorder identifier: items written (audio: frames) and items refused as unwritable.
+    public var itemsWritten: [String: Int]
+    public var itemsRejected: [String: Int]
+    /// Why the step ended: "duration", "steps" or "stopped".
+    public var endReason: String
+
+    /// `ORKStepResult` in dialect A with its `ORKFileResult`s.
+    public func researchKitJSON(utcOffsetSeconds: Int) -> JSONValue {
+        var object = JSONObject()
+        object.append("_class", .string("ORKStepResult"))
+        object.append("identifier", .string(identifier))
+        object.append("startDate", .string(DateString(secondsSince1970: startSeconds, utcOffsetSeconds: utcOffsetSeconds).researchKitText))
+        object.append("endDate", .string(DateString(secondsSince1970: endSeconds, utcOffsetSeconds: utcOffsetSeconds).researchKitText))
+        object.append("userInfo", .object(JSONObject()))
+        object.append("results", .array(fileResults.map { $0.researchKitJSON(utcOffsetSeconds: utcOffsetSeconds) }))
+        return .object(object)
+    }
+}
+
+/// Progress of the recorder that carries the stop condition (the pedometer): batches done, and
+/// the batch at which the condition was met. Other sensor recorders do not run ahead of it, so
+/// in a paced or an as-fast-as-possible run every recorder stops at the same batch.
+final class ConditionProgress: Sendable {
+    private let done = Atomic<Int>(0)
+    private let stopAt = Atomic<Int>(Int.max)
+    private let finished = Atomic<Bool>(false)
+
+    func completed(_ batches: Int) { done.store(batches, ordering: .releasing) }
+    func conditionMet(after batches: Int) { stopAt.store(batches, ordering: .releasing) }
+    func finish() { finished.store(true, ordering: .releasing) }
+    var stopBatch: Int { stopAt.load(ordering: .acquiring) }
+
+    /// Waits until batch `index` may be recorded; false when the step ends before it.
+    func mayRecord(_ index: Int) async -> Bool {
+        while index >= done.load(ordering: .acquiring) && !finished.load(ordering: .acquiring) {
+            await Task.yield()
+        }
+        return index < stopBatch
+    }
+}
+
+public enum ActiveStep {
+    /// Runs the step; every recorder's files are finished before it returns.
+    public static func run(_ step: ActiveStepConfiguration, outputDirectory: String, stop: StopSignal = StopSignal()) async throws -> StepResult {
+        let start = DataLogger.wallClock()
+        let stepsReached = StopSignal()
+        let condition: ConditionProgress? = step.stopAfterSteps == nil ? nil : ConditionProgress()
+        struct Outcome: Sendable {
+            var files: [FileResult]
+            var identifier: String
+            var written: Int
+            var rejected: Int
+        }
+        var outcomes: [Outcome] = []
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
+            for plan in step.recorders {
+                group.addTask {
+                    let (files, written, rejected) = try await record(plan, step: step, start: start, outputDirectory: outputDirectory,
+                                                                       stop: stop, stepsReached: stepsReached, condition: condition)
+                    return Outcome(files: files, identifier: plan.configuration.identifier, written: written, rejected: rejected)
+                }
+            }
+            for try await outcome in group { outcomes.append(outcome) }
+        }
+        // File results in the order of the configuration, as ResearchKit lists its recorders.
+        let order = step.recorders.map(\.configuration.identifier)
+        outcomes.sort { (order.firstIndex(of: $0.identifier) ?? 0) < (order.firstIndex(of: $1.identifier) ?? 0) }
+        let reason = stepsReached.isStopped ? "steps" : stop.isStopped ? "stopped" : "duration"
+        return StepResult(
+            identifier: step.identifier, startSeconds: start, endSeconds: DataLogger.wallClock(), fileResults: outcomes.flatMap(\.files),
+            itemsWritten: Dictionary(outcomes.map { ($0.identifier, $0.written) }, uniquingKeysWith: +),
+            itemsRejected: Dictionary(outcomes.map { ($0.identifier, $0.rejected) }, uniquingKeysWith: +), endReason: reason)
+    }
+
+    /// One recorder's loop: pull a 50-ms batch, pace, write, until the step ends.
+    private static func record(_ plan: RecorderPlan, step: ActiveStepConfiguration, start: Double, outputDirectory: String,
+                               stop: StopSignal, stepsReached: StopSignal, condition: ConditionProgress?) async throws -> ([FileResult], Int, Int) {
+        let configuration = plan.configuration
+        func due(_ seconds: Double) async throws {
+            guard step.realTime else { return await Task.yield() }
+            let wait = start + seconds - DataLogger.wallClock()
+            if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        }
+        func ended(_ seconds: Double) -> Bool { stop.isStopped || seconds >= step.durationSeconds }
+        switch configuration.kind {
+        case .audio(let rate, let channels, _):
+            let recorder = try AudioRecorder(configuration, outputDirectory: outputDirectory)
+            let block = max(1, rate / 20)
+            var first = 0
+            var index = 0
+            while !ended(Double(first) / Double(rate)) {
+                // Blocks of 50 ms follow the stop condition like sensor batches (exact when 20 divides the rate).
+                if let condition, !(await condition.mayRecord(index)) { break }
+                index += 1
+                let count = min(block, Int(step.durationSeconds * Double(rate)) - first)
+                guard count > 0 else { break }
+                try await due(Double(first + count) / Double(rate))
+                try recorder.write(Simulator.voice(first: first, count: count, sampleRateHz: Double(rate), channels: channels))
+                first += count
+            }
+            let frames = recorder.frames
+            return ([try recorder.stop()], frames, 0)
+        case .sensor(let kind):
+            let recorder = try SensorRecorder(configuration, outputDirectory: outputDirectory)
+            let source = try BatchSource(plan, kind: kind, start: start)
+            let leads = kind == .pedometer && condition != nil
+            var index = 0
+            while !ended(Double(index) * BatchSource.batchSeconds) {
+                if let condition, !leads, !(await condition.mayRecord(index)) { break }
+                guard let (batch, end) = source.batch(index, duration: step.durationSeconds) else { break }
+                try await due(end)
+                try recorder.record(batch)
+                index += 1
+                if leads, let condition {
+                    if let target = step.stopAfterSteps, let steps = batch["numberOfSteps"]?.last, steps >= Double(target) {
+                        stepsReached.stop()
+                        condition.conditionMet(after: index)
+                        condition.completed(index)
+                        break
+                    }
+                    condition.completed(index)
+                }
+            }
+            if leads { condition?.finish() }
+            try recorder.flush()
+            return (try recorder.stop(), recorder.itemsWritten, recorder.rejectedItems)
+        }
+    }
+}
+
+/// Batches of 50 ms (simulators) or of the replayed file's items by their time since the first.
+struct BatchSource {
+    let plan: RecorderPlan
+    let kind: RecorderKind
+    let start: Double
+    let frequency: Double
+    let replay: SensorSeries?
+
+    init(_ plan: RecorderPlan, kind: RecorderKind, start: Double) throws {
+        self.plan = plan
+        self.kind = kind
+        self.start = start
+        frequency = plan.configuration.frequencyHz ?? 100
+        if case .replay(let path) = plan.source {
+            guard let series = try JSONContents.read(path).series.first(where: { $0.series.kind == kind })?.series else {
+                throw RecordingError(file: path, reason: .sample("no \(kind.rawValue) items to replay"))
+            }
+            replay = series
+        } else {
+            replay = nil
+        }
+    }
+
+    static let batchSeconds = 0.05
+
+    /// Batch `index`: the items in (index·50 ms, (index + 1)·50 ms] (capped at the duration), and its end; nil when done.
+    func batch(_ index: Int, duration: Double) -> (SensorSeries, Double)? {
+        let seconds = Double(index) * Self.batchSeconds
+        let end = min(Double(index + 1) * Self.batchSeconds, duration)
+        guard end > seconds else { return nil }
+        // Whole seconds k with seconds < k ≤ end (per-second updates), tolerant of rounding.
+        let firstSecond = Int((seconds + 1e-9).rounded(.down)) + 1, lastSecond = Int((end + 1e-9).rounded(.down))
+        let perSecond = max(0, lastSecond - firstSecond + 1)
+        if let replay {
+            let time = replay.time
+            guard let t0 = time.first else { return nil }
+            let lower = time.firstIndex { $0 - t0 >= seconds } ?? time.count
+            let upper = time.firstIndex { $0 - t0 >= end } ?? time.count
+            guard lower < time.count else { return nil }
+            return (replay.slice(lower..<upper), end)
+        }
+        guard case .simulate(let cadence) = plan.source else { return nil }
+        switch kind {
+        case .accelerometer, .deviceMotion:
+            let first = Int((seconds * frequency).rounded()), last = Int((end * frequency).rounded())
+            let series = kind == .accelerometer
+                ? Simulator.walkerAccelerometer(first: first, count: last - first, frequencyHz: frequency, cadenceStepsPerMinute: cadence, startSeconds: start)
+                : Simulator.walkerDeviceMotion(first: first, count: last - first, frequencyHz: frequency, cadenceStepsPerMinute: cadence, startSeconds: start)
+            return (series, end)
+        case .pedometer:
+            // One cumulative update per second, as CMPedometer delivers them.
+            return (Simulator.pedometer(first: firstSecond - 1, count: perSecond, intervalSeconds: 1, cadenceStepsPerMinute: cadence, startSeconds: start), end)
+        case .healthQuantity:
+            return (Simulator.heartRate(first: firstSecond - 1, count: perSecond, beatsPerMinute: 72, startSeconds: start), end)
+        case .location, .touch:
+            return nil
+        }
+    }
+}
