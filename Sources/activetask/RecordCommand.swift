@@ -63,6 +63,9 @@ struct Record: ParsableCommand {
     @Option(name: .long, help: "WAV encoding: pcm16, pcm24 or float32.")
     var encoding: String = "pcm16"
 
+    @Option(name: .long, help: "Lines on stdin: json (recorder items) or gatt-hex (heartRate: Bluetooth 0x2A37 values in hex, one per line, timed on arrival).")
+    var format: String = "json"
+
     @Option(name: .long, help: "Raw PCM on stdin: s16le or f32le.")
     var pcm: String = "s16le"
 
@@ -205,7 +208,41 @@ struct Record: ParsableCommand {
             default:
                 throw RecordingError(file: source ?? "", reason: .sample("no simulator for \(kind.rawValue) (simulate: accelerometer, heartRate, audio)"))
             }
+        case "stdin" where format == "gatt-hex":
+            guard recorderKind == .healthQuantity else {
+                throw RecordingError(file: "stdin", reason: .sample("--format gatt-hex is for heartRate"))
+            }
+            let reader = LineReader(descriptor: 0, name: "stdin")
+            var lineNumber = 0
+            var rrIntervals = 0
+            while !expired(), let lines = try reader.nextLines() {
+                var items = SensorSeries(kind: .healthQuantity)
+                var failure: RecordingError?
+                for line in lines {
+                    lineNumber += 1
+                    let text = String(decoding: line, as: UTF8.self)
+                    guard !text.allSatisfy(\.isWhitespace) else { continue }
+                    do {
+                        let measurement = try HeartRateMeasurement(hex: text)
+                        let now = DataLogger.wallClock()
+                        rrIntervals += measurement.rrIntervalsSeconds.count
+                        items.append(numbers: [.nan, now, now, .nan, Double(measurement.beatsPerMinute), .nan],
+                                     strings: ["HKQuantityTypeIdentifierHeartRate", nil, nil, "count/min", nil, "Bluetooth heart-rate sensor"])
+                    } catch {
+                        failure = RecordingError(file: "stdin", reason: .source(line: lineNumber, message: error.description))
+                        break
+                    }
+                }
+                try recorder.record(items)
+                if let failure {
+                    Self.printResults(try recorder.stop())
+                    printError(failure.description)
+                    throw ExitCode(ActiveTask.Status.invalidInput)
+                }
+            }
+            printError("\(rrIntervals) RR interval(s) parsed (the heart-rate item format has no field for them)")
         case "stdin":
+            guard format == "json" else { throw RecordingError(file: "stdin", reason: .sample("--format must be json or gatt-hex")) }
             let reader = LineReader(descriptor: 0, name: "stdin")
             var decoder = JSONLinesDecoder(kind: recorderKind, name: "stdin")
             while !expired(), let lines = try reader.nextLines() {

@@ -152,4 +152,28 @@ import TestSupport
             }
         }
     }
+
+    @Test("heart rate from Bluetooth 0x2A37 hex lines: 72 and 75 bpm recorded; a truncated value is reported by line")
+    func gattHex() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = ["record", "heartRate", "--source", "stdin", "--format", "gatt-hex", "--out", folder.url.path]
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data("06 48\n16 4B 00 04 4A 04\n11 50\n".utf8))
+        input.fileHandleForWriting.closeFile()
+        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3 && stderr.contains("stdin:3: value ends inside a 16-bit field"), "\(stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: stdout) as? [[String: Any]])
+        let name = try #require(results.first?["fileName"] as? String)
+        let series = try #require(try JSONContents.read(folder.path(name)).series.first?.series)
+        #expect(series["value"] == [72, 75] && series.textColumn("unit") == ["count/min", "count/min"])
+    }
 }

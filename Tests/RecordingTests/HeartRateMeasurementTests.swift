@@ -1,0 +1,26 @@
+import Testing
+@testable import Recording
+
+/// GATT 0x2A37 layouts worked by hand from the characteristic's field definitions.
+@Suite struct HeartRateMeasurementTests {
+    @Test("UInt8 rate with contact detected: 06 48 → 72 bpm, contact true")
+    func uint8() throws {
+        let m = try HeartRateMeasurement(hex: "06 48")
+        #expect(m.beatsPerMinute == 72 && m.sensorContact == true && m.energyExpendedKilojoules == nil && m.rrIntervalsSeconds.isEmpty)
+        #expect(try HeartRateMeasurement(hex: "04 48").sensorContact == false)  // supported, not detected
+        #expect(try HeartRateMeasurement(hex: "00 48").sensorContact == nil)  // not supported
+    }
+
+    @Test("UInt16 rate, energy and two RR intervals: 19 2C01 3412 0004 4A04 → 300 bpm, 4660 kJ, 1.0 s and 1.072265625 s")
+    func full() throws {
+        let m = try HeartRateMeasurement(hex: "19:2C:01:34:12:00:04:4A:04")
+        #expect(m.beatsPerMinute == 300)  // 0x012C
+        #expect(m.energyExpendedKilojoules == 0x1234)
+        #expect(m.rrIntervalsSeconds == [1024.0 / 1024, 1098.0 / 1024])
+    }
+
+    @Test("malformed values are errors that say what is wrong", arguments: ["", "1", "01 48", "10 48 00", "00 48 00", "zz"])
+    func malformed(hex: String) {
+        #expect(throws: HeartRateMeasurementError.self) { try HeartRateMeasurement(hex: hex) }
+    }
+}
