@@ -12,8 +12,9 @@ struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record samples from a source into ResearchKit-compatible files (data-logger JSON, streaming WAV).",
         discussion: """
-            Sources: simulate (deterministic walker, heart rate or voice, paced in real time unless --fast), stdin (JSON lines \
-            of recorder items; for audio raw interleaved PCM, --pcm s16le|f32le), replay:FILE (any recording the readers \
+            Sources: simulate (deterministic walker, heart rate or voice, paced in real time unless --fast), stdin, tcp:PORT \
+            or unix:PATH (the first sender; JSON lines of recorder items, or --format gatt-hex for heart rate; for audio raw \
+            interleaved PCM, --pcm s16le|f32le; the recording ends when the sender closes), replay:FILE (any recording the readers \
             accept, paced by its timestamps unless --fast). Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
             as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL the current file is still \
             valid and holds every item up to the last flush (--flush-interval).
@@ -42,7 +43,7 @@ struct Record: ParsableCommand {
     @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).")
     var config: String?
 
-    @Option(name: .long, help: "simulate, stdin or replay:FILE (not for step).")
+    @Option(name: .long, help: "simulate, stdin, tcp:PORT, unix:PATH or replay:FILE (not for step).")
     var source: String?
 
     @Option(name: .long, help: "Output directory (created if missing).")
@@ -168,6 +169,16 @@ struct Record: ParsableCommand {
         }
     }
 
+    /// A streaming source: stdin, or the first sender on `tcp:PORT` / `unix:PATH`; nil for the others.
+    private func openStream() throws(RecordingError) -> (descriptor: Int32, name: String)? {
+        guard let source else { return nil }
+        if source == "stdin" { return (0, "stdin") }
+        guard source.hasPrefix("tcp:") || source.hasPrefix("unix:") else { return nil }
+        let listener = try SocketListener(source)
+        printError("listening on \(listener.port.map { "tcp port \($0)" } ?? source)")
+        return (try listener.accept(), source)
+    }
+
     /// Sleeps until `due` (Unix seconds) unless --fast.
     private func pace(until due: Double) {
         guard !fast else { return }
@@ -183,7 +194,8 @@ struct Record: ParsableCommand {
         printError("recording \(kind.rawValue) to \(recorder.currentPath)")
         let start = DataLogger.wallClock()
         func expired() -> Bool { interruption.isStopped || duration.map { DataLogger.wallClock() - start >= $0 } ?? false }
-        switch source ?? "" {
+        let stream = try openStream()
+        switch stream == nil ? source ?? "" : "stream" {
         case "simulate":
             let length = duration ?? 10
             switch recorderKind {
@@ -208,11 +220,11 @@ struct Record: ParsableCommand {
             default:
                 throw RecordingError(file: source ?? "", reason: .sample("no simulator for \(kind.rawValue) (simulate: accelerometer, heartRate, audio)"))
             }
-        case "stdin" where format == "gatt-hex":
+        case "stream" where format == "gatt-hex":
             guard recorderKind == .healthQuantity else {
-                throw RecordingError(file: "stdin", reason: .sample("--format gatt-hex is for heartRate"))
+                throw RecordingError(file: stream!.name, reason: .sample("--format gatt-hex is for heartRate"))
             }
-            let reader = LineReader(descriptor: 0, name: "stdin")
+            let reader = LineReader(descriptor: stream!.descriptor, name: stream!.name)
             var lineNumber = 0
             var rrIntervals = 0
             while !expired(), let lines = try reader.nextLines() {
@@ -229,7 +241,7 @@ struct Record: ParsableCommand {
                         items.append(numbers: [.nan, now, now, .nan, Double(measurement.beatsPerMinute), .nan],
                                      strings: ["HKQuantityTypeIdentifierHeartRate", nil, nil, "count/min", nil, "Bluetooth heart-rate sensor"])
                     } catch {
-                        failure = RecordingError(file: "stdin", reason: .source(line: lineNumber, message: error.description))
+                        failure = RecordingError(file: stream!.name, reason: .source(line: lineNumber, message: error.description))
                         break
                     }
                 }
@@ -241,10 +253,10 @@ struct Record: ParsableCommand {
                 }
             }
             printError("\(rrIntervals) RR interval(s) parsed (the heart-rate item format has no field for them)")
-        case "stdin":
-            guard format == "json" else { throw RecordingError(file: "stdin", reason: .sample("--format must be json or gatt-hex")) }
-            let reader = LineReader(descriptor: 0, name: "stdin")
-            var decoder = JSONLinesDecoder(kind: recorderKind, name: "stdin")
+        case "stream":
+            guard format == "json" else { throw RecordingError(file: stream!.name, reason: .sample("--format must be json or gatt-hex")) }
+            let reader = LineReader(descriptor: stream!.descriptor, name: stream!.name)
+            var decoder = JSONLinesDecoder(kind: recorderKind, name: stream!.name)
             while !expired(), let lines = try reader.nextLines() {
                 let (items, error) = decoder.decode(lines)
                 try recorder.record(items)
@@ -274,7 +286,7 @@ struct Record: ParsableCommand {
                 first = range.upperBound
             }
         default:
-            throw RecordingError(file: source ?? "", reason: .sample("unknown source (simulate, stdin, replay:FILE)"))
+            throw RecordingError(file: source ?? "", reason: .sample("unknown source (simulate, stdin, tcp:PORT, unix:PATH, replay:FILE)"))
         }
         if recorder.rejectedItems > 0 {
             printError("\(recorder.rejectedItems) item(s) could not be written and were left out; first: \(recorder.firstRejection ?? "")")
@@ -292,7 +304,8 @@ struct Record: ParsableCommand {
         printError("recording audio to \(recorder.path)")
         let start = DataLogger.wallClock()
         let block = max(1, sampleRate / 20)
-        switch source ?? "" {
+        let stream = try openStream()
+        switch stream == nil ? source ?? "" : "stream" {
         case "simulate":
             let total = Int((duration ?? 10) * Double(sampleRate))
             var first = 0
@@ -302,15 +315,16 @@ struct Record: ParsableCommand {
                 try recorder.write(Simulator.voice(first: first, count: count, sampleRateHz: Double(sampleRate), channels: channels))
                 first += count
             }
-        case "stdin":
+        case "stream":
+            let (descriptor, name) = stream!
             let bytesPerSample = pcm == "f32le" ? 4 : 2
-            guard pcm == "s16le" || pcm == "f32le" else { throw RecordingError(file: "stdin", reason: .sample("--pcm must be s16le or f32le")) }
+            guard pcm == "s16le" || pcm == "f32le" else { throw RecordingError(file: name, reason: .sample("--pcm must be s16le or f32le")) }
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: block * channels * bytesPerSample)
             while !interruption.isStopped, duration.map({ Double(recorder.frames) / Double(sampleRate) < $0 }) ?? true {
-                let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
-                if count < 0 { throw RecordingError(file: "stdin", reason: .system(call: "read", message: String(cString: strerror(errno)))) }
+                if count < 0 { throw RecordingError(file: name, reason: .system(call: "read", message: String(cString: strerror(errno)))) }
                 if count == 0 { break }
                 pending += chunk[0..<count]
                 let frameBytes = channels * bytesPerSample
@@ -329,9 +343,9 @@ struct Record: ParsableCommand {
                 pending.removeFirst(usable)
                 try recorder.write(samples)
             }
-            if !pending.isEmpty { printError("stdin: \(pending.count) trailing byte(s) do not make a whole frame; left out") }
+            if !pending.isEmpty { printError("\(name): \(pending.count) trailing byte(s) do not make a whole frame; left out") }
         default:
-            throw RecordingError(file: source ?? "", reason: .sample("unknown audio source (simulate, stdin)"))
+            throw RecordingError(file: source ?? "", reason: .sample("unknown audio source (simulate, stdin, tcp:PORT, unix:PATH)"))
         }
         return try recorder.stop()
     }

@@ -176,4 +176,39 @@ import TestSupport
         let series = try #require(try JSONContents.read(folder.path(name)).series.first?.series)
         #expect(series["value"] == [72, 75] && series.textColumn("unit") == ["count/min", "count/min"])
     }
+
+    @Test("a sender on a Unix socket: its lines are recorded and the recording ends when it closes the connection")
+    func unixSocket() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let socketPath = folder.path("in.sock")
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = ["record", "accelerometer", "--source", "unix:" + socketPath, "--out", folder.url.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(connected == 0)
+        let lines = (0..<100).map { #"{"timestamp":\#(Double($0) / 100),"x":\#($0),"y":-1,"z":0}"# }.joined(separator: "\n") + "\n"
+        _ = lines.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let results = try #require(try JSONSerialization.jsonObject(with: stdout) as? [[String: Any]])
+        let name = try #require(results.first?["fileName"] as? String)
+        let series = try #require(try JSONContents.read(folder.path(name)).series.first?.series)
+        #expect(series["x"] == (0..<100).map(Double.init))
+    }
 }
