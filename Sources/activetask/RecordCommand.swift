@@ -93,7 +93,7 @@ struct Record: ParsableCommand {
         if kind == .step {
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
         } else {
-            guard source != nil else { throw ValidationError("--source is required: simulate, stdin or replay:FILE") }
+            guard source != nil else { throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH or replay:FILE") }
             guard config == nil else { throw ValidationError("only record step takes a configuration file") }
         }
     }
