@@ -19,14 +19,7 @@ public struct SocketListener: ~Copyable {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             address.sin_addr = in_addr(s_addr: INADDR_ANY)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0, listen(fd, 1) == 0 else {
-                let error = RecordingError.system("bind/listen", file: specification)
-                close(fd)
-                throw error
-            }
+            try Self.bindAndListen(fd, &address, specification)
             descriptor = fd
             unixPath = nil
         } else if specification.hasPrefix("unix:"), specification.count > 5 {
@@ -45,18 +38,23 @@ public struct SocketListener: ~Copyable {
                 for (index, byte) in bytes.enumerated() { raw[index] = byte }
             }
             unlink(path)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard bound == 0, listen(fd, 1) == 0 else {
-                let error = RecordingError.system("bind/listen", file: specification)
-                close(fd)
-                throw error
-            }
+            try Self.bindAndListen(fd, &address, specification)
             descriptor = fd
             unixPath = path
         } else {
             throw RecordingError(file: specification, reason: .sample("expected tcp:PORT or unix:PATH"))
+        }
+    }
+
+    /// Binds `fd` to `address` (a `sockaddr_in` or `sockaddr_un`) and listens; closes `fd` on failure.
+    private static func bindAndListen<Address>(_ fd: Int32, _ address: inout Address, _ specification: String) throws(RecordingError) {
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
+        }
+        guard bound == 0, listen(fd, 1) == 0 else {
+            let error = RecordingError.system("bind/listen", file: specification)
+            close(fd)
+            throw error
         }
     }
 

@@ -93,7 +93,9 @@ struct Record: ParsableCommand {
         if kind == .step {
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
         } else {
-            guard source != nil else { throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH or replay:FILE") }
+            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:"].contains(where: { source.hasPrefix($0) }) else {
+                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH or replay:FILE")
+            }
             guard config == nil else { throw ValidationError("only record step takes a configuration file") }
         }
     }
@@ -199,11 +201,11 @@ struct Record: ParsableCommand {
         let configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
                                                   frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
                                                   rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
+        let stream = try openStream()  // before any file exists: a bad source leaves nothing behind
         let recorder = try SensorRecorder(configuration, outputDirectory: out)
         printError("recording \(kind.rawValue) to \(recorder.currentPath)")
         let start = DataLogger.wallClock()
         func expired() -> Bool { interruption.isStopped || duration.map { DataLogger.wallClock() - start >= $0 } ?? false }
-        let stream = try openStream()
         switch stream == nil ? source ?? "" : "stream" {
         case "simulate":
             let length = duration ?? 10
@@ -309,11 +311,11 @@ struct Record: ParsableCommand {
         }
         let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
                                                   kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
+        let stream = try openStream()
         let recorder = try AudioRecorder(configuration, outputDirectory: out)
         printError("recording audio to \(recorder.path)")
         let start = DataLogger.wallClock()
         let block = max(1, sampleRate / 20)
-        let stream = try openStream()
         switch stream == nil ? source ?? "" : "stream" {
         case "simulate":
             let total = Int((duration ?? 10) * Double(sampleRate))
