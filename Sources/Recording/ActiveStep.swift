@@ -59,6 +59,8 @@ public struct StepResult: Sendable {
     /// Per recorder identifier: items written (audio: frames) and items refused as unwritable.
     public var itemsWritten: [String: Int]
     public var itemsRejected: [String: Int]
+    /// Per recorder identifier: why the first refused item was refused.
+    public var firstRejections: [String: String]
     /// Why the step ended: "duration", "steps" or "stopped".
     public var endReason: String
 
@@ -108,14 +110,16 @@ public enum ActiveStep {
             var identifier: String
             var written: Int
             var rejected: Int
+            var firstRejection: String?
         }
         var outcomes: [Outcome] = []
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             for plan in step.recorders {
                 group.addTask {
-                    let (files, written, rejected) = try await record(plan, step: step, start: start, outputDirectory: outputDirectory,
-                                                                       stop: stop, stepsReached: stepsReached, condition: condition)
-                    return Outcome(files: files, identifier: plan.configuration.identifier, written: written, rejected: rejected)
+                    let (files, written, rejected, reason) = try await record(plan, step: step, start: start, outputDirectory: outputDirectory,
+                                                                               stop: stop, stepsReached: stepsReached, condition: condition)
+                    return Outcome(files: files, identifier: plan.configuration.identifier, written: written, rejected: rejected,
+                                   firstRejection: reason)
                 }
             }
             for try await outcome in group { outcomes.append(outcome) }
@@ -127,12 +131,14 @@ public enum ActiveStep {
         return StepResult(
             identifier: step.identifier, startSeconds: start, endSeconds: DataLogger.wallClock(), fileResults: outcomes.flatMap(\.files),
             itemsWritten: Dictionary(outcomes.map { ($0.identifier, $0.written) }, uniquingKeysWith: +),
-            itemsRejected: Dictionary(outcomes.map { ($0.identifier, $0.rejected) }, uniquingKeysWith: +), endReason: reason)
+            itemsRejected: Dictionary(outcomes.map { ($0.identifier, $0.rejected) }, uniquingKeysWith: +),
+            firstRejections: Dictionary(outcomes.compactMap { o in o.firstRejection.map { (o.identifier, $0) } }, uniquingKeysWith: { a, _ in a }),
+            endReason: reason)
     }
 
     /// One recorder's loop: pull a 50-ms batch, pace, write, until the step ends.
     private static func record(_ plan: RecorderPlan, step: ActiveStepConfiguration, start: Double, outputDirectory: String,
-                               stop: StopSignal, stepsReached: StopSignal, condition: ConditionProgress?) async throws -> ([FileResult], Int, Int) {
+                               stop: StopSignal, stepsReached: StopSignal, condition: ConditionProgress?) async throws -> ([FileResult], Int, Int, String?) {
         let configuration = plan.configuration
         func due(_ seconds: Double) async throws {
             guard step.realTime else { return await Task.yield() }
@@ -157,7 +163,7 @@ public enum ActiveStep {
                 first += count
             }
             let frames = recorder.frames
-            return ([try recorder.stop()], frames, 0)
+            return ([try recorder.stop()], frames, 0, nil)
         case .sensor(let kind):
             let recorder = try SensorRecorder(configuration, outputDirectory: outputDirectory)
             let source = try BatchSource(plan, kind: kind, start: start)
@@ -181,7 +187,7 @@ public enum ActiveStep {
             }
             if leads { condition?.finish() }
             try recorder.flush()
-            return (try recorder.stop(), recorder.itemsWritten, recorder.rejectedItems)
+            return (try recorder.stop(), recorder.itemsWritten, recorder.rejectedItems, recorder.firstRejection)
         }
     }
 }
@@ -211,6 +217,16 @@ struct BatchSource {
 
     static let batchSeconds = 0.05
 
+    /// The first index of sorted `values` whose value is ≥ `bound` (`values.count` if none).
+    static func firstIndex(in values: [Double], atLeast bound: Double) -> Int {
+        var (low, high) = (0, values.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < bound { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// Batch `index`: the items in (index·50 ms, (index + 1)·50 ms] (capped at the duration), and its end; nil when done.
     func batch(_ index: Int, duration: Double) -> (SensorSeries, Double)? {
         let seconds = Double(index) * Self.batchSeconds
@@ -222,8 +238,8 @@ struct BatchSource {
         if let replay {
             let time = replay.time
             guard let t0 = time.first else { return nil }
-            let lower = time.firstIndex { $0 - t0 >= seconds } ?? time.count
-            let upper = time.firstIndex { $0 - t0 >= end } ?? time.count
+            // The reader sorts recorder items by time, so batches are found by binary search.
+            let lower = Self.firstIndex(in: time, atLeast: t0 + seconds), upper = Self.firstIndex(in: time, atLeast: t0 + end)
             guard lower < time.count else { return nil }
             return (replay.slice(lower..<upper), end)
         }

@@ -50,9 +50,8 @@ public final class DataLogger {
 
     public let configuration: Configuration
     public private(set) var finishedFiles: [FinishedFile] = []
-    /// Items appended to disk so far (all files), and items waiting in the buffer.
+    /// Items appended to disk so far (all files).
     public private(set) var itemsWritten = 0
-    public var itemsBuffered: Int { bufferedCount }
 
     private let clock: @Sendable () -> Double
     private var descriptor: Int32 = -1
@@ -61,7 +60,8 @@ public final class DataLogger {
     private var fileStart = 0.0
     private var lastFlush: Double
     private var buffer: [UInt8] = []
-    private var bufferedCount = 0
+    /// Items waiting in the buffer for the next flush.
+    public private(set) var itemsBuffered = 0
 
     /// The path of the file being written.
     public var currentPath: String {
@@ -90,16 +90,16 @@ public final class DataLogger {
     /// Buffers one serialized item (a compact JSON object) and flushes when the interval has passed.
     public func append(_ item: [UInt8]) throws(RecordingError) {
         guard descriptor >= 0 else { throw RecordingError(file: currentPath, reason: .stopped) }
-        if bufferedCount > 0 { buffer.append(UInt8(ascii: ",")) }
+        if itemsBuffered > 0 { buffer.append(UInt8(ascii: ",")) }
         buffer += item
-        bufferedCount += 1
+        itemsBuffered += 1
         if buffer.count >= configuration.maximumBufferBytes || clock() - lastFlush >= configuration.flushIntervalSeconds { try flush() }
     }
 
     /// Appends the buffered items to the file (one write), then rolls over if a limit is reached.
     public func flush() throws(RecordingError) {
         lastFlush = clock()
-        guard bufferedCount > 0 else { return }
+        guard itemsBuffered > 0 else { return }
         guard descriptor >= 0 else { throw RecordingError(file: currentPath, reason: .stopped) }
         let checkpoint = length
         var bytes: [UInt8]
@@ -124,10 +124,10 @@ public final class DataLogger {
             throw error
         }
         length = offset + bytes.count
-        itemsInFile += bufferedCount
-        itemsWritten += bufferedCount
+        itemsInFile += itemsBuffered
+        itemsWritten += itemsBuffered
         buffer.removeAll(keepingCapacity: true)
-        bufferedCount = 0
+        itemsBuffered = 0
         let size = configuration.rolloverBytes > 0 && length >= configuration.rolloverBytes
         let age = configuration.rolloverSeconds > 0 && lastFlush - fileStart >= configuration.rolloverSeconds
         if size || age {

@@ -110,3 +110,35 @@ public struct JSONLinesDecoder {
 extension Substring {
     fileprivate func trimmingCharacters() -> String { String(drop { $0 == " " }) }
 }
+
+/// Decodes lines of Bluetooth heart-rate measurements in hex (GATT 0x2A37, ``HeartRateMeasurement``)
+/// into heart-rate items timed on arrival, counting lines so errors name their line.
+public struct GATTHeartRateLines {
+    public let name: String
+    public private(set) var lineNumber = 0
+    /// RR intervals seen so far (the heart-rate item has no field for them).
+    public private(set) var rrIntervals = 0
+
+    public init(name: String) { self.name = name }
+
+    /// The items of `lines` (blank lines skipped), and the first bad line's error: then the
+    /// items are those before it.
+    public mutating func decode(_ lines: [[UInt8]]) -> (items: SensorSeries, error: RecordingError?) {
+        var items = SensorSeries(kind: .healthQuantity)
+        for line in lines {
+            lineNumber += 1
+            let text = String(decoding: line, as: UTF8.self)
+            guard !text.allSatisfy(\.isWhitespace) else { continue }
+            do {
+                let measurement = try HeartRateMeasurement(hex: text)
+                let now = DataLogger.wallClock()
+                rrIntervals += measurement.rrIntervalsSeconds.count
+                items.append(numbers: [.nan, now, now, .nan, Double(measurement.beatsPerMinute), .nan],
+                             strings: ["HKQuantityTypeIdentifierHeartRate", nil, nil, "count/min", nil, "Bluetooth heart-rate sensor"])
+            } catch {
+                return (items, RecordingError(file: name, reason: .source(line: lineNumber, message: error.description)))
+            }
+        }
+        return (items, nil)
+    }
+}

@@ -107,6 +107,7 @@ struct Record: ParsableCommand {
         }
         for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber) { _ in interruption.stop() } }
         if kind == .step { return try recordStep() }
+        if source == "simulate" || source?.hasPrefix("replay:") == true { return try recordPulled() }
         let results: [FileResult]
         do {
             results = kind == .audio ? [try recordAudio()] : try recordSensor(kind.recorderKind!)
@@ -138,6 +139,55 @@ struct Record: ParsableCommand {
         }
         if fast { step.realTime = false }
         if let duration { step.durationSeconds = duration }
+        let result = try runStep(step)
+        for (identifier, count) in result.itemsWritten.sorted(by: { $0.key < $1.key }) {
+            printError("\(identifier): \(count) \(identifier.lowercased().contains("audio") ? "frames" : "items")"
+                + ((result.itemsRejected[identifier] ?? 0) > 0 ? ", \(result.itemsRejected[identifier]!) refused" : ""))
+        }
+        printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
+            + "peak resident memory \(Self.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
+        print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
+    }
+
+    /// One recorder fed by a pulled source (simulate, replay:FILE): a one-recorder active step,
+    /// paced in real time unless --fast; prints the file results.
+    private func recordPulled() throws {
+        let configuration: RecorderConfiguration
+        if kind == .audio {
+            guard source == "simulate" else {
+                printError("\(source!): audio replay is not supported (audio sources: simulate, stdin, tcp:PORT, unix:PATH)")
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+            guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
+                printError("\(out): --encoding must be pcm16, pcm24 or float32")
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+            configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
+                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
+        } else {
+            let recorderKind = kind.recorderKind!
+            if source == "simulate", [.location, .touch].contains(recorderKind) {
+                printError("simulate: no simulator for \(kind.rawValue) (simulate: accelerometer, deviceMotion, pedometer, heartRate, audio)")
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+            configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
+                                                  frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
+                                                  rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
+        }
+        let plan = RecorderPlan(configuration, source: source == "simulate"
+            ? .simulate(cadenceStepsPerMinute: cadence) : .replay(path: String(source!.dropFirst("replay:".count))))
+        // A replay ends with its file unless --duration says otherwise.
+        let length = duration ?? (source == "simulate" ? 10 : .infinity)
+        let result = try runStep(ActiveStepConfiguration(identifier: configuration.identifier, durationSeconds: length, recorders: [plan],
+                                                         realTime: !fast))
+        if let rejected = result.itemsRejected[configuration.identifier], rejected > 0 {
+            printError("\(rejected) item(s) could not be written and were left out; first: \(result.firstRejections[configuration.identifier] ?? "")")
+        }
+        Self.printResults(result.fileResults)
+    }
+
+    /// Runs an active step to its end (SIGINT/SIGTERM stop it), mapping its errors to exit status 3.
+    private func runStep(_ step: ActiveStepConfiguration) throws -> StepResult {
         final class Outcome: @unchecked Sendable { var result: Result<StepResult, any Error>? }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
@@ -151,22 +201,15 @@ struct Record: ParsableCommand {
         done.wait()
         switch outcome.result {
         case .success(let result):
-            for (identifier, count) in result.itemsWritten.sorted(by: { $0.key < $1.key }) {
-                printError("\(identifier): \(count) \(identifier.lowercased().contains("audio") ? "frames" : "items")"
-                    + ((result.itemsRejected[identifier] ?? 0) > 0 ? ", \(result.itemsRejected[identifier]!) refused" : ""))
-            }
-            printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
-                + "peak resident memory \(Self.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
-            print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
+            return result
         case .failure(let error as RecordingError):
             printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
         case .failure(let error):
             printError(String(describing: error))
-            throw ExitCode(ActiveTask.Status.invalidInput)
         case nil:
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            break
         }
+        throw ExitCode(ActiveTask.Status.invalidInput)
     }
 
     /// This process's peak resident set, MB: `VmHWM` of /proc/self/status, which belongs to the
@@ -190,144 +233,52 @@ struct Record: ParsableCommand {
         return (try listener.accept(), source)
     }
 
-    /// Sleeps until `due` (Unix seconds) unless --fast.
-    private func pace(until due: Double) {
-        guard !fast else { return }
-        let wait = due - DataLogger.wallClock()
-        if wait > 0 { usleep(useconds_t(min(wait, 1) * 1e6)) }
-    }
-
+    /// A sensor recorder fed by a streaming source (stdin or a socket), JSON lines or GATT hex lines.
     private func recordSensor(_ recorderKind: RecorderKind) throws -> [FileResult] {
         let configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
                                                   frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
                                                   rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
-        let stream = try openStream()  // before any file exists: a bad source leaves nothing behind
+        // Before any file exists: a bad source leaves nothing behind.
+        guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
+        guard format == "json" || (format == "gatt-hex" && recorderKind == .healthQuantity) else {
+            throw RecordingError(file: name, reason: .sample("--format must be json, or gatt-hex for heartRate"))
+        }
         let recorder = try SensorRecorder(configuration, outputDirectory: out)
         printError("recording \(kind.rawValue) to \(recorder.currentPath)")
         let start = DataLogger.wallClock()
         func expired() -> Bool { interruption.isStopped || duration.map { DataLogger.wallClock() - start >= $0 } ?? false }
-        switch stream == nil ? source ?? "" : "stream" {
-        case "simulate":
-            let length = duration ?? 10
-            switch recorderKind {
-            case .accelerometer:
-                let batch = max(1, Int(frequency / 20))  // 50-ms batches
-                let total = Int(length * frequency)
-                var first = 0
-                while first < total, !interruption.isStopped {
-                    let count = min(batch, total - first)
-                    pace(until: start + Double(first + count) / frequency)
-                    try recorder.record(Simulator.walkerAccelerometer(first: first, count: count, frequencyHz: frequency,
-                                                                      cadenceStepsPerMinute: cadence, startSeconds: start))
-                    first += count
-                }
-            case .healthQuantity:
-                var second = 0
-                while second < Int(length), !interruption.isStopped {
-                    pace(until: start + Double(second + 1))
-                    try recorder.record(Simulator.heartRate(first: second, count: 1, beatsPerMinute: 72, startSeconds: start))
-                    second += 1
-                }
-            default:
-                throw RecordingError(file: source ?? "", reason: .sample("no simulator for \(kind.rawValue) (simulate: accelerometer, heartRate, audio)"))
+        let reader = LineReader(descriptor: descriptor, name: name)
+        var decoder = JSONLinesDecoder(kind: recorderKind, name: name)
+        var heartRate = GATTHeartRateLines(name: name)
+        while !expired(), let lines = try reader.nextLines() {
+            let (items, error) = format == "gatt-hex" ? heartRate.decode(lines) : decoder.decode(lines)
+            try recorder.record(items)
+            if let error {
+                // Keep what came before the bad line: finish the files, then report.
+                Self.printResults(try recorder.stop())
+                printError(error.description)
+                throw ExitCode(ActiveTask.Status.invalidInput)
             }
-        case "stream" where format == "gatt-hex":
-            guard recorderKind == .healthQuantity else {
-                throw RecordingError(file: stream!.name, reason: .sample("--format gatt-hex is for heartRate"))
-            }
-            let reader = LineReader(descriptor: stream!.descriptor, name: stream!.name)
-            var lineNumber = 0
-            var rrIntervals = 0
-            while !expired(), let lines = try reader.nextLines() {
-                var items = SensorSeries(kind: .healthQuantity)
-                var failure: RecordingError?
-                for line in lines {
-                    lineNumber += 1
-                    let text = String(decoding: line, as: UTF8.self)
-                    guard !text.allSatisfy(\.isWhitespace) else { continue }
-                    do {
-                        let measurement = try HeartRateMeasurement(hex: text)
-                        let now = DataLogger.wallClock()
-                        rrIntervals += measurement.rrIntervalsSeconds.count
-                        items.append(numbers: [.nan, now, now, .nan, Double(measurement.beatsPerMinute), .nan],
-                                     strings: ["HKQuantityTypeIdentifierHeartRate", nil, nil, "count/min", nil, "Bluetooth heart-rate sensor"])
-                    } catch {
-                        failure = RecordingError(file: stream!.name, reason: .source(line: lineNumber, message: error.description))
-                        break
-                    }
-                }
-                try recorder.record(items)
-                if let failure {
-                    Self.printResults(try recorder.stop())
-                    printError(failure.description)
-                    throw ExitCode(ActiveTask.Status.invalidInput)
-                }
-            }
-            printError("\(rrIntervals) RR interval(s) parsed (the heart-rate item format has no field for them)")
-        case "stream":
-            guard format == "json" else { throw RecordingError(file: stream!.name, reason: .sample("--format must be json or gatt-hex")) }
-            let reader = LineReader(descriptor: stream!.descriptor, name: stream!.name)
-            var decoder = JSONLinesDecoder(kind: recorderKind, name: stream!.name)
-            while !expired(), let lines = try reader.nextLines() {
-                let (items, error) = decoder.decode(lines)
-                try recorder.record(items)
-                if let error {
-                    // Keep what came before the bad line: finish the files, then report.
-                    Self.printResults(try recorder.stop())
-                    printError(error.description)
-                    throw ExitCode(ActiveTask.Status.invalidInput)
-                }
-            }
-        case let replay where replay.hasPrefix("replay:"):
-            let file = String(replay.dropFirst("replay:".count))
-            let contents: JSONContents
-            do { contents = try JSONContents.read(file) } catch {
-                throw RecordingError(file: file, reason: .sample(error.description))
-            }
-            guard let series = contents.series.first(where: { $0.series.kind == recorderKind })?.series else {
-                throw RecordingError(file: file, reason: .sample("no \(kind.rawValue) items to replay"))
-            }
-            let time = series.time
-            let step = 50
-            var first = 0
-            while first < series.count, !expired() {
-                let range = first..<min(first + step, series.count)
-                pace(until: start + (time[range.upperBound - 1] - time[0]))
-                try recorder.record(series.slice(range))
-                first = range.upperBound
-            }
-        default:
-            throw RecordingError(file: source ?? "", reason: .sample("unknown source (simulate, stdin, tcp:PORT, unix:PATH, replay:FILE)"))
         }
+        if format == "gatt-hex" { printError("\(heartRate.rrIntervals) RR interval(s) parsed (the heart-rate item format has no field for them)") }
         if recorder.rejectedItems > 0 {
             printError("\(recorder.rejectedItems) item(s) could not be written and were left out; first: \(recorder.firstRejection ?? "")")
         }
         return try recorder.stop()
     }
 
+    /// The audio recorder fed by raw PCM from a streaming source (stdin or a socket).
     private func recordAudio() throws -> FileResult {
         guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
             throw RecordingError(file: out, reason: .sample("--encoding must be pcm16, pcm24 or float32"))
         }
         let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
                                                   kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
-        let stream = try openStream()
+        guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
         let recorder = try AudioRecorder(configuration, outputDirectory: out)
         printError("recording audio to \(recorder.path)")
-        let start = DataLogger.wallClock()
         let block = max(1, sampleRate / 20)
-        switch stream == nil ? source ?? "" : "stream" {
-        case "simulate":
-            let total = Int((duration ?? 10) * Double(sampleRate))
-            var first = 0
-            while first < total, !interruption.isStopped {
-                let count = min(block, total - first)
-                pace(until: start + Double(first + count) / Double(sampleRate))
-                try recorder.write(Simulator.voice(first: first, count: count, sampleRateHz: Double(sampleRate), channels: channels))
-                first += count
-            }
-        case "stream":
-            let (descriptor, name) = stream!
+        do {
             let bytesPerSample = pcm == "f32le" ? 4 : 2
             guard pcm == "s16le" || pcm == "f32le" else { throw RecordingError(file: name, reason: .sample("--pcm must be s16le or f32le")) }
             var pending: [UInt8] = []
@@ -355,8 +306,6 @@ struct Record: ParsableCommand {
                 try recorder.write(samples)
             }
             if !pending.isEmpty { printError("\(name): \(pending.count) trailing byte(s) do not make a whole frame; left out") }
-        default:
-            throw RecordingError(file: source ?? "", reason: .sample("unknown audio source (simulate, stdin, tcp:PORT, unix:PATH)"))
         }
         return try recorder.stop()
     }

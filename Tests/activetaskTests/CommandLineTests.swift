@@ -16,7 +16,8 @@ struct Run {
             ?? SharedData.packageRoot.appendingPathComponent(".build/debug/activetask")
     }
 
-    init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    /// Runs `activetask ARGUMENTS`, with `input` on its stdin (then closed) when given.
+    init(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil) throws {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -24,7 +25,13 @@ struct Run {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = input.map { _ in Pipe() }
+        if let stdin { process.standardInput = stdin }
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(input)
+            stdin.fileHandleForWriting.closeFile()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -81,25 +81,14 @@ import TestSupport
     func badLine() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let process = Process()
-        process.executableURL = Run.executable
-        process.arguments = ["record", "accelerometer", "--source", "stdin", "--out", folder.url.path]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data("""
+        let run = try Run(["record", "accelerometer", "--source", "stdin", "--out", folder.url.path], input: Data("""
             {"timestamp":1.00,"x":0.1,"y":-1,"z":0}
             {"timestamp":1.01,"x":0.2,"y":-1,"z":0}
             {"timestamp":1.02,"x":0.3,"y":
 
             """.utf8))
-        input.fileHandleForWriting.closeFile()
-        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 3)
+        let (stderr, stdout) = (run.stderr, Data(run.stdout.utf8))
+        #expect(run.status == 3)
         #expect(stderr.contains("stdin:3: "), "\(stderr)")
         let results = try #require(try JSONSerialization.jsonObject(with: stdout) as? [[String: Any]])
         let name = try #require(results.first?["fileName"] as? String)
@@ -157,20 +146,10 @@ import TestSupport
     func gattHex() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let process = Process()
-        process.executableURL = Run.executable
-        process.arguments = ["record", "heartRate", "--source", "stdin", "--format", "gatt-hex", "--out", folder.url.path]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data("06 48\n16 4B 00 04 4A 04\n11 50\n".utf8))
-        input.fileHandleForWriting.closeFile()
-        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 3 && stderr.contains("stdin:3: value ends inside a 16-bit field"), "\(stderr)")
+        let run = try Run(["record", "heartRate", "--source", "stdin", "--format", "gatt-hex", "--out", folder.url.path],
+                          input: Data("06 48\n16 4B 00 04 4A 04\n11 50\n".utf8))
+        let (stderr, stdout) = (run.stderr, Data(run.stdout.utf8))
+        #expect(run.status == 3 && stderr.contains("stdin:3: value ends inside a 16-bit field"), "\(stderr)")
         let results = try #require(try JSONSerialization.jsonObject(with: stdout) as? [[String: Any]])
         let name = try #require(results.first?["fileName"] as? String)
         let series = try #require(try JSONContents.read(folder.path(name)).series.first?.series)

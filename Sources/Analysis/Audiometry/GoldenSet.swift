@@ -20,37 +20,32 @@ public enum GoldenSet {
         summary.audiograms = table.rows.count
         let index = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1, $0) })
         let others = ["AUXU500", "AUXU2K", "AUXU3K", "AUXU4K", "AUXU6K", "AUXU8K"]
-        /// (threshold recovered exactly, presentations).
-        func measure(_ truth: Double) -> (Int, Int) {
+        /// Runs one entry: 1 when the threshold is recovered exactly; the presentation range is updated.
+        func measure(_ truth: Double) -> Int {
             var engine = ResearchKitThresholdProcedure()
             engine.run { $0 >= truth ? .heard : .missed }
-            return (engine.threshold == truth ? 1 : 0, engine.presentations.count)
+            let count = engine.presentations.count
+            summary.minimumPresentations = min(summary.minimumPresentations, count)
+            summary.maximumPresentations = max(summary.maximumPresentations, count)
+            return engine.threshold == truth ? 1 : 0
         }
         for row in table.rows {
             func value(_ key: String) -> Double? { index[key].map { row[$0] }.flatMap { $0.isNaN ? nil : $0 } }
-            for key in others + ["AUXU1K1"] {
-                guard let t = value(key) else { continue }
-                let result = measure(t)
-                summary.runAEntries += 1
-                summary.runAExact += result.0
-                summary.minimumPresentations = min(summary.minimumPresentations, result.1)
-                summary.maximumPresentations = max(summary.maximumPresentations, result.1)
+            /// Entries and exact thresholds of one list of columns.
+            func run(_ keys: [String]) -> (entries: Int, exact: Int) {
+                let truths = keys.compactMap(value)
+                return (truths.count, truths.reduce(0) { $0 + measure($1) })
             }
-            for key in others + ["AUXU1K2"] {
-                guard let t = value(key) else { continue }
-                let result = measure(t)
-                summary.runBEntries += 1
-                summary.runBExact += result.0
-                summary.minimumPresentations = min(summary.minimumPresentations, result.1)
-                summary.maximumPresentations = max(summary.maximumPresentations, result.1)
-            }
+            let a = run(others + ["AUXU1K1"]), b = run(others + ["AUXU1K2"])
+            summary.runAEntries += a.entries
+            summary.runAExact += a.exact
+            summary.runBEntries += b.entries
+            summary.runBExact += b.exact
             // Run C: [1000, 2000, 3000, 4000, 6000, 8000, 1000, 500], first 1 kHz ↦ AUXU1K1, second ↦ AUXU1K2;
             // a fresh procedure per entry, so the repeated frequency starts from scratch.
-            for key in ["AUXU1K1", "AUXU2K", "AUXU3K", "AUXU4K", "AUXU6K", "AUXU8K", "AUXU1K2", "AUXU500"] {
-                guard let t = value(key) else { continue }
-                summary.combinedEntries += 1
-                summary.combinedExact += measure(t).0
-            }
+            let c = run(["AUXU1K1", "AUXU2K", "AUXU3K", "AUXU4K", "AUXU6K", "AUXU8K", "AUXU1K2", "AUXU500"])
+            summary.combinedEntries += c.entries
+            summary.combinedExact += c.exact
         }
         return summary
     }
