@@ -12,11 +12,13 @@ public final class StopSignal: Sendable {
 
 /// One recorder of an active step and where its samples come from.
 public struct RecorderPlan: Sendable {
-    public enum Source: Sendable, Hashable {
-        /// The deterministic walker (accelerometer, device motion, pedometer), heart rate or voice.
-        case simulate(cadenceStepsPerMinute: Double)
+    public enum Source: Sendable {
+        /// A deterministic simulator (``SimulatorSettings``).
+        case simulate(SimulatorSettings)
         /// The items of a recording the readers accept, in their order.
         case replay(path: String)
+        /// Lines from stdin or a socket as they arrive (sensor kinds), through a bounded queue.
+        case live(LiveLineSource)
     }
 
     public var configuration: RecorderConfiguration
@@ -30,9 +32,15 @@ public struct RecorderPlan: Sendable {
 
 /// An active step (ResearchKit's `ORKActiveStep` with recorder configurations): several recorders
 /// run concurrently, one task each, until the duration has passed, a pedometer has counted
-/// `stopAfterSteps` (ResearchKit's walking step), or the stop signal is raised. Sources here are
-/// pulled (simulators and replays produce a batch only when its recorder asks for it), so a slow
-/// writer slows its source instead of losing samples: nothing is dropped.
+/// `stopAfterSteps` (ResearchKit's walking step), or the stop signal is raised.
+///
+/// Backpressure: simulators and replays are pulled (they produce a batch only when their
+/// recorder asks for it), so a slow writer slows its source and nothing is lost. Live sources
+/// (stdin, sockets) cannot be slowed: they are read on their own thread into a bounded queue,
+/// and when the writer falls behind by more than the queue holds, arriving chunks are dropped
+/// whole and counted (``RecorderReport/itemsDropped``), never silently. A live recorder ends
+/// with its sender, at a bad line (reported with its number; the items before it are kept), or
+/// with the step.
 public struct ActiveStepConfiguration: Sendable {
     public var identifier: String
     public var durationSeconds: Double
@@ -56,11 +64,11 @@ public struct StepResult: Sendable {
     public var startSeconds: Double
     public var endSeconds: Double
     public var fileResults: [FileResult]
-    /// Per recorder identifier: items written (audio: frames) and items refused as unwritable.
-    public var itemsWritten: [String: Int]
-    public var itemsRejected: [String: Int]
-    /// Per recorder identifier: why the first refused item was refused.
-    public var firstRejections: [String: String]
+    /// What each recorder wrote, refused, dropped and met, in configuration order.
+    public var reports: [RecorderReport]
+
+    /// Items (audio: frames) written per recorder identifier.
+    public var itemsWritten: [String: Int] { Dictionary(reports.map { ($0.identifier, $0.itemsWritten) }, uniquingKeysWith: +) }
     /// Why the step ended: "duration", "steps" or "stopped".
     public var endReason: String
 
@@ -75,6 +83,25 @@ public struct StepResult: Sendable {
         object.append("results", .array(fileResults.map { $0.researchKitJSON(utcOffsetSeconds: utcOffsetSeconds) }))
         return .object(object)
     }
+}
+
+/// One recorder's account of a step.
+public struct RecorderReport: Sendable {
+    public var identifier: String
+    /// Items written (audio: frames).
+    public var itemsWritten: Int
+    /// Items refused as unwritable (NaN in a required field, …), and why the first was.
+    public var itemsRejected = 0
+    public var firstRejection: String?
+    /// Live sources: items dropped because the writer fell behind the queue, and the lines of
+    /// the first dropped chunk.
+    public var itemsDropped = 0
+    public var firstDroppedLines: ClosedRange<Int>?
+    /// Source warnings (a sampling rate other than the configured frequency, with its lines).
+    public var warnings: [String] = []
+    /// The source's error (a bad line, with its number; a failed read): the recorder stopped
+    /// there and its files hold every item before it.
+    public var sourceError: RecordingError?
 }
 
 /// Progress of the recorder that carries the stop condition (the pedometer): batches done, and
@@ -105,40 +132,27 @@ public enum ActiveStep {
         let start = DataLogger.wallClock()
         let stepsReached = StopSignal()
         let condition: ConditionProgress? = step.stopAfterSteps == nil ? nil : ConditionProgress()
-        struct Outcome: Sendable {
-            var files: [FileResult]
-            var identifier: String
-            var written: Int
-            var rejected: Int
-            var firstRejection: String?
-        }
-        var outcomes: [Outcome] = []
-        try await withThrowingTaskGroup(of: Outcome.self) { group in
+        var outcomes: [(files: [FileResult], report: RecorderReport)] = []
+        try await withThrowingTaskGroup(of: ([FileResult], RecorderReport).self) { group in
             for plan in step.recorders {
                 group.addTask {
-                    let (files, written, rejected, reason) = try await record(plan, step: step, start: start, outputDirectory: outputDirectory,
-                                                                               stop: stop, stepsReached: stepsReached, condition: condition)
-                    return Outcome(files: files, identifier: plan.configuration.identifier, written: written, rejected: rejected,
-                                   firstRejection: reason)
+                    try await record(plan, step: step, start: start, outputDirectory: outputDirectory, stop: stop,
+                                     stepsReached: stepsReached, condition: condition)
                 }
             }
             for try await outcome in group { outcomes.append(outcome) }
         }
         // File results in the order of the configuration, as ResearchKit lists its recorders.
         let order = step.recorders.map(\.configuration.identifier)
-        outcomes.sort { (order.firstIndex(of: $0.identifier) ?? 0) < (order.firstIndex(of: $1.identifier) ?? 0) }
+        outcomes.sort { (order.firstIndex(of: $0.report.identifier) ?? 0) < (order.firstIndex(of: $1.report.identifier) ?? 0) }
         let reason = stepsReached.isStopped ? "steps" : stop.isStopped ? "stopped" : "duration"
-        return StepResult(
-            identifier: step.identifier, startSeconds: start, endSeconds: DataLogger.wallClock(), fileResults: outcomes.flatMap(\.files),
-            itemsWritten: Dictionary(outcomes.map { ($0.identifier, $0.written) }, uniquingKeysWith: +),
-            itemsRejected: Dictionary(outcomes.map { ($0.identifier, $0.rejected) }, uniquingKeysWith: +),
-            firstRejections: Dictionary(outcomes.compactMap { o in o.firstRejection.map { (o.identifier, $0) } }, uniquingKeysWith: { a, _ in a }),
-            endReason: reason)
+        return StepResult(identifier: step.identifier, startSeconds: start, endSeconds: DataLogger.wallClock(),
+                          fileResults: outcomes.flatMap(\.files), reports: outcomes.map(\.report), endReason: reason)
     }
 
     /// One recorder's loop: pull a 50-ms batch, pace, write, until the step ends.
     private static func record(_ plan: RecorderPlan, step: ActiveStepConfiguration, start: Double, outputDirectory: String,
-                               stop: StopSignal, stepsReached: StopSignal, condition: ConditionProgress?) async throws -> ([FileResult], Int, Int, String?) {
+                               stop: StopSignal, stepsReached: StopSignal, condition: ConditionProgress?) async throws -> ([FileResult], RecorderReport) {
         let configuration = plan.configuration
         func due(_ seconds: Double) async throws {
             guard step.realTime else { return await Task.yield() }
@@ -159,13 +173,24 @@ public enum ActiveStep {
                 let count = min(block, Int(step.durationSeconds * Double(rate)) - first)
                 guard count > 0 else { break }
                 try await due(Double(first + count) / Double(rate))
-                try recorder.write(Simulator.voice(first: first, count: count, sampleRateHz: Double(rate), channels: channels))
+                guard case .simulate(let settings) = plan.source else {
+                    throw RecordingError(file: configuration.identifier, reason: .sample("audio in a step is simulated (voice or room noise)"))
+                }
+                try recorder.write(settings.roomNoiseDBA.map {
+                    Simulator.roomNoise(first: first, count: count, sampleRateHz: Double(rate), channels: channels, levelDBA: $0,
+                                        calibrationOffsetDecibels: settings.calibrationOffsetDecibels)
+                } ?? Simulator.voice(first: first, count: count, sampleRateHz: Double(rate), channels: channels))
                 first += count
             }
             let frames = recorder.frames
-            return ([try recorder.stop()], frames, 0, nil)
+            return ([try recorder.stop()], RecorderReport(identifier: configuration.identifier, itemsWritten: frames))
         case .sensor(let kind):
             let recorder = try SensorRecorder(configuration, outputDirectory: outputDirectory)
+            if case .live(let live) = plan.source {
+                return try await recordLive(live, recorder, outputDirectory: outputDirectory) {
+                    ended(DataLogger.wallClock() - start) || stepsReached.isStopped
+                }
+            }
             let source = try BatchSource(plan, kind: kind, start: start)
             let leads = kind == .pedometer && condition != nil
             var index = 0
@@ -187,8 +212,47 @@ public enum ActiveStep {
             }
             if leads { condition?.finish() }
             try recorder.flush()
-            return (try recorder.stop(), recorder.itemsWritten, recorder.rejectedItems, recorder.firstRejection)
+            return (try recorder.stop(), RecorderReport(identifier: configuration.identifier, itemsWritten: recorder.itemsWritten,
+                                                        itemsRejected: recorder.rejectedItems, firstRejection: recorder.firstRejection))
         }
+    }
+
+    /// A live source's loop: take what the reader thread queued, write it, flush when due, until
+    /// the sender closes, a bad line, or the step ends. RR intervals (gatt-hex) go to a second
+    /// recorder, `<identifier>RRIntervals`, created when the first arrives.
+    private static func recordLive(_ live: LiveLineSource, _ recorder: SensorRecorder, outputDirectory: String,
+                                   ended: () -> Bool) async throws -> ([FileResult], RecorderReport) {
+        let configuration = recorder.configuration
+        var rrRecorder: SensorRecorder?
+        var sourceError: RecordingError?
+        live.start()
+        while true {
+            let (chunks, finished) = live.queue.take()
+            for chunk in chunks {
+                try recorder.record(chunk.items)
+                if chunk.rrIntervals.count > 0 {
+                    if rrRecorder == nil {
+                        var rr = configuration
+                        rr.identifier += "RRIntervals"
+                        rr.frequencyHz = nil
+                        rrRecorder = try SensorRecorder(rr, outputDirectory: outputDirectory)
+                    }
+                    try rrRecorder?.record(chunk.rrIntervals)
+                }
+                sourceError = sourceError ?? chunk.error
+            }
+            try recorder.flushIfDue()
+            try rrRecorder?.flushIfDue()
+            if finished || sourceError != nil || ended() { break }
+            if chunks.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        }
+        live.close()
+        let drops = live.queue.drops
+        let report = RecorderReport(
+            identifier: configuration.identifier, itemsWritten: recorder.itemsWritten, itemsRejected: recorder.rejectedItems,
+            firstRejection: recorder.firstRejection, itemsDropped: drops.items, firstDroppedLines: drops.firstLines,
+            warnings: live.warnings, sourceError: sourceError ?? live.readError)
+        return (try recorder.stop() + (rrRecorder?.stop() ?? []), report)
     }
 }
 
@@ -243,7 +307,8 @@ struct BatchSource {
             guard lower < time.count else { return nil }
             return (replay.slice(lower..<upper), end)
         }
-        guard case .simulate(let cadence) = plan.source else { return nil }
+        guard case .simulate(let settings) = plan.source else { return nil }
+        let cadence = settings.cadenceStepsPerMinute
         switch kind {
         case .accelerometer, .deviceMotion:
             let first = Int((seconds * frequency).rounded()), last = Int((end * frequency).rounded())
@@ -256,8 +321,12 @@ struct BatchSource {
             return (Simulator.pedometer(first: firstSecond - 1, count: perSecond, intervalSeconds: 1, cadenceStepsPerMinute: cadence, startSeconds: start), end)
         case .healthQuantity:
             return (Simulator.heartRate(first: firstSecond - 1, count: perSecond, beatsPerMinute: 72, startSeconds: start), end)
-        case .location, .touch:
-            return nil
+        case .location:
+            // One fix per second, at the walker's speed (cadence × 0.7-m steps).
+            return (Simulator.walkerLocation(first: firstSecond - 1, count: perSecond, startSeconds: start,
+                                             speedMetersPerSecond: cadence / 60 * 0.7), end)
+        case .touch:
+            return (Simulator.tapperTouches(fromSeconds: seconds, toSeconds: end, tapsPerSecond: settings.tapsPerSecond), end)
         }
     }
 }

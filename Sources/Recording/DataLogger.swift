@@ -93,10 +93,16 @@ public final class DataLogger {
         if itemsBuffered > 0 { buffer.append(UInt8(ascii: ",")) }
         buffer += item
         itemsBuffered += 1
-        if buffer.count >= configuration.maximumBufferBytes || clock() - lastFlush >= configuration.flushIntervalSeconds { try flush() }
+        if buffer.count >= configuration.maximumBufferBytes { try flush() } else { try flushIfDue() }
     }
 
     /// Appends the buffered items to the file (one write), then rolls over if a limit is reached.
+    /// Flushes when the flush interval has passed since the last flush (call it while no items
+    /// arrive, so buffered ones still reach the file in time).
+    public func flushIfDue() throws(RecordingError) {
+        if clock() - lastFlush >= configuration.flushIntervalSeconds { try flush() }
+    }
+
     public func flush() throws(RecordingError) {
         lastFlush = clock()
         guard itemsBuffered > 0 else { return }

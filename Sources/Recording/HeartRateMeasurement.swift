@@ -1,3 +1,5 @@
+import SensorData
+
 /// The Bluetooth Heart Rate Measurement characteristic (GATT 0x2A37; Bluetooth SIG Heart Rate
 /// Service 1.0 and the GATT Specification Supplement, §3.113): a flags byte, then the heart rate
 /// (UInt8, or UInt16 little-endian when flag bit 0 is set), the energy expended (UInt16 kJ, when
@@ -52,6 +54,32 @@ public struct HeartRateMeasurement: Sendable, Hashable {
             index = next
         }
         try self.init(bytes: bytes)
+    }
+}
+
+extension HeartRateMeasurement {
+    /// The heart rate as a HealthKit heart-rate item (`count/min`) at the notification's arrival.
+    public func heartRateItem(arrivalSeconds: Double) -> SensorSeries {
+        var item = SensorSeries(kind: .healthQuantity)
+        item.append(numbers: [.nan, arrivalSeconds, arrivalSeconds, .nan, Double(beatsPerMinute), .nan],
+                    strings: ["HKQuantityTypeIdentifierHeartRate", nil, nil, "count/min", nil, "Bluetooth heart-rate sensor"])
+        return item
+    }
+
+    /// The RR intervals as health-quantity items of type `RRInterval` (unit `s`), one per beat:
+    /// the notification's arrival is taken as the last beat, so the k-th of n intervals ends at
+    /// arrival − (the intervals after it) and starts its own length earlier. Beat times are thus
+    /// approximate (by the sensor's notification latency); the intervals themselves are exact
+    /// to 1/1024 s.
+    public func rrSeries(arrivalSeconds: Double) -> SensorSeries {
+        var series = SensorSeries(kind: .healthQuantity)
+        var end = arrivalSeconds - rrIntervalsSeconds.reduce(0, +)
+        for interval in rrIntervalsSeconds {
+            end += interval
+            series.append(numbers: [.nan, end - interval, end, .nan, interval, .nan],
+                          strings: ["RRInterval", nil, nil, "s", nil, "Bluetooth heart-rate sensor"])
+        }
+        return series
     }
 }
 

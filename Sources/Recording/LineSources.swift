@@ -2,7 +2,8 @@ import Glibc
 import SensorData
 
 /// Reads a file descriptor (stdin, a socket) as lines, in chunks: `nextLines()` returns every
-/// complete line read so far (without `\n`, `\r` stripped) and nil at end of input.
+/// complete line read so far (without `\n`, `\r` stripped) and nil at end of input. A last line
+/// without `\n` (a sender that closed mid-line) is returned as it is.
 public final class LineReader {
     public let name: String
     private let descriptor: Int32
@@ -44,44 +45,120 @@ public final class LineReader {
     }
 }
 
-/// Decodes JSON-lines recorder items (one item object per line, the layout of formats.md §4)
-/// through the foundation reader, counting lines so errors name their line.
-public struct JSONLinesDecoder {
+/// How a line source encodes its samples.
+public enum LineFormat: String, Sendable, Hashable, CaseIterable {
+    /// One recorder item object per line, the layout of formats.md §4.
+    case json
+    /// A header line naming item fields (formats.md §4 names, `coordinate.latitude` style for
+    /// nested ones), then one item per line; empty cells are absent fields.
+    case csv
+    /// Heart rate only: Bluetooth Heart Rate Measurement values (GATT 0x2A37) in hex, one per
+    /// line, timed on arrival.
+    case gattHex = "gatt-hex"
+}
+
+/// Decodes a line source's lines into recorder items, counting lines so errors name their line.
+/// A bad line ends the decoding: the items of the lines before it are returned with the error.
+public struct LineDecoder {
+    public let format: LineFormat
     public let kind: RecorderKind
     public let name: String
-    /// Lines consumed so far (1-based number of the last one).
+    /// Lines consumed so far (the 1-based number of the last one).
     public private(set) var lineNumber = 0
+    private var header: [String]?
 
-    public init(kind: RecorderKind, name: String) {
+    public init(format: LineFormat, kind: RecorderKind, name: String) throws(RecordingError) {
+        guard format != .gattHex || kind == .healthQuantity else {
+            throw RecordingError(file: name, reason: .sample("gatt-hex lines are heart-rate measurements, not \(kind.rawValue) items"))
+        }
+        self.format = format
         self.kind = kind
         self.name = name
     }
 
-    /// The items of `lines` (blank lines skipped) as one series, and the first bad line's error:
-    /// then the series holds the items before it.
-    public mutating func decode(_ lines: [[UInt8]]) -> (items: SensorSeries, error: RecordingError?) {
+    /// What a chunk of lines held.
+    public struct Decoded: Sendable {
+        /// The items, of the decoder's kind.
+        public var items: SensorSeries
+        /// gatt-hex: the RR intervals of the measurements (``HeartRateMeasurement/rrSeries(_:arrivalSeconds:)``).
+        public var rrIntervals: SensorSeries
+        /// The first bad line's error; then `items` are those of the lines before it.
+        public var error: RecordingError?
+    }
+
+    public mutating func decode(_ lines: [[UInt8]]) -> Decoded {
+        switch format {
+        case .json:
+            return decodeJSON(lines.map { Self.isBlank($0) ? [] : $0 })
+        case .csv:
+            var converted: [[UInt8]] = []
+            for line in lines {
+                if Self.isBlank(line) {
+                    converted.append([])
+                } else if let header {
+                    let cells = Self.cells(line)
+                    guard cells.count == header.count else {
+                        var decoded = decodeJSON(converted)
+                        decoded.error = decoded.error ?? RecordingError(
+                            file: name, reason: .source(line: lineNumber + 1, message: "\(cells.count) field(s), the header names \(header.count)"))
+                        return decoded
+                    }
+                    converted.append(Self.jsonObject(header, cells))
+                } else {
+                    header = Self.cells(line).map { String(decoding: $0, as: UTF8.self) }
+                    converted.append([])
+                }
+            }
+            return decodeJSON(converted)
+        case .gattHex:
+            var decoded = Decoded(items: SensorSeries(kind: .healthQuantity), rrIntervals: SensorSeries(kind: .healthQuantity))
+            for line in lines {
+                lineNumber += 1
+                guard !Self.isBlank(line) else { continue }
+                do {
+                    let measurement = try HeartRateMeasurement(hex: String(decoding: line, as: UTF8.self))
+                    let now = DataLogger.wallClock()
+                    decoded.items.append(contentsOf: measurement.heartRateItem(arrivalSeconds: now))
+                    decoded.rrIntervals.append(contentsOf: measurement.rrSeries(arrivalSeconds: now))
+                } catch {
+                    decoded.error = RecordingError(file: name, reason: .source(line: lineNumber, message: error.description))
+                    return decoded
+                }
+            }
+            return decoded
+        }
+    }
+
+    private static func isBlank(_ line: [UInt8]) -> Bool { line.allSatisfy { $0 == 32 || $0 == 9 } }
+
+    /// JSON item lines (empty ones skipped) decoded through the foundation reader: all at once,
+    /// and line by line only when that fails, to find the bad line.
+    private mutating func decodeJSON(_ lines: [[UInt8]]) -> Decoded {
         let first = lineNumber + 1
         lineNumber += lines.count
-        let items = lines.enumerated().filter { !$0.element.allSatisfy { $0 == 32 || $0 == 9 } }
-        guard !items.isEmpty else { return (SensorSeries(kind: kind), nil) }
+        var decoded = Decoded(items: SensorSeries(kind: kind), rrIntervals: SensorSeries(kind: .healthQuantity))
+        let items = lines.enumerated().filter { !$0.element.isEmpty }
+        guard !items.isEmpty else { return decoded }
         var joined: [UInt8] = [UInt8(ascii: "[")]
         for (index, item) in items.enumerated() {
             if index > 0 { joined.append(UInt8(ascii: ",")) }
             joined += item.element
         }
         joined.append(UInt8(ascii: "]"))
-        if let series = try? single(joined), series.count == items.count { return (series, nil) }
-        // Something is wrong: keep the items before the first bad line.
-        var good = SensorSeries(kind: kind)
+        if let series = try? single(joined), series.count == items.count {
+            decoded.items = series
+            return decoded
+        }
         for (offset, line) in items {
             do throws(RecordingError) {
-                let one = try single([UInt8(ascii: "[")] + line + [UInt8(ascii: "]")])
-                good.append(contentsOf: one)
+                decoded.items.append(contentsOf: try single([UInt8(ascii: "[")] + line + [UInt8(ascii: "]")]))
             } catch {
-                return (good, RecordingError(file: name, reason: .source(line: first + offset, message: Self.message(error))))
+                decoded.error = RecordingError(file: name, reason: .source(line: first + offset, message: Self.message(error)))
+                return decoded
             }
         }
-        return (good, RecordingError(file: name, reason: .source(line: first, message: "the lines do not form \(kind.rawValue) items")))
+        decoded.error = RecordingError(file: name, reason: .source(line: first, message: "the lines do not form \(kind.rawValue) items"))
+        return decoded
     }
 
     private func single(_ bytes: [UInt8]) throws(RecordingError) -> SensorSeries {
@@ -99,46 +176,40 @@ public struct JSONLinesDecoder {
     }
 
     private static func message(_ error: RecordingError) -> String {
-        if case .sample(let text) = error.reason {
-            // The reader's message starts with the synthetic file name; keep what follows.
-            return text.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters() } ?? text
-        }
-        return error.description
+        guard case .sample(let text) = error.reason else { return error.description }
+        // The reader's message starts with the synthetic file name; keep what follows.
+        return text.split(separator: ":", maxSplits: 1).last.map { String($0.drop { $0 == " " }) } ?? text
     }
-}
 
-extension Substring {
-    fileprivate func trimmingCharacters() -> String { String(drop { $0 == " " }) }
-}
+    /// The comma-separated cells of a CSV line, spaces around them and double quotes removed.
+    private static func cells(_ line: [UInt8]) -> [ArraySlice<UInt8>] {
+        line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { cell in
+            var cell = cell
+            while cell.first == 32 { cell = cell.dropFirst() }
+            while cell.last == 32 { cell = cell.dropLast() }
+            if cell.count >= 2, cell.first == 34, cell.last == 34 { cell = cell.dropFirst().dropLast() }
+            return cell
+        }
+    }
 
-/// Decodes lines of Bluetooth heart-rate measurements in hex (GATT 0x2A37, ``HeartRateMeasurement``)
-/// into heart-rate items timed on arrival, counting lines so errors name their line.
-public struct GATTHeartRateLines {
-    public let name: String
-    public private(set) var lineNumber = 0
-    /// RR intervals seen so far (the heart-rate item has no field for them).
-    public private(set) var rrIntervals = 0
-
-    public init(name: String) { self.name = name }
-
-    /// The items of `lines` (blank lines skipped), and the first bad line's error: then the
-    /// items are those before it.
-    public mutating func decode(_ lines: [[UInt8]]) -> (items: SensorSeries, error: RecordingError?) {
-        var items = SensorSeries(kind: .healthQuantity)
-        for line in lines {
-            lineNumber += 1
-            let text = String(decoding: line, as: UTF8.self)
-            guard !text.allSatisfy(\.isWhitespace) else { continue }
-            do {
-                let measurement = try HeartRateMeasurement(hex: text)
-                let now = DataLogger.wallClock()
-                rrIntervals += measurement.rrIntervalsSeconds.count
-                items.append(numbers: [.nan, now, now, .nan, Double(measurement.beatsPerMinute), .nan],
-                             strings: ["HKQuantityTypeIdentifierHeartRate", nil, nil, "count/min", nil, "Bluetooth heart-rate sensor"])
-            } catch {
-                return (items, RecordingError(file: name, reason: .source(line: lineNumber, message: error.description)))
+    /// A CSV row as the JSON item object the reader decodes: numbers stay numbers, other cells
+    /// become strings, empty cells are left out, dotted names nest (`coordinate.latitude`).
+    private static func jsonObject(_ header: [String], _ cells: [ArraySlice<UInt8>]) -> [UInt8] {
+        var root = JSONObject()
+        var nested: [String: JSONObject] = [:]
+        var nestedOrder: [String] = []
+        for (name, cell) in zip(header, cells) where !cell.isEmpty {
+            let text = String(decoding: cell, as: UTF8.self)
+            let value: JSONValue = Double(text).map { .number($0) } ?? .string(text)
+            let path = name.split(separator: ".", maxSplits: 1).map(String.init)
+            if path.count == 2 {
+                if nested[path[0]] == nil { nestedOrder.append(path[0]) }
+                nested[path[0], default: JSONObject()].append(path[1], value)
+            } else {
+                root.append(name, value)
             }
         }
-        return (items, nil)
+        for key in nestedOrder { root.append(key, .object(nested[key]!)) }
+        return Array(JSONWriter().string(.object(root)).utf8)
     }
 }

@@ -131,6 +131,9 @@ public final class SensorRecorder {
     /// Writes what is buffered now.
     public func flush() throws(RecordingError) { try logger.flush() }
 
+    /// Writes what is buffered if the flush interval has passed.
+    public func flushIfDue() throws(RecordingError) { try logger.flushIfDue() }
+
     /// Finishes the log and returns one file result per finished file.
     public func stop() throws(RecordingError) -> [FileResult] {
         let files = try logger.finish()

@@ -2,7 +2,7 @@ import Glibc
 
 /// A listening TCP or Unix-domain stream socket that accepts one sender (a phone or a sensor
 /// board streaming lines or PCM). The accepted connection is read like stdin.
-public struct SocketListener: ~Copyable {
+public final class SocketListener: Sendable {
     public let name: String
     private let descriptor: Int32
     private let unixPath: String?
@@ -73,6 +73,9 @@ public struct SocketListener: ~Copyable {
         }
         return result == 0 ? UInt16(bigEndian: address.sin_port) : nil
     }
+
+    /// Wakes a waiting `accept()` (it then fails): the recording ended before a sender came.
+    public func shutdown() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
 
     /// Waits for one sender; the caller reads and closes the returned descriptor.
     public func accept() throws(RecordingError) -> Int32 {

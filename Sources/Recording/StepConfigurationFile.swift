@@ -8,10 +8,15 @@ extension ActiveStepConfiguration {
     ///      "recorders": [{"kind": "accelerometer", "frequency": 100, "source": "simulate", "cadence": 110},
     ///                    {"kind": "pedometer", "source": "simulate"},
     ///                    {"kind": "audio", "sampleRate": 48000, "channels": 1, "encoding": "pcm16", "source": "simulate"},
-    ///                    {"kind": "deviceMotion", "identifier": "motion", "source": "replay:walk.json"}]}
+    ///                    {"kind": "deviceMotion", "identifier": "motion", "source": "replay:walk.json"},
+    ///                    {"kind": "heartRate", "source": "tcp:5000", "format": "gatt-hex"}]}
     ///
     /// Kinds: accelerometer, deviceMotion, pedometer, heartRate, location, touch, audio; optional per
-    /// recorder: identifier (default: the kind), flushInterval (s), rollover (bytes). Errors name the key.
+    /// recorder: identifier (default: the kind), flushInterval (s), rollover (bytes). Sources:
+    /// `simulate` (with cadence steps/min, tapsPerSecond, and for audio noiseDBA and
+    /// calibrationOffset dB), `replay:FILE`, or live `stdin`, `tcp:PORT`, `unix:PATH` (sensor kinds;
+    /// format json, csv or gatt-hex; bufferItems, the queue bound; sockets are bound when the
+    /// configuration is read). Errors name the key.
     public init(json: JSONValue, file: String) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(file: file, reason: .sample(message)) }
         guard let root = json.object else { throw fail("the step configuration must be a JSON object") }
@@ -39,18 +44,38 @@ extension ActiveStepConfiguration {
                 kind = .audio(sampleRateHz: rate, channels: channels, encoding: encoding)
             default: throw fail("\(at).kind: unknown kind \"\(kindName)\"")
             }
-            let sourceName = item["source"]?.string ?? "simulate"
-            let source: RecorderPlan.Source
-            if sourceName == "simulate" {
-                source = .simulate(cadenceStepsPerMinute: item["cadence"]?.number ?? 110)
-            } else if sourceName.hasPrefix("replay:"), case .sensor = kind {
-                source = .replay(path: String(sourceName.dropFirst("replay:".count)))
-            } else {
-                throw fail("\(at).source: simulate or replay:FILE (replay for sensor kinds)")
-            }
             let frequency = item["frequency"]?.number
             if let frequency, !(frequency > 0 && frequency <= 10_000) { throw fail("\(at).frequency: (0, 10000] Hz") }
             let defaultFrequency: Double? = kindName == "accelerometer" || kindName == "deviceMotion" ? 100 : nil
+            let sourceName = item["source"]?.string ?? "simulate"
+            let source: RecorderPlan.Source
+            switch (sourceName, kind) {
+            case ("simulate", _):
+                var settings = SimulatorSettings()
+                settings.cadenceStepsPerMinute = item["cadence"]?.number ?? settings.cadenceStepsPerMinute
+                settings.tapsPerSecond = item["tapsPerSecond"]?.number ?? settings.tapsPerSecond
+                settings.roomNoiseDBA = item["noiseDBA"]?.number
+                settings.calibrationOffsetDecibels = item["calibrationOffset"]?.number ?? settings.calibrationOffsetDecibels
+                guard settings.cadenceStepsPerMinute > 0, settings.tapsPerSecond > 0 else { throw fail("\(at): cadence and tapsPerSecond must be > 0") }
+                source = .simulate(settings)
+            case (_, .sensor) where sourceName.hasPrefix("replay:"):
+                source = .replay(path: String(sourceName.dropFirst("replay:".count)))
+            case (_, .sensor(let sensorKind)) where sourceName == "stdin" || sourceName.hasPrefix("tcp:") || sourceName.hasPrefix("unix:"):
+                guard let format = LineFormat(rawValue: item["format"]?.string ?? "json") else { throw fail("\(at).format: json, csv or gatt-hex") }
+                if sourceName == "stdin", plans.contains(where: { if case .live(let other) = $0.source { other.address == "stdin" } else { false } }) {
+                    throw fail("\(at).source: only one recorder can read stdin")
+                }
+                let capacity = Int(item["bufferItems"]?.number ?? 262_144)
+                guard capacity > 0 else { throw fail("\(at).bufferItems: must be > 0") }
+                do {
+                    source = .live(try LiveLineSource(address: sourceName, format: format, kind: sensorKind,
+                                                      expectedFrequencyHz: frequency ?? defaultFrequency, capacityItems: capacity))
+                } catch {
+                    throw fail("\(at).source: \(error.description)")
+                }
+            default:
+                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT or unix:PATH (all but simulate for sensor kinds)")
+            }
             plans.append(RecorderPlan(RecorderConfiguration(
                 identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
                 rollingFileSizeThreshold: Int(item["rollover"]?.number ?? 0), flushIntervalSeconds: item["flushInterval"]?.number ?? 1),

@@ -12,10 +12,13 @@ struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record samples from a source into ResearchKit-compatible files (data-logger JSON, streaming WAV).",
         discussion: """
-            Sources: simulate (deterministic walker, heart rate or voice, paced in real time unless --fast), stdin, tcp:PORT \
-            or unix:PATH (the first sender; JSON lines of recorder items, or --format gatt-hex for heart rate; for audio raw \
-            interleaved PCM, --pcm s16le|f32le; the recording ends when the sender closes), replay:FILE (any recording the readers \
-            accept, paced by its timestamps unless --fast). Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
+            Sources: simulate (deterministic walker for motion, pedometer and location, tapper for touch, heart rate, voice or \
+            room noise for audio; paced in real time unless --fast), stdin, tcp:PORT or unix:PATH (the first sender; JSON or CSV \
+            lines of recorder items, or --format gatt-hex for heart rate; for audio raw interleaved PCM, --pcm s16le|f32le, or a \
+            WAV stream whose header must match --sample-rate/--channels; the recording ends when the sender closes; a bad line \
+            stops it with its line number, keeping the items before it), replay:FILE (any recording the readers accept, paced by \
+            its timestamps unless --fast). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
+            with their lines. Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
             as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL the current file is still \
             valid and holds every item up to the last flush (--flush-interval).
             """
@@ -64,14 +67,26 @@ struct Record: ParsableCommand {
     @Option(name: .long, help: "WAV encoding: pcm16, pcm24 or float32.")
     var encoding: String = "pcm16"
 
-    @Option(name: .long, help: "Lines on stdin: json (recorder items) or gatt-hex (heartRate: Bluetooth 0x2A37 values in hex, one per line, timed on arrival).")
+    @Option(name: .long, help: "Lines from stdin or a socket: json (recorder items), csv (a header of item field names, then one item per line) or gatt-hex (heartRate: Bluetooth 0x2A37 values in hex, one per line, timed on arrival; RR intervals go to a second file).")
     var format: String = "json"
+
+    @Option(name: .long, help: "Live sources: items the queue between reader and writer holds before arriving chunks are dropped (and counted).")
+    var bufferItems: Int = 262_144
 
     @Option(name: .long, help: "Raw PCM on stdin: s16le or f32le.")
     var pcm: String = "s16le"
 
     @Option(name: .long, help: "Walker cadence of the simulator, steps/min.")
     var cadence: Double = 110
+
+    @Option(name: .long, help: "Tapper rate of the touch simulator, taps/s.")
+    var tapsPerSecond: Double = 5
+
+    @Option(name: .customLong("noise-dba"), help: "Audio simulator: room noise at this level, dB(A) SPL, instead of a voice.")
+    var noiseDba: Double?
+
+    @Option(name: .long, help: "Audio simulator: dB SPL that an RMS of 1.0 reads (default 117.3, ResearchKit's iPhone).")
+    var calibrationOffset: Double?
 
     @Option(name: .long, help: "Items reach the file at least this often, s.")
     var flushInterval: Double = 1
@@ -89,6 +104,7 @@ struct Record: ParsableCommand {
         guard frequency > 0, frequency <= 10_000 else { throw ValidationError("--frequency must be in (0, 10000] Hz") }
         guard (1...8).contains(channels), (1_000...384_000).contains(sampleRate) else { throw ValidationError("--channels 1–8, --sample-rate 1000–384000") }
         guard flushInterval >= 0 else { throw ValidationError("--flush-interval must be ≥ 0") }
+        guard cadence > 0, tapsPerSecond > 0, bufferItems > 0 else { throw ValidationError("--cadence, --taps-per-second and --buffer-items must be > 0") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be > 0") }
         if kind == .step {
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
@@ -107,15 +123,14 @@ struct Record: ParsableCommand {
         }
         for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber) { _ in interruption.stop() } }
         if kind == .step { return try recordStep() }
-        if source == "simulate" || source?.hasPrefix("replay:") == true { return try recordPulled() }
-        let results: [FileResult]
-        do {
-            results = kind == .audio ? [try recordAudio()] : try recordSensor(kind.recorderKind!)
-        } catch let error as RecordingError {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+        if kind == .audio, source != "simulate" {
+            do { Self.printResults([try recordAudio()]) } catch let error as RecordingError {
+                printError(error.description)
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+            return
         }
-        Self.printResults(results)
+        try recordOne()
     }
 
     /// The file results as a JSON array of ORKFileResults, dates in the machine's UTC offset.
@@ -140,54 +155,89 @@ struct Record: ParsableCommand {
         if fast { step.realTime = false }
         if let duration { step.durationSeconds = duration }
         let result = try runStep(step)
-        for (identifier, count) in result.itemsWritten.sorted(by: { $0.key < $1.key }) {
-            printError("\(identifier): \(count) \(identifier.lowercased().contains("audio") ? "frames" : "items")"
-                + ((result.itemsRejected[identifier] ?? 0) > 0 ? ", \(result.itemsRejected[identifier]!) refused" : ""))
+        for report in result.reports {
+            printError("\(report.identifier): \(report.itemsWritten) \(report.identifier.lowercased().contains("audio") ? "frames" : "items")"
+                + (report.itemsRejected > 0 ? ", \(report.itemsRejected) refused" : "") + (report.itemsDropped > 0 ? ", \(report.itemsDropped) dropped" : ""))
         }
+        let failed = Self.printProblems(result)
         printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
             + "peak resident memory \(Self.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
         print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
+        if failed { throw ExitCode(ActiveTask.Status.invalidInput) }
     }
 
-    /// One recorder fed by a pulled source (simulate, replay:FILE): a one-recorder active step,
-    /// paced in real time unless --fast; prints the file results.
-    private func recordPulled() throws {
-        let configuration: RecorderConfiguration
-        if kind == .audio {
-            guard source == "simulate" else {
-                printError("\(source!): audio replay is not supported (audio sources: simulate, stdin, tcp:PORT, unix:PATH)")
-                throw ExitCode(ActiveTask.Status.invalidInput)
+    /// Prints each recorder's refused and dropped items, source warnings and source error on
+    /// stderr; true when a source failed (a bad line): the files hold every item before it.
+    static func printProblems(_ result: StepResult) -> Bool {
+        for report in result.reports {
+            if report.itemsRejected > 0 {
+                printError("\(report.identifier): \(report.itemsRejected) item(s) could not be written and were left out; first: \(report.firstRejection ?? "")")
             }
-            guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
-                printError("\(out): --encoding must be pcm16, pcm24 or float32")
-                throw ExitCode(ActiveTask.Status.invalidInput)
+            if report.itemsDropped > 0 {
+                printError("\(report.identifier): \(report.itemsDropped) item(s) dropped because the writer fell behind the source (buffer full)"
+                    + (report.firstDroppedLines.map { "; first at lines \($0.lowerBound)–\($0.upperBound)" } ?? ""))
             }
-            configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
-                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
-        } else {
-            let recorderKind = kind.recorderKind!
-            if source == "simulate", [.location, .touch].contains(recorderKind) {
-                printError("simulate: no simulator for \(kind.rawValue) (simulate: accelerometer, deviceMotion, pedometer, heartRate, audio)")
-                throw ExitCode(ActiveTask.Status.invalidInput)
-            }
-            configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
-                                                  frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
-                                                  rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
+            for warning in report.warnings { printError("\(report.identifier): warning: \(warning)") }
+            if let error = report.sourceError { printError("\(error.description) (recording stopped; the items before it are kept)") }
         }
-        let plan = RecorderPlan(configuration, source: source == "simulate"
-            ? .simulate(cadenceStepsPerMinute: cadence) : .replay(path: String(source!.dropFirst("replay:".count))))
-        // A replay ends with its file unless --duration says otherwise.
+        return result.reports.contains { $0.sourceError != nil }
+    }
+
+    /// One recorder as a one-recorder active step: a simulator or replay (paced in real time
+    /// unless --fast) or a live line source; prints the file results.
+    private func recordOne() throws {
+        let configuration: RecorderConfiguration
+        var settings = SimulatorSettings(cadenceStepsPerMinute: cadence, tapsPerSecond: tapsPerSecond, roomNoiseDBA: noiseDba)
+        if let calibrationOffset { settings.calibrationOffsetDecibels = calibrationOffset }
+        let plan: RecorderPlan
+        do {
+            if kind == .audio {
+                guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
+                    throw RecordingError(file: out, reason: .sample("--encoding must be pcm16, pcm24 or float32"))
+                }
+                configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
+                                                      kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
+            } else {
+                let recorderKind = kind.recorderKind!
+                configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
+                                                      frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
+                                                      rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
+            }
+            let sourceName = source!
+            if sourceName == "simulate" {
+                plan = RecorderPlan(configuration, source: .simulate(settings))
+            } else if sourceName.hasPrefix("replay:") {
+                plan = RecorderPlan(configuration, source: .replay(path: String(sourceName.dropFirst("replay:".count))))
+            } else {
+                guard let lineFormat = LineFormat(rawValue: format) else {
+                    throw RecordingError(file: sourceName, reason: .sample("--format must be json, csv or gatt-hex"))
+                }
+                // Before any file exists: a bad source leaves nothing behind.
+                plan = RecorderPlan(configuration, source: .live(try LiveLineSource(
+                    address: sourceName, format: lineFormat, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
+                    capacityItems: bufferItems)))
+            }
+        } catch let error as RecordingError {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        // A simulation lasts 10 s and a replay its file, a live source until its sender closes, unless --duration says otherwise.
         let length = duration ?? (source == "simulate" ? 10 : .infinity)
         let result = try runStep(ActiveStepConfiguration(identifier: configuration.identifier, durationSeconds: length, recorders: [plan],
                                                          realTime: !fast))
-        if let rejected = result.itemsRejected[configuration.identifier], rejected > 0 {
-            printError("\(rejected) item(s) could not be written and were left out; first: \(result.firstRejections[configuration.identifier] ?? "")")
-        }
+        let failed = Self.printProblems(result)
         Self.printResults(result.fileResults)
+        if failed { throw ExitCode(ActiveTask.Status.invalidInput) }
     }
 
     /// Runs an active step to its end (SIGINT/SIGTERM stop it), mapping its errors to exit status 3.
     private func runStep(_ step: ActiveStepConfiguration) throws -> StepResult {
+        for plan in step.recorders {
+            if case .live(let live) = plan.source {
+                printError("\(plan.configuration.identifier): " + (live.listener.map { "listening on " + ($0.port.map { "tcp port \($0)" } ?? live.address) }
+                    ?? "reading \(live.format.rawValue) lines from stdin"))
+            }
+        }
         final class Outcome: @unchecked Sendable { var result: Result<StepResult, any Error>? }
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
@@ -233,80 +283,28 @@ struct Record: ParsableCommand {
         return (try listener.accept(), source)
     }
 
-    /// A sensor recorder fed by a streaming source (stdin or a socket), JSON lines or GATT hex lines.
-    private func recordSensor(_ recorderKind: RecorderKind) throws -> [FileResult] {
-        let configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
-                                                  frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
-                                                  rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
-        // Before any file exists: a bad source leaves nothing behind.
-        guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
-        guard format == "json" || (format == "gatt-hex" && recorderKind == .healthQuantity) else {
-            throw RecordingError(file: name, reason: .sample("--format must be json, or gatt-hex for heartRate"))
-        }
-        let recorder = try SensorRecorder(configuration, outputDirectory: out)
-        printError("recording \(kind.rawValue) to \(recorder.currentPath)")
-        let start = DataLogger.wallClock()
-        func expired() -> Bool { interruption.isStopped || duration.map { DataLogger.wallClock() - start >= $0 } ?? false }
-        let reader = LineReader(descriptor: descriptor, name: name)
-        var decoder = JSONLinesDecoder(kind: recorderKind, name: name)
-        var heartRate = GATTHeartRateLines(name: name)
-        while !expired(), let lines = try reader.nextLines() {
-            let (items, error) = format == "gatt-hex" ? heartRate.decode(lines) : decoder.decode(lines)
-            try recorder.record(items)
-            if let error {
-                // Keep what came before the bad line: finish the files, then report.
-                Self.printResults(try recorder.stop())
-                printError(error.description)
-                throw ExitCode(ActiveTask.Status.invalidInput)
-            }
-        }
-        if format == "gatt-hex" { printError("\(heartRate.rrIntervals) RR interval(s) parsed (the heart-rate item format has no field for them)") }
-        if recorder.rejectedItems > 0 {
-            printError("\(recorder.rejectedItems) item(s) could not be written and were left out; first: \(recorder.firstRejection ?? "")")
-        }
-        return try recorder.stop()
-    }
-
-    /// The audio recorder fed by raw PCM from a streaming source (stdin or a socket).
+    /// The audio recorder fed by raw PCM or a WAV stream from stdin or a socket.
     private func recordAudio() throws -> FileResult {
         guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
             throw RecordingError(file: out, reason: .sample("--encoding must be pcm16, pcm24 or float32"))
         }
+        guard let sampleFormat = PCMStreamReader.SampleFormat(rawValue: pcm) else {
+            throw RecordingError(file: out, reason: .sample("--pcm must be s16le or f32le"))
+        }
         let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
                                                   kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
         guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
+        // The header (if any) is checked before the file exists: a refused stream leaves nothing behind.
+        let stream = try PCMStreamReader(descriptor: descriptor, name: name, sampleRateHz: sampleRate, channels: channels, format: sampleFormat)
         let recorder = try AudioRecorder(configuration, outputDirectory: out)
-        printError("recording audio to \(recorder.path)")
+        printError("recording audio (\(stream.isWAV ? "WAV stream, " : "")\(stream.format.rawValue)) to \(recorder.path)")
         let block = max(1, sampleRate / 20)
-        do {
-            let bytesPerSample = pcm == "f32le" ? 4 : 2
-            guard pcm == "s16le" || pcm == "f32le" else { throw RecordingError(file: name, reason: .sample("--pcm must be s16le or f32le")) }
-            var pending: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: block * channels * bytesPerSample)
-            while !interruption.isStopped, duration.map({ Double(recorder.frames) / Double(sampleRate) < $0 }) ?? true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count < 0 { throw RecordingError(file: name, reason: .system(call: "read", message: String(cString: strerror(errno)))) }
-                if count == 0 { break }
-                pending += chunk[0..<count]
-                let frameBytes = channels * bytesPerSample
-                let usable = pending.count / frameBytes * frameBytes
-                guard usable > 0 else { continue }
-                var samples = [Float](repeating: 0, count: usable / bytesPerSample)
-                pending.withUnsafeBytes { raw in
-                    for i in 0..<samples.count {
-                        if bytesPerSample == 2 {
-                            samples[i] = Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))) / 32_768
-                        } else {
-                            samples[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
-                        }
-                    }
-                }
-                pending.removeFirst(usable)
-                try recorder.write(samples)
-            }
-            if !pending.isEmpty { printError("\(name): \(pending.count) trailing byte(s) do not make a whole frame; left out") }
+        while !interruption.isStopped, duration.map({ Double(recorder.frames) / Double(sampleRate) < $0 }) ?? true,
+            let samples = try stream.nextSamples(maximumFrames: block)
+        {
+            try recorder.write(samples)
         }
+        if stream.trailingBytes > 0 { printError("\(name): \(stream.trailingBytes) trailing byte(s) do not make a whole frame; left out") }
         return try recorder.stop()
     }
 }

@@ -1,0 +1,189 @@
+import Foundation
+import Glibc
+import SensorData
+import Synchronization
+
+/// The bounded hand-off between a live source's reader thread and its recorder.
+///
+/// Policy when the recorder falls behind: the reader never waits for the writer (a live sensor
+/// cannot be paused, and blocking the reader would only move the loss into kernel or sender
+/// buffers where nobody counts it). When the queued items would exceed `capacityItems`, the
+/// arriving chunk is dropped whole; its items and lines are counted and reported. (An empty
+/// queue takes any chunk, so the bound is `capacityItems` plus one read of 64 KiB.)
+final class SampleQueue: Sendable {
+    struct Drops: Sendable, Equatable {
+        var items = 0
+        var chunks = 0
+        /// The lines of the first dropped chunk.
+        var firstLines: ClosedRange<Int>?
+    }
+
+    private struct State {
+        var chunks: [LineDecoder.Decoded] = []
+        var queuedItems = 0
+        var drops = Drops()
+        var finished = false
+    }
+
+    let capacityItems: Int
+    private let state = Mutex(State())
+
+    init(capacityItems: Int) { self.capacityItems = capacityItems }
+
+    /// Queues `chunk` (lines `lines`) unless that would exceed the capacity; false when dropped.
+    /// A chunk carrying an error is always queued, so the error is reported.
+    @discardableResult
+    func push(_ chunk: LineDecoder.Decoded, lines: ClosedRange<Int>) -> Bool {
+        let size = chunk.items.count + chunk.rrIntervals.count
+        return state.withLock { state in
+            if state.queuedItems > 0, state.queuedItems + size > capacityItems, chunk.error == nil {
+                state.drops.items += chunk.items.count
+                state.drops.chunks += 1
+                if state.drops.firstLines == nil { state.drops.firstLines = lines }
+                return false
+            }
+            state.chunks.append(chunk)
+            state.queuedItems += size
+            return true
+        }
+    }
+
+    /// No more chunks will come.
+    func finish() { state.withLock { $0.finished = true } }
+
+    /// Everything queued, and whether the source has finished (then nothing more will come).
+    func take() -> (chunks: [LineDecoder.Decoded], finished: Bool) {
+        state.withLock { state in
+            defer {
+                state.chunks = []
+                state.queuedItems = 0
+            }
+            return (state.chunks, state.finished)
+        }
+    }
+
+    var drops: Drops { state.withLock { $0.drops } }
+}
+
+/// Checks a live source's sampling rate against the recorder's configured frequency, over
+/// windows of at least `windowSeconds` of item time: ResearchKit files state the configured
+/// frequency, so a sender at another rate would otherwise go unnoticed.
+struct RateMonitor {
+    let expectedHz: Double
+    /// Relative deviation that is reported (0.1 = 10 %).
+    let tolerance: Double
+    let windowSeconds: Double
+    private var windowStart: (time: Double, line: Int)?
+    private var itemsInWindow = 0
+    private(set) var warnings: [String] = []
+    static let maximumWarnings = 3
+
+    init(expectedHz: Double, tolerance: Double = 0.1, windowSeconds: Double = 2) {
+        self.expectedHz = expectedHz
+        self.tolerance = tolerance
+        self.windowSeconds = windowSeconds
+    }
+
+    /// Feeds the item times of lines `lines` (one decoded chunk).
+    mutating func observe(_ times: [Double], lines: ClosedRange<Int>) {
+        guard let last = times.last, warnings.count < Self.maximumWarnings else { return }
+        guard let start = windowStart else {
+            windowStart = (times[0], lines.lowerBound)
+            itemsInWindow = times.count - 1
+            return
+        }
+        itemsInWindow += times.count
+        let span = last - start.time
+        guard span >= windowSeconds else { return }
+        let rate = Double(itemsInWindow) / span
+        if abs(rate / expectedHz - 1) > tolerance {
+            warnings.append("lines \(start.line)–\(lines.upperBound): items arrive at \(String(format: "%.1f", rate)) Hz, "
+                + "the recorder is configured for \(String(format: "%g", expectedHz)) Hz"
+                + (warnings.count == Self.maximumWarnings - 1 ? " (further rate warnings left out)" : ""))
+        }
+        windowStart = (last, lines.upperBound)
+        itemsInWindow = 0
+    }
+}
+
+/// A live line source — stdin, or the first sender on `tcp:PORT` / `unix:PATH` — read on its own
+/// thread, decoded, and handed to the recorder through a ``SampleQueue``.
+public final class LiveLineSource: Sendable {
+    /// `stdin`, `tcp:PORT` or `unix:PATH`.
+    public let address: String
+    public let format: LineFormat
+    public let kind: RecorderKind
+    /// The listening socket (nil for stdin); bound when the source is created.
+    public let listener: SocketListener?
+    let queue: SampleQueue
+    private let expectedHz: Double?
+    private let outcome = Mutex<(warnings: [String], error: RecordingError?)>(([], nil))
+    /// The accepted sender's descriptor (−1 before), so `close()` can wake a blocked read.
+    private let connection = Atomic<Int32>(-1)
+
+    /// Checks the format and binds a socket address; reading starts with `start()`.
+    public init(address: String, format: LineFormat, kind: RecorderKind, expectedFrequencyHz: Double?, capacityItems: Int) throws(RecordingError) {
+        _ = try LineDecoder(format: format, kind: kind, name: address)
+        guard address == "stdin" || address.hasPrefix("tcp:") || address.hasPrefix("unix:") else {
+            throw RecordingError(file: address, reason: .sample("a live source is stdin, tcp:PORT or unix:PATH"))
+        }
+        self.address = address
+        self.format = format
+        self.kind = kind
+        expectedHz = expectedFrequencyHz
+        listener = address == "stdin" ? nil : try SocketListener(address)
+        queue = SampleQueue(capacityItems: capacityItems)
+    }
+
+    /// Starts the reader thread: accept a sender (sockets), read and decode lines, queue them,
+    /// until end of input or a bad line.
+    public func start() {
+        let thread = Thread { [self] in
+            var descriptor: Int32 = 0
+            defer {
+                if listener != nil, descriptor > 0 {
+                    connection.store(-1, ordering: .releasing)
+                    Glibc.close(descriptor)
+                }
+                queue.finish()
+            }
+            do throws(RecordingError) {
+                if let listener {
+                    descriptor = try listener.accept()
+                    connection.store(descriptor, ordering: .releasing)
+                }
+                let reader = LineReader(descriptor: descriptor, name: address)
+                var decoder = try LineDecoder(format: format, kind: kind, name: address)
+                var rate = expectedHz.map { RateMonitor(expectedHz: $0) }
+                while let lines = try reader.nextLines() {
+                    let first = decoder.lineNumber + 1
+                    let chunk = decoder.decode(lines)
+                    let range = first...max(first, decoder.lineNumber)
+                    if var monitor = rate {
+                        monitor.observe(chunk.items.time, lines: range)
+                        if monitor.warnings.count != rate?.warnings.count { outcome.withLock { $0.warnings = monitor.warnings } }
+                        rate = monitor
+                    }
+                    queue.push(chunk, lines: range)
+                    if chunk.error != nil { break }
+                }
+            } catch {
+                outcome.withLock { $0.error = error }
+            }
+        }
+        thread.name = "activetask.\(address)"
+        thread.start()
+    }
+
+    /// Ends the wait for a sender or the read of a connected one (sockets); a thread blocked
+    /// reading stdin ends with the process.
+    public func close() {
+        listener?.shutdown()
+        let descriptor = connection.load(ordering: .acquiring)
+        if descriptor > 0 { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
+
+    /// Rate warnings of the whole source (after it finished), and a read or accept error.
+    var warnings: [String] { outcome.withLock { $0.warnings } }
+    var readError: RecordingError? { outcome.withLock { $0.error } }
+}
