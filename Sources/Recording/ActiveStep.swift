@@ -247,6 +247,7 @@ public enum ActiveStep {
             if chunks.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
         }
         live.close()
+        try recorder.flush()
         let drops = live.queue.drops
         let report = RecorderReport(
             identifier: configuration.identifier, itemsWritten: recorder.itemsWritten, itemsRejected: recorder.rejectedItems,

@@ -153,7 +153,7 @@ public struct LineDecoder {
             do throws(RecordingError) {
                 decoded.items.append(contentsOf: try single([UInt8(ascii: "[")] + line + [UInt8(ascii: "]")]))
             } catch {
-                decoded.error = RecordingError(file: name, reason: .source(line: first + offset, message: Self.message(error)))
+                decoded.error = RecordingError(file: name, reason: .source(line: first + offset, message: message(error)))
                 return decoded
             }
         }
@@ -175,10 +175,10 @@ public struct LineDecoder {
         return series
     }
 
-    private static func message(_ error: RecordingError) -> String {
+    private func message(_ error: RecordingError) -> String {
         guard case .sample(let text) = error.reason else { return error.description }
-        // The reader's message starts with the synthetic file name; keep what follows.
-        return text.split(separator: ":", maxSplits: 1).last.map { String($0.drop { $0 == " " }) } ?? text
+        // The reader's message starts with the source's name; keep what follows.
+        return text.hasPrefix(name + ": ") ? String(text.dropFirst(name.count + 2)) : text
     }
 
     /// The comma-separated cells of a CSV line, spaces around them and double quotes removed.

@@ -87,12 +87,13 @@ struct RateMonitor {
     /// Feeds the item times of lines `lines` (one decoded chunk).
     mutating func observe(_ times: [Double], lines: ClosedRange<Int>) {
         guard let last = times.last, warnings.count < Self.maximumWarnings else { return }
-        guard let start = windowStart else {
+        if windowStart == nil {
             windowStart = (times[0], lines.lowerBound)
             itemsInWindow = times.count - 1
-            return
+        } else {
+            itemsInWindow += times.count
         }
-        itemsInWindow += times.count
+        guard let start = windowStart else { return }
         let span = last - start.time
         guard span >= windowSeconds else { return }
         let rate = Double(itemsInWindow) / span

@@ -32,6 +32,12 @@ import TestSupport
         throw CocoaError(.fileNoSuchFile)
     }
 
+    /// Every file under `folder`, recursively.
+    func files(in folder: String) -> [String] {
+        (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).map { folder + "/" + $0 }
+            .filter { (try? FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType) == .typeRegular }
+    }
+
     @Test("SIGKILL during an accelerometer recording (100 Hz, flush every 0.2 s, 50-ms batches): the file left is valid and holds every item up to the last flush")
     func killAccelerometer() throws {
         let folder = try TemporaryFolder()
@@ -154,6 +160,62 @@ import TestSupport
         let name = try #require(results.first?["fileName"] as? String)
         let series = try #require(try JSONContents.read(folder.path(name)).series.first?.series)
         #expect(series["value"] == [72, 75] && series.textColumn("unit") == ["count/min", "count/min"])
+        // Line 2's RR intervals 0x0400 = 1 s and 0x044A = 1098/1024 s are in the second file.
+        #expect(results.map { $0["identifier"] as? String } == ["heartRate", "heartRateRRIntervals"])
+        let rrName = try #require(results.last?["fileName"] as? String)
+        let rr = try #require(try JSONContents.read(folder.path(rrName)).series.first?.series)
+        #expect(rr["value"] == [1, 1098.0 / 1024] && rr.textColumn("type") == ["RRInterval", "RRInterval"])
+    }
+
+    @Test("CSV lines at 50 Hz under --frequency 100: recorded, and the rate is reported with the lines it was measured on")
+    func csvWrongRate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let csv = "timestamp,x,y,z\n" + (0..<150).map { "\(Double($0) / 50),0.1,-1,0" }.joined(separator: "\n") + "\n"
+        let run = try Run(["record", "accelerometer", "--source", "stdin", "--format", "csv", "--frequency", "100", "--out", folder.url.path],
+                          input: Data(csv.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("accelerometer: warning: lines 1–151: items arrive at 50.0 Hz, the recorder is configured for 100 Hz"), "\(run.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        let name = try #require(results.first?["fileName"] as? String)
+        #expect(try JSONContents.read(folder.path(name)).series.first?.series.count == 150)
+    }
+
+    @Test("a WAV stream on stdin at another rate than --sample-rate is refused before any file is created")
+    func wavStreamWrongRate() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let wav = folder.path("in.wav")
+        do {
+            let writer = try WAVWriter(path: wav, sampleRateHz: 22_050, channels: 1, encoding: .pcm16)
+            try writer.write([Float](repeating: 0.25, count: 2_205))
+        }
+        let out = folder.path("out")
+        let run = try Run(["record", "audio", "--source", "stdin", "--sample-rate", "44100", "--out", out],
+                          input: try Data(contentsOf: URL(fileURLWithPath: wav)))
+        #expect(run.status == 3 && run.stderr.contains("stdin: the WAV stream is 22050 Hz, 1 channel(s); the recorder is set to 44100 Hz"), "\(run.stderr)")
+        #expect(files(in: out).isEmpty)
+        let good = try Run(["record", "audio", "--source", "stdin", "--sample-rate", "22050", "--out", out],
+                           input: try Data(contentsOf: URL(fileURLWithPath: wav)))
+        #expect(good.status == 0, "\(good.stderr)")
+        let recorded = try #require(files(in: out).first { $0.hasSuffix(".wav") })
+        let sound = try SoundFile(reading: recorded)
+        #expect(sound.format.frames == 2_205 && sound.format.sampleRateHz == 22_050)
+    }
+
+    @Test("simulated room noise at 50 dB(A) reads 50 dB(A) in `score spl` (4× oversampled weighting) with the same calibration (117.3 dB at RMS 1)")
+    func roomNoise() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try Run(["record", "audio", "--source", "simulate", "--noise-dba", "50", "--sample-rate", "48000", "--duration", "5",
+                           "--fast", "--out", folder.url.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let wav = try #require(files(in: folder.url.path).first { $0.hasSuffix(".wav") })
+        // White noise puts half its power above 12 kHz, where the 1× bilinear A filter reads low
+        // (analysis.md §3.3); oversampled, the meter follows the analogue curve the noise is set by.
+        let score = try Run(["score", "spl", "--json", "--oversampling", "4", wav])
+        let laeq = try #require(((score.json?["features"] as? [String: Any])?["atk"] as? [String: Any])?["laeqDecibels"] as? Double)
+        #expect(abs(laeq - 50) < 0.15, "LAeq \(laeq)")
     }
 
     @Test("a sender on a Unix socket: its lines are recorded and the recording ends when it closes the connection")
