@@ -36,9 +36,10 @@ public struct RecorderPlan: Sendable {
 ///
 /// Backpressure: simulators and replays are pulled (they produce a batch only when their
 /// recorder asks for it), so a slow writer slows its source and nothing is lost. Live sources
-/// (stdin, sockets) cannot be slowed: they are read on their own thread into a bounded queue,
-/// and when the writer falls behind by more than the queue holds, arriving chunks are dropped
-/// whole and counted (``RecorderReport/itemsDropped``), never silently. A live recorder ends
+/// (stdin, sockets) are read on their own thread into a bounded queue; when the writer falls
+/// behind by more than the queue holds, the reader waits and the sender is slowed by flow
+/// control (``OverflowPolicy/block``), or arriving chunks are dropped whole and counted
+/// (``OverflowPolicy/drop``, ``RecorderReport/itemsDropped``), never silently. A live recorder ends
 /// with its sender, at a bad line (reported with its number; the items before it are kept), or
 /// with the step.
 public struct ActiveStepConfiguration: Sendable {

@@ -3,13 +3,20 @@ import Glibc
 import SensorData
 import Synchronization
 
-/// The bounded hand-off between a live source's reader thread and its recorder.
-///
-/// Policy when the recorder falls behind: the reader never waits for the writer (a live sensor
-/// cannot be paused, and blocking the reader would only move the loss into kernel or sender
-/// buffers where nobody counts it). When the queued items would exceed `capacityItems`, the
-/// arriving chunk is dropped whole; its items and lines are counted and reported. (An empty
-/// queue takes any chunk, so the bound is `capacityItems` plus one read of 64 KiB.)
+/// What a live source does when its recorder falls behind by more than the queue holds.
+public enum OverflowPolicy: String, Sendable, Hashable, CaseIterable {
+    /// The reader waits for room, so the sender is slowed by pipe or TCP flow control: nothing
+    /// is lost here (the default; right for files, pipes and senders that buffer).
+    case block
+    /// The reader never waits (a sensor that must not be slowed, whose own buffer would lose
+    /// samples uncounted): the arriving chunk is dropped whole, and its items and lines are
+    /// counted and reported.
+    case drop
+}
+
+/// The bounded hand-off between a live source's reader thread and its recorder: at most
+/// `capacityItems` queued (an empty queue takes any chunk, so the bound is `capacityItems` plus
+/// one read of 64 KiB), and ``OverflowPolicy`` when full.
 final class SampleQueue: Sendable {
     struct Drops: Sendable, Equatable {
         var items = 0
@@ -23,6 +30,7 @@ final class SampleQueue: Sendable {
         var queuedItems = 0
         var drops = Drops()
         var finished = false
+        var closed = false
     }
 
     let capacityItems: Int
@@ -30,23 +38,35 @@ final class SampleQueue: Sendable {
 
     init(capacityItems: Int) { self.capacityItems = capacityItems }
 
-    /// Queues `chunk` (lines `lines`) unless that would exceed the capacity; false when dropped.
-    /// A chunk carrying an error is always queued, so the error is reported.
+    /// Queues `chunk` (lines `lines`); when that would exceed the capacity, waits for room
+    /// (`block`, polling every millisecond on the reader's own thread) or drops and counts it
+    /// (`drop`). A chunk carrying an error is always queued, so the error is reported. False
+    /// when the chunk was dropped or the consumer has closed the queue.
     @discardableResult
-    func push(_ chunk: LineDecoder.Decoded, lines: ClosedRange<Int>) -> Bool {
+    func push(_ chunk: LineDecoder.Decoded, lines: ClosedRange<Int>, policy: OverflowPolicy) -> Bool {
         let size = chunk.items.count + chunk.rrIntervals.count
-        return state.withLock { state in
-            if state.queuedItems > 0, state.queuedItems + size > capacityItems, chunk.error == nil {
-                state.drops.items += chunk.items.count
-                state.drops.chunks += 1
-                if state.drops.firstLines == nil { state.drops.firstLines = lines }
-                return false
+        while true {
+            let queued: Bool? = state.withLock { state in
+                if state.closed { return false }
+                if state.queuedItems > 0, state.queuedItems + size > capacityItems, chunk.error == nil {
+                    guard policy == .drop else { return nil }
+                    state.drops.items += chunk.items.count
+                    state.drops.chunks += 1
+                    if state.drops.firstLines == nil { state.drops.firstLines = lines }
+                    return false
+                }
+                state.chunks.append(chunk)
+                state.queuedItems += size
+                return true
             }
-            state.chunks.append(chunk)
-            state.queuedItems += size
-            return true
+            if let queued { return queued }
+            usleep(1_000)
         }
     }
+
+    /// The consumer takes no more: a waiting or later `push` returns false.
+    func close() { state.withLock { $0.closed = true } }
+    var isClosed: Bool { state.withLock { $0.closed } }
 
     /// No more chunks will come.
     func finish() { state.withLock { $0.finished = true } }
@@ -114,6 +134,7 @@ public final class LiveLineSource: Sendable {
     public let address: String
     public let format: LineFormat
     public let kind: RecorderKind
+    public let overflow: OverflowPolicy
     /// The listening socket (nil for stdin); bound when the source is created.
     public let listener: SocketListener?
     let queue: SampleQueue
@@ -123,7 +144,8 @@ public final class LiveLineSource: Sendable {
     private let connection = Atomic<Int32>(-1)
 
     /// Checks the format and binds a socket address; reading starts with `start()`.
-    public init(address: String, format: LineFormat, kind: RecorderKind, expectedFrequencyHz: Double?, capacityItems: Int) throws(RecordingError) {
+    public init(address: String, format: LineFormat, kind: RecorderKind, expectedFrequencyHz: Double?, capacityItems: Int,
+                overflow: OverflowPolicy = .block) throws(RecordingError) {
         _ = try LineDecoder(format: format, kind: kind, name: address)
         guard address == "stdin" || address.hasPrefix("tcp:") || address.hasPrefix("unix:") else {
             throw RecordingError(file: address, reason: .sample("a live source is stdin, tcp:PORT or unix:PATH"))
@@ -131,6 +153,7 @@ public final class LiveLineSource: Sendable {
         self.address = address
         self.format = format
         self.kind = kind
+        self.overflow = overflow
         expectedHz = expectedFrequencyHz
         listener = address == "stdin" ? nil : try SocketListener(address)
         queue = SampleQueue(capacityItems: capacityItems)
@@ -165,8 +188,8 @@ public final class LiveLineSource: Sendable {
                         if monitor.warnings.count != rate?.warnings.count { outcome.withLock { $0.warnings = monitor.warnings } }
                         rate = monitor
                     }
-                    queue.push(chunk, lines: range)
-                    if chunk.error != nil { break }
+                    queue.push(chunk, lines: range, policy: overflow)
+                    if chunk.error != nil || queue.isClosed { break }
                 }
             } catch {
                 outcome.withLock { $0.error = error }
@@ -179,6 +202,7 @@ public final class LiveLineSource: Sendable {
     /// Ends the wait for a sender or the read of a connected one (sockets); a thread blocked
     /// reading stdin ends with the process.
     public func close() {
+        queue.close()
         listener?.shutdown()
         let descriptor = connection.load(ordering: .acquiring)
         if descriptor > 0 { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }

@@ -15,7 +15,7 @@ extension ActiveStepConfiguration {
     /// recorder: identifier (default: the kind), flushInterval (s), rollover (bytes). Sources:
     /// `simulate` (with cadence steps/min, tapsPerSecond, and for audio noiseDBA and
     /// calibrationOffset dB), `replay:FILE`, or live `stdin`, `tcp:PORT`, `unix:PATH` (sensor kinds;
-    /// format json, csv or gatt-hex; bufferItems, the queue bound; sockets are bound when the
+    /// format json, csv or gatt-hex; bufferItems, the queue bound; overflow block or drop; sockets are bound when the
     /// configuration is read). Errors name the key.
     public init(json: JSONValue, file: String) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(file: file, reason: .sample(message)) }
@@ -67,9 +67,11 @@ extension ActiveStepConfiguration {
                 }
                 let capacity = Int(item["bufferItems"]?.number ?? 262_144)
                 guard capacity > 0 else { throw fail("\(at).bufferItems: must be > 0") }
+                guard let overflow = OverflowPolicy(rawValue: item["overflow"]?.string ?? "block") else { throw fail("\(at).overflow: block or drop") }
                 do {
                     source = .live(try LiveLineSource(address: sourceName, format: format, kind: sensorKind,
-                                                      expectedFrequencyHz: frequency ?? defaultFrequency, capacityItems: capacity))
+                                                      expectedFrequencyHz: frequency ?? defaultFrequency, capacityItems: capacity,
+                                                      overflow: overflow))
                 } catch {
                     throw fail("\(at).source: \(error.description)")
                 }

@@ -70,8 +70,11 @@ struct Record: ParsableCommand {
     @Option(name: .long, help: "Lines from stdin or a socket: json (recorder items), csv (a header of item field names, then one item per line) or gatt-hex (heartRate: Bluetooth 0x2A37 values in hex, one per line, timed on arrival; RR intervals go to a second file).")
     var format: String = "json"
 
-    @Option(name: .long, help: "Live sources: items the queue between reader and writer holds before arriving chunks are dropped (and counted).")
+    @Option(name: .long, help: "Live sources: items the queue between reader and writer holds.")
     var bufferItems: Int = 262_144
+
+    @Option(name: .long, help: "Live sources, when the queue is full: block (wait, slowing the sender through pipe/TCP flow control; nothing lost) or drop (never wait; dropped items counted and reported).")
+    var overflow: String = "block"
 
     @Option(name: .long, help: "Raw PCM on stdin: s16le or f32le.")
     var pcm: String = "s16le"
@@ -212,10 +215,13 @@ struct Record: ParsableCommand {
                 guard let lineFormat = LineFormat(rawValue: format) else {
                     throw RecordingError(file: sourceName, reason: .sample("--format must be json, csv or gatt-hex"))
                 }
+                guard let overflowPolicy = OverflowPolicy(rawValue: overflow) else {
+                    throw RecordingError(file: sourceName, reason: .sample("--overflow must be block or drop"))
+                }
                 // Before any file exists: a bad source leaves nothing behind.
                 plan = RecorderPlan(configuration, source: .live(try LiveLineSource(
                     address: sourceName, format: lineFormat, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
-                    capacityItems: bufferItems)))
+                    capacityItems: bufferItems, overflow: overflowPolicy)))
             }
         } catch let error as RecordingError {
             printError(error.description)

@@ -70,34 +70,57 @@ import TestSupport
         #expect(warnings(rateHz: 100).isEmpty)
     }
 
-    @Test("queue policy: a chunk that would overfill the queue is dropped whole and counted; an error chunk always gets through")
-    func queuePolicy() {
+    /// `count` accelerometer items, with a source error when `error`.
+    @Sendable static func chunk(_ count: Int, error: Bool = false) -> LineDecoder.Decoded {
+        var items = SensorSeries(kind: .accelerometer)
+        for i in 0..<count { items.append(numbers: [Double(i), .nan, 0, 0, 0]) }
+        return LineDecoder.Decoded(items: items, rrIntervals: SensorSeries(kind: .healthQuantity),
+                                   error: error ? RecordingError(file: "stdin", reason: .source(line: 9, message: "bad")) : nil)
+    }
+
+    @Test("drop policy: a chunk that would overfill the queue is dropped whole and counted; an error chunk always gets through")
+    func dropPolicy() {
         let queue = SampleQueue(capacityItems: 100)
-        func chunk(_ count: Int, error: Bool = false) -> LineDecoder.Decoded {
-            var items = SensorSeries(kind: .accelerometer)
-            for i in 0..<count { items.append(numbers: [Double(i), .nan, 0, 0, 0]) }
-            return LineDecoder.Decoded(items: items, rrIntervals: SensorSeries(kind: .healthQuantity),
-                                       error: error ? RecordingError(file: "stdin", reason: .source(line: 9, message: "bad")) : nil)
-        }
-        #expect(queue.push(chunk(150), lines: 1...150))  // an empty queue takes any chunk
-        #expect(!queue.push(chunk(60), lines: 151...210))
-        #expect(!queue.push(chunk(10), lines: 211...220))
+        #expect(queue.push(Self.chunk(150), lines: 1...150, policy: .drop))  // an empty queue takes any chunk
+        #expect(!queue.push(Self.chunk(60), lines: 151...210, policy: .drop))
+        #expect(!queue.push(Self.chunk(10), lines: 211...220, policy: .drop))
         #expect(queue.drops == SampleQueue.Drops(items: 70, chunks: 2, firstLines: 151...210))
         #expect(queue.take().chunks.map(\.items.count) == [150])
-        #expect(queue.push(chunk(60), lines: 221...280) && queue.push(chunk(40), lines: 281...320))
-        #expect(queue.push(chunk(5, error: true), lines: 321...321))
+        #expect(queue.push(Self.chunk(60), lines: 221...280, policy: .drop) && queue.push(Self.chunk(40), lines: 281...320, policy: .drop))
+        #expect(queue.push(Self.chunk(5, error: true), lines: 321...321, policy: .drop))
         queue.finish()
         let (chunks, finished) = queue.take()
         #expect(chunks.map(\.items.count) == [60, 40, 5] && finished && chunks.last?.error != nil)
     }
 
-    @Test("a step with a live Unix-socket accelerometer and a simulated heart rate: the sender's items are written up to its bad line")
+    @Test("block policy: a push into a full queue waits until the consumer takes; nothing is dropped; closing the queue releases it")
+    func blockPolicy() async throws {
+        let queue = SampleQueue(capacityItems: 10)
+        #expect(queue.push(Self.chunk(8), lines: 1...8, policy: .block))
+        let pushed = StopSignal()
+        let producer = Thread {
+            queue.push(Self.chunk(8), lines: 9...16, policy: .block)
+            pushed.stop()
+        }
+        producer.start()
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(!pushed.isStopped)  // still waiting for room
+        #expect(queue.take().chunks.map(\.items.count) == [8])
+        for _ in 0..<1000 where !pushed.isStopped { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(queue.take().chunks.map(\.items.count) == [8] && queue.drops.items == 0)
+        #expect(queue.push(Self.chunk(8), lines: 17...24, policy: .block))
+        queue.close()
+        #expect(!queue.push(Self.chunk(8), lines: 25...32, policy: .block))  // returns at once, not counted as dropped
+        #expect(queue.drops.items == 0)
+    }
+
+    @Test("a step with a live Unix-socket accelerometer and a simulated heart rate (as fast as possible): the sender's items are written up to its bad line, which ends the live recorder long before the 30-s duration")
     func liveStep() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let socketPath = folder.path("acc.sock")
         let step = try ActiveStepConfiguration(json: try JSONValue.parse(Array("""
-            {"identifier": "live", "duration": 3, "realTime": true,
+            {"identifier": "live", "duration": 30, "realTime": false,
              "recorders": [{"kind": "accelerometer", "frequency": 100, "source": "unix:\(socketPath)", "flushInterval": 0.1},
                            {"kind": "heartRate", "source": "simulate"}]}
             """.utf8), file: "step.json"), file: "step.json")
@@ -123,7 +146,7 @@ import TestSupport
         #expect(accelerometer.sourceError?.description.hasPrefix("unix:\(socketPath):301: ") == true, "\(String(describing: accelerometer.sourceError))")
         let series = try #require(try JSONContents.read(folder.path(result.fileResults[0].fileName)).series.first?.series)
         #expect(series["x"] == (0..<300).map(Double.init))
-        #expect(result.fileResults.map(\.identifier) == ["accelerometer", "heartRate"] && result.itemsWritten["heartRate"] == 3)
+        #expect(result.fileResults.map(\.identifier) == ["accelerometer", "heartRate"] && result.itemsWritten["heartRate"] == 30)
     }
 
     @Test("a WAV stream is checked against the recorder's rate and channels before any sample is read")
