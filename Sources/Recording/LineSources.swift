@@ -65,7 +65,7 @@ public struct LineDecoder {
     public let name: String
     /// Lines consumed so far (the 1-based number of the last one).
     public private(set) var lineNumber = 0
-    private var header: [String]?
+    private var header: CSVHeader?
 
     public init(format: LineFormat, kind: RecorderKind, name: String) throws(RecordingError) {
         guard format != .gattHex || kind == .healthQuantity else {
@@ -97,15 +97,15 @@ public struct LineDecoder {
                     converted.append([])
                 } else if let header {
                     let cells = Self.cells(line)
-                    guard cells.count == header.count else {
+                    guard cells.count == header.columns else {
                         var decoded = decodeJSON(converted)
                         decoded.error = decoded.error ?? RecordingError(
-                            file: name, reason: .source(line: lineNumber + 1, message: "\(cells.count) field(s), the header names \(header.count)"))
+                            file: name, reason: .source(line: lineNumber + 1, message: "\(cells.count) field(s), the header names \(header.columns)"))
                         return decoded
                     }
-                    converted.append(Self.jsonObject(header, cells))
+                    converted.append(header.jsonObject(cells))
                 } else {
-                    header = Self.cells(line).map { String(decoding: $0, as: UTF8.self) }
+                    header = CSVHeader(Self.cells(line).map { String(decoding: $0, as: UTF8.self) })
                     converted.append([])
                 }
             }
@@ -191,25 +191,101 @@ public struct LineDecoder {
             return cell
         }
     }
+}
 
-    /// A CSV row as the JSON item object the reader decodes: numbers stay numbers, other cells
-    /// become strings, empty cells are left out, dotted names nest (`coordinate.latitude`).
-    private static func jsonObject(_ header: [String], _ cells: [ArraySlice<UInt8>]) -> [UInt8] {
-        var root = JSONObject()
-        var nested: [String: JSONObject] = [:]
-        var nestedOrder: [String] = []
-        for (name, cell) in zip(header, cells) where !cell.isEmpty {
-            let text = String(decoding: cell, as: UTF8.self)
-            let value: JSONValue = Double(text).map { .number($0) } ?? .string(text)
-            let path = name.split(separator: ".", maxSplits: 1).map(String.init)
-            if path.count == 2 {
-                if nested[path[0]] == nil { nestedOrder.append(path[0]) }
-                nested[path[0], default: JSONObject()].append(path[1], value)
+/// A CSV header's field names, grouped as the JSON item object nests them
+/// (`coordinate.latitude`, `coordinate.longitude` → `"coordinate":{…}`).
+struct CSVHeader {
+    /// Top-level keys in header order, each with its columns and their sub-keys (nil: the key's own value).
+    private let groups: [(key: [UInt8], members: [(column: Int, subkey: [UInt8]?)])]
+    let columns: Int
+
+    init(_ names: [String]) {
+        var groups: [(key: [UInt8], members: [(column: Int, subkey: [UInt8]?)])] = []
+        for (column, name) in names.enumerated() {
+            let path = name.split(separator: ".", maxSplits: 1).map { Array($0.utf8) }
+            let subkey = path.count == 2 ? path[1] : nil
+            if subkey != nil, let index = groups.firstIndex(where: { $0.key == path[0] && $0.members.first?.subkey != nil }) {
+                groups[index].members.append((column, subkey))
             } else {
-                root.append(name, value)
+                groups.append((path.first ?? [], [(column, subkey)]))
             }
         }
-        for key in nestedOrder { root.append(key, .object(nested[key]!)) }
-        return Array(JSONWriter().string(.object(root)).utf8)
+        self.groups = groups
+        columns = names.count
+    }
+
+    /// A row as the JSON item object the reader decodes: cells that are JSON numbers stay
+    /// numbers, others become strings, empty cells are left out.
+    func jsonObject(_ cells: [ArraySlice<UInt8>]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(cells.reduce(16) { $0 + $1.count + 12 })
+        var firstMember = true
+        func member(_ key: [UInt8], into out: inout [UInt8], first: inout Bool) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            Self.string(key[...], into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        for group in groups {
+            let present = group.members.filter { !cells[$0.column].isEmpty }
+            guard !present.isEmpty else { continue }
+            member(group.key, into: &out, first: &firstMember)
+            if group.members[0].subkey == nil {
+                Self.value(cells[present[0].column], into: &out)
+                continue
+            }
+            out.append(UInt8(ascii: "{"))
+            var firstInner = true
+            for (column, subkey) in present {
+                member(subkey ?? [], into: &out, first: &firstInner)
+                Self.value(cells[column], into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    private static func value(_ cell: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        if isJSONNumber(cell) { out += cell } else { string(cell, into: &out) }
+    }
+
+    /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    static func isJSONNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var i = bytes.startIndex
+        func digits() -> Int {
+            let start = i
+            while i < bytes.endIndex, (48...57).contains(bytes[i]) { i += 1 }
+            return i - start
+        }
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let start = i
+        guard digits() > 0, bytes[start] != 48 || i - start == 1 else { return false }
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() > 0 else { return false }
+        }
+        if i < bytes.endIndex, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < bytes.endIndex, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return i == bytes.endIndex
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// A JSON string: `"` and `\` escaped, control characters as \u00XX.
+    private static func string(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }

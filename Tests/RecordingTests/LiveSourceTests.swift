@@ -22,6 +22,14 @@ import TestSupport
         #expect(fixes.error == nil)
         #expect(fixes.items["coordinate.latitude"] == [51.75] && fixes.items["coordinate.longitude"] == [-1.25] && fixes.items["speed"] == [1.3])
         #expect(fixes.items["floor"]?.first?.isNaN == true)
+
+        // RFC 8259 numbers stay numbers; anything else is a string (which the reader then refuses for a number field).
+        for (text, isNumber) in [("0", true), ("-1.5e-3", true), ("12E+2", true), ("01", false), (".5", false), ("1.", false), ("nan", false), ("inf", false), ("+1", false), ("1e", false)] {
+            #expect(CSVHeader.isJSONNumber(Array(text.utf8)[...]) == isNumber, "\(text)")
+        }
+        let header = CSVHeader(["type", "coordinate.latitude", "value", "coordinate.longitude"])
+        #expect(String(decoding: header.jsonObject(["a \"b\"\u{1}", "51.5", "", "-1"].map { Array($0.utf8)[...] }), as: UTF8.self)
+            == #"{"type":"a \"b\"\u0001","coordinate":{"latitude":51.5,"longitude":-1}}"#)
     }
 
     @Test("a CSV row with the wrong number of fields, and a bad JSON line, are named by line; the items before them are kept")

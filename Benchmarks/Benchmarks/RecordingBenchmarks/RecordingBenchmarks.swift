@@ -7,6 +7,13 @@ import SensorData
 let walk = Simulator.walkerAccelerometer(first: 0, count: 10_000, frequencyHz: 100, cadenceStepsPerMinute: 110, startSeconds: 1_700_000_000)
 /// One 1,024-frame block of 48 kHz stereo voice-like audio.
 let audioBlock = Simulator.voice(first: 0, count: 1_024, sampleRateHz: 48_000, channels: 2)
+/// The same 10,000 items as JSON lines and as CSV lines (with a header), as a live source sends them.
+let jsonLines: [[UInt8]] = (0..<walk.count).map { i in
+    Array(#"{"timestamp":\#(walk["timestamp"]![i]),"x":\#(walk["x"]![i]),"y":\#(walk["y"]![i]),"z":\#(walk["z"]![i])}"#.utf8)
+}
+let csvLines: [[UInt8]] = [Array("timestamp,x,y,z".utf8)] + (0..<walk.count).map { i in
+    Array("\(walk["timestamp"]![i]),\(walk["x"]![i]),\(walk["y"]![i]),\(walk["z"]![i])".utf8)
+}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -27,6 +34,20 @@ let benchmarks: @Sendable () -> Void = {
                 first += 5
             }
             for file in try recorder.stop() { try? FileManager.default.removeItem(atPath: folder + "/" + file.fileName) }
+        }
+    }
+
+    /// items/s = throughput (it/s) × 10,000; decoded in chunks of 600 lines (one 64-KiB read).
+    for (format, lines) in [(LineFormat.json, jsonLines), (.csv, csvLines)] {
+        Benchmark("Line decoding: 10,000 accelerometer items as \(format.rawValue) lines, 600-line chunks") { benchmark in
+            for _ in benchmark.scaledIterations {
+                var decoder = try LineDecoder(format: format, kind: .accelerometer, name: "stdin")
+                var first = 0
+                while first < lines.count {
+                    blackHole(decoder.decode(Array(lines[first..<min(first + 600, lines.count)])))
+                    first += 600
+                }
+            }
         }
     }
 
