@@ -133,6 +133,10 @@ public enum ActiveStep {
         let start = DataLogger.wallClock()
         let stepsReached = StopSignal()
         let condition: ConditionProgress? = step.stopAfterSteps == nil ? nil : ConditionProgress()
+        // Live readers start with the step, not when their recorder's task is first scheduled.
+        for plan in step.recorders {
+            if case .live(let live) = plan.source { live.start() }
+        }
         var outcomes: [(files: [FileResult], report: RecorderReport)] = []
         try await withThrowingTaskGroup(of: ([FileResult], RecorderReport).self) { group in
             for plan in step.recorders {
@@ -218,15 +222,14 @@ public enum ActiveStep {
         }
     }
 
-    /// A live source's loop: take what the reader thread queued, write it, flush when due, until
-    /// the sender closes, a bad line, or the step ends. RR intervals (gatt-hex) go to a second
+    /// A live source's loop: take what the reader thread (started with the step) queued, write
+    /// it, flush when due, until the sender closes, a bad line, or the step ends. RR intervals (gatt-hex) go to a second
     /// recorder, `<identifier>RRIntervals`, created when the first arrives.
     private static func recordLive(_ live: LiveLineSource, _ recorder: SensorRecorder, outputDirectory: String,
                                    ended: () -> Bool) async throws -> ([FileResult], RecorderReport) {
         let configuration = recorder.configuration
         var rrRecorder: SensorRecorder?
         var sourceError: RecordingError?
-        live.start()
         while true {
             let (chunks, finished) = live.queue.take()
             for chunk in chunks {

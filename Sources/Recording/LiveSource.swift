@@ -142,6 +142,7 @@ public final class LiveLineSource: Sendable {
     private let outcome = Mutex<(warnings: [String], error: RecordingError?)>(([], nil))
     /// The accepted sender's descriptor (−1 before), so `close()` can wake a blocked read.
     private let connection = Atomic<Int32>(-1)
+    private let started = Atomic<Bool>(false)
 
     /// Checks the format and binds a socket address; reading starts with `start()`.
     public init(address: String, format: LineFormat, kind: RecorderKind, expectedFrequencyHz: Double?, capacityItems: Int,
@@ -159,9 +160,10 @@ public final class LiveLineSource: Sendable {
         queue = SampleQueue(capacityItems: capacityItems)
     }
 
-    /// Starts the reader thread: accept a sender (sockets), read and decode lines, queue them,
-    /// until end of input or a bad line.
+    /// Starts the reader thread (once; later calls do nothing): accept a sender (sockets), read
+    /// and decode lines, queue them, until end of input or a bad line.
     public func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             var descriptor: Int32 = 0
             defer {
