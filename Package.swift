@@ -74,7 +74,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Batch", dependencies: ["SensorData", "AudioIO"], swiftSettings: swiftSettings),
+        .target(name: "Batch", dependencies: ["SensorData", "AudioIO", "Analysis"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",
             dependencies: [

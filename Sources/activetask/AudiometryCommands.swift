@@ -143,7 +143,8 @@ struct AudiometryCommand: ParsableCommand {
         /// (frequency, threshold) of every threshold (both ears, first 1 kHz test) of the first
         /// `limit` NHANES rows that have any.
         static func nhanesTruths(_ path: String, limit: Int) throws -> [(frequencyHz: Double, threshold: Double)] {
-            let (header, table) = try auxuTable(path)
+            let auxu = try auxuTable(path)
+            let (header, table) = (auxu.header, auxu.table)
             var truths: [(Double, Double)] = []
             var used = 0
             for row in 0..<table.rowCount where used < limit {

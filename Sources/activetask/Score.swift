@@ -1,5 +1,6 @@
 import Analysis
 import ArgumentParser
+import Batch
 import Foundation
 import SensorData
 
@@ -23,61 +24,28 @@ struct ScoreOptions: ParsableArguments {
     var file: String
 }
 
-/// The report of one `score` run: `{"kind", "file", "dialect", "features", "warnings"}`
-/// (architecture.md, command-line contract).
-struct ScoreReport {
-    var kind: String
-    var file: String
-    var dialect: String?
-    var sets: [FeatureSet]
-    var warnings: [String]
-
-    var json: JSONValue {
-        var features = JSONObject()
-        for set in sets { features.append(set.name, set.json) }
-        var object = JSONObject()
-        object.append("kind", .string(kind))
-        object.append("file", .string(file))
-        object.append("dialect", dialect.map { .string($0) } ?? .null)
-        object.append("features", .object(features))
-        object.append("warnings", .array(warnings.map { .string($0) }))
-        return .object(object)
-    }
-
-    var table: String {
-        var text = "\(file)\n  kind      \(kind)\n"
-        if let dialect { text += "  dialect   \(dialect)\n" }
-        for warning in warnings { text += "  warning   \(warning)\n" }
-        for set in sets {
-            text += "  [\(set.name)]\n"
-            let width = set.names.map(\.count).max() ?? 0
-            for (name, value) in zip(set.names, set.values) {
-                let shown: String
-                switch value {
-                case .number(let number): shown = number.isFinite ? String(format: "%.10g", number) : "\(number)"
-                case .text(let text): shown = text
-                case .numbers(let values): shown = values.map { String(format: "%.4g", $0) }.joined(separator: " ")
-                case .missing: shown = "–"
-                }
-                text += "    " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + shown + "\n"
-            }
-        }
-        return text
-    }
-
+extension ScoreReport {
     func print(json: Bool) {
         Swift.print(json ? JSONWriter(indent: 2).string(self.json) : table, terminator: json ? "\n" : "")
     }
 }
 
-/// Reads a JSON file for scoring, mapping read errors to exit status 3.
-func readContents(_ options: ScoreOptions) throws -> JSONContents {
-    do {
-        return try JSONContents.read(options.file, options: .init(lenient: options.lenient))
-    } catch {
-        printError(error.description)
-        throw ExitCode(ActiveTask.Status.invalidInput)
+/// Runs a scorer: prints its report (table or JSON), and exits with the contract's status — 1
+/// when the recording is unusable, 2 or 3 for a scoring error (message on stderr).
+func emit(json: Bool, _ score: () throws(ScoringError) -> ScoreReport) throws {
+    let report: ScoreReport
+    do { report = try score() } catch { throw failure(error) }
+    report.print(json: json)
+    if let reason = report.unusable {
+        printError("\(report.file): \(reason)")
+        throw ExitCode(ActiveTask.Status.unusable)
     }
+}
+
+/// A scoring error's message on stderr, and its exit status.
+func failure(_ error: ScoringError) -> ExitCode {
+    printError(error.description)
+    return ExitCode(error.status == .badInvocation ? ActiveTask.Status.badInvocation : ActiveTask.Status.invalidInput)
 }
 
 struct ScoreTapping: ParsableCommand {
@@ -99,35 +67,12 @@ struct ScoreTapping: ParsableCommand {
     var identifier: String?
 
     func run() throws {
-        let contents = try readContents(options)
-        let results = contents.tappingResults
-        guard !results.isEmpty else {
-            printError(ReadError(file: options.file, reason: .notFound("no tapping result in this file (\(contents.layout.name))")).description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
-        var warnings: [String] = contents.warnings.map(\.description)
-        let chosen: TappingResult
-        if let identifier {
-            guard let match = results.first(where: { $0.identifier == identifier }) else {
-                printError("\(options.file): no tapping result with identifier \"\(identifier)\"; found: \(results.map { $0.identifier ?? "(none)" }.joined(separator: ", "))")
-                throw ExitCode(ActiveTask.Status.badInvocation)
-            }
-            chosen = match
-        } else {
-            chosen = results[0]
-            if results.count > 1 {
-                warnings.append("the file holds \(results.count) tapping results (\(results.map { $0.identifier ?? "(none)" }.joined(separator: ", "))); scored the first, choose with --identifier")
-            }
-        }
-        let analysis = TappingAnalysis.analyze(chosen, convention: convention, depressThreshold: depressThreshold)
-        warnings += analysis.warnings.map(\.description)
-        let report = ScoreReport(kind: "tapping", file: options.file, dialect: chosen.dialect == .appCore ? "AppCore" : "ResearchKit serializer",
-                                 sets: [analysis.peer, analysis.atk], warnings: warnings)
-        report.print(json: options.json)
-        if let error = analysis.error {
-            printError("\(options.file): \(error)")
-            throw ExitCode(ActiveTask.Status.unusable)
-        }
+        var parameters = TappingScorer.Parameters()
+        parameters.convention = convention
+        parameters.depressThreshold = depressThreshold
+        parameters.identifier = identifier
+        parameters.lenient = options.lenient
+        try emit(json: options.json) { () throws(ScoringError) in try TappingScorer.score(options.file, parameters) }
     }
 }
 
@@ -146,15 +91,9 @@ struct ScoreGait: ParsableCommand {
     var csvLayout: String = "auto"
 
     func run() throws {
-        let report = try GaitScoring.score(file: options.file, lenient: options.lenient, csvLayout: csvLayout)
-        report.print(json: options.json)
-        let usable = report.sets.contains { set in
-            (set["stepCount"]?.number ?? 0) > 0 || set["cadencePedometerStepsPerMinute"]?.number != nil
-                || set["tremorDominantFrequencyHzAccel"]?.number != nil
-        }
-        if !usable {
-            printError("\(options.file): too little motion data to analyse (no walking, less than 5 s for rest and tremor)")
-            throw ExitCode(ActiveTask.Status.unusable)
-        }
+        var parameters = GaitScorer.Parameters()
+        parameters.csvLayout = csvLayout
+        parameters.lenient = options.lenient
+        try emit(json: options.json) { () throws(ScoringError) in try GaitScorer.score(options.file, parameters) }
     }
 }

@@ -1,5 +1,6 @@
 import Analysis
 import ArgumentParser
+import Batch
 import Foundation
 import SensorData
 
@@ -26,96 +27,34 @@ struct ScoreAudiometry: ParsableCommand {
     var svg: String?
 
     func run() throws {
-        var warnings: [String] = []
-        let audiogram: Audiogram
-        var legend: [String] = []
-        var corrected: Audiogram?
-        var dialect = "ResearchKit dBHL result"
-        if options.file.lowercased().hasSuffix(".csv") {
-            audiogram = try auxuAudiogram(options.file, row: row)
-            dialect = "AUXU CSV row \(row)"
-        } else {
-            let contents = try readContents(options)
-            warnings += contents.warnings.map(\.description)
-            let results = contents.dBHLResults
-            guard !results.isEmpty else {
-                printError(ReadError(file: options.file, reason: .notFound("no ORKdBHLToneAudiometryResult in this file (\(contents.layout.name))")).description)
-                throw ExitCode(ActiveTask.Status.invalidInput)
-            }
-            let result: DBHLToneAudiometryResult
-            if let identifier {
-                guard let match = results.first(where: { $0.identifier == identifier }) else {
-                    printError("\(options.file): no dB HL result with identifier \"\(identifier)\"; found: \(results.map { $0.identifier ?? "(none)" }.joined(separator: ", "))")
-                    throw ExitCode(ActiveTask.Status.badInvocation)
-                }
-                result = match
-            } else {
-                result = results[0]
-                if results.count > 1 { warnings.append("the file holds \(results.count) dB HL results; scored the first, choose with --identifier") }
-            }
-            audiogram = Audiogram(result)
-            legend.append("headphone \(result.headphoneType ?? "unknown"), output volume \(result.outputVolume.map { String($0) } ?? "unknown")")
-            if let volume = result.outputVolume, volume < 1 {
-                guard let version = HeadphoneCalibration.TableVersion(rawValue: tables) else {
-                    printError("--tables must be rk-2.x, rk-3.0 or rk-3.2")
-                    throw ExitCode(ActiveTask.Status.badInvocation)
-                }
-                if let headphone = result.headphoneType, let table = HeadphoneCalibration.tables(for: headphone, version: version),
-                    let played = HeadphoneCalibration.volumeOffset(table, volume: volume, rule: .correct),
-                    let assumed = HeadphoneCalibration.volumeOffset(table, volume: volume, rule: .researchKit3_1)
-                {
-                    let offset = played - assumed
-                    corrected = audiogram.shifted(by: offset)
-                    warnings.append("outputVolume \(volume) < 1: volumeCorrected adds \(offset) dB (\(headphone), \(tables) volume curve), assuming ResearchKit ≥ 3.1.0 and a volume that did not change during the test")
-                    legend.append("plotted: volume-corrected thresholds = recorded + (\(offset)) dB (\(tables) volume curve)")
-                } else {
-                    warnings.append("outputVolume \(volume) < 1 but headphone \"\(result.headphoneType ?? "unknown")\" has no \(tables) volume curve: thresholds not volume-corrected")
-                }
-            }
+        guard let version = HeadphoneCalibration.TableVersion(rawValue: tables) else {
+            printError("--tables must be rk-2.x, rk-3.0 or rk-3.2")
+            throw ExitCode(ActiveTask.Status.badInvocation)
         }
-        let recorded = audiogram.features()
-        warnings += recorded.warnings
-        var sets = [recorded.set]
-        if let corrected { sets.append(corrected.features(name: "volumeCorrected").set) }
+        var parameters = AudiometryScorer.Parameters()
+        parameters.row = row
+        parameters.identifier = identifier
+        parameters.tables = version
+        parameters.lenient = options.lenient
+        let scored: AudiometryScorer.Scored
+        do { scored = try AudiometryScorer.score(options.file, parameters) } catch { throw failure(error) }
         if let svg {
-            let picture = (corrected ?? audiogram).svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: legend)
+            let picture = scored.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: scored.legend)
             do { try picture.write(toFile: svg, atomically: true, encoding: .utf8) } catch {
                 printError("\(svg): cannot write: \(error.localizedDescription)")
                 throw ExitCode(ActiveTask.Status.invalidInput)
             }
         }
-        ScoreReport(kind: "audiometry", file: options.file, dialect: dialect, sets: sets, warnings: warnings).print(json: options.json)
-        let tested = Audiogram.Ear.allCases.contains { !(audiogram.thresholds[$0]?.isEmpty ?? true) }
-        if !tested {
-            printError("\(options.file): no thresholds")
-            throw ExitCode(ActiveTask.Status.unusable)
-        }
+        try emit(json: options.json) { scored.report }
     }
-
 }
 
-/// A CSV with `AUXU…R/L` columns (NHANES AUX layout) and its header.
-func auxuTable(_ file: String) throws -> (header: [String], table: CSVTable) {
-    let table: CSVTable
-    do {
-        table = try CSVTable.parse(FileBytes.read(file), file: file)
-    } catch {
-        printError(error.description)
-        throw ExitCode(ActiveTask.Status.invalidInput)
-    }
-    guard let header = table.header, header.contains(where: { $0.hasPrefix("AUXU") && ($0.hasSuffix("R") || $0.hasSuffix("L")) }) else {
-        printError("\(file): no header with AUXU…R/L columns (NHANES AUX layout)")
-        throw ExitCode(ActiveTask.Status.invalidInput)
-    }
-    return (header, table)
+/// The AUXU CSV `file`, errors as exit statuses.
+func auxuTable(_ file: String) throws -> AUXUTable {
+    do { return try AUXUTable(file) } catch { throw failure(error) }
 }
 
 /// The audiogram of data row `row` (first = 1) of an AUXU CSV.
 func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
-    let (header, table) = try auxuTable(file)
-    guard row >= 1, row <= table.rowCount else {
-        printError("\(file): --row \(row) outside 1…\(table.rowCount)")
-        throw ExitCode(ActiveTask.Status.badInvocation)
-    }
-    return Audiogram(columns: header, values: table.columns.map { $0.numbers?[row - 1] ?? .nan })
+    do { return try auxuTable(file).audiogram(row: row) } catch let error as ScoringError { throw failure(error) }
 }

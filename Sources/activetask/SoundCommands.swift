@@ -27,30 +27,12 @@ struct CalibrationOptions: ParsableArguments {
 
 /// Opens an audio file for a command: errors become exit status 3 with the one-line message.
 func openAudio(_ file: String) throws -> any AudioDecoder {
-    do {
-        return try AudioInput.open(file)
-    } catch {
-        printError(error.description)
-        throw ExitCode(ActiveTask.Status.invalidInput)
-    }
+    do { return try AudioScoring.open(file) } catch { throw failure(error) }
 }
 
-/// Streams one channel of `decoder` through `body`, block by block (memory independent of the
-/// file's length).
+/// Streams one channel of `decoder` through `body`, block by block.
 func streamChannel(_ decoder: any AudioDecoder, file: String, channel: Int, _ body: ([Double]) -> Void) throws {
-    let channels = decoder.format.channels
-    guard channel < channels else {
-        printError("\(file): no channel \(channel); the file has \(channels)")
-        throw ExitCode(ActiveTask.Status.badInvocation)
-    }
-    do {
-        try decoder.forEachBlock { block, frames in
-            body((0..<frames).map { Double(block[$0 * channels + channel]) })
-        }
-    } catch {
-        printError(String(describing: error))
-        throw ExitCode(ActiveTask.Status.invalidInput)
-    }
+    do { try AudioScoring.stream(decoder, file: file, channel: channel, body) } catch { throw failure(error) }
 }
 
 struct ScoreSPL: ParsableCommand {
@@ -82,78 +64,27 @@ struct ScoreSPL: ParsableCommand {
     var researchkitJson = false
 
     func run() throws {
-        if InputSniffer.sniff(options.file) == .json { return try scoreResult() }
-        let (offset, source) = calibration.resolved
-        let decoder = try openAudio(options.file)
-        let rate = decoder.format.sampleRateHz
-        guard rate > 2000 else {
-            printError("\(options.file): \(rate) Hz is too low for A-weighting (needs > 2 kHz)")
-            throw ExitCode(ActiveTask.Status.unusable)
-        }
-        guard [1, 2, 4].contains(oversampling) else {
-            printError("--oversampling must be 1, 2 or 4")
-            throw ExitCode(ActiveTask.Status.badInvocation)
-        }
-        var levelMeter = SoundLevelMeter(sampleRateHz: rate, calibrationOffsetDecibels: offset, intervalSeconds: interval, oversampling: oversampling)
-        try streamChannel(decoder, file: options.file, channel: channel) { levelMeter.process($0) }
-        let result = levelMeter.result
-        let readings = result.intervalLevelsDecibels
-        let pass = ResearchKitSPL.decision(readings: readings, threshold: threshold, required: required)
+        var parameters = SPLScorer.Parameters()
+        (parameters.calibrationOffsetDecibels, parameters.calibrationSource) = calibration.resolved
+        parameters.thresholdDecibels = threshold
+        parameters.intervalSeconds = interval
+        parameters.requiredIntervals = required
+        parameters.channel = channel
+        parameters.oversampling = oversampling
+        parameters.lenient = options.lenient
         if researchkitJson {
-            let recorded = pass.map { Array(readings[...$0]) } ?? readings
-            let rk = SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: 94 - offset, recordedSPLMeterSamplesDecibels: recorded)
-            print(JSONWriter(indent: 2).string(rk.researchKitJSON))
-            return
+            let report: ScoreReport
+            do { report = try SPLScorer.score(options.file, parameters) } catch { throw failure(error) }
+            guard let set = report.sets.first, case .numbers(let readings)? = set["laeqIntervalsDecibels"] else {
+                printError("\(options.file): \(report.unusable ?? "not an audio recording")")
+                throw ExitCode(ActiveTask.Status.unusable)
+            }
+            let recorded = SPLScorer.passIndex(set).map { Array(readings[...$0]) } ?? readings
+            let result = SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: 94 - parameters.calibrationOffsetDecibels,
+                                        recordedSPLMeterSamplesDecibels: recorded)
+            return print(JSONWriter(indent: 2).string(result.researchKitJSON))
         }
-        var set = FeatureSet(name: "atk")
-        set.append("laeqDecibels", result.laeqDecibels)
-        set.append("lceqDecibels", result.lceqDecibels)
-        set.append("lzeqDecibels", result.lzeqDecibels)
-        set.append("laeDecibels", result.laeDecibels)
-        set.append("lafmaxDecibels", result.lafmaxDecibels)
-        set.append("lasmaxDecibels", result.lasmaxDecibels)
-        set.append("l10Decibels", result.laf10Decibels)
-        set.append("l50Decibels", result.laf50Decibels)
-        set.append("l90Decibels", result.laf90Decibels)
-        set.append("statisticsSource", .text("LAF every 0.1 s"))
-        set.append("l10IntervalLaeqDecibels", levelMeter.intervalLevelExceeded(percent: 10))
-        set.append("l50IntervalLaeqDecibels", levelMeter.intervalLevelExceeded(percent: 50))
-        set.append("l90IntervalLaeqDecibels", levelMeter.intervalLevelExceeded(percent: 90))
-        set.append("laeqIntervalsDecibels", .numbers(readings))
-        set.append("intervalSeconds", interval)
-        set.append("durationSeconds", result.durationSeconds)
-        set.append("calibrationOffsetDecibels", offset)
-        set.append("calibrationSource", .text(source))
-        set.append("oversampling", Double(oversampling))
-        appendDecision(to: &set, readings: readings, pass: pass)
-        var warnings: [String] = []
-        if rate * Double(oversampling) < 40_000 { warnings.append("sample rate \(rate) Hz: A and C weighting read low in the top octave (bilinear design below 40 kHz)") }
-        ScoreReport(kind: "spl", file: options.file, dialect: "audio", sets: [set], warnings: warnings).print(json: options.json)
-    }
-
-    func appendDecision(to set: inout FeatureSet, readings: [Double], pass: Int?) {
-        set.append("thresholdDecibels", threshold)
-        set.append("requiredContiguousIntervals", Double(required))
-        set.append("researchKitDecision", .text(pass == nil ? "fail" : "pass"))
-        set.append("researchKitPassIntervalIndex", pass.map(Double.init))
-    }
-
-    /// An ORKEnvironmentSPLMeterResult: the decision on its recorded readings.
-    func scoreResult() throws {
-        let contents = try readContents(options)
-        guard let result = contents.splMeterResults.first else {
-            printError(ReadError(file: options.file, reason: .notFound("no audio and no environment SPL meter result in this file")).description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
-        let readings = result.recordedSPLMeterSamplesDecibels
-        var set = FeatureSet(name: "researchKit")
-        set.append("readingCount", Double(readings.count))
-        set.append("readingsDecibels", .numbers(readings))
-        set.append("sensitivityOffsetDecibels", result.sensitivityOffsetDecibels)
-        set.append("calibrationOffsetDecibels", result.sensitivityOffsetDecibels.map { 94 - $0 })
-        appendDecision(to: &set, readings: readings, pass: ResearchKitSPL.decision(readings: readings, threshold: threshold, required: required))
-        ScoreReport(kind: "spl", file: options.file, dialect: "ORKEnvironmentSPLMeterResult", sets: [set], warnings: contents.warnings.map(\.description))
-            .print(json: options.json)
+        try emit(json: options.json) { () throws(ScoringError) in try SPLScorer.score(options.file, parameters) }
     }
 }
 
@@ -233,25 +164,10 @@ struct ScoreVoice: ParsableCommand {
     var pitchCeiling: Double = 600
 
     func run() throws {
-        let decoder = try openAudio(options.file)
-        let format = decoder.format
-        let samples: [Float]
-        do {
-            samples = try decoder.readAll()
-        } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
-        var voiceOptions = VoiceAnalysis.Options(calibrationOffsetDecibels: calibrationOffset)
-        voiceOptions.pitchFloorHz = pitchFloor
-        voiceOptions.pitchCeilingHz = pitchCeiling
-        let (set, warnings) = VoiceAnalysis.analyze(interleaved: samples.map(Double.init), channels: format.channels,
-                                                   sampleRateHz: format.sampleRateHz, options: voiceOptions)
-        ScoreReport(kind: "voice", file: options.file, dialect: "\(format.container) \(format.encoding), \(Int(format.sampleRateHz)) Hz, \(format.channels) ch",
-                    sets: [set], warnings: warnings).print(json: options.json)
-        if set["f0MedianHz"] == .missing {
-            printError("\(options.file): no voiced signal found")
-            throw ExitCode(ActiveTask.Status.unusable)
-        }
+        var parameters = VoiceScorer.Parameters()
+        parameters.calibrationOffsetDecibels = calibrationOffset
+        parameters.pitchFloorHz = pitchFloor
+        parameters.pitchCeilingHz = pitchCeiling
+        try emit(json: options.json) { () throws(ScoringError) in try VoiceScorer.score(options.file, parameters) }
     }
 }

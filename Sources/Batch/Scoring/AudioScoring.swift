@@ -1,0 +1,20 @@
+import AudioIO
+
+/// Audio access shared by the sound scorers, errors as `ScoringError`s.
+public enum AudioScoring {
+    public static func open(_ file: String) throws(ScoringError) -> any AudioDecoder {
+        do { return try AudioInput.open(file) } catch { throw .input(error) }
+    }
+
+    /// Streams one channel of `decoder` through `body`, block by block (memory independent of
+    /// the file's length).
+    public static func stream(_ decoder: any AudioDecoder, file: String, channel: Int, _ body: ([Double]) -> Void) throws(ScoringError) {
+        let channels = decoder.format.channels
+        guard channel < channels else { throw ScoringError(.badInvocation, "\(file): no channel \(channel); the file has \(channels)") }
+        do {
+            try decoder.forEachBlock { block, frames in body((0..<frames).map { Double(block[$0 * channels + channel]) }) }
+        } catch {
+            throw ScoringError(.invalidInput, String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Analysis
+import Foundation
+import SensorData
+
+/// What scoring one recording produced: `{"kind", "file", "dialect", "features", "warnings"}`
+/// (architecture.md, command-line contract), shared by `activetask score` and `activetask batch`.
+public struct ScoreReport: Sendable {
+    public var kind: String
+    public var file: String
+    public var dialect: String?
+    public var sets: [FeatureSet]
+    public var warnings: [String]
+    /// Why the recording was analysed but is unusable (exit status 1; a batch row with status
+    /// `unusable`), nil when usable.
+    public var unusable: String?
+
+    public init(kind: String, file: String, dialect: String?, sets: [FeatureSet], warnings: [String], unusable: String? = nil) {
+        self.kind = kind
+        self.file = file
+        self.dialect = dialect
+        self.sets = sets
+        self.warnings = warnings
+        self.unusable = unusable
+    }
+
+    /// The feature sets as one JSON object, set name → features.
+    public var featuresJSON: JSONValue {
+        var features = JSONObject()
+        for set in sets { features.append(set.name, set.json) }
+        return .object(features)
+    }
+
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("kind", .string(kind))
+        object.append("file", .string(file))
+        object.append("dialect", dialect.map { .string($0) } ?? .null)
+        object.append("features", featuresJSON)
+        object.append("warnings", .array(warnings.map { .string($0) }))
+        return .object(object)
+    }
+
+    /// A readable table: the file, kind, dialect, warnings, then each set's features.
+    public var table: String {
+        var text = "\(file)\n  kind      \(kind)\n"
+        if let dialect { text += "  dialect   \(dialect)\n" }
+        for warning in warnings { text += "  warning   \(warning)\n" }
+        for set in sets {
+            text += "  [\(set.name)]\n"
+            let width = set.names.map(\.count).max() ?? 0
+            for (name, value) in zip(set.names, set.values) {
+                let shown: String
+                switch value {
+                case .number(let number): shown = number.isFinite ? String(format: "%.10g", number) : "\(number)"
+                case .text(let text): shown = text
+                case .numbers(let values): shown = values.map { String(format: "%.4g", $0) }.joined(separator: " ")
+                case .missing: shown = "–"
+                }
+                text += "    " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + shown + "\n"
+            }
+        }
+        return text
+    }
+}
+
+/// Why a recording could not be scored: its message names the file, and the status says whether
+/// the input is unreadable (3) or the request does not fit it (2).
+public struct ScoringError: Error, Sendable, CustomStringConvertible {
+    public enum Status: Sendable { case invalidInput, badInvocation }
+    public var status: Status
+    public var description: String
+
+    public init(_ status: Status, _ description: String) {
+        self.status = status
+        self.description = description
+    }
+
+    static func input(_ error: some CustomStringConvertible) -> ScoringError { ScoringError(.invalidInput, error.description) }
+}
+
+/// JSON contents for scoring, read errors as `ScoringError`s.
+func readContents(_ file: String, lenient: Bool) throws(ScoringError) -> JSONContents {
+    do { return try JSONContents.read(file, options: .init(lenient: lenient)) } catch { throw .input(error) }
+}
