@@ -32,6 +32,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - C libraries (each wrapped once, behind typed Swift errors)
@@ -74,7 +75,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Batch", dependencies: ["SensorData", "AudioIO", "Analysis"], swiftSettings: swiftSettings),
+        .target(
+            name: "Batch",
+            dependencies: ["SensorData", "AudioIO", "Analysis", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "activetask",
             dependencies: [

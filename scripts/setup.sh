@@ -2,7 +2,7 @@
 # Installs the Debian packages ActiveTaskKit builds against, if any is missing
 # (as root, or with sudo). Safe to run again.
 set -euo pipefail
-packages=(pkg-config libsndfile1-dev libfftw3-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+packages=(pkg-config libsqlite3-dev libsndfile1-dev libfftw3-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -244,26 +244,13 @@ struct Record: ParsableCommand {
                     ?? "reading \(live.format.rawValue) lines from stdin"))
             }
         }
-        final class Outcome: @unchecked Sendable { var result: Result<StepResult, any Error>? }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
         let directory = out
-        Task {
-            do { outcome.result = .success(try await ActiveStep.run(step, outputDirectory: directory, stop: interruption)) } catch {
-                outcome.result = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        switch outcome.result {
-        case .success(let result):
-            return result
-        case .failure(let error as RecordingError):
+        do {
+            return try runAsync { () async throws -> StepResult in try await ActiveStep.run(step, outputDirectory: directory, stop: interruption) }
+        } catch let error as RecordingError {
             printError(error.description)
-        case .failure(let error):
+        } catch {
             printError(String(describing: error))
-        case nil:
-            break
         }
         throw ExitCode(ActiveTask.Status.invalidInput)
     }

@@ -1,0 +1,123 @@
+import Foundation
+import SensorData
+
+/// One recording for the batch: a file, an unpacked upload folder, or a task result with the
+/// recorder files it names.
+public struct WorkUnit: Sendable, Hashable {
+    public enum Shape: Sendable, Hashable {
+        /// A single file.
+        case file
+        /// An unpacked AppCore upload: a folder with an `info.json` manifest (formats.md §8); its
+        /// JSON files are scored together (audio files in it are units of their own).
+        case upload
+        /// A ResearchKit task result whose `ORKFileResult`s name recorder files next to it.
+        case taskResult
+    }
+
+    /// The recording's path (the folder, for an upload).
+    public var path: String
+    /// The files whose content identifies the recording, sorted.
+    public var members: [String]
+    public var shape: Shape
+
+    /// Whether this unit belongs to shard `index` of `count`: FNV-1a (64-bit) of the path,
+    /// modulo `count` — stable across runs, machines and process counts.
+    public func isInShard(_ index: Int, of count: Int) -> Bool {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return Int(hash % UInt64(count)) == index
+    }
+}
+
+/// Finds the recordings under the batch's arguments.
+public enum Discovery {
+    /// The work units under `arguments` (files, folders walked recursively, and `@FILE` manifests
+    /// listing one path per line, relative to the manifest's folder; `#` starts a comment), in
+    /// path order, and the arguments that do not exist.
+    ///
+    /// Grouping: a folder holding an AppCore `info.json` is one upload (its JSON files together;
+    /// its audio files alone); a JSON task result naming recorder files that exist next to it
+    /// claims them; every other file is its own unit. Hidden files (`.name`) are left out.
+    public static func units(_ arguments: [String]) -> (units: [WorkUnit], missing: [String]) {
+        var files: [String] = []
+        var missing: [String] = []
+        for argument in arguments {
+            if argument.hasPrefix("@") {
+                let manifest = String(argument.dropFirst())
+                guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
+                    missing.append(manifest)
+                    continue
+                }
+                let folder = (manifest as NSString).deletingLastPathComponent
+                for line in text.split(whereSeparator: \.isNewline) {
+                    let entry = line.trimmingCharacters(in: .whitespaces)
+                    guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
+                    let path = entry.hasPrefix("/") ? entry : (folder.isEmpty ? entry : (folder as NSString).appendingPathComponent(entry))
+                    if !collect(path, into: &files) { missing.append(path) }
+                }
+            } else if !collect(argument, into: &files) {
+                missing.append(argument)
+            }
+        }
+        files = Array(Set(files)).sorted()
+
+        var claimed = Set<String>()
+        var units: [WorkUnit] = []
+        // Uploads: folders with an AppCore manifest.
+        let fileSet = Set(files)
+        let byFolder = Dictionary(grouping: files) { ($0 as NSString).deletingLastPathComponent }
+        for (folder, inFolder) in byFolder.sorted(by: { $0.key < $1.key }) {
+            let manifest = (folder as NSString).appendingPathComponent("info.json")
+            guard fileSet.contains(manifest), let contents = try? JSONContents.read(manifest), case .archiveManifest = contents.layout else { continue }
+            let members = inFolder.filter { InputSniffer.sniff($0) == .json }
+            units.append(WorkUnit(path: folder, members: members, shape: .upload))
+            claimed.formUnion(members)
+        }
+        // Task results that name recorder files next to them.
+        for file in files where !claimed.contains(file) && mentionsFileResults(file) {
+            guard let contents = try? JSONContents.read(file) else { continue }
+            let siblings = GaitScorer.siblingFiles(of: file, contents).map(\.path).filter { $0 != file }
+            guard !siblings.isEmpty else { continue }
+            units.append(WorkUnit(path: file, members: ([file] + siblings).sorted(), shape: .taskResult))
+            claimed.formUnion(siblings)
+            claimed.insert(file)
+        }
+        for file in files where !claimed.contains(file) { units.append(WorkUnit(path: file, members: [file], shape: .file)) }
+        return (units.sorted { $0.path < $1.path }, missing)
+    }
+
+    /// Adds `path` (a file, or the files under a folder) to `files`; false if it does not exist.
+    private static func collect(_ path: String, into files: inout [String]) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
+        guard isDirectory.boolValue else {
+            files.append(path)
+            return true
+        }
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        while let relative = enumerator?.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                enumerator?.skipDescendants()
+                continue
+            }
+            let full = (path as NSString).appendingPathComponent(relative)
+            var nested: ObjCBool = false
+            if FileManager.default.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue { files.append(full) }
+        }
+        return true
+    }
+
+    /// Whether a JSON file (≤ 8 MB) contains `ORKFileResult` — the cheap test before parsing a
+    /// possible task result.
+    private static func mentionsFileResults(_ path: String) -> Bool {
+        guard InputSniffer.sniff(path) == .json,
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size <= 8 << 20,
+            let bytes = try? FileBytes.read(path)
+        else { return false }
+        return bytes.firstRange(of: Array("ORKFileResult".utf8)) != nil
+    }
+}

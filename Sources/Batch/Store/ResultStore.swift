@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+
+/// The batch result store: one SQLite file (GRDB, WAL journal), schema by migrations.
+///
+/// Schema (v1):
+/// - `results`: one row per (content, analyzer, analyzer version, parameters) — the key that
+///   makes runs resumable and shard stores mergeable — with status `ok`, `unusable`, `error` or
+///   `skipped`, the report's kind and dialect, `features` (JSON: set → feature → value; units
+///   in the names), `warnings` (JSON array), `error` text, toolkit version, `computed_at` (Unix
+///   s), `duration_ms` (analysis wall time), the first `recording` path seen and the run.
+/// - `recordings`: every recording path (a file, or an upload folder) with its content hash
+///   (SHA-256 of the file, or of its members' names and hashes), bytes and file count, so
+///   identical uploads are analysed once and every path still finds its results.
+/// - `unknown_files`: files no analyzer applies to, with what they are.
+/// - `runs`: each `batch` invocation: arguments, shard, counts, start and end.
+/// - view `feature_values`: the features in long form (result, set, feature, value) through
+///   SQLite's JSON1 `json_each`, for SQL and per-cohort summaries.
+///
+/// Writes happen in transactions of many rows; a process killed at any moment leaves every
+/// committed transaction (WAL) and a valid database.
+public final class ResultStore: Sendable {
+    public let path: String
+    let database: DatabasePool
+
+    /// Opens (creating and migrating as needed) the store at `path`.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(30)
+            database = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw StoreError(path: path, message: "\(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL, toolkit_version TEXT NOT NULL,
+                    arguments TEXT NOT NULL, shard TEXT, units INTEGER, computed INTEGER, skipped INTEGER, errors INTEGER);
+                CREATE TABLE recordings (
+                    path TEXT PRIMARY KEY, content_sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, files INTEGER NOT NULL, run_id INTEGER);
+                CREATE INDEX recordings_by_content ON recordings(content_sha256);
+                CREATE TABLE results (
+                    id INTEGER PRIMARY KEY, content_sha256 TEXT NOT NULL, analyzer TEXT NOT NULL, analyzer_version TEXT NOT NULL,
+                    parameters TEXT NOT NULL, toolkit_version TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('ok', 'unusable', 'error', 'skipped')),
+                    kind TEXT, dialect TEXT, features TEXT NOT NULL DEFAULT '{}', warnings TEXT NOT NULL DEFAULT '[]', error TEXT,
+                    computed_at REAL NOT NULL, duration_ms REAL NOT NULL, recording TEXT NOT NULL, run_id INTEGER,
+                    UNIQUE (content_sha256, analyzer, analyzer_version, parameters));
+                CREATE TABLE unknown_files (path TEXT PRIMARY KEY, kind TEXT NOT NULL, reason TEXT NOT NULL, run_id INTEGER);
+                CREATE VIEW feature_values AS
+                    SELECT r.id AS result_id, r.content_sha256, r.analyzer, r.recording, s.key AS feature_set, f.key AS feature,
+                           f.value AS value
+                    FROM results r, json_each(r.features) s, json_each(s.value) f
+                    WHERE r.status = 'ok' AND f.type IN ('integer', 'real', 'text');
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Writing
+
+    /// Records a run's start; returns its id.
+    public func startRun(arguments: [String], shard: String?, toolkitVersion: String) throws(StoreError) -> Int64 {
+        try write { db in
+            try db.execute(sql: "INSERT INTO runs (started_at, toolkit_version, arguments, shard) VALUES (?, ?, ?, ?)",
+                           arguments: [Date().timeIntervalSince1970, toolkitVersion, arguments.joined(separator: " "), shard])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func finishRun(_ id: Int64, units: Int, computed: Int, skipped: Int, errors: Int) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE runs SET finished_at = ?, units = ?, computed = ?, skipped = ?, errors = ? WHERE id = ?",
+                           arguments: [Date().timeIntervalSince1970, units, computed, skipped, errors, id])
+        }
+    }
+
+    /// Writes recordings, results and unknown files in one transaction. A result whose key is
+    /// already stored is replaced only when `replace` (`--force`).
+    public func commit(_ batch: StoreBatch, runID: Int64?, replace: Bool) throws(StoreError) {
+        guard !batch.isEmpty else { return }
+        try write { db in
+            for recording in batch.recordings {
+                try db.execute(sql: "INSERT OR REPLACE INTO recordings (path, content_sha256, bytes, files, run_id) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [recording.path, recording.contentSHA256, recording.bytes, recording.files, runID])
+            }
+            for row in batch.results {
+                try db.execute(sql: """
+                    INSERT OR \(replace ? "REPLACE" : "IGNORE") INTO results (content_sha256, analyzer, analyzer_version, parameters,
+                        toolkit_version, status, kind, dialect, features, warnings, error, computed_at, duration_ms, recording, run_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters, row.toolkitVersion,
+                                     row.status.rawValue, row.kind, row.dialect, row.featuresJSON, row.warningsJSON, row.error,
+                                     row.computedAt, row.durationMilliseconds, row.recording, runID])
+            }
+            for file in batch.unknownFiles {
+                try db.execute(sql: "INSERT OR REPLACE INTO unknown_files (path, kind, reason, run_id) VALUES (?, ?, ?, ?)",
+                               arguments: [file.path, file.kind, file.reason, runID])
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The keys of every stored result (to skip them on a rerun).
+    public func storedKeys() throws(StoreError) -> Set<ResultKey> {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT content_sha256, analyzer, analyzer_version, parameters FROM results")
+            var keys = Set<ResultKey>()
+            while let row = try rows.next() {
+                keys.insert(ResultKey(contentSHA256: row[0], analyzer: row[1], analyzerVersion: row[2], parameters: row[3]))
+            }
+            return keys
+        }
+    }
+
+    /// Every result row joined with every recording path that has its content, in path order.
+    public func resultRows() throws(StoreError) -> [ResultRow] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT COALESCE(c.path, r.recording), r.content_sha256, r.analyzer, r.analyzer_version, r.parameters, r.toolkit_version,
+                       r.status, r.kind, r.dialect, r.features, r.warnings, r.error, r.computed_at, r.duration_ms
+                FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
+                ORDER BY 1, r.analyzer, r.parameters
+                """).map { row in
+                ResultRow(recording: row[0], key: ResultKey(contentSHA256: row[1], analyzer: row[2], analyzerVersion: row[3], parameters: row[4]),
+                             toolkitVersion: row[5], status: ResultStatus(rawValue: row[6]) ?? .error, kind: row[7], dialect: row[8],
+                             featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13])
+            }
+        }
+    }
+
+    /// Unknown files, in path order.
+    public func unknownFiles() throws(StoreError) -> [UnknownFile] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT path, kind, reason FROM unknown_files ORDER BY path").map { UnknownFile(path: $0[0], kind: $0[1], reason: $0[2]) }
+        }
+    }
+
+    /// Copies every result, recording and unknown file of the store at `other` into this one;
+    /// results already here (same key) are kept, so merging shard stores makes no duplicates.
+    /// Returns the number of results added.
+    public func merge(from other: String) throws(StoreError) -> Int {
+        guard FileManager.default.fileExists(atPath: other) else { throw StoreError(path: other, message: "no such file") }
+        do {
+            // The source must be a store: open it (migrating an older one) before attaching.
+            _ = try ResultStore(path: other)
+            return try database.writeWithoutTransaction { db -> Int in
+                try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [other])
+                defer { try? db.execute(sql: "DETACH DATABASE source") }
+                var added = 0
+                try db.inTransaction {
+                    let before = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM results") ?? 0
+                    try db.execute(sql: """
+                        INSERT OR IGNORE INTO results (content_sha256, analyzer, analyzer_version, parameters, toolkit_version, status, kind,
+                            dialect, features, warnings, error, computed_at, duration_ms, recording)
+                        SELECT content_sha256, analyzer, analyzer_version, parameters, toolkit_version, status, kind, dialect, features,
+                            warnings, error, computed_at, duration_ms, recording FROM source.results ORDER BY id;
+                        INSERT OR IGNORE INTO recordings (path, content_sha256, bytes, files) SELECT path, content_sha256, bytes, files FROM source.recordings;
+                        INSERT OR IGNORE INTO unknown_files (path, kind, reason) SELECT path, kind, reason FROM source.unknown_files;
+                        """)
+                    added = (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM results") ?? 0) - before
+                    return .commit
+                }
+                return added
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: other, message: "merge into \(path) failed: \(error)")
+        }
+    }
+
+    // MARK: - Access
+
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try database.read(body) } catch { throw StoreError(path: path, message: "\(error)") }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try database.write(body) } catch { throw StoreError(path: path, message: "\(error)") }
+    }
+}
+
+/// A store that cannot be opened, read or written: its path and SQLite's message.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,68 @@
+/// The key of a stored result: content, analyzer, its version and its parameters (canonical
+/// JSON). Equal keys mean the same computation, so it is done once (resume, merge).
+public struct ResultKey: Sendable, Hashable {
+    public var contentSHA256: String
+    public var analyzer: String
+    public var analyzerVersion: String
+    public var parameters: String
+
+    public init(contentSHA256: String, analyzer: String, analyzerVersion: String, parameters: String) {
+        self.contentSHA256 = contentSHA256
+        self.analyzer = analyzer
+        self.analyzerVersion = analyzerVersion
+        self.parameters = parameters
+    }
+}
+
+/// What became of one (recording, analyzer): features (`ok`), analysed but unusable, an error
+/// (with its text), or skipped (with the reason as its error text).
+public enum ResultStatus: String, Sendable, CaseIterable {
+    case ok, unusable, error, skipped
+}
+
+/// One result row.
+public struct ResultRow: Sendable {
+    /// The recording's path (the first seen with this content; when read back, each path).
+    public var recording: String
+    public var key: ResultKey
+    public var toolkitVersion: String
+    public var status: ResultStatus
+    public var kind: String?
+    public var dialect: String?
+    /// Feature set → feature → value (JSON object; names carry units).
+    public var featuresJSON: String
+    /// JSON array of warning texts.
+    public var warningsJSON: String
+    public var error: String?
+    /// Unix s.
+    public var computedAt: Double
+    /// Analysis wall time, ms.
+    public var durationMilliseconds: Double
+}
+
+/// A recording path and its content.
+public struct RecordingEntry: Sendable, Hashable {
+    public var path: String
+    public var contentSHA256: String
+    public var bytes: Int
+    public var files: Int
+}
+
+/// A file that no analyzer applies to, and what it is.
+public struct UnknownFile: Sendable, Hashable {
+    public var path: String
+    public var kind: String
+    public var reason: String
+}
+
+/// Rows committed together in one transaction.
+public struct StoreBatch: Sendable {
+    public var recordings: [RecordingEntry] = []
+    public var results: [ResultRow] = []
+    public var unknownFiles: [UnknownFile] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { recordings.isEmpty && results.isEmpty && unknownFiles.isEmpty }
+    public var count: Int { recordings.count + results.count + unknownFiles.count }
+}

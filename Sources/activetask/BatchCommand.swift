@@ -1,0 +1,220 @@
+import ArgumentParser
+import Batch
+import Foundation
+import SensorData
+
+/// `activetask batch PATH… --db FILE`, and `batch export`, `batch merge`.
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Analyse every recording under the given paths into a SQLite result store; export and merge stores.",
+        subcommands: [BatchRun.self, BatchExport.self, BatchMerge.self],
+        defaultSubcommand: BatchRun.self
+    )
+}
+
+struct BatchRun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Analyse every recording under PATH… (files, folders, @MANIFEST files listing paths) into --db.",
+        discussion: """
+            Each recording is sniffed like `info` does and scored by every analyzer that applies (tapping, gait, spl, voice, \
+            audiometry), one row per (recording, analyzer) with features, versions, parameters, content hash, timing and \
+            warnings; failures are rows with the error text, unknown files are listed. Results are keyed by content hash, \
+            analyzer version and parameters: a rerun skips what is stored (--force recomputes), a killed run loses no \
+            committed transaction. --shard i/n (0-based) takes a stable subset by a hash of each path; `batch merge` combines \
+            shard stores. Progress goes to stderr; the summary to stdout.
+            """
+    )
+
+    @Argument(help: "Files, folders, or @FILE manifests (one path per line).")
+    var paths: [String]
+
+    @Option(name: .long, help: "The SQLite result store (created if missing).")
+    var db: String
+
+    @Option(name: .long, help: "Recordings analysed at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(name: .long, help: "Only shard i of n (0 ≤ i < n), e.g. --shard $JOB_COMPLETION_INDEX/8 or --shard $SLURM_ARRAY_TASK_ID/8.")
+    var shard: String?
+
+    @Flag(name: .long, help: "Recompute results that are already stored.")
+    var force = false
+
+    @Flag(name: .long, help: "Print the summary as one JSON object.")
+    var json = false
+
+    func run() throws {
+        var options = BatchOptions(toolkitVersion: ActiveTask.configuration.version)
+        options.jobs = max(1, jobs)
+        options.force = force
+        if let shard {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else {
+                printError("--shard must be i/n with 0 ≤ i < n, got \(shard)")
+                throw ExitCode(ActiveTask.Status.badInvocation)
+            }
+            options.shard = (parts[0], parts[1])
+        }
+        let store: ResultStore
+        do { store = try ResultStore(path: db) } catch {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        let reporter = ProgressReporter()
+        let (paths, settings) = (paths, options)
+        let counts: BatchCounts
+        do {
+            counts = try runAsync { () async throws(StoreError) in
+                try await BatchRunner.run(paths, store: store, options: settings) { reporter.show($0) }
+            }
+        } catch {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        reporter.finish()
+        for path in counts.missing { printError("\(path): no such file or folder") }
+        if json {
+            print(JSONWriter(indent: 2).string(.object(JSONObject([
+                "kind": .string("batch"), "db": .string(db), "units": .number(Double(counts.unitsDone)),
+                "computed": .number(Double(counts.computed)), "alreadyStored": .number(Double(counts.alreadyStored)),
+                "unusable": .number(Double(counts.unusable)), "errors": .number(Double(counts.errors)), "skipped": .number(Double(counts.skipped)),
+                "unknownFiles": .number(Double(counts.unknownFiles)), "megabytes": .number(Double(counts.bytes) / 1e6),
+                "seconds": .number(counts.elapsedSeconds), "missing": .array(counts.missing.map { .string($0) }),
+            ]))))
+        } else {
+            print("""
+                \(db)
+                  recordings       \(counts.unitsDone) (\(String(format: "%.1f", Double(counts.bytes) / 1e6)) MB in \(String(format: "%.1f", counts.elapsedSeconds)) s)
+                  results stored   \(counts.computed) (\(counts.unusable) unusable, \(counts.errors) errors, \(counts.skipped) skipped)
+                  already stored   \(counts.alreadyStored)
+                  unknown files    \(counts.unknownFiles)
+                """)
+        }
+        if !counts.missing.isEmpty { throw ExitCode(ActiveTask.Status.invalidInput) }
+    }
+}
+
+/// Progress on stderr: a line rewritten in place on a terminal (at most 10 times a second),
+/// plain lines every 10 s otherwise.
+final class ProgressReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let terminal = isatty(2) != 0
+    private var lastShown = Date.distantPast
+    private var shownOnce = false
+
+    func show(_ counts: BatchCounts) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        let done = counts.unitsDone == counts.unitsTotal
+        guard done || now.timeIntervalSince(lastShown) >= (terminal ? 0.1 : 10) else { return }
+        lastShown = now
+        shownOnce = true
+        let rate = counts.elapsedSeconds > 0 ? Double(counts.unitsDone) / counts.elapsedSeconds : 0
+        let remaining = rate > 0 ? Double(counts.unitsTotal - counts.unitsDone) / rate : 0
+        let line = String(format: "%d/%d recordings, %.1f/s, %.1f MB/s, ETA %@, %d errors", counts.unitsDone, counts.unitsTotal, rate,
+                          counts.elapsedSeconds > 0 ? Double(counts.bytes) / 1e6 / counts.elapsedSeconds : 0,
+                          Self.duration(remaining), counts.errors)
+        FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : "batch: " + line + "\n").utf8))
+    }
+
+    func finish() {
+        if terminal, shownOnce { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
+    }
+}
+
+/// The result of async work, handed to the waiting thread (written once before the semaphore
+/// is signalled, read after the wait: no concurrent access).
+private final class ResultBox<T, E: Error>: @unchecked Sendable {
+    var result: Result<T, E>?
+}
+
+/// Runs async work from a synchronous command and waits for it.
+func runAsync<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {
+    let box = ResultBox<T, E>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do throws(E) { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+struct BatchExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a result store for pandas or R: --csv (long form: one row per feature) or --jsonl (one object per recording and analyzer).",
+        discussion: "Every recording path is listed with the results of its content. CSV columns: recording, content_sha256, analyzer, analyzer_version, parameters, status, kind, feature_set, feature, value, error (series features as JSON arrays in value)."
+    )
+
+    @Option(name: .long, help: "The SQLite result store.")
+    var db: String
+
+    @Flag(name: .long, help: "Long-form CSV.")
+    var csv = false
+
+    @Flag(name: .long, help: "JSON lines.")
+    var jsonl = false
+
+    @Option(name: .long, help: "Write to this file instead of stdout.")
+    var out: String?
+
+    func validate() throws {
+        guard csv != jsonl else { throw ValidationError("give exactly one of --csv and --jsonl") }
+    }
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: db) else {
+            printError("\(db): no such result store")
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        let rows: [ResultRow]
+        do { rows = try ResultStore(path: db).resultRows() } catch {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        let text = csv ? ResultExport.csv(rows) : ResultExport.jsonLines(rows)
+        if let out {
+            do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
+                printError("\(out): cannot write: \(error.localizedDescription)")
+                throw ExitCode(ActiveTask.Status.invalidInput)
+            }
+        } else {
+            print(text, terminator: "")
+        }
+    }
+}
+
+struct BatchMerge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge shard stores into --db: results with the same key (content, analyzer, version, parameters) are kept once."
+    )
+
+    @Option(name: .long, help: "The store to merge into (created if missing).")
+    var db: String
+
+    @Argument(help: "Shard stores.")
+    var stores: [String]
+
+    func run() throws {
+        do {
+            let target = try ResultStore(path: db)
+            for store in stores {
+                let added = try target.merge(from: store)
+                printError("\(store): \(added) result(s) added")
+            }
+        } catch {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+    }
+}
