@@ -113,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BatchTests",
-            dependencies: ["Batch", "SensorData", "AudioIO", "TestSupport"],
+            dependencies: ["Batch", "SensorData", "AudioIO", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+import SensorData
+import Testing
+import TestSupport
+@testable import Batch
+
+@Suite struct SHA256Tests {
+    @Test("FIPS 180-2 Appendix B vectors: \"abc\", the 448-bit message, one million \"a\"; and the empty message")
+    func vectors() {
+        func hash(_ text: String) -> String {
+            var sha = SHA256()
+            sha.update(Array(text.utf8))
+            return sha.finalize()
+        }
+        #expect(hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        // One million "a", fed in uneven pieces across block boundaries.
+        var sha = SHA256()
+        var fed = 0
+        for size in [1, 63, 64, 65, 127, 1000].cycled() {
+            let count = min(size, 1_000_000 - fed)
+            sha.update([UInt8](repeating: 0x61, count: count))
+            fed += count
+            if fed == 1_000_000 { break }
+        }
+        #expect(sha.finalize() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
+
+extension Array {
+    /// The elements repeated forever.
+    fileprivate func cycled() -> AnySequence<Element> {
+        AnySequence(sequence(state: 0) { index in
+            defer { index += 1 }
+            return self[index % count]
+        })
+    }
+}
+
+@Suite struct DiscoveryTests {
+    /// An upload folder (AppCore info.json + tapping + accelerometer + voice), a task result naming
+    /// a recorder file in `recorder-X/`, loose files, a hidden file and a manifest.
+    static func corpus() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        let fm = FileManager.default
+        for sub in ["upload", "task/recorder-X", "loose", "loose/.cache"] {
+            try fm.createDirectory(atPath: folder.path(sub), withIntermediateDirectories: true)
+        }
+        func copy(_ name: String, _ destination: String) throws {
+            try fm.copyItem(atPath: SharedData.sampleData.appendingPathComponent(name).path, toPath: folder.path(destination))
+        }
+        _ = try folder.write("upload/info.json", """
+            {"taskRun": "0A1B", "item": "Tapping Activity", "files": [{"filename": "tapping_results.json", "timestamp": "2015-03-01T10:00:00+00:00", "contentType": "application/json"}]}
+            """)
+        try copy("tapping_results.json", "upload/tapping_results.json")
+        try copy("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json", "upload/accel_walking.outbound.json")
+        try copy("voice_aaah.wav", "upload/audio_audio.wav")
+        try copy("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json", "task/recorder-X/accel.json")
+        _ = try folder.write("task/taskResult.json", """
+            {"_class": "ORKTaskResult", "identifier": "walk", "results": [{"_class": "ORKStepResult", "identifier": "walking.outbound",
+             "results": [{"_class": "ORKFileResult", "identifier": "accelerometer", "fileName": "recorder-X/accel.json", "contentType": "application/json"}]}]}
+            """)
+        try copy("spl_meter_result.json", "loose/spl.json")
+        try copy("README.md", "loose/README.md")
+        _ = try folder.write("loose/.cache/junk.json", "{}")
+        _ = try folder.write("list.txt", "# the loose folder\nloose\n\nmissing.json\n")
+        return folder
+    }
+
+    @Test("uploads, task results with their recorder files, loose files, @manifests; hidden files left out")
+    func grouping() throws {
+        let folder = try Self.corpus()
+        defer { folder.remove() }
+        let (units, missing) = Discovery.units([folder.path("upload"), folder.path("task"), "@" + folder.path("list.txt")])
+        #expect(missing == [folder.path("missing.json")])
+        let summary = units.map { "\($0.path.dropFirst(folder.url.path.count + 1)) \($0.shape) \($0.members.count)" }
+        #expect(summary == [
+            "loose/README.md file 1", "loose/spl.json file 1",
+            "task/taskResult.json taskResult 2",
+            "upload upload 3",  // info.json, tapping, accelerometer
+            "upload/audio_audio.wav file 1",
+        ], "\(summary)")
+    }
+
+    @Test("shards: every unit in exactly one of n shards, the same on every call")
+    func shards() {
+        let units = (0..<500).map { WorkUnit(path: "/data/upload-\($0)/info.json", members: [], shape: .file) }
+        for n in [1, 3, 4] {
+            let counts = (0..<n).map { i in units.filter { $0.isInShard(i, of: n) }.count }
+            #expect(counts.reduce(0, +) == 500)
+            for unit in units { #expect((0..<n).filter { unit.isInShard($0, of: n) }.count == 1) }
+            if n == 4 { #expect(counts.allSatisfy { (90...160).contains($0) }, "\(counts)") }  // FNV-1a spreads paths evenly
+        }
+    }
+}
+
+@Suite struct BatchRunnerTests {
+    @Test("a run stores one row per (recording, analyzer) and lists unknown files; a rerun computes nothing; --force recomputes")
+    func runAndResume() async throws {
+        let folder = try DiscoveryTests.corpus()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("results.sqlite"))
+        var options = BatchOptions(toolkitVersion: "test")
+        options.jobs = 2
+        let first = try await BatchRunner.run([folder.path("upload"), folder.path("task"), folder.path("loose")], store: store, options: options)
+        #expect(first.unitsDone == 5 && first.errors == 0 && first.unknownFiles == 1)
+        let rows = try store.resultRows()
+        let keys = rows.map { "\(($0.recording as NSString).lastPathComponent) \($0.key.analyzer) \($0.status.rawValue)" }.sorted()
+        #expect(keys == ["audio_audio.wav spl ok", "audio_audio.wav voice ok", "spl.json spl ok", "taskResult.json gait ok",
+                         "upload gait ok", "upload tapping ok"], "\(keys)")
+        #expect(try store.unknownFiles().map(\.kind) == ["text document"])
+        // The upload's tapping features are those `score tapping` gives for its file.
+        let tapping = try #require(rows.first { $0.key.analyzer == "tapping" })
+        let scored = try TappingScorer.score(folder.path("upload/tapping_results.json"))
+        #expect(tapping.featuresJSON == JSONWriter().string(scored.featuresJSON))
+        // The task result's gait reads its recorder file: 18 steps, as for the file alone.
+        let gait = try #require(rows.first { $0.recording.hasSuffix("taskResult.json") })
+        #expect(gait.featuresJSON.contains(#""stepCount":18"#))
+
+        let again = try await BatchRunner.run([folder.path("upload"), folder.path("task"), folder.path("loose")], store: store, options: options)
+        #expect(again.computed == 0 && again.alreadyStored == rows.count)
+        options.force = true
+        let forced = try await BatchRunner.run([folder.path("loose")], store: store, options: options)
+        #expect(forced.computed == 1 && forced.alreadyStored == 0)
+        #expect(try store.resultRows().count == rows.count)
+    }
+
+    @Test("unreadable and broken files are error rows with the reader's message; the run goes on")
+    func errorRows() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try folder.write("broken.json", #"{"items":[{"timestamp":1,"x":0.1,"y":0,"z":"#)
+        _ = try folder.write("good.json", try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("spl_meter_result.json").path, encoding: .utf8))
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        let counts = try await BatchRunner.run([folder.url.path], store: store, options: BatchOptions(toolkitVersion: "test"))
+        #expect(counts.errors == 1 && counts.computed == 2)
+        let error = try #require(try store.resultRows().first { $0.status == .error })
+        #expect(error.key.analyzer == "read" && error.error?.hasPrefix(folder.path("broken.json") + ":") == true, "\(String(describing: error.error))")
+    }
+
+    @Test("merging stores keeps one row per key: two overlapping stores merge to the union")
+    func merge() async throws {
+        let folder = try DiscoveryTests.corpus()
+        defer { folder.remove() }
+        let options = BatchOptions(toolkitVersion: "test")
+        let a = try ResultStore(path: folder.path("a.sqlite")), b = try ResultStore(path: folder.path("b.sqlite"))
+        _ = try await BatchRunner.run([folder.path("upload"), folder.path("loose")], store: a, options: options)
+        _ = try await BatchRunner.run([folder.path("loose"), folder.path("task")], store: b, options: options)
+        let merged = try ResultStore(path: folder.path("m.sqlite"))
+        #expect(try merged.merge(from: a.path) == 5)
+        #expect(try merged.merge(from: b.path) == 1)  // spl.json was in both
+        #expect(try merged.merge(from: b.path) == 0)
+        #expect(try merged.resultRows().count == 6 && merged.unknownFiles().count == 1)
+        #expect(throws: StoreError.self) { try merged.merge(from: folder.path("none.sqlite")) }
+    }
+
+    @Test("the feature_values view lists the stored features in long form")
+    func featureView() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        _ = try await BatchRunner.run([SharedData.sampleData.appendingPathComponent("spl_meter_result.json").path], store: store,
+                                      options: BatchOptions(toolkitVersion: "test"))
+        let count = try store.read { db in try Int.fetchOne(db, sql: "SELECT value FROM feature_values WHERE feature = 'readingCount'") }
+        #expect(count == 12)
+    }
+}
