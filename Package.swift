@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "activetaskTests",
-            dependencies: ["activetask", "TestSupport"],
+            dependencies: ["activetask", "Batch", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
     ]

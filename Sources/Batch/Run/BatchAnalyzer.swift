@@ -32,6 +32,8 @@ public struct AnalysisPlan: Sendable {
     /// The CSV row of an AUXU audiogram; the step identifier of one of several tapping results.
     public var row: Int?
     public var identifier: String?
+    /// The parsed AUXU table its rows share (parsed once per file, not once per row).
+    var table: AUXUTable?
 
     /// Runs the scorer with the batch's default parameters.
     func run() throws(ScoringError) -> ScoreReport {
@@ -44,9 +46,8 @@ public struct AnalysisPlan: Sendable {
         case .spl: return try SPLScorer.score(target)
         case .voice: return try VoiceScorer.score(target)
         case .audiometry:
-            var parameters = AudiometryScorer.Parameters()
-            parameters.row = row ?? 1
-            return try AudiometryScorer.score(target, parameters).report
+            if let table, let row { return try AudiometryScorer.score(table, row: row).report }
+            return try AudiometryScorer.score(target).report
         case .read: throw ScoringError(.invalidInput, "\(target): nothing to run")
         }
     }
@@ -126,7 +127,11 @@ enum UnitPlan {
             do { table = try CSVTable.parse(FileBytes.read(path), file: path) } catch { throw .input(error) }
             if MotionCSVLayout.detect(table) != nil { return .analyses([.plan(.gait, path)]) }
             if let auxu = try? AUXUTable(path) {
-                return .analyses((1...max(1, auxu.table.rowCount)).map { .plan(.audiometry, path, row: $0) })
+                return .analyses((1...max(1, auxu.table.rowCount)).map {
+                    var plan = AnalysisPlan.plan(.audiometry, path, row: $0)
+                    plan.table = auxu
+                    return plan
+                })
             }
             if StepGroundTruth(table) != nil { return .unknown(kind: "step ground truth", reason: "reference data for gait evaluation (activetask evaluate)") }
             return .unknown(kind: "table", reason: "CSV without motion (time, x, y, z) or AUXU audiogram columns")

@@ -28,10 +28,9 @@ public enum AudiometryScorer {
         let audiogram: Audiogram
         var legend: [String] = []
         var corrected: Audiogram?
-        var dialect = "ResearchKit dBHL result"
+        let dialect = "ResearchKit dBHL result"
         if file.lowercased().hasSuffix(".csv") {
-            audiogram = try AUXUTable(file).audiogram(row: parameters.row)
-            dialect = "AUXU CSV row \(parameters.row)"
+            return try score(AUXUTable(file), row: parameters.row)
         } else {
             let contents = try readContents(file, lenient: parameters.lenient)
             warnings += contents.warnings.map(\.description)
@@ -66,12 +65,22 @@ public enum AudiometryScorer {
                 }
             }
         }
+        return scored(audiogram, corrected: corrected, file: file, dialect: dialect, warnings: warnings, legend: legend)
+    }
+
+    /// Data row `row` (first = 1) of an AUXU table.
+    public static func score(_ table: AUXUTable, row: Int) throws(ScoringError) -> Scored {
+        scored(try table.audiogram(row: row), corrected: nil, file: table.file, dialect: "AUXU CSV row \(row)", warnings: [], legend: [])
+    }
+
+    private static func scored(_ audiogram: Audiogram, corrected: Audiogram?, file: String, dialect: String, warnings: [String],
+                               legend: [String]) -> Scored {
         let recorded = audiogram.features()
-        warnings += recorded.warnings
         var sets = [recorded.set]
         if let corrected { sets.append(corrected.features(name: "volumeCorrected").set) }
         let tested = Audiogram.Ear.allCases.contains { !(audiogram.thresholds[$0]?.isEmpty ?? true) }
-        let report = ScoreReport(kind: "audiometry", file: file, dialect: dialect, sets: sets, warnings: warnings, unusable: tested ? nil : "no thresholds")
+        let report = ScoreReport(kind: "audiometry", file: file, dialect: dialect, sets: sets, warnings: warnings + recorded.warnings,
+                                 unusable: tested ? nil : "no thresholds")
         return Scored(report: report, plotted: corrected ?? audiogram, legend: legend)
     }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+@testable import Batch
+
+/// `activetask batch`: real processes, really killed, really sharded.
+@Suite struct BatchCommandTests {
+    /// `count` distinct accelerometer recordings and `count` distinct tapping results (copies of
+    /// SampleData's, made distinct by trailing whitespace, which the readers ignore).
+    static func corpus(_ count: Int) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        let accel = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path, encoding: .utf8)
+        let tapping = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder.path("corpus"), withIntermediateDirectories: true)
+        for i in 0..<count {
+            let padding = String(repeating: " ", count: i + 1)
+            _ = try folder.write(String(format: "corpus/walk-%04d.json", i), accel + padding)
+            _ = try folder.write(String(format: "corpus/tap-%04d.json", i), tapping + padding)
+        }
+        return folder
+    }
+
+    /// The long-form CSV export of a store.
+    func export(_ db: String) throws -> String {
+        let run = try Run(["batch", "export", "--db", db, "--csv"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdout
+    }
+
+    @Test("SIGKILL during a batch: the store is valid and keeps every committed result; a rerun finishes the rest and equals a single run")
+    func killAndResume() throws {
+        let folder = try Self.corpus(150)
+        defer { folder.remove() }
+        let corpus = folder.path("corpus"), db = folder.path("killed.sqlite")
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = ["batch", corpus, "--db", db, "--jobs", "2"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill once at least one transaction (64 rows) is committed.
+        var committed = 0
+        for _ in 0..<3000 where committed < 64 {
+            usleep(10_000)
+            if FileManager.default.fileExists(atPath: db) { committed = (try? ResultStore(path: db).resultRows().count) ?? 0 }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let store = try ResultStore(path: db)
+        #expect(try store.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        let kept = try store.resultRows().count
+        #expect(kept >= 64 && kept < 300, "\(kept) results kept")
+
+        let resumed = try Run(["batch", corpus, "--db", db, "--json"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.json?["alreadyStored"] as? Double == Double(kept) && resumed.json?["computed"] as? Double == Double(300 - kept),
+                "\(resumed.stdout)")
+        let single = folder.path("single.sqlite")
+        #expect(try Run(["batch", corpus, "--db", single]).status == 0)
+        #expect(try export(db) == export(single))
+    }
+
+    @Test("4 shard processes over one corpus, merged, equal a single run")
+    func shardsMerge() throws {
+        let folder = try Self.corpus(40)
+        defer { folder.remove() }
+        let corpus = folder.path("corpus")
+        let processes = try (0..<4).map { index in
+            let process = Process()
+            process.executableURL = Run.executable
+            process.arguments = ["batch", corpus, "--db", folder.path("shard-\(index).sqlite"), "--shard", "\(index)/4", "--jobs", "1"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let sizes = try (0..<4).map { try ResultStore(path: folder.path("shard-\($0).sqlite")).resultRows().count }
+        #expect(sizes.reduce(0, +) == 80 && sizes.allSatisfy { $0 > 0 }, "\(sizes)")
+        let merged = folder.path("merged.sqlite")
+        let merge = try Run(["batch", "merge", "--db", merged] + (0..<4).map { folder.path("shard-\($0).sqlite") })
+        #expect(merge.status == 0, "\(merge.stderr)")
+        let single = folder.path("single.sqlite")
+        #expect(try Run(["batch", corpus, "--db", single]).status == 0)
+        #expect(try export(merged) == export(single))
+        #expect(try Run(["batch", corpus, "--db", merged, "--json"]).json?["computed"] as? Double == 0)
+    }
+
+    @Test("bad invocations: a malformed --shard, an export without a format", arguments: [
+        ["batch", "x", "--db", "/tmp/x.sqlite", "--shard", "4/4"], ["batch", "export", "--db", "/tmp/x.sqlite"],
+    ])
+    func badInvocations(arguments: [String]) throws {
+        #expect(try Run(arguments).status == 2)
+    }
+
+    @Test("../shared/data in one command: every real file gives features, an error row, or an unknown-file entry", .enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+    func sharedData() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let db = folder.path("data.sqlite")
+        let run = try Run(["batch", SharedData.root.path, "--db", db, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try ResultStore(path: db)
+        let recorded = Set(try store.read { db in try String.fetchAll(db, sql: "SELECT path FROM recordings") })
+        let files = (FileManager.default.enumerator(atPath: SharedData.root.path)?.allObjects as? [String] ?? [])
+            .map { SharedData.root.appendingPathComponent($0).path }
+            .filter { (try? FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType) == .typeRegular }
+            .filter { !($0 as NSString).lastPathComponent.hasPrefix(".") }
+        #expect(!files.isEmpty)
+        for file in files { #expect(recorded.contains(file), "\(file) has no recording row") }
+        let rows = try store.resultRows()
+        let unknown = Set(try store.unknownFiles().map(\.path))
+        for file in files {
+            let hasRow = rows.contains { $0.recording == file } || unknown.contains(file)
+            #expect(hasRow, "\(file): neither a result nor an unknown-file entry")
+        }
+        // The real recordings produce features: the mPower gait, tapping and voice files among them.
+        for name in ["pdkit_mpower_gait.json", "pdkit_mpower_finger_tapping.json", "pdscores_phonation.m4a"] {
+            #expect(rows.contains { $0.recording.hasSuffix(name) && $0.status == .ok }, "\(name)")
+        }
+        #expect(rows.allSatisfy { $0.status != .error || !($0.error ?? "").isEmpty })
+    }
+}
