@@ -232,10 +232,11 @@ struct SampleGenerator {
                               sensitivityOffsetDecibels: -23.3, recordedSPLMeterSamplesDecibels: levels)
     }
 
-    /// Right ear, default frequency list, listener with a mild high-frequency loss; the last
-    /// entry has no threshold.
-    func dBHLResult() -> DBHLToneAudiometryResult {
+    /// Right ear, default frequency list, listener with a mild high-frequency loss (threshold k
+    /// raised by `shiftsDecibels[k]` where given); the 8 kHz entry has no threshold.
+    func dBHLResult(shiftsDecibels: [Double] = []) -> DBHLToneAudiometryResult {
         let thresholds: [(Double, Double?)] = [(1000, 15), (2000, 20), (3000, 25), (4000, 35), (8000, nil), (500, 10), (250, 10), (1000, 15)]
+            .enumerated().map { k, entry in (entry.0, entry.1.map { $0 + (k < shiftsDecibels.count ? shiftsDecibels[k] : 0) }) }
         var time = 0.0
         let samples = thresholds.map { frequency, threshold in
             var units: [DBHLToneAudiometryResult.Unit] = []
@@ -263,19 +264,20 @@ struct SampleGenerator {
         return Array(text.utf8)
     }
 
-    /// 3 s of a sustained /a/ at 44.1 kHz, 16-bit mono: F0 140 Hz with 0.5 % vibrato, harmonics
-    /// falling 6 dB per octave, 0.2 s raised-cosine on- and offsets, peak −6 dBFS.
-    mutating func writeVoice(to path: String) throws {
+    /// `seconds` of a sustained /a/ at 44.1 kHz, 16-bit mono: F0 `f0Hz` with 0.5 % vibrato,
+    /// harmonics falling 6 dB per octave, 0.2 s raised-cosine on- and offsets, peak −6 dBFS.
+    mutating func writeVoice(to path: String, seconds: Int = 3, f0Hz: Double = 140) throws {
         let rate = 44_100
-        var samples = [Double](repeating: 0, count: 3 * rate)
+        let length = Double(seconds)
+        var samples = [Double](repeating: 0, count: seconds * rate)
         var phase = 0.0
         for i in samples.indices {
             let t = Double(i) / Double(rate)
-            let f0 = 140 * (1 + 0.005 * sin(2 * .pi * 5 * t))
+            let f0 = f0Hz * (1 + 0.005 * sin(2 * .pi * 5 * t))
             phase += 2 * .pi * f0 / Double(rate)
             var value = 0.0
             for harmonic in 1...12 { value += sin(Double(harmonic) * phase) / Double(harmonic) }
-            let ramp = min(1, t / 0.2, (3 - t) / 0.2)
+            let ramp = min(1, t / 0.2, (length - t) / 0.2)
             samples[i] = 0.25 * value * (ramp < 1 ? 0.5 - 0.5 * cos(.pi * ramp) : 1) + 0.001 * random.normal()
         }
         let writer = try WAVWriter(path: path, sampleRateHz: rate, channels: 1, encoding: .pcm16)

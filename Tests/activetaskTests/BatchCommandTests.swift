@@ -91,6 +91,23 @@ import TestSupport
         #expect(try Run(["batch", corpus, "--db", merged, "--json"]).json?["computed"] as? Double == 0)
     }
 
+    @Test("generate-corpus: every file of 2 mPower-like runs is distinct and analyses without error (tapping, gait, voice, spl, audiometry)")
+    func corpusRuns() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let corpus = folder.path("corpus"), db = folder.path("c.sqlite")
+        #expect(try Run(["generate-corpus", "--runs", "2", "--out", corpus]).status == 0)
+        let run = try Run(["batch", corpus, "--db", db, "--json"])
+        #expect(run.status == 0 && run.json?["errors"] as? Double == 0 && run.json?["unknownFiles"] as? Double == 0, "\(run.stdout)")
+        let rows = try ResultStore(path: db).resultRows()
+        #expect(rows.allSatisfy { $0.status == .ok }, "\(rows.filter { $0.status != .ok }.map { "\($0.recording) \($0.key.analyzer): \($0.error ?? "")" })")
+        let perRun = Dictionary(grouping: rows) { $0.recording.components(separatedBy: "/").first { $0.hasPrefix("run-") } ?? "" }
+        for (_, runRows) in perRun {
+            #expect(runRows.map(\.key.analyzer).sorted() == ["audiometry", "gait", "spl", "spl", "tapping", "voice"])
+        }
+        #expect(Set(rows.map(\.key.contentSHA256)).count == 10)  // 2 runs × 5 files, all distinct
+    }
+
     @Test("bad invocations: a malformed --shard, an export without a format", arguments: [
         ["batch", "x", "--db", "/tmp/x.sqlite", "--shard", "4/4"], ["batch", "export", "--db", "/tmp/x.sqlite"],
     ])

@@ -1,4 +1,5 @@
 import Analysis
+import Foundation
 import AudioIO
 import SensorData
 
@@ -90,7 +91,10 @@ enum UnitPlan {
                 }
             }
             if motion { plans.append(.plan(.gait, unit.path)) }
-            return plans.isEmpty ? .unknown(kind: unit.shape == .upload ? "upload" : "task result", reason: "no tapping, motion, SPL or audiometry data") : .analyses(plans)
+            // An upload whose only JSON is its manifest (a voice upload: the audio is a unit of its own) has nothing more to do.
+            let manifestOnly = unit.shape == .upload && unit.members.allSatisfy { ($0 as NSString).lastPathComponent == "info.json" }
+            return plans.isEmpty && !manifestOnly
+                ? .unknown(kind: unit.shape == .upload ? "upload" : "task result", reason: "no tapping, motion, SPL or audiometry data") : .analyses(plans)
         case .file:
             return try file(unit.path)
         }
