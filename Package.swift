@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "Analysis", targets: ["Analysis"]),
         .library(name: "Batch", targets: ["Batch"]),
+        .library(name: "Reports", targets: ["Reports"]),
         .executable(name: "activetask", targets: ["activetask"]),
     ],
     traits: [
@@ -80,10 +81,11 @@ let package = Package(
             dependencies: ["SensorData", "AudioIO", "Analysis", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        .target(name: "Reports", dependencies: ["Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",
             dependencies: [
-                "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording",
+                "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -116,6 +118,7 @@ let package = Package(
             dependencies: ["Batch", "SensorData", "AudioIO", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Batch", "Analysis", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RecordingTests",
             dependencies: ["Recording", "SensorData", "AudioIO", "TestSupport"],

@@ -10,7 +10,7 @@ struct ActiveTask: ParsableCommand {
         commandName: "activetask",
         abstract: "Record and analyse the sensor data of ResearchKit active tasks.",
         version: "0.1.0",
-        subcommands: [Info.self, Score.self, BatchCommand.self, Record.self, Calibrate.self, Tone.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
+        subcommands: [Info.self, Score.self, BatchCommand.self, Report.self, Record.self, Calibrate.self, Tone.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
     )
 
     /// Exit statuses of the command-line contract.

@@ -1,6 +1,7 @@
 import Analysis
 import ArgumentParser
 import Batch
+import Reports
 import Foundation
 import SensorData
 
@@ -20,6 +21,9 @@ struct ScoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Keep the complete items before a torn tail, with a warning.")
     var lenient = false
 
+    @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.")
+    var html: String?
+
     @Argument(help: "The file to score.")
     var file: String
 }
@@ -30,12 +34,19 @@ extension ScoreReport {
     }
 }
 
-/// Runs a scorer: prints its report (table or JSON), and exits with the contract's status — 1
-/// when the recording is unusable, 2 or 3 for a scoring error (message on stderr).
-func emit(json: Bool, _ score: () throws(ScoringError) -> ScoreReport) throws {
+/// Runs a scorer: prints its report (table or JSON), writes its HTML page when asked, and exits
+/// with the contract's status — 1 when the recording is unusable, 2 or 3 for a scoring error
+/// (message on stderr).
+func emit(_ options: ScoreOptions, _ score: () throws(ScoringError) -> ScoreReport) throws {
     let report: ScoreReport
     do { report = try score() } catch { throw failure(error) }
-    report.print(json: json)
+    report.print(json: options.json)
+    if let html = options.html {
+        do { try HTMLReport.recording(report, path: options.file).write(toFile: html, atomically: true, encoding: .utf8) } catch {
+            printError("\(html): cannot write: \(error.localizedDescription)")
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+    }
     if let reason = report.unusable {
         printError("\(report.file): \(reason)")
         throw ExitCode(ActiveTask.Status.unusable)
@@ -72,7 +83,7 @@ struct ScoreTapping: ParsableCommand {
         parameters.depressThreshold = depressThreshold
         parameters.identifier = identifier
         parameters.lenient = options.lenient
-        try emit(json: options.json) { () throws(ScoringError) in try TappingScorer.score(options.file, parameters) }
+        try emit(options) { () throws(ScoringError) in try TappingScorer.score(options.file, parameters) }
     }
 }
 
@@ -94,6 +105,6 @@ struct ScoreGait: ParsableCommand {
         var parameters = GaitScorer.Parameters()
         parameters.csvLayout = csvLayout
         parameters.lenient = options.lenient
-        try emit(json: options.json) { () throws(ScoringError) in try GaitScorer.score(options.file, parameters) }
+        try emit(options) { () throws(ScoringError) in try GaitScorer.score(options.file, parameters) }
     }
 }

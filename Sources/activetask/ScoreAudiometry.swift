@@ -45,7 +45,7 @@ struct ScoreAudiometry: ParsableCommand {
                 throw ExitCode(ActiveTask.Status.invalidInput)
             }
         }
-        try emit(json: options.json) { scored.report }
+        try emit(options) { scored.report }
     }
 }
 

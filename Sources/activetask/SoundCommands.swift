@@ -84,7 +84,7 @@ struct ScoreSPL: ParsableCommand {
                                         recordedSPLMeterSamplesDecibels: recorded)
             return print(JSONWriter(indent: 2).string(result.researchKitJSON))
         }
-        try emit(json: options.json) { () throws(ScoringError) in try SPLScorer.score(options.file, parameters) }
+        try emit(options) { () throws(ScoringError) in try SPLScorer.score(options.file, parameters) }
     }
 }
 
@@ -168,6 +168,6 @@ struct ScoreVoice: ParsableCommand {
         parameters.calibrationOffsetDecibels = calibrationOffset
         parameters.pitchFloorHz = pitchFloor
         parameters.pitchCeilingHz = pitchCeiling
-        try emit(json: options.json) { () throws(ScoringError) in try VoiceScorer.score(options.file, parameters) }
+        try emit(options) { () throws(ScoringError) in try VoiceScorer.score(options.file, parameters) }
     }
 }

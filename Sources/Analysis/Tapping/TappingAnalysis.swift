@@ -53,6 +53,16 @@ public enum TappingAnalysis {
         return Result(peer: peer, atk: atk(result, cleaned), warnings: warnings, error: error)
     }
 
+    /// The taps the mhealthtools features are computed from (analysis.md §1.2 cleaning) as their
+    /// times since the first kept tap, s, and the interval from the previous kept tap, s (the
+    /// series `tapInter` statistics describe). Empty when fewer than 5 taps remain.
+    public static func keptIntervals(_ result: TappingResult, depressThreshold: Double = 20) -> (timeSeconds: [Double], intervalSeconds: [Double]) {
+        let cleaned = MhealthtoolsCleaning(Rows(result), depressThreshold: depressThreshold)
+        guard cleaned.error == nil, let first = cleaned.kept.first else { return ([], []) }
+        let times = cleaned.kept.dropFirst().map { result.timestamp[$0] - result.timestamp[first] }
+        return (times, cleaned.intervals)
+    }
+
     /// Tap rows in recorded order.
     struct Rows {
         var t: [Double], x: [Double], y: [Double]

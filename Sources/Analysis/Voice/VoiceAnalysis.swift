@@ -17,6 +17,17 @@ public enum VoiceAnalysis {
     }
 
     /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1].
+    /// The F0 contour of `samples` (one channel) by Praat's "To Pitch (ac)" with the options'
+    /// floor and ceiling: frame centres, s, and F0, Hz (NaN where unvoiced) — for plotting.
+    public static func pitchContour(_ samples: [Double], sampleRateHz: Double, options: Options = Options()) -> (timeSeconds: [Double], f0Hz: [Double]) {
+        var analysis = PraatPitchAnalysis()
+        analysis.floor = options.pitchFloorHz
+        analysis.ceiling = options.pitchCeilingHz
+        guard let contour = analysis.analyze(PraatSound(samples: samples, dx: 1 / sampleRateHz)) else { return ([], []) }
+        let frames = contour.frequency.indices
+        return (frames.map(contour.time), frames.map { contour.isVoiced($0) ? contour.frequency[$0] : .nan })
+    }
+
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> (FeatureSet, [String]) {
         var set = FeatureSet(name: "atk")
         var warnings: [String] = []

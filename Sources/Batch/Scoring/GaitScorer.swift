@@ -14,6 +14,36 @@ public enum GaitScorer {
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
+        let (recordings, warnings) = try self.recordings(file, parameters)
+        let motion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
+        let pedometers = recordings.filter { $0.series.kind == .pedometer }
+        guard !motion.isEmpty || !pedometers.isEmpty else {
+            throw ScoringError(.invalidInput, "\(file): no accelerometer, device-motion or pedometer recording in this file")
+        }
+        var sets: [FeatureSet] = []
+        let pedometer = pedometers.first.map { (label: label($0.name, index: -1), features: PedometerAnalysis.features($0.series)) }
+        for (index, recording) in motion.enumerated() {
+            guard let signal = MotionSignal(recording.series) else { continue }
+            let name = label(recording.name, index: index)
+            var set = GaitAnalysis.analyze(signal).features.renamed(motion.count == 1 ? "atk" : "atk." + name)
+            // The pedometer joins the recording of its own step (or the only one).
+            if let pedometer, motion.count == 1 || pedometer.label == name { set.append(contentsOf: pedometer.features) }
+            sets.append(set)
+        }
+        if sets.isEmpty, let pedometer { sets.append(pedometer.features.renamed("atk")) }
+        let usable = sets.contains { set in
+            (set["stepCount"]?.number ?? 0) > 0 || set["cadencePedometerStepsPerMinute"]?.number != nil
+                || set["tremorDominantFrequencyHzAccel"]?.number != nil
+        }
+        return ScoreReport(kind: "gait", file: file, dialect: recordings.map(\.series.kind.rawValue).joined(separator: ", "), sets: sets,
+                           warnings: warnings, unusable: usable ? nil : "too little motion data to analyse (no walking, less than 5 s for rest and tremor)")
+    }
+
+    /// The motion and pedometer recordings a gait score reads from `file` (labelled with their
+    /// file and step), and the readers' warnings.
+    public static func recordings(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError)
+        -> (recordings: [(name: String, series: SensorSeries)], warnings: [String])
+    {
         var warnings: [String] = []
         var recordings: [(name: String, series: SensorSeries)] = []
         do throws(ReadError) {
@@ -45,28 +75,7 @@ public enum GaitScorer {
         } catch {
             throw .input(error)
         }
-        let motion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
-        let pedometers = recordings.filter { $0.series.kind == .pedometer }
-        guard !motion.isEmpty || !pedometers.isEmpty else {
-            throw ScoringError(.invalidInput, "\(file): no accelerometer, device-motion or pedometer recording in this file")
-        }
-        var sets: [FeatureSet] = []
-        let pedometer = pedometers.first.map { (label: label($0.name, index: -1), features: PedometerAnalysis.features($0.series)) }
-        for (index, recording) in motion.enumerated() {
-            guard let signal = MotionSignal(recording.series) else { continue }
-            let name = label(recording.name, index: index)
-            var set = GaitAnalysis.analyze(signal).features.renamed(motion.count == 1 ? "atk" : "atk." + name)
-            // The pedometer joins the recording of its own step (or the only one).
-            if let pedometer, motion.count == 1 || pedometer.label == name { set.append(contentsOf: pedometer.features) }
-            sets.append(set)
-        }
-        if sets.isEmpty, let pedometer { sets.append(pedometer.features.renamed("atk")) }
-        let usable = sets.contains { set in
-            (set["stepCount"]?.number ?? 0) > 0 || set["cadencePedometerStepsPerMinute"]?.number != nil
-                || set["tremorDominantFrequencyHzAccel"]?.number != nil
-        }
-        return ScoreReport(kind: "gait", file: file, dialect: recordings.map(\.series.kind.rawValue).joined(separator: ", "), sets: sets,
-                           warnings: warnings, unusable: usable ? nil : "too little motion data to analyse (no walking, less than 5 s for rest and tremor)")
+        return (recordings, warnings)
     }
 
     /// The recorder files a task result names that exist next to it, with their step identifiers.

@@ -1,0 +1,165 @@
+import Analysis
+import Batch
+import Foundation
+import SensorData
+import SignalProcessing
+
+/// Self-contained HTML pages (inline CSS and SVG, no scripts, no network): one scored recording
+/// (`score --html`), or a whole result store with per-cohort summaries (`activetask report`).
+public enum HTMLReport {
+    /// The page of one scored recording: its features and its charts.
+    public static func recording(_ report: ScoreReport, path: String) -> String {
+        var body = "<h1>\(escape((path as NSString).lastPathComponent)) — \(escape(report.kind))</h1>"
+        body += "<p class=\"meta\">\(escape(path))\(report.dialect.map { " · " + escape($0) } ?? "")</p>"
+        if let reason = report.unusable { body += "<p class=\"bad\">Unusable: \(escape(reason))</p>" }
+        for warning in report.warnings { body += "<p class=\"warn\">Warning: \(escape(warning))</p>" }
+        body += RecordingCharts.svgs(report, path: path).map { "<figure>\($0)</figure>" }.joined()
+        for set in report.sets { body += featureTable(set) }
+        return page(title: "\(report.kind): \((path as NSString).lastPathComponent)", body: body)
+    }
+
+    /// The page of a result store: counts, per analyzer the distribution of every numeric feature
+    /// (n, mean, SD, P5, median, P95, and histograms of the first `histograms`), up to `examples`
+    /// recordings with their charts, then errors and unknown files.
+    public static func store(_ store: ResultStore, examples: Int = 2, histograms: Int = 6) throws(StoreError) -> String {
+        let rows = try store.resultRows()
+        let unknown = try store.unknownFiles()
+        var body = "<h1>ActiveTaskKit results</h1><p class=\"meta\">\(escape(store.path)) · \(Set(rows.map(\.recording)).count) recordings · "
+            + "\(rows.count) results · \(unknown.count) unknown files</p>"
+        let analyzers = Array(Set(rows.map(\.key.analyzer))).sorted()
+        body += "<table><tr><th>analyzer</th>" + ResultStatus.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr>"
+        for analyzer in analyzers {
+            body += "<tr><td>\(escape(analyzer))</td>" + ResultStatus.allCases.map { status in
+                "<td class=\"num\">\(rows.filter { $0.key.analyzer == analyzer && $0.status == status }.count)</td>"
+            }.joined() + "</tr>"
+        }
+        body += "</table>"
+        for analyzer in analyzers {
+            let ok = rows.filter { $0.key.analyzer == analyzer && $0.status == .ok }
+            body += "<h2>\(escape(analyzer))</h2>"
+            guard !ok.isEmpty else {
+                body += "<p>No usable results.</p>"
+                continue
+            }
+            body += cohortSummary(ok.compactMap { featureSets($0.featuresJSON) }, histograms: histograms)
+            var seen = Set<String>()
+            var shown = 0
+            for row in ok where shown < examples && !seen.contains(row.recording) {
+                seen.insert(row.recording)
+                // AUXU CSV rows: the table, not one audiogram, is the recording.
+                if analyzer == "audiometry", row.recording.hasSuffix(".csv") { continue }
+                let report = ScoreReport(kind: row.kind ?? analyzer, file: row.recording, dialect: row.dialect, sets: featureSets(row.featuresJSON) ?? [], warnings: [])
+                let charts = RecordingCharts.svgs(report, path: row.recording)
+                guard !charts.isEmpty else { continue }
+                shown += 1
+                body += "<h3>Example: \(escape(row.recording))</h3>" + charts.map { "<figure>\($0)</figure>" }.joined()
+            }
+        }
+        let failed = rows.filter { $0.status == .error || $0.status == .unusable || $0.status == .skipped }
+        if !failed.isEmpty {
+            body += "<h2>Errors, unusable and skipped results</h2><table><tr><th>recording</th><th>analyzer</th><th>status</th><th>reason</th></tr>"
+            for row in failed.prefix(200) {
+                body += "<tr><td>\(escape(row.recording))</td><td>\(escape(row.key.analyzer))</td><td>\(row.status.rawValue)</td><td>\(escape(row.error ?? ""))</td></tr>"
+            }
+            body += "</table>" + (failed.count > 200 ? "<p>… and \(failed.count - 200) more (see the store).</p>" : "")
+        }
+        if !unknown.isEmpty {
+            body += "<h2>Unknown files</h2><table><tr><th>file</th><th>kind</th><th>reason</th></tr>"
+            for file in unknown.prefix(200) { body += "<tr><td>\(escape(file.path))</td><td>\(escape(file.kind))</td><td>\(escape(file.reason))</td></tr>" }
+            body += "</table>" + (unknown.count > 200 ? "<p>… and \(unknown.count - 200) more.</p>" : "")
+        }
+        return page(title: "ActiveTaskKit results", body: body)
+    }
+
+    /// Per feature set and numeric feature: n, mean, SD, P5, median, P95 over the recordings,
+    /// and histograms (√n bins, at most 30) of the first `histograms` features that vary.
+    static func cohortSummary(_ results: [[FeatureSet]], histograms: Int) -> String {
+        var values: [String: [Double]] = [:]
+        var order: [String] = []
+        for sets in results {
+            for set in sets {
+                for (name, value) in zip(set.names, set.values) {
+                    guard case .number(let number) = value, number.isFinite else { continue }
+                    let key = set.name + "." + name
+                    if values[key] == nil { order.append(key) }
+                    values[key, default: []].append(number)
+                }
+            }
+        }
+        var html = "<table><tr><th>feature (unit in the name)</th><th>n</th><th>mean</th><th>SD</th><th>P5</th><th>median</th><th>P95</th></tr>"
+        var charts: [String] = []
+        for key in order {
+            let data = values[key]!, sorted = data.sorted()
+            let mean = data.reduce(0, +) / Double(data.count)
+            let sd = data.count > 1 ? (data.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(data.count - 1)).squareRoot() : .nan
+            let cells = [mean, sd, Statistics.quantileOfSorted(sorted, 0.05), Statistics.quantileOfSorted(sorted, 0.5), Statistics.quantileOfSorted(sorted, 0.95)]
+            html += "<tr><td>\(escape(key))</td><td class=\"num\">\(data.count)</td>" + cells.map { "<td class=\"num\">\(number($0))</td>" }.joined() + "</tr>"
+            if charts.count < histograms, data.count >= 2, sorted.first! < sorted.last! {
+                let bins = min(30, max(5, Int(Double(data.count).squareRoot())))
+                let width = (sorted.last! - sorted.first!) / Double(bins)
+                var counts = [Double](repeating: 0, count: bins)
+                for value in data { counts[min(bins - 1, Int((value - sorted.first!) / width))] += 1 }
+                var plot = SVGPlot(title: "\(key) (n = \(data.count))", xLabel: key.split(separator: ".").last.map(String.init) ?? key, yLabel: "recordings")
+                plot.width = 420
+                plot.height = 200
+                plot.layers = [.bars(edges: (0...bins).map { sorted.first! + Double($0) * width }, counts: counts, color: "#4c72b0", label: "")]
+                charts.append(plot.svg)
+            }
+        }
+        return html + "</table>" + (charts.isEmpty ? "" : "<div class=\"grid\">" + charts.map { "<figure>\($0)</figure>" }.joined() + "</div>")
+    }
+
+    /// The feature sets of a stored features JSON (set → feature → value).
+    static func featureSets(_ json: String) -> [FeatureSet]? {
+        guard let object = (try? JSONValue.parse(Array(json.utf8), file: "features"))?.object else { return nil }
+        return object.members.map { name, value in
+            var set = FeatureSet(name: name)
+            for (feature, item) in value.object?.members.map({ ($0.0, $0.1) }) ?? [] {
+                switch item {
+                case .number(let number): set.append(feature, number)
+                case .string(let text): set.append(feature, .text(text))
+                case .array(let array): set.append(feature, .numbers(array.compactMap(\.number)))
+                default: set.append(feature, .missing)
+                }
+            }
+            return set
+        }
+    }
+
+    static func featureTable(_ set: FeatureSet) -> String {
+        var html = "<h2>\(escape(set.name))</h2><table><tr><th>feature</th><th>value</th></tr>"
+        for (name, value) in zip(set.names, set.values) {
+            let shown: String
+            switch value {
+            case .number(let v): shown = number(v)
+            case .text(let text): shown = escape(text)
+            case .numbers(let values): shown = values.prefix(20).map(number).joined(separator: " ") + (values.count > 20 ? " … (\(values.count))" : "")
+            case .missing: shown = "–"
+            }
+            html += "<tr><td>\(escape(name))</td><td class=\"num\">\(shown)</td></tr>"
+        }
+        return html + "</table>"
+    }
+
+    static func number(_ value: Double) -> String { value.isFinite ? String(format: "%.6g", value) : "\(value)" }
+
+    static func escape(_ text: String) -> String { SVGPlot.escape(text) }
+
+    static func page(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+        <style>
+        body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1400px; }
+        h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #ccc; } h3 { font-size: 14px; }
+        .meta { color: #666; } .warn { color: #8a6d00; } .bad { color: #b00020; }
+        table { border-collapse: collapse; margin: 8px 0; font-size: 12px; }
+        th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+        figure { margin: 8px 0; display: inline-block; } .grid { display: flex; flex-wrap: wrap; gap: 8px; }
+        </style></head><body>
+        \(body)
+        </body></html>
+
+        """
+    }
+}

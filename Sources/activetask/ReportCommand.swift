@@ -1,0 +1,42 @@
+import ArgumentParser
+import Batch
+import Foundation
+import Reports
+
+/// `activetask report --db FILE --out DIR`: the HTML report of a result store.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a self-contained HTML report of a result store: counts, per-analyzer feature distributions, example charts, errors and unknown files.",
+        discussion: "OUT/index.html holds everything (inline CSS and SVG, no scripts, no network). Example charts re-read the recordings from their stored paths."
+    )
+
+    @Option(name: .long, help: "The SQLite result store.")
+    var db: String
+
+    @Option(name: .long, help: "Output folder (created if missing).")
+    var out: String
+
+    @Option(name: .long, help: "Example recordings with charts per analyzer.")
+    var examples: Int = 2
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: db) else {
+            printError("\(db): no such result store")
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        let html: String
+        do { html = try HTMLReport.store(ResultStore(path: db), examples: max(0, examples)) } catch {
+            printError(error.description)
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        let path = (out as NSString).appendingPathComponent("index.html")
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try html.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            printError("\(path): cannot write: \(error.localizedDescription)")
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        print(path)
+    }
+}
