@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ActiveTaskKit builds against, if any is missing
-# (as root, or with sudo). Safe to run again.
+# (as root, or with sudo). Safe to run again. --with-browser adds chromium, which the report
+# screenshot test renders pages in.
 set -euo pipefail
 packages=(pkg-config libsqlite3-dev libsndfile1-dev libfftw3-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium); fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -141,7 +141,7 @@ public enum HTMLReport {
         return html + "</table>"
     }
 
-    static func number(_ value: Double) -> String { value.isFinite ? String(format: "%.6g", value) : "\(value)" }
+    static func number(_ value: Double) -> String { value.isNaN ? "–" : value.isFinite ? String(format: "%.6g", value) : "\(value)" }
 
     static func escape(_ text: String) -> String { SVGPlot.escape(text) }
 

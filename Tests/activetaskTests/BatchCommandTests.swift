@@ -143,3 +143,45 @@ import TestSupport
         #expect(rows.allSatisfy { $0.status != .error || !($0.error ?? "").isEmpty })
     }
 }
+
+/// The HTML report in a real headless browser (Debian's chromium).
+@Suite struct ReportScreenshotTests {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// A PNG screenshot of `html` at 1200 × `height`.
+    func screenshot(_ html: String, height: Int, in folder: TemporaryFolder, name: String) throws -> [UInt8] {
+        let png = folder.path(name + ".png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.chromium!)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,\(height)",
+                             "--screenshot=\(png)", URL(fileURLWithPath: html).absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))
+    }
+
+    @Test("the report of SampleData's batch and a score --html page render in chromium: 1200-px PNGs far richer than a blank page",
+          .enabled(if: chromium != nil, "chromium is not installed (scripts/test.sh installs it): screenshot test skipped"))
+    func screenshots() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let db = folder.path("r.sqlite")
+        #expect(try Run(["batch", SharedData.sampleData.path, "--db", db]).status == 0)
+        let report = try Run(["report", "--db", db, "--out", folder.path("report")])
+        #expect(report.status == 0, "\(report.stderr)")
+        let score = try Run(["score", "voice", "--html", folder.path("voice.html"), SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path])
+        #expect(score.status == 0, "\(score.stderr)")
+        let blank = try folder.write("blank.html", "<!DOCTYPE html><html><body></body></html>")
+        let blankPNG = try screenshot(blank, height: 2000, in: folder, name: "blank")
+        for (html, name) in [(folder.path("report/index.html"), "report"), (folder.path("voice.html"), "voice")] {
+            let png = try screenshot(html, height: 2000, in: folder, name: name)
+            #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(name): not a PNG")
+            // IHDR: width and height, big-endian, at bytes 16–23.
+            let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(width == 1200 && height == 2000, "\(name): \(width)×\(height)")
+            #expect(png.count > 10 * blankPNG.count, "\(name): \(png.count) bytes against \(blankPNG.count) for a blank page")
+        }
+    }
+}
