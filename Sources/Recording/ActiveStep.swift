@@ -167,6 +167,10 @@ public enum ActiveStep {
         func ended(_ seconds: Double) -> Bool { stop.isStopped || seconds >= step.durationSeconds }
         switch configuration.kind {
         case .audio(let rate, let channels, _):
+            guard case .simulate(let settings) = plan.source else {
+                throw RecordingError(file: configuration.identifier, reason: .sample("audio in a step is simulated (voice or room noise)"))
+            }
+            let noiseGain = Simulator.aWeightedGain(sampleRateHz: Double(rate))
             let recorder = try AudioRecorder(configuration, outputDirectory: outputDirectory)
             let block = max(1, rate / 20)
             var first = 0
@@ -178,12 +182,9 @@ public enum ActiveStep {
                 let count = min(block, Int(step.durationSeconds * Double(rate)) - first)
                 guard count > 0 else { break }
                 try await due(Double(first + count) / Double(rate))
-                guard case .simulate(let settings) = plan.source else {
-                    throw RecordingError(file: configuration.identifier, reason: .sample("audio in a step is simulated (voice or room noise)"))
-                }
                 try recorder.write(settings.roomNoiseDBA.map {
                     Simulator.roomNoise(first: first, count: count, sampleRateHz: Double(rate), channels: channels, levelDBA: $0,
-                                        calibrationOffsetDecibels: settings.calibrationOffsetDecibels)
+                                        calibrationOffsetDecibels: settings.calibrationOffsetDecibels, aWeightedGain: noiseGain)
                 } ?? Simulator.voice(first: first, count: count, sampleRateHz: Double(rate), channels: channels))
                 first += count
             }

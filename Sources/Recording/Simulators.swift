@@ -148,9 +148,10 @@ public enum Simulator {
     /// noise on every channel; seeded per frame, so any block is reproducible. (A meter whose A
     /// filter is the 1× bilinear design reads this white noise about 0.8 dB low at 48 kHz, the
     /// top-octave error of analysis.md §3.3; oversampled 4×, within 0.05 dB.)
+    /// `aWeightedGain` is ``aWeightedGain(sampleRateHz:)``, computed once by callers that make many blocks.
     public static func roomNoise(first: Int, count: Int, sampleRateHz: Double, channels: Int, levelDBA: Double,
-                                 calibrationOffsetDecibels: Double, seed: UInt64 = 11) -> [Float] {
-        let amplitude = pow(10, (levelDBA - calibrationOffsetDecibels) / 20) / aWeightedGain(sampleRateHz: sampleRateHz)
+                                 calibrationOffsetDecibels: Double, aWeightedGain: Double? = nil, seed: UInt64 = 11) -> [Float] {
+        let amplitude = pow(10, (levelDBA - calibrationOffsetDecibels) / 20) / (aWeightedGain ?? Self.aWeightedGain(sampleRateHz: sampleRateHz))
         var out = [Float](repeating: 0, count: count * channels)
         for i in 0..<count {
             var random = SplitMix64(seed: seed &+ UInt64(first + i) &* 0x9E37_79B9)
@@ -162,7 +163,7 @@ public enum Simulator {
 
     /// √(mean of |A(f)|² over 0…fs/2): the factor by which A-weighting scales the RMS of white
     /// noise (trapezoidal rule, 10,000 intervals, the analogue response of IEC 61672-1).
-    static func aWeightedGain(sampleRateHz fs: Double) -> Double {
+    public static func aWeightedGain(sampleRateHz fs: Double) -> Double {
         let n = 10_000
         var sum = 0.0
         for k in 1...n {

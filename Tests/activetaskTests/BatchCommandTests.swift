@@ -141,6 +141,11 @@ import TestSupport
             #expect(rows.contains { $0.recording.hasSuffix(name) && $0.status == .ok }, "\(name)")
         }
         #expect(rows.allSatisfy { $0.status != .error || !($0.error ?? "").isEmpty })
+        // The report of the whole store renders (charts re-read example recordings).
+        let report = try Run(["report", "--db", db, "--out", folder.path("report"), "--examples", "1"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try String(contentsOfFile: folder.path("report/index.html"), encoding: .utf8)
+        #expect(html.contains("<h2>voice</h2>") && html.contains("Acceleration and detected steps") && html.contains("<h2>Unknown files</h2>"))
     }
 }
 
