@@ -20,48 +20,69 @@ public enum HTMLReport {
 
     /// The page of a result store: counts, per analyzer the distribution of every numeric feature
     /// (n, mean, SD, P5, median, P95, and histograms of the first `histograms`), up to `examples`
-    /// recordings with their charts, then errors and unknown files.
+    /// recordings with their charts, then errors and unknown files. One pass over the results
+    /// (a cursor): memory grows with the number of numeric values, not with the stored JSON.
     public static func store(_ store: ResultStore, examples: Int = 2, histograms: Int = 6) throws(StoreError) -> String {
-        let rows = try store.resultRows()
+        struct Analyzer {
+            var counts: [ResultStatus: Int] = [:]
+            var features = FeatureValues()
+            var candidates: [ResultRow] = []
+        }
+        var analyzers: [String: Analyzer] = [:]
+        var recordings = Set<String>()
+        var results = 0
+        var failed: [ResultRow] = []
+        var failedCount = 0
+        try store.forEachResult { row in
+            results += 1
+            recordings.insert(row.recording)
+            // Mutated in place (a copy out of the dictionary would copy its value arrays on every row).
+            analyzers[row.key.analyzer, default: Analyzer()].counts[row.status, default: 0] += 1
+            if row.status == .ok {
+                analyzers[row.key.analyzer]!.features.add(featureSets(row.featuresJSON) ?? [])
+                // AUXU CSV rows: the table, not one audiogram, is the recording.
+                let chartable = !(row.key.analyzer == "audiometry" && row.recording.hasSuffix(".csv"))
+                let candidates = analyzers[row.key.analyzer]!.candidates
+                if chartable, candidates.count < examples + 3, !candidates.contains(where: { $0.recording == row.recording }) {
+                    analyzers[row.key.analyzer]!.candidates.append(row)
+                }
+            } else {
+                failedCount += 1
+                if failed.count < 200 { failed.append(row) }
+            }
+        }
         let unknown = try store.unknownFiles()
-        var body = "<h1>ActiveTaskKit results</h1><p class=\"meta\">\(escape(store.path)) · \(Set(rows.map(\.recording)).count) recordings · "
-            + "\(rows.count) results · \(unknown.count) unknown files</p>"
-        let analyzers = Array(Set(rows.map(\.key.analyzer))).sorted()
+        var body = "<h1>ActiveTaskKit results</h1><p class=\"meta\">\(escape(store.path)) · \(recordings.count) recordings · "
+            + "\(results) results · \(unknown.count) unknown files</p>"
+        let names = analyzers.keys.sorted()
         body += "<table><tr><th>analyzer</th>" + ResultStatus.allCases.map { "<th>\($0.rawValue)</th>" }.joined() + "</tr>"
-        for analyzer in analyzers {
-            body += "<tr><td>\(escape(analyzer))</td>" + ResultStatus.allCases.map { status in
-                "<td class=\"num\">\(rows.filter { $0.key.analyzer == analyzer && $0.status == status }.count)</td>"
-            }.joined() + "</tr>"
+        for name in names {
+            body += "<tr><td>\(escape(name))</td>" + ResultStatus.allCases.map { "<td class=\"num\">\(analyzers[name]!.counts[$0] ?? 0)</td>" }.joined() + "</tr>"
         }
         body += "</table>"
-        for analyzer in analyzers {
-            let ok = rows.filter { $0.key.analyzer == analyzer && $0.status == .ok }
-            body += "<h2>\(escape(analyzer))</h2>"
-            guard !ok.isEmpty else {
+        for name in names {
+            let analyzer = analyzers[name]!
+            body += "<h2>\(escape(name))</h2>"
+            guard (analyzer.counts[.ok] ?? 0) > 0 else {
                 body += "<p>No usable results.</p>"
                 continue
             }
-            body += cohortSummary(ok.compactMap { featureSets($0.featuresJSON) }, histograms: histograms)
-            var seen = Set<String>()
+            body += analyzer.features.summary(histograms: histograms)
             var shown = 0
-            for row in ok where shown < examples && !seen.contains(row.recording) {
-                seen.insert(row.recording)
-                // AUXU CSV rows: the table, not one audiogram, is the recording.
-                if analyzer == "audiometry", row.recording.hasSuffix(".csv") { continue }
-                let report = ScoreReport(kind: row.kind ?? analyzer, file: row.recording, dialect: row.dialect, sets: featureSets(row.featuresJSON) ?? [], warnings: [])
+            for row in analyzer.candidates where shown < examples {
+                let report = ScoreReport(kind: row.kind ?? name, file: row.recording, dialect: row.dialect, sets: featureSets(row.featuresJSON) ?? [], warnings: [])
                 let charts = RecordingCharts.svgs(report, path: row.recording)
                 guard !charts.isEmpty else { continue }
                 shown += 1
                 body += "<h3>Example: \(escape(row.recording))</h3>" + charts.map { "<figure>\($0)</figure>" }.joined()
             }
         }
-        let failed = rows.filter { $0.status == .error || $0.status == .unusable || $0.status == .skipped }
         if !failed.isEmpty {
             body += "<h2>Errors, unusable and skipped results</h2><table><tr><th>recording</th><th>analyzer</th><th>status</th><th>reason</th></tr>"
-            for row in failed.prefix(200) {
+            for row in failed {
                 body += "<tr><td>\(escape(row.recording))</td><td>\(escape(row.key.analyzer))</td><td>\(row.status.rawValue)</td><td>\(escape(row.error ?? ""))</td></tr>"
             }
-            body += "</table>" + (failed.count > 200 ? "<p>… and \(failed.count - 200) more (see the store).</p>" : "")
+            body += "</table>" + (failedCount > failed.count ? "<p>… and \(failedCount - failed.count) more (see the store).</p>" : "")
         }
         if !unknown.isEmpty {
             body += "<h2>Unknown files</h2><table><tr><th>file</th><th>kind</th><th>reason</th></tr>"
@@ -71,12 +92,12 @@ public enum HTMLReport {
         return page(title: "ActiveTaskKit results", body: body)
     }
 
-    /// Per feature set and numeric feature: n, mean, SD, P5, median, P95 over the recordings,
-    /// and histograms (√n bins, at most 30) of the first `histograms` features that vary.
-    static func cohortSummary(_ results: [[FeatureSet]], histograms: Int) -> String {
-        var values: [String: [Double]] = [:]
-        var order: [String] = []
-        for sets in results {
+    /// The numeric features of a cohort, by `set.feature`, in order of first appearance.
+    struct FeatureValues {
+        private(set) var order: [String] = []
+        private(set) var values: [String: [Double]] = [:]
+
+        mutating func add(_ sets: [FeatureSet]) {
             for set in sets {
                 for (name, value) in zip(set.names, set.values) {
                     guard case .number(let number) = value, number.isFinite else { continue }
@@ -86,27 +107,32 @@ public enum HTMLReport {
                 }
             }
         }
-        var html = "<table><tr><th>feature (unit in the name)</th><th>n</th><th>mean</th><th>SD</th><th>P5</th><th>median</th><th>P95</th></tr>"
-        var charts: [String] = []
-        for key in order {
-            let data = values[key]!, sorted = data.sorted()
-            let mean = data.reduce(0, +) / Double(data.count)
-            let sd = data.count > 1 ? (data.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(data.count - 1)).squareRoot() : .nan
-            let cells = [mean, sd, Statistics.quantileOfSorted(sorted, 0.05), Statistics.quantileOfSorted(sorted, 0.5), Statistics.quantileOfSorted(sorted, 0.95)]
-            html += "<tr><td>\(escape(key))</td><td class=\"num\">\(data.count)</td>" + cells.map { "<td class=\"num\">\(number($0))</td>" }.joined() + "</tr>"
-            if charts.count < histograms, data.count >= 2, sorted.first! < sorted.last! {
-                let bins = min(30, max(5, Int(Double(data.count).squareRoot())))
-                let width = (sorted.last! - sorted.first!) / Double(bins)
-                var counts = [Double](repeating: 0, count: bins)
-                for value in data { counts[min(bins - 1, Int((value - sorted.first!) / width))] += 1 }
-                var plot = SVGPlot(title: "\(key) (n = \(data.count))", xLabel: key.split(separator: ".").last.map(String.init) ?? key, yLabel: "recordings")
-                plot.width = 420
-                plot.height = 200
-                plot.layers = [.bars(edges: (0...bins).map { sorted.first! + Double($0) * width }, counts: counts, color: "#4c72b0", label: "")]
-                charts.append(plot.svg)
+
+        /// n, mean, SD, P5, median, P95 per feature, and histograms (√n bins, 5–30) of the first
+        /// `histograms` features that vary.
+        func summary(histograms: Int) -> String {
+            var html = "<table><tr><th>feature (unit in the name)</th><th>n</th><th>mean</th><th>SD</th><th>P5</th><th>median</th><th>P95</th></tr>"
+            var charts: [String] = []
+            for key in order {
+                let data = values[key]!, sorted = data.sorted()
+                let mean = data.reduce(0, +) / Double(data.count)
+                let sd = data.count > 1 ? (data.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(data.count - 1)).squareRoot() : .nan
+                let cells = [mean, sd, Statistics.quantileOfSorted(sorted, 0.05), Statistics.quantileOfSorted(sorted, 0.5), Statistics.quantileOfSorted(sorted, 0.95)]
+                html += "<tr><td>\(escape(key))</td><td class=\"num\">\(data.count)</td>" + cells.map { "<td class=\"num\">\(number($0))</td>" }.joined() + "</tr>"
+                if charts.count < histograms, data.count >= 2, sorted.first! < sorted.last! {
+                    let bins = min(30, max(5, Int(Double(data.count).squareRoot())))
+                    let width = (sorted.last! - sorted.first!) / Double(bins)
+                    var counts = [Double](repeating: 0, count: bins)
+                    for value in data { counts[min(bins - 1, Int((value - sorted.first!) / width))] += 1 }
+                    var plot = SVGPlot(title: "\(key) (n = \(data.count))", xLabel: key.split(separator: ".").last.map(String.init) ?? key, yLabel: "recordings")
+                    plot.width = 420
+                    plot.height = 200
+                    plot.layers = [.bars(edges: (0...bins).map { sorted.first! + Double($0) * width }, counts: counts, color: "#4c72b0", label: "")]
+                    charts.append(plot.svg)
+                }
             }
+            return html + "</table>" + (charts.isEmpty ? "" : "<div class=\"grid\">" + charts.map { "<figure>\($0)</figure>" }.joined() + "</div>")
         }
-        return html + "</table>" + (charts.isEmpty ? "" : "<div class=\"grid\">" + charts.map { "<figure>\($0)</figure>" }.joined() + "</div>")
     }
 
     /// The feature sets of a stored features JSON (set → feature → value).

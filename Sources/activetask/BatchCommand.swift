@@ -176,19 +176,29 @@ struct BatchExport: ParsableCommand {
             printError("\(db): no such result store")
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
-        let rows: [ResultRow]
-        do { rows = try ResultStore(path: db).resultRows() } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
-        let text = csv ? ResultExport.csv(rows) : ResultExport.jsonLines(rows)
+        // Streamed from a cursor through a 1-MiB buffer: memory independent of the store's size.
+        var handle = FileHandle.standardOutput
         if let out {
-            do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-                printError("\(out): cannot write: \(error.localizedDescription)")
+            guard FileManager.default.createFile(atPath: out, contents: nil), let file = FileHandle(forWritingAtPath: out) else {
+                printError("\(out): cannot write")
                 throw ExitCode(ActiveTask.Status.invalidInput)
             }
-        } else {
-            print(text, terminator: "")
+            handle = file
+        }
+        var buffer = csv ? ResultExport.csvHeader : ""
+        do {
+            try ResultStore(path: db).forEachResult { row in
+                buffer += csv ? ResultExport.csvLines(row) : ResultExport.jsonLine(row)
+                if buffer.utf8.count >= 1 << 20 {
+                    try handle.write(contentsOf: Data(buffer.utf8))
+                    buffer = ""
+                }
+            }
+            try handle.write(contentsOf: Data(buffer.utf8))
+            if out != nil { try handle.close() }
+        } catch {
+            printError("\(error)")
+            throw ExitCode(ActiveTask.Status.invalidInput)
         }
     }
 }

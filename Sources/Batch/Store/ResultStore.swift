@@ -123,16 +123,25 @@ public final class ResultStore: Sendable {
 
     /// Every result row joined with every recording path that has its content, in path order.
     public func resultRows() throws(StoreError) -> [ResultRow] {
+        var rows: [ResultRow] = []
+        try forEachResult { rows.append($0) }
+        return rows
+    }
+
+    /// Calls `body` with each result row joined with each recording path that has its content,
+    /// in path order, one at a time from a cursor (memory independent of the store's size).
+    public func forEachResult(_ body: (ResultRow) throws -> Void) throws(StoreError) {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            let cursor = try Row.fetchCursor(db, sql: """
                 SELECT COALESCE(c.path, r.recording), r.content_sha256, r.analyzer, r.analyzer_version, r.parameters, r.toolkit_version,
                        r.status, r.kind, r.dialect, r.features, r.warnings, r.error, r.computed_at, r.duration_ms
                 FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
                 ORDER BY 1, r.analyzer, r.parameters
-                """).map { row in
-                ResultRow(recording: row[0], key: ResultKey(contentSHA256: row[1], analyzer: row[2], analyzerVersion: row[3], parameters: row[4]),
-                             toolkitVersion: row[5], status: ResultStatus(rawValue: row[6]) ?? .error, kind: row[7], dialect: row[8],
-                             featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13])
+                """)
+            while let row = try cursor.next() {
+                try body(ResultRow(recording: row[0], key: ResultKey(contentSHA256: row[1], analyzer: row[2], analyzerVersion: row[3], parameters: row[4]),
+                                   toolkitVersion: row[5], status: ResultStatus(rawValue: row[6]) ?? .error, kind: row[7], dialect: row[8],
+                                   featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13]))
             }
         }
     }
