@@ -24,8 +24,7 @@ public enum RecordingCharts {
     /// The intervals between the taps the features use (mhealthtools cleaning, |Δx| > 20
     /// points), ms, against the tap's time, s.
     static func tapping(_ path: String) -> [String] {
-        let files = jsonFiles(path)
-        guard let result = files.lazy.compactMap({ try? JSONContents.read($0).tappingResults.first }).first else { return [] }
+        guard let result = GaitScorer.inputFiles(path).lazy.compactMap({ try? JSONContents.read($0).tappingResults.first }).first else { return [] }
         let (x, intervals) = TappingAnalysis.keptIntervals(result)
         guard !x.isEmpty else { return [] }
         var plot = SVGPlot(title: "Tapping intervals\(result.identifier.map { " (\($0))" } ?? "")", xLabel: "time since the first kept tap, s",
@@ -101,13 +100,5 @@ public enum RecordingCharts {
     static func audiometry(_ path: String, title: String) -> [String] {
         guard let scored = try? AudiometryScorer.score(path) else { return [] }
         return [scored.plotted.svg(title: (path as NSString).lastPathComponent + " — " + title, legend: scored.legend)]
-    }
-
-    /// The file, or the JSON files of a folder.
-    static func jsonFiles(_ path: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
-        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-            .map { (path as NSString).appendingPathComponent($0) }.filter { $0.hasSuffix(".json") }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioIO
+import Recording
 import Foundation
 import SensorData
 
@@ -151,15 +152,13 @@ struct SampleGenerator {
         return series
     }
 
+    /// Walking north-east at 1.3 m/s from Oxford's Radcliffe Camera (the simulator's walker), coordinates rounded to 1e-7°.
     mutating func location() -> SensorSeries {
         var series = SensorSeries(kind: .location, utcOffsetSeconds: start.utcOffsetSeconds)
-        for k in 0..<10 {
-            // Walking north-east at 1.3 m/s from Oxford's Radcliffe Camera.
-            let metres = 1.3 * Double(k)
-            series.append(numbers: [
-                start.secondsSince1970 + Double(k), rounded(51.753_4 + metres * 0.707 / 111_320, 7),
-                rounded(-1.254_0 + metres * 0.707 / (111_320 * cos(51.7534 * .pi / 180)), 7), 5, 70, 8, 45, 1.3, .nan,
-            ])
+        let walk = Simulator.walkerLocation(first: 0, count: 10, startSeconds: start.secondsSince1970)
+        let time = walk.time, latitude = walk["coordinate.latitude"]!, longitude = walk["coordinate.longitude"]!
+        for k in time.indices {
+            series.append(numbers: [time[k], rounded(latitude[k], 7), rounded(longitude[k], 7), 5, 70, 8, 45, 1.3, .nan])
         }
         return series
     }

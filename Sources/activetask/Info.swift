@@ -51,16 +51,7 @@ struct Info: ParsableCommand {
                 files.append(path)
                 continue
             }
-            let enumerator = FileManager.default.enumerator(atPath: path)
-            var found: [String] = []
-            while let relative = enumerator?.nextObject() as? String {
-                let full = (path as NSString).appendingPathComponent(relative)
-                var nested: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue {
-                    found.append(full)
-                }
-            }
-            files += found.sorted()
+            files += Discovery.regularFiles(under: path, includeHidden: true)
         }
         return files
     }

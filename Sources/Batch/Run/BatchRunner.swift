@@ -115,13 +115,13 @@ public enum BatchRunner {
         var hashes: [String] = []
         var bytes = 0
         for member in unit.members {
-            guard let hash = SHA256.file(member) else {
+            guard let (hash, size) = SHA256.file(member) else {
                 outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error,
                                            error: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
                 return outcome
             }
             hashes.append(hash)
-            bytes += ((try? FileManager.default.attributesOfItem(atPath: member))?[.size] as? Int) ?? 0
+            bytes += size
         }
         let content: String
         if hashes.count == 1 {

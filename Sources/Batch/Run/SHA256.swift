@@ -5,7 +5,8 @@ public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
     private var block = [UInt8]()
-    private var length: UInt64 = 0
+    /// Bytes hashed so far (the message; finalize() adds the padding).
+    private(set) var length: UInt64 = 0
 
     /// The round constants K (FIPS 180-4, §4.2.2).
     private static let k: [UInt32] = [
@@ -54,8 +55,9 @@ public struct SHA256: Sendable {
         }.joined()
     }
 
-    /// SHA-256 of the file at `path`, read in 1-MiB chunks; nil if it cannot be read.
-    public static func file(_ path: String) -> String? {
+    /// SHA-256 of the file at `path`, read in 1-MiB chunks, and its length in bytes; nil if it
+    /// cannot be read.
+    public static func file(_ path: String) -> (digest: String, bytes: Int)? {
         guard let handle = fopen(path, "rb") else { return nil }
         defer { fclose(handle) }
         var hash = SHA256()
@@ -63,7 +65,10 @@ public struct SHA256: Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
             if count > 0 { buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
-            if count < buffer.count { return ferror(handle) == 0 ? hash.finalize() : nil }
+            if count < buffer.count {
+                let bytes = Int(hash.length)  // before finalize() adds the padding
+                return ferror(handle) == 0 ? (hash.finalize(), bytes) : nil
+            }
         }
     }
 

@@ -89,26 +89,30 @@ public enum Discovery {
         return (units.sorted { $0.path < $1.path }, missing)
     }
 
-    /// Adds `path` (a file, or the files under a folder) to `files`; false if it does not exist.
+    /// Adds `path` (a file, or the files under a folder, hidden ones left out) to `files`;
+    /// false if it does not exist.
     private static func collect(_ path: String, into files: inout [String]) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
-        guard isDirectory.boolValue else {
-            files.append(path)
-            return true
-        }
-        let enumerator = FileManager.default.enumerator(atPath: path)
+        files += isDirectory.boolValue ? regularFiles(under: path, includeHidden: false) : [path]
+        return true
+    }
+
+    /// The regular files under `folder`, recursively, sorted; with `includeHidden` false, entries
+    /// named `.…` (and everything under hidden folders) are left out.
+    public static func regularFiles(under folder: String, includeHidden: Bool) -> [String] {
+        var found: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: folder)
         while let relative = enumerator?.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") {
+            if !includeHidden, (relative as NSString).lastPathComponent.hasPrefix(".") {
                 enumerator?.skipDescendants()
                 continue
             }
-            let full = (path as NSString).appendingPathComponent(relative)
+            let full = (folder as NSString).appendingPathComponent(relative)
             var nested: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue { files.append(full) }
+            if FileManager.default.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue { found.append(full) }
         }
-        return true
+        return found.sorted()
     }
 
     /// Whether a JSON file (≤ 8 MB) contains `ORKFileResult` — the cheap test before parsing a

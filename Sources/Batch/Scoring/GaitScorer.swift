@@ -89,7 +89,7 @@ public enum GaitScorer {
     }
 
     /// The file itself, or for a folder (an unpacked upload) its JSON files in name order.
-    static func inputFiles(_ path: String) -> [String] {
+    public static func inputFiles(_ path: String) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
         return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
