@@ -50,5 +50,18 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        /// The toolkit's side of Benchmarks/peers/compare.py (not a package-benchmark suite).
+        .executableTarget(
+            name: "peer-workloads",
+            dependencies: [
+                .product(name: "Analysis", package: toolkit),
+                .product(name: "AudioIO", package: toolkit),
+                .product(name: "Batch", package: toolkit),
+                .product(name: "SensorData", package: toolkit),
+                .product(name: "SignalProcessing", package: toolkit),
+            ],
+            path: "PeerWorkloads",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -52,25 +52,57 @@ public struct BiquadCascade: Sendable, Hashable {
         for i in state.indices { state[i] = 0 }
     }
 
-    /// Filters `samples` in place.
+    /// Filters `samples` in place. Sections run in groups of up to three per pass over the
+    /// samples, each sample through the whole group: the next section's arithmetic then overlaps
+    /// the feedback latency of the one before (one pass per section waits on it in turn). The
+    /// output is identical to one pass per section.
     @inlinable
     public mutating func process(_ samples: UnsafeMutableBufferPointer<Double>) {
         let sections = self.sections
         state.withUnsafeMutableBufferPointer { state in
-            for k in sections.indices {
-                let s = sections[k]
-                var z1 = state[2 * k], z2 = state[2 * k + 1]
-                for i in samples.indices {
-                    let x = samples[i]
-                    let y = s.b0 * x + z1
-                    z1 = s.b1 * x - s.a1 * y + z2
-                    z2 = s.b2 * x - s.a2 * y
-                    samples[i] = y
+            var k = 0
+            while k < sections.count {
+                let group = min(3, sections.count - k)
+                let memory = state.baseAddress! + 2 * k
+                switch group {
+                case 3: Self.run3(sections[k], sections[k + 1], sections[k + 2], samples, memory)
+                case 2: Self.run2(sections[k], sections[k + 1], samples, memory)
+                default: Self.run1(sections[k], samples, memory)
                 }
-                state[2 * k] = z1
-                state[2 * k + 1] = z2
+                k += group
             }
         }
+    }
+
+    /// One transposed direct form II step: returns y and updates (z1, z2). z1 is summed as
+    /// (b1·x + z2) − a1·y, so the feedback path from y is one multiply and one subtract.
+    @inlinable @inline(__always)
+    static func step(_ s: Biquad, _ x: Double, _ z1: inout Double, _ z2: inout Double) -> Double {
+        let y = s.b0 * x + z1
+        z1 = (s.b1 * x + z2) - s.a1 * y
+        z2 = s.b2 * x - s.a2 * y
+        return y
+    }
+
+    @inlinable
+    static func run1(_ a: Biquad, _ samples: UnsafeMutableBufferPointer<Double>, _ state: UnsafeMutablePointer<Double>) {
+        var a1 = state[0], a2 = state[1]
+        for i in samples.indices { samples[i] = step(a, samples[i], &a1, &a2) }
+        state[0] = a1; state[1] = a2
+    }
+
+    @inlinable
+    static func run2(_ a: Biquad, _ b: Biquad, _ samples: UnsafeMutableBufferPointer<Double>, _ state: UnsafeMutablePointer<Double>) {
+        var a1 = state[0], a2 = state[1], b1 = state[2], b2 = state[3]
+        for i in samples.indices { samples[i] = step(b, step(a, samples[i], &a1, &a2), &b1, &b2) }
+        state[0] = a1; state[1] = a2; state[2] = b1; state[3] = b2
+    }
+
+    @inlinable
+    static func run3(_ a: Biquad, _ b: Biquad, _ c: Biquad, _ samples: UnsafeMutableBufferPointer<Double>, _ state: UnsafeMutablePointer<Double>) {
+        var a1 = state[0], a2 = state[1], b1 = state[2], b2 = state[3], c1 = state[4], c2 = state[5]
+        for i in samples.indices { samples[i] = step(c, step(b, step(a, samples[i], &a1, &a2), &b1, &b2), &c1, &c2) }
+        state[0] = a1; state[1] = a2; state[2] = b1; state[3] = b2; state[4] = c1; state[5] = c2
     }
 
     /// Filters an array in place.

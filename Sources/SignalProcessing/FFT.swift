@@ -11,16 +11,23 @@ import Synchronization
 /// Plans are made with `FFTW_ESTIMATE` (never `FFTW_MEASURE` on the request path), cached per
 /// (size, kind, precision, alignment) for the life of the process, and created under a lock
 /// because FFTW's planner is not thread-safe; executing distinct arrays concurrently is safe
-/// (FFTW manual §5.4 "Thread safety"). `FFT` values are cheap and `Sendable`.
+/// (FFTW manual §5.4 "Thread safety"). `FFT` values are cheap and `Sendable`; a value holds its
+/// size's plans, so a transform costs one uncontended lock and an array index on top of FFTW's
+/// execute (≤ 1.1× FFTW called from C at 256 points and above, Benchmarks/peers/compare.py).
 public struct FFT: Sendable, Hashable {
     /// Number of points N.
     public let size: Int
+    private let plans: PlanCache.Plans
 
     /// - Throws: `FFTError.invalidSize` for N < 1.
     public init(size: Int) throws(FFTError) {
         guard size >= 1, size <= Int(Int32.max) else { throw .invalidSize(size) }
         self.size = size
+        plans = PlanCache.shared.plans(size: size)
     }
+
+    public static func == (a: FFT, b: FFT) -> Bool { a.size == b.size }
+    public func hash(into hasher: inout Hasher) { hasher.combine(size) }
 
     /// Complex bins of a real transform: N/2 + 1.
     public var realBins: Int { size / 2 + 1 }
@@ -113,8 +120,8 @@ public struct FFT: Sendable, Hashable {
 
     /// The cached plan for this size and these buffers' alignment and placement.
     private func plan(_ kind: PlanCache.Kind, float: Bool, _ input: UnsafeRawPointer?, _ output: UnsafeRawPointer?) -> PlanCache.Plan {
-        PlanCache.shared.plan(.init(kind: kind, float: float, size: size, aligned: aligned(input, output),
-                                    inPlace: kind != .realInverse && input == output))
+        plans.plan(.init(kind: kind, float: float, size: size, aligned: aligned(input, output),
+                         inPlace: kind != .realInverse && input == output))
     }
 
     private func aligned(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?) -> Bool {
@@ -135,9 +142,9 @@ public enum FFTError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The process-wide FFTW plan cache.
+/// The process-wide FFTW plan cache: one ``Plans`` table per size.
 final class PlanCache: Sendable {
-    enum Kind: Hashable, Sendable { case realForward, realInverse, complexForward, complexInverse }
+    enum Kind: Int, Hashable, Sendable { case realForward, realInverse, complexForward, complexInverse }
 
     struct Key: Hashable, Sendable {
         let kind: Kind
@@ -145,6 +152,9 @@ final class PlanCache: Sendable {
         let size: Int
         let aligned: Bool
         let inPlace: Bool
+
+        /// Index of the plan in its size's table: 4 kinds × precision × alignment × placement.
+        var slot: Int { kind.rawValue << 3 | (float ? 4 : 0) | (aligned ? 2 : 0) | (inPlace ? 1 : 0) }
     }
 
     /// An FFTW plan, never destroyed (plans live as long as the cache).
@@ -153,15 +163,34 @@ final class PlanCache: Sendable {
         init(_ pointer: OpaquePointer) { self.pointer = pointer }
     }
 
-    static let shared = PlanCache()
-    private let plans = Mutex<[Key: Plan]>([:])
+    /// The plans of one size, made on first use.
+    final class Plans: Sendable {
+        private let slots = Mutex<[Plan?]>(Array(repeating: nil, count: 32))
 
-    func plan(_ key: Key) -> Plan {
-        plans.withLock { plans in
-            if let plan = plans[key] { return plan }
-            let plan = Plan(Self.make(key))
-            plans[key] = plan
+        func plan(_ key: Key) -> Plan {
+            if let plan = slots.withLock({ $0[key.slot] }) { return plan }
+            // FFTW's planner is not thread-safe: every plan is made under the cache's lock.
+            let plan = PlanCache.shared.sizes.withLock { _ in
+                slots.withLock { slots in
+                    if let plan = slots[key.slot] { return plan }
+                    let plan = Plan(PlanCache.make(key))
+                    slots[key.slot] = plan
+                    return plan
+                }
+            }
             return plan
+        }
+    }
+
+    static let shared = PlanCache()
+    private let sizes = Mutex<[Int: Plans]>([:])
+
+    func plans(size: Int) -> Plans {
+        sizes.withLock { sizes in
+            if let plans = sizes[size] { return plans }
+            let plans = Plans()
+            sizes[size] = plans
+            return plans
         }
     }
 

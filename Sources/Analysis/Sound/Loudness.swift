@@ -11,9 +11,12 @@ public struct LoudnessMeter: Sendable {
     /// Channel weights G_i: 1.0 for L, R, C; 1.41 for surrounds (5.0 order L R C Ls Rs).
     public let weights: [Double]
     private var filters: [BiquadCascade]
+    /// Σ x² of each channel's K-weighted samples in the current step.
     private var current: [Double]
     private var currentCount = 0
     private let stepSamples: Int
+    /// One channel of the block being processed.
+    private var scratch: [Double] = []
     /// Weighted sums Σ G_i·(mean square of channel i) of each complete 100 ms step.
     private(set) var steps: [Double] = []
 
@@ -28,22 +31,51 @@ public struct LoudnessMeter: Sendable {
 
     /// Processes interleaved frames.
     public mutating func process(interleaved block: [Double]) {
+        block.withUnsafeBufferPointer { process(interleaved: $0) }
+    }
+
+    /// Processes interleaved frames of Float samples (as decoders deliver them).
+    public mutating func process(interleaved block: UnsafeBufferPointer<Float>) {
+        processSamples(block)
+    }
+
+    /// Processes interleaved frames.
+    public mutating func process(interleaved block: UnsafeBufferPointer<Double>) {
+        processSamples(block)
+    }
+
+    /// Each channel in turn: de-interleaved into `scratch`, K-weighted in place, its squares
+    /// summed per 100 ms step; a step's weighted sum is appended once every channel has it.
+    private mutating func processSamples<T: BinaryFloatingPoint>(_ block: UnsafeBufferPointer<T>) {
         let frames = block.count / channels
-        var filtered = [[Double]](repeating: [], count: channels)
+        guard frames > 0 else { return }
+        if scratch.count < frames { scratch = [Double](repeating: 0, count: frames) }
+        var completed: [Double] = []
         for c in 0..<channels {
-            var channel = (0..<frames).map { block[$0 * channels + c] }
-            filters[c].process(&channel)
-            filtered[c] = channel
-        }
-        for i in 0..<frames {
-            for c in 0..<channels { current[c] += filtered[c][i] * filtered[c][i] }
-            currentCount += 1
-            if currentCount == stepSamples {
-                steps.append((0..<channels).reduce(0) { $0 + weights[$1] * current[$1] / Double(stepSamples) })
-                for c in 0..<channels { current[c] = 0 }
-                currentCount = 0
+            scratch.withUnsafeMutableBufferPointer { buffer in
+                let channel = UnsafeMutableBufferPointer(rebasing: buffer[0..<frames])
+                for i in 0..<frames { channel[i] = Double(block[i * channels + c]) }
+                filters[c].process(channel)
+                var sum = current[c], count = currentCount, step = 0
+                var i = 0
+                while i < frames {
+                    let end = min(frames, i + stepSamples - count)
+                    sum += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: channel[i..<end]))
+                    count += end - i
+                    i = end
+                    if count == stepSamples {
+                        let weighted = weights[c] * sum / Double(stepSamples)
+                        if c == 0 { completed.append(weighted) } else { completed[step] += weighted }
+                        step += 1
+                        sum = 0
+                        count = 0
+                    }
+                }
+                current[c] = sum
             }
         }
+        steps += completed
+        currentCount = (currentCount + frames) % stepSamples
     }
 
     static func loudness(_ weightedMeanSquare: Double) -> Double { -0.691 + 10 * log10(weightedMeanSquare) }

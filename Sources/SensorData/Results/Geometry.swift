@@ -42,14 +42,45 @@ public struct Rect: Sendable, Hashable {
 /// Parsing of `NSStringFromCGPoint/Size/Rect` strings (formats.md §8.2): `"{x, y}"`,
 /// `"{w, h}"`, `"{{x, y}, {w, h}}"`, with any whitespace and exponents.
 enum CGString {
-    /// The numbers of a `{a, b}` string; nil if it is not one.
+    /// The numbers of a `{a, b}` string (ASCII spaces allowed around each part); nil if it is
+    /// not one. Works on the UTF-8 bytes: every tap of a tapping result has one.
     static func pair(_ text: Substring) -> (Double, Double)? {
-        let trimmed = text.trimmingSpaces
-        guard trimmed.hasPrefix("{"), trimmed.hasSuffix("}") else { return nil }
-        let inner = trimmed.dropFirst().dropLast()
-        let parts = inner.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = number(parts[0]), let b = number(parts[1]) else { return nil }
+        if let pair = text.utf8.withContiguousStorageIfAvailable(pair) { return pair }
+        return Array(text.utf8).withUnsafeBufferPointer(pair)
+    }
+
+    private static func pair(_ bytes: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
+        let (start, end) = trimmed(bytes, 0, bytes.count)
+        guard end - start >= 2, bytes[start] == UInt8(ascii: "{"), bytes[end - 1] == UInt8(ascii: "}"),
+            let comma = bytes[(start + 1)..<(end - 1)].firstIndex(of: UInt8(ascii: ",")),
+            let a = number(bytes, start + 1, comma), let b = number(bytes, comma + 1, end - 1)
+        else { return nil }
         return (a, b)
+    }
+
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Int, Int) {
+        var start = start, end = end
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return (start, end)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// A finite decimal number filling bytes[start..<end] but for spaces (a second comma fails here).
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        let (start, end) = trimmed(bytes, start, end)
+        guard start < end else { return nil }
+        for byte in bytes[start..<end] {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): continue
+            default: return nil
+            }
+        }
+        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)), value.isFinite else { return nil }
+        return value
     }
 
     static func point(_ text: String) -> Point? {
@@ -71,13 +102,6 @@ enum CGString {
         return Rect(origin: Point(x: origin.0, y: origin.1), size: Size(width: size.0, height: size.1))
     }
 
-    private static func number(_ text: Substring) -> Double? {
-        let trimmed = text.trimmingSpaces
-        guard !trimmed.isEmpty, trimmed.allSatisfy({ "0123456789.eE+-".contains($0) }),
-            let value = Double(trimmed), value.isFinite
-        else { return nil }
-        return value
-    }
 }
 
 extension Substring {

@@ -1,0 +1,161 @@
+// The toolkit's side of `Benchmarks/peers/compare.py`: each workload does what the Python (or
+// C) peer of the same name does, on the same input, timed the same way — the median of
+// `repeats` wall-clock runs inside one process, after one warm-up run — and prints one JSON line:
+// {"workload", "seconds", "repeats", "peakResidentMB", "check"}. `check` is a number computed by
+// the run (a level, a feature) that compare.py sets beside the peer's, so a fast wrong answer
+// shows. Peak memory is the process's VmHWM: run one workload per process.
+//
+//   peer-workloads fft SIZE double|float
+//   peer-workloads leq FILE            A-weighted Leq per second, streamed (soundfile + scipy peer)
+//   peer-workloads meter FILE          the full IEC 61672-1 meter of `activetask score spl`
+//   peer-workloads loudness FILE       BS.1770-4 integrated loudness (pyloudnorm peer)
+//   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth)
+//   peer-workloads tapping FILE        mhealthtools tapping features (numpy peer)
+//   peer-workloads gait FILE           gait features of an accelerometer JSON (pdkit peer)
+//   peer-workloads json FILE           accelerometer items → columns (orjson + numpy peer)
+
+import Analysis
+import AudioIO
+import Batch
+import Foundation
+import SensorData
+import SignalProcessing
+
+/// Median wall time of `repeats` runs after one warm-up; the last run's check value.
+func measure(repeats: Int, _ body: () throws -> Double) rethrows -> (seconds: Double, check: Double) {
+    var check = try body()
+    var times: [Double] = []
+    for _ in 0..<repeats {
+        let start = DispatchTime.now().uptimeNanoseconds
+        check = try body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    times.sort()
+    return (times[times.count / 2], check)
+}
+
+/// Peak resident set of this process (VmHWM), MB.
+func peakResidentMB() -> Double {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
+}
+
+func report(_ workload: String, repeats: Int, _ result: (seconds: Double, check: Double)) {
+    let check = result.check.isFinite ? "\(result.check)" : "null"
+    print(#"{"workload":"\#(workload)","seconds":\#(result.seconds),"repeats":\#(repeats),"peakResidentMB":\#(peakResidentMB()),"check":\#(check)}"#)
+}
+
+/// Per-call time of a real forward FFT of `size` points through `FFT`, in the same loop shape
+/// as fftw_floor.c: `calls` transforms of one aligned buffer, median of 7 such loops.
+func fft(size: Int, float: Bool) throws -> (seconds: Double, check: Double) {
+    let transform = try FFT(size: size)
+    let calls = max(20, 50_000_000 / (size * max(1, Int(log2(Double(size))))))
+    func run<T: BinaryFloatingPoint>(_: T.Type, _ body: (UnsafeBufferPointer<T>, UnsafeMutableBufferPointer<T>) -> Void) -> (seconds: Double, check: Double) {
+        // 64-byte aligned, as fftw_malloc's buffers in fftw_floor.c.
+        func buffer(_ count: Int) -> UnsafeMutableBufferPointer<T> {
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<T>.stride, alignment: 64)
+            return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: count), count: count)
+        }
+        let input = buffer(size), output = buffer(2 * transform.realBins)
+        defer { input.deallocate(); output.deallocate() }
+        for i in 0..<size { input[i] = T(sin(Double(i) * 0.01)) }
+        let (loop, check) = measure(repeats: 7) {
+            for _ in 0..<calls { body(UnsafeBufferPointer(input), output) }
+            return Double(output[2])
+        }
+        return (loop / Double(calls), check)
+    }
+    return float
+        ? run(Float.self) { transform.forward($0, into: $1) }
+        : run(Double.self) { transform.forward($0, into: $1) }
+}
+
+/// A-weighted Leq of every second and of the whole file, dB re full scale: libsndfile's
+/// Double reads in 65,536-frame blocks through the IEC 61672-1 A filter (`FrequencyWeighting`).
+func leq(_ path: String) throws -> Double {
+    let file = try SoundFile(reading: path)
+    let rate = Int(file.format.sampleRateHz), channels = file.format.channels
+    var filter = FrequencyWeighting.a.filter(sampleRateHz: file.format.sampleRateHz)
+    var block = [Double](repeating: 0, count: 65_536 * channels)
+    var mono = [Double](repeating: 0, count: 65_536)
+    var perSecond: [Double] = []
+    var second = 0.0, inSecond = 0, total = 0.0, count = 0
+    while true {
+        let frames = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try file.read(into: buffer) }
+        if frames == 0 { break }
+        if channels == 1 { swap(&block, &mono) } else { for i in 0..<frames { mono[i] = block[i * channels] } }
+        mono.withUnsafeMutableBufferPointer { filter.process(UnsafeMutableBufferPointer(rebasing: $0[0..<frames])) }
+        mono.withUnsafeBufferPointer { mono in
+            var i = 0
+            while i < frames {
+                let end = min(frames, i + rate - inSecond)
+                second += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: mono[i..<end]))
+                inSecond += end - i
+                i = end
+                if inSecond == rate {
+                    perSecond.append(10 * log10(second / Double(rate)))
+                    total += second
+                    count += rate
+                    second = 0
+                    inSecond = 0
+                }
+            }
+        }
+    }
+    return 10 * log10(total / Double(max(count, 1)))
+}
+
+func number(_ report: ScoreReport, _ name: String) -> Double {
+    report.sets.first?[name]?.number ?? .nan
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let workload = arguments.first else {
+    FileHandle.standardError.write(Data("usage: peer-workloads fft|leq|meter|loudness|voice|tapping|gait|json ARGS\n".utf8))
+    exit(2)
+}
+do {
+    switch workload {
+    case "fft":
+        let size = Int(arguments[1]) ?? 1024
+        report("fft \(size) \(arguments[2])", repeats: 7, try fft(size: size, float: arguments[2] == "float"))
+    case "leq":
+        report(workload, repeats: 3, try measure(repeats: 3) { try leq(arguments[1]) })
+    case "meter":
+        report(workload, repeats: 3, try measure(repeats: 3) { number(try SPLScorer.score(arguments[1]), "laeqDecibels") })
+    case "loudness":
+        report(workload, repeats: 3, try measure(repeats: 3) {
+            let file = try SoundFile(reading: arguments[1])
+            var meter = LoudnessMeter(sampleRateHz: file.format.sampleRateHz, channels: file.format.channels)
+            try file.forEachBlock { block, frames in meter.process(interleaved: UnsafeBufferPointer(rebasing: block[0..<(frames * file.format.channels)])) }
+            return meter.integratedLUFS ?? .nan
+        })
+    case "voice":
+        report(workload, repeats: 5, try measure(repeats: 5) {
+            try arguments.dropFirst().reduce(0.0) { $0 + number(try VoiceScorer.score($1), "jitterLocal") }
+        })
+    case "tapping":
+        report(workload, repeats: 201, try measure(repeats: 201) { number(try TappingScorer.score(arguments[1]), "meanTapInter") })
+    case "gait":
+        let contents = try JSONContents.read(arguments[1])
+        guard let series = contents.series.first?.series, let signal = MotionSignal(series) else {
+            throw ScoringError(.invalidInput, "\(arguments[1]): no accelerometer items")
+        }
+        report(workload, repeats: 3, measure(repeats: 3) {
+            GaitAnalysis.analyze(signal, windows: false).features["stepCount"]?.number ?? .nan
+        })
+    case "json":
+        let bytes = try FileBytes.read(arguments[1])
+        report(workload, repeats: 501, try measure(repeats: 501) {
+            let contents = try JSONContents.decode(bytes, file: arguments[1])
+            return contents.series.first?.series["x"]?.reduce(0, +) ?? .nan
+        })
+    default:
+        FileHandle.standardError.write(Data("peer-workloads: unknown workload \(workload)\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("peer-workloads \(workload): \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,402 @@
+"""ActiveTaskKit next to its peers, side by side on this machine in one run (issue 8).
+
+    bash Benchmarks/peers/setup.sh          # once: a venv with the peers, from PyPI
+    Benchmarks/.peers-venv/bin/python Benchmarks/peers/compare.py [--only fft,leq,...] [--runs N]
+
+Every workload runs in its own process (so each peak resident memory is that workload's), the
+toolkit through `peer-workloads` (Benchmarks/PeerWorkloads), the FFT floor through
+fftw_floor.c, each Python peer through `compare.py --peer NAME ARGS`. Both sides time the
+median of the same number of runs after one warm-up inside their process; FFT rows alternate the
+C and Swift processes five times and keep each side's fastest median (micro-benchmarks on a
+shared machine are noisy; the fastest is the least disturbed). Each side also prints a check
+value (a level, a feature, a count) so a fast wrong answer shows.
+
+Inputs are made in --work (default /tmp/activetask-peers) from fixed seeds: 1 h and 10 min of
+48 kHz mono 16-bit noise, 10 min of 48 kHz stereo 16-bit noise, 1 h of 100 Hz accelerometer
+items (walking alternating with rest, ResearchKit JSON), and a generated batch corpus
+(`activetask generate-corpus --runs --batch-runs`). Real recordings come from ../shared/data
+(mPower tapping, the mPower walk, the four sustained-vowel WAVs).
+
+Prints one table: seconds per side, speed ratio (peer time / toolkit time; > 1: the toolkit is
+faster), the issue's target, peak memory per side, and the check values.
+"""
+import argparse
+import json
+import math
+import os
+import pathlib
+import resource
+import sqlite3
+import subprocess
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+
+
+# ---------------------------------------------------------------- peers (run in a child process)
+
+def a_weighting_sos(rate):
+    """IEC 61672-1 A-weighting: the analogue poles and zeros (20.6, 107.7, 737.9, 12194 Hz),
+    normalised to 0 dB at 1 kHz, by the bilinear transform, as second-order sections."""
+    import numpy as np
+    from scipy import signal
+    f1, f2, f3, f4 = 20.598997, 107.65265, 737.86223, 12194.217
+    zeros = [0, 0, 0, 0]
+    poles = [-2 * math.pi * f for f in (f1, f1, f2, f3, f4, f4)]
+    k = (2 * math.pi * f4) ** 2
+    z, p, gain = signal.bilinear_zpk(zeros, poles, k, rate)
+    sos = signal.zpk2sos(z, p, gain)
+    w, h = signal.sosfreqz(sos, worN=[1000.0], fs=rate)
+    sos[0, :3] /= abs(h[0])
+    return np.asarray(sos)
+
+
+def peer_leq(path):
+    """A-weighted Leq per second and overall, dB re full scale: soundfile 1-s blocks, scipy sosfilt."""
+    import numpy as np
+    import soundfile
+    from scipy import signal
+    info = soundfile.info(path)
+    sos = a_weighting_sos(info.samplerate)
+    zi = np.zeros((sos.shape[0], 2))
+    per_second = []
+    for block in soundfile.blocks(path, blocksize=info.samplerate, dtype="float64", always_2d=True):
+        y, zi = signal.sosfilt(sos, block[:, 0], zi=zi)
+        if len(y) == info.samplerate:
+            per_second.append(np.dot(y, y) / len(y))
+    return 10 * math.log10(np.mean(per_second))
+
+
+def peer_loudness(path):
+    import pyloudnorm
+    import soundfile
+    data, rate = soundfile.read(path)
+    return pyloudnorm.Meter(rate).integrated_loudness(data)
+
+
+def peer_voice(*paths):
+    sys.path.insert(0, str(HERE))
+    from voice_parselmouth import praat
+    return sum(praat(path)["jitterLocal"] for path in paths)
+
+
+def peer_tapping(path):
+    sys.path.insert(0, str(HERE))
+    from tapping_numpy import features, rows
+    return features(*rows(path))["meanTapInter"]
+
+
+def load_motion(path):
+    import numpy as np
+    import orjson
+    items = orjson.loads(pathlib.Path(path).read_bytes())
+    items = items["items"] if isinstance(items, dict) else items
+    return [np.fromiter((item[key] for item in items), float, len(items)) for key in ("timestamp", "x", "y", "z")]
+
+
+def pdkit_gait(t, x, y, z):
+    """pdkit 1.4 GaitProcessor on the acceleration magnitude resampled to 100 Hz: heel strikes
+    (step count and times), gait regularity/symmetry (autocorrelation) and the frequency of peaks."""
+    import warnings
+    import numpy as np
+    np.int = int  # pdkit 1.4 uses the alias numpy 1.24 removed
+    warnings.filterwarnings("ignore")
+    import pandas as pd
+    import pdkit
+    grid = np.arange(t[0], t[-1], 0.01)
+    magnitude = np.interp(grid, t, np.sqrt(x * x + y * y + z * z))
+    series = pd.Series(magnitude)
+    gait = pdkit.GaitProcessor(sampling_frequency=100.0)
+    strikes, _ = gait.heel_strikes(series)
+    gait.gait_regularity_symmetry(series)
+    gait.frequency_of_peaks(series)
+    return float(len(strikes))
+
+
+def peer_json(path):
+    data = pathlib.Path(path).read_bytes()
+    import numpy as np
+    import orjson
+    items = orjson.loads(data)
+    return float(np.fromiter((item["x"] for item in items), float, len(items)).sum())
+
+
+def peer_fft_numpy(size, precision):
+    """Not a target row: numpy.fft.rfft (pocketfft) for scale next to FFTW."""
+    import numpy as np
+    x = np.sin(np.arange(int(size)) * 0.01).astype(np.float32 if precision == "float" else np.float64)
+    return float(np.fft.rfft(x)[1].real)
+
+
+def batch_analyse(unit):
+    """One corpus unit as the Python pipeline analyses it: (path, analyzer, features)."""
+    import numpy as np
+    sys.path.insert(0, str(HERE))
+    path = pathlib.Path(unit)
+    rows = []
+    if path.is_dir():
+        names = sorted(p.name for p in path.iterdir())
+        if "tapping_results.json" in names:
+            from tapping_numpy import features, rows as tapping_rows
+            f = features(*tapping_rows(path / "tapping_results.json"))
+            rows.append((unit, "tapping", {k: float(v) if isinstance(v, (int, float, np.floating)) else str(v) for k, v in f.items()}))
+        motion = [n for n in names if n.startswith(("accel_", "deviceMotion_"))]
+        if motion:
+            features = {}
+            for name in motion:
+                items = json.loads((path / name).read_text())["items"]
+                t = np.array([i["timestamp"] for i in items])
+                if name.startswith("accel_"):
+                    x, y, z = (np.array([i[k] for i in items]) for k in "xyz")
+                else:
+                    x, y, z = (np.array([i["userAcceleration"][k] + i["gravity"][k] for i in items]) for k in "xyz")
+                features[name + ".stepCount"] = pdkit_gait(t, x, y, z) if len(t) >= 300 else None
+            for name in names:
+                if name.startswith("pedometer_"):
+                    items = json.loads((path / name).read_text())["items"]
+                    features[name + ".steps"] = items[-1]["numberOfSteps"] if items else None
+            rows.append((unit, "gait", features))
+        audio = [n for n in names if n.endswith(".wav")]
+        for name in audio:
+            from voice_parselmouth import praat
+            rows.append((str(path / name), "voice", praat(str(path / name))))
+            rows.append((str(path / name), "spl", {"laeqDecibelsFS": peer_leq(str(path / name))}))
+    else:
+        d = json.loads(path.read_text())
+        if d.get("_class") == "ORKEnvironmentSPLMeterResult":
+            readings = d["recordedSPLMeterSamples"]
+            run, passed = 0, None
+            for k, value in enumerate(readings):
+                run = run + 1 if value < 35 else 0
+                if run == 5 and passed is None:
+                    passed = k
+            rows.append((unit, "spl", {"readingCount": len(readings), "passIndex": passed}))
+        elif d.get("_class") == "ORKdBHLToneAudiometryResult":
+            thresholds = {(s["channel"], s["frequency"]): s["calculatedThreshold"] for s in d["samples"]}
+            pta = {ch: np.mean([thresholds[(ch, f)] for f in (500, 1000, 2000, 4000) if (ch, f) in thresholds]) for ch in (0, 1)}
+            rows.append((unit, "audiometry", {"ptaLeft": pta[0], "ptaRight": pta[1]}))
+    return rows
+
+
+def peer_batch(corpus, db, jobs):
+    """The Python pipeline: the same analyses on the same corpus with a process pool of `jobs`
+    workers, features as JSON into SQLite."""
+    from multiprocessing import Pool
+    units = []
+    for run in sorted(pathlib.Path(corpus).iterdir()):
+        for entry in sorted(run.iterdir()):
+            units.append(str(entry))
+    with sqlite3.connect(db) as store:
+        store.execute("CREATE TABLE IF NOT EXISTS results (path TEXT, analyzer TEXT, features TEXT)")
+        with Pool(int(jobs)) as pool:
+            count = 0
+            for rows in pool.imap_unordered(batch_analyse, units, chunksize=4):
+                store.executemany("INSERT INTO results VALUES (?, ?, ?)", [(p, a, json.dumps(f, default=str)) for p, a, f in rows])
+                count += len(rows)
+    return float(count)
+
+
+PEERS = {
+    "leq": peer_leq, "loudness": peer_loudness, "voice": peer_voice, "tapping": peer_tapping,
+    "gait": lambda path: pdkit_gait(*load_motion(path)), "json": peer_json,
+}
+
+
+def run_peer(name, args, repeats):
+    if name == "batch":  # one timed run: the corpus is large, and a rerun would measure warm caches only
+        start = time.perf_counter()
+        check = peer_batch(*args)
+        seconds = time.perf_counter() - start
+    elif name == "fft-numpy":
+        check, seconds = peer_fft_numpy(*args), time_fft_numpy(*args)
+    else:
+        function = PEERS[name]
+        check = function(*args)
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            check = function(*args)
+            times.append(time.perf_counter() - start)
+        times.sort()
+        seconds = times[len(times) // 2]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(json.dumps({"workload": name, "seconds": seconds, "repeats": repeats, "peakResidentMB": max(peak, children), "check": check}))
+
+
+def time_fft_numpy(size, precision):
+    import numpy as np
+    size = int(size)
+    x = np.sin(np.arange(size) * 0.01).astype(np.float32 if precision == "float" else np.float64)
+    calls = max(20, 50_000_000 // (size * max(1, int(math.log2(size)))))
+    medians = []
+    for _ in range(7):
+        start = time.perf_counter()
+        for _ in range(calls):
+            np.fft.rfft(x)
+        medians.append((time.perf_counter() - start) / calls)
+    return sorted(medians)[3]
+
+
+# ---------------------------------------------------------------- inputs
+
+def make_inputs(work, tool, batch_runs):
+    import numpy as np
+    import soundfile
+    work.mkdir(parents=True, exist_ok=True)
+    files = {}
+
+    def noise_wav(name, seconds, channels):
+        path = work / name
+        if not path.exists():
+            rng = np.random.default_rng(8)
+            with soundfile.SoundFile(path, "w", 48_000, channels, "PCM_16") as f:
+                for minute in range(int(seconds // 60)):
+                    level = 0.05 * (1 + 0.5 * math.sin(minute))
+                    f.write(np.clip(rng.normal(0, level, (48_000 * 60, channels)), -1, 1))
+        return str(path)
+
+    files["hour"] = noise_wav("noise-1h-48k-mono.wav", 3600, 1)
+    files["tenMinutes"] = noise_wav("noise-10min-48k-mono.wav", 600, 1)
+    files["stereo"] = noise_wav("noise-10min-48k-stereo.wav", 600, 2)
+    gait = work / "accel-1h-100Hz.json"
+    if not gait.exists():
+        rng = np.random.default_rng(9)
+        t = np.arange(360_000) / 100 + rng.uniform(-0.001, 0.001, 360_000)
+        walking = (t // 300).astype(int) % 2 == 0
+        v = np.where(walking, 1.2 * np.sin(2 * np.pi * 1.8 * t) + 0.4 * np.sin(np.pi * 1.8 * t + 1), 0.02 * np.sin(2 * np.pi * 0.2 * t))
+        z = -(1 + v / 9.80665) + rng.normal(0, 0.01, t.size)
+        with open(gait, "w") as f:
+            f.write('{"items":[')
+            f.write(",".join(f'{{"timestamp":{a:.4f},"x":{b:.5f},"y":{c:.5f},"z":{d:.5f}}}'
+                             for a, b, c, d in zip(t, rng.normal(0, 0.01, t.size), rng.normal(0, 0.01, t.size), z)))
+            f.write("]}")
+    files["gait"] = str(gait)
+    corpus = work / f"corpus-{batch_runs}"
+    if not corpus.exists():
+        subprocess.run([tool, "generate-corpus", "--runs", str(batch_runs), "--out", str(corpus)], check=True, stdout=subprocess.DEVNULL)
+    files["corpus"] = str(corpus)
+    return files
+
+
+# ---------------------------------------------------------------- driver
+
+def child(command):
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def wall_and_peak(command):
+    """Wall time and peak resident memory (MB) of a whole command (GNU time)."""
+    start = time.perf_counter()
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, check=True, capture_output=True, text=True)
+    return time.perf_counter() - start, int(out.stderr.strip().splitlines()[-1]) / 1024, out.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", default="")
+    parser.add_argument("--work", default="/tmp/activetask-peers")
+    parser.add_argument("--batch-runs", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--peer", nargs="+")
+    parser.add_argument("--repeats", type=int, default=3)
+    options = parser.parse_args()
+    if options.peer:
+        run_peer(options.peer[0], options.peer[1:], options.repeats)
+        return
+
+    bench = ROOT / "Benchmarks"
+    subprocess.run(["swift", "build", "-c", "release", "--product", "peer-workloads"], cwd=bench, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "activetask"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    (bench / ".build/peers").mkdir(parents=True, exist_ok=True)
+    floor = bench / ".build/peers/fftw_floor"
+    subprocess.run(["cc", "-O2", "-o", str(floor), str(HERE / "fftw_floor.c"), "-lfftw3", "-lfftw3f", "-lm"], check=True)
+    workloads = str(bench / ".build/release/peer-workloads")
+    tool = str(ROOT / ".build/release/activetask")
+    files = make_inputs(pathlib.Path(options.work), tool, options.batch_runs)
+    only = set(filter(None, options.only.split(",")))
+    me = [sys.executable, __file__]
+
+    def peer(name, *args, repeats=3):
+        return child(me + ["--repeats", str(repeats), "--peer", name, *map(str, args)])
+
+    rows = []
+
+    def row(name, ours, theirs, peer_name, target, goal, note=""):
+        ratio = theirs["seconds"] / ours["seconds"]
+        met = "yes" if goal(ratio, ours) else "NO"
+        rows.append((name, ours, theirs, peer_name, ratio, target, met, note))
+        print(f"  {name}: toolkit {ours['seconds']:.4g} s, {peer_name} {theirs['seconds']:.4g} s, ratio {ratio:.2f}", file=sys.stderr)
+
+    def wanted(key):
+        return not only or key in only
+
+    if wanted("fft"):
+        for size in (256, 1024, 4096, 65536):
+            for precision in ("double", "float"):
+                c, s = [], []
+                for _ in range(5):
+                    c.append(child([str(floor), str(size), precision]))
+                    s.append(child([workloads, "fft", str(size), precision]))
+                fastest = lambda runs: min(runs, key=lambda r: r["seconds"])  # noqa: E731
+                ours, theirs = fastest(s), fastest(c)
+                row(f"FFT r2c {size} {precision}", ours, theirs, "FFTW from C", "wrapper ≤ 1.1× C",
+                    lambda r, o: 1 / r <= 1.1)
+    if wanted("fft-numpy"):
+        for size in (1024, 65536):
+            ours = min((child([workloads, "fft", str(size), "double"]) for _ in range(3)), key=lambda r: r["seconds"])
+            row(f"FFT r2c {size} double", ours, peer("fft-numpy", size, "double"), "numpy.fft (pocketfft)", "(scale)", lambda r, o: True)
+    if wanted("leq"):
+        for key, label in (("hour", "1 h"), ("tenMinutes", "10 min")):
+            ours = child([workloads, "leq", files[key]])
+            row(f"A-weighted Leq/s, {label} 48 kHz mono PCM16", ours, peer("leq", files[key]), "soundfile+scipy+numpy",
+                "≥ 3×, ≤ 64 MB", lambda r, o: r >= 3 and o["peakResidentMB"] <= 64)
+        ours = child([workloads, "meter", files["hour"]])
+        row("full IEC 61672 meter (score spl), 1 h", ours, peer("leq", files["hour"]), "soundfile+scipy+numpy", "(more work)",
+            lambda r, o: True, "A, C, Z Leq, F/S, Lmax, percentiles vs A-weighted Leq only")
+    if wanted("loudness"):
+        ours = child([workloads, "loudness", files["stereo"]])
+        row("BS.1770-4 integrated, 10 min 48 kHz stereo", ours, peer("loudness", files["stereo"]), "pyloudnorm", "≥ 10×", lambda r, o: r >= 10)
+    voices = sorted(str(p) for p in (SHARED / "voice").glob("*.wav"))
+    if wanted("voice") and voices:
+        ours = child([workloads, "voice", *voices])
+        row(f"F0, pulses, jitter, shimmer, HNR: {len(voices)} real vowels", ours, peer("voice", *voices, repeats=5), "parselmouth (Praat)",
+            "≥ 1×", lambda r, o: r >= 1)
+    tapping = SHARED / "mpower/pdkit_mpower_finger_tapping.json"
+    if wanted("tapping") and tapping.exists():
+        ours = child([workloads, "tapping", str(tapping)])
+        row("tapping features, mPower file", ours, peer("tapping", tapping, repeats=201), "numpy", "≥ 20×", lambda r, o: r >= 20)
+    if wanted("gait"):
+        ours = child([workloads, "gait", files["gait"]])
+        row("gait, 1 h of 100 Hz accelerometer", ours, peer("gait", files["gait"]), "pdkit 1.4", "≥ 10×", lambda r, o: r >= 10)
+    walk = SHARED / "mpower/pdkit_mpower_gait.json"
+    if wanted("json") and walk.exists():
+        ours = child([workloads, "json", str(walk)])
+        row("JSON accelerometer items → columns (mPower walk)", ours, peer("json", walk, repeats=501), "orjson+numpy", "≥ 1×", lambda r, o: r >= 1)
+    if wanted("batch"):
+        import tempfile
+        with tempfile.TemporaryDirectory() as scratch:
+            seconds, peak, out = wall_and_peak([tool, "batch", files["corpus"], "--db", f"{scratch}/atk.sqlite", "--jobs", str(options.jobs), "--json"])
+            ours = {"seconds": seconds, "peakResidentMB": peak, "check": float(json.loads(out)["computed"])}
+            theirs = peer("batch", files["corpus"], f"{scratch}/py.sqlite", options.jobs)
+        row(f"batch, generated corpus of {options.batch_runs} task runs", ours, theirs, "Python pipeline (same analyses)", "≥ 10×", lambda r, o: r >= 10)
+
+    print()
+    print(f"| workload | toolkit s | peer | peer s | speed ratio | target | met | toolkit MB | peer MB | check toolkit / peer |")
+    print("|---|---:|---|---:|---:|---|---|---:|---:|---|")
+    for name, ours, theirs, peer_name, ratio, target, met, note in rows:
+        def mb(r):
+            return "–" if r.get("peakResidentMB") is None else f"{r['peakResidentMB']:.0f}"
+
+        def fmt(v):
+            return "–" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v)
+        print(f"| {name} | {ours['seconds']:.4g} | {peer_name} | {theirs['seconds']:.4g} | {ratio:.2f}× | {target} | {met} | "
+              f"{mb(ours)} | {mb(theirs)} | {fmt(ours.get('check'))} / {fmt(theirs.get('check'))}{' — ' + note if note else ''} |")
+
+
+if __name__ == "__main__":
+    main()
