@@ -1,3 +1,5 @@
+import Glibc
+
 /// SplitMix64 (G. Steele, D. Lea, C. Flood, OOPSLA 2014): a small deterministic stream for
 /// simulations, identical on every platform.
 public struct SplitMix64: Sendable {
@@ -15,4 +17,10 @@ public struct SplitMix64: Sendable {
 
     /// Uniform on [0, 1) with 53 random bits.
     public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// Standard normal from two `unit()` draws (Box–Muller).
+    public mutating func normal() -> Double {
+        let u = max(unit(), 1e-300), v = unit()
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
 }

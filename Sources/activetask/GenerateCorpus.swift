@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SensorData
+import Recording
 
 /// `activetask generate-corpus`: N mPower-like task runs for batch benchmarks and tests.
 struct GenerateCorpus: ParsableCommand {
@@ -29,51 +29,6 @@ struct GenerateCorpus: ParsableCommand {
     }
 
     func run() throws {
-        for index in 0..<runs {
-            let folder = (out as NSString).appendingPathComponent(String(format: "run-%05d", index))
-            var generator = SampleGenerator(seed: seed &+ UInt64(index))
-            let cadence = 90 + 40 * generator.random.uniform()
-            let tapping = generator.tappingResult()
-            let walk = generator.walkSeries(seconds: 20, cadenceStepsPerMinute: cadence)
-            try write(folder, "tapping", manifest: generator.manifest(item: "Tapping Activity", files: ["tapping_results.json"]),
-                      files: [("tapping_results.json", JSONWriter(indent: 2).bytes(tapping.appCoreJSON))])
-            try write(folder, "walking", manifest: generator.manifest(item: "Walking Activity", files: [
-                "accel_walking.outbound.json", "deviceMotion_walking.rest.json", "pedometer_walking.outbound.json",
-            ]), files: [
-                ("accel_walking.outbound.json", try RecorderItemEncoder(kind: .accelerometer).document(walk)),
-                ("deviceMotion_walking.rest.json", try RecorderItemEncoder(kind: .deviceMotion).document(generator.standingMotion(seconds: 10))),
-                ("pedometer_walking.outbound.json", try RecorderItemEncoder(kind: .pedometer).document(generator.pedometer(seconds: 20, cadence: cadence))),
-            ])
-            try write(folder, "voice", manifest: generator.manifest(item: "Voice Activity", files: ["audio_audio.wav"]), files: [])
-            try generator.writeVoice(to: (folder as NSString).appendingPathComponent("voice/audio_audio.wav"), seconds: 10,
-                                     f0Hz: 100 + 120 * generator.random.uniform())
-            try write(folder, nil, manifest: nil, files: [
-                ("spl_meter_result.json", JSONWriter().bytes(generator.splResult().researchKitJSON)),
-                ("dbhl_tone_audiometry_result.json",
-                 JSONWriter().bytes(generator.dBHLResult(shiftsDecibels: (0..<8).map { _ in 5 * (generator.random.uniform() * 5).rounded(.down) }).researchKitJSON)),
-            ])
-        }
-    }
-
-    /// Writes `files` (and `info.json`) into `folder/sub`.
-    private func write(_ folder: String, _ sub: String?, manifest: JSONValue?, files: [(String, [UInt8])]) throws {
-        let directory = sub.map { (folder as NSString).appendingPathComponent($0) } ?? folder
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if let manifest { try Data(JSONWriter(indent: 2).bytes(manifest)).write(to: URL(fileURLWithPath: directory).appendingPathComponent("info.json")) }
-        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name)) }
-    }
-}
-
-extension SampleGenerator {
-    /// An AppCore `info.json`: taskRun UUID, item, and the files with their timestamps (formats.md §8.1).
-    mutating func manifest(item: String, files: [String]) -> JSONValue {
-        let stamp = JSONValue.string(DateString(secondsSince1970: start.secondsSince1970, utcOffsetSeconds: 0).researchKitText)
-        return .object(JSONObject([
-            "taskRun": .string(uuid()), "item": .string(item), "appName": .string("ActiveTaskKit corpus"),
-            "files": .array(files.map { name in
-                .object(JSONObject(["filename": .string(name), "timestamp": stamp,
-                                    "contentType": .string(name.hasSuffix(".wav") ? "audio/wav" : "application/json")]))
-            }),
-        ]))
+        try Corpus.write(runs: runs, to: out, seed: seed)
     }
 }
