@@ -18,10 +18,17 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "package-benchmark")],
+            path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "SensorDataBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkSupport",
                 .product(name: "SensorData", package: toolkit),
             ],
             path: "Benchmarks/SensorDataBenchmarks",
@@ -32,6 +39,7 @@ let package = Package(
             name: "AnalysisBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkSupport",
                 .product(name: "Analysis", package: toolkit),
                 .product(name: "SensorData", package: toolkit),
             ],
@@ -43,10 +51,35 @@ let package = Package(
             name: "RecordingBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkSupport",
                 .product(name: "Recording", package: toolkit),
                 .product(name: "SensorData", package: toolkit),
             ],
             path: "Benchmarks/RecordingBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "SignalBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkSupport",
+                .product(name: "AudioIO", package: toolkit),
+                .product(name: "SignalProcessing", package: toolkit),
+            ],
+            path: "Benchmarks/SignalBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "BatchBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                "BenchmarkSupport",
+                .product(name: "Batch", package: toolkit),
+                .product(name: "Recording", package: toolkit),
+            ],
+            path: "Benchmarks/BatchBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
@@ -60,7 +93,7 @@ let package = Package(
                 .product(name: "SensorData", package: toolkit),
                 .product(name: "SignalProcessing", package: toolkit),
             ],
-            path: "PeerWorkloads",
+            path: "peers/PeerWorkloads",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -5,6 +5,7 @@
 set -euo pipefail
 packages=(pkg-config libsqlite3-dev libsndfile1-dev libfftw3-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium); fi
+command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -4,7 +4,7 @@
     Benchmarks/.peers-venv/bin/python Benchmarks/peers/compare.py [--only fft,leq,...] [--runs N]
 
 Every workload runs in its own process (so each peak resident memory is that workload's), the
-toolkit through `peer-workloads` (Benchmarks/PeerWorkloads), the FFT floor through
+toolkit through `peer-workloads` (Benchmarks/peers/PeerWorkloads), the FFT floor through
 fftw_floor.c, each Python peer through `compare.py --peer NAME ARGS`. Both sides time the
 median of the same number of runs after one warm-up inside their process; FFT rows alternate the
 C and Swift processes five times and keep each side's fastest median (micro-benchmarks on a

@@ -1,5 +1,6 @@
 import Analysis
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import SensorData
 
@@ -17,10 +18,11 @@ let tapping: TappingResult = {
     return result
 }()
 
-/// One hour of 100 Hz accelerometer with ±1 ms jitter: walking at 108 steps/min (phone upright,
-/// Apple convention, g) alternating with 5-minute rests.
+/// One hour (10 min in the quick pass) of 100 Hz accelerometer with ±1 ms jitter: walking at
+/// 108 steps/min (phone upright, Apple convention, g) alternating with 5-minute rests.
+let walkMinutes = quickOr(10, 60)
 let hour: MotionSignal = {
-    let n = 3600 * 100
+    let n = walkMinutes * 60 * 100
     var time = [Double](repeating: 0, count: n), z = time
     var state: UInt64 = 7
     for i in 0..<n {
@@ -35,11 +37,8 @@ let hour: MotionSignal = {
 }()
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-        maxDuration: .seconds(3),
-        maxIterations: 10_000
-    )
+    Benchmark.defaultConfiguration = configuration()
+    registerReference()
 
     Benchmark("Tapping: mhealthtools + atk features, 100 taps (20 s)") { benchmark in
         for _ in benchmark.scaledIterations {
@@ -47,13 +46,13 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Gait: 1 h of 100 Hz accelerometer, whole-recording features", configuration: .init(maxDuration: .seconds(20), maxIterations: 5)) { benchmark in
+    Benchmark("Gait: \(walkMinutes) min of 100 Hz accelerometer, whole-recording features", configuration: configuration(seconds: 20, iterations: 5)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(GaitAnalysis.analyze(hour, windows: false))
         }
     }
 
-    Benchmark("Gait: 1 h of 100 Hz accelerometer, with 20-s window cadences", configuration: .init(maxDuration: .seconds(30), maxIterations: 3)) { benchmark in
+    Benchmark("Gait: \(walkMinutes) min of 100 Hz accelerometer, with 20-s window cadences", configuration: configuration(seconds: 30, iterations: 3)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(GaitAnalysis.analyze(hour, windows: true))
         }
@@ -90,24 +89,26 @@ let vowel: [Double] = {
 }()
 
 let soundBenchmarks: @Sendable () -> Void = {
-    Benchmark("SPL: A/C/Z, F/S, Leq, percentiles of 1 h of 48 kHz mono", configuration: .init(maxDuration: .seconds(30), maxIterations: 3)) { benchmark in
+    let splMinutes = quickOr(2, 60)
+    Benchmark("SPL: A/C/Z, F/S, Leq, percentiles of \(splMinutes) min of 48 kHz mono", configuration: configuration(seconds: 30, iterations: 3)) { benchmark in
         for _ in benchmark.scaledIterations {
             var meter = SoundLevelMeter(sampleRateHz: 48_000, calibrationOffsetDecibels: 117.3)
-            for _ in 0..<(3600 * 48_000 / 65_536) { meter.process(noiseBlock) }
+            for _ in 0..<(splMinutes * 60 * 48_000 / 65_536) { meter.process(noiseBlock) }
             blackHole(meter.result)
         }
     }
 
-    Benchmark("BS.1770: integrated loudness and range of 10 min of 48 kHz stereo", configuration: .init(maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+    let loudnessMinutes = quickOr(1, 10)
+    Benchmark("BS.1770: integrated loudness and range of \(loudnessMinutes) min of 48 kHz stereo", configuration: configuration(seconds: 30, iterations: 5)) { benchmark in
         let stereo = noiseBlock.flatMap { [$0, -$0] }
         for _ in benchmark.scaledIterations {
             var meter = LoudnessMeter(sampleRateHz: 48_000, channels: 2)
-            for _ in 0..<(600 * 48_000 / 65_536) { meter.process(interleaved: stereo) }
+            for _ in 0..<(loudnessMinutes * 60 * 48_000 / 65_536) { meter.process(interleaved: stereo) }
             blackHole((meter.integratedLUFS, meter.loudnessRangeLU))
         }
     }
 
-    Benchmark("Voice: F0, pulses, jitter, shimmer, HNR of a 10-s 44.1 kHz vowel", configuration: .init(maxDuration: .seconds(30), maxIterations: 5)) { benchmark in
+    Benchmark("Voice: F0, pulses, jitter, shimmer, HNR of a 10-s 44.1 kHz vowel", configuration: configuration(seconds: 30, iterations: 5)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(VoiceAnalysis.analyze(interleaved: vowel, channels: 1, sampleRateHz: 44_100))
         }

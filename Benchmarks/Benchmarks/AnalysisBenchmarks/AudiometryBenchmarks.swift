@@ -1,16 +1,12 @@
 import Analysis
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import SensorData
 
 /// ResearchKit's golden set (`../shared/data/researchkit/ORKAudiometryTestData.json`, 3,561
 /// audiograms), nil when the shared data is absent.
-let goldenSet: AudiogramTable? = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    let path = root.deletingLastPathComponent().appendingPathComponent("shared/data/researchkit/ORKAudiometryTestData.json").path
-    return try? JSONContents.read(path).audiograms
-}()
+let goldenSet: AudiogramTable? = sharedData("researchkit/ORKAudiometryTestData.json").flatMap { try? JSONContents.read($0).audiograms }
 
 /// One second of a 1 kHz tone at −20 dBFS with a 50 ms raised-cosine ramp at 44.1 kHz, the
 /// steady part as `audiometry verify` analyses it.
@@ -24,7 +20,7 @@ let audiometryBenchmarks: @Sendable () -> Void = {
     if let goldenSet {
         /// Runs A and B plus the combined run: 49,854 + 28,488 threshold searches.
         Benchmark("Audiometry: ResearchKit procedure over the golden set (3,561 audiograms, 78,342 searches)",
-                  configuration: .init(maxDuration: .seconds(20), maxIterations: 20)) { benchmark in
+                  configuration: configuration(seconds: 20, iterations: 20)) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(GoldenSet.run(goldenSet))
             }

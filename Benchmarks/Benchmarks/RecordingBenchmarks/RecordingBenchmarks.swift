@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Recording
 import SensorData
@@ -16,11 +17,8 @@ let csvLines: [[UInt8]] = [Array("timestamp,x,y,z".utf8)] + (0..<walk.count).map
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-        maxDuration: .seconds(5),
-        maxIterations: 1_000
-    )
+    Benchmark.defaultConfiguration = configuration(seconds: 5, iterations: 1_000)
+    registerReference()
     let folder = NSTemporaryDirectory() + "activetask-benchmarks-\(getpid())"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 

@@ -1,25 +1,20 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import SensorData
 
 /// The real mPower walk (`../shared/data/mpower/pdkit_mpower_gait.json`, 196 KB, 2,023
 /// accelerometer items) when present, else the project's own 10 s sample walk.
 let walk: (name: String, bytes: [UInt8]) = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    let shared = root.deletingLastPathComponent().appendingPathComponent("shared/data/mpower/pdkit_mpower_gait.json")
-    if let bytes = try? FileBytes.read(shared.path) { return ("mPower gait", bytes) }
-    let samples = root.appendingPathComponent("SampleData")
+    if let shared = sharedData("mpower/pdkit_mpower_gait.json"), let bytes = try? FileBytes.read(shared) { return ("mPower gait", bytes) }
+    let samples = repositoryRoot.appendingPathComponent("SampleData")
     let name = (try? FileManager.default.contentsOfDirectory(atPath: samples.path))?.first { $0.hasPrefix("accel_") } ?? ""
     return ("SampleData walk", (try? FileBytes.read(samples.appendingPathComponent(name).path)) ?? [])
 }()
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-        maxDuration: .seconds(3),
-        maxIterations: 10_000
-    )
+    Benchmark.defaultConfiguration = configuration()
+    registerReference()
 
     /// Accelerometer items → columns through the project's own parser. MB/s = throughput (it/s)
     /// × file size; the size is in the benchmark's name.
@@ -43,6 +38,22 @@ let benchmarks: @Sendable () -> Void = {
                 z.append((item["z"] as? NSNumber)?.doubleValue ?? .nan)
             }
             blackHole((t, x, y, z))
+        }
+    }
+
+    /// An Oxford Step Counter style CSV walk (ns, foot flags, m/s²) → table → accelerometer
+    /// columns, as `score gait` reads CSV. 60 s at 100 Hz, made from the walk above's items.
+    Benchmark("CSV walk → columns, 6,000 rows (Oxford layout)") { benchmark in
+        var text = ""
+        for i in 0..<6_000 {
+            let t = Double(i) / 100
+            text += "\(Int64(t * 1e9)),\(i % 50 == 0 ? 1 : 0),\(0.3 * sin(t)),\(0.1 * cos(3 * t)),\(-9.80665 + 2 * sin(11 * t))\n"
+        }
+        let bytes = Array(text.utf8)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let table = try CSVTable.parse(bytes, file: "walk.csv")
+            blackHole(try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: "walk.csv"))
         }
     }
 }

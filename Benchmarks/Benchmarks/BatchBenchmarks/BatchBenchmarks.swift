@@ -1,0 +1,35 @@
+import Batch
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import Recording
+
+/// Task runs in the generated corpus (each: tapping, walking with three recorders, a 10-s voice
+/// WAV, an SPL result and a dB HL result — 6 analyses).
+let runs = quickOr(4, 40)
+
+/// The corpus, written once per process with `Corpus.write` (as `activetask generate-corpus`).
+let corpus: String = {
+    let folder = NSTemporaryDirectory() + "activetask-batch-benchmark-\(getpid())/corpus"
+    try? Corpus.write(runs: runs, to: folder)
+    return folder
+}()
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = configuration()
+    registerReference()
+
+    /// Discovery, hashing, every analysis and the SQLite store (a fresh one per iteration), on
+    /// all cores. recordings/s = throughput × 5 × runs (5 units per run), results/s = throughput × 6 × runs.
+    Benchmark("Batch: generated corpus of \(runs) task runs (\(6 * runs) analyses) into a new store",
+              configuration: configuration(seconds: 60, iterations: 5)) { benchmark in
+        let folder = (corpus as NSString).deletingLastPathComponent
+        for iteration in benchmark.scaledIterations {
+            let path = folder + "/results-\(iteration).sqlite"
+            let store = try ResultStore(path: path)
+            let options = BatchOptions(toolkitVersion: "benchmark")
+            blackHole(try await BatchRunner.run([corpus], store: store, options: options))
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+    }
+}
