@@ -22,7 +22,7 @@ names last (`failing: A B`).
 import json
 import sys
 
-DEFAULT_TOLERANCE = {"timeRatio": 1.6, "mallocs": 1.10, "mallocSlack": 16}
+DEFAULT_TOLERANCE = {"timeRatio": 2.0, "mallocs": 1.10, "mallocSlack": 16}
 
 
 def load_run(path):
