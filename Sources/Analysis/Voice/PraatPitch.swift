@@ -334,23 +334,59 @@ struct PraatPitchAnalysis {
             return m < r.count ? r[m] : 0
         }
 
-        /// Golden-section maximisation of the sinc interpolant on [i − 1, i + 1].
+        /// Maximum of the sinc interpolant on [i − 1, i + 1] by Brent's method (R. P. Brent,
+        /// "Algorithms for Minimization without Derivatives", 1973, ch. 5: golden-section steps
+        /// with parabolic interpolation), with the tolerance Praat's NUMimproveMaximum gives its
+        /// NUMminimize_brent (1e-10, plus √ε·|x|). Parabolic steps converge superlinearly on the
+        /// smooth peak: about a third of the interpolant evaluations of pure golden section.
         func maximize(_ r: [Double], around i: Int, depth: Int) -> (x: Double, y: Double) {
+            let golden = 0.381_966_011_250_105_1 // (3 − √5) / 2
+            let sqrtEpsilon = Double.ulpOfOne.squareRoot(), tolerance = 1e-10
             var a = Double(i) - 1, b = Double(i) + 1
-            let g = (5.0.squareRoot() - 1) / 2
-            var c = b - g * (b - a), d = a + g * (b - a)
-            var fc = sinc(r, at: c, depth: depth), fd = sinc(r, at: d, depth: depth)
-            while b - a > 1e-7 {
-                if fc > fd {
-                    b = d; d = c; fd = fc
-                    c = b - g * (b - a); fc = sinc(r, at: c, depth: depth)
+            var x = a + golden * (b - a), w = x, v = x
+            // Minimise −f.
+            var fx = -sinc(r, at: x, depth: depth), fw = fx, fv = fx
+            var d = 0.0, e = 0.0
+            for _ in 0..<100 {
+                let middle = 0.5 * (a + b)
+                let tol1 = sqrtEpsilon * abs(x) + tolerance / 3, tol2 = 2 * tol1
+                if abs(x - middle) <= tol2 - 0.5 * (b - a) { break }
+                var parabolic = false
+                if abs(e) > tol1 {
+                    // The parabola through (x, fx), (w, fw), (v, fv).
+                    var t = (x - w) * (fx - fv)
+                    var q = (x - v) * (fx - fw)
+                    var p = (x - v) * q - (x - w) * t
+                    q = 2 * (q - t)
+                    if q > 0 { p = -p } else { q = -q }
+                    t = e
+                    e = d
+                    if abs(p) < abs(0.5 * q * t), p > q * (a - x), p < q * (b - x) {
+                        d = p / q
+                        let u = x + d
+                        if u - a < tol2 || b - u < tol2 { d = x < middle ? tol1 : -tol1 }
+                        parabolic = true
+                    }
+                }
+                if !parabolic {
+                    e = (x < middle ? b : a) - x
+                    d = golden * e
+                }
+                let u = abs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1)
+                let fu = -sinc(r, at: u, depth: depth)
+                if fu <= fx {
+                    if u < x { b = x } else { a = x }
+                    (v, fv, w, fw, x, fx) = (w, fw, x, fx, u, fu)
                 } else {
-                    a = c; c = d; fc = fd
-                    d = a + g * (b - a); fd = sinc(r, at: d, depth: depth)
+                    if u < x { a = u } else { b = u }
+                    if fu <= fw || w == x {
+                        (v, fv, w, fw) = (w, fw, u, fu)
+                    } else if fu <= fv || v == x || v == w {
+                        (v, fv) = (u, fu)
+                    }
                 }
             }
-            let x = 0.5 * (a + b)
-            return (x, sinc(r, at: x, depth: depth))
+            return (x, -fx)
         }
     }
 
