@@ -10,7 +10,8 @@
 //   peer-workloads meter FILE          the full IEC 61672-1 meter of `activetask score spl`
 //   peer-workloads loudness FILE       BS.1770-4 integrated loudness (pyloudnorm peer)
 //   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth)
-//   peer-workloads tapping FILE        mhealthtools tapping features (numpy peer)
+//   peer-workloads tapping FILE        read + mhealthtools tapping features (numpy peer)
+//   peer-workloads tapping-features FILE   the features alone, of a file read once
 //   peer-workloads gait FILE           gait features of an accelerometer JSON (pdkit peer)
 //   peer-workloads json FILE           accelerometer items → columns (orjson + numpy peer)
 
@@ -112,7 +113,7 @@ func number(_ report: ScoreReport, _ name: String) -> Double {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let workload = arguments.first else {
-    FileHandle.standardError.write(Data("usage: peer-workloads fft|leq|meter|loudness|voice|tapping|gait|json ARGS\n".utf8))
+    FileHandle.standardError.write(Data("usage: peer-workloads fft|leq|meter|loudness|voice|tapping|tapping-features|gait|json ARGS\n".utf8))
     exit(2)
 }
 do {
@@ -137,6 +138,11 @@ do {
         })
     case "tapping":
         report(workload, repeats: 201, try measure(repeats: 201) { number(try TappingScorer.score(arguments[1]), "meanTapInter") })
+    case "tapping-features":
+        guard let result = try JSONContents.read(arguments[1]).tappingResults.first else {
+            throw ScoringError(.invalidInput, "\(arguments[1]): no tapping result")
+        }
+        report(workload, repeats: 201, measure(repeats: 201) { TappingAnalysis.analyze(result).peer["meanTapInter"]?.number ?? .nan })
     case "gait":
         let contents = try JSONContents.read(arguments[1])
         guard let series = contents.series.first?.series, let signal = MotionSignal(series) else {

@@ -188,13 +188,17 @@ extension StepAnalysis {
             let stride = Array(x[start..<end])
             let mean = stride.reduce(0, +) / Double(stride.count)
             let n = stride.count
+            // e^(−2πi·k·i/n) depends only on k·i mod n: one table of n cosines and sines per stride.
+            let cosines = (0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }
+            let sines = (0..<n).map { -sin(2 * Double.pi * Double($0) / Double(n)) }
             var evenSum = 0.0, oddSum = 0.0
             for k in 1...min(20, n / 2 - 1) {
-                var re = 0.0, im = 0.0
+                var re = 0.0, im = 0.0, j = 0
                 for i in 0..<n {
-                    let angle = -2 * Double.pi * Double(k * i) / Double(n)
-                    re += (stride[i] - mean) * cos(angle)
-                    im += (stride[i] - mean) * sin(angle)
+                    re += (stride[i] - mean) * cosines[j]
+                    im += (stride[i] - mean) * sines[j]
+                    j += k
+                    if j >= n { j -= n }
                 }
                 let amplitude = (re * re + im * im).squareRoot()
                 if k % 2 == 0 { evenSum += amplitude } else { oddSum += amplitude }

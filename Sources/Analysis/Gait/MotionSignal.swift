@@ -180,11 +180,13 @@ enum MotionPreprocessing {
     static func principalComponents(_ x: [Double], _ y: [Double], _ z: [Double]) -> ([Double], [Double]) {
         let n = Double(max(1, x.count))
         let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n, mz = z.reduce(0, +) / n
-        var c = [[Double]](repeating: [0, 0, 0], count: 3)
+        var sxx = 0.0, sxy = 0.0, sxz = 0.0, syy = 0.0, syz = 0.0, szz = 0.0
         for i in x.indices {
-            let d = [x[i] - mx, y[i] - my, z[i] - mz]
-            for r in 0..<3 { for s in 0..<3 { c[r][s] += d[r] * d[s] } }
+            let dx = x[i] - mx, dy = y[i] - my, dz = z[i] - mz
+            sxx += dx * dx; sxy += dx * dy; sxz += dx * dz
+            syy += dy * dy; syz += dy * dz; szz += dz * dz
         }
+        let c = [[sxx, sxy, sxz], [sxy, syy, syz], [sxz, syz, szz]]
         func dominant(_ m: [[Double]]) -> [Double] {
             var vector = [0.577, 0.577, 0.577]
             for _ in 0..<100 {
