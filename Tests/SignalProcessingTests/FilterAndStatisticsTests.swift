@@ -27,9 +27,14 @@ import TestSupport
 }
 
 @Suite struct BiquadTests {
-    @Test("the cascade equals the difference equation y[n] = b0x[n] + b1x[n−1] + b2x[n−2] − a1y[n−1] − a2y[n−2], block by block")
-    func differenceEquation() {
-        let sections = [Biquad(b0: 0.2, b1: 0.3, b2: 0.1, a1: -0.5, a2: 0.25), Biquad(b0: 1, b1: -1, b2: 0, a1: -0.9, a2: 0)]
+    /// 1–5 sections: the cascade runs them in groups of up to three per pass (3 + 1, 3 + 2 …).
+    @Test("the cascade equals the difference equation y[n] = b0x[n] + b1x[n−1] + b2x[n−2] − a1y[n−1] − a2y[n−2], block by block",
+          arguments: 1...5)
+    func differenceEquation(sectionCount: Int) {
+        let pool = [Biquad(b0: 0.2, b1: 0.3, b2: 0.1, a1: -0.5, a2: 0.25), Biquad(b0: 1, b1: -1, b2: 0, a1: -0.9, a2: 0),
+                    Biquad(b0: 0.5, b1: 0.5, b2: 0, a1: 0.1, a2: 0), Biquad(b0: 0.9, b1: -1.2, b2: 0.4, a1: -1.6, a2: 0.7),
+                    Biquad(b0: 0.3, b1: 0, b2: -0.3, a1: -0.2, a2: 0.5)]
+        let sections = Array(pool.prefix(sectionCount))
         var random = SeededRandom(seed: 11)
         let x = (0..<1000).map { _ in random.unit() - 0.5 }
         var expected = x
@@ -78,6 +83,24 @@ import TestSupport
         #expect(abs(x.statistic(Statistics.skewness) - 36 / pow(10, 1.5) * pow(0.8, 1.5)) < 1e-12)
         #expect(abs(x.statistic(Statistics.kurtosis) - (2.788 * 0.64 - 3)) < 1e-12)
         #expect(abs(x.statistic(Statistics.rootMeanSquare) - (130.0 / 5).squareRoot()) < 1e-15)
+    }
+
+    @Test("sum of squares: 1…9 (a tail after the four-way sums) is 285; empty is 0")
+    func sumOfSquares() {
+        let values = (1...9).map(Double.init)
+        #expect(values.withUnsafeBufferPointer(Statistics.sumOfSquares) == 285)
+        #expect([Double]().withUnsafeBufferPointer(Statistics.sumOfSquares) == 0)
+    }
+
+    @Test("interval energy: intervals of 3 across blocks of 2, 4 and 3 samples: 1+4+9, 16+25+36, 49+64+81")
+    func intervalEnergy() {
+        var energy = IntervalEnergy(length: 3)
+        var sums: [Double] = []
+        for block in [[1.0, 2], [3, 4, 5, 6], [7, 8, 9], [10]] {
+            block.withUnsafeBufferPointer { energy.add($0) { sums.append($0) } }
+        }
+        #expect(sums == [14, 77, 194])
+        #expect(energy.partialSum == 100 && energy.partialCount == 1)
     }
 
     @Test("empty and NaN inputs give NaN")

@@ -105,20 +105,15 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     /// libsndfile through AudioIO, 65,536-frame blocks as the scorers stream them.
-    Benchmark("Audio decoding: 60 s of 48 kHz mono PCM16 WAV → Float blocks (5.8 MB)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            let file = try SoundFile(reading: wavFiles.pcm16)
-            var frames = 0
-            try file.forEachBlock { _, count in frames += count }
-            blackHole(frames)
-        }
-    }
-    Benchmark("Audio decoding: 10 s of 44.1 kHz stereo float32 WAV → Float blocks (3.5 MB)") { benchmark in
-        for _ in benchmark.scaledIterations {
-            let file = try SoundFile(reading: wavFiles.float32)
-            var frames = 0
-            try file.forEachBlock { _, count in frames += count }
-            blackHole(frames)
+    for (name, path) in [("60 s of 48 kHz mono PCM16 WAV → Float blocks (5.8 MB)", wavFiles.pcm16),
+                         ("10 s of 44.1 kHz stereo float32 WAV → Float blocks (3.5 MB)", wavFiles.float32)] {
+        Benchmark("Audio decoding: \(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                let file = try SoundFile(reading: path)
+                var frames = 0
+                try file.forEachBlock { _, count in frames += count }
+                blackHole(frames)
+            }
         }
     }
 }

@@ -80,31 +80,22 @@ func leq(_ path: String) throws -> Double {
     var filter = FrequencyWeighting.a.filter(sampleRateHz: file.format.sampleRateHz)
     var block = [Double](repeating: 0, count: 65_536 * channels)
     var mono = [Double](repeating: 0, count: 65_536)
-    var perSecond: [Double] = []
-    var second = 0.0, inSecond = 0, total = 0.0, count = 0
+    var perSecond = IntervalEnergy(length: rate)
+    var levels: [Double] = []
+    var total = 0.0
     while true {
         let frames = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try file.read(into: buffer) }
         if frames == 0 { break }
         if channels == 1 { swap(&block, &mono) } else { for i in 0..<frames { mono[i] = block[i * channels] } }
         mono.withUnsafeMutableBufferPointer { filter.process(UnsafeMutableBufferPointer(rebasing: $0[0..<frames])) }
         mono.withUnsafeBufferPointer { mono in
-            var i = 0
-            while i < frames {
-                let end = min(frames, i + rate - inSecond)
-                second += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: mono[i..<end]))
-                inSecond += end - i
-                i = end
-                if inSecond == rate {
-                    perSecond.append(10 * log10(second / Double(rate)))
-                    total += second
-                    count += rate
-                    second = 0
-                    inSecond = 0
-                }
+            perSecond.add(UnsafeBufferPointer(rebasing: mono[0..<frames])) { sum in
+                levels.append(10 * log10(sum / Double(rate)))
+                total += sum
             }
         }
     }
-    return 10 * log10(total / Double(max(count, 1)))
+    return 10 * log10(total / Double(max(levels.count * rate, 1)))
 }
 
 func number(_ report: ScoreReport, _ name: String) -> Double {

@@ -11,9 +11,8 @@ public struct LoudnessMeter: Sendable {
     /// Channel weights G_i: 1.0 for L, R, C; 1.41 for surrounds (5.0 order L R C Ls Rs).
     public let weights: [Double]
     private var filters: [BiquadCascade]
-    /// Σ x² of each channel's K-weighted samples in the current step.
-    private var current: [Double]
-    private var currentCount = 0
+    /// Σ x² of each channel's K-weighted samples per 100-ms step.
+    private var energies: [IntervalEnergy]
     private let stepSamples: Int
     /// One channel of the block being processed.
     private var scratch: [Double] = []
@@ -25,8 +24,8 @@ public struct LoudnessMeter: Sendable {
         self.channels = channels
         self.weights = weights ?? (0..<channels).map { channels == 5 && $0 >= 3 ? 1.41 : 1.0 }
         filters = Array(repeating: KWeighting.filter(sampleRateHz: sampleRateHz), count: channels)
-        current = Array(repeating: 0, count: channels)
         stepSamples = max(1, Int((0.1 * sampleRateHz).rounded()))
+        energies = Array(repeating: IntervalEnergy(length: stepSamples), count: channels)
     }
 
     /// Processes interleaved frames.
@@ -56,26 +55,15 @@ public struct LoudnessMeter: Sendable {
                 let channel = UnsafeMutableBufferPointer(rebasing: buffer[0..<frames])
                 for i in 0..<frames { channel[i] = Double(block[i * channels + c]) }
                 filters[c].process(channel)
-                var sum = current[c], count = currentCount, step = 0
-                var i = 0
-                while i < frames {
-                    let end = min(frames, i + stepSamples - count)
-                    sum += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: channel[i..<end]))
-                    count += end - i
-                    i = end
-                    if count == stepSamples {
-                        let weighted = weights[c] * sum / Double(stepSamples)
-                        if c == 0 { completed.append(weighted) } else { completed[step] += weighted }
-                        step += 1
-                        sum = 0
-                        count = 0
-                    }
+                var step = 0
+                energies[c].add(UnsafeBufferPointer(channel)) { sum in
+                    let weighted = weights[c] * sum / Double(stepSamples)
+                    if c == 0 { completed.append(weighted) } else { completed[step] += weighted }
+                    step += 1
                 }
-                current[c] = sum
             }
         }
         steps += completed
-        currentCount = (currentCount + frames) % stepSamples
     }
 
     static func loudness(_ weightedMeanSquare: Double) -> Double { -0.691 + 10 * log10(weightedMeanSquare) }

@@ -1,0 +1,42 @@
+/// Σ x² over consecutive intervals of `length` samples of a stream fed in blocks of any size —
+/// the energy behind Leq per interval (IEC 61672-1) and BS.1770's 100-ms loudness steps. Each
+/// complete interval's sum is handed to the caller; a partial interval carries over to the next
+/// block. Sums run in `Statistics.sumOfSquares` (four partial sums).
+public struct IntervalEnergy: Sendable {
+    /// Samples per interval.
+    public let length: Int
+    /// Σ x² and count of the interval in progress.
+    public internal(set) var partialSum = 0.0
+    public internal(set) var partialCount = 0
+
+    public init(length: Int) {
+        self.length = max(1, length)
+    }
+
+    /// Adds `samples`; calls `completed` with Σ x² of every interval they complete, in order.
+    @inlinable
+    public mutating func add(_ samples: UnsafeBufferPointer<Double>, _ completed: (Double) -> Void) {
+        var i = 0
+        while i < samples.count {
+            let end = min(samples.count, i + length - partialCount)
+            accumulate(Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: samples[i..<end])), count: end - i)
+            i = end
+            if partialCount == length {
+                completed(partialSum)
+                reset()
+            }
+        }
+    }
+
+    @usableFromInline
+    mutating func accumulate(_ sum: Double, count: Int) {
+        partialSum += sum
+        partialCount += count
+    }
+
+    @usableFromInline
+    mutating func reset() {
+        partialSum = 0
+        partialCount = 0
+    }
+}
