@@ -153,7 +153,10 @@ def batch_analyse(unit):
                     x, y, z = (np.array([i[k] for i in items]) for k in "xyz")
                 else:
                     x, y, z = (np.array([i["userAcceleration"][k] + i["gravity"][k] for i in items]) for k in "xyz")
-                features[name + ".stepCount"] = pdkit_gait(t, x, y, z) if len(t) >= 300 else None
+                try:  # pdkit raises on some recordings (e.g. no heel strike while standing): an error per file, as batch records
+                    features[name + ".stepCount"] = pdkit_gait(t, x, y, z) if len(t) >= 300 else None
+                except Exception as error:
+                    features[name + ".error"] = f"{type(error).__name__}: {error}"
             for name in names:
                 if name.startswith("pedometer_"):
                     items = json.loads((path / name).read_text())["items"]

@@ -18,12 +18,16 @@ public struct FFT: Sendable, Hashable {
     /// Number of points N.
     public let size: Int
     private let plans: PlanCache.Plans
+    /// The plan of the most frequent call, real → complex in Double on aligned, distinct
+    /// buffers, resolved here so that call takes no lock.
+    private let realForwardDouble: PlanCache.Plan
 
     /// - Throws: `FFTError.invalidSize` for N < 1.
     public init(size: Int) throws(FFTError) {
         guard size >= 1, size <= Int(Int32.max) else { throw .invalidSize(size) }
         self.size = size
         plans = PlanCache.shared.plans(size: size)
+        realForwardDouble = plans.plan(.init(kind: .realForward, float: false, size: size, aligned: true, inPlace: false))
     }
 
     public static func == (a: FFT, b: FFT) -> Bool { a.size == b.size }
@@ -37,7 +41,8 @@ public struct FFT: Sendable, Hashable {
     /// Real → complex: `input` N samples, `output` 2·(N/2+1) interleaved values.
     public func forward(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
         precondition(input.count >= size && output.count >= 2 * realBins, "FFT buffer sizes")
-        let planned = plan(.realForward, float: false, input.baseAddress, output.baseAddress)
+        let planned = UnsafeRawPointer(input.baseAddress) != UnsafeRawPointer(output.baseAddress) && aligned(input.baseAddress, output.baseAddress)
+            ? realForwardDouble : plan(.realForward, float: false, input.baseAddress, output.baseAddress)
         output.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: realBins) { out in
             fftw_execute_dft_r2c(planned.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
         }

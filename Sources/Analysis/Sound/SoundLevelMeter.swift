@@ -49,6 +49,8 @@ public struct SoundLevelMeter: Sendable {
     private var histogram = [Int](repeating: 0, count: 35_000)
     private var histogramCount = 0
     private let samplesPerLevelSample: Int
+    /// Integrated samples until the next LAF histogram entry (a countdown, not a division per sample).
+    private var untilLevelSample: Int
 
     public init(sampleRateHz inputRateHz: Double, calibrationOffsetDecibels: Double, intervalSeconds: Double = 1,
                 timeWeighting: FrequencyWeighting = .a, settlingSeconds: Double = 0, maxSkipsRiseTime: Bool = true,
@@ -72,6 +74,7 @@ public struct SoundLevelMeter: Sendable {
         slow = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: sampleRateHz)
         samplesPerInterval = max(1, Int((intervalSeconds * sampleRateHz).rounded()))
         samplesPerLevelSample = max(1, Int((0.1 * sampleRateHz).rounded()))
+        untilLevelSample = samplesPerLevelSample
     }
 
     /// Processes one block of one channel's samples (any length).
@@ -100,7 +103,11 @@ public struct SoundLevelMeter: Sendable {
             // Lmax skips the first 5τ, where the exponential average is still rising.
             if samples > skipFast, fast.value > maxFast { maxFast = fast.value }
             if samples > skipSlow, slow.value > maxSlow { maxSlow = slow.value }
-            if samples % samplesPerLevelSample == 0 { record(level(fast.value)) }
+            untilLevelSample -= 1
+            if untilLevelSample == 0 {
+                record(level(fast.value))
+                untilLevelSample = samplesPerLevelSample
+            }
             intervalEnergy += pa
             intervalSamples += 1
             if intervalSamples == samplesPerInterval {

@@ -90,16 +90,29 @@ enum Perturbation {
         let left2min = sound.lowIndex(from - half), left2max = sound.highIndex(to - half)
         var best = -1.0, r1 = 0.0, r2 = 0.0, r3 = 0.0, bestR1 = 0.0, bestR3 = 0.0, bestLag = 0.0, peak = 0.0
         guard left2min <= left2max else { return (-1, t1, 0) }
+        // The first window's energy is the same for every lag (summed over the pairs whose both
+        // samples exist, in the same order as before, so the values are unchanged).
+        var norm1Cache: (lo: Int, hi: Int, value: Double)?
         for left2 in left2min...left2max {
+            // Pairs (i1, i1 + shift) with both indices inside the sound.
+            let shift = left2 - left1
+            let lo = max(left1, 0, -shift), hi = min(right1, s.count - 1, s.count - 1 - shift)
             var norm1 = 0.0, norm2 = 0.0, product = 0.0, localPeak = 0.0
-            var i2 = left2
-            for i1 in left1...right1 {
-                defer { i2 += 1 }
-                guard i1 >= 0, i1 < s.count, i2 >= 0, i2 < s.count else { continue }
-                norm1 += s[i1] * s[i1]
-                norm2 += s[i2] * s[i2]
-                product += s[i1] * s[i2]
-                localPeak = max(localPeak, abs(s[i2]))
+            if lo <= hi {
+                if let cached = norm1Cache, cached.lo == lo, cached.hi == hi {
+                    norm1 = cached.value
+                } else {
+                    for i1 in lo...hi { norm1 += s[i1] * s[i1] }
+                    norm1Cache = (lo, hi, norm1)
+                }
+                s.withUnsafeBufferPointer { s in
+                    for i1 in lo...hi {
+                        let x2 = s[i1 + shift]
+                        norm2 += x2 * x2
+                        product += s[i1] * x2
+                        localPeak = max(localPeak, abs(x2))
+                    }
+                }
             }
             r1 = r2
             r2 = r3
