@@ -7,7 +7,7 @@ Every workload runs in its own process (so each peak resident memory is that wor
 toolkit through `peer-workloads` (Benchmarks/peers/PeerWorkloads), the FFT floor through
 fftw_floor.c, each Python peer through `compare.py --peer NAME ARGS`. Both sides time the
 median of the same number of runs after one warm-up inside their process; FFT rows alternate the
-C and Swift processes five times and keep each side's fastest median (micro-benchmarks on a
+C and Swift processes seven times and keep each side's fastest median (micro-benchmarks on a
 shared machine are noisy; the fastest is the least disturbed). Each side also prints a check
 value (a level, a feature, a count) so a fast wrong answer shows.
 
@@ -360,7 +360,7 @@ def main():
         for size in (256, 1024, 4096, 65536):
             for precision in ("double", "float"):
                 c, s = [], []
-                for _ in range(5):
+                for _ in range(7):
                     c.append(child([str(floor), str(size), precision]))
                     s.append(child([workloads, "fft", str(size), precision]))
                 fastest = lambda runs: min(runs, key=lambda r: r["seconds"])  # noqa: E731
