@@ -1,7 +1,7 @@
 """ActiveTaskKit next to its peers, side by side on this machine in one run (issue 8).
 
     bash Benchmarks/peers/setup.sh          # once: a venv with the peers, from PyPI
-    Benchmarks/.peers-venv/bin/python Benchmarks/peers/compare.py [--only fft,leq,...] [--runs N]
+    Benchmarks/.peers-venv/bin/python Benchmarks/peers/compare.py [--only fft,leq,...] [--batch-runs N] [--jobs N]
 
 Every workload runs in its own process (so each peak resident memory is that workload's), the
 toolkit through `peer-workloads` (Benchmarks/peers/PeerWorkloads), the FFT floor through
@@ -13,8 +13,8 @@ value (a level, a feature, a count) so a fast wrong answer shows.
 
 Inputs are made in --work (default /tmp/activetask-peers) from fixed seeds: 1 h and 10 min of
 48 kHz mono 16-bit noise, 10 min of 48 kHz stereo 16-bit noise, 1 h of 100 Hz accelerometer
-items (walking alternating with rest, ResearchKit JSON), and a generated batch corpus
-(`activetask generate-corpus --runs --batch-runs`). Real recordings come from ../shared/data
+items (walking alternating with rest, ResearchKit JSON), and a batch corpus of --batch-runs task
+runs (`activetask generate-corpus`, default 100). Real recordings come from ../shared/data
 (mPower tapping, the mPower walk, the four sustained-vowel WAVs).
 
 Prints one table: seconds per side, speed ratio (peer time / toolkit time; > 1: the toolkit is
