@@ -1,7 +1,7 @@
 """ActiveTaskKit next to its peers, side by side on this machine in one run (issue 8).
 
-    bash Benchmarks/peers/setup.sh          # once: a venv with the peers, from PyPI
-    Benchmarks/.peers-venv/bin/python Benchmarks/peers/compare.py [--only fft,leq,...] [--batch-runs N] [--jobs N]
+    bash Benchmarks/peers/run.sh [--only fft,leq,...] [--batch-runs N] [--jobs N]
+    (= setup.sh, a venv with the peers from PyPI, then .peers-venv/bin/python compare.py …)
 
 Every workload runs in its own process (so each peak resident memory is that workload's), the
 toolkit through `peer-workloads` (Benchmarks/peers/PeerWorkloads), the FFT floor through
