@@ -129,8 +129,13 @@ import TestSupport
     func degenerate() {
         typealias S = TapStatistics
         #expect(S.min([]) == .infinity && S.max([]) == -.infinity && S.range([]) == -.infinity)
-        #expect(S.mean([]).isNaN && S.iqr([]).isNaN && S.mad([]).isNaN)
-        #expect(S.iqr([3]) == 0 && S.mad([3]) == 0 && S.range([3]) == 0 && S.sd([3]).isNaN)
+        let empty = S.medianIQRAndMAD([]), single = S.medianIQRAndMAD([3])
+        #expect(S.mean([]).isNaN && empty.median.isNaN && empty.iqr.isNaN && empty.mad.isNaN)
+        #expect(single == (3, 0, 0) && S.range([3]) == 0 && S.sd([3]).isNaN)
+        // R: median(c(1, 2, 4, 7, 11)) = 4, IQR(…) = 7 − 2 = 5, mad(…) = 1.4826 · median(3, 2, 0, 3, 7) = 4.4478
+        let r = S.medianIQRAndMAD([11, 2, 7, 1, 4])
+        #expect(r.median == 4 && r.iqr == 5 && abs(r.mad - 4.4478) < 1e-12)
+        #expect(S.medianIQRAndMAD([1, .nan, 3]).mad.isNaN)
         #expect(S.skew([1, 2], .e1071Type3) == 0)
         #expect(S.kurtosis([1, 2], .e1071Type3) == -2.75)
         #expect(S.skew([2, 2, 2], .e1071Type3).isNaN)

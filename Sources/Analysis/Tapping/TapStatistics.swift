@@ -17,11 +17,6 @@ enum TapStatistics {
     static func median(_ v: [Double]) -> Double { v.statistic(Statistics.median) }
     static func sd(_ v: [Double]) -> Double { v.statistic(Statistics.standardDeviation) }
 
-    /// IQR with R's type 7 (`IQR(type = 7)`).
-    static func iqr(_ v: [Double]) -> Double {
-        v.statistic { Statistics.quantile($0, 0.75) - Statistics.quantile($0, 0.25) }
-    }
-
     /// IQR with type 5 (h = np + 0.5, clamped to [1, n]): MATLAB's `iqr`, used by PDScores.
     static func iqrType5(_ v: [Double]) -> Double {
         guard !v.isEmpty else { return .nan }
@@ -72,7 +67,17 @@ enum TapStatistics {
     }
 
     /// R `mad`: 1.4826 · median |v − median v|.
-    static func mad(_ v: [Double]) -> Double { v.statistic { Statistics.medianAbsoluteDeviation($0) } }
+    /// Median, IQR with R's type 7 (`IQR(type = 7)`) and MAD (R `mad`, ×1.4826) from two sorts:
+    /// the values of `Statistics.median`, `quantile` and `medianAbsoluteDeviation` (the same
+    /// sorted data, the same interpolation); NaN for an empty input or one holding NaN, as those.
+    static func medianIQRAndMAD(_ v: [Double]) -> (median: Double, iqr: Double, mad: Double) {
+        guard !v.isEmpty, !v.contains(where: \.isNaN) else { return (.nan, .nan, .nan) }
+        let sorted = v.sorted()
+        let median = Statistics.quantileOfSorted(sorted, 0.5)
+        let iqr = Statistics.quantileOfSorted(sorted, 0.75) - Statistics.quantileOfSorted(sorted, 0.25)
+        let deviations = v.map { Swift.abs($0 - median) }.sorted()
+        return (median, iqr, 1.4826 * Statistics.quantileOfSorted(deviations, 0.5))
+    }
 
     /// Coefficient of variation, percent: 100 · sd / mean.
     static func cv(_ v: [Double]) -> Double { 100 * sd(v) / mean(v) }

@@ -157,10 +157,11 @@ public enum TappingAnalysis {
         }
         func eleven(_ v: [Double]) -> [(String, Double)] {
             let tooShort = shortNA && v.count < 3
+            let (median, iqr, mad) = S.medianIQRAndMAD(v)
             return [
-                ("mean", S.mean(v)), ("median", S.median(v)), ("iqr", S.iqr(v)), ("min", S.min(v)), ("max", S.max(v)),
+                ("mean", S.mean(v)), ("median", median), ("iqr", iqr), ("min", S.min(v)), ("max", S.max(v)),
                 ("skew", tooShort ? .nan : S.skew(v, moments)), ("kur", tooShort ? .nan : S.kurtosis(v, moments)),
-                ("sd", S.sd(v)), ("mad", S.mad(v)), ("cv", tooShort ? .nan : S.cv(v)), ("range", S.range(v)),
+                ("sd", S.sd(v)), ("mad", mad), ("cv", tooShort ? .nan : S.cv(v)), ("range", S.range(v)),
             ]
         }
         let (k10, k25, k50) = S.fatigueCounts(d.count)
