@@ -10,6 +10,18 @@ import PackageDescription
 /// SwiftPM names a path dependency after its folder, which differs between clones.
 let toolkit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
+/// A package-benchmark suite in Benchmarks/NAME, using these products of the toolkit.
+func suite(_ name: String, using products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "package-benchmark"), "BenchmarkSupport"]
+            + products.map { .product(name: $0, package: toolkit) },
+        path: "Benchmarks/\(name)",
+        swiftSettings: [.swiftLanguageMode(.v6)],
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+    )
+}
+
 let package = Package(
     name: "ActiveTaskKitBenchmarks",
     platforms: [.macOS(.v15)],
@@ -24,65 +36,11 @@ let package = Package(
             path: "Benchmarks/BenchmarkSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        .executableTarget(
-            name: "SensorDataBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                "BenchmarkSupport",
-                .product(name: "SensorData", package: toolkit),
-            ],
-            path: "Benchmarks/SensorDataBenchmarks",
-            swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "AnalysisBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                "BenchmarkSupport",
-                .product(name: "Analysis", package: toolkit),
-                .product(name: "SensorData", package: toolkit),
-            ],
-            path: "Benchmarks/AnalysisBenchmarks",
-            swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "RecordingBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                "BenchmarkSupport",
-                .product(name: "Recording", package: toolkit),
-                .product(name: "SensorData", package: toolkit),
-            ],
-            path: "Benchmarks/RecordingBenchmarks",
-            swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "SignalBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                "BenchmarkSupport",
-                .product(name: "AudioIO", package: toolkit),
-                .product(name: "SignalProcessing", package: toolkit),
-            ],
-            path: "Benchmarks/SignalBenchmarks",
-            swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
-        .executableTarget(
-            name: "BatchBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
-                "BenchmarkSupport",
-                .product(name: "Batch", package: toolkit),
-                .product(name: "Recording", package: toolkit),
-            ],
-            path: "Benchmarks/BatchBenchmarks",
-            swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        ),
+        suite("SensorDataBenchmarks", using: ["SensorData"]),
+        suite("AnalysisBenchmarks", using: ["Analysis", "SensorData"]),
+        suite("RecordingBenchmarks", using: ["Recording", "SensorData"]),
+        suite("SignalBenchmarks", using: ["AudioIO", "SignalProcessing"]),
+        suite("BatchBenchmarks", using: ["Batch", "Recording"]),
         /// The toolkit's side of Benchmarks/peers/compare.py (not a package-benchmark suite).
         .executableTarget(
             name: "peer-workloads",

@@ -185,8 +185,8 @@ extension StepAnalysis {
         for s in 0..<(steps.count - 2) {
             let start = Int(steps[s].rounded()), end = Int(steps[s + 2].rounded())
             guard start >= 0, end <= x.count, end - start >= 8 else { continue }
-            let stride = Array(x[start..<end])
-            let mean = stride.reduce(0, +) / Double(stride.count)
+            let mean = x[start..<end].reduce(0, +) / Double(end - start)
+            let stride = x[start..<end].map { $0 - mean }  // demeaned once, not per harmonic
             let n = stride.count
             // e^(−2πi·k·i/n) depends only on k·i mod n: one table of n cosines and sines per stride.
             let cosines = (0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }
@@ -195,8 +195,8 @@ extension StepAnalysis {
             for k in 1...min(20, n / 2 - 1) {
                 var re = 0.0, im = 0.0, j = 0
                 for i in 0..<n {
-                    re += (stride[i] - mean) * cosines[j]
-                    im += (stride[i] - mean) * sines[j]
+                    re += stride[i] * cosines[j]
+                    im += stride[i] * sines[j]
                     j += k
                     if j >= n { j -= n }
                 }
