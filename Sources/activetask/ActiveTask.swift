@@ -21,6 +21,9 @@ struct ActiveTask: ParsableCommand {
     }
 
     static func main() {
+        // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the
+        // process, so a full disk and a size limit both end in an error naming the file.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -21,8 +21,10 @@ struct Info: ParsableCommand {
 
     func run() throws {
         var descriptions: [FileDescription] = []
-        var failures: [(file: String, message: String)] = []
-        for path in try expand(paths) {
+        let (files, refused) = expand(paths)
+        var failures = refused.map { (file: $0.path, message: "\($0.path): \($0.reason)") }
+        for failure in failures { printError(failure.message) }
+        for path in files {
             do {
                 descriptions.append(try FileDescription.describe(path, options: .init(lenient: lenient)))
             } catch {
@@ -42,18 +44,22 @@ struct Info: ParsableCommand {
         if !failures.isEmpty { throw ExitCode(ActiveTask.Status.invalidInput) }
     }
 
-    /// Files as given; folders replaced by the regular files under them, sorted.
-    private func expand(_ paths: [String]) throws -> [String] {
+    /// Files as given; folders replaced by the regular files under them, sorted, and what a
+    /// folder walk refused (folders that cannot be listed, FIFOs, sockets, devices).
+    private func expand(_ paths: [String]) -> (files: [String], refused: [(path: String, reason: String)]) {
         var files: [String] = []
+        var refused: [(path: String, reason: String)] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 files.append(path)
                 continue
             }
-            files += Discovery.regularFiles(under: path, includeHidden: true)
+            let found = Discovery.files(under: path, includeHidden: true)
+            files += found.files
+            refused += found.refused
         }
-        return files
+        return (files, refused)
     }
 }
 

@@ -75,16 +75,25 @@ public enum GaitAnalysis {
         }
         core.appendTremorFeatures(to: &set)
         if windows {
+            // Windows over the cleaned (sorted, finite) samples; windows without samples are
+            // skipped in one jump, so the work follows the samples, not the time span.
             var cadences: [Double] = []
-            if let first = core.sampleTimes.first, let last = core.sampleTimes.last {
-                var start = first
-                while start + p.cadenceWindowSeconds <= last + 1e-9 {
-                    let range = signal.time.indices.filter { signal.time[$0] >= start && signal.time[$0] < start + p.cadenceWindowSeconds }
-                    if let lower = range.first, let upper = range.last {
-                        let window = StepAnalysis(signal.slice(lower..<(upper + 1)), parameters: p)
-                        cadences.append(window.cadence.value ?? .nan)
+            let times = core.cleaned.time, width = p.cadenceWindowSeconds, hop = p.cadenceHopSeconds
+            if let first = times.first, let last = times.last {
+                var start = first, lower = 0
+                while start + width <= last + 1e-9 {
+                    while lower < times.count, times[lower] < start { lower += 1 }
+                    var upper = lower
+                    while upper < times.count, times[upper] < start + width { upper += 1 }
+                    let next: Double
+                    if upper > lower {
+                        cadences.append(StepAnalysis(core.cleaned.slice(lower..<upper), parameters: p).cadence.value ?? .nan)
+                        next = start + hop
+                    } else {
+                        next = start + max(1, ((times[lower] - start - width) / hop).rounded(.down)) * hop
                     }
-                    start += p.cadenceHopSeconds
+                    guard next > start else { break }  // a time so large that a hop no longer moves it
+                    start = next
                 }
             }
             set.append("cadenceWindowsStepsPerMinute", .numbers(cadences))
@@ -105,7 +114,9 @@ struct StepAnalysis {
     var segments: [Segment] = []
     var steps: [Double] = []
     var bouts: [ClosedRange<Double>] = []
-    var sampleTimes: [Double] = []
+    /// The recording sorted by time, without non-finite rows and repeated timestamps.
+    let cleaned: MotionSignal
+    var sampleTimes: [Double] { cleaned.time }
 
     struct Segment {
         var motion: UniformMotion
@@ -121,7 +132,7 @@ struct StepAnalysis {
     init(_ signal: MotionSignal, parameters: GaitAnalysis.Parameters) {
         p = parameters
         let (cleaned, ranges) = MotionPreprocessing.clean(signal)
-        sampleTimes = cleaned.time
+        self.cleaned = cleaned
         for range in ranges {
             guard let motion = MotionPreprocessing.uniform(cleaned.slice(range), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz) else { continue }
             let (v, h1, _, magnitude) = MotionPreprocessing.decompose(motion)

@@ -76,6 +76,10 @@ enum MotionPreprocessing {
     /// Sorts by time, drops non-finite rows and repeated timestamps (keeping the first), and
     /// splits at gaps longer than max(0.1 s, 5 × the median interval): never interpolate across
     /// a gap (analysis.md §2.3, step 1). Returns index ranges of the cleaned signal.
+    ///
+    /// The gap limit is at most 1 s: gait needs ≥ 5 Hz sampling (steps near 2 Hz), and the cap
+    /// keeps resampling proportional to the samples (≤ 1 s of grid per sample), whatever the
+    /// timestamps claim.
     static func clean(_ signal: MotionSignal) -> (MotionSignal, [Range<Int>]) {
         let order = signal.time.indices.filter {
             signal.time[$0].isFinite && signal.x[$0].isFinite && signal.y[$0].isFinite && signal.z[$0].isFinite
@@ -89,7 +93,7 @@ enum MotionPreprocessing {
         guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : []) }
         var intervals = zip(cleaned.time.dropFirst(), cleaned.time).map { $0 - $1 }
         intervals.sort()
-        let limit = max(0.1, 5 * intervals[intervals.count / 2])
+        let limit = max(0.1, min(1, 5 * intervals[intervals.count / 2]))
         var ranges: [Range<Int>] = []
         var start = 0
         for i in 1..<cleaned.count where cleaned.time[i] - cleaned.time[i - 1] > limit {

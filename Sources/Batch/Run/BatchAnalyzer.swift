@@ -97,6 +97,8 @@ enum UnitPlan {
                 ? .unknown(kind: unit.shape == .upload ? "upload" : "task result", reason: "no tapping, motion, SPL or audiometry data") : .analyses(plans)
         case .file:
             return try file(unit.path)
+        case .refused(let reason):
+            throw ScoringError(.invalidInput, "\(unit.path): \(reason)")
         }
     }
 

@@ -83,7 +83,7 @@ public enum BatchRunner {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(path: store.path, message: "\(error)")
+            throw StoreError(path: store.path, error)
         }
         counts.elapsedSeconds = Date().timeIntervalSince(start)
         try store.finishRun(runID, units: counts.unitsDone, computed: counts.computed, skipped: counts.alreadyStored, errors: counts.errors)
@@ -99,7 +99,8 @@ public enum BatchRunner {
     }
 
     /// Hashes a unit, chooses its analyses, and runs those whose results are not stored.
-    static func process(_ unit: WorkUnit, stored: Set<ResultKey>, toolkitVersion: String) -> UnitOutcome {
+    /// `afterHashing` runs between the hashing and the analyses (tests change files there).
+    static func process(_ unit: WorkUnit, stored: Set<ResultKey>, toolkitVersion: String, afterHashing: () -> Void = {}) -> UnitOutcome {
         var outcome = UnitOutcome()
         func row(_ plan: AnalysisPlan, content: String, status: ResultStatus, report: ScoreReport? = nil, error: String? = nil,
                  started: Date = Date()) -> ResultRow {
@@ -110,65 +111,91 @@ public enum BatchRunner {
                       warningsJSON: JSONWriter().string(.array((report?.warnings ?? []).map { .string($0) })), error: error,
                       computedAt: Date().timeIntervalSince1970, durationMilliseconds: Date().timeIntervalSince(started) * 1000)
         }
-        // The content key: the file's SHA-256, or for several files the SHA-256 of their
-        // relative names and hashes.
+        if case .refused(let reason) = unit.shape {
+            outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: "\(unit.path): \(reason)"))
+            return outcome
+        }
+        let content: String
+        var bytes = 0
+        switch contentKey(unit) {
+        case .success(let key): (content, bytes) = key
+        case .failure(let failure):
+            outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: failure.message))
+            return outcome
+        }
+        outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: bytes, files: unit.members.count)
+        // The analyses chosen by content, each skipped when its result is stored.
+        func analyse() {
+            let plan: UnitPlan
+            do { plan = try UnitPlan.make(unit) } catch {
+                let read = AnalysisPlan.plan(.read, unit.path)
+                let key = ResultKey(contentSHA256: content, analyzer: read.analyzer.rawValue, analyzerVersion: read.analyzer.version, parameters: read.parameters)
+                if stored.contains(key) { outcome.alreadyStored += 1 } else { outcome.results.append(row(read, content: content, status: .error, error: error.description)) }
+                return
+            }
+            switch plan {
+            case .unknown(let kind, let reason):
+                outcome.unknown = UnknownFile(path: unit.path, kind: kind, reason: reason)
+            case .analyses(let plans):
+                for analysis in plans {
+                    let key = ResultKey(contentSHA256: content, analyzer: analysis.analyzer.rawValue, analyzerVersion: analysis.analyzer.version,
+                                        parameters: analysis.parameters)
+                    if stored.contains(key) {
+                        outcome.alreadyStored += 1
+                        continue
+                    }
+                    if let reason = analysis.skipReason {
+                        outcome.results.append(row(analysis, content: content, status: .skipped, error: reason))
+                        continue
+                    }
+                    let started = Date()
+                    do {
+                        let report = try analysis.run()
+                        outcome.results.append(row(analysis, content: content, status: report.unusable == nil ? .ok : .unusable, report: report,
+                                                   error: report.unusable, started: started))
+                    } catch {
+                        outcome.results.append(row(analysis, content: content, status: .error, error: error.description, started: started))
+                    }
+                }
+            }
+        }
+        afterHashing()
+        analyse()
+        // A file that changed (or vanished) while it was analysed: its results may describe
+        // other bytes than the key says, so none is stored; a rerun analyses what is there then.
+        // (Nothing to check when every result was stored already: nothing was read.)
+        let readNow = !outcome.results.isEmpty || outcome.unknown != nil
+        if readNow, (try? contentKey(unit).get().content) != content {
+            let changed = unit.members.count == 1 ? unit.members[0] : "a file of \(unit.path)"
+            outcome = UnitOutcome()
+            outcome.results = [row(.plan(.read, unit.path), content: "changed:" + unit.path, status: .error,
+                                   error: "\(changed): changed or vanished while it was analysed; its results were not stored (run the batch again)")]
+        }
+        return outcome
+    }
+
+    struct ReadFailure: Error { var message: String }
+
+    /// The content key of a unit and its size in bytes: the file's SHA-256, or for several files
+    /// the SHA-256 of their relative names and hashes.
+    static func contentKey(_ unit: WorkUnit) -> Result<(content: String, bytes: Int), ReadFailure> {
         var hashes: [String] = []
         var bytes = 0
         for member in unit.members {
             guard let (hash, size) = SHA256.file(member) else {
-                outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error,
-                                           error: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
-                return outcome
+                return .failure(ReadFailure(message: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
             }
             hashes.append(hash)
             bytes += size
         }
-        let content: String
-        if hashes.count == 1 {
-            content = hashes[0]
-        } else {
-            let folder = unit.shape == .upload ? unit.path : (unit.path as NSString).deletingLastPathComponent
-            var hash = SHA256()
-            for (member, memberHash) in zip(unit.members, hashes) {
-                let relative = member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
-                hash.update(Array((relative + "\u{0}" + memberHash + "\n").utf8))
-            }
-            content = hash.finalize()
+        if hashes.count == 1 { return .success((hashes[0], bytes)) }
+        let folder = unit.shape == .upload ? unit.path : (unit.path as NSString).deletingLastPathComponent
+        var hash = SHA256()
+        for (member, memberHash) in zip(unit.members, hashes) {
+            let relative = member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
+            hash.update(Array((relative + "\u{0}" + memberHash + "\n").utf8))
         }
-        outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: bytes, files: unit.members.count)
-        let plan: UnitPlan
-        do { plan = try UnitPlan.make(unit) } catch {
-            let read = AnalysisPlan.plan(.read, unit.path)
-            let key = ResultKey(contentSHA256: content, analyzer: read.analyzer.rawValue, analyzerVersion: read.analyzer.version, parameters: read.parameters)
-            if stored.contains(key) { outcome.alreadyStored += 1 } else { outcome.results.append(row(read, content: content, status: .error, error: error.description)) }
-            return outcome
-        }
-        switch plan {
-        case .unknown(let kind, let reason):
-            outcome.unknown = UnknownFile(path: unit.path, kind: kind, reason: reason)
-        case .analyses(let plans):
-            for analysis in plans {
-                let key = ResultKey(contentSHA256: content, analyzer: analysis.analyzer.rawValue, analyzerVersion: analysis.analyzer.version,
-                                    parameters: analysis.parameters)
-                if stored.contains(key) {
-                    outcome.alreadyStored += 1
-                    continue
-                }
-                if let reason = analysis.skipReason {
-                    outcome.results.append(row(analysis, content: content, status: .skipped, error: reason))
-                    continue
-                }
-                let started = Date()
-                do {
-                    let report = try analysis.run()
-                    outcome.results.append(row(analysis, content: content, status: report.unusable == nil ? .ok : .unusable, report: report,
-                                               error: report.unusable, started: started))
-                } catch {
-                    outcome.results.append(row(analysis, content: content, status: .error, error: error.description, started: started))
-                }
-            }
-        }
-        return outcome
+        return .success((hash.finalize(), bytes))
     }
 }
 

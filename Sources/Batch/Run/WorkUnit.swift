@@ -12,6 +12,9 @@ public struct WorkUnit: Sendable, Hashable {
         case upload
         /// A ResearchKit task result whose `ORKFileResult`s name recorder files next to it.
         case taskResult
+        /// A folder that could not be listed, or a FIFO, socket or device: recorded as an error
+        /// with the reason, never read.
+        case refused(reason: String)
     }
 
     /// The recording's path (the folder, for an upload).
@@ -41,9 +44,12 @@ public enum Discovery {
     /// Grouping: a folder holding an AppCore `info.json` is one upload (its JSON files together;
     /// its audio files alone); a JSON task result naming recorder files that exist next to it
     /// claims them; every other file is its own unit. Hidden files (`.name`) are left out.
+    /// Folders are walked by ``FolderWalk``: links followed, loops ended, and folders that cannot
+    /// be listed (and FIFOs, sockets, devices) become ``WorkUnit/Shape/refused(reason:)`` units.
     public static func units(_ arguments: [String]) -> (units: [WorkUnit], missing: [String]) {
         var files: [String] = []
         var missing: [String] = []
+        var refused: [WorkUnit] = []
         for argument in arguments {
             if argument.hasPrefix("@") {
                 let manifest = String(argument.dropFirst())
@@ -56,9 +62,9 @@ public enum Discovery {
                     let entry = line.trimmingCharacters(in: .whitespaces)
                     guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
                     let path = entry.hasPrefix("/") ? entry : (folder.isEmpty ? entry : (folder as NSString).appendingPathComponent(entry))
-                    if !collect(path, into: &files) { missing.append(path) }
+                    if !collect(path, into: &files, refused: &refused) { missing.append(path) }
                 }
-            } else if !collect(argument, into: &files) {
+            } else if !collect(argument, into: &files, refused: &refused) {
                 missing.append(argument)
             }
         }
@@ -86,33 +92,30 @@ public enum Discovery {
             claimed.insert(file)
         }
         for file in files where !claimed.contains(file) { units.append(WorkUnit(path: file, members: [file], shape: .file)) }
+        units += Set(refused)
         return (units.sorted { $0.path < $1.path }, missing)
     }
 
-    /// Adds `path` (a file, or the files under a folder, hidden ones left out) to `files`;
-    /// false if it does not exist.
-    private static func collect(_ path: String, into files: inout [String]) -> Bool {
+    /// Adds `path` (a file, or the files under a folder, hidden ones left out) to `files`, and
+    /// what the walk refused to `refused`; false if it does not exist.
+    private static func collect(_ path: String, into files: inout [String], refused: inout [WorkUnit]) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
-        files += isDirectory.boolValue ? regularFiles(under: path, includeHidden: false) : [path]
+        guard isDirectory.boolValue else {
+            files.append(path)
+            return true
+        }
+        let walk = FolderWalk(path, includeHidden: false)
+        files += walk.files
+        refused += walk.refused.map { WorkUnit(path: $0.path, members: [], shape: .refused(reason: $0.reason)) }
         return true
     }
 
-    /// The regular files under `folder`, recursively, sorted; with `includeHidden` false, entries
-    /// named `.…` (and everything under hidden folders) are left out.
-    public static func regularFiles(under folder: String, includeHidden: Bool) -> [String] {
-        var found: [String] = []
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        while let relative = enumerator?.nextObject() as? String {
-            if !includeHidden, (relative as NSString).lastPathComponent.hasPrefix(".") {
-                enumerator?.skipDescendants()
-                continue
-            }
-            let full = (folder as NSString).appendingPathComponent(relative)
-            var nested: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &nested), !nested.boolValue { found.append(full) }
-        }
-        return found.sorted()
+    /// The files under `folder` (``FolderWalk``: links followed, each folder once), and the
+    /// folders it could not list and the FIFOs, sockets and devices it did not read, with why.
+    public static func files(under folder: String, includeHidden: Bool) -> (files: [String], refused: [(path: String, reason: String)]) {
+        let walk = FolderWalk(folder, includeHidden: includeHidden)
+        return (walk.files, walk.refused)
     }
 
     /// Whether a JSON file (≤ 8 MB) contains `ORKFileResult` — the cheap test before parsing a

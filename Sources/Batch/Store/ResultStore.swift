@@ -32,7 +32,7 @@ public final class ResultStore: Sendable {
             database = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
         } catch {
-            throw StoreError(path: path, message: "\(error)")
+            throw StoreError(path: path, error)
         }
     }
 
@@ -190,11 +190,11 @@ public final class ResultStore: Sendable {
     // MARK: - Access
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try database.read(body) } catch { throw StoreError(path: path, message: "\(error)") }
+        do { return try database.read(body) } catch { throw StoreError(path: path, error) }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try database.write(body) } catch { throw StoreError(path: path, message: "\(error)") }
+        do { return try database.write(body) } catch { throw StoreError(path: path, error) }
     }
 }
 
@@ -203,4 +203,20 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
     public var description: String { "\(path): \(message)" }
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// A database error, saying what a failed write means for the store: SQLite rolls the
+    /// transaction back, so every result committed before stays and a rerun finishes the rest.
+    init(path: String, _ error: any Error) {
+        self.path = path
+        if let error = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
+            message = "\(error) — the disk is full, a file-size limit was reached or the device failed; results committed before are kept, run the batch again when there is room"
+        } else {
+            message = "\(error)"
+        }
+    }
 }

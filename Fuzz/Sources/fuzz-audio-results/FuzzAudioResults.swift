@@ -1,0 +1,25 @@
+// Audiometry and SPL-meter results (formats.md §11): read and scored as `score audiometry` and
+// `score spl` do (audiogram, volume correction, ResearchKit's SPL decision).
+import Batch
+import FuzzSupport
+
+@main
+enum FuzzAudioResults {
+    static func main() { FuzzDriver.run(fuzzAudioResults) }
+}
+
+func fuzzAudioResults(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzInput.withFile(data, count, suffix: ".json") { path in
+        do throws(ScoringError) {
+            _ = try AudiometryScorer.score(path)
+        } catch {
+            FuzzInput.checkMessage(error.description, names: path)
+        }
+        do throws(ScoringError) {
+            _ = try SPLScorer.score(path)
+        } catch {
+            FuzzInput.checkMessage(error.description, names: path)
+        }
+    }
+    return 0
+}

@@ -1,0 +1,29 @@
+// CSV inputs (formats.md §5): motion CSV scored for gait with the detected layout and with the
+// Oxford layout, and the AUXU audiometry table, as `score gait` and `score audiometry` read them.
+import Batch
+import FuzzSupport
+
+@main
+enum FuzzCSV {
+    static func main() { FuzzDriver.run(fuzzCSV) }
+}
+
+func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzInput.withFile(data, count, suffix: ".csv") { path in
+        for layout in ["auto", "oxford"] {
+            var parameters = GaitScorer.Parameters()
+            parameters.csvLayout = layout
+            do throws(ScoringError) {
+                _ = try GaitScorer.score(path, parameters)
+            } catch {
+                FuzzInput.checkMessage(error.description, names: path)
+            }
+        }
+        do throws(ScoringError) {
+            _ = try AudiometryScorer.score(path)
+        } catch {
+            FuzzInput.checkMessage(error.description, names: path)
+        }
+    }
+    return 0
+}

@@ -1,0 +1,25 @@
+// Tapping results in either dialect (formats.md §9–10), alone, in task results or flattened
+// archives: read and scored under every convention, as `score tapping` does.
+import Analysis
+import Batch
+import FuzzSupport
+
+@main
+enum FuzzTapping {
+    static func main() { FuzzDriver.run(fuzzTapping) }
+}
+
+func fuzzTapping(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzInput.withFile(data, count, suffix: ".json") { path in
+        for convention in TappingAnalysis.Convention.allCases {
+            var parameters = TappingScorer.Parameters()
+            parameters.convention = convention
+            do throws(ScoringError) {
+                _ = try TappingScorer.score(path, parameters)
+            } catch {
+                FuzzInput.checkMessage(error.description, names: path)
+            }
+        }
+    }
+    return 0
+}

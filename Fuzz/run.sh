@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Fuzzes every parser of the toolkit with libFuzzer + AddressSanitizer (docs/reliability.md).
+#
+#   bash Fuzz/run.sh [SECONDS] [TARGET…]     default: 60 s for each of the 7 targets
+#
+# Builds Fuzz/ (release, -sanitize=fuzzer,address for every module, so the toolkit's code is
+# coverage-instrumented), builds the seed corpora from SampleData/ and ../shared/data/ (Fuzz/seeds.py),
+# replays Fuzz/regressions/TARGET/ (inputs that once crashed), then runs each target for SECONDS.
+# The corpus grows in Fuzz/.work/corpus/TARGET across runs; a crash, leak, timeout (> 10 s per
+# input) or memory blow-up (> 2 GB) is saved to Fuzz/.work/crashes/ and fails the run.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(json-items tapping audio-results csv wav heart-rate recorder-lines)
+
+swift build -c release -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E "error|warning: .*Fuzz/|Compiling|Build complete" | grep -v "^\[.*Compiling" || true
+bin=$(swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)
+work=.work
+rm -rf "$work/seeds"
+python3 seeds.py "$work/seeds" >/dev/null
+mkdir -p "$work/crashes"
+export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
+export LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0"
+
+status=0
+printf '%-16s %6s %11s %8s %6s %8s  %s\n' target seeds executions exec/s cov corpus result
+for target in "${targets[@]}"; do
+    mkdir -p "$work/corpus/$target"
+    log="$work/$target.log"
+    result=ok
+    if [ -d "regressions/$target" ] && ! "$bin/fuzz-$target" regressions/$target/* >"$log.regressions" 2>&1; then
+        result="regression failed (see $log.regressions)"
+        status=1
+    fi
+    if ! "$bin/fuzz-$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$work/crashes/$target-" \
+        "$work/corpus/$target" "$work/seeds/$target" >"$log" 2>&1; then
+        result="CRASH: $(grep -m1 -E "ERROR|Fatal error|deadly signal|timeout" "$log" | cut -c1-120) (see $log)"
+        status=1
+    fi
+    executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(( ${executions:-0} / seconds ))
+    cov=$(grep -oE "cov: [0-9]+" "$log" | tail -1 | cut -d' ' -f2)
+    printf '%-16s %6s %11s %8s %6s %8s  %s\n' "$target" "$(ls "$work/seeds/$target" | wc -l)" "${executions:-?}" "$rate" \
+        "${cov:-?}" "$(ls "$work/corpus/$target" | wc -l)" "$result"
+done
+exit $status

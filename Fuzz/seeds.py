@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Builds the seed corpora of the fuzz targets from real files (docs/reliability.md).
+
+Usage: seeds.py OUT_FOLDER
+
+Reads SampleData/ and, when present, ../shared/data/ (never copies them into the repository: the
+seeds go to OUT_FOLDER/<target>/). Real files are kept whole when small; large JSON arrays are cut
+to their first 40 elements, CSV files to their first 60 lines and WAV data chunks to 4,096 bytes
+(sizes in the header rewritten to match), so every seed is a valid, small file of the real layout
+that libFuzzer can mutate quickly. The heart-rate and recorder-line seeds are built here from the
+Bluetooth GATT 0x2A37 layout and from the real accelerometer items.
+"""
+
+import json
+import os
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCES = [os.path.join(ROOT, "SampleData"), os.path.join(os.path.dirname(ROOT), "shared", "data")]
+MAX_ELEMENTS = 40
+MAX_CSV_LINES = 60
+MAX_WAV_DATA = 4096
+
+
+def files():
+    for source in SOURCES:
+        for folder, _, names in os.walk(source):
+            for name in sorted(names):
+                yield os.path.join(folder, name)
+
+
+def shrink(value):
+    """The same JSON value with every array cut to its first MAX_ELEMENTS elements."""
+    if isinstance(value, list):
+        return [shrink(v) for v in value[:MAX_ELEMENTS]]
+    if isinstance(value, dict):
+        return {k: shrink(v) for k, v in value.items()}
+    return value
+
+
+def json_target(text):
+    """Which JSON target a file seeds, from the classes and keys it holds."""
+    if any(k in text for k in ("ORKEnvironmentSPLMeterResult", "ORKdBHLToneAudiometry", "ORKToneAudiometry", "AUXU")):
+        return "audio-results"
+    if any(k in text for k in ("TappingSamples", "TapTimeStamp", "ORKTappingIntervalResult", "TapCoordinate")):
+        return "tapping"
+    return "json-items"
+
+
+def small_wav(data):
+    """A WAV file's chunks with the data chunk cut to MAX_WAV_DATA bytes and the sizes rewritten."""
+    if data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        return None
+    chunks, offset = [], 12
+    while offset + 8 <= len(data):
+        ident, size = data[offset:offset + 4], struct.unpack("<I", data[offset + 4:offset + 8])[0]
+        body = data[offset + 8:offset + 8 + size]
+        if ident == b"data":
+            body = body[:MAX_WAV_DATA]
+        chunks.append(ident + struct.pack("<I", len(body)) + body + (b"\0" if len(body) % 2 else b""))
+        offset += 8 + size + (size % 2)
+    payload = b"WAVE" + b"".join(chunks)
+    return b"RIFF" + struct.pack("<I", len(payload)) + payload
+
+
+def synthetic_wavs():
+    """PCM 8/16/24-bit and float WAVs, mono and stereo, 64 frames of a ramp."""
+    out = {}
+    for bits, tag in ((8, 1), (16, 1), (24, 1), (32, 3)):
+        for channels in (1, 2):
+            frames = 64
+            width = bits // 8
+            if tag == 3:
+                samples = b"".join(struct.pack("<f", (i % 32) / 32 - 0.5) for i in range(frames * channels))
+            else:
+                samples = b"".join(((i * 37) % (1 << bits)).to_bytes(width, "little") for i in range(frames * channels))
+            fmt = struct.pack("<HHIIHH", tag, channels, 8000, 8000 * channels * width, channels * width, bits)
+            payload = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(samples)) + samples
+            out[f"synthetic-{bits}bit-{channels}ch.wav"] = b"RIFF" + struct.pack("<I", len(payload)) + payload
+    return out
+
+
+def heart_rate_values():
+    """GATT 0x2A37 values: every combination of the 16-bit, contact, energy and RR flags."""
+    out = {}
+    for flags in range(0x20):
+        value = [flags]
+        value += [0x48, 0x00] if flags & 0x01 else [0x48]
+        if flags & 0x08:
+            value += [0x10, 0x27]
+        if flags & 0x10:
+            value += [0x00, 0x04, 0x20, 0x03]
+        out[f"flags-{flags:02x}.bin"] = bytes(value)
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines")}
+    items = None
+    for path in files():
+        name = os.path.relpath(path, os.path.dirname(ROOT)).replace(os.sep, "_").replace("..", "")
+        with open(path, "rb") as f:
+            data = f.read()
+        if path.endswith(".json"):
+            try:
+                value = json.loads(data)
+            except ValueError:
+                seeds["json-items"][name] = data[: 1 << 16]
+                continue
+            seeds[json_target(data.decode("utf-8", "replace"))][name] = json.dumps(shrink(value)).encode()
+            found = value.get("items") if isinstance(value, dict) else value
+            if items is None and isinstance(found, list) and found and isinstance(found[0], dict) and "x" in found[0]:
+                items = found[:20]
+        elif path.endswith(".csv"):
+            seeds["csv"][name] = b"\n".join(data.split(b"\n")[:MAX_CSV_LINES]) + b"\n"
+        elif path.endswith(".wav"):
+            wav = small_wav(data)
+            if wav:
+                seeds["wav"][name] = wav
+    seeds["wav"].update(synthetic_wavs())
+    seeds["heart-rate"].update(heart_rate_values())
+    if items:
+        seeds["recorder-lines"]["items.jsonl"] = b"\n".join(json.dumps(i).encode() for i in items) + b"\n"
+        keys = [k for k in items[0] if not isinstance(items[0][k], (dict, list))]
+        rows = [",".join(keys)] + [",".join(str(i.get(k, "")) for k in keys) for i in items]
+        seeds["recorder-lines"]["items.csv"] = ("\n".join(rows) + "\n").encode()
+    for target, named in seeds.items():
+        folder = os.path.join(out, target)
+        os.makedirs(folder, exist_ok=True)
+        for name, data in named.items():
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
+        print(f"{target}: {len(named)} seeds, {sum(map(len, named.values())):,} bytes")
+
+
+if __name__ == "__main__":
+    main()

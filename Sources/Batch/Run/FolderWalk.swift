@@ -1,0 +1,64 @@
+import Glibc
+
+/// The files under a folder, recursively, in name order: symbolic links are followed, every
+/// folder is listed once (by device and inode, so a link back to an ancestor ends instead of
+/// looping, and a second link to a folder adds nothing), and what cannot be listed or read as a
+/// regular file is reported with the reason instead of being left out silently.
+struct FolderWalk {
+    /// Regular files (and names that vanished or dangle: reading them reports why).
+    private(set) var files: [String] = []
+    /// Folders that could not be listed, and FIFOs, sockets and devices (reading one could block
+    /// forever), with the reason.
+    private(set) var refused: [(path: String, reason: String)] = []
+    private var listed = Set<FileID>()
+    private let includeHidden: Bool
+
+    private struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// Walks `folder`; with `includeHidden` false, entries named `.…` (and everything under
+    /// hidden folders) are left out.
+    init(_ folder: String, includeHidden: Bool) {
+        self.includeHidden = includeHidden
+        walk(folder)
+    }
+
+    private mutating func walk(_ folder: String) {
+        var info = stat()
+        guard stat(folder, &info) == 0 else { return refuse(folder, "cannot be listed: \(Self.lastError())") }
+        guard listed.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+        guard let directory = opendir(folder) else { return refuse(folder, "cannot be listed: \(Self.lastError())") }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { refuse(folder, "cannot be listed completely: \(Self.lastError())") }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != ".", name != "..", includeHidden || !name.hasPrefix(".") { names.append(name) }
+        }
+        closedir(directory)
+        for name in names.sorted() {
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            var entry = stat()
+            guard stat(path, &entry) == 0 else {
+                files.append(path)  // vanished, or a dangling link: its unit reports the reason
+                continue
+            }
+            switch entry.st_mode & S_IFMT {
+            case S_IFDIR: walk(path)
+            case S_IFREG: files.append(path)
+            default: refuse(path, "is not a regular file (a FIFO, socket or device); not read")
+            }
+        }
+    }
+
+    private mutating func refuse(_ path: String, _ reason: String) {
+        refused.append((path, reason))
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+}
