@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SensorData
+import SignalProcessing
 import Synchronization
 
 /// What a live source does when its recorder falls behind by more than the queue holds.
@@ -34,7 +35,7 @@ final class SampleQueue: Sendable {
     }
 
     let capacityItems: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacityItems: Int) { self.capacityItems = capacityItems }
 
@@ -139,7 +140,7 @@ public final class LiveLineSource: Sendable {
     public let listener: SocketListener?
     let queue: SampleQueue
     private let expectedHz: Double?
-    private let outcome = Mutex<(warnings: [String], error: RecordingError?)>(([], nil))
+    private let outcome = Locked<(warnings: [String], error: RecordingError?)>(([], nil))
     /// The accepted sender's descriptor (−1 before), so `close()` can wake a blocked read.
     private let connection = Atomic<Int32>(-1)
     private let started = Atomic<Bool>(false)

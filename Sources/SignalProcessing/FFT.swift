@@ -1,5 +1,4 @@
 internal import CFFTW
-import Synchronization
 
 /// Discrete Fourier transforms of one size through FFTW 3 (M. Frigo, S. G. Johnson, "The Design
 /// and Implementation of FFTW3", Proc. IEEE 93(2), 2005), in Double and Float.
@@ -172,7 +171,7 @@ final class PlanCache: Sendable {
 
     /// The plans of one size, made on first use.
     final class Plans: Sendable {
-        private let slots = Mutex<[Plan?]>(Array(repeating: nil, count: 32))
+        private let slots = Locked<[Plan?]>(Array(repeating: nil, count: 32))
 
         func plan(_ key: Key) -> Plan {
             if let plan = slots.withLock({ $0[key.slot] }) { return plan }
@@ -190,7 +189,7 @@ final class PlanCache: Sendable {
     }
 
     static let shared = PlanCache()
-    private let sizes = Mutex<[Int: Plans]>([:])
+    private let sizes = Locked<[Int: Plans]>([:])
 
     func plans(size: Int) -> Plans {
         sizes.withLock { sizes in

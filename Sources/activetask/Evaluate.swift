@@ -3,7 +3,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import SensorData
-import Synchronization
+import SignalProcessing
 
 /// `activetask evaluate oxford DIR`: the gait analyzer against the Oxford Step Counter ground truth.
 struct Evaluate: ParsableCommand {
@@ -35,8 +35,8 @@ struct EvaluateOxford: ParsableCommand {
         let names = try FileManager.default.contentsOfDirectory(atPath: data).sorted().filter {
             FileManager.default.fileExists(atPath: "\(data)/\($0)/accelerometer.csv")
         }
-        let results = Mutex<[Int: GaitEvaluation.Walk]>([:])
-        let failures = Mutex<[String]>([])
+        let results = Locked<[Int: GaitEvaluation.Walk]>([:])
+        let failures = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: names.count) { index in
             let name = names[index]
             do {
@@ -166,7 +166,7 @@ struct EvaluateOxford: ParsableCommand {
         let users = Set(walks.map { Self.part($0.name, 1) }).sorted()
         let grid = Self.grid
         // Score every walk with every grid point once (the folds only regroup them).
-        let scores = Mutex<[Int: [GaitEvaluation.Walk]]>([:])
+        let scores = Locked<[Int: [GaitEvaluation.Walk]]>([:])
         DispatchQueue.concurrentPerform(iterations: grid.count) { g in
             let results = walks.map { GaitEvaluation.evaluate(name: $0.name, signal: $0.signal, groundTruth: $0.truth, parameters: grid[g]) }
             scores.withLock { $0[g] = results }
