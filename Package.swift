@@ -126,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "activetaskTests",
-            dependencies: ["activetask", "Batch", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["activetask", "Batch", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
     ]

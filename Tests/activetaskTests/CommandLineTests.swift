@@ -16,11 +16,12 @@ struct Run {
             ?? SharedData.packageRoot.appendingPathComponent(".build/debug/activetask")
     }
 
-    /// Runs `activetask ARGUMENTS`, with `input` on its stdin (then closed) when given.
-    init(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil) throws {
+    /// Runs `activetask ARGUMENTS`, with `input` on its stdin (then closed) when given; through
+    /// `launcher` (a program and its arguments, e.g. `sh -c 'ulimit -f 64; exec "$0" "$@"'`) when given.
+    init(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, launcher: [String] = []) throws {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? Self.executable
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [Self.executable.path] + arguments
         if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
