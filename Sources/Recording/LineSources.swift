@@ -153,7 +153,10 @@ public struct LineDecoder {
             do throws(RecordingError) {
                 decoded.items.append(contentsOf: try single([UInt8(ascii: "[")] + line + [UInt8(ascii: "]")]))
             } catch {
-                decoded.error = RecordingError(file: name, reason: .source(line: first + offset, message: message(error)))
+                // Positions in the line itself (the decoder wrapped it in `[…]`) for syntax errors.
+                var detail = message(error)
+                do throws(ReadError) { _ = try JSONValue.parse(line, file: name) } catch { detail = message(RecordingError(file: name, reason: .sample(error.description))) }
+                decoded.error = RecordingError(file: name, reason: .source(line: first + offset, message: detail))
                 return decoded
             }
         }

@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import Testing
 import TestSupport
@@ -43,6 +44,26 @@ struct Run {
 
     var json: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+    }
+}
+
+/// A client of `activetask record --source unix:PATH`.
+enum UnixSocket {
+    struct ConnectError: Error { var errno: Int32 }
+
+    /// A stream socket connected to `path`.
+    static func connect(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw ConnectError(errno: errno) }
+        return fd
     }
 }
 

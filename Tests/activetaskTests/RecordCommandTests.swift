@@ -231,16 +231,7 @@ import TestSupport
         process.standardError = FileHandle.nullDevice
         try process.run()
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in socketPath.utf8.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(connected == 0)
+        let fd = try UnixSocket.connect(socketPath)
         let lines = (0..<100).map { #"{"timestamp":\#(Double($0) / 100),"x":\#($0),"y":-1,"z":0}"# }.joined(separator: "\n") + "\n"
         _ = lines.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
         close(fd)
