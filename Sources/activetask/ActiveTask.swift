@@ -10,7 +10,7 @@ struct ActiveTask: ParsableCommand {
         commandName: "activetask",
         abstract: "Record and analyse the sensor data of ResearchKit active tasks.",
         version: "0.1.0",
-        subcommands: [Info.self, Score.self, BatchCommand.self, Report.self, Record.self, Calibrate.self, Tone.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
+        subcommands: [Info.self, Score.self, BatchCommand.self, Report.self, Unpack.self, Record.self, Calibrate.self, Tone.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
     )
 
     /// Exit statuses of the command-line contract.
@@ -24,6 +24,10 @@ struct ActiveTask: ParsableCommand {
         // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the
         // process, so a full disk and a size limit both end in an error naming the file.
         signal(SIGXFSZ, SIG_IGN)
+        // Diagnostics for memory bounds (tests, docs/reliability.md): the peak on exit.
+        if ProcessInfo.processInfo.environment["ATK_REPORT_PEAK_MEMORY"] != nil {
+            atexit { printError("peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB") }
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -39,6 +43,19 @@ struct ActiveTask: ParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(code == .validationFailure ? Status.badInvocation : code.rawValue)
         }
+    }
+}
+
+extension ActiveTask {
+    /// This process's peak resident set, MB: `VmHWM` of /proc/self/status, which belongs to the
+    /// address space created by exec (getrusage's ru_maxrss survives exec and can report the
+    /// parent's peak after a fork or posix_spawn).
+    static func peakResidentMegabytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
     }
 }
 

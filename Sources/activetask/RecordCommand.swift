@@ -164,7 +164,7 @@ struct Record: ParsableCommand {
         }
         let failed = Self.printProblems(result)
         printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
-            + "peak resident memory \(Self.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
+            + "peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
         print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
         if failed { throw ExitCode(ActiveTask.Status.invalidInput) }
     }
@@ -253,17 +253,6 @@ struct Record: ParsableCommand {
             printError(String(describing: error))
         }
         throw ExitCode(ActiveTask.Status.invalidInput)
-    }
-
-    /// This process's peak resident set, MB: `VmHWM` of /proc/self/status, which belongs to the
-    /// address space created by exec (getrusage's ru_maxrss survives exec and can report the
-    /// parent's peak after a fork).
-    static func peakResidentMegabytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes / 1024
     }
 
     /// A streaming source: stdin, or the first sender on `tcp:PORT` / `unix:PATH`; nil for the others.

@@ -15,6 +15,10 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
     case truncatedTail(offset: Int, itemsKept: Int)
     /// Tapping analysis dropped None taps whose (x, y) repeated an earlier None tap.
     case duplicateNoneTaps(count: Int)
+    /// Items holding a number beyond ±1.797693134862316e308 (a 400-digit literal, `1e400`),
+    /// read as ±infinity as IEEE 754 rounding gives; analyses that need finite values leave
+    /// those items out.
+    case infiniteValues(count: Int)
 
     /// Stable identifier, e.g. for batch tables.
     public var code: String {
@@ -25,6 +29,7 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
         case .emptyCurrentLog: "emptyCurrentLog"
         case .truncatedTail: "truncatedTail"
         case .duplicateNoneTaps: "duplicateNoneTaps"
+        case .infiniteValues: "infiniteValues"
         }
     }
 
@@ -42,6 +47,8 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
             "truncatedTail: text truncated at byte \(offset); kept the \(kept) complete item(s) before it"
         case .duplicateNoneTaps(let count):
             "duplicateNoneTaps(\(count)): dropped \(count) None tap(s) repeating an earlier None tap's position"
+        case .infiniteValues(let count):
+            "infiniteValues(\(count)): \(count) item(s) hold a number beyond ±1.8e308, read as ±infinity"
         }
     }
 }

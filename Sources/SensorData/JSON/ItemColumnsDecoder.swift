@@ -211,6 +211,9 @@ struct ItemColumnsDecoder {
             }
             if placeholders > 0 { warnings.append(.magneticFieldUnavailable(count: placeholders)) }
         }
+        var infinite = Set<Int>()
+        for column in series.numeric { for (item, value) in column.enumerated() where value.isInfinite { infinite.insert(item) } }
+        if !infinite.isEmpty { warnings.append(.infiniteValues(count: infinite.count)) }
         if let warning = series.sortByTime() { warnings.append(warning) }
         if series.kind == .accelerometer || series.kind == .deviceMotion, let median = series.medianInterval {
             let sorted = series.time

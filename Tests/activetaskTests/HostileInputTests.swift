@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Inputs built to hurt (docs/reliability.md): each gives a clear error or a correct result, in
+/// bounded memory (the CLI's peak resident memory, from `wait4`), never a crash.
+@Suite struct HostileInputTests {
+    /// `activetask ARGUMENTS` with its exit status, output and peak resident memory (MB, the
+    /// `VmHWM` it reports with ATK_REPORT_PEAK_MEMORY; the parent's ru_maxrss for a spawned
+    /// child would include the parent's own peak).
+    struct Measured {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var peakMegabytes: Double
+
+        init(_ arguments: [String]) throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["ATK_REPORT_PEAK_MEMORY"] = "1"
+            let run = try Run(arguments, environment: environment)
+            var lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            let report = lines.popLast() ?? ""
+            status = run.status
+            stdout = run.stdout
+            stderr = lines.map { $0 + "\n" }.joined()
+            peakMegabytes = Double(report.split(separator: " ").dropLast().last ?? "") ?? .infinity
+        }
+    }
+
+    /// The CLI's own footprint (runtime, Foundation, the binary) before it reads anything.
+    static let baselineMegabytes: Double = (try? Measured(["--version"]).peakMegabytes) ?? 0
+
+    /// A sanitizer's runtime multiplies memory: bounds are for uninstrumented builds.
+    static func bound(_ megabytes: Double) -> Double { Sanitizer.active == nil ? megabytes : 20 * megabytes }
+
+    static func le32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+
+    @Test("a WAV header claiming 2^31 frames over 1,000 bytes: exit 3 naming the data chunk, for info and score spl, without allocating for the claim")
+    func wavClaimingTwoGigaframes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // 8-bit mono PCM: 2^31 frames are 2^31 data bytes.
+        var header = Array("RIFF".utf8) + Self.le32(36 + 0x8000_0000) + Array("WAVEfmt ".utf8) + Self.le32(16)
+        header += [1, 0, 1, 0] + Self.le32(8000) + Self.le32(8000) + [1, 0, 8, 0] + Array("data".utf8) + Self.le32(0x8000_0000)
+        let path = try folder.write("claims.wav", header + [UInt8](repeating: 128, count: 1000))
+        for command in [["info"], ["score", "spl"]] {
+            let run = try Measured(command + [path])
+            #expect(run.status == 3, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("\(path): WAV header declares 2147483648 data bytes but only 1000 follow the data chunk at byte 36"), "\(run.stderr)")
+            #expect(run.peakMegabytes < Self.baselineMegabytes + Self.bound(32), "\(command): \(run.peakMegabytes) MB")
+        }
+    }
+
+    @Test("a 10^6-item accelerometer array (50 MB): read whole, in memory about twice the file")
+    func millionItems() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var text = "["
+        text.reserveCapacity(50_000_000)
+        for i in 0..<1_000_000 {
+            if i > 0 { text += "," }
+            text += #"{"timestamp":\#(Double(i) / 100),"x":0.01,"y":-0.98,"z":0.12}"#
+        }
+        let path = try folder.write("accel_big-20260101120000.json", text + "]")
+        let megabytes = Double(text.utf8.count) / 1_048_576
+        let run = try Measured(["info", "--json", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""samples" : 1000000"#) || run.stdout.contains(#""samples": 1000000"#), "\(run.stdout.prefix(400))")
+        // The bytes of the file, 8 bytes per number in columns, and the runtime.
+        #expect(run.peakMegabytes < Self.baselineMegabytes + Self.bound(2.5 * megabytes), "\(run.peakMegabytes) MB for a \(megabytes)-MB file")
+    }
+
+    @Test("10^5-deep arrays and objects: exit 3 at the 49th level, in constant memory")
+    func deepNesting() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (name, open, close) in [("arrays.json", "[", "]"), ("objects.json", #"{"a":"#, "}")] {
+            let path = try folder.write(name, String(repeating: open, count: 100_000) + "1" + String(repeating: close, count: 100_000))
+            let run = try Measured(["info", path])
+            #expect(run.status == 3)
+            #expect(run.stderr.contains("\(path): invalid JSON: nesting deeper than 48 levels at byte \(48 * open.utf8.count)"), "\(run.stderr)")
+            #expect(run.peakMegabytes < Self.baselineMegabytes + Self.bound(16), "\(name): \(run.peakMegabytes) MB")
+        }
+    }
+
+    @Test("400-digit numbers and 1e400 in a walk: read as ±infinity with a warning, those items left out of gait; in a tapping result: exit 3 naming the sample")
+    func hugeNumbers() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let walk = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path, encoding: .utf8)
+        let hostile = walk.replacingOccurrences(of: #""x":0.00347,"#, with: #""x":1\#(String(repeating: "0", count: 400)),"#)
+            .replacingOccurrences(of: #""z":-0.88652}"#, with: #""z":-1e400}"#)
+        #expect(hostile != walk)
+        let clean = try Run(["score", "gait", "--json", try folder.write("clean.json", walk)])
+        let run = try Run(["score", "gait", "--json", try folder.write("hostile.json", hostile)])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect((run.json?["warnings"] as? [String])?.first == "infiniteValues(2): 2 item(s) hold a number beyond ±1.8e308, read as ±infinity")
+        // Two of 1,000 samples left out: the steps are the same walk's.
+        let steps = { (run: Run) in ((run.json?["features"] as? [String: Any])?["atk"] as? [String: Any])?["stepCount"] as? Double }
+        #expect(steps(run) != nil && steps(run) == steps(clean))
+
+        let tapping = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, encoding: .utf8)
+            .replacingOccurrences(of: #""TapTimeStamp": 0.195984"#, with: #""TapTimeStamp": 1e400"#)
+        let path = try folder.write("tapping.json", tapping)
+        let tap = try Run(["score", "tapping", path])
+        #expect(tap.status == 3 && tap.stderr.contains("\(path): invalid value: TapTimeStamp is not finite at TappingSamples[1].TapTimeStamp"), "\(tap.stderr)")
+    }
+
+    @Test("non-UTF-8 bytes in a string, and a 10^6-digit TapCoordinate: exit 3 with the position, bounded memory")
+    func hostileStrings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let latin1 = try folder.write("latin1.json", Array(#"[{"TapTimeStamp":0,"TapCoordinate":"{1, 2}","TappedButtonId":"Tapped"#.utf8) + [0xE9] + Array(#""}]"#.utf8))
+        let run = try Measured(["info", latin1])
+        #expect(run.status == 3 && run.stderr.contains("\(latin1): invalid UTF-8 in a string at byte 61"), "\(run.stderr)")
+
+        let digits = String(repeating: "7", count: 1_000_000)
+        let huge = try folder.write("huge.json", #"[{"TapTimeStamp":0,"TapCoordinate":"{\#(digits), 2}","TappedButtonId":"TappedButtonLeft"}]"#)
+        let tap = try Measured(["score", "tapping", huge])
+        #expect(tap.status == 3 && tap.stderr.contains("is not a CoreGraphics geometry string at [0].TapCoordinate"), "\(tap.stderr.prefix(300))")
+        #expect(tap.peakMegabytes < Self.baselineMegabytes + Self.bound(32), "\(tap.peakMegabytes) MB")
+    }
+
+    @Test("archive entries named ../, absolute or with / are never written; links in the output folder are not followed; a task result cannot name a file outside its folder")
+    func escapingNames() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let tapping = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, encoding: .utf8)
+        let accel = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path, encoding: .utf8)
+        func archive(_ name: String) -> String {
+            #"{"info.json":{"taskRun":"x","item":"tapping","files":[]},"tapping_results.json":\#(tapping),"\#(name)":\#(accel)}"#
+        }
+        try FileManager.default.createDirectory(atPath: folder.path("deep/er"), withIntermediateDirectories: true)
+        for name in ["../escape.json", "../../escape.json", folder.path("absolute.json"), "sub/inner.json", #"..\\escape.json"#] {
+            let path = try folder.write("archive.json", archive(name))
+            let run = try Run(["unpack", path, "--out", folder.path("deep/er/out")])
+            #expect(run.status == 3, "\(name)")
+            #expect(run.stderr.contains("is not a plain file name"), "\(name): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("deep/er/out")), "\(name): something was written")
+        }
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.url.path).sorted() == ["archive.json", "deep", "deep/er"])
+
+        // A link planted in the output folder is not followed, and what it points to is unchanged.
+        let outside = try folder.write("outside.json", "{}")
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/tapping_results.json"), withDestinationPath: outside)
+        let run = try Run(["unpack", try folder.write("archive.json", archive("accel_x.json")), "--out", folder.path("out")])
+        #expect(run.status == 3 && run.stderr.contains("out/tapping_results.json: exists (not overwritten)"), "\(run.stderr)")
+        #expect(try String(contentsOfFile: outside, encoding: .utf8) == "{}")
+        #expect(Set(run.stdout.split(separator: "\n")) == [Substring(folder.path("out/info.json")), Substring(folder.path("out/accel_x.json"))])
+
+        // A task result naming ../secret.json as its recorder file: the batch never reads it.
+        try FileManager.default.createDirectory(atPath: folder.path("upload"), withIntermediateDirectories: true)
+        _ = try folder.write("secret.json", accel)
+        let task = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("tapping_task_result.json").path, encoding: .utf8)
+        let fileName = try #require(task.firstMatch(of: /"fileName"\s*:\s*"([^"]+)"/)?.1)
+        _ = try folder.write("upload/task.json", task.replacingOccurrences(of: String(fileName), with: "../secret.json"))
+        let batch = try Run(["batch", folder.path("upload"), "--db", folder.path("r.sqlite"), "--json"])
+        #expect(batch.status == 0 && batch.json?["units"] as? Double == 1, "\(batch.stdout)")
+        let rows = try Run(["batch", "export", "--db", folder.path("r.sqlite"), "--csv"]).stdout
+        #expect(!rows.contains("secret"), "\(rows)")
+    }
+}
