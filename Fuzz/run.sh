@@ -15,14 +15,19 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json-items tapping audio-results csv wav heart-rate recorder-lines)
 
-swift build -c release -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E "error|warning: .*Fuzz/|Compiling|Build complete" | grep -v "^\[.*Compiling" || true
-bin=$(swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)
 work=.work
+mkdir -p "$work"
+if ! swift build -c release -Xswiftc -sanitize=fuzzer,address --disable-build-manifest-caching >"$work/build.log" 2>&1; then
+    grep -E "error" "$work/build.log" | head -20
+    echo "Fuzz/run.sh: the build failed (see Fuzz/$work/build.log)" >&2
+    exit 2
+fi
+bin=$(swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)
 rm -rf "$work/seeds"
 python3 seeds.py "$work/seeds" >/dev/null
 mkdir -p "$work/crashes"
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
-export LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0"
+export LSAN_OPTIONS="suppressions=$PWD/../scripts/lsan.supp:print_suppressions=0"
 
 status=0
 printf '%-16s %6s %11s %8s %6s %8s  %s\n' target seeds executions exec/s cov corpus result

@@ -107,6 +107,27 @@ import TestSupport
         #expect(result.features["tremorDominantFrequencyHzAccel"]?.number != nil)
     }
 
+    /// Found by Fuzz/run.sh (fuzz-csv): one timestamp 10^12 s after the rest made the 20-s
+    /// windows step through the empty span 10 s at a time (hours of work for one file).
+    @Test("a sample 10^12 s after a 40-s walk: the empty span is skipped in one jump; the windows are those of the walk")
+    func farOutlier() throws {
+        let walk = Self.walk(seconds: 40, Self.g1)
+        var signal = walk
+        signal.time.append(1e12)
+        for axis in [\MotionSignal.x, \MotionSignal.y, \MotionSignal.z] { signal[keyPath: axis].append(walk[keyPath: axis].last!) }
+        let cadences = { (result: GaitAnalysis.Result) in result.features["cadenceWindowsStepsPerMinute"] }
+        let windows = try #require(cadences(GaitAnalysis.analyze(walk)))
+        // Windows must end by the last sample: the walk alone has those at 0 and 10 s; with the
+        // outlier, those at 20 and 30 s (the walk's last 20 and 10 s) count too, and none of the
+        // 10^11 empty ones in between.
+        guard case .numbers(let with) = try #require(cadences(GaitAnalysis.analyze(signal))), case .numbers(let without) = windows else {
+            Issue.record("no window cadences")
+            return
+        }
+        #expect(without.count == 2 && with.count == 4 && Array(with.prefix(2)) == without, "\(with) vs \(without)")
+        #expect(with.allSatisfy { abs($0 - 108) < 1 }, "\(with)")
+    }
+
     /// A 6 Hz tremor of 0.3 m/s² on a still phone: dominant frequency 6 Hz.
     @Test("tremor: dominant frequency of a 6 Hz oscillation")
     func tremor() throws {
