@@ -71,9 +71,12 @@ def main():
             seconds = time.perf_counter() - start
             lines = run.stderr.decode("utf-8", "replace").splitlines()
             peak = lines.pop().split()[-2] if lines and lines[-1].endswith(" MB") else "?"
-            message = lines[0].replace(folder + "/", "") if lines else run.stdout.decode("utf-8", "replace").replace(folder + "/", "").splitlines()[0:3]
-            if isinstance(message, list):
-                message = " / ".join(line.strip() for line in message)
+            if lines:
+                message = lines[0].replace(folder + "/", "")
+            else:  # a result: the lines that say what was read
+                shown = [line.strip() for line in run.stdout.decode("utf-8", "replace").splitlines()
+                         if any(key in line for key in ("kind", "samples", "stepCount ", "infiniteValues", "frames"))]
+                message = " / ".join(shown[:4])
             crashed = run.returncode < 0 or run.returncode > 3
             unclear = refused and (run.returncode != 3 or file_name not in message)
             escaped = os.path.exists(os.path.join(folder, "escape.json")) or os.path.exists(os.path.join(os.path.dirname(folder), "escape.json"))

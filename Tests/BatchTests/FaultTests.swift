@@ -54,6 +54,21 @@ import TestSupport
         #expect(row.error == path + ": changed or vanished while it was analysed; its results were not stored (run the batch again)")
     }
 
+    @Test("a file rewritten to other bytes and back (A → B → A) between hashing and the re-check: still caught, by its status-change time")
+    func rewrittenBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let original = try String(contentsOfFile: Self.tapping, encoding: .utf8)
+        let path = try folder.write("tap.json", original)
+        let unit = WorkUnit(path: path, members: [path], shape: .file)
+        let outcome = BatchRunner.process(unit, stored: [], toolkitVersion: "test") {
+            usleep(20_000)  // past the kernel's timestamp granularity (one tick)
+            _ = try? folder.write("tap.json", #"{"items":[]}"#)
+            _ = try? folder.write("tap.json", original)
+        }
+        #expect(outcome.results.count == 1 && outcome.results[0].key.contentSHA256 == "changed:" + path, "\(outcome.results.map(\.status))")
+    }
+
     @Test("a file that vanishes between hashing and analysis: one error row naming it, nothing under the old hash")
     func vanishedFile() throws {
         let folder = try TemporaryFolder()

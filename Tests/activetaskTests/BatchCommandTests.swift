@@ -33,12 +33,7 @@ import TestSupport
         let folder = try Self.corpus(150)
         defer { folder.remove() }
         let corpus = folder.path("corpus"), db = folder.path("killed.sqlite")
-        let process = Process()
-        process.executableURL = Run.executable
-        process.arguments = ["batch", corpus, "--db", db, "--jobs", "2"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Run.start(["batch", corpus, "--db", db, "--jobs", "2"])
         // Kill once at least one transaction (64 rows) is committed.
         var committed = 0
         for _ in 0..<3000 where committed < 64 {
@@ -68,13 +63,7 @@ import TestSupport
         defer { folder.remove() }
         let corpus = folder.path("corpus")
         let processes = try (0..<4).map { index in
-            let process = Process()
-            process.executableURL = Run.executable
-            process.arguments = ["batch", corpus, "--db", folder.path("shard-\(index).sqlite"), "--shard", "\(index)/4", "--jobs", "1"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+            try Run.start(["batch", corpus, "--db", folder.path("shard-\(index).sqlite"), "--shard", "\(index)/4", "--jobs", "1"])
         }
         for process in processes {
             process.waitUntilExit()

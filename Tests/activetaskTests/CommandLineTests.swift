@@ -45,6 +45,17 @@ struct Run {
     var json: [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
     }
+
+    /// Starts `activetask ARGUMENTS` without waiting for it, its output discarded.
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
 }
 
 /// A client of `activetask record --source unix:PATH`.

@@ -76,12 +76,7 @@ import TestSupport
         let count = 100
         for i in 0..<count { _ = try folder.write(String(format: "corpus/walk-%03d.json", i), a) }
         let db = folder.path("r.sqlite")
-        let process = Process()
-        process.executableURL = Run.executable
-        process.arguments = ["batch", folder.path("corpus"), "--db", db, "--jobs", "2"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Run.start(["batch", folder.path("corpus"), "--db", db, "--jobs", "2"])
         // Flip files between the two versions, and delete every tenth, until the batch ends.
         var flips = 0
         while process.isRunning {
@@ -148,12 +143,7 @@ import TestSupport
         var committed = Set<String>()
         var killed = 0, completed = 0
         for kill in 0..<50 {
-            let process = Process()
-            process.executableURL = Run.executable
-            process.arguments = ["batch", corpus, "--db", db, "--jobs", "2"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Run.start(["batch", corpus, "--db", db, "--jobs", "2"])
             // Uniform over the length of a whole run: store creation, analyses, commits, the end.
             usleep(UInt32(random.unit() * fullRun * 1.1 * 1e6))
             Glibc.kill(process.processIdentifier, SIGKILL)

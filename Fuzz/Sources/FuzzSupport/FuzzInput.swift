@@ -20,11 +20,17 @@ public enum FuzzInput {
         body(path)
     }
 
-    /// The fuzzing oracle for errors: a message must name the file it is about, and say something.
-    public static func checkMessage(_ message: String, names path: String) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        if message.isEmpty || !message.contains(name) {
-            fatalError("error message does not name the file \(name): \"\(message)\"")
+    /// The fuzzing oracle for errors: runs `body`; an error it throws must name the file it is
+    /// about (its last path component) and say something.
+    public static func expectClearError<Failure: Error & CustomStringConvertible>(about path: String, _ body: () throws(Failure) -> Void) {
+        do throws(Failure) {
+            try body()
+        } catch {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let message = error.description
+            if message.isEmpty || !message.contains(name) {
+                fatalError("error message does not name the file \(name): \"\(message)\"")
+            }
         }
     }
 }

@@ -10,16 +10,8 @@ enum FuzzAudioResults {
 
 func fuzzAudioResults(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzInput.withFile(data, count, suffix: ".json") { path in
-        do throws(ScoringError) {
-            _ = try AudiometryScorer.score(path)
-        } catch {
-            FuzzInput.checkMessage(error.description, names: path)
-        }
-        do throws(ScoringError) {
-            _ = try SPLScorer.score(path)
-        } catch {
-            FuzzInput.checkMessage(error.description, names: path)
-        }
+        FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try AudiometryScorer.score(path) }
+        FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try SPLScorer.score(path) }
     }
     return 0
 }

@@ -14,11 +14,7 @@ func fuzzTapping(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         for convention in TappingAnalysis.Convention.allCases {
             var parameters = TappingScorer.Parameters()
             parameters.convention = convention
-            do throws(ScoringError) {
-                _ = try TappingScorer.score(path, parameters)
-            } catch {
-                FuzzInput.checkMessage(error.description, names: path)
-            }
+            FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try TappingScorer.score(path, parameters) }
         }
     }
     return 0

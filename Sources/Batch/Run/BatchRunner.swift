@@ -115,15 +115,15 @@ public enum BatchRunner {
             outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: "\(unit.path): \(reason)"))
             return outcome
         }
-        let content: String
-        var bytes = 0
+        let key: ContentKey
         switch contentKey(unit) {
-        case .success(let key): (content, bytes) = key
+        case .success(let found): key = found
         case .failure(let failure):
             outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: failure.message))
             return outcome
         }
-        outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: bytes, files: unit.members.count)
+        let content = key.content
+        outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: key.bytes, files: unit.members.count)
         // The analyses chosen by content, each skipped when its result is stored.
         func analyse() {
             let plan: UnitPlan
@@ -165,7 +165,7 @@ public enum BatchRunner {
         // other bytes than the key says, so none is stored; a rerun analyses what is there then.
         // (Nothing to check when every result was stored already: nothing was read.)
         let readNow = !outcome.results.isEmpty || outcome.unknown != nil
-        if readNow, (try? contentKey(unit).get().content) != content {
+        if readNow, (try? contentKey(unit).get()) != key {
             let changed = unit.members.count == 1 ? unit.members[0] : "a file of \(unit.path)"
             outcome = UnitOutcome()
             outcome.results = [row(.plan(.read, unit.path), content: "changed:" + unit.path, status: .error,
@@ -176,26 +176,39 @@ public enum BatchRunner {
 
     struct ReadFailure: Error { var message: String }
 
-    /// The content key of a unit and its size in bytes: the file's SHA-256, or for several files
-    /// the SHA-256 of their relative names and hashes.
-    static func contentKey(_ unit: WorkUnit) -> Result<(content: String, bytes: Int), ReadFailure> {
+    /// A unit's content key and size, and the version of each member file when it was hashed.
+    struct ContentKey: Equatable {
+        var content: String
+        var bytes: Int
+        /// Per member: device, inode, size and status-change time (ns). The kernel sets the
+        /// status-change time on every write, truncation or rename, and no user can set it back,
+        /// so a file rewritten with its old bytes again (A → B → A) still shows a new version.
+        var versions: [[Int]]
+    }
+
+    /// The content key of a unit: the file's SHA-256, or for several files the SHA-256 of their
+    /// relative names and hashes.
+    static func contentKey(_ unit: WorkUnit) -> Result<ContentKey, ReadFailure> {
         var hashes: [String] = []
+        var versions: [[Int]] = []
         var bytes = 0
         for member in unit.members {
-            guard let (hash, size) = SHA256.file(member) else {
+            var info = stat()
+            guard stat(member, &info) == 0, let (hash, size) = SHA256.file(member) else {
                 return .failure(ReadFailure(message: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
             }
+            versions.append([Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec])
             hashes.append(hash)
             bytes += size
         }
-        if hashes.count == 1 { return .success((hashes[0], bytes)) }
+        if hashes.count == 1 { return .success(ContentKey(content: hashes[0], bytes: bytes, versions: versions)) }
         let folder = unit.shape == .upload ? unit.path : (unit.path as NSString).deletingLastPathComponent
         var hash = SHA256()
         for (member, memberHash) in zip(unit.members, hashes) {
             let relative = member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
             hash.update(Array((relative + "\u{0}" + memberHash + "\n").utf8))
         }
-        return .success((hash.finalize(), bytes))
+        return .success(ContentKey(content: hash.finalize(), bytes: bytes, versions: versions))
     }
 }
 
