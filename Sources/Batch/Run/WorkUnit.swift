@@ -105,7 +105,7 @@ public enum Discovery {
             files.append(path)
             return true
         }
-        let walk = FolderWalk(path, includeHidden: false)
+        let walk = Self.files(under: path, includeHidden: false)
         files += walk.files
         refused += walk.refused.map { WorkUnit(path: $0.path, members: [], shape: .refused(reason: $0.reason)) }
         return true
