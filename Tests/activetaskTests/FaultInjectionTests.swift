@@ -129,6 +129,47 @@ import TestSupport
         #expect(try BatchCommandTests().export(db) == BatchCommandTests().export(single))
     }
 
+    @Test("a full file system (a tmpfs the size of the finished store, ENOSPC) under the store: exit 3 naming it; copied to a disk with room, it opens with what was committed and a rerun finishes it",
+          .enabled(if: geteuid() == 0, "mounting a tmpfs needs root"))
+    func fullFileSystem() throws {
+        let folder = try BatchCommandTests.corpus(40)
+        defer { folder.remove() }
+        let corpus = folder.path("corpus"), small = folder.path("small"), single = folder.path("single.sqlite")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        #expect(try Run(["batch", corpus, "--db", single]).status == 0)
+        // As big as the finished store: the store and its write-ahead log fill it part way through.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: single)[.size] as? Int)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=\(size / 4096 * 4)k", "tmpfs", small]
+        mount.standardError = FileHandle.nullDevice
+        try mount.run()
+        mount.waitUntilExit()
+        guard mount.terminationStatus == 0 else {
+            print("fault injection: cannot mount a tmpfs here (no CAP_SYS_ADMIN); the file-size-limit test covers a full disk")
+            return
+        }
+        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/umount"), arguments: [small]).waitUntilExit() }
+
+        let full = try Run(["batch", corpus, "--db", small + "/r.sqlite"])
+        #expect(full.status == 3)
+        #expect(full.stderr.contains("activetask: \(small)/r.sqlite: SQLite error") && full.stderr.contains("results committed before are kept"), "\(full.stderr)")
+        // "Free space": the store's files, as they are, on a disk with room.
+        let moved = folder.path("moved")
+        try FileManager.default.createDirectory(atPath: moved, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: small) {
+            try FileManager.default.copyItem(atPath: small + "/" + name, toPath: moved + "/" + name)
+        }
+        let db = moved + "/r.sqlite"
+        #expect(try integrity(db) == "ok")
+        let kept = try rows(db).count
+        #expect(kept > 0 && kept < 80, "\(kept) rows kept")
+        let resumed = try Run(["batch", corpus, "--db", db, "--json"])
+        #expect(resumed.status == 0 && resumed.json?["alreadyStored"] as? Double == Double(kept), "\(resumed.stdout)")
+        #expect(try BatchCommandTests().export(db) == BatchCommandTests().export(single))
+        print("fault injection: a \(size / 4096 * 4)-KB tmpfs filled under the store: \(kept) of 80 results kept, the rest computed by the rerun; \(full.stderr.split(separator: "\n").last ?? "")")
+    }
+
     @Test("SIGKILL at 50 random points of batches resuming one store: it always opens, no committed row is lost, none is duplicated; the end equals a single run")
     func fiftyKills() throws {
         let folder = try BatchCommandTests.corpus(20)
