@@ -26,6 +26,8 @@ bin=$(swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)
 rm -rf "$work/seeds"
 python3 seeds.py "$work/seeds" >/dev/null
 mkdir -p "$work/crashes"
+# Swift's own backtracer reads memory ASan calls wild; libFuzzer prints the trap instead.
+export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
 export LSAN_OPTIONS="suppressions=$PWD/../scripts/lsan.supp:print_suppressions=0"
 

@@ -119,9 +119,10 @@ public enum HTMLReport {
                 let sd = data.count > 1 ? (data.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(data.count - 1)).squareRoot() : .nan
                 let cells = [mean, sd, Statistics.quantileOfSorted(sorted, 0.05), Statistics.quantileOfSorted(sorted, 0.5), Statistics.quantileOfSorted(sorted, 0.95)]
                 html += "<tr><td>\(escape(key))</td><td class=\"num\">\(data.count)</td>" + cells.map { "<td class=\"num\">\(number($0))</td>" }.joined() + "</tr>"
-                if charts.count < histograms, data.count >= 2, sorted.first! < sorted.last! {
-                    let bins = min(30, max(5, Int(Double(data.count).squareRoot())))
-                    let width = (sorted.last! - sorted.first!) / Double(bins)
+                let bins = min(30, max(5, Int(Double(data.count).squareRoot())))
+                let width = ((sorted.last ?? 0) - (sorted.first ?? 0)) / Double(bins)
+                // A range too wide for a Double (±1e308 values) has no histogram.
+                if charts.count < histograms, data.count >= 2, width.isFinite, width > 0 {
                     var counts = [Double](repeating: 0, count: bins)
                     for value in data { counts[min(bins - 1, Int((value - sorted.first!) / width))] += 1 }
                     var plot = SVGPlot(title: "\(key) (n = \(data.count))", xLabel: key.split(separator: ".").last.map(String.init) ?? key, yLabel: "recordings")

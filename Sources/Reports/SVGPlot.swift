@@ -167,7 +167,7 @@ public struct SVGPlot: Sendable {
             bucket.removeAll(keepingCapacity: true)
         }
         for point in points {
-            let c = Int(px(point.0))
+            let c = Int(exactly: px(point.0).rounded(.down)) ?? Int.min  // an axis too wide for a Double
             if c != column {
                 flush()
                 column = c

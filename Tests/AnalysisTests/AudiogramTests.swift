@@ -54,6 +54,22 @@ import TestSupport
         #expect(warnings.contains { $0.hasPrefix("right ear: 1 kHz test and retest differ by 10 dB") })
     }
 
+    /// Found by Fuzz/run.sh (fuzz-csv): a column AUXU862546856055495400046KR trapped converting
+    /// its frequency to Int for the feature name.
+    @Test("AUXU columns name audiometric frequencies (125 Hz–20 kHz, plain decimals) or nothing; no value traps a feature name")
+    func hostileColumns() throws {
+        let accepted = ["AUXU500R": 500.0, "AUXU1K1L": 1000, "AUXU1K2R": 1000, "AUXU1.5KL": 1500, "AUXU8KR": 8000, "AUXU16KL": 16_000]
+        for (name, hertz) in accepted { #expect(AudiogramTable.frequencyHz(ofColumn: name) == hertz, "\(name)") }
+        for name in ["AUXU862546856055495400046KR", "AUXUinfKR", "AUXUnanL", "AUXU1e9L", "AUXU0x1p3KR", "AUXU100L", "AUXU25KR", "AUXU1..5KL", "AUXUKR"] {
+            #expect(AudiogramTable.frequencyHz(ofColumn: name) == nil, "\(name)")
+        }
+        // Levels beyond ±2^63 (a test and retest 1e300 dB apart) are reported, not converted.
+        let audiogram = Audiogram(columns: ["AUXU1K1R", "AUXU1K2R", "AUXU500R"], values: [1e300, -1e300, 10])
+        let (set, warnings) = audiogram.features()
+        #expect(set["right1000HzDbHL"]?.number == 1e300)
+        #expect(warnings.contains { $0.hasPrefix("right ear: 1 kHz test and retest differ by 2e+300 dB") }, "\(warnings)")
+    }
+
     @Test("volume correction shifts thresholds, retests and no-response levels")
     func shifted() {
         var audiogram = Self.audiogram(right: [1000: 30, 2000: nil], left: [:])

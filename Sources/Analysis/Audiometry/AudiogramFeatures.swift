@@ -1,6 +1,12 @@
 import Glibc
 
 extension Audiogram {
+    /// `x` rounded to an integer for names and messages (`1000`), or as it is when it has no
+    /// Int (non-finite, beyond ±2^63: a hostile file's frequency or level must not trap).
+    static func integerText(_ x: Double) -> String {
+        Int(exactly: x.rounded()).map(String.init) ?? "\(x)"
+    }
+
     /// Thresholds, pure-tone averages and grades as a feature set (audiometry.md §11): per ear
     /// `right1000HzDbHL` … (text `no response` for NR), `rightPTA3DbHL`, `rightPTA4DbHL`,
     /// `rightWHO2021Grade`; the better ear (lower PTA4), its WHO 2021 category, WHO 1991 grade
@@ -14,7 +20,7 @@ extension Audiogram {
         for ear in [Ear.right, .left] {
             let values = thresholds[ear] ?? [:]
             for f in values.keys.sorted() {
-                let key = "\(ear.name)\(Int(f))HzDbHL"
+                let key = "\(ear.name)\(Self.integerText(f))HzDbHL"
                 if let threshold = values[f] ?? nil { set.append(key, threshold) } else { set.append(key, .text("no response")) }
             }
             for (label, frequencies) in [("PTA3", Self.pta3Frequencies), ("PTA4", Self.pta4Frequencies)] {
@@ -23,8 +29,8 @@ extension Audiogram {
                 if let average {
                     if label == "PTA3" { pta3[ear] = average } else { pta4[ear] = average }
                 } else if !values.isEmpty {
-                    let missing = frequencies.filter { values[$0] == nil }.map { "\(Int($0)) Hz missing" }
-                    let noResponse = frequencies.filter { values[$0] != nil && values[$0]! == nil }.map { "\(Int($0)) Hz no response" }
+                    let missing = frequencies.filter { values[$0] == nil }.map { "\(Self.integerText($0)) Hz missing" }
+                    let noResponse = frequencies.filter { values[$0] != nil && values[$0]! == nil }.map { "\(Self.integerText($0)) Hz no response" }
                     warnings.append("\(ear.name) \(label) undefined: " + (missing + noResponse).joined(separator: ", "))
                 }
             }
@@ -50,7 +56,7 @@ extension Audiogram {
             let difference = retestDifference[ear]
             set.append("\(ear.name)Retest1000HzDifferenceDb", difference)
             if let difference, difference > 5 {
-                warnings.append("\(ear.name) ear: 1 kHz test and retest differ by \(Int(difference.rounded())) dB (> 5 dB); the first is used")
+                warnings.append("\(ear.name) ear: 1 kHz test and retest differ by \(Self.integerText(difference)) dB (> 5 dB); the first is used")
             }
         }
         return (set, warnings)

@@ -189,12 +189,24 @@ public struct AudiogramTable: Sendable, Hashable {
         guard name.hasPrefix("AUXU") else { return nil }
         var body = name.dropFirst(4)
         if let last = body.last, last == "R" || last == "L" { body = body.dropLast() }
+        var hertz: Double?
         if let k = body.firstIndex(of: "K") {
-            guard let kilo = Double(body[..<k]) else { return nil }
             let suffix = body[body.index(after: k)...]
             guard suffix.isEmpty || suffix == "1" || suffix == "2" else { return nil }
-            return kilo * 1000
+            hertz = decimal(body[..<k]).map { $0 * 1000 }
+        } else {
+            hertz = decimal(body)
         }
-        return Double(body)
+        // Audiometric frequencies: 125 Hz … 20 kHz (extended high frequencies included).
+        guard let hertz, (125...20_000).contains(hertz) else { return nil }
+        return hertz
+    }
+
+    /// Digits with at most one decimal point (`500`, `1.5`); not `Double(_:)`'s `inf`, `1e3`, `0x…`.
+    private static func decimal(_ text: Substring) -> Double? {
+        guard !text.isEmpty, text.count <= 8, text.filter({ $0 == "." }).count <= 1,
+            text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+        else { return nil }
+        return Double(text)
     }
 }
