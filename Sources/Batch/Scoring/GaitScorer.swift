@@ -79,12 +79,15 @@ public enum GaitScorer {
     }
 
     /// The recorder files a task result names that exist next to it, with their step identifiers.
-    /// ResearchKit serializes only a file's last path component (formats.md §6), so a name with
-    /// `/` (or `.`, `..`) is not a sibling and is never opened: the result cannot point outside its folder.
+    /// Names are relative to the result's folder (a recorder's `recorder-…/` subfolder included);
+    /// an absolute name or one with a `..` component is never opened: a result cannot point
+    /// outside its folder.
     public static func siblingFiles(of path: String, _ contents: JSONContents) -> [(path: String, step: String?)] {
         let folder = (path as NSString).deletingLastPathComponent
         return contents.fileResults.compactMap { reference in
-            guard let name = reference.fileName, !name.isEmpty, name != ".", name != "..", !name.contains("/") else { return nil }
+            guard let name = reference.fileName, !name.isEmpty, !name.hasPrefix("/"),
+                !name.split(separator: "/").contains("..")
+            else { return nil }
             let sibling = (folder as NSString).appendingPathComponent(name)
             return FileManager.default.fileExists(atPath: sibling) ? (sibling, reference.stepIdentifier) : nil
         }
