@@ -82,7 +82,7 @@ def main():
             escaped = os.path.exists(os.path.join(folder, "escape.json")) or os.path.exists(os.path.join(os.path.dirname(folder), "escape.json"))
             failed = failed or crashed or unclear or escaped
             size = f"{len(data) / 1e6:,.1f} MB" if len(data) >= 1e6 else f"{len(data):,} B"
-            print(f"| {name} | {size} | {' '.join(command[:-1] if command[-1] == 'FILE' else command[:1])} | {run.returncode} | {seconds:.2f} | {peak} | {message[:150].replace('|', '/')} |")
+            print(f"| {name} | {size} | {' '.join(command[:-1] if command[-1] == 'FILE' else command[:1])} | {run.returncode} | {seconds:.2f} | {peak} | {message[:220].replace('|', '/')} |")
     sys.exit(1 if failed else 0)
 
 
