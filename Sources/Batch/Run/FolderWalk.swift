@@ -27,14 +27,14 @@ struct FolderWalk {
 
     private mutating func walk(_ folder: String) {
         var info = stat()
-        guard stat(folder, &info) == 0 else { return refuse(folder, "cannot be listed: \(Self.lastError())") }
+        guard stat(folder, &info) == 0 else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
         guard listed.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
-        guard let directory = opendir(folder) else { return refuse(folder, "cannot be listed: \(Self.lastError())") }
+        guard let directory = opendir(folder) else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
         var names: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(directory) else {
-                if errno != 0 { refuse(folder, "cannot be listed completely: \(Self.lastError())") }
+                if errno != 0 { refused.append((folder, "cannot be listed completely: \(Self.lastError())")) }
                 break
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
@@ -51,13 +51,9 @@ struct FolderWalk {
             switch entry.st_mode & S_IFMT {
             case S_IFDIR: walk(path)
             case S_IFREG: files.append(path)
-            default: refuse(path, "is not a regular file (a FIFO, socket or device); not read")
+            default: refused.append((path, "is not a regular file (a FIFO, socket or device); not read"))
             }
         }
-    }
-
-    private mutating func refuse(_ path: String, _ reason: String) {
-        refused.append((path, reason))
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }

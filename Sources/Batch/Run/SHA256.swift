@@ -61,10 +61,12 @@ public struct SHA256: Sendable {
         guard let handle = fopen(path, "rb") else { return nil }
         defer { fclose(handle) }
         var hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Not zero-filled: the batch hashes every file twice (before and after its analyses).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
-            if count > 0 { buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
+            let count = fread(buffer.baseAddress, 1, buffer.count, handle)
+            if count > 0 { hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
             if count < buffer.count {
                 let bytes = Int(hash.length)  // before finalize() adds the padding
                 return ferror(handle) == 0 ? (hash.finalize(), bytes) : nil
