@@ -54,20 +54,22 @@ let package = Package(
         ),
 
         // MARK: - Implementation
-        .target(name: "SensorData", swiftSettings: swiftSettings),
+        // The checked Double → Int conversions every module routes input-derived numbers through.
+        .target(name: "CheckedConversion", swiftSettings: swiftSettings),
+        .target(name: "SensorData", dependencies: ["CheckedConversion"], swiftSettings: swiftSettings),
         .target(
             name: "AudioIO",
             dependencies: [
-                "CSndFile",
+                "CSndFile", "CheckedConversion",
                 .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "SignalProcessing", dependencies: ["CFFTW"], swiftSettings: swiftSettings),
-        .target(name: "Recording", dependencies: ["SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
+        .target(name: "SignalProcessing", dependencies: ["CFFTW", "CheckedConversion"], swiftSettings: swiftSettings),
+        .target(name: "Recording", dependencies: ["CheckedConversion", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .target(
             name: "Analysis",
-            dependencies: ["SensorData", "SignalProcessing"],
+            dependencies: ["CheckedConversion", "SensorData", "SignalProcessing"],
             resources: [
                 // Calibration data compiled into the binary (no bundle lookup at run time).
                 .embedInCode("Audiometry/Tables/frequency_tables.csv"),
@@ -78,14 +80,14 @@ let package = Package(
         ),
         .target(
             name: "Batch",
-            dependencies: ["SensorData", "AudioIO", "Analysis", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CheckedConversion", "SensorData", "AudioIO", "Analysis", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Reports", dependencies: ["Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
+        .target(name: "Reports", dependencies: ["CheckedConversion", "Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",
             dependencies: [
-                "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording", "Reports",
+                "CheckedConversion", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -13,6 +13,8 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case decoderUnavailable(String)
         /// A parameter the writer or reader cannot honour.
         case unsupported(String)
+        /// The header states an impossible format (a sample rate of 0 or 1 GHz, no channels).
+        case invalidFormat(String)
     }
 
     public var file: String
@@ -32,6 +34,7 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(file): WAV header declares \(declared) data bytes but only \(available) follow the data chunk at byte \(offset)"
         case .decoderUnavailable(let message): "\(file): \(message)"
         case .unsupported(let message): "\(file): \(message)"
+        case .invalidFormat(let message): "\(file): invalid audio header: \(message)"
         }
     }
 }

@@ -1,3 +1,5 @@
+import CheckedConversion
+
 /// What an audio stream holds.
 public struct AudioFormat: Sendable, Hashable {
     /// Frames per second, Hz.
@@ -23,12 +25,55 @@ public struct AudioFormat: Sendable, Hashable {
     public var durationSeconds: Double? {
         frames.map { Double($0) / sampleRateHz }
     }
+
+    /// Sample rates the toolkit reads: 1 Hz to 768 kHz, the highest rate of audio converters. A
+    /// header outside (0 Hz, 1 GHz, NaN from a tool) is invalid input: every per-second size the
+    /// analyzers derive from the rate would be meaningless or enormous.
+    public static let validSampleRatesHz: ClosedRange<Double> = 1...768_000
+    /// Channels the toolkit reads (libsndfile's own limit is 1,024).
+    public static let validChannels: ClosedRange<Int> = 1...1_024
+
+    /// This format if its rate and channel count are valid, else an error naming `file` and the value.
+    /// A frame count that is negative or libsndfile's "unknown" (`SF_COUNT_MAX`, e.g. a truncated
+    /// Ogg stream) becomes nil (unknown) instead of a length of 9.2e18 samples.
+    func validated(file: String) throws(AudioError) -> AudioFormat {
+        guard Self.validSampleRatesHz.contains(sampleRateHz) else {
+            throw AudioError(file: file, reason: .invalidFormat(
+                "sample rate \(sampleRateHz) Hz is outside \(Self.validSampleRatesHz.lowerBound.compactDescription)–\(Self.validSampleRatesHz.upperBound.compactDescription) Hz"))
+        }
+        guard Self.validChannels.contains(channels) else {
+            throw AudioError(file: file, reason: .invalidFormat("\(channels) channels is outside 1–\(Self.validChannels.upperBound)"))
+        }
+        var checked = self
+        if let frames, frames < 0 || frames >= Int64.max / 1_024 { checked.frames = nil }
+        return checked
+    }
+}
+
+/// What the decoders do with samples that are not numbers: a float WAV can hold NaN or ±∞, and a
+/// single one would poison every recursive filter after it (IIR state never recovers from NaN).
+/// Policy: each non-finite sample is read as 0 (silence) and counted in the decoder's
+/// `nonFiniteSamples`; the scorers turn a non-zero count into a `nonFiniteSamples(n)` warning.
+/// Finite samples beyond ±1 (legal in float files) are kept as they are.
+public enum NonFiniteSamples {
+    /// Replaces NaN and ±∞ in `buffer[0..<count]` by 0; returns how many there were.
+    @inlinable
+    public static func zero<T: BinaryFloatingPoint>(_ buffer: UnsafeMutableBufferPointer<T>, count: Int) -> Int {
+        var found = 0
+        for i in 0..<min(count, buffer.count) where !buffer[i].isFinite {
+            buffer[i] = 0
+            found += 1
+        }
+        return found
+    }
 }
 
 /// A source of interleaved audio frames, read block by block (architecture.md: audio streams
 /// in blocks, so memory does not grow with the file's length).
 public protocol AudioDecoder: AnyObject {
     var format: AudioFormat { get }
+    /// Samples read so far that were NaN or ±∞ and were delivered as 0 (``NonFiniteSamples``).
+    var nonFiniteSamples: Int { get }
     /// Fills `buffer` with up to `buffer.count / channels` interleaved frames as Float in
     /// [−1, 1] and returns the number of frames read; 0 at the end.
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int
@@ -66,7 +111,10 @@ extension AudioDecoder {
     public func readAll() throws(AudioError) -> [Float] {
         let channels = max(1, format.channels)
         var samples: [Float] = []
-        if let frames = format.frames { samples.reserveCapacity(Int(frames) * channels) }
+        if let frames = format.frames, let capacity = Int(exactly: frames).flatMap({ $0.multipliedReportingOverflow(by: channels) }),
+           !capacity.overflow, capacity.partialValue <= 1 << 28 {
+            samples.reserveCapacity(capacity.partialValue)
+        }
         var block = [Float](repeating: 0, count: 65_536 * channels)
         while true {
             let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in

@@ -1,4 +1,5 @@
 #if FFmpeg
+import CheckedConversion
 internal import CFFmpeg
 
 /// Decodes `.m4a` (AAC, ALAC) and anything else FFmpeg 5.1 reads, in process, through
@@ -22,6 +23,7 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     private var draining = false
     private var finished = false
     private var framesRead: Int64 = 0
+    public private(set) var nonFiniteSamples = 0
     /// The stream's duration from the container (its edit list), frames: decoding stops there,
     /// so AAC end padding is dropped as the start priming is.
     private var frameLimit: Int64?
@@ -72,13 +74,15 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         guard packet != nil, frame != nil else { throw AudioError(file: path, reason: .open("out of memory")) }
         let ticks = stream.pointee.duration, base = stream.pointee.time_base
         if ticks > 0, base.den > 0 {
-            frameLimit = Int64((Double(ticks) * Double(base.num) / Double(base.den) * Double(rate)).rounded())
+            frameLimit = Int(checking: Double(ticks) * Double(base.num) / Double(base.den) * Double(rate), rounding: .toNearestOrAwayFromZero,
+                             in: 0...Int.max / 1_024).map(Int64.init)
         }
         let formatName = context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "?"
-        format = AudioFormat(
+        format = try AudioFormat(
             sampleRateHz: Double(rate), channels: channels, frames: nil,
             container: formatName.contains("mp4") ? "MPEG-4" : formatName,
-            encoding: String(cString: avcodec_get_name(codecContext.pointee.codec_id)).uppercased())
+            encoding: String(cString: avcodec_get_name(codecContext.pointee.codec_id)).uppercased()
+        ).validated(file: path)
     }
 
     deinit {
@@ -92,7 +96,7 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
         let channels = format.channels
         var wanted = buffer.count / channels * channels
-        if let frameLimit { wanted = min(wanted, Int(max(0, frameLimit - framesRead)) * channels) }
+        if let frameLimit { wanted = Int(min(Int64(wanted / channels), max(0, frameLimit - framesRead))) * channels }
         var written = 0
         while written < wanted {
             if pendingStart == pending.count {
@@ -108,6 +112,7 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
             written += count
         }
         let frames = written / channels
+        nonFiniteSamples += NonFiniteSamples.zero(buffer, count: written)
         framesRead += Int64(frames)
         if frames == 0 { format.frames = framesRead }
         return frames

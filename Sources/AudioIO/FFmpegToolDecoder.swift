@@ -1,3 +1,4 @@
+import CheckedConversion
 import Foundation
 
 /// Decodes any audio FFmpeg reads (`.m4a` AAC/ALAC above all) by running the `ffmpeg` tool and
@@ -13,6 +14,7 @@ public final class FFmpegToolDecoder: AudioDecoder {
     private let output: FileHandle
     private let errors: Pipe
     private var framesRead: Int64 = 0
+    public private(set) var nonFiniteSamples = 0
     private var pending: [UInt8] = []
     private var finished = false
     /// The stream's duration from the container (its edit list), frames: decoding stops there,
@@ -58,7 +60,7 @@ public final class FFmpegToolDecoder: AudioDecoder {
         let channels = format.channels
         let frameBytes = 4 * channels
         var wanted = (buffer.count / channels) * frameBytes
-        if let frameLimit { wanted = min(wanted, Int(max(0, frameLimit - framesRead)) * frameBytes) }
+        if let frameLimit { wanted = Int(min(Int64(wanted / frameBytes), max(0, frameLimit - framesRead))) * frameBytes }
         guard !finished else { return 0 }
         guard wanted > 0 else {
             if frameLimit != nil, buffer.count >= channels {
@@ -90,6 +92,7 @@ public final class FFmpegToolDecoder: AudioDecoder {
             }
         }
         pending.removeFirst(usable)
+        nonFiniteSamples += NonFiniteSamples.zero(buffer, count: usable / 4)
         framesRead += Int64(usable / frameBytes)
         return usable / frameBytes
     }
@@ -136,10 +139,10 @@ public final class FFmpegToolDecoder: AudioDecoder {
         var frames: Int64?
         let base = (fields["time_base"] ?? "").split(separator: "/").compactMap { Double($0) }
         if let ticks = fields["duration_ts"].flatMap(Double.init), base.count == 2, base[1] > 0 {
-            frames = Int64((ticks * base[0] / base[1] * rate).rounded())
+            frames = Int(checking: ticks * base[0] / base[1] * rate, rounding: .toNearestOrAwayFromZero, in: 0...Int.max / 1_024).map(Int64.init)
         }
-        let format = AudioFormat(sampleRateHz: rate, channels: channels, frames: nil, container: container,
-                                 encoding: (fields["codec_name"] ?? "?").uppercased())
+        let format = try AudioFormat(sampleRateHz: rate, channels: channels, frames: nil, container: container,
+                                     encoding: (fields["codec_name"] ?? "?").uppercased()).validated(file: path)
         return (format, frames)
     }
 

@@ -8,6 +8,7 @@ internal import CSndFile
 public final class SoundFile: AudioDecoder {
     public let path: String
     public let format: AudioFormat
+    public private(set) var nonFiniteSamples = 0
     private let handle: OpaquePointer
 
     /// Opens `path` for reading. For RIFF/WAVE files the chunk sizes are checked first, so a
@@ -24,13 +25,15 @@ public final class SoundFile: AudioDecoder {
         self.handle = handle
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         let minor = Int(info.format) & Int(SF_FORMAT_SUBMASK)
-        format = AudioFormat(
-            sampleRateHz: Double(info.samplerate), channels: Int(info.channels), frames: Int64(info.frames),
-            container: Self.formatName(major, command: SFC_GET_FORMAT_MAJOR_COUNT, SFC_GET_FORMAT_MAJOR),
-            encoding: Self.formatName(minor, command: SFC_GET_FORMAT_SUBTYPE_COUNT, SFC_GET_FORMAT_SUBTYPE))
-        guard info.channels > 0, info.samplerate > 0 else {
+        do {
+            format = try AudioFormat(
+                sampleRateHz: Double(info.samplerate), channels: Int(info.channels), frames: Int64(info.frames),
+                container: Self.formatName(major, command: SFC_GET_FORMAT_MAJOR_COUNT, SFC_GET_FORMAT_MAJOR),
+                encoding: Self.formatName(minor, command: SFC_GET_FORMAT_SUBTYPE_COUNT, SFC_GET_FORMAT_SUBTYPE)
+            ).validated(file: path)
+        } catch {
             sf_close(handle)
-            throw AudioError(file: path, reason: .open("no channels or no sample rate in the header"))
+            throw error
         }
     }
 
@@ -46,6 +49,7 @@ public final class SoundFile: AudioDecoder {
         if count < 0 || (count == 0 && sf_error(handle) != 0) {
             throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
         }
+        nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels)
         return Int(count)
     }
 
@@ -59,6 +63,7 @@ public final class SoundFile: AudioDecoder {
         if count < 0 || (count == 0 && sf_error(handle) != 0) {
             throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
         }
+        nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels)
         return Int(count)
     }
 

@@ -1,3 +1,4 @@
+import CheckedConversion
 import AudioIO
 import SensorData
 
@@ -93,7 +94,7 @@ public struct FileDescription: Sendable {
         if let header = table.header, header.contains(where: { AudiogramTable.frequencyHz(ofColumn: $0) != nil }) {
             var description = FileDescription(file: file, kind: "audiogram table", dialect: "CSV (NHANES AUX columns)")
             description.samples = table.rowCount
-            let frequencies = Set(header.compactMap(AudiogramTable.frequencyHz(ofColumn:))).sorted().map { "\(Int($0))" }
+            let frequencies = Set(header.compactMap(AudiogramTable.frequencyHz(ofColumn:))).sorted().map { $0.compactDescription }
             description.contents = ["\(table.rowCount) audiogram row(s), frequencies \(frequencies.joined(separator: ", ")) Hz, dB HL"]
             return description
         }
@@ -126,7 +127,7 @@ public struct FileDescription: Sendable {
             description = FileDescription(file: contents.file, kind: "audiogram table", dialect: layout.name)
             let table = contents.audiograms
             description.samples = table?.rows.count
-            let frequencies = Set(table?.columns.compactMap(AudiogramTable.frequencyHz(ofColumn:)) ?? []).sorted().map { "\(Int($0))" }
+            let frequencies = Set(table?.columns.compactMap(AudiogramTable.frequencyHz(ofColumn:)) ?? []).sorted().map { $0.compactDescription }
             description.contents = ["\(table?.rows.count ?? 0) audiogram(s), columns \(table?.columns.joined(separator: ", ") ?? ""), frequencies \(frequencies.joined(separator: ", ")) Hz, dB HL"]
         case .flattenedArchive, .researchKitResult:
             let parts = contents.entries.isEmpty ? partsOf(contents) : contents.entries.map(describe)
@@ -206,7 +207,7 @@ public struct FileDescription: Sendable {
         }
         switch series.kind {
         case .pedometer:
-            if let steps = series["numberOfSteps"]?.max() { description.contents.append("\(Int(steps)) steps (cumulative)") }
+            if let steps = series["numberOfSteps"]?.max() { description.contents.append("\(steps.compactDescription) steps (cumulative)") }
         case .healthQuantity:
             let units = Set(series.textColumn("unit")?.compactMap { $0 } ?? []).sorted()
             let types = Set(series.textColumn("type")?.compactMap { $0 } ?? []).sorted()

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Foundation
 import SensorData
 import Synchronization
@@ -179,7 +180,7 @@ public enum ActiveStep {
                 // Blocks of 50 ms follow the stop condition like sensor batches (exact when 20 divides the rate).
                 if let condition, !(await condition.mayRecord(index)) { break }
                 index += 1
-                let count = min(block, Int(step.durationSeconds * Double(rate)) - first)
+                let count = min(block, Int(clamping: step.durationSeconds * Double(rate), to: 0...Int.max / 2) - first)
                 guard count > 0 else { break }
                 try await due(Double(first + count) / Double(rate))
                 try recorder.write(settings.roomNoiseDBA.map {
@@ -303,7 +304,7 @@ struct BatchSource {
         let end = min(Double(index + 1) * Self.batchSeconds, duration)
         guard end > seconds else { return nil }
         // Whole seconds k with seconds < k ≤ end (per-second updates), tolerant of rounding.
-        let firstSecond = Int((seconds + 1e-9).rounded(.down)) + 1, lastSecond = Int((end + 1e-9).rounded(.down))
+        let firstSecond = Int(clamping: seconds + 1e-9, rounding: .down, to: 0...Int.max / 2) + 1, lastSecond = Int(clamping: end + 1e-9, rounding: .down, to: 0...Int.max / 2)
         let perSecond = max(0, lastSecond - firstSecond + 1)
         if let replay {
             let time = replay.time
@@ -317,7 +318,7 @@ struct BatchSource {
         let cadence = settings.cadenceStepsPerMinute
         switch kind {
         case .accelerometer, .deviceMotion:
-            let first = Int((seconds * frequency).rounded()), last = Int((end * frequency).rounded())
+            let first = Int(clamping: seconds * frequency, rounding: .toNearestOrAwayFromZero, to: 0...Int.max / 2), last = Int(clamping: end * frequency, rounding: .toNearestOrAwayFromZero, to: 0...Int.max / 2)
             let series = kind == .accelerometer
                 ? Simulator.walkerAccelerometer(first: first, count: last - first, frequencyHz: frequency, cadenceStepsPerMinute: cadence, startSeconds: start)
                 : Simulator.walkerDeviceMotion(first: first, count: last - first, frequencyHz: frequency, cadenceStepsPerMinute: cadence, startSeconds: start)

@@ -1,3 +1,4 @@
+import CheckedConversion
 import AudioIO
 import Foundation
 import SensorData
@@ -56,7 +57,7 @@ public struct SampleGenerator: Sendable {
     mutating func walkSeries(seconds: Double, cadenceStepsPerMinute: Double) -> SensorSeries {
         var series = SensorSeries(kind: .accelerometer)
         let stepHz = cadenceStepsPerMinute / 60
-        for i in 0..<Int(seconds * 100) {
+        for i in 0..<Int(clamping: seconds * 100, to: 0...Int.max) {
             let t = Double(i) / 100 + 0.001 * (random.unit() - 0.5)
             let bounce = 0.28 * sin(2 * .pi * stepHz * t) + 0.08 * sin(4 * .pi * stepHz * t + 0.6)
             let sway = 0.06 * sin(.pi * stepHz * t)
@@ -71,7 +72,7 @@ public struct SampleGenerator: Sendable {
 
     mutating func standingMotion(seconds: Double) -> SensorSeries {
         var series = SensorSeries(kind: .deviceMotion)
-        for i in 0..<Int(seconds * 100) {
+        for i in 0..<Int(clamping: seconds * 100, to: 0...Int.max) {
             let t = Double(i) / 100
             let tilt = 0.002 * sin(2 * .pi * 0.3 * t)
             series.append(numbers: [

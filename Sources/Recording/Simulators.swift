@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SensorData
 import SignalProcessing
@@ -125,8 +126,8 @@ public enum Simulator {
     public static func tapperTouches(fromSeconds: Double, toSeconds: Double, tapsPerSecond: Double, bootSeconds: Double = 1000,
                                      seed: UInt64 = 7) -> SensorSeries {
         var items: [(Double, [Double])] = []
-        let firstTap = max(0, Int(((fromSeconds - 0.2) * tapsPerSecond).rounded(.down)))
-        let lastTap = Int((toSeconds * tapsPerSecond).rounded(.up))
+        let firstTap = Int(clamping: (fromSeconds - 0.2) * tapsPerSecond, rounding: .down, to: 0...Int.max / 2)
+        let lastTap = Int(clamping: toSeconds * tapsPerSecond, rounding: .up, to: 0...Int.max / 2)
         for k in firstTap...max(firstTap, lastTap) {
             var random = SplitMix64(seed: seed &+ UInt64(k) &* 0x9E37_79B9)
             let began = Double(k) / tapsPerSecond + 0.01 * (2 * random.unit() - 1) + 0.01

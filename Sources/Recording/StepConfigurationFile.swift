@@ -1,3 +1,4 @@
+import CheckedConversion
 import AudioIO
 import SensorData
 
@@ -19,9 +20,27 @@ extension ActiveStepConfiguration {
     /// configuration is read). Errors name the key.
     public init(json: JSONValue, file: String) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(file: file, reason: .sample(message)) }
+        /// A whole number within `range` at `key`, or `fallback` when the key is absent.
+        func integer(_ value: JSONValue?, _ key: String, _ fallback: Int, in range: ClosedRange<Int>) throws(RecordingError) -> Int {
+            guard let value else { return fallback }
+            guard let number = value.number, let whole = Int(checking: number, in: range), Double(whole) == number else {
+                throw fail("\(key): a whole number in \(range.lowerBound)…\(range.upperBound) is required")
+            }
+            return whole
+        }
+        /// A number within `range` at `key`, or `fallback` when the key is absent.
+        func number(_ value: JSONValue?, _ key: String, _ fallback: Double?, in range: ClosedRange<Double>) throws(RecordingError) -> Double? {
+            guard let value else { return fallback }
+            guard let number = value.number, number.isFinite, range.contains(number) else {
+                throw fail("\(key): a number in \(range.lowerBound.compactDescription)…\(range.upperBound.compactDescription) is required")
+            }
+            return number
+        }
         guard let root = json.object else { throw fail("the step configuration must be a JSON object") }
         guard let identifier = root["identifier"]?.string else { throw fail("identifier: a string is required") }
-        guard let duration = root["duration"]?.number, duration > 0 else { throw fail("duration: a number of seconds > 0 is required") }
+        guard root["duration"] != nil, let duration = try number(root["duration"], "duration", nil, in: 0.001...604_800) else {
+            throw fail("duration: a number of seconds in 0.001…604800 is required")
+        }
         guard let list = root["recorders"]?.array, !list.isEmpty else { throw fail("recorders: a non-empty array is required") }
         var plans: [RecorderPlan] = []
         for (index, entry) in list.enumerated() {
@@ -36,27 +55,26 @@ extension ActiveStepConfiguration {
             case "location": kind = .sensor(.location)
             case "touch": kind = .sensor(.touch)
             case "audio":
-                let rate = Int(item["sampleRate"]?.number ?? 44_100), channels = Int(item["channels"]?.number ?? 1)
-                guard (1_000...384_000).contains(rate), (1...8).contains(channels) else { throw fail("\(at): sampleRate 1000–384000, channels 1–8") }
+                let rate = try integer(item["sampleRate"], "\(at).sampleRate", 44_100, in: 1_000...384_000)
+                let channels = try integer(item["channels"], "\(at).channels", 1, in: 1...8)
                 guard let encoding = WAVWriter.Encoding(rawValue: item["encoding"]?.string ?? "pcm16") else {
                     throw fail("\(at).encoding: pcm16, pcm24 or float32")
                 }
                 kind = .audio(sampleRateHz: rate, channels: channels, encoding: encoding)
             default: throw fail("\(at).kind: unknown kind \"\(kindName)\"")
             }
-            let frequency = item["frequency"]?.number
-            if let frequency, !(frequency > 0 && frequency <= 10_000) { throw fail("\(at).frequency: (0, 10000] Hz") }
+            let frequency = try number(item["frequency"], "\(at).frequency", nil, in: 0.001...10_000)
             let defaultFrequency: Double? = kindName == "accelerometer" || kindName == "deviceMotion" ? 100 : nil
             let sourceName = item["source"]?.string ?? "simulate"
             let source: RecorderPlan.Source
             switch (sourceName, kind) {
             case ("simulate", _):
                 var settings = SimulatorSettings()
-                settings.cadenceStepsPerMinute = item["cadence"]?.number ?? settings.cadenceStepsPerMinute
-                settings.tapsPerSecond = item["tapsPerSecond"]?.number ?? settings.tapsPerSecond
-                settings.roomNoiseDBA = item["noiseDBA"]?.number
-                settings.calibrationOffsetDecibels = item["calibrationOffset"]?.number ?? settings.calibrationOffsetDecibels
-                guard settings.cadenceStepsPerMinute > 0, settings.tapsPerSecond > 0 else { throw fail("\(at): cadence and tapsPerSecond must be > 0") }
+                settings.cadenceStepsPerMinute = try number(item["cadence"], "\(at).cadence", settings.cadenceStepsPerMinute, in: 1...400)!
+                settings.tapsPerSecond = try number(item["tapsPerSecond"], "\(at).tapsPerSecond", settings.tapsPerSecond, in: 0.01...50)!
+                settings.roomNoiseDBA = try number(item["noiseDBA"], "\(at).noiseDBA", nil, in: -50...200)
+                settings.calibrationOffsetDecibels = try number(item["calibrationOffset"], "\(at).calibrationOffset",
+                                                                settings.calibrationOffsetDecibels, in: -400...400)!
                 source = .simulate(settings)
             case (_, .sensor) where sourceName.hasPrefix("replay:"):
                 source = .replay(path: String(sourceName.dropFirst("replay:".count)))
@@ -65,8 +83,7 @@ extension ActiveStepConfiguration {
                 if sourceName == "stdin", plans.contains(where: { if case .live(let other) = $0.source { other.address == "stdin" } else { false } }) {
                     throw fail("\(at).source: only one recorder can read stdin")
                 }
-                let capacity = Int(item["bufferItems"]?.number ?? 262_144)
-                guard capacity > 0 else { throw fail("\(at).bufferItems: must be > 0") }
+                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26))
                 guard let overflow = OverflowPolicy(rawValue: item["overflow"]?.string ?? "block") else { throw fail("\(at).overflow: block or drop") }
                 do {
                     source = .live(try LiveLineSource(address: sourceName, format: format, kind: sensorKind,
@@ -80,10 +97,11 @@ extension ActiveStepConfiguration {
             }
             plans.append(RecorderPlan(RecorderConfiguration(
                 identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
-                rollingFileSizeThreshold: Int(item["rollover"]?.number ?? 0), flushIntervalSeconds: item["flushInterval"]?.number ?? 1),
+                rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
+                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", 1, in: 0...3_600)!),
                 source: source))
         }
-        let steps = root["stopAfterSteps"]?.number.map { Int($0) }
+        let steps = root["stopAfterSteps"] == nil ? nil : try integer(root["stopAfterSteps"], "stopAfterSteps", 0, in: 1...10_000_000)
         if steps != nil, !plans.contains(where: { $0.configuration.kind == .sensor(.pedometer) }) {
             throw fail("stopAfterSteps needs a pedometer recorder")
         }

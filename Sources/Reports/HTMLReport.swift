@@ -1,3 +1,4 @@
+import CheckedConversion
 import Analysis
 import Batch
 import Foundation
@@ -119,12 +120,12 @@ public enum HTMLReport {
                 let sd = data.count > 1 ? (data.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(data.count - 1)).squareRoot() : .nan
                 let cells = [mean, sd, Statistics.quantileOfSorted(sorted, 0.05), Statistics.quantileOfSorted(sorted, 0.5), Statistics.quantileOfSorted(sorted, 0.95)]
                 html += "<tr><td>\(escape(key))</td><td class=\"num\">\(data.count)</td>" + cells.map { "<td class=\"num\">\(number($0))</td>" }.joined() + "</tr>"
-                let bins = min(30, max(5, Int(Double(data.count).squareRoot())))
+                let bins = Int(clamping: Double(data.count).squareRoot(), to: 5...30)
                 let width = ((sorted.last ?? 0) - (sorted.first ?? 0)) / Double(bins)
                 // A range too wide for a Double (±1e308 values) has no histogram.
                 if charts.count < histograms, data.count >= 2, width.isFinite, width > 0 {
                     var counts = [Double](repeating: 0, count: bins)
-                    for value in data { counts[min(bins - 1, Int((value - sorted.first!) / width))] += 1 }
+                    for value in data { counts[Int(clamping: (value - sorted.first!) / width, rounding: .down, to: 0...(bins - 1))] += 1 }
                     var plot = SVGPlot(title: "\(key) (n = \(data.count))", xLabel: key.split(separator: ".").last.map(String.init) ?? key, yLabel: "recordings")
                     plot.width = 420
                     plot.height = 200

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Analysis
 import AudioIO
 import Batch
@@ -71,7 +72,7 @@ public enum RecordingCharts {
                            xLabel: "time, s", yLabel: set.name == "researchKit" ? "reading, dB(A)" : "LAeq per interval, dB(A)")
         let x = readings.indices.map { Double($0 + 1) * interval }
         plot.layers = [.line(x: x, y: readings, color: "#2ca02c", label: "level"), .points(x: x, y: readings, color: "#2ca02c", label: "")]
-        if let threshold = set["thresholdDecibels"]?.number { plot.layers.append(.threshold(y: threshold, color: "#d62728", label: "threshold \(Int(threshold)) dB(A)")) }
+        if let threshold = set["thresholdDecibels"]?.number { plot.layers.append(.threshold(y: threshold, color: "#d62728", label: "threshold \(threshold.compactDescription) dB(A)")) }
         return [plot.svg]
     }
 
@@ -80,7 +81,7 @@ public enum RecordingCharts {
         guard let decoder = try? AudioInput.open(path), let samples = try? decoder.readAll() else { return [] }
         let channels = decoder.format.channels, rate = decoder.format.sampleRateHz
         let channel0 = stride(from: 0, to: samples.count, by: channels).map { Double(samples[$0]) }
-        let frame = max(1, Int(0.05 * rate))
+        let frame = Int(clamping: 0.05 * rate, to: 1...Int.max)
         var levelTime: [Double] = [], level: [Double] = []
         for start in stride(from: 0, to: channel0.count - frame + 1, by: frame) {
             let meanSquare = channel0[start..<start + frame].reduce(0) { $0 + $1 * $1 } / Double(frame)

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Foundation
 
 /// A small self-contained SVG chart: one x–y panel with axes, "nice" ticks (1–2–5 steps),
@@ -41,14 +42,15 @@ public struct SVGPlot: Sendable {
         let xs = layers.flatMap(Self.xValues).filter(\.isFinite), ys = layers.flatMap(Self.yValues).filter(\.isFinite)
         let xAxis = Self.axis(xRange ?? (xs.min() ?? 0)...(xs.max() ?? 1))
         let yAxis = Self.axis(yRange ?? (ys.min() ?? 0)...(ys.max() ?? 1))
-        func px(_ x: Double) -> Double { m.left + (x - xAxis.range.lowerBound) / (xAxis.range.upperBound - xAxis.range.lowerBound) * plotWidth }
-        func py(_ y: Double) -> Double { m.top + plotHeight - (y - yAxis.range.lowerBound) / (yAxis.range.upperBound - yAxis.range.lowerBound) * plotHeight }
+        // Halves first: an axis from −1e308 to 1e308 spans more than a Double holds.
+        func px(_ x: Double) -> Double { m.left + (x / 2 - xAxis.range.lowerBound / 2) / (xAxis.range.upperBound / 2 - xAxis.range.lowerBound / 2) * plotWidth }
+        func py(_ y: Double) -> Double { m.top + plotHeight - (y / 2 - yAxis.range.lowerBound / 2) / (yAxis.range.upperBound / 2 - yAxis.range.lowerBound / 2) * plotHeight }
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
         var out = #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(f(width))" height="\#(f(height))" viewBox="0 0 \#(f(width)) \#(f(height))" font-family="sans-serif" font-size="11">"#
         out += #"<title>\#(Self.escape(title))</title><rect width="100%" height="100%" fill="white"/>"#
         // The title, shortened with an ellipsis to fit (about 7.5 points per bold 13-point character).
-        let fitting = Int((width - m.left - m.right) / 7.5)
+        let fitting = Int(clamping: (width - m.left - m.right) / 7.5, to: 1...10_000)
         let shown = title.count > fitting ? String(title.prefix(max(1, fitting - 1))) + "…" : title
         out += #"<text x="\#(f(m.left))" y="16" font-size="13" font-weight="bold">\#(Self.escape(shown))</text>"#
         // Grid and ticks.
@@ -69,7 +71,7 @@ public struct SVGPlot: Sendable {
             switch layer {
             case .line(let x, let y, let color, let label):
                 for run in Self.runs(x, y) {
-                    let thinned = Self.thin(run, pixels: Int(plotWidth), px: px)
+                    let thinned = Self.thin(run, pixels: Int(clamping: plotWidth, to: 1...100_000), px: px)
                     out += #"<polyline fill="none" stroke="\#(color)" stroke-width="1.2" points="\#(thinned.map { "\(f(px($0.0))),\(f(py($0.1)))" }.joined(separator: " "))"/>"#
                 }
                 legend.append((label, color, false))
@@ -125,23 +127,30 @@ public struct SVGPlot: Sendable {
         }
     }
 
-    /// An axis covering `range` with 4–8 ticks at 1, 2 or 5 × 10^k.
+    /// An axis covering `range` with 4–8 ticks at 1, 2 or 5 × 10^k. Any finite range works, up to
+    /// ±Double.greatestFiniteMagnitude (spans are computed on halves so they never overflow), and
+    /// the tick count is at most 12 whatever the values: no loop runs longer than the axis.
     static func axis(_ range: ClosedRange<Double>) -> (range: ClosedRange<Double>, ticks: [Double], step: Double) {
-        var low = range.lowerBound, high = range.upperBound
-        if high - low < 1e-12 * max(1, abs(low)) {
-            low -= max(1, abs(low) * 0.1)
-            high += max(1, abs(high) * 0.1)
+        let largest = Double.greatestFiniteMagnitude
+        var low = range.lowerBound.isFinite ? range.lowerBound : (range.lowerBound < 0 ? -largest : 0)
+        var high = range.upperBound.isFinite ? range.upperBound : (range.upperBound > 0 ? largest : 1)
+        if high / 2 - low / 2 < 0.5e-12 * max(1, abs(low)) {
+            low = max(-largest, low - max(1, abs(low) * 0.1))
+            high = min(largest, high + max(1, abs(high) * 0.1))
         }
-        let raw = (high - low) / 6
+        let raw = (high / 2 - low / 2) / 3  // (high − low) / 6 without overflow
         let magnitude = pow(10, (log10(raw)).rounded(.down))
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
-        let first = (low / step).rounded(.down) * step, last = (high / step).rounded(.up) * step
-        let ticks = stride(from: first, through: last + step / 2, by: step).map { ($0 / step).rounded() * step }
+        let firstIndex = (low / step).rounded(.down), lastIndex = (high / step).rounded(.up)
+        let count = Int(clamping: lastIndex - firstIndex, rounding: .toNearestOrAwayFromZero, to: 1...12)
+        func clamped(_ value: Double) -> Double { min(largest, max(-largest, value)) }
+        let first = clamped(firstIndex * step), last = clamped(lastIndex * step)
+        let ticks = (0...count).map { clamped((firstIndex + Double($0)) * step) }.filter { $0 <= last }
         return (first...last, ticks, step)
     }
 
     static func label(_ value: Double, step: Double) -> String {
-        let digits = max(0, Int((-log10(step)).rounded(.up)))
+        let digits = Int(clamping: -log10(step), rounding: .up, to: 0...17)
         return String(format: "%.\(digits)f", value == 0 ? 0 : value)
     }
 

@@ -1,3 +1,4 @@
+import CheckedConversion
 /// Resampling of irregularly sampled series onto a uniform grid.
 public enum Resampling {
     /// Linear interpolation of (time, value) onto t_k = t_0 + k/rate for t_k ≤ t_last.
@@ -5,12 +6,17 @@ public enum Resampling {
     /// - Parameters:
     ///   - time: strictly increasing times, s.
     ///   - columns: value columns of the same length as `time`.
+    ///   - maximumCount: the most grid points made; a span that would need more (timestamps far
+    ///     apart, an absurd rate) gives empty columns instead of an allocation the data cannot justify.
     /// - Returns: the grid's start time and the resampled columns.
-    public static func linear(time: [Double], columns: [[Double]], rateHz: Double) -> (start: Double, columns: [[Double]]) {
-        guard let first = time.first, let last = time.last, time.count >= 2, rateHz > 0 else {
+    public static func linear(time: [Double], columns: [[Double]], rateHz: Double,
+                              maximumCount: Int = 1 << 27) -> (start: Double, columns: [[Double]]) {
+        guard let first = time.first, let last = time.last, time.count >= 2, rateHz > 0,
+              let span = Int(checking: (last - first) * rateHz, rounding: .down, in: 0...(maximumCount - 1))
+        else {
             return (time.first ?? 0, columns.map { _ in [] })
         }
-        let count = Int(((last - first) * rateHz).rounded(.down)) + 1
+        let count = span + 1
         var output = columns.map { _ in [Double](repeating: 0, count: count) }
         var j = 0
         for k in 0..<count {

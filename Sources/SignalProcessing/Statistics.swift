@@ -1,3 +1,4 @@
+import CheckedConversion
 /// Descriptive statistics over contiguous Double data, with the definitions the peers use
 /// (R 4.x and e1071 for the tapping features of analysis.md §1.3). NaN in the input propagates
 /// (as in R without `na.rm`); an empty input gives NaN.
@@ -68,9 +69,9 @@ public enum Statistics {
 
     /// Type-7 quantile of already sorted data.
     public static func quantileOfSorted(_ sorted: [Double], _ p: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
+        guard !sorted.isEmpty, p >= 0, p <= 1 else { return .nan }
         let h = Double(sorted.count - 1) * p
-        let lower = Int(h.rounded(.down))
+        let lower = Int(clamping: h, rounding: .down, to: 0...(sorted.count - 1))
         let upper = min(lower + 1, sorted.count - 1)
         return sorted[lower] + (h - Double(lower)) * (sorted[upper] - sorted[lower])
     }

@@ -62,7 +62,11 @@ struct AudiometryCommand: ParsableCommand {
         var json = false
 
         func validate() throws {
-            guard slope > 0 else { throw ValidationError("--slope must be > 0 dB") }
+            try OptionCheck.require(slope, "--slope", in: 0.001...1_000, "dB")
+            try OptionCheck.require(volume, "--volume", in: 0...1)
+            try OptionCheck.require(rows, "--rows", in: 1...10_000_000)
+            try OptionCheck.require(row, "--row", in: 1...10_000_000)
+            try OptionCheck.require(repeats, "--repeats", in: 1...1_000_000)
             guard (0..<1).contains(falseAlarm), (0..<1).contains(lapse), falseAlarm + lapse < 1 else {
                 throw ValidationError("--false-alarm and --lapse must be in [0, 1) with a sum below 1")
             }
@@ -242,9 +246,13 @@ struct Tone: ParsableCommand {
     @Option(name: .long, help: "Output WAV file.") var out: String
 
     func validate() throws {
-        guard frequency > 0, duration > 0 else { throw ValidationError("--frequency and --duration must be > 0") }
-        guard (8_000...384_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be 8000–384000 Hz") }
-        guard (0...1).contains(volume) else { throw ValidationError("--volume must be in 0–1") }
+        try OptionCheck.require(sampleRate, "--sample-rate", in: 8_000...384_000, "Hz")
+        try OptionCheck.require(frequency, "--frequency", in: 1...(sampleRate / 2), "Hz")
+        try OptionCheck.require(duration, "--duration", in: 0.001...3_600, "s")
+        try OptionCheck.require(volume, "--volume", in: 0...1)
+        try OptionCheck.require(levelDbfs, "--level-dbfs", in: -400...0, "dBFS")
+        try OptionCheck.require(levelHl, "--level-hl", in: -50...200, "dB HL")
+        try OptionCheck.require(rampMs, "--ramp-ms", in: 0...10_000, "ms")
     }
 
     func run() throws {

@@ -42,13 +42,22 @@ struct BatchRun: ParsableCommand {
     @Flag(name: .long, help: "Recompute results that are already stored.")
     var force = false
 
+    @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows.")
+    var maxVoiceSamples: Int = VoiceScorer.Parameters.defaultMaximumSamples
+
+    func validate() throws {
+        try OptionCheck.require(jobs, "--jobs", in: 1...1_024)
+        try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: 1...(1 << 34))
+    }
+
     @Flag(name: .long, help: "Print the summary as one JSON object.")
     var json = false
 
     func run() throws {
         var options = BatchOptions(toolkitVersion: ActiveTask.configuration.version)
-        options.jobs = max(1, jobs)
+        options.jobs = jobs
         options.force = force
+        options.voiceMaximumSamples = maxVoiceSamples
         if let shard {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else {

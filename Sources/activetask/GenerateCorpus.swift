@@ -25,7 +25,7 @@ struct GenerateCorpus: ParsableCommand {
     var seed: UInt64 = 1
 
     func validate() throws {
-        guard runs > 0 else { throw ValidationError("--runs must be > 0") }
+        try OptionCheck.require(runs, "--runs", in: 1...1_000_000)
     }
 
     func run() throws {

@@ -104,11 +104,18 @@ struct Record: ParsableCommand {
     var fast = false
 
     func validate() throws {
-        guard frequency > 0, frequency <= 10_000 else { throw ValidationError("--frequency must be in (0, 10000] Hz") }
-        guard (1...8).contains(channels), (1_000...384_000).contains(sampleRate) else { throw ValidationError("--channels 1–8, --sample-rate 1000–384000") }
-        guard flushInterval >= 0 else { throw ValidationError("--flush-interval must be ≥ 0") }
-        guard cadence > 0, tapsPerSecond > 0, bufferItems > 0 else { throw ValidationError("--cadence, --taps-per-second and --buffer-items must be > 0") }
-        if let duration, duration <= 0 { throw ValidationError("--duration must be > 0") }
+        try OptionCheck.require(frequency, "--frequency", in: 0.001...10_000, "Hz")
+        try OptionCheck.require(channels, "--channels", in: 1...8)
+        try OptionCheck.require(sampleRate, "--sample-rate", in: 1_000...384_000)
+        try OptionCheck.require(flushInterval, "--flush-interval", in: 0...3_600, "s")
+        try OptionCheck.require(cadence, "--cadence", in: 1...400, "steps/min")
+        try OptionCheck.require(tapsPerSecond, "--taps-per-second", in: 0.01...50)
+        try OptionCheck.require(bufferItems, "--buffer-items", in: 1...(1 << 26))
+        try OptionCheck.require(rollover, "--rollover", in: 0...(1 << 40))
+        try OptionCheck.require(noiseDba, "--noise-dba", in: -50...200, "dB(A)")
+        try OptionCheck.require(calibrationOffset, "--calibration-offset", in: -400...400, "dB")
+        // A week: longer recordings are rolled over into several runs.
+        try OptionCheck.require(duration, "--duration", in: 0.001...604_800, "s")
         if kind == .step {
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
         } else {

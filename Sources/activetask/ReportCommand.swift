@@ -19,6 +19,10 @@ struct Report: ParsableCommand {
     @Option(name: .long, help: "Example recordings with charts per analyzer.")
     var examples: Int = 2
 
+    func validate() throws {
+        try OptionCheck.require(examples, "--examples", in: 0...1_000)
+    }
+
     func run() throws {
         guard FileManager.default.fileExists(atPath: db) else {
             printError("\(db): no such result store")

@@ -26,6 +26,10 @@ struct ScoreAudiometry: ParsableCommand {
     @Option(name: .long, help: "Write the audiogram as SVG to this file.")
     var svg: String?
 
+    func validate() throws {
+        try OptionCheck.require(row, "--row", in: 1...100_000_000)
+    }
+
     func run() throws {
         guard let version = HeadphoneCalibration.TableVersion(rawValue: tables) else {
             printError("--tables must be rk-2.x, rk-3.0 or rk-3.2")

@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import AudioIO
 import Batch
+import CheckedConversion
 import Foundation
 import SensorData
 
@@ -106,9 +107,14 @@ struct Calibrate: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object.")
     var json = false
 
+    func validate() throws {
+        try OptionCheck.require(reference, "--reference", in: 0...400, "dB SPL")
+        try OptionCheck.require(channel, "--channel", in: 0...1_023)
+    }
+
     func run() throws {
         let decoder = try openAudio(file)
-        let trim = Int(0.5 * decoder.format.sampleRateHz)
+        let trim = Int(clamping: 0.5 * decoder.format.sampleRateHz)
         // Sum of squares of everything, of the first `trim` samples, and a ring of the last `trim`.
         var total = 0.0, head = 0.0, count = 0
         var ring = [Double](repeating: 0, count: max(1, trim)), ringSum = 0.0
@@ -163,8 +169,12 @@ struct ScoreVoice: ParsableCommand {
     @Option(name: .long, help: "Pitch ceiling, Hz.")
     var pitchCeiling: Double = 600
 
+    @Option(name: .long, help: "The most samples (frames × channels) the analysis holds in memory, ~40 bytes each; longer recordings are refused.")
+    var maxVoiceSamples: Int = VoiceScorer.Parameters.defaultMaximumSamples
+
     func run() throws {
         var parameters = VoiceScorer.Parameters()
+        parameters.maximumSamples = maxVoiceSamples
         parameters.calibrationOffsetDecibels = calibrationOffset
         parameters.pitchFloorHz = pitchFloor
         parameters.pitchCeilingHz = pitchCeiling

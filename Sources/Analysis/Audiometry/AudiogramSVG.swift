@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 
 extension Audiogram {
@@ -18,7 +19,7 @@ extension Audiogram {
         func number(_ v: Double) -> String { Self.decimal(v) }
         let legendHeight = Double(legend.count + 1) * 18
         var svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(left + width + 40))" height="\(Int(top + height + 50 + legendHeight))" \
+            <svg xmlns="http://www.w3.org/2000/svg" width="\((left + width + 40).compactDescription)" height="\((top + height + 50 + legendHeight).rounded(.down).compactDescription)" \
             font-family="Helvetica, Arial, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(number(left + width / 2))" y="24" text-anchor="middle" font-size="15">\(Self.escaped(title))</text>
@@ -34,12 +35,12 @@ extension Audiogram {
         }
         for db in stride(from: -10.0, through: 120, by: 10) {
             svg += "<line x1=\"\(number(left))\" y1=\"\(number(y(db)))\" x2=\"\(number(left + width))\" y2=\"\(number(y(db)))\" stroke=\"#bbb\" stroke-width=\"\(db == 0 ? 1.5 : 0.6)\"/>\n"
-            svg += "<text x=\"\(number(left - 8))\" y=\"\(number(y(db) + 4))\" text-anchor=\"end\">\(Int(db))</text>\n"
+            svg += "<text x=\"\(number(left - 8))\" y=\"\(number(y(db) + 4))\" text-anchor=\"end\">\(db.rounded(.towardZero).compactDescription)</text>\n"
         }
         for f in [125.0, 250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000] {
             let octaveTick = [125.0, 250, 500, 1000, 2000, 4000, 8000].contains(f)
             svg += "<line x1=\"\(number(x(f)))\" y1=\"\(number(top))\" x2=\"\(number(x(f)))\" y2=\"\(number(top + height))\" stroke=\"#bbb\" stroke-width=\"0.6\"\(octaveTick ? "" : " stroke-dasharray=\"3 3\"")/>\n"
-            let label = f >= 1000 ? (f.truncatingRemainder(dividingBy: 1000) == 0 ? "\(Int(f / 1000))k" : "\(f / 1000)k") : "\(Int(f))"
+            let label = f >= 1000 ? (f.truncatingRemainder(dividingBy: 1000) == 0 ? "\((f / 1000).compactDescription)k" : "\(f / 1000)k") : "\(f.rounded(.towardZero).compactDescription)"
             svg += "<text x=\"\(number(x(f)))\" y=\"\(number(top - 8))\" text-anchor=\"middle\"\(octaveTick ? "" : " font-size=\"10\"")>\(label)</text>\n"
         }
         svg += "<rect x=\"\(number(left))\" y=\"\(number(top))\" width=\"\(number(width))\" height=\"\(number(height))\" fill=\"none\" stroke=\"black\"/>\n"

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 
 /// ResearchKit's headphone calibration tables (audiometry.md §7, from ResearchKit
@@ -123,7 +124,7 @@ public enum HeadphoneCalibration {
     /// The volume offset V for a system volume.
     public static func volumeOffset(_ tables: Tables, volume v: Double, rule: VolumeRule = .correct) -> Double? {
         guard let q = quantizedVolume(v, rule: rule) else { return nil }
-        let index = Int((q * 16).rounded()) - 1
+        let index = Int(clamping: q * 16, rounding: .toNearestOrAwayFromZero, to: -1...64) - 1
         return tables.volumeCurve.indices.contains(index) ? tables.volumeCurve[index] : nil
     }
 

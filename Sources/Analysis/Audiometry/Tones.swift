@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -48,13 +49,16 @@ public struct ToneSpecification: Sendable, Hashable {
         case rampOutsideLimits(riseTimeSeconds: Double)
         case frequencyAboveNyquist
         case clipping(amplitude: Double)
+        /// A duration or ramp that is not a finite time up to an hour at 384 kHz.
+        case tooLong
 
         public var description: String {
             switch self {
             case .rampOutsideLimits(let r):
-                "ramp rise time (−20 → −1 dB) \(Int((r * 1000).rounded())) ms is outside 20–50 ms (ANSI S3.6 / IEC 60645-1)"
+                "ramp rise time (−20 → −1 dB) \((r * 1000).rounded().compactDescription) ms is outside 20–50 ms (ANSI S3.6 / IEC 60645-1)"
             case .frequencyAboveNyquist: "frequency at or above the Nyquist frequency"
             case .clipping(let a): "peak amplitude \(a) exceeds full scale"
+            case .tooLong: "duration or ramp is not a finite time up to one hour at 384 kHz"
             }
         }
     }
@@ -72,8 +76,11 @@ public struct ToneSpecification: Sendable, Hashable {
         case .researchKit:
             rampSeconds = 0.2
         }
-        let rampSamples = Int((rampSeconds * sampleRateHz).rounded())
-        let holdSamples = Int((durationSeconds * sampleRateHz).rounded())
+        // At most an hour of 384 kHz: the sizes below come from options.
+        let limit = 384_000 * 3_600
+        guard let rampSamples = Int(checking: rampSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, in: 0...limit),
+              let holdSamples = Int(checking: durationSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, in: 0...limit)
+        else { throw .tooLong }
         let total = 2 * rampSamples + holdSamples
         var out = [Float](repeating: 0, count: 2 * total)
         var phase = 0.0
@@ -151,7 +158,7 @@ public enum ToneVerification {
         let frequency = sine.map { $0.omega * fs / (2 * Double.pi) } ?? hannFrequency
         let flat = spectrum(.flatTop)
         func amplitude(near f: Double) -> Double {
-            let centre = Int((f * Double(n) / fs).rounded())
+            let centre = Int(clamping: f * Double(n) / fs, rounding: .toNearestOrAwayFromZero, to: 0...fft.realBins)
             let range = max(1, centre - 3)...min(fft.realBins - 1, centre + 3)
             return (range.map { flat.magnitudes[$0] }.max() ?? 0) * 2 / flat.sum
         }

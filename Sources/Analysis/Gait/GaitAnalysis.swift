@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SensorData
 import SignalProcessing
@@ -137,8 +138,8 @@ struct StepAnalysis {
             guard let motion = MotionPreprocessing.uniform(cleaned.slice(range), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz) else { continue }
             let (v, h1, _, magnitude) = MotionPreprocessing.decompose(motion)
             let fs = p.rateHz
-            let vBand = Butterworth.bandPass(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: fs).filtfilt(v, padding: Int(2 * fs))
-            let v20 = Butterworth.lowPass(cutoffHz: 20, sampleRateHz: fs).filtfilt(v, padding: Int(fs))
+            let vBand = Butterworth.bandPass(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: 2 * fs))
+            let v20 = Butterworth.lowPass(cutoffHz: 20, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: fs))
             let bouts = Self.walkingBouts(v: v, magnitude: magnitude, fs: fs, p: p)
             var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, bouts: [], lags: [], steps: [])
             for (bout, lags) in Self.periodicParts(of: bouts, v20: v20, fs: fs, p: p) {
@@ -161,7 +162,7 @@ struct StepAnalysis {
     {
         var parts: [(Range<Int>, (m1: Double, m2: Double, r1: Double, r2: Double))] = []
         for bout in bouts {
-            let chunkCount = max(1, Int((Double(bout.count) / (p.chunkSeconds * fs)).rounded()))
+            let chunkCount = max(1, Int(clamping: Double(bout.count) / (p.chunkSeconds * fs), rounding: .toNearestOrAwayFromZero))
             let size = bout.count / chunkCount
             var run: (range: Range<Int>, lags: [(m1: Double, m2: Double, r1: Double, r2: Double)])?
             func close() {
@@ -222,7 +223,7 @@ struct StepAnalysis {
     /// v's 0.3–15 Hz power lies in the step band; windows merged across ≤ mergeGap, bouts shorter
     /// than minimumBout dropped.
     static func walkingBouts(v: [Double], magnitude: [Double], fs: Double, p: GaitAnalysis.Parameters) -> [Range<Int>] {
-        let window = Int(2 * fs), hop = Int(fs)
+        let window = Int(clamping: 2 * fs), hop = Int(clamping: fs)
         guard v.count >= window, let fft = try? FFT(size: window) else { return [] }
         let hann = Window.hann.values(count: window)
         var walking: [Range<Int>] = []
@@ -248,7 +249,7 @@ struct StepAnalysis {
         }
         var merged: [Range<Int>] = []
         for range in walking {
-            if let last = merged.last, range.lowerBound - last.upperBound <= Int(p.mergeGapSeconds * fs) {
+            if let last = merged.last, range.lowerBound - last.upperBound <= Int(clamping: p.mergeGapSeconds * fs) {
                 merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
             } else {
                 merged.append(range)
@@ -269,15 +270,15 @@ struct StepAnalysis {
     /// samples, refined parabolically, with R at each.
     static func strideLags(_ x: [Double], fs: Double) -> (m1: Double, m2: Double, r1: Double, r2: Double)? {
         let mean = x.reduce(0, +) / Double(max(1, x.count))
-        let r = Autocorrelation.unbiased(x.map { $0 - mean }, maxLag: Int(2.4 * fs) + 1)
-        let low = Int(0.5 * fs), high = min(Int(2.4 * fs), r.count - 2)
+        let r = Autocorrelation.unbiased(x.map { $0 - mean }, maxLag: Int(clamping: 2.4 * fs) + 1)
+        let low = Int(clamping: 0.5 * fs), high = min(Int(clamping: 2.4 * fs), r.count - 2)
         guard high > low else { return nil }
         func isMaximum(_ i: Int) -> Bool { r[i] > r[i - 1] && r[i] >= r[i + 1] }
         let maxima = (max(1, low)...high).filter(isMaximum)
         guard let largest = maxima.map({ r[$0] }).max(), largest > 0 else { return nil }
         let candidates = maxima.filter { r[$0] >= 0.5 * largest }
         func stepPeak(_ stride: Double) -> Int? {
-            let from = max(1, Int((0.35 * stride).rounded(.up))), to = min(r.count - 2, Int((0.65 * stride).rounded(.down)))
+            let from = max(1, Int(clamping: 0.35 * stride, rounding: .up)), to = min(r.count - 2, Int(clamping: 0.65 * stride, rounding: .down))
             guard from <= to else { return nil }
             return (from...to).filter(isMaximum).max { r[$0] < r[$1] }
         }
@@ -289,7 +290,7 @@ struct StepAnalysis {
             return (Double(m1) + o1, stride, r1, r2)
         }
         let half = stride / 2
-        let lower = Int(half.rounded(.down))
+        let lower = Int(clamping: half, rounding: .down)
         let r1 = lower + 1 < r.count ? r[lower] + (half - Double(lower)) * (r[lower + 1] - r[lower]) : .nan
         return (half, stride, r1, r2)
     }

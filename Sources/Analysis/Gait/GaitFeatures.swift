@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -87,7 +88,7 @@ extension StepAnalysis {
     /// [bandLow, bandHigh] Hz.
     var dominantFrequency: Double? {
         let fs = p.rateHz
-        let length = Int(8 * fs), size = 8192
+        let length = Int(clamping: 8 * fs), size = 8192
         guard let fft = try? FFT(size: size) else { return nil }
         let hann = Window.hann.values(count: length)
         var density = [Double](repeating: 0, count: fft.realBins)
@@ -110,7 +111,7 @@ extension StepAnalysis {
         }
         guard used else { return nil }
         let resolution = fs / Double(size)
-        let low = Int((p.bandLowHz / resolution).rounded(.up)), high = Int((p.bandHighHz / resolution).rounded(.down))
+        let low = Int(clamping: p.bandLowHz / resolution, rounding: .up), high = Int(clamping: p.bandHighHz / resolution, rounding: .down)
         guard low >= 1, high < density.count - 1, let k = (low...high).max(by: { density[$0] < density[$1] }) else { return nil }
         let offset = Peaks.parabolicVertex(density[k - 1], density[k], density[k + 1]).offset
         return (Double(k) + offset) * resolution
@@ -141,8 +142,8 @@ extension StepAnalysis {
         var regularity: [(String, Double?)] = []
         var harmonic: [(String, Double?)] = []
         if let (segment, bout, index) = longestBout {
-            let trim = Int(p.trimSeconds * fs)
-            let inner = bout.count > 2 * trim + Int(2 * fs) ? (bout.lowerBound + trim)..<(bout.upperBound - trim) : bout
+            let trim = Int(clamping: p.trimSeconds * fs)
+            let inner = bout.count > 2 * trim + Int(clamping: 2 * fs) ? (bout.lowerBound + trim)..<(bout.upperBound - trim) : bout
             for (suffix, signal) in [("V", segment.v20), ("H1", segment.h1)] {
                 let lags = StepAnalysis.strideLags(Array(signal[inner]), fs: fs)
                 if suffix == "V" {
@@ -183,7 +184,7 @@ extension StepAnalysis {
         guard steps.count >= 3 else { return nil }
         var ratios: [Double] = []
         for s in 0..<(steps.count - 2) {
-            let start = Int(steps[s].rounded()), end = Int(steps[s + 2].rounded())
+            let start = Int(clamping: steps[s], rounding: .toNearestOrAwayFromZero), end = Int(clamping: steps[s + 2], rounding: .toNearestOrAwayFromZero)
             guard start >= 0, end <= x.count, end - start >= 8 else { continue }
             let mean = x[start..<end].reduce(0, +) / Double(end - start)
             let stride = x[start..<end].map { $0 - mean }  // demeaned once, not per harmonic

@@ -1,3 +1,4 @@
+import CheckedConversion
 import SensorData
 import SignalProcessing
 
@@ -73,6 +74,9 @@ struct UniformMotion {
 }
 
 enum MotionPreprocessing {
+    /// Timestamps closer than this (10 µs) are one instant.
+    static let minimumIntervalSeconds = 1e-5
+
     /// Sorts by time, drops non-finite rows and repeated timestamps (keeping the first), and
     /// splits at gaps longer than max(0.1 s, 5 × the median interval): never interpolate across
     /// a gap (analysis.md §2.3, step 1). Returns index ranges of the cleaned signal.
@@ -80,12 +84,16 @@ enum MotionPreprocessing {
     /// The gap limit is at most 1 s: gait needs ≥ 5 Hz sampling (steps near 2 Hz), and the cap
     /// keeps resampling proportional to the samples (≤ 1 s of grid per sample), whatever the
     /// timestamps claim.
+    ///
+    /// Samples closer than ``minimumIntervalSeconds`` to the last kept one count as repeated: no
+    /// motion sensor samples faster than 100 kHz, and timestamps 1e-20 s apart would otherwise
+    /// claim a rate of 10^20 Hz.
     static func clean(_ signal: MotionSignal) -> (MotionSignal, [Range<Int>]) {
         let order = signal.time.indices.filter {
             signal.time[$0].isFinite && signal.x[$0].isFinite && signal.y[$0].isFinite && signal.z[$0].isFinite
         }.sorted { signal.time[$0] < signal.time[$1] || (signal.time[$0] == signal.time[$1] && $0 < $1) }
         var kept: [Int] = []
-        for i in order where kept.last.map({ signal.time[$0] < signal.time[i] }) ?? true { kept.append(i) }
+        for i in order where kept.last.map({ signal.time[i] - signal.time[$0] >= minimumIntervalSeconds }) ?? true { kept.append(i) }
         var cleaned = MotionSignal(time: kept.map { signal.time[$0] }, x: kept.map { signal.x[$0] },
                                    y: kept.map { signal.y[$0] }, z: kept.map { signal.z[$0] })
         if let g = signal.gravity { cleaned.gravity = (kept.map { g.x[$0] }, kept.map { g.y[$0] }, kept.map { g.z[$0] }) }
@@ -116,7 +124,7 @@ enum MotionPreprocessing {
         let sourceRate = Double(segment.count - 1) / (last - first)
         if sourceRate > 2 * rateHz {
             let antiAlias = Butterworth.lowPass(order: 4, cutoffHz: 0.4 * rateHz, sampleRateHz: sourceRate)
-            columns = columns.map { antiAlias.filtfilt($0, padding: Int(sourceRate)) }
+            columns = columns.map { antiAlias.filtfilt($0, padding: Int(clamping: sourceRate, to: 0...segment.count)) }
         }
         let (start, resampled) = Resampling.linear(time: segment.time, columns: columns, rateHz: rateHz)
         guard resampled[0].count >= 4 else { return nil }
@@ -127,7 +135,7 @@ enum MotionPreprocessing {
             next = 6
         } else {
             let lowPass = Butterworth.lowPass(order: 2, cutoffHz: gravityCutoffHz, sampleRateHz: rateHz)
-            let padding = Int(rateHz / gravityCutoffHz)
+            let padding = Int(clamping: rateHz / gravityCutoffHz, to: 0...motion.count)
             motion.gx = lowPass.filtfilt(motion.x, padding: padding)
             motion.gy = lowPass.filtfilt(motion.y, padding: padding)
             motion.gz = lowPass.filtfilt(motion.z, padding: padding)

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -17,7 +18,7 @@ extension StepAnalysis {
             for name in names { set.append(name, .missing) }
             return
         }
-        let trim = Double(segment.motion.count) / fs >= 10 ? Int(5 * fs) : 0
+        let trim = Double(segment.motion.count) / fs >= 10 ? Int(clamping: 5 * fs) : 0
         let (_, h1All, h2All, _) = MotionPreprocessing.decompose(segment.motion)
         let h1 = Array(h1All[trim...]), h2 = Array(h2All[trim...]), v = Array(segment.v[trim...])
         func rms(_ x: [Double]) -> Double {
@@ -49,7 +50,7 @@ extension StepAnalysis {
         c12 /= n - 1
         set.append(names[5], Double.pi * 5.991 * max(0, c11 * c22 - c12 * c12).squareRoot())
         // Summed Welch PSD of H1 and H2 over 0.1–5 Hz: centroid and 95 % power frequency.
-        let segmentSize = min(h1.count, Int(10 * fs))
+        let segmentSize = min(h1.count, Int(clamping: 10 * fs))
         guard let psd1 = try? Spectrum.welch(h1, sampleRateHz: fs, segmentSize: segmentSize),
             let psd2 = try? Spectrum.welch(h2, sampleRateHz: fs, segmentSize: segmentSize)
         else {
@@ -99,8 +100,8 @@ extension StepAnalysis {
             var density: [Double] = []
             for axis in axes {
                 let mean = axis.reduce(0, +) / Double(axis.count)
-                let filtered = highPass.filtfilt(axis.map { $0 - mean }, padding: Int(fs))
-                guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(4 * fs))) else { continue }
+                let filtered = highPass.filtfilt(axis.map { $0 - mean }, padding: Int(clamping: fs))
+                guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(clamping: 4 * fs))) else { continue }
                 if density.isEmpty {
                     (frequencies, density) = psd
                 } else {

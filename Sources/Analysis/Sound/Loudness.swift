@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -24,7 +25,7 @@ public struct LoudnessMeter: Sendable {
         self.channels = channels
         self.weights = weights ?? (0..<channels).map { channels == 5 && $0 >= 3 ? 1.41 : 1.0 }
         filters = Array(repeating: KWeighting.filter(sampleRateHz: sampleRateHz), count: channels)
-        stepSamples = max(1, Int((0.1 * sampleRateHz).rounded()))
+        stepSamples = Int(clamping: 0.1 * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 1...Int.max)
         energies = Array(repeating: IntervalEnergy(length: stepSamples), count: channels)
     }
 

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -67,13 +68,13 @@ public struct SoundLevelMeter: Sendable {
         self.settlingSeconds = settlingSeconds
         self.maxSkipsRiseTime = maxSkipsRiseTime
         zFilter = timeWeighting.filter(sampleRateHz: sampleRateHz)
-        settlingSamples = Int((settlingSeconds * sampleRateHz).rounded())
+        settlingSamples = Int(clamping: settlingSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 0...Int.max)
         aFilter = FrequencyWeighting.a.filter(sampleRateHz: sampleRateHz)
         cFilter = FrequencyWeighting.c.filter(sampleRateHz: sampleRateHz)
         fast = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: sampleRateHz)
         slow = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: sampleRateHz)
-        samplesPerInterval = max(1, Int((intervalSeconds * sampleRateHz).rounded()))
-        samplesPerLevelSample = max(1, Int((0.1 * sampleRateHz).rounded()))
+        samplesPerInterval = Int(clamping: intervalSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 1...Int.max)
+        samplesPerLevelSample = Int(clamping: 0.1 * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 1...Int.max)
         untilLevelSample = samplesPerLevelSample
     }
 
@@ -87,8 +88,8 @@ public struct SoundLevelMeter: Sendable {
         cFilter.process(&c)
         var t = block
         if timeWeighting == .a { t = a } else if timeWeighting == .c { t = c } else { zFilter.process(&t) }
-        let skipFast = maxSkipsRiseTime ? Int(5 * 0.125 * sampleRateHz) : 0
-        let skipSlow = maxSkipsRiseTime ? Int(5 * 1.0 * sampleRateHz) : 0
+        let skipFast = maxSkipsRiseTime ? Int(clamping: 5 * 0.125 * sampleRateHz, to: 0...Int.max) : 0
+        let skipSlow = maxSkipsRiseTime ? Int(clamping: 5 * 1.0 * sampleRateHz, to: 0...Int.max) : 0
         for i in block.indices {
             seen += 1
             guard seen > settlingSamples else { continue }
@@ -124,7 +125,7 @@ public struct SoundLevelMeter: Sendable {
 
     private mutating func record(_ decibels: Double) {
         guard decibels.isFinite else { return }
-        let bin = min(histogram.count - 1, max(0, Int(((decibels + 100) * 100).rounded(.down))))
+        let bin = Int(clamping: (decibels + 100) * 100, rounding: .down, to: 0...(histogram.count - 1))
         histogram[bin] += 1
         histogramCount += 1
     }
@@ -164,7 +165,7 @@ public struct SoundLevelMeter: Sendable {
             }
             return .nan
         }
-        let lower = Int(h.rounded(.down))
+        let lower = Int(clamping: h, rounding: .down, to: 0...(histogramCount - 1))
         let low = value(at: lower), high = value(at: min(lower + 1, histogramCount - 1))
         return low + (h - Double(lower)) * (high - low)
     }

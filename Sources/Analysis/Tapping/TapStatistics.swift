@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -23,7 +24,7 @@ enum TapStatistics {
         let sorted = v.sorted()
         func q(_ p: Double) -> Double {
             let h = Swift.min(Swift.max(Double(sorted.count) * p + 0.5, 1), Double(sorted.count))
-            let lower = Int(h.rounded(.down))
+            let lower = Int(clamping: h, rounding: .down, to: 1...sorted.count)
             let upper = Swift.min(lower + 1, sorted.count)
             return sorted[lower - 1] + (h - Double(lower)) * (sorted[upper - 1] - sorted[lower - 1])
         }
@@ -117,7 +118,7 @@ enum TapStatistics {
 
     /// k10 = round(0.1·n), k25 = round(0.25·n) with round half to even (R's `round`); k50 = ⌊n/2⌋.
     static func fatigueCounts(_ n: Int) -> (k10: Int, k25: Int, k50: Int) {
-        (Int((0.1 * Double(n)).rounded(.toNearestOrEven)), Int((0.25 * Double(n)).rounded(.toNearestOrEven)), n / 2)
+        (Int(clamping: 0.1 * Double(n), rounding: .toNearestOrEven), Int(clamping: 0.25 * Double(n), rounding: .toNearestOrEven), n / 2)
     }
 
     /// Pearson correlation; NaN when either vector is constant.
@@ -141,7 +142,7 @@ enum TapStatistics {
     static func dfa(_ d: [Double]) -> Double {
         let n = d.count
         guard n >= 8 else { return .nan }
-        let scalesCount = Int((log2(Double(n / 2) / 4)).rounded(.up))
+        let scalesCount = Int(clamping: log2(Double(n / 2) / 4), rounding: .up, to: 0...64)
         guard scalesCount >= 2 else { return .nan }
         var profile = [Double](repeating: 0, count: n)
         var sum = 0.0

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 
 /// Glottal pulses and their perturbation, after Praat's "Sound & Pitch: To PointProcess (cc)"
@@ -53,7 +54,7 @@ enum Perturbation {
 
     /// The next run of voiced frames starting at or after `after`, as times (whole frames).
     static func voicedInterval(after: Double, pitch: PraatPitchAnalysis.Contour, sound: PraatSound) -> (Double, Double)? {
-        var left = max(0, Int(((after - pitch.x1) / pitch.dx).rounded(.up)))
+        var left = max(0, Int(clamping: (after - pitch.x1) / pitch.dx, rounding: .up))
         while left < pitch.frequency.count, !pitch.isVoiced(left) { left += 1 }
         guard left < pitch.frequency.count else { return nil }
         var right = left

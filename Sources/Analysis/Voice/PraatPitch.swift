@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -12,10 +13,10 @@ struct PraatSound {
 
     func time(_ index: Double) -> Double { x1 + index * dx }
     /// Index of the last sample at or before t (0-based; may be out of range).
-    func lowIndex(_ t: Double) -> Int { Int(((t - x1) / dx).rounded(.down)) }
+    func lowIndex(_ t: Double) -> Int { Int(clamping: (t - x1) / dx, rounding: .down) }
     /// Index of the first sample at or after t.
-    func highIndex(_ t: Double) -> Int { Int(((t - x1) / dx).rounded(.up)) }
-    func nearestIndex(_ t: Double) -> Int { Int(((t - x1) / dx).rounded()) }
+    func highIndex(_ t: Double) -> Int { Int(clamping: (t - x1) / dx, rounding: .up) }
+    func nearestIndex(_ t: Double) -> Int { Int(clamping: (t - x1) / dx, rounding: .toNearestOrAwayFromZero) }
 }
 
 /// Praat's "Sound: To Pitch (ac)" and the cross-correlation variant its harmonicity uses,
@@ -70,7 +71,7 @@ struct PraatPitchAnalysis {
         /// (extrapolating from it when the farther one is; Praat's Sampled_getValueAtX).
         func value(at t: Double) -> Double? {
             let real = (t - x1) / dx
-            let left = Int(real.rounded(.down))
+            let left = Int(clamping: real, rounding: .down, to: -1...frequency.count)
             var phase = real - Double(left)
             let near: Int, far: Int
             if phase < 0.5 {
@@ -93,18 +94,18 @@ struct PraatPitchAnalysis {
         let brentDepth = accurate ? 700 : 70
         let dt = timeStep > 0 ? timeStep : periodsPerWindow / floor / 4
         guard floor >= periodsPerWindow / sound.duration else { return nil }
-        let maxCandidates = max(self.maxCandidates, Int(ceiling / floor))
-        let samplesPerPeriod = Int((1 / sound.dx / floor).rounded(.down))
+        let maxCandidates = max(self.maxCandidates, Int(clamping: ceiling / floor, to: 0...100_000))
+        let samplesPerPeriod = Int(clamping: 1 / sound.dx / floor, rounding: .down, to: 0...sound.count)
         let halfSamplesPerPeriod = samplesPerPeriod / 2 + 1
         let windowDuration = periodsPerWindow / floor
-        let halfWindow = Int((windowDuration / sound.dx).rounded(.down)) / 2 - 1
+        let halfWindow = Int(clamping: windowDuration / sound.dx, rounding: .down, to: 0...sound.count) / 2 - 1
         guard halfWindow >= 2 else { return nil }
         let windowSamples = 2 * halfWindow
-        let maximumLag = min(Int((Double(windowSamples) / periodsPerWindow).rounded(.down)) + 2, windowSamples)
+        let maximumLag = min(Int(clamping: Double(windowSamples) / periodsPerWindow, rounding: .down, to: 0...windowSamples) + 2, windowSamples)
 
         // Frames fitted symmetrically into the sound (Praat's Sampled_shortTermAnalysis).
         let analysisWindow = accurate ? 1 / floor + windowDuration : windowDuration
-        let frameCount = Int(((sound.duration - analysisWindow) / dt).rounded(.down)) + 1
+        let frameCount = Int(clamping: (sound.duration - analysisWindow) / dt, rounding: .down, to: -1...sound.count) + 1
         guard frameCount >= 1 else { return nil }
         let middle = sound.x1 - 0.5 * sound.dx + 0.5 * sound.duration
         let firstTime = middle - 0.5 * Double(frameCount) * dt + 0.5 * dt
@@ -149,7 +150,7 @@ struct PraatPitchAnalysis {
             self.interpolationDepth = interpolationDepth
             self.brentDepth = brentDepth
             self.globalPeak = globalPeak
-            brentMax = Int((Double(windowSamples) * interpolationDepth).rounded(.down))
+            brentMax = Int(clamping: Double(windowSamples) * interpolationDepth, rounding: .down, to: 0...Int.max)
             var size = 1
             while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
             fftSize = size
@@ -300,7 +301,7 @@ struct PraatPitchAnalysis {
         /// NUM_interpolate_sinc).
         func sinc(_ r: [Double], at x: Double, depth: Int) -> Double {
             let bound = r.count - 1
-            let midLeft = Int(x.rounded(.down))
+            let midLeft = Int(clamping: x, rounding: .down, to: -r.count...r.count)
             if x == Double(midLeft) { return value(r, midLeft) }
             let midRight = midLeft + 1
             let span = min(depth, midRight + bound, bound - midLeft)

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Glibc
 import SignalProcessing
 
@@ -57,7 +58,7 @@ public enum VoiceAnalysis {
         // all channels, m = max(dB/60, −1) + 1, too loud if mean m > 0.45.
         var sumM = 0.0, countM = 0
         for value in interleaved {
-            let a = Int16(clamping: Int((value * 32767).rounded()))
+            let a = Int16(Int(clamping: value * 32767, rounding: .toNearestOrAwayFromZero, to: -32768...32767))
             guard a != 0 else { continue }
             sumM += max(20 * log10(abs(Double(a)) / 32767) / 60, -1) + 1
             countM += 1
@@ -96,7 +97,7 @@ public enum VoiceAnalysis {
         if voicedSeconds < 1 { warnings.append("less than 1 s of voiced signal: F0 and perturbation are unreliable") }
         var voicedSquares = 0.0
         var frameLevels: [Double] = []
-        let frameLength = Int(0.04 * sampleRateHz), hop = Int(0.01 * sampleRateHz)
+        let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)
         for segment in segments {
             for i in segment { voicedSquares += channel0[i] * channel0[i] }
             var start = segment.lowerBound
@@ -116,7 +117,7 @@ public enum VoiceAnalysis {
         set.append("frameRmsDbfsMedian", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.5))
         set.append("frameRmsDbfsP10", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.1))
         set.append("frameRmsDbfsP90", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.9))
-        if voicedSamples >= Int(0.4 * sampleRateHz) {
+        if Double(voicedSamples) >= 0.4 * sampleRateHz {
             var voicedMeter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: 1)
             voicedMeter.process(interleaved: segments.flatMap { channel0[$0] })
             set.append("loudnessVoicedLufs", voicedMeter.integratedLUFS)
@@ -169,7 +170,7 @@ public enum VoiceAnalysis {
     /// Sample ranges of voiced material (analysis.md §4.5).
     static func voicedSegments(_ x: [Double], sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> [Range<Int>] {
         guard let contour else { return [] }
-        let frameLength = Int(0.04 * sampleRateHz), hop = Int(0.01 * sampleRateHz)
+        let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)
         guard x.count >= frameLength, hop > 0 else { return [] }
         var levels: [Double] = []
         var start = 0

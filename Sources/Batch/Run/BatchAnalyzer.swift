@@ -16,9 +16,6 @@ public enum BatchAnalyzer: String, Sendable, CaseIterable {
         }
     }
 
-    /// Voice analysis holds the whole recording in memory; longer ones are left to `spl`
-    /// (ResearchKit's voice tasks record 10–20 s).
-    public static let voiceMaximumSeconds = 600.0
 }
 
 /// One analysis to run on a unit: which analyzer, with which parameters (canonical JSON, part
@@ -35,6 +32,17 @@ public struct AnalysisPlan: Sendable {
     public var identifier: String?
     /// The parsed AUXU table its rows share (parsed once per file, not once per row).
     var table: AUXUTable?
+    /// The voice analyzer's sample bound (``VoiceScorer/Parameters/maximumSamples``), part of its key.
+    var voiceMaximumSamples = VoiceScorer.Parameters.defaultMaximumSamples
+
+    /// This plan under the batch's options: the voice bound enters the voice plan's key.
+    func configured(by options: BatchOptions) -> AnalysisPlan {
+        guard analyzer == .voice else { return self }
+        var plan = self
+        plan.voiceMaximumSamples = options.voiceMaximumSamples
+        plan.parameters = #"{"maximumSamples":\#(options.voiceMaximumSamples),"pitchCeilingHz":600,"pitchFloorHz":75}"#
+        return plan
+    }
 
     /// Runs the scorer with the batch's default parameters.
     func run() throws(ScoringError) -> ScoreReport {
@@ -45,7 +53,10 @@ public struct AnalysisPlan: Sendable {
             return try TappingScorer.score(target, parameters)
         case .gait: return try GaitScorer.score(target)
         case .spl: return try SPLScorer.score(target)
-        case .voice: return try VoiceScorer.score(target)
+        case .voice:
+            var parameters = VoiceScorer.Parameters()
+            parameters.maximumSamples = voiceMaximumSamples
+            return try VoiceScorer.score(target, parameters)
         case .audiometry:
             if let table, let row { return try AudiometryScorer.score(table, row: row).report }
             return try AudiometryScorer.score(target).report
@@ -112,13 +123,8 @@ enum UnitPlan {
     private static func file(_ path: String) throws(ScoringError) -> UnitPlan {
         switch InputSniffer.sniff(path) {
         case .audio:
-            let decoder = try AudioScoring.open(path)
-            let seconds = decoder.format.durationSeconds
-            let tooLong = seconds.map { $0 > BatchAnalyzer.voiceMaximumSeconds } ?? false
-            return .analyses([
-                .plan(.voice, path, skip: tooLong ? "\(Int(seconds ?? 0)) s is longer than the voice analyzer's \(Int(BatchAnalyzer.voiceMaximumSeconds)) s (it holds the whole recording)" : nil),
-                .plan(.spl, path),
-            ])
+            _ = try AudioScoring.open(path)  // unreadable audio is one read error row, not one per analyzer
+            return .analyses([.plan(.voice, path), .plan(.spl, path)])
         case .json, .empty:
             let contents = try readContents(path, lenient: false)
             var plans = tappingPlans(contents, path)

@@ -14,6 +14,8 @@ public struct BatchOptions: Sendable {
     public var commitSeconds = 2.0
     /// Stored with every result.
     public var toolkitVersion: String
+    /// The voice analyzer's bound in samples (``VoiceScorer/Parameters/maximumSamples``).
+    public var voiceMaximumSamples = VoiceScorer.Parameters.defaultMaximumSamples
 
     public init(toolkitVersion: String) { self.toolkitVersion = toolkitVersion }
 }
@@ -54,6 +56,7 @@ public enum BatchRunner {
         var lastCommit = Date()
         let jobs = max(1, options.jobs)
         let toolkit = options.toolkitVersion
+        let settings = options
         do {
             try await withThrowingTaskGroup(of: UnitOutcome.self) { group in
                 var next = 0
@@ -61,7 +64,7 @@ public enum BatchRunner {
                     guard next < units.count else { return }
                     let unit = units[next]
                     next += 1
-                    group.addTask { process(unit, stored: stored, toolkitVersion: toolkit) }
+                    group.addTask { process(unit, stored: stored, toolkitVersion: toolkit, options: settings) }
                 }
                 for _ in 0..<jobs { enqueue() }
                 for try await outcome in group {
@@ -100,7 +103,9 @@ public enum BatchRunner {
 
     /// Hashes a unit, chooses its analyses, and runs those whose results are not stored.
     /// `afterHashing` runs between the hashing and the analyses (tests change files there).
-    static func process(_ unit: WorkUnit, stored: Set<ResultKey>, toolkitVersion: String, afterHashing: () -> Void = {}) -> UnitOutcome {
+    static func process(_ unit: WorkUnit, stored: Set<ResultKey>, toolkitVersion: String,
+                        options: BatchOptions? = nil, afterHashing: () -> Void = {}) -> UnitOutcome {
+        let options = options ?? BatchOptions(toolkitVersion: toolkitVersion)
         var outcome = UnitOutcome()
         func row(_ plan: AnalysisPlan, content: String, status: ResultStatus, report: ScoreReport? = nil, error: String? = nil,
                  started: Date = Date()) -> ResultRow {
@@ -137,7 +142,7 @@ public enum BatchRunner {
             case .unknown(let kind, let reason):
                 outcome.unknown = UnknownFile(path: unit.path, kind: kind, reason: reason)
             case .analyses(let plans):
-                for analysis in plans {
+                for analysis in plans.map({ $0.configured(by: options) }) {
                     let key = ResultKey(contentSHA256: content, analyzer: analysis.analyzer.rawValue, analyzerVersion: analysis.analyzer.version,
                                         parameters: analysis.parameters)
                     if stored.contains(key) {

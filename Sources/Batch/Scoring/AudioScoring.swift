@@ -10,11 +10,18 @@ public enum AudioScoring {
     /// the file's length).
     public static func stream(_ decoder: any AudioDecoder, file: String, channel: Int, _ body: ([Double]) -> Void) throws(ScoringError) {
         let channels = decoder.format.channels
-        guard channel < channels else { throw ScoringError(.badInvocation, "\(file): no channel \(channel); the file has \(channels)") }
+        guard channel >= 0, channel < channels else { throw ScoringError(.badInvocation, "\(file): no channel \(channel); the file has \(channels)") }
         do {
             try decoder.forEachBlock { block, frames in body((0..<frames).map { Double(block[$0 * channels + channel]) }) }
         } catch {
             throw ScoringError(.invalidInput, String(describing: error))
         }
+    }
+
+    /// What reading `decoder` had to repair, as score warnings (``NonFiniteSamples``'s policy).
+    public static func warnings(_ decoder: any AudioDecoder) -> [String] {
+        decoder.nonFiniteSamples == 0 ? [] : [
+            "nonFiniteSamples(\(decoder.nonFiniteSamples)): \(decoder.nonFiniteSamples) sample(s) were NaN or ±infinity and were read as 0 (silence)"
+        ]
     }
 }

@@ -1,3 +1,4 @@
+import CheckedConversion
 import Analysis
 import AudioIO
 import SensorData
@@ -19,11 +20,27 @@ public enum SPLScorer {
         public var oversampling = 1
         public var lenient = false
         public init() {}
+
+        /// Why these parameters cannot be used (nil: they can): levels within ±400 dB, a reading
+        /// 1 ms–24 h long, 1–10^6 readings to pass, oversampling 1, 2 or 4.
+        public var problem: String? {
+            if !(calibrationOffsetDecibels.isFinite && abs(calibrationOffsetDecibels) <= 400) {
+                return "calibration offset \(calibrationOffsetDecibels) dB is not a level (−400…400 dB)"
+            }
+            if !(thresholdDecibels.isFinite && abs(thresholdDecibels) <= 400) { return "threshold \(thresholdDecibels) dB is not a level (−400…400 dB)" }
+            if !(intervalSeconds.isFinite && intervalSeconds >= 0.001 && intervalSeconds <= 86_400) {
+                return "reading interval \(intervalSeconds) s is outside 0.001…86400 s"
+            }
+            if !(1...1_000_000).contains(requiredIntervals) { return "required readings \(requiredIntervals) is outside 1…1000000" }
+            if channel < 0 { return "channel \(channel) is negative" }
+            if ![1, 2, 4].contains(oversampling) { return "oversampling \(oversampling) is not 1, 2 or 4" }
+            return nil
+        }
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
+        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(file): \(problem)") }
         if InputSniffer.sniff(file) == .json { return try scoreResult(file, parameters) }
-        guard [1, 2, 4].contains(parameters.oversampling) else { throw ScoringError(.badInvocation, "--oversampling must be 1, 2 or 4") }
         let decoder = try AudioScoring.open(file)
         let rate = decoder.format.sampleRateHz
         guard rate > 2000 else {
@@ -56,7 +73,7 @@ public enum SPLScorer {
         set.append("calibrationSource", .text(parameters.calibrationSource))
         set.append("oversampling", Double(parameters.oversampling))
         appendDecision(to: &set, readings: readings, parameters)
-        var warnings: [String] = []
+        var warnings = AudioScoring.warnings(decoder)
         if rate * Double(parameters.oversampling) < 40_000 {
             warnings.append("sample rate \(rate) Hz: A and C weighting read low in the top octave (bilinear design below 40 kHz)")
         }
@@ -64,7 +81,7 @@ public enum SPLScorer {
     }
 
     /// The index of the reading at which ResearchKit's step passes (nil: it does not), from a report's set.
-    public static func passIndex(_ set: FeatureSet) -> Int? { set["researchKitPassIntervalIndex"]?.number.map { Int($0) } }
+    public static func passIndex(_ set: FeatureSet) -> Int? { set["researchKitPassIntervalIndex"]?.number.flatMap { Int(checking: $0, in: 0...Int.max) } }
 
     static func appendDecision(to set: inout FeatureSet, readings: [Double], _ parameters: Parameters) {
         let pass = ResearchKitSPL.decision(readings: readings, threshold: parameters.thresholdDecibels, required: parameters.requiredIntervals)

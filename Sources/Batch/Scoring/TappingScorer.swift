@@ -15,6 +15,9 @@ public enum TappingScorer {
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
+        guard parameters.depressThreshold.isFinite, (0...1_000_000).contains(parameters.depressThreshold) else {
+            throw ScoringError(.badInvocation, "\(file): depress threshold \(parameters.depressThreshold) points is outside 0…1000000")
+        }
         let contents = try readContents(file, lenient: parameters.lenient)
         let results = contents.tappingResults
         guard !results.isEmpty else {

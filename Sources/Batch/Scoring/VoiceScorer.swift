@@ -1,8 +1,14 @@
 import Analysis
 import AudioIO
+import CheckedConversion
 
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
 /// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4).
+///
+/// Memory: the analysis holds the whole recording, about 40 bytes per sample in all (docs/reliability.md,
+/// "Memory model"), so a file with more than ``Parameters/maximumSamples`` samples (all channels) is
+/// refused before it is read whole — from the header's frame count, or while reading when the
+/// container does not state one.
 public enum VoiceScorer {
     public struct Parameters: Sendable, Hashable {
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
@@ -10,20 +16,58 @@ public enum VoiceScorer {
         /// Praat's pitch floor and ceiling, Hz.
         public var pitchFloorHz = 75.0
         public var pitchCeilingHz = 600.0
+        /// The most samples (frames × channels) the analysis holds: 2^24, 6.3 min of mono 44.1 kHz.
+        public var maximumSamples = Self.defaultMaximumSamples
+        public static let defaultMaximumSamples = 1 << 24
         public init() {}
+
+        /// Why these parameters cannot be used (nil: they can).
+        public var problem: String? {
+            if let offset = calibrationOffsetDecibels, !(offset.isFinite && abs(offset) <= 400) {
+                return "calibration offset \(offset) dB is not a level (−400…400 dB)"
+            }
+            guard pitchFloorHz.isFinite, pitchCeilingHz.isFinite, pitchFloorHz >= 1, pitchCeilingHz <= 100_000, pitchFloorHz < pitchCeilingHz else {
+                return "pitch range \(pitchFloorHz)–\(pitchCeilingHz) Hz is not a range within 1–100,000 Hz"
+            }
+            guard maximumSamples >= 1 else { return "maximum samples \(maximumSamples) is not positive" }
+            return nil
+        }
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
+        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(file): \(problem)") }
         let decoder = try AudioScoring.open(file)
         let format = decoder.format
-        let samples: [Float]
-        do { samples = try decoder.readAll() } catch { throw .input(error) }
+        let samples = try readBounded(decoder, file: file, maximumSamples: parameters.maximumSamples)
         var options = VoiceAnalysis.Options(calibrationOffsetDecibels: parameters.calibrationOffsetDecibels)
         options.pitchFloorHz = parameters.pitchFloorHz
         options.pitchCeilingHz = parameters.pitchCeilingHz
-        let (set, warnings) = VoiceAnalysis.analyze(interleaved: samples.map(Double.init), channels: format.channels,
+        var (set, warnings) = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels,
                                                    sampleRateHz: format.sampleRateHz, options: options)
-        return ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(Int(format.sampleRateHz)) Hz, \(format.channels) ch",
+        warnings += AudioScoring.warnings(decoder)
+        return ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
                            sets: [set], warnings: warnings, unusable: set["f0MedianHz"] == .missing ? "no voiced signal found" : nil)
+    }
+
+    /// Every sample of `decoder` as Double, or an error once there are more than `maximumSamples`.
+    static func readBounded(_ decoder: any AudioDecoder, file: String, maximumSamples: Int) throws(ScoringError) -> [Double] {
+        let channels = decoder.format.channels
+        func tooMany(_ count: String) -> ScoringError {
+            ScoringError(.invalidInput, "\(file): \(count) samples exceed the voice analyzer's limit of \(maximumSamples) "
+                + "(it holds the whole recording, ~40 bytes per sample; raise the limit with --max-voice-samples)")
+        }
+        if let frames = decoder.format.frames, Double(frames) * Double(channels) > Double(maximumSamples) {
+            throw tooMany("\(frames) frames × \(channels) channels =")
+        }
+        var samples: [Double] = []
+        if let frames = decoder.format.frames { samples.reserveCapacity(Int(frames) * channels) }  // ≤ maximumSamples, checked above
+        var block = [Double](repeating: 0, count: 65_536 * channels)
+        while true {
+            let count: Int
+            do { count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try decoder.read(into: buffer) } } catch { throw .input(error) }
+            if count == 0 { return samples }
+            guard samples.count + count * channels <= maximumSamples else { throw tooMany("more than") }
+            samples.append(contentsOf: block[0..<count * channels])
+        }
     }
 }

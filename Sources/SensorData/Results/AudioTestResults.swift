@@ -124,7 +124,7 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
                 var threshold = try reader.optionalNumber(sample["calculatedThreshold"], at + ".calculatedThreshold")
                 if let value = threshold, value.isNaN || abs(value) >= noThresholdLimit { threshold = nil }
                 samples.append(FrequencySample(
-                    frequencyHz: try reader.number(sample["frequency"], at + ".frequency"),
+                    frequencyHz: try reader.frequency(sample["frequency"], at + ".frequency"),
                     channel: Int(channel), calculatedThresholdDecibelsHL: threshold, units: units))
             }
         }
@@ -163,7 +163,7 @@ public struct ToneAudiometryResult: Sendable, Hashable {
                 let at = "\(path)samples[\(index)]"
                 let sample = try reader.object(value, at)
                 samples.append(Sample(
-                    frequencyHz: try reader.number(sample["frequency"], at + ".frequency"),
+                    frequencyHz: try reader.frequency(sample["frequency"], at + ".frequency"),
                     channel: Int(exactly: try reader.number(sample["channel"], at + ".channel")) ?? -1,
                     channelSelected: Int(exactly: try reader.number(sample["channelSelected"], at + ".channelSelected")) ?? -1,
                     amplitude: try reader.number(sample["amplitude"], at + ".amplitude")))

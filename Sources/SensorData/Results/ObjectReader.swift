@@ -34,6 +34,16 @@ struct ObjectReader {
         }
     }
 
+    /// A required test frequency, Hz: finite and within 20 Hz–20 kHz (the audible range that
+    /// audiometers cover; ResearchKit tests 250 Hz–8 kHz). 0, negative or 1e300 Hz is not a tone.
+    func frequency(_ value: JSONValue?, _ path: String) throws(ReadError) -> Double {
+        let hertz = try number(value, path)
+        guard hertz.isFinite, (20...20_000).contains(hertz) else {
+            throw error(.invalidValue("frequency \(hertz) Hz is outside 20–20000 Hz"), path)
+        }
+        return hertz
+    }
+
     func string(_ value: JSONValue?, _ path: String) throws(ReadError) -> String {
         guard let text = try optionalString(value, path) else { throw error(.missingKey(lastKey(path)), path) }
         return text

@@ -1,3 +1,4 @@
+import CheckedConversion
 /// The date strings of ResearchKit and AppCore files (formats.md §4.8), as Unix time.
 ///
 /// Accepted forms (Gregorian calendar, numeric offset required):
@@ -93,7 +94,8 @@ public struct DateString: Sendable, Hashable {
     /// `yyyy-MM-dd'T'HH:mm:ssZ` in the stored offset (the form ResearchKit writes). Whole seconds,
     /// rounded down, as ResearchKit's formatter has no fractional seconds.
     public var researchKitText: String {
-        let local = Int((secondsSince1970 + Double(utcOffsetSeconds)).rounded(.down))
+        // Years 0001–9999 (what the text form can show); times beyond are pinned to its ends.
+        let local = Int(clamping: secondsSince1970 + Double(utcOffsetSeconds), rounding: .down, to: -62_135_596_800...253_402_300_799)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let secondOfDay = local - days * 86_400
         let (year, month, day) = Self.civilFromDays(days)

@@ -1,0 +1,19 @@
+import ArgumentParser
+import CheckedConversion
+
+/// Range checks for numeric options (architecture.md, "Numbers from outside are hostile"): NaN,
+/// ±∞ and values outside the stated range are a bad invocation (exit 2) naming the flag, before
+/// any of them reaches a size, a loop bound or a conversion.
+enum OptionCheck {
+    static func require(_ value: Double?, _ flag: String, in range: ClosedRange<Double>, _ unit: String = "") throws {
+        guard let value else { return }
+        guard value.isFinite, range.contains(value) else {
+            throw ValidationError("\(flag) must be a number in \(range.lowerBound.compactDescription)…\(range.upperBound.compactDescription)\(unit.isEmpty ? "" : " " + unit); got \(value)")
+        }
+    }
+
+    static func require(_ value: Int?, _ flag: String, in range: ClosedRange<Int>) throws {
+        guard let value else { return }
+        guard range.contains(value) else { throw ValidationError("\(flag) must be in \(range.lowerBound)…\(range.upperBound); got \(value)") }
+    }
+}
