@@ -55,21 +55,21 @@ let package = Package(
 
         // MARK: - Implementation
         // The checked Double → Int conversions every module routes input-derived numbers through.
-        .target(name: "CheckedConversion", swiftSettings: swiftSettings),
-        .target(name: "SensorData", dependencies: ["CheckedConversion"], swiftSettings: swiftSettings),
+        .target(name: "InputGuards", swiftSettings: swiftSettings),
+        .target(name: "SensorData", dependencies: ["InputGuards"], swiftSettings: swiftSettings),
         .target(
             name: "AudioIO",
             dependencies: [
-                "CSndFile", "CheckedConversion",
+                "CSndFile", "InputGuards",
                 .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "SignalProcessing", dependencies: ["CFFTW", "CheckedConversion"], swiftSettings: swiftSettings),
-        .target(name: "Recording", dependencies: ["CheckedConversion", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
+        .target(name: "SignalProcessing", dependencies: ["CFFTW", "InputGuards"], swiftSettings: swiftSettings),
+        .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .target(
             name: "Analysis",
-            dependencies: ["CheckedConversion", "SensorData", "SignalProcessing"],
+            dependencies: ["InputGuards", "SensorData", "SignalProcessing"],
             resources: [
                 // Calibration data compiled into the binary (no bundle lookup at run time).
                 .embedInCode("Audiometry/Tables/frequency_tables.csv"),
@@ -80,14 +80,14 @@ let package = Package(
         ),
         .target(
             name: "Batch",
-            dependencies: ["CheckedConversion", "SensorData", "AudioIO", "Analysis", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["InputGuards", "SensorData", "AudioIO", "Analysis", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Reports", dependencies: ["CheckedConversion", "Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
+        .target(name: "Reports", dependencies: ["InputGuards", "Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",
             dependencies: [
-                "CheckedConversion", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording", "Reports",
+                "InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

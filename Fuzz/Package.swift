@@ -37,5 +37,6 @@ let package = Package(
         fuzzTarget("fuzz-wav", using: ["AudioIO"]),
         fuzzTarget("fuzz-heart-rate", using: ["Recording"]),
         fuzzTarget("fuzz-recorder-lines", using: ["Recording", "SensorData"]),
+        fuzzTarget("fuzz-analysis", using: ["Batch", "Analysis", "Reports"]),
     ]
 )

@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json-items tapping audio-results csv wav heart-rate recorder-lines)
+[ ${#targets[@]} -gt 0 ] || targets=(json-items tapping audio-results csv wav heart-rate recorder-lines analysis)
 
 work=.work
 mkdir -p "$work"

@@ -99,7 +99,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     out = sys.argv[1]
-    seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines")}
+    seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines", "analysis")}
     items = None
     for path in files():
         name = os.path.relpath(path, os.path.dirname(ROOT)).replace(os.sep, "_").replace("..", "")
@@ -123,6 +123,7 @@ def main():
                 seeds["wav"][name] = wav
     seeds["wav"].update(synthetic_wavs())
     seeds["heart-rate"].update(heart_rate_values())
+    seeds["analysis"].update(analysis_seeds())
     if items:
         seeds["recorder-lines"]["items.jsonl"] = b"\n".join(json.dumps(i).encode() for i in items) + b"\n"
         keys = [k for k in items[0] if not isinstance(items[0][k], (dict, list))]
@@ -135,6 +136,33 @@ def main():
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
         print(f"{target}: {len(named)} seeds, {sum(map(len, named.values())):,} bytes")
+
+
+def analysis_seeds():
+    """fuzz-analysis inputs (Fuzz/Sources/fuzz-analysis): a kind byte, then numbers, each a raw
+    Double (0xF0 + 8 bytes, big-endian) forming a plausible recording of that kind, with one
+    hostile palette value (byte 0: NaN) spliced in, so mutations start from valid signals."""
+    import math
+    def raw(x):
+        return b"\xf0" + struct.pack(">d", x)
+    seeds = {}
+    sine = [0.3 * math.sin(2 * math.pi * 150 * i / 8000) for i in range(600)]
+    seeds["audio.bin"] = bytes([0, 3, 1]) + raw(1.0) + raw(35.0) + b"".join(map(raw, sine[:300])) + b"\x00" + b"".join(map(raw, sine[300:]))
+    walk = []
+    for i in range(400):
+        t = i / 100
+        walk += [t, 0.1 * math.sin(2 * math.pi * 1.8 * t), 0.02, -1 + 0.3 * math.sin(2 * math.pi * 1.8 * t)]
+    seeds["motion.bin"] = bytes([1]) + b"".join(map(raw, walk))
+    taps = []
+    for k in range(60):
+        taps += [0.2 * k, 96.0 if k % 2 == 0 else 224.0, 416.0]
+    seeds["taps.bin"] = bytes([2]) + b"".join(map(raw, taps))
+    seeds["readings.bin"] = bytes([3]) + raw(-23.3) + raw(35.0) + b"".join(raw(30 + (k % 7)) for k in range(20))
+    audiogram = []
+    for f in (500, 1000, 2000, 4000, 8000):
+        audiogram += [float(f), 20.0, 25.0]
+    seeds["audiogram.bin"] = bytes([4]) + b"".join(map(raw, audiogram))
+    return seeds
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 
 /// What an audio stream holds.
 public struct AudioFormat: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Glibc
+import InputGuards
 
 /// Opens any supported audio file with the right decoder.
 public enum AudioInput {
@@ -53,6 +54,7 @@ public enum AudioInput {
     }
 
     private static func openWithFFmpeg(_ path: String) throws(AudioError) -> any AudioDecoder {
+        do { try RegularFile.check(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
         #if FFmpeg
         return try FFmpegLibraryDecoder(path: path)
         #else
@@ -65,9 +67,10 @@ public enum AudioInput {
         case .libsndfile:
             return try SoundFile(reading: path)
         case .ffmpegTool:
-            return try FFmpegToolDecoder(path: path)
+            return try openWithFFmpegTool(path)
         case .ffmpegLibrary:
             #if FFmpeg
+            do { try RegularFile.check(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
             return try FFmpegLibraryDecoder(path: path)
             #else
             throw AudioError(file: path, reason: .decoderUnavailable("this build has no FFmpeg library decoder (build with --traits FFmpeg)"))
@@ -75,12 +78,17 @@ public enum AudioInput {
         }
     }
 
-    /// Up to `count` bytes from the start of the file (empty if unreadable).
+    private static func openWithFFmpegTool(_ path: String) throws(AudioError) -> FFmpegToolDecoder {
+        do { try RegularFile.check(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
+        return try FFmpegToolDecoder(path: path)
+    }
+
+    /// Up to `count` bytes from the start of the file (empty if unreadable or not a regular file).
     public static func leadingBytes(_ path: String, count: Int) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { return [] }
-        defer { fclose(file) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let read = fread(&bytes, 1, count, file)
-        return Array(bytes.prefix(read))
+        guard let descriptor = try? RegularFile.openForReading(path) else { return [] }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return Array(bytes.prefix(max(0, read)))
     }
 }

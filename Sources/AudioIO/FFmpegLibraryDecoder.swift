@@ -1,5 +1,5 @@
 #if FFmpeg
-import CheckedConversion
+import InputGuards
 internal import CFFmpeg
 
 /// Decodes `.m4a` (AAC, ALAC) and anything else FFmpeg 5.1 reads, in process, through

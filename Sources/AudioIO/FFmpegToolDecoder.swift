@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import Foundation
 
 /// Decodes any audio FFmpeg reads (`.m4a` AAC/ALAC above all) by running the `ffmpeg` tool and

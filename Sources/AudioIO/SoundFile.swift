@@ -1,4 +1,6 @@
 internal import CSndFile
+import Glibc
+import InputGuards
 
 /// An audio file opened through libsndfile: every format Debian's libsndfile 1.2 reads (WAV,
 /// WAVE_FORMAT_EXTENSIBLE, RF64, W64, AIFF, AU, CAF, FLAC, Ogg Vorbis/Opus, MP3, …). Reads are
@@ -15,10 +17,19 @@ public final class SoundFile: AudioDecoder {
     /// header that claims more data than the file holds is an error, not silently shortened.
     ///
     /// The corresponding C function is `sf_open`.
+    /// The file is opened through ``RegularFile`` (a FIFO or a device is refused, never waited on).
+    ///
+    /// The corresponding C function is `sf_open_fd`.
     public init(reading path: String) throws(AudioError) {
-        try RIFFHeader.check(path)
+        let descriptor: Int32
+        do { descriptor = try RegularFile.openForReading(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
+        do { try RIFFHeader.check(path, descriptor: descriptor) } catch {
+            close(descriptor)
+            throw error
+        }
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+        guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {  // 1: sf_close closes the descriptor
+            close(descriptor)
             throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
         }
         self.path = path

@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import AudioIO
 import SensorData
 

@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import Foundation
 import SensorData
 import Synchronization
@@ -207,6 +207,9 @@ public enum ActiveStep {
                 try await due(end)
                 try recorder.record(batch)
                 index += 1
+                // Unpaced, a replay jumps over a gap in its file instead of stepping through it
+                // 50 ms at a time (a one-year gap would be 6·10^8 empty batches).
+                if !step.realTime { index = source.nextReplayBatch(from: index) }
                 if leads, let condition {
                     if let target = step.stopAfterSteps, let steps = batch["numberOfSteps"]?.last, steps >= Double(target) {
                         stepsReached.stop()
@@ -287,6 +290,16 @@ struct BatchSource {
     }
 
     static let batchSeconds = 0.05
+
+    /// The first batch at or after `index` that holds a replayed item (`index` itself for a
+    /// simulator, or when the replay has no items left): the loop's count is bounded by the items.
+    func nextReplayBatch(from index: Int) -> Int {
+        guard let time = replay?.time, let t0 = time.first else { return index }
+        let next = Self.firstIndex(in: time, atLeast: t0 + Double(index) * Self.batchSeconds)
+        guard next < time.count else { return index }
+        // One batch early: rounding in t0 + k·50 ms must not put the item before the batch found.
+        return max(index, Int(clamping: (time[next] - t0) / Self.batchSeconds, rounding: .down, to: 1...Int.max / 2) - 1)
+    }
 
     /// The first index of sorted `values` whose value is ≥ `bound` (`values.count` if none).
     static func firstIndex(in values: [Double], atLeast bound: Double) -> Int {

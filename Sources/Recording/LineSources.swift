@@ -4,7 +4,13 @@ import SensorData
 /// Reads a file descriptor (stdin, a socket) as lines, in chunks: `nextLines()` returns every
 /// complete line read so far (without `\n`, `\r` stripped) and nil at end of input. A last line
 /// without `\n` (a sender that closed mid-line) is returned as it is.
+///
+/// Each chunk is searched for its own newlines only (linear in the bytes read, however long a
+/// line), and a line longer than ``maximumLineBytes`` is an error: a sender that never sends a
+/// newline ends the source instead of growing memory and time without end.
 public final class LineReader {
+    /// 1 MiB: a recorder item is a few hundred bytes.
+    public static let maximumLineBytes = 1 << 20
     public let name: String
     private let descriptor: Int32
     private var pending: [UInt8] = []
@@ -32,9 +38,19 @@ public final class LineReader {
                 finished = true
                 continue
             }
+            let previous = pending.count
             pending += chunk[0..<count]
-            guard let last = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+            guard let newline = chunk[0..<count].lastIndex(of: UInt8(ascii: "\n")) else {
+                guard pending.count <= Self.maximumLineBytes else {
+                    throw RecordingError(file: name, reason: .sample("a line is longer than \(Self.maximumLineBytes) bytes without a newline; the source is closed"))
+                }
+                continue
+            }
+            let last = previous + newline
             let lines = pending[..<last].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { strip($0) }
+            guard lines.allSatisfy({ $0.count <= Self.maximumLineBytes }) else {
+                throw RecordingError(file: name, reason: .sample("a line is longer than \(Self.maximumLineBytes) bytes; the source is closed"))
+            }
             pending.removeSubrange(...last)
             return lines
         }

@@ -1,4 +1,5 @@
 import Glibc
+import InputGuards
 
 /// A listening TCP or Unix-domain stream socket that accepts one sender (a phone or a sensor
 /// board streaming lines or PCM). The accepted connection is read like stdin.
@@ -6,22 +7,20 @@ public final class SocketListener: Sendable {
     public let name: String
     private let descriptor: Int32
     private let unixPath: String?
+    /// (device, inode) of the socket this listener created: only that file is removed at the end.
+    private let unixIdentity: (device: UInt64, inode: UInt64)?
 
-    /// `tcp:PORT` (all IPv4 interfaces; port 0 picks a free one) or `unix:PATH`.
+    /// `tcp:PORT` (loopback only: 127.0.0.1), `tcp:HOST:PORT` (bound where asked: `tcp:0.0.0.0:5000`
+    /// for every IPv4 interface, `tcp:[::1]:5000`, `tcp:sensor-hub.local:5000`), port 0 picking a
+    /// free one; or `unix:PATH`. A Unix path that exists must be a stale socket (one nobody
+    /// listens on), which is replaced; anything else there — a file, a folder, a live socket — is
+    /// refused, never deleted.
     public init(_ specification: String) throws(RecordingError) {
         name = specification
-        if specification.hasPrefix("tcp:"), let port = UInt16(specification.dropFirst(4)) {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw RecordingError.system("socket", file: specification) }
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr = in_addr(s_addr: INADDR_ANY)
-            try Self.bindAndListen(fd, &address, specification)
-            descriptor = fd
+        if specification.hasPrefix("tcp:") {
+            descriptor = try Self.listenTCP(String(specification.dropFirst(4)), specification)
             unixPath = nil
+            unixIdentity = nil
         } else if specification.hasPrefix("unix:"), specification.count > 5 {
             let path = String(specification.dropFirst(5))
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -37,13 +36,74 @@ public final class SocketListener: Sendable {
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
                 for (index, byte) in bytes.enumerated() { raw[index] = byte }
             }
-            unlink(path)
+            do { try Self.removeStaleSocket(path, &address, specification) } catch {
+                close(fd)
+                throw error
+            }
             try Self.bindAndListen(fd, &address, specification)
+            var status = stat()
+            guard lstat(path, &status) == 0 else {
+                close(fd)
+                throw RecordingError.system("stat", file: specification)
+            }
             descriptor = fd
             unixPath = path
+            unixIdentity = (UInt64(status.st_dev), UInt64(status.st_ino))
         } else {
-            throw RecordingError(file: specification, reason: .sample("expected tcp:PORT or unix:PATH"))
+            throw RecordingError(file: specification, reason: .sample("expected tcp:PORT, tcp:HOST:PORT or unix:PATH"))
         }
+    }
+
+    /// A listening TCP socket for `PORT` (on 127.0.0.1) or `HOST:PORT` (`[v6]:PORT` for IPv6 literals).
+    private static func listenTCP(_ text: String, _ specification: String) throws(RecordingError) -> Int32 {
+        var host = "127.0.0.1", portText = text
+        if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            portText = String(text[text.index(after: colon)...])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        }
+        guard let port = UInt16(portText), !host.isEmpty else {
+            throw RecordingError(file: specification, reason: .sample("expected tcp:PORT or tcp:HOST:PORT with a port 0–65535"))
+        }
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &found)
+        guard status == 0, let first = found else {
+            throw RecordingError(file: specification, reason: .sample("cannot resolve \(host): \(String(cString: gai_strerror(status)))"))
+        }
+        defer { freeaddrinfo(found) }
+        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw RecordingError.system("socket", file: specification) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0, listen(fd, 1) == 0 else {
+            let error = RecordingError.system("bind/listen", file: specification)
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Nothing at `path`, or a socket nobody listens on (removed). Anything else is refused.
+    private static func removeStaleSocket(_ path: String, _ address: inout sockaddr_un, _ specification: String) throws(RecordingError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard (status.st_mode & S_IFMT) == S_IFSOCK else {
+            throw RecordingError(file: specification, reason: .sample(
+                "\(path) exists and is \(RegularFile.kind(of: status.st_mode)), not a socket; it is not replaced"))
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw RecordingError.system("socket", file: specification) }
+        defer { close(probe) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected != 0 else {
+            throw RecordingError(file: specification, reason: .sample("\(path) is a socket another process listens on"))
+        }
+        unlink(path)
     }
 
     /// Binds `fd` to `address` (a `sockaddr_in` or `sockaddr_un`) and listens; closes `fd` on failure.
@@ -60,18 +120,26 @@ public final class SocketListener: Sendable {
 
     deinit {
         close(descriptor)
-        if let unixPath { unlink(unixPath) }
+        var status = stat()
+        if let unixPath, let unixIdentity, lstat(unixPath, &status) == 0,
+           (UInt64(status.st_dev), UInt64(status.st_ino)) == unixIdentity {
+            unlink(unixPath)
+        }
     }
 
     /// The bound TCP port (useful with `tcp:0`), nil for Unix sockets.
     public var port: UInt16? {
         guard unixPath == nil else { return nil }
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let result = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        return result == 0 ? UInt16(bigEndian: address.sin_port) : nil
+        guard result == 0 else { return nil }
+        return withUnsafePointer(to: &address) { pointer in
+            // sin_port and sin6_port sit at the same offset (2) of their structures.
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
     }
 
     /// Wakes a waiting `accept()` (it then fails): the recording ended before a sender came.

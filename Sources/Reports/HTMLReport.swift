@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import Analysis
 import Batch
 import Foundation

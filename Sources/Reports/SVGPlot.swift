@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import Foundation
 
 /// A small self-contained SVG chart: one x–y panel with axes, "nice" ticks (1–2–5 steps),

@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 /// Resampling of irregularly sampled series onto a uniform grid.
 public enum Resampling {
     /// Linear interpolation of (time, value) onto t_k = t_0 + k/rate for t_k ≤ t_last.

@@ -3,6 +3,7 @@ import ArgumentParser
 import AudioIO
 import Batch
 import Foundation
+import InputGuards
 import SensorData
 
 /// `activetask audiometry simulate|verify`.
@@ -113,12 +114,7 @@ struct AudiometryCommand: ParsableCommand {
                 let truth = try auxuAudiogram(nhanes, row: row)
                 let test = AudiometrySimulation.test(truth: truth, procedure: chosen, listener: listener, seed: seed,
                                                      headphone: headphone, outputVolume: volume)
-                do {
-                    try JSONWriter().string(test.researchKitJSON).write(toFile: out, atomically: true, encoding: .utf8)
-                } catch {
-                    printError("\(out): cannot write: \(error.localizedDescription)")
-                    throw ExitCode(ActiveTask.Status.invalidInput)
-                }
+                try OutputFile.write(JSONWriter().string(test.researchKitJSON), to: out, inputs: [nhanes].compactMap { $0 })
                 let presented = test.samples.reduce(0) { $0 + $1.units.count }
                 print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(chosen.rawValue), NHANES row \(row))")
                 return
@@ -287,9 +283,17 @@ struct Tone: ParsableCommand {
                                      ramp: researchkitRamp ? .researchKit : .raisedCosine(seconds: rampMs / 1000), sampleRateHz: sampleRate)
         do {
             let samples = try spec.render()
-            let writer = try WAVWriter(path: out, sampleRateHz: Int(sampleRate), channels: 2, encoding: .float32)
+            // libsndfile writes the temporary file by name; it replaces --out when complete.
+            let file = try OutputFile(out, inputs: [])
+            file.closeForExternalWriter()
+            let writer = try WAVWriter(path: file.temporaryPath, sampleRateHz: Int(clamping: sampleRate, rounding: .toNearestOrAwayFromZero),
+                                       channels: 2, encoding: .float32)
             try writer.write(samples)
             try writer.close()
+            try file.commit()
+        } catch let refusal as OutputFile.Refusal {
+            printError(refusal.description)
+            throw refusal.exitCode
         } catch let problem as ToneSpecification.Problem {
             printError(problem.description)
             throw ExitCode(ActiveTask.Status.badInvocation)

@@ -45,7 +45,11 @@ struct BatchRun: ParsableCommand {
     @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows.")
     var maxVoiceSamples: Int = VoiceScorer.Parameters.defaultMaximumSamples
 
+    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes; larger ones become error rows.")
+    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+
     func validate() throws {
+        try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))
         try OptionCheck.require(jobs, "--jobs", in: 1...1_024)
         try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: 1...(1 << 34))
     }
@@ -66,6 +70,16 @@ struct BatchRun: ParsableCommand {
             }
             options.shard = (parts[0], parts[1])
         }
+        // Every path given must exist before a store is created: a typo is an error, not an empty run.
+        let absent = paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
+        guard absent.isEmpty else {
+            for path in absent { printError("\(path): no such file or folder; nothing was analysed") }
+            throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+        do { try OutputFile.refuseIfInput(db, inputs: paths) } catch {
+            printError(error.description)
+            throw error.exitCode
+        }
         let store: ResultStore
         do { store = try ResultStore(path: db) } catch {
             printError(error.description)
@@ -75,9 +89,13 @@ struct BatchRun: ParsableCommand {
         let (paths, settings) = (paths, options)
         let counts: BatchCounts
         do {
-            counts = try runAsync { () async throws(StoreError) in
-                try await BatchRunner.run(paths, store: store, options: settings) { reporter.show($0) }
-            }
+            counts = try FileBytes.$maximumBytes.withValue(maxFileBytes) {
+                Result { () throws(StoreError) in
+                    try runAsync { () async throws(StoreError) in
+                        try await BatchRunner.run(paths, store: store, options: settings) { reporter.show($0) }
+                    }
+                }
+            }.get()
         } catch {
             printError(error.description)
             throw ExitCode(ActiveTask.Status.invalidInput)
@@ -173,39 +191,47 @@ struct BatchExport: ParsableCommand {
     @Flag(name: .long, help: "JSON lines.")
     var jsonl = false
 
-    @Option(name: .long, help: "Write to this file instead of stdout.")
+    @Option(name: .long, help: "Write to this file instead of stdout (replaced only when the export is complete; never one of the store's files).")
     var out: String?
+
+    @Flag(name: .long, help: "CSV cells exactly as stored. By default a text cell starting with = + - @, tab or carriage return gets a leading ' (OWASP's CSV-injection advice) so spreadsheets do not run it as a formula; numbers are never changed.")
+    var rawCells = false
 
     func validate() throws {
         guard csv != jsonl else { throw ValidationError("give exactly one of --csv and --jsonl") }
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else {
-            printError("\(db): no such result store")
+        // Read-only: an export never changes the store (and works on read-only media).
+        let store: ResultStore
+        do { store = try ResultStore(path: db, access: .readOnly) } catch {
+            printError(error.description)
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
-        // Streamed from a cursor through a 1-MiB buffer: memory independent of the store's size.
-        var handle = FileHandle.standardOutput
-        if let out {
-            guard FileManager.default.createFile(atPath: out, contents: nil), let file = FileHandle(forWritingAtPath: out) else {
-                printError("\(out): cannot write")
-                throw ExitCode(ActiveTask.Status.invalidInput)
-            }
-            handle = file
+        // To --out through a temporary file renamed when complete: a failed or killed export
+        // leaves the previous file as it was. Streamed through a 1-MiB buffer: memory
+        // independent of the store's size.
+        let file: OutputFile?
+        do { file = try out.map { path throws(OutputFile.Refusal) in try OutputFile(path, inputs: [db]) } } catch {
+            printError(error.description)
+            throw error.exitCode
+        }
+        func emit(_ text: String) throws {
+            if let file { try file.write(text) } else { FileHandle.standardOutput.write(Data(text.utf8)) }
         }
         var buffer = csv ? ResultExport.csvHeader : ""
         do {
-            try ResultStore(path: db).forEachResult { row in
-                buffer += csv ? ResultExport.csvLines(row) : ResultExport.jsonLine(row)
+            try store.forEachResult { row in
+                buffer += csv ? ResultExport.csvLines(row, rawCells: rawCells) : ResultExport.jsonLine(row)
                 if buffer.utf8.count >= 1 << 20 {
-                    try handle.write(contentsOf: Data(buffer.utf8))
+                    try emit(buffer)
                     buffer = ""
                 }
             }
-            try handle.write(contentsOf: Data(buffer.utf8))
-            if out != nil { try handle.close() }
+            try emit(buffer)
+            try file?.commit()
         } catch {
+            file?.discard()
             printError("\(error)")
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
@@ -225,6 +251,10 @@ struct BatchMerge: ParsableCommand {
     var stores: [String]
 
     func run() throws {
+        do { try OutputFile.refuseIfInput(db, inputs: stores) } catch {
+            printError(error.description)
+            throw error.exitCode
+        }
         do {
             let target = try ResultStore(path: db)
             for store in stores {

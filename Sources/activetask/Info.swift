@@ -16,10 +16,21 @@ struct Info: ParsableCommand {
     @Flag(name: .long, help: "Keep the complete items before a torn tail (a recording killed mid-write), with a warning.")
     var lenient = false
 
+    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes.")
+    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+
     @Argument(help: "Files or folders to describe.")
     var paths: [String]
 
+    func validate() throws {
+        try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))
+    }
+
     func run() throws {
+        try FileBytes.$maximumBytes.withValue(maxFileBytes) { try describeAll() }
+    }
+
+    private func describeAll() throws {
         var descriptions: [FileDescription] = []
         let (files, refused) = expand(paths)
         var failures = refused.map { (file: $0.path, message: "\($0.path): \($0.reason)") }

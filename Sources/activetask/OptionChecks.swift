@@ -1,5 +1,5 @@
 import ArgumentParser
-import CheckedConversion
+import InputGuards
 
 /// Range checks for numeric options (architecture.md, "Numbers from outside are hostile"): NaN,
 /// ±∞ and values outside the stated range are a bad invocation (exit 2) naming the flag, before

@@ -24,23 +24,17 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: db) else {
-            printError("\(db): no such result store")
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
         let html: String
-        do { html = try HTMLReport.store(ResultStore(path: db), examples: max(0, examples)) } catch {
+        do { html = try HTMLReport.store(ResultStore(path: db, access: .readOnly), examples: examples) } catch {
             printError(error.description)
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
         let path = (out as NSString).appendingPathComponent("index.html")
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            try html.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            printError("\(path): cannot write: \(error.localizedDescription)")
+        do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
+            printError("\(out): cannot create: \(error.localizedDescription)")
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
+        try OutputFile.write(html, to: path, inputs: [db])
         print(path)
     }
 }

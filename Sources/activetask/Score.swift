@@ -24,8 +24,15 @@ struct ScoreOptions: ParsableArguments {
     @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.")
     var html: String?
 
+    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes.")
+    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+
     @Argument(help: "The file to score.")
     var file: String
+
+    func validate() throws {
+        try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))
+    }
 }
 
 extension ScoreReport {
@@ -38,14 +45,18 @@ extension ScoreReport {
 /// with the contract's status — 1 when the recording is unusable, 2 or 3 for a scoring error
 /// (message on stderr).
 func emit(_ options: ScoreOptions, _ score: () throws(ScoringError) -> ScoreReport) throws {
+    if let html = options.html {
+        do { try OutputFile.refuseIfInput(html, inputs: [options.file]) } catch {
+            printError(error.description)
+            throw error.exitCode
+        }
+    }
     let report: ScoreReport
-    do { report = try score() } catch { throw failure(error) }
+    let scored = FileBytes.$maximumBytes.withValue(options.maxFileBytes) { Result { () throws(ScoringError) in try score() } }
+    do { report = try scored.get() } catch { throw failure(error) }
     report.print(json: options.json)
     if let html = options.html {
-        do { try HTMLReport.recording(report, path: options.file).write(toFile: html, atomically: true, encoding: .utf8) } catch {
-            printError("\(html): cannot write: \(error.localizedDescription)")
-            throw ExitCode(ActiveTask.Status.invalidInput)
-        }
+        try OutputFile.write(HTMLReport.recording(report, path: options.file), to: html, inputs: [options.file])
     }
     if let reason = report.unusable {
         printError("\(report.file): \(reason)")

@@ -44,10 +44,7 @@ struct ScoreAudiometry: ParsableCommand {
         do { scored = try AudiometryScorer.score(options.file, parameters) } catch { throw failure(error) }
         if let svg {
             let picture = scored.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: scored.legend)
-            do { try picture.write(toFile: svg, atomically: true, encoding: .utf8) } catch {
-                printError("\(svg): cannot write: \(error.localizedDescription)")
-                throw ExitCode(ActiveTask.Status.invalidInput)
-            }
+            try OutputFile.write(picture, to: svg, inputs: [options.file])
         }
         try emit(options) { scored.report }
     }

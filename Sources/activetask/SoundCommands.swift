@@ -2,7 +2,7 @@ import Analysis
 import ArgumentParser
 import AudioIO
 import Batch
-import CheckedConversion
+import InputGuards
 import Foundation
 import SensorData
 

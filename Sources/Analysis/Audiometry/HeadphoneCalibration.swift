@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import Glibc
 
 /// ResearchKit's headphone calibration tables (audiometry.md §7, from ResearchKit

@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import Glibc
 
 /// Glottal pulses and their perturbation, after Praat's "Sound & Pitch: To PointProcess (cc)"

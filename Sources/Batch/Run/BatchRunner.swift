@@ -1,4 +1,5 @@
 import Foundation
+import InputGuards
 import SensorData
 
 /// How a batch runs.
@@ -199,7 +200,13 @@ public enum BatchRunner {
         var bytes = 0
         for member in unit.members {
             var info = stat()
-            guard stat(member, &info) == 0, let (hash, size) = SHA256.file(member) else {
+            guard stat(member, &info) == 0 else {
+                return .failure(ReadFailure(message: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                return .failure(ReadFailure(message: "\(member): is \(RegularFile.kind(of: info.st_mode)), not a regular file; not read"))
+            }
+            guard let (hash, size) = SHA256.file(member) else {
                 return .failure(ReadFailure(message: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
             }
             versions.append([Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec])

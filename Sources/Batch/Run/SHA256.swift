@@ -1,3 +1,4 @@
+import InputGuards
 import Glibc
 
 /// SHA-256 (FIPS 180-4, §6.2), streaming: the content key of batch results.
@@ -58,7 +59,11 @@ public struct SHA256: Sendable {
     /// SHA-256 of the file at `path`, read in 1-MiB chunks, and its length in bytes; nil if it
     /// cannot be read.
     public static func file(_ path: String) -> (digest: String, bytes: Int)? {
-        guard let handle = fopen(path, "rb") else { return nil }
+        guard let descriptor = try? RegularFile.openForReading(path) else { return nil }
+        guard let handle = fdopen(descriptor, "rb") else {
+            close(descriptor)
+            return nil
+        }
         defer { fclose(handle) }
         var hash = SHA256()
         // Not zero-filled: the batch hashes every file twice (before and after its analyses).

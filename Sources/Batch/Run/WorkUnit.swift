@@ -53,7 +53,7 @@ public enum Discovery {
         for argument in arguments {
             if argument.hasPrefix("@") {
                 let manifest = String(argument.dropFirst())
-                guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
+                guard let bytes = try? FileBytes.read(manifest), let text = String(validating: bytes, as: UTF8.self) else {
                     missing.append(manifest)
                     continue
                 }

@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 import Analysis
 import AudioIO
 import SensorData

@@ -1,6 +1,6 @@
 import Analysis
 import AudioIO
-import CheckedConversion
+import InputGuards
 
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
 /// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4).

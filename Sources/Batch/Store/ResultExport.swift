@@ -12,25 +12,40 @@ public enum ResultExport {
     public static var csvHeader: String { csvColumns.joined(separator: ",") + "\n" }
 
     /// The CSV lines of one result.
-    public static func csvLines(_ row: ResultRow) -> String {
+    ///
+    /// Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab
+    /// or a carriage return: a file named `=HYPERLINK(…).json`, an error message) get a leading `'`,
+    /// as OWASP's "CSV Injection" page recommends, unless `rawCells`; numeric values are written
+    /// as numbers and never changed.
+    public static func csvLines(_ row: ResultRow, rawCells: Bool = false) -> String {
         var out = ""
+        func cell(_ text: String) -> String { quoted(rawCells ? text : neutralised(text)) }
         let prefix = [row.recording, row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters,
-                      row.status.rawValue, row.kind ?? ""]
+                      row.status.rawValue, row.kind ?? ""].map(cell)
         var lines = 0
         for (set, features) in (features(row)?.object?.members).map(Array.init) ?? [] {
             for (name, value) in (features.object?.members).map(Array.init) ?? [] {
                 let text: String
                 switch value {
-                case .string(let string): text = string
+                case .string(let string): text = cell(string)
                 case .null: text = ""
-                default: text = JSONWriter().string(value)
+                case .number: text = JSONWriter().string(value)
+                default: text = cell(JSONWriter().string(value))
                 }
-                out += (prefix + [set, name, text, row.error ?? ""]).map(quoted).joined(separator: ",") + "\n"
+                out += (prefix + [cell(set), cell(name), text, cell(row.error ?? "")]).joined(separator: ",") + "\n"
                 lines += 1
             }
         }
-        if lines == 0 { out += (prefix + ["", "", "", row.error ?? ""]).map(quoted).joined(separator: ",") + "\n" }
+        if lines == 0 { out += (prefix + ["", "", "", cell(row.error ?? "")]).joined(separator: ",") + "\n" }
         return out
+    }
+
+    /// `text` with a leading `'` when its first character would start a spreadsheet formula.
+    static func neutralised(_ text: String) -> String {
+        guard let first = text.utf8.first, [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains(first) else {
+            return text
+        }
+        return "'" + text
     }
 
     /// One result as a JSON line: recording, key, status, kind, dialect, features, warnings, error, timing.

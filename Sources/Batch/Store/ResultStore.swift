@@ -21,18 +21,73 @@ import GRDB
 /// committed transaction (WAL) and a valid database.
 public final class ResultStore: Sendable {
     public let path: String
-    let database: DatabasePool
+    let database: any DatabaseReader
+    /// Nil when the store was opened read-only.
+    let writer: (any DatabaseWriter)?
 
-    /// Opens (creating and migrating as needed) the store at `path`.
-    public init(path: String) throws(StoreError) {
+    /// The schema this toolkit writes, kept in SQLite's `user_version`. A store with a higher
+    /// version (a newer toolkit's) is refused rather than written into by code that does not
+    /// know its tables.
+    public static let schemaVersion = 1
+
+    public enum Access: Sendable {
+        /// Created and migrated as needed (`batch run`, `batch merge`'s target).
+        case readWrite
+        /// Opened without any write, not even a migration (`batch export`, `report`, merge sources):
+        /// works on read-only files and media.
+        case readOnly
+    }
+
+    /// Opens the store at `path`: created and migrated as needed, or read-only.
+    public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)
-            database = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            switch access {
+            case .readWrite:
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try pool.read { db in try Self.checkVersion(db, path: path) }
+                try Self.migrator.migrate(pool)
+                try pool.write { db in
+                    if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < Self.schemaVersion {
+                        try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
+                    }
+                }
+                database = pool
+                writer = pool
+            case .readOnly:
+                guard FileManager.default.fileExists(atPath: path) else { throw StoreError(path: path, message: "no such result store") }
+                configuration.readonly = true
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                try queue.read { db in
+                    try Self.checkVersion(db, path: path)
+                    guard try db.tableExists("results") else {
+                        throw StoreError(path: path, message: "is an SQLite database but not a result store (no results table); give the --db that `activetask batch` wrote")
+                    }
+                }
+                database = queue
+                writer = nil
+            }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(path: path, error)
+        }
+    }
+
+    /// Refuses a store written by a newer schema: its `user_version`, or migrations this toolkit
+    /// does not know.
+    static func checkVersion(_ db: Database, path: String) throws {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        var unknown: [String] = []
+        if try db.tableExists("grdb_migrations") {
+            let known = Set(["v1"])
+            unknown = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").filter { !known.contains($0) }
+        }
+        guard version <= schemaVersion, unknown.isEmpty else {
+            throw StoreError(path: path, message: "was written with result-store schema \(max(version, schemaVersion + 1)) (migrations \(unknown.joined(separator: ", "))); "
+                + "this activetask reads and writes schema \(schemaVersion) — use the newer activetask that wrote it, or give a new --db")
         }
     }
 
@@ -159,9 +214,10 @@ public final class ResultStore: Sendable {
     public func merge(from other: String) throws(StoreError) -> Int {
         guard FileManager.default.fileExists(atPath: other) else { throw StoreError(path: other, message: "no such file") }
         do {
-            // The source must be a store: open it (migrating an older one) before attaching.
-            _ = try ResultStore(path: other)
-            return try database.writeWithoutTransaction { db -> Int in
+            // The source must be a store of a known schema; it is only read, never migrated.
+            _ = try ResultStore(path: other, access: .readOnly)
+            guard let writer else { throw StoreError(path: path, message: "opened read-only; cannot merge into it") }
+            return try writer.writeWithoutTransaction { db -> Int in
                 try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [other])
                 defer { try? db.execute(sql: "DETACH DATABASE source") }
                 var added = 0
@@ -194,7 +250,8 @@ public final class ResultStore: Sendable {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try database.write(body) } catch { throw StoreError(path: path, error) }
+        guard let writer else { throw StoreError(path: path, message: "opened read-only") }
+        do { return try writer.write(body) } catch { throw StoreError(path: path, error) }
     }
 }
 
@@ -215,6 +272,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.path = path
         if let error = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
             message = "\(error) — the disk is full, a file-size limit was reached or the device failed; results committed before are kept, run the batch again when there is room"
+        } else if let error = error as? DatabaseError, [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            message = "is not a readable result store (SQLite: \(error.message ?? "\(error.resultCode)")) — if it is a store, restore it from a copy or run "
+                + "`sqlite3 \(path) .recover`; otherwise give --db a new path"
+        } else if let error = error as? DatabaseError, [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(error.resultCode) {
+            message = "cannot open the result store for writing (SQLite: \(error.message ?? "\(error.resultCode)")) — check the file's and its folder's permissions and free space"
         } else {
             message = "\(error)"
         }

@@ -1,21 +1,30 @@
 import Glibc
+import InputGuards
 
 /// Whole-file reads without Foundation.
 public enum FileBytes {
-    /// Reads a whole file into memory.
+    /// The default bound of whole-file reads: 512 MiB. The JSON and CSV readers hold the file and
+    /// then its columns, and the analyzers copies of those (docs/reliability.md, "Memory model").
+    public static let defaultMaximumBytes = 1 << 29
+
+    /// The bound in force for reads in this task and the tasks it starts (a resource limit the
+    /// front ends set from `--max-file-bytes` with `FileBytes.$maximumBytes.withValue(…)`).
+    @TaskLocal public static var maximumBytes = defaultMaximumBytes
+
+    /// Reads a whole regular file into memory (``RegularFile``: FIFOs and devices are refused).
     ///
     /// - Throws: `ReadError` with `.unreadable` and the system's message (missing file, a folder,
-    ///   permission denied, I/O error).
-    public static func read(_ path: String) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ReadError(file: path, reason: .unreadable(systemMessage())) }
+    ///   a FIFO, permission denied, I/O error), or `.tooLarge` above `maximumBytes`.
+    public static func read(_ path: String, maximumBytes: Int = FileBytes.maximumBytes) throws(ReadError) -> [UInt8] {
+        let fd: Int32
+        do { fd = try RegularFile.openForReading(path) } catch { throw ReadError(file: path, reason: .unreadable(error.description)) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             throw ReadError(file: path, reason: .unreadable(systemMessage()))
         }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            throw ReadError(file: path, reason: .unreadable("is a directory"))
+        guard status.st_size <= maximumBytes else {
+            throw ReadError(file: path, reason: .tooLarge(bytes: Int(status.st_size), limit: maximumBytes))
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(0, Int(status.st_size)))
@@ -27,6 +36,10 @@ public enum FileBytes {
                 throw ReadError(file: path, reason: .unreadable(systemMessage()))
             }
             if count == 0 { break }
+            // A file that grows while it is read is bounded the same way.
+            guard bytes.count + count <= maximumBytes else {
+                throw ReadError(file: path, reason: .tooLarge(bytes: bytes.count + count, limit: maximumBytes))
+            }
             bytes.append(contentsOf: chunk[0..<count])
         }
         return bytes

@@ -9,6 +9,8 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
         /// The file could not be opened or read (the system's message).
         case unreadable(String)
+        /// The file is larger than the reader's bound (whole-file readers hold it in memory).
+        case tooLarge(bytes: Int, limit: Int)
         /// The file has zero bytes.
         case emptyFile
         /// JSON text ends inside a value (a torn tail: killed mid-write, partial copy).
@@ -80,6 +82,8 @@ extension ReadError.Reason {
     public var text: String {
         switch self {
         case .unreadable(let message): "cannot read file: \(message)"
+        case .tooLarge(let bytes, let limit):
+            "\(bytes) bytes exceed the whole-file readers' limit of \(limit) bytes (JSON and CSV are held in memory with their columns; raise the limit with --max-file-bytes)"
         case .emptyFile: "empty file (0 bytes)"
         case .truncatedJSON: "truncated JSON: the text ends inside a value"
         case .syntax(let message): "invalid JSON: \(message)"

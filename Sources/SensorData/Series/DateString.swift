@@ -1,4 +1,4 @@
-import CheckedConversion
+import InputGuards
 /// The date strings of ResearchKit and AppCore files (formats.md §4.8), as Unix time.
 ///
 /// Accepted forms (Gregorian calendar, numeric offset required):

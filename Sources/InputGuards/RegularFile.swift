@@ -1,0 +1,54 @@
+import Glibc
+
+/// Opening a file whose name came from data (a folder listing, a task result's `fileName`, a
+/// manifest row, an option) without trusting what it names: a FIFO blocks `open` until a writer
+/// comes, `/dev/zero` never ends, a socket or a folder is not a recording. Every reader opens
+/// through here, so none of them can hang or read without end on such a name.
+public enum RegularFile {
+    /// Why a path was not opened: the system's message, or what it is instead of a regular file.
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A read-only descriptor of `path` if it is a regular file (after following links). The open
+    /// itself is non-blocking, so a FIFO is refused instead of waiting for a writer; the returned
+    /// descriptor is blocking again. The caller closes it.
+    public static func openForReading(_ path: String) throws(Refusal) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { throw Refusal(description: systemMessage()) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let message = systemMessage()
+            close(descriptor)
+            throw Refusal(description: message)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw Refusal(description: "is \(kind(of: status.st_mode)), not a regular file")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return descriptor
+    }
+
+    /// Throws unless `path` is a regular file that can be opened for reading (for libraries that
+    /// open by name themselves).
+    public static func check(_ path: String) throws(Refusal) {
+        close(try openForReading(path))
+    }
+
+    /// "a FIFO", "a character device", … for a `st_mode`.
+    public static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        case S_IFREG: "a regular file"
+        default: "not a file"
+        }
+    }
+
+    static func systemMessage() -> String { String(cString: strerror(errno)) }
+}
