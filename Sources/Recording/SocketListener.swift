@@ -142,6 +142,21 @@ public final class SocketListener: Sendable {
         }
     }
 
+    /// The numeric address a TCP listener is bound to (`127.0.0.1` for `tcp:PORT`), nil for Unix sockets.
+    public var host: String? {
+        guard unixPath == nil else { return nil }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let status = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard getsockname(descriptor, pointer, &length) == 0 else { return -1 }
+                return getnameinfo(pointer, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST)
+            }
+        }
+        return status == 0 ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+    }
+
     /// Wakes a waiting `accept()` (it then fails): the recording ended before a sender came.
     public func shutdown() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
 

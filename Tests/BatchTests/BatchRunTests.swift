@@ -167,3 +167,24 @@ extension Array {
         #expect(count == 12)
     }
 }
+
+/// Hardening 2, class 8: CSV export cells that a spreadsheet would run as formulas are neutralised
+/// (OWASP "CSV Injection"); numbers, negative ones included, are written as numbers.
+@Suite struct CSVInjectionTests {
+    @Test("= + - @ tab CR at the start of a text cell get a leading ', negative numbers do not; --raw-cells keeps them")
+    func neutralised() {
+        let row = ResultRow(recording: "=HYPERLINK(\"http://x\")", key: ResultKey(contentSHA256: "abc", analyzer: "tapping", analyzerVersion: "1", parameters: "{}"),
+                            toolkitVersion: "0.1.0", status: .ok, kind: "@kind", dialect: nil,
+                            featuresJSON: #"{"atk":{"meanMs":-12.5,"label":"+1 call","note":"\tx","plain":"ok"}}"#, warningsJSON: "[]",
+                            error: "-cmd", computedAt: 0, durationMilliseconds: 0)
+        let safe = ResultExport.csvLines(row)
+        #expect(safe.hasPrefix("\"'=HYPERLINK(\"\"http://x\"\")\""), "\(safe)")
+        #expect(safe.contains(",'@kind,"))
+        #expect(safe.contains(",meanMs,-12.5,'-cmd\n"), "\(safe)")
+        #expect(safe.contains(",label,'+1 call,"))
+        #expect(safe.contains(",note,'\tx,"))
+        #expect(safe.contains(",plain,ok,"))
+        let raw = ResultExport.csvLines(row, rawCells: true)
+        #expect(raw.contains(",meanMs,-12.5,-cmd\n") && raw.contains(",label,+1 call,"), "\(raw)")
+    }
+}

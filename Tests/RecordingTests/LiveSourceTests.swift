@@ -216,3 +216,39 @@ import TestSupport
         #expect(fixes["timestamp"] == [1_700_000_000, 1_700_000_001, 1_700_000_002])
     }
 }
+
+/// Hardening 2, class 5: a recorder's TCP socket listens on loopback unless an address is given;
+/// a Unix socket path never deletes what is there.
+@Suite struct SocketExposureTests {
+    @Test("tcp:PORT binds 127.0.0.1; tcp:HOST:PORT binds where asked (IPv4 any, IPv6 loopback)")
+    func tcpBindsLoopbackByDefault() throws {
+        #expect(try SocketListener("tcp:0").host == "127.0.0.1")
+        #expect(try SocketListener("tcp:0.0.0.0:0").host == "0.0.0.0")
+        if let v6 = try? SocketListener("tcp:[::1]:0") { #expect(v6.host == "::1") }
+        #expect(throws: RecordingError.self) { try SocketListener("tcp:127.0.0.1:99999") }
+    }
+
+    @Test("unix:PATH over a regular file or a folder is refused and leaves it; a stale socket is replaced; a live one is refused")
+    func unixPathIsNeverDestroyed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write("precious.json", "{\"keep\": true}")
+        #expect(throws: RecordingError.self) { try SocketListener("unix:" + file) }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "{\"keep\": true}")
+        #expect(throws: RecordingError.self) { try SocketListener("unix:" + folder.path("")) }
+        let socketPath = folder.path("s.sock")
+        var live: SocketListener? = try SocketListener("unix:" + socketPath)
+        #expect(throws: RecordingError.self) { try SocketListener("unix:" + socketPath) }  // someone listens there
+        _ = live
+        live = nil
+        // A socket file nobody listens on (left by a killed recorder) is replaced.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in socketPath.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(stale)
+        #expect(FileManager.default.fileExists(atPath: socketPath))
+        _ = try SocketListener("unix:" + socketPath)
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Hardening 2 (docs/reliability.md, "Attacks"): one regression test per class of defect found
+/// in 6eb677a, each of which crashed, hung, exhausted memory or destroyed data there. Every run
+/// goes through `timeout 60`, so a hang fails as exit 124 instead of stalling the suite.
+@Suite struct Hardening2Tests {
+    static func run(_ arguments: [String], input: Data? = nil) throws -> Run {
+        try Run(arguments, input: input, launcher: ["/usr/bin/timeout", "60"])
+    }
+
+    /// A crash is a signal (128 + n from timeout's child, or the process's own); a hang is 124.
+    static func expectContract(_ run: Run, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect((0...3).contains(run.status), "\(what): exit \(run.status)\n\(run.stderr.prefix(600))", sourceLocation: sourceLocation)
+    }
+
+    static func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+
+    /// A mono 32-bit float WAV.
+    static func floatWAV(_ samples: [Float], rate: UInt32 = 8_000) -> [UInt8] {
+        let data = samples.withUnsafeBytes { Array($0) }
+        return Array("RIFF".utf8) + le(UInt32(36 + data.count)) + Array("WAVEfmt ".utf8) + le(UInt32(16)) + le(UInt16(3)) + le(UInt16(1))
+            + le(rate) + le(rate &* 4) + le(UInt16(4)) + le(UInt16(32)) + Array("data".utf8) + le(UInt32(data.count)) + data
+    }
+
+    static func vowel(seconds: Double = 2, rate: Double = 8_000) -> [Float] {
+        (0..<Int(seconds * rate)).map { Float(0.3 * sin(2 * Double.pi * 150 * Double($0) / rate) + 0.1 * sin(2 * Double.pi * 300 * Double($0) / rate)) }
+    }
+
+    // MARK: 1. Traps on numbers
+
+    @Test("class 1: a float WAV with NaN and ±∞ samples scores (voice, spl) with a nonFiniteSamples warning; a 1-GHz header is invalid input")
+    func nonFiniteSamples() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var samples = Self.vowel()
+        samples[5_000] = .nan
+        samples[6_000] = .infinity
+        samples[7_000] = -.infinity
+        let path = try folder.write("nan.wav", Self.floatWAV(samples))
+        for kind in ["voice", "spl"] {
+            let run = try Self.run(["score", kind, "--json", path])
+            #expect(run.status == 0, "\(kind): \(run.stderr)")
+            #expect(run.stdout.contains("nonFiniteSamples(3)"), "\(kind): \(run.stdout.prefix(300))")
+        }
+        let clean = try Self.run(["score", "voice", "--json", try folder.write("clean.wav", Self.floatWAV(Self.vowel()))])
+        #expect(!clean.stdout.contains("nonFiniteSamples"))
+        let fast = try folder.write("fast.wav", Self.floatWAV(Self.vowel(), rate: 1_000_000_000))
+        for command in [["info"], ["score", "voice"], ["score", "spl"]] {
+            let run = try Self.run(command + [fast])
+            #expect(run.status == 3, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("sample rate 1000000000.0 Hz is outside 1–768000 Hz"), "\(run.stderr)")
+        }
+    }
+
+    @Test("class 1: accelerometer timestamps 1e-20 s apart, a pedometer count of 1e300, --interval 1e300 / 0 and --threshold nan: no trap")
+    func numbersFromFilesAndOptions() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let items = (0..<600).map { #"{"timestamp":\#(Double($0) * 1e-20),"x":\#(0.1 * Double($0 % 7)),"y":0.2,"z":-0.9}"# }
+        let tiny = try Self.run(["score", "gait", try folder.write("accel_tiny-20260101120000.json", "{\"items\":[\(items.joined(separator: ","))]}")])
+        #expect(tiny.status == 1, "\(tiny.stderr)")  // one instant: too little motion data, analysed and unusable
+        #expect(tiny.stderr.contains("too little motion data"), "\(tiny.stderr)")
+        let pedometer = #"{"items":[{"startDate":"2026-01-01T12:00:00+0000","endDate":"2026-01-01T12:00:10+0000","numberOfSteps":1e300,"distance":10}]}"#
+        let info = try Self.run(["info", try folder.write("pedometer_x-20260101120000.json", pedometer)])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("1e+300 steps"), "\(info.stdout)")
+        let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel()))
+        for (option, value, message) in [("--interval", "1e300", "reading interval 1e+300 s"), ("--interval", "0", "reading interval 0.0 s"),
+                                         ("--threshold", "nan", "threshold nan dB")] {
+            let run = try Self.run(["score", "spl", wav, option, value])
+            #expect(run.status == 2, "\(option) \(value): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+        }
+    }
+
+    @Test("class 1: every numeric option of every command, given NaN, ±∞, ±1e308, 0, −0, −1, a subnormal or Int.max, ends with a status of the contract")
+    func everyNumericOption() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = SharedData.packageRoot.appendingPathComponent("SampleData").path
+        let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel(seconds: 1)))
+        _ = try Self.run(["batch", sample + "/tapping_results.json", "--db", folder.path("s.sqlite")])
+        // A command line that otherwise works, per command; the option under test is appended.
+        let base: [String: [String]] = [
+            "info": ["info", sample + "/tapping_results.json"],
+            "score tapping": ["score", "tapping", sample + "/tapping_results.json"],
+            "score gait": ["score", "gait", sample + "/accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json"],
+            "score spl": ["score", "spl", wav],
+            "score voice": ["score", "voice", wav],
+            "score audiometry": ["score", "audiometry", sample + "/dbhl_tone_audiometry_result.json"],
+            "batch run": ["batch", "run", sample + "/tapping_results.json", "--db", folder.path("b.sqlite")],
+            "report": ["report", "--db", folder.path("s.sqlite"), "--out", folder.path("report")],
+            "record": ["record", "accelerometer", "--source", "simulate", "--fast", "--out", folder.path("rec")],
+            "calibrate": ["calibrate", wav],
+            "tone": ["tone", "--frequency", "1000", "--level-dbfs", "-20", "--out", folder.path("tone.wav")],
+            "audiometry simulate": ["audiometry", "simulate", "--nhanes", sample + "/../Tests/none.csv"],
+            "generate-samples": ["generate-samples", "--out", folder.path("samples")],
+            "generate-corpus": ["generate-corpus", "--runs", "1", "--out", folder.path("corpus")],
+        ]
+        let dump = try Run(["--experimental-dump-help"])
+        let root = try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any]
+        var options: [(command: String, flag: String)] = []
+        func walk(_ command: [String: Any], _ path: [String]) {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["kind"] as? String == "option" {
+                guard let name = (argument["names"] as? [[String: Any]])?.first?["name"] as? String,
+                      let value = argument["defaultValue"] as? String ?? (["duration", "calibration-offset", "frequency", "level-dbfs", "level-hl", "noise-dba", "runs"].contains(name) ? "1" : nil),
+                      Double(value) != nil else { continue }
+                options.append((path.joined(separator: " "), "--" + name))
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { walk(sub, path + [sub["commandName"] as? String ?? ""]) }
+        }
+        walk(root?["command"] as? [String: Any] ?? [:], [])
+        #expect(options.count >= 30, "numeric options found: \(options.count)")
+        let hostile = ["nan", "inf", "-inf", "1e308", "-1e308", "0", "-0", "-1", "4.9e-324", "9223372036854775807"]
+        for (command, flag) in options {
+            guard let arguments = base[command] else {
+                Issue.record("no base command line for `\(command)` (option \(flag)): add one so its options are tried")
+                continue
+            }
+            for value in hostile {
+                let run = try Self.run(arguments + [flag, value])
+                Self.expectContract(run, "\(command) \(flag) \(value)")
+            }
+        }
+    }
+
+    // MARK: 2. Hangs
+
+    @Test("class 2: a task result naming a FIFO and a link to /dev/zero: error rows, no hang; SPL readings of ±1e308 chart; replay --fast over a one-year gap")
+    func hangs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let upload = folder.path("upload")
+        try FileManager.default.createDirectory(atPath: upload, withIntermediateDirectories: true)
+        #expect(mkfifo(upload + "/accel_fifo.json", 0o644) == 0)
+        #expect(symlink("/dev/zero", upload + "/accel_zero.json") == 0)
+        let result = #"{"_class":"ORKTaskResult","identifier":"walk","results":[{"_class":"ORKStepResult","identifier":"walking.outbound","results":[{"_class":"ORKFileResult","identifier":"a","fileName":"accel_fifo.json","contentType":"application/json"},{"_class":"ORKFileResult","identifier":"b","fileName":"accel_zero.json","contentType":"application/json"}]}]}"#
+        let task = try folder.write("upload/taskresult.json", result)
+        let batch = try Self.run(["batch", task, "--db", folder.path("r.sqlite")])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let rows = try Self.run(["batch", "export", "--db", folder.path("r.sqlite"), "--csv"]).stdout
+        #expect(rows.contains("is a FIFO, not a regular file"), "\(rows)")
+
+        let readings = #"{"_class":"ORKEnvironmentSPLMeterResult","identifier":"splMeter","sensitivityOffset":-23.3,"recordedSPLMeterSamples":[1e308,-1e308,31,1.7976931348623157e308]}"#
+        let spl = try Self.run(["score", "spl", try folder.write("spl.json", readings), "--html", folder.path("spl.html")])
+        #expect(spl.status == 0, "\(spl.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("spl.html")))
+
+        let gap = (0..<200).map { i -> String in
+            let t = Double(i) / 100 + (i >= 100 ? 31_536_000 : 0)
+            return #"{"timestamp":\#(t),"x":0.01,"y":-0.98,"z":0.12}"#
+        }
+        let replay = try folder.write("gap.json", "{\"items\":[\(gap.joined(separator: ","))]}")
+        let started = Date()
+        let record = try Self.run(["record", "accelerometer", "--source", "replay:" + replay, "--fast", "--out", folder.path("rec")])
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
+    // MARK: 3. Memory
+
+    @Test("class 3: voice above its sample bound and JSON above the file bound are refused with the limit and the flag; raising the flag reads them")
+    func memoryBounds() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel(seconds: 2)))  // 16,000 samples
+        let refused = try Self.run(["score", "voice", wav, "--max-voice-samples", "10000"])
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(refused.stderr.contains("16000 frames × 1 channels = samples exceed the voice analyzer's limit of 10000"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--max-voice-samples"))
+        #expect(try Self.run(["score", "voice", wav, "--max-voice-samples", "16000"]).status == 0)
+        let walk = SharedData.packageRoot.appendingPathComponent("SampleData/accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path
+        let big = try Self.run(["score", "gait", walk, "--max-file-bytes", "1000"])
+        #expect(big.status == 3, "\(big.stderr)")
+        #expect(big.stderr.contains("exceed the whole-file readers' limit of 1000 bytes") && big.stderr.contains("--max-file-bytes"), "\(big.stderr)")
+        let batch = try Self.run(["batch", wav, "--db", folder.path("r.sqlite"), "--max-voice-samples", "10000"])
+        #expect(batch.status == 0)
+        let rows = try Self.run(["batch", "export", "--db", folder.path("r.sqlite"), "--csv"]).stdout
+        #expect(rows.contains("exceed the voice analyzer's limit of 10000"), "\(rows)")
+    }
+
+    // MARK: 4, 6, 8. Data destroyed, stores, long-standing asks
+
+    @Test("class 4: export onto its store, an HTML page onto its recording and a failing export: refused or left unchanged")
+    func nothingDestroyed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("r.sqlite")
+        _ = try Self.run(["batch", SharedData.packageRoot.appendingPathComponent("SampleData/tapping_results.json").path, "--db", store])
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let onto = try Self.run(["batch", "export", "--db", store, "--csv", "--out", store])
+        #expect(onto.status == 2, "\(onto.stderr)")
+        #expect(onto.stderr.contains("refusing to write over it"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let link = folder.path("alias.sqlite")
+        #expect(symlink(store, link) == 0)
+        #expect(try Self.run(["batch", "export", "--db", link, "--jsonl", "--out", store]).status == 2)
+
+        let out = try folder.write("out.csv", "previous export\n")
+        let failing = try Self.run(["batch", "export", "--db", try folder.write("bad.sqlite", "not a database"), "--csv", "--out", out])
+        #expect(failing.status == 3)
+        #expect(failing.stderr.contains("is not a readable result store"), "\(failing.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "previous export\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")).allSatisfy { !$0.contains(".partial-") })
+
+        let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel()))
+        let html = try Self.run(["score", "voice", wav, "--html", wav])
+        #expect(html.status == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: wav)) == Data(Self.floatWAV(Self.vowel())))
+    }
+
+    @Test("class 6: a newer schema is refused naming both versions; export and report open read-only; batch of an absent path makes no store")
+    func stores() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = folder.path("r.sqlite")
+        let tapping = SharedData.packageRoot.appendingPathComponent("SampleData/tapping_results.json").path
+        #expect(try Self.run(["batch", tapping, "--db", store]).status == 0)
+        // Read-only: the store and its folder without write permission (as an ordinary user).
+        chmod(store, 0o444)
+        chmod(folder.path(""), 0o555)
+        let launcher = geteuid() == 0 ? ["/usr/bin/setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : []
+        let export = try Run(["batch", "export", "--db", store, "--jsonl"], launcher: launcher)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.contains("\"analyzer\""))
+        chmod(folder.path(""), 0o755)
+        chmod(store, 0o644)
+
+        let newer = Process()
+        newer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        newer.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 7'); c.commit()", store]
+        try newer.run()
+        newer.waitUntilExit()
+        for command in [["batch", tapping, "--db", store], ["batch", "export", "--db", store, "--csv"], ["report", "--db", store, "--out", folder.path("rep")]] {
+            let run = try Self.run(command)
+            #expect(run.status == 3, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("schema 7") && run.stderr.contains("schema 1"), "\(run.stderr)")
+        }
+
+        let absent = try Self.run(["batch", folder.path("nonexistent"), "--db", folder.path("new.sqlite")])
+        #expect(absent.status == 3)
+        #expect(absent.stderr.contains("no such file or folder; nothing was analysed"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("new.sqlite")))
+    }
+
+    // MARK: 7. Lines and frequencies
+
+    @Test("class 7: a line source without newlines ends with an error, not unbounded memory; audiometry frequencies of 0, −1000 and 1e300 Hz are refused")
+    func linesAndFrequencies() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // From a file, so the recorder stopping early cannot SIGPIPE the test's own writes.
+        let endless = try folder.write("endless.txt", [UInt8](repeating: UInt8(ascii: "7"), count: 3 << 20))
+        let run = try Run(["record", "accelerometer", "--source", "stdin", "--out", folder.path("rec")],
+                          launcher: ["/bin/sh", "-c", "exec /usr/bin/timeout 60 \"$0\" \"$@\" < \"\(endless)\""])
+        Self.expectContract(run, "no newline")
+        #expect(run.stderr.contains("longer than 1048576 bytes"), "\(run.stderr)")
+        for frequency in ["0", "-1000", "1e300"] {
+            let result = #"{"_class":"ORKdBHLToneAudiometryResult","identifier":"d","samples":[{"_class":"ORKdBHLToneAudiometryFrequencySample","frequency":\#(frequency),"channel":0,"calculatedThreshold":20}]}"#
+            let scored = try Self.run(["score", "audiometry", try folder.write("f.json", result)])
+            #expect(scored.status == 3, "\(frequency): \(scored.stderr)")
+            #expect(scored.stderr.contains("is outside 20–20000 Hz"), "\(scored.stderr)")
+        }
+    }
+}
