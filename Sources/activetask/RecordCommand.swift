@@ -13,7 +13,7 @@ struct Record: ParsableCommand {
         abstract: "Record samples from a source into ResearchKit-compatible files (data-logger JSON, streaming WAV).",
         discussion: """
             Sources: simulate (deterministic walker for motion, pedometer and location, tapper for touch, heart rate, voice or \
-            room noise for audio; paced in real time unless --fast), stdin, tcp:PORT or unix:PATH (the first sender; JSON or CSV \
+            room noise for audio; paced in real time unless --fast), stdin, tcp:PORT (loopback), tcp:HOST:PORT or unix:PATH (the first sender; JSON or CSV \
             lines of recorder items, or --format gatt-hex for heart rate; for audio raw interleaved PCM, --pcm s16le|f32le, or a \
             WAV stream whose header must match --sample-rate/--channels; the recording ends when the sender closes; a bad line \
             stops it with its line number, keeping the items before it), replay:FILE (any recording the readers accept, paced by \
@@ -46,7 +46,7 @@ struct Record: ParsableCommand {
     @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).")
     var config: String?
 
-    @Option(name: .long, help: "simulate, stdin, tcp:PORT, unix:PATH or replay:FILE (not for step).")
+    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH or replay:FILE (not for step).")
     var source: String?
 
     @Option(name: .long, help: "Output directory (created if missing).")

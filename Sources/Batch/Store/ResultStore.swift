@@ -59,8 +59,11 @@ public final class ResultStore: Sendable {
             case .readOnly:
                 guard FileManager.default.fileExists(atPath: path) else { throw StoreError(path: path, message: "no such result store") }
                 configuration.readonly = true
-                var queue = try DatabaseQueue(path: path, configuration: configuration)
-                do { try queue.read { db in _ = try Int.fetchOne(db, sql: "PRAGMA user_version") } } catch let error as DatabaseError
+                var queue: DatabaseQueue
+                do {
+                    queue = try DatabaseQueue(path: path, configuration: configuration)
+                    try queue.read { db in _ = try Int.fetchOne(db, sql: "PRAGMA user_version") }
+                } catch let error as DatabaseError
                     where [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
                     // A WAL store on read-only media, whose -shm SQLite cannot create: read it as
                     // immutable (nothing can write it there anyway).
