@@ -63,7 +63,7 @@ struct AudiometryCommand: ParsableCommand {
         var json = false
 
         func validate() throws {
-            try OptionCheck.require(slope, "--slope", in: 0.001...1_000, "dB")
+            try OptionCheck.require(slope, "--slope", in: 1e-9...1_000, "dB")  // tiny slopes make a step-like listener
             try OptionCheck.require(volume, "--volume", in: 0...1)
             try OptionCheck.require(rows, "--rows", in: 1...10_000_000)
             try OptionCheck.require(row, "--row", in: 1...10_000_000)
