@@ -53,8 +53,14 @@ public enum AudioInput {
         }
     }
 
-    private static func openWithFFmpeg(_ path: String) throws(AudioError) -> any AudioDecoder {
+    /// FFmpeg opens by name: a FIFO or a device is refused before it can block or stream forever
+    /// (libsndfile's path opens the descriptor itself, ``SoundFile/init(reading:)``).
+    private static func requireRegularFile(_ path: String) throws(AudioError) {
         do { try RegularFile.check(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
+    }
+
+    private static func openWithFFmpeg(_ path: String) throws(AudioError) -> any AudioDecoder {
+        try requireRegularFile(path)
         #if FFmpeg
         return try FFmpegLibraryDecoder(path: path)
         #else
@@ -67,20 +73,16 @@ public enum AudioInput {
         case .libsndfile:
             return try SoundFile(reading: path)
         case .ffmpegTool:
-            return try openWithFFmpegTool(path)
+            try requireRegularFile(path)
+            return try FFmpegToolDecoder(path: path)
         case .ffmpegLibrary:
             #if FFmpeg
-            do { try RegularFile.check(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
+            try requireRegularFile(path)
             return try FFmpegLibraryDecoder(path: path)
             #else
             throw AudioError(file: path, reason: .decoderUnavailable("this build has no FFmpeg library decoder (build with --traits FFmpeg)"))
             #endif
         }
-    }
-
-    private static func openWithFFmpegTool(_ path: String) throws(AudioError) -> FFmpegToolDecoder {
-        do { try RegularFile.check(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
-        return try FFmpegToolDecoder(path: path)
     }
 
     /// Up to `count` bytes from the start of the file (empty if unreadable or not a regular file).

@@ -45,13 +45,11 @@ struct BatchRun: ParsableCommand {
     @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows.")
     var maxVoiceSamples: Int = VoiceScorer.Parameters.defaultMaximumSamples
 
-    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes; larger ones become error rows.")
-    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+    @OptionGroup var limits: FileLimitOptions
 
     func validate() throws {
-        try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))
         try OptionCheck.require(jobs, "--jobs", in: 1...1_024)
-        try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: 1...(1 << 34))
+        try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: VoiceScorer.Parameters.maximumSamplesRange)
     }
 
     @Flag(name: .long, help: "Print the summary as one JSON object.")
@@ -89,7 +87,7 @@ struct BatchRun: ParsableCommand {
         let (paths, settings) = (paths, options)
         let counts: BatchCounts
         do {
-            counts = try FileBytes.$maximumBytes.withValue(maxFileBytes) {
+            counts = try limits.applied {
                 Result { () throws(StoreError) in
                     try runAsync { () async throws(StoreError) in
                         try await BatchRunner.run(paths, store: store, options: settings) { reporter.show($0) }

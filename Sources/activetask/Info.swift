@@ -16,18 +16,13 @@ struct Info: ParsableCommand {
     @Flag(name: .long, help: "Keep the complete items before a torn tail (a recording killed mid-write), with a warning.")
     var lenient = false
 
-    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes.")
-    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+    @OptionGroup var limits: FileLimitOptions
 
     @Argument(help: "Files or folders to describe.")
     var paths: [String]
 
-    func validate() throws {
-        try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))
-    }
-
     func run() throws {
-        try FileBytes.$maximumBytes.withValue(maxFileBytes) { try describeAll() }
+        try limits.applied { try describeAll() }
     }
 
     private func describeAll() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import InputGuards
+import SensorData
 
 /// Range checks for numeric options (architecture.md, "Numbers from outside are hostile"): NaN,
 /// ±∞ and values outside the stated range are a bad invocation (exit 2) naming the flag, before
@@ -15,5 +16,20 @@ enum OptionCheck {
     static func require(_ value: Int?, _ flag: String, in range: ClosedRange<Int>) throws {
         guard let value else { return }
         guard range.contains(value) else { throw ValidationError("\(flag) must be in \(range.lowerBound)…\(range.upperBound); got \(value)") }
+    }
+}
+
+/// `--max-file-bytes`, shared by the commands that read JSON and CSV files whole.
+struct FileLimitOptions: ParsableArguments {
+    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes.")
+    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+
+    func validate() throws {
+        try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))
+    }
+
+    /// Runs `body` with the bound in force for every read it makes (and the tasks it starts).
+    func applied<T>(_ body: () throws -> T) rethrows -> T {
+        try FileBytes.$maximumBytes.withValue(maxFileBytes, operation: body)
     }
 }

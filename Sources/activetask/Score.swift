@@ -24,15 +24,10 @@ struct ScoreOptions: ParsableArguments {
     @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.")
     var html: String?
 
-    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes.")
-    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+    @OptionGroup var limits: FileLimitOptions
 
     @Argument(help: "The file to score.")
     var file: String
-
-    func validate() throws {
-        try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))
-    }
 }
 
 extension ScoreReport {
@@ -52,7 +47,7 @@ func emit(_ options: ScoreOptions, _ score: () throws(ScoringError) -> ScoreRepo
         }
     }
     let report: ScoreReport
-    let scored = FileBytes.$maximumBytes.withValue(options.maxFileBytes) { Result { () throws(ScoringError) in try score() } }
+    let scored = options.limits.applied { Result { () throws(ScoringError) in try score() } }
     do { report = try scored.get() } catch { throw failure(error) }
     report.print(json: options.json)
     if let html = options.html {

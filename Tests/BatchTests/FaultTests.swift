@@ -29,7 +29,7 @@ import TestSupport
 
         let (units, missing) = Discovery.units([root])
         #expect(missing.isEmpty && units.count == 4)
-        let outcomes = units.map { BatchRunner.process($0, stored: [], toolkitVersion: "test") }
+        let outcomes = units.map { BatchRunner.process($0, stored: [], options: BatchOptions(toolkitVersion: "test")) }
         let errors = outcomes.flatMap(\.results).filter { $0.status == .error }.compactMap(\.error)
         #expect(errors.contains(root + "/dangling.json: cannot be read: No such file or directory"), "\(errors)")
         #expect(errors.contains { $0.hasPrefix(root + "/pipe: is not a regular file") }, "\(errors)")
@@ -42,10 +42,10 @@ import TestSupport
         let path = try folder.write("tap.json", String(contentsOfFile: Self.tapping, encoding: .utf8))
         let unit = WorkUnit(path: path, members: [path], shape: .file)
 
-        let steady = BatchRunner.process(unit, stored: [], toolkitVersion: "test")
+        let steady = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test"))
         #expect(steady.results.map(\.status) == [.ok] && steady.recording != nil)
 
-        let changed = BatchRunner.process(unit, stored: [], toolkitVersion: "test") {
+        let changed = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test")) {
             _ = try? folder.write("tap.json", #"{"items":[]}"#)
         }
         #expect(changed.recording == nil && changed.results.count == 1)
@@ -61,7 +61,7 @@ import TestSupport
         let original = try String(contentsOfFile: Self.tapping, encoding: .utf8)
         let path = try folder.write("tap.json", original)
         let unit = WorkUnit(path: path, members: [path], shape: .file)
-        let outcome = BatchRunner.process(unit, stored: [], toolkitVersion: "test") {
+        let outcome = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test")) {
             usleep(20_000)  // past the kernel's timestamp granularity (one tick)
             _ = try? folder.write("tap.json", #"{"items":[]}"#)
             _ = try? folder.write("tap.json", original)
@@ -75,7 +75,7 @@ import TestSupport
         defer { folder.remove() }
         let path = try folder.write("tap.json", String(contentsOfFile: Self.tapping, encoding: .utf8))
         let unit = WorkUnit(path: path, members: [path], shape: .file)
-        let outcome = BatchRunner.process(unit, stored: [], toolkitVersion: "test") { unlink(path) }
+        let outcome = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test")) { unlink(path) }
         #expect(outcome.results.count == 1 && outcome.results[0].status == .error && outcome.recording == nil)
         #expect(outcome.results[0].key.contentSHA256 == "changed:" + path)
     }

@@ -40,7 +40,7 @@ public struct AnalysisPlan: Sendable {
         guard analyzer == .voice else { return self }
         var plan = self
         plan.voiceMaximumSamples = options.voiceMaximumSamples
-        plan.parameters = #"{"maximumSamples":\#(options.voiceMaximumSamples),"pitchCeilingHz":600,"pitchFloorHz":75}"#
+        plan.parameters = Self.voiceParameters(maximumSamples: options.voiceMaximumSamples)
         return plan
     }
 
@@ -64,6 +64,11 @@ public struct AnalysisPlan: Sendable {
         }
     }
 
+    /// The voice plan's key parameters (canonical JSON, keys sorted).
+    static func voiceParameters(maximumSamples: Int) -> String {
+        #"{"maximumSamples":\#(maximumSamples),"pitchCeilingHz":600,"pitchFloorHz":75}"#
+    }
+
     static func plan(_ analyzer: BatchAnalyzer, _ target: String, row: Int? = nil, identifier: String? = nil, skip: String? = nil) -> AnalysisPlan {
         let parameters: String
         switch analyzer {
@@ -72,7 +77,7 @@ public struct AnalysisPlan: Sendable {
             parameters = #"{"convention":"mhealthtools","depressThresholdPoints":20"# + chosen + "}"
         case .gait: parameters = #"{"csvLayout":"auto"}"#
         case .spl: parameters = #"{"calibrationOffsetDecibels":117.3,"intervalSeconds":1,"oversampling":1,"requiredIntervals":5,"thresholdDecibels":35}"#
-        case .voice: parameters = #"{"pitchCeilingHz":600,"pitchFloorHz":75}"#
+        case .voice: parameters = voiceParameters(maximumSamples: VoiceScorer.Parameters.defaultMaximumSamples)
         case .audiometry: parameters = row.map { #"{"row":\#($0),"tables":"rk-3.2"}"# } ?? #"{"tables":"rk-3.2"}"#
         case .read: parameters = "{}"
         }

@@ -56,7 +56,6 @@ public enum BatchRunner {
         var pending = StoreBatch()
         var lastCommit = Date()
         let jobs = max(1, options.jobs)
-        let toolkit = options.toolkitVersion
         let settings = options
         do {
             try await withThrowingTaskGroup(of: UnitOutcome.self) { group in
@@ -65,7 +64,7 @@ public enum BatchRunner {
                     guard next < units.count else { return }
                     let unit = units[next]
                     next += 1
-                    group.addTask { process(unit, stored: stored, toolkitVersion: toolkit, options: settings) }
+                    group.addTask { process(unit, stored: stored, options: settings) }
                 }
                 for _ in 0..<jobs { enqueue() }
                 for try await outcome in group {
@@ -104,9 +103,8 @@ public enum BatchRunner {
 
     /// Hashes a unit, chooses its analyses, and runs those whose results are not stored.
     /// `afterHashing` runs between the hashing and the analyses (tests change files there).
-    static func process(_ unit: WorkUnit, stored: Set<ResultKey>, toolkitVersion: String,
-                        options: BatchOptions? = nil, afterHashing: () -> Void = {}) -> UnitOutcome {
-        let options = options ?? BatchOptions(toolkitVersion: toolkitVersion)
+    static func process(_ unit: WorkUnit, stored: Set<ResultKey>, options: BatchOptions, afterHashing: () -> Void = {}) -> UnitOutcome {
+        let toolkitVersion = options.toolkitVersion
         var outcome = UnitOutcome()
         func row(_ plan: AnalysisPlan, content: String, status: ResultStatus, report: ScoreReport? = nil, error: String? = nil,
                  started: Date = Date()) -> ResultRow {

@@ -19,6 +19,8 @@ public enum VoiceScorer {
         /// The most samples (frames × channels) the analysis holds: 2^24, 6.3 min of mono 44.1 kHz.
         public var maximumSamples = Self.defaultMaximumSamples
         public static let defaultMaximumSamples = 1 << 24
+        /// Bounds a caller may choose (2^34 samples ≈ 690 GB of analysis: beyond any machine).
+        public static let maximumSamplesRange = 1...(1 << 34)
         public init() {}
 
         /// Why these parameters cannot be used (nil: they can).
@@ -29,7 +31,9 @@ public enum VoiceScorer {
             guard pitchFloorHz.isFinite, pitchCeilingHz.isFinite, pitchFloorHz >= 1, pitchCeilingHz <= 100_000, pitchFloorHz < pitchCeilingHz else {
                 return "pitch range \(pitchFloorHz)–\(pitchCeilingHz) Hz is not a range within 1–100,000 Hz"
             }
-            guard maximumSamples >= 1 else { return "maximum samples \(maximumSamples) is not positive" }
+            guard Self.maximumSamplesRange.contains(maximumSamples) else {
+                return "maximum samples \(maximumSamples) is outside \(Self.maximumSamplesRange.lowerBound)…\(Self.maximumSamplesRange.upperBound)"
+            }
             return nil
         }
     }
