@@ -57,10 +57,46 @@ public struct AudioFormat: Sendable, Hashable {
 /// Finite samples beyond ±1 (legal in float files) are kept as they are.
 public enum NonFiniteSamples {
     /// Replaces NaN and ±∞ in `buffer[0..<count]` by 0; returns how many there were.
+    ///
+    /// The common case (every sample finite) costs one vectorisable pass: the largest exponent
+    /// field in the block is all ones only when a NaN or ±∞ is present.
     @inlinable
-    public static func zero<T: BinaryFloatingPoint>(_ buffer: UnsafeMutableBufferPointer<T>, count: Int) -> Int {
+    public static func zero(_ buffer: UnsafeMutableBufferPointer<Float>, count: Int) -> Int {
+        let n = min(count, buffer.count)
+        guard let base = buffer.baseAddress, n > 0 else { return 0 }
+        let raw = UnsafeRawPointer(base), mask: UInt32 = 0x7F80_0000
+        var largest = SIMD16<UInt32>(repeating: 0)
+        var i = 0
+        while i + 16 <= n {
+            largest = largest | (raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt32>.self) & mask &+ 0x0080_0000)
+            i &+= 16
+        }
+        var found = (largest & 0x8000_0000) != .zero
+        while i < n { found = found || !base[i].isFinite; i &+= 1 }
+        return found ? replace(buffer, count: n) : 0
+    }
+
+    /// The same for Double blocks.
+    @inlinable
+    public static func zero(_ buffer: UnsafeMutableBufferPointer<Double>, count: Int) -> Int {
+        let n = min(count, buffer.count)
+        guard let base = buffer.baseAddress, n > 0 else { return 0 }
+        let raw = UnsafeRawPointer(base), mask: UInt64 = 0x7FF0_0000_0000_0000
+        var largest = SIMD8<UInt64>(repeating: 0)
+        var i = 0
+        while i + 8 <= n {
+            largest = largest | (raw.loadUnaligned(fromByteOffset: i &* 8, as: SIMD8<UInt64>.self) & mask &+ 0x0010_0000_0000_0000)
+            i &+= 8
+        }
+        var found = (largest & 0x8000_0000_0000_0000) != .zero
+        while i < n { found = found || !base[i].isFinite; i &+= 1 }
+        return found ? replace(buffer, count: n) : 0
+    }
+
+    @usableFromInline
+    static func replace<T: BinaryFloatingPoint>(_ buffer: UnsafeMutableBufferPointer<T>, count: Int) -> Int {
         var found = 0
-        for i in 0..<min(count, buffer.count) where !buffer[i].isFinite {
+        for i in 0..<count where !buffer[i].isFinite {
             buffer[i] = 0
             found += 1
         }
