@@ -95,6 +95,7 @@ let package = Package(
 
         // MARK: - Tests
         .target(name: "TestSupport", dependencies: ["SignalProcessing"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "InputGuardsTests", dependencies: ["InputGuards"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SensorDataTests",
             dependencies: ["SensorData", "TestSupport"],

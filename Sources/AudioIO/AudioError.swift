@@ -1,3 +1,5 @@
+import InputGuards
+
 /// Why an audio file could not be read or written. `description` is one line naming the file.
 public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
@@ -26,7 +28,8 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        switch reason {
+        let file = FileName.display(file)
+        return switch reason {
         case .open(let message): "\(file): cannot open audio: \(message)"
         case .decode(let message): "\(file): audio decoding failed: \(message)"
         case .write(let message): "\(file): cannot write audio: \(message)"

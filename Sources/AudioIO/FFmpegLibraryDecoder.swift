@@ -34,7 +34,7 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         self.path = path
         av_log_set_level(AV_LOG_QUIET)  // errors reach the caller as AudioError, stderr stays one line
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var status = avformat_open_input(&context, path, nil, nil)
+        var status = FileName.withCString(path) { avformat_open_input(&context, $0, nil, nil) }
         guard status >= 0, let context else {
             throw AudioError(file: path, reason: .open(Self.message(status)))
         }

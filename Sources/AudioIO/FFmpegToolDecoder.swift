@@ -31,6 +31,10 @@ public final class FFmpegToolDecoder: AudioDecoder {
         guard let tools = Self.tools else {
             throw AudioError(file: path, reason: .decoderUnavailable(AudioInput.noDecoderMessage))
         }
+        guard !FileName.hasEscapedBytes(path) else {
+            throw AudioError(file: path, reason: .decoderUnavailable(
+                "the name is not UTF-8 and cannot be passed to the ffmpeg program; build with the FFmpeg trait (libavformat opens it by its bytes) or rename the file"))
+        }
         self.path = path
         let probe = try Self.probe(path, ffprobe: tools.ffprobe)
         format = probe.format

@@ -14,7 +14,7 @@ public enum RegularFile {
     /// itself is non-blocking, so a FIFO is refused instead of waiting for a writer; the returned
     /// descriptor is blocking again. The caller closes it.
     public static func openForReading(_ path: String) throws(Refusal) -> Int32 {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let descriptor = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard descriptor >= 0 else { throw Refusal(description: systemMessage()) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {

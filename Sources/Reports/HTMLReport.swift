@@ -75,13 +75,13 @@ public enum HTMLReport {
                 let charts = RecordingCharts.svgs(report, path: row.recording)
                 guard !charts.isEmpty else { continue }
                 shown += 1
-                body += "<h3>Example: \(escape(row.recording))</h3>" + charts.map { "<figure>\($0)</figure>" }.joined()
+                body += "<h3>Example: \(escape(FileName.display(row.recording)))</h3>" + charts.map { "<figure>\($0)</figure>" }.joined()
             }
         }
         if !failed.isEmpty {
             body += "<h2>Errors, unusable and skipped results</h2><table><tr><th>recording</th><th>analyzer</th><th>status</th><th>reason</th></tr>"
             for row in failed {
-                body += "<tr><td>\(escape(row.recording))</td><td>\(escape(row.key.analyzer))</td><td>\(row.status.rawValue)</td><td>\(escape(row.error ?? ""))</td></tr>"
+                body += "<tr><td>\(escape(FileName.display(row.recording)))</td><td>\(escape(row.key.analyzer))</td><td>\(row.status.rawValue)</td><td>\(escape(row.error ?? ""))</td></tr>"
             }
             body += "</table>" + (failedCount > failed.count ? "<p>… and \(failedCount - failed.count) more (see the store).</p>" : "")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InputGuards
 
 /// `activetask`: records and analyses ResearchKit active-task data (architecture.md,
 /// "Command-line contract"). Exit status: 0 success, 1 analysed but unusable, 2 bad invocation,
@@ -29,7 +30,9 @@ struct ActiveTask: ParsableCommand {
             atexit { printError("peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB") }
         }
         do {
-            var command = try parseAsRoot()
+            // File names are bytes: arguments are decoded losslessly (FileName), not repaired to U+FFFD.
+            let arguments = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

@@ -185,14 +185,14 @@ struct AudiometryCommand: ParsableCommand {
             let channel = energies.indices.max { energies[$0] < energies[$1] } ?? 0
             let x = (0..<frames).map { Double(samples[$0 * channels + channel]) }
             guard let ramps = ToneVerification.rampTimes(x, sampleRateHz: format.sampleRateHz) else {
-                printError("\(file): too short to analyse")
+                printError("\(FileName.display(file)): too short to analyse")
                 throw ExitCode(ActiveTask.Status.unusable)
             }
             // Steady part: skip the ramps (the −20 → −1 dB rise plus its lead-in), analyse the middle.
             let margin = min(frames / 4, Int((ramps.rise + 0.1) * format.sampleRateHz))
             let steady = Array(x[margin..<(frames - margin)])
             guard let result = ToneVerification.analyze(steady, sampleRateHz: format.sampleRateHz) else {
-                printError("\(file): too short to analyse")
+                printError("\(FileName.display(file)): too short to analyse")
                 throw ExitCode(ActiveTask.Status.unusable)
             }
             let within = ramps.rise >= 0.02 && ramps.rise <= 0.05 && ramps.fall >= 0.02 && ramps.fall <= 0.05

@@ -1,3 +1,4 @@
+import InputGuards
 import ArgumentParser
 import Batch
 import Foundation
@@ -71,7 +72,7 @@ struct BatchRun: ParsableCommand {
         // Every path given must exist before a store is created: a typo is an error, not an empty run.
         let absent = paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
         guard absent.isEmpty else {
-            for path in absent { printError("\(path): no such file or folder; nothing was analysed") }
+            for path in absent { printError("\(FileName.display(path)): no such file or folder; nothing was analysed") }
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
         do { try OutputFile.refuseIfInput(db, inputs: paths) } catch {
@@ -99,7 +100,7 @@ struct BatchRun: ParsableCommand {
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
         reporter.finish()
-        for path in counts.missing { printError("\(path): no such file or folder") }
+        for path in counts.missing { printError("\(FileName.display(path)): no such file or folder") }
         if json {
             print(JSONWriter(indent: 2).string(.object(JSONObject([
                 "kind": .string("batch"), "db": .string(db), "units": .number(Double(counts.unitsDone)),

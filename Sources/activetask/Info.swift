@@ -1,3 +1,4 @@
+import InputGuards
 import ArgumentParser
 import Batch
 import Foundation
@@ -28,7 +29,7 @@ struct Info: ParsableCommand {
     private func describeAll() throws {
         var descriptions: [FileDescription] = []
         let (files, refused) = expand(paths)
-        var failures = refused.map { (file: $0.path, message: "\($0.path): \($0.reason)") }
+        var failures = refused.map { (file: $0.path, message: "\(FileName.display($0.path)): \($0.reason)") }
         for failure in failures { printError(failure.message) }
         for path in files {
             do {
@@ -95,7 +96,7 @@ extension FileDescription {
         if let channels { rows.append(("channels", String(channels))) }
         rows += contents.map { ("contains", $0) }
         rows += warnings.map { ("warning", $0) }
-        var text = "\(file)\n"
+        var text = "\(FileName.display(file))\n"
         for (key, value) in rows { text += "  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + value + "\n" }
         for part in parts {
             text += part.table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()

@@ -135,7 +135,7 @@ struct Calibrate: ParsableCommand {
             n -= 2 * trim
         }
         guard n > 0, total > 0 else {
-            printError("\(file): silent or empty channel \(channel)")
+            printError("\(FileName.display(file)): silent or empty channel \(channel)")
             throw ExitCode(ActiveTask.Status.unusable)
         }
         let levelDbfs = 10 * log10(total / Double(n))

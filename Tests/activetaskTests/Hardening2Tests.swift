@@ -265,4 +265,44 @@ import TestSupport
             #expect(scored.stderr.contains("is outside 20–20000 Hz"), "\(scored.stderr)")
         }
     }
+
+    /// Creates `folder/prefix + name bytes + suffix` by its bytes (Foundation cannot name a
+    /// non-UTF-8 file) with `contents`.
+    static func createRaw(_ folder: String, _ name: [UInt8], _ contents: [UInt8]) throws {
+        let path = Array((folder + "/").utf8) + name
+        let descriptor = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+            open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        }
+        #expect(descriptor >= 0)
+        _ = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+
+    @Test("class 7: names that are not UTF-8 (tap\\xFF, tap\\xFE) and tap\u{FFFD} stay three recordings, shown escaped; score opens such a name from argv")
+    func nonUTF8Names() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = folder.path("samples")
+        _ = try Self.run(["generate-samples", "--out", samples])
+        let tapping = Array(try Data(contentsOf: URL(fileURLWithPath: samples + "/tapping_results.json")))
+        let other = Array(try Data(contentsOf: URL(fileURLWithPath: samples + "/tapping_task_result.json")))
+        let data = folder.path("data")
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try Self.createRaw(data, Array("tap".utf8) + [0xFF] + Array(".json".utf8), tapping)
+        try Self.createRaw(data, Array("tap".utf8) + [0xFE] + Array(".json".utf8), other)
+        try Self.createRaw(data, Array("tap\u{FFFD}.json".utf8), tapping)
+        let store = folder.path("s.sqlite")
+        let batch = try Self.run(["batch", data, "--db", store])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stdout.contains("recordings       3"), "\(batch.stdout)")
+        let export = try Self.run(["batch", "export", "--db", store, "--csv"])
+        let recordings = Set(export.stdout.split(separator: "\n").dropFirst().map { String($0.prefix { $0 != "," }) })
+        #expect(recordings == [data + "/tap\\xFF.json", data + "/tap\\xFE.json", data + "/tap\u{FFFD}.json"], "\(recordings)")
+        #expect(export.stdout.split(separator: "\n").dropFirst().allSatisfy { $0.contains("}\",ok,") }, "\(export.stdout.prefix(800))")
+        // argv bytes reach the file: the shell makes the byte, the CLI must open exactly it.
+        let score = try Run(["score", "tapping"], launcher: [
+            "/bin/sh", "-c", "exec /usr/bin/timeout 60 \"$0\" \"$@\" \"$(printf '\(data)/tap\\376.json')\""])
+        #expect(score.status == 0, "\(score.stderr)")
+        #expect(score.stdout.hasPrefix(data + "/tap\\xFE.json\n"), "\(score.stdout.prefix(200))")
+    }
 }

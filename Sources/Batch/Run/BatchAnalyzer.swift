@@ -1,3 +1,4 @@
+import InputGuards
 import Analysis
 import Foundation
 import AudioIO
@@ -114,7 +115,7 @@ enum UnitPlan {
         case .file:
             return try file(unit.path)
         case .refused(let reason):
-            throw ScoringError(.invalidInput, "\(unit.path): \(reason)")
+            throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): \(reason)")
         }
     }
 

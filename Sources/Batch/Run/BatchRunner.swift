@@ -116,7 +116,7 @@ public enum BatchRunner {
                       computedAt: Date().timeIntervalSince1970, durationMilliseconds: Date().timeIntervalSince(started) * 1000)
         }
         if case .refused(let reason) = unit.shape {
-            outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: "\(unit.path): \(reason)"))
+            outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: "\(FileName.display(unit.path)): \(reason)"))
             return outcome
         }
         let key: ContentKey
@@ -198,14 +198,14 @@ public enum BatchRunner {
         var bytes = 0
         for member in unit.members {
             var info = stat()
-            guard stat(member, &info) == 0 else {
-                return .failure(ReadFailure(message: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
+            guard FileName.withCString(member, { stat($0, &info) }) == 0 else {
+                return .failure(ReadFailure(message: "\(FileName.display(member)): cannot be read: \(String(cString: strerror(errno)))"))
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else {
-                return .failure(ReadFailure(message: "\(member): is \(RegularFile.kind(of: info.st_mode)), not a regular file; not read"))
+                return .failure(ReadFailure(message: "\(FileName.display(member)): is \(RegularFile.kind(of: info.st_mode)), not a regular file; not read"))
             }
             guard let (hash, size) = SHA256.file(member) else {
-                return .failure(ReadFailure(message: "\(member): cannot be read: \(String(cString: strerror(errno)))"))
+                return .failure(ReadFailure(message: "\(FileName.display(member)): cannot be read: \(String(cString: strerror(errno)))"))
             }
             versions.append([Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec])
             hashes.append(hash)

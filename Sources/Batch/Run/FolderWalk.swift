@@ -1,4 +1,5 @@
 import Glibc
+import InputGuards
 
 /// The files under a folder, recursively, in name order: symbolic links are followed, every
 /// folder is listed once (by device and inode, so a link back to an ancestor ends instead of
@@ -27,9 +28,9 @@ struct FolderWalk {
 
     private mutating func walk(_ folder: String) {
         var info = stat()
-        guard stat(folder, &info) == 0 else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
+        guard FileName.withCString(folder, { stat($0, &info) }) == 0 else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
         guard listed.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
-        guard let directory = opendir(folder) else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
+        guard let directory = FileName.withCString(folder, { opendir($0) }) else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
         var names: [String] = []
         while true {
             errno = 0
@@ -37,14 +38,14 @@ struct FolderWalk {
                 if errno != 0 { refused.append((folder, "cannot be listed completely: \(Self.lastError())")) }
                 break
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.string(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             if name != ".", name != "..", includeHidden || !name.hasPrefix(".") { names.append(name) }
         }
         closedir(directory)
         for name in names.sorted() {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             var entry = stat()
-            guard stat(path, &entry) == 0 else {
+            guard FileName.withCString(path, { stat($0, &entry) }) == 0 else {
                 files.append(path)  // vanished, or a dangling link: its unit reports the reason
                 continue
             }

@@ -1,4 +1,5 @@
 import Foundation
+import InputGuards
 import SensorData
 
 /// One recording for the batch: a file, an unpacked upload folder, or a task result with the
@@ -99,9 +100,9 @@ public enum Discovery {
     /// Adds `path` (a file, or the files under a folder, hidden ones left out) to `files`, and
     /// what the walk refused to `refused`; false if it does not exist.
     private static func collect(_ path: String, into files: inout [String], refused: inout [WorkUnit]) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
-        guard isDirectory.boolValue else {
+        var info = stat()
+        guard FileName.withCString(path, { stat($0, &info) }) == 0 else { return false }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
             files.append(path)
             return true
         }
@@ -122,8 +123,7 @@ public enum Discovery {
     /// possible task result.
     private static func mentionsFileResults(_ path: String) -> Bool {
         guard InputSniffer.sniff(path) == .json,
-            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size <= 8 << 20,
-            let bytes = try? FileBytes.read(path)
+            let bytes = try? FileBytes.read(path, maximumBytes: 8 << 20)
         else { return false }
         return bytes.firstRange(of: Array("ORKFileResult".utf8)) != nil
     }

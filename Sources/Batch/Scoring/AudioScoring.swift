@@ -1,3 +1,4 @@
+import InputGuards
 import AudioIO
 
 /// Audio access shared by the sound scorers, errors as `ScoringError`s.
@@ -10,7 +11,7 @@ public enum AudioScoring {
     /// the file's length).
     public static func stream(_ decoder: any AudioDecoder, file: String, channel: Int, _ body: ([Double]) -> Void) throws(ScoringError) {
         let channels = decoder.format.channels
-        guard channel >= 0, channel < channels else { throw ScoringError(.badInvocation, "\(file): no channel \(channel); the file has \(channels)") }
+        guard channel >= 0, channel < channels else { throw ScoringError(.badInvocation, "\(FileName.display(file)): no channel \(channel); the file has \(channels)") }
         do {
             try decoder.forEachBlock { block, frames in body((0..<frames).map { Double(block[$0 * channels + channel]) }) }
         } catch {

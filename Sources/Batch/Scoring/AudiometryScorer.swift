@@ -1,3 +1,4 @@
+import InputGuards
 import Analysis
 import SensorData
 
@@ -41,7 +42,7 @@ public enum AudiometryScorer {
             let result: DBHLToneAudiometryResult
             if let identifier = parameters.identifier {
                 guard let match = results.first(where: { $0.identifier == identifier }) else {
-                    throw ScoringError(.badInvocation, "\(file): no dB HL result with identifier \"\(identifier)\"; found: \(results.map { $0.identifier ?? "(none)" }.joined(separator: ", "))")
+                    throw ScoringError(.badInvocation, "\(FileName.display(file)): no dB HL result with identifier \"\(identifier)\"; found: \(results.map { $0.identifier ?? "(none)" }.joined(separator: ", "))")
                 }
                 result = match
             } else {
@@ -95,7 +96,7 @@ public struct AUXUTable: Sendable {
         let table: CSVTable
         do { table = try CSVTable.parse(FileBytes.read(file), file: file) } catch { throw .input(error) }
         guard let header = table.header, header.contains(where: { $0.hasPrefix("AUXU") && ($0.hasSuffix("R") || $0.hasSuffix("L")) }) else {
-            throw ScoringError(.invalidInput, "\(file): no header with AUXU…R/L columns (NHANES AUX layout)")
+            throw ScoringError(.invalidInput, "\(FileName.display(file)): no header with AUXU…R/L columns (NHANES AUX layout)")
         }
         self.file = file
         self.header = header
@@ -104,7 +105,7 @@ public struct AUXUTable: Sendable {
 
     /// The audiogram of data row `row` (first = 1).
     public func audiogram(row: Int) throws(ScoringError) -> Audiogram {
-        guard row >= 1, row <= table.rowCount else { throw ScoringError(.badInvocation, "\(file): --row \(row) outside 1…\(table.rowCount)") }
+        guard row >= 1, row <= table.rowCount else { throw ScoringError(.badInvocation, "\(FileName.display(file)): --row \(row) outside 1…\(table.rowCount)") }
         return Audiogram(columns: header, values: table.columns.map { $0.numbers?[row - 1] ?? .nan })
     }
 }

@@ -1,3 +1,4 @@
+import InputGuards
 import Analysis
 import Foundation
 import SensorData
@@ -18,7 +19,7 @@ public enum GaitScorer {
         let motion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
         let pedometers = recordings.filter { $0.series.kind == .pedometer }
         guard !motion.isEmpty || !pedometers.isEmpty else {
-            throw ScoringError(.invalidInput, "\(file): no accelerometer, device-motion or pedometer recording in this file")
+            throw ScoringError(.invalidInput, "\(FileName.display(file)): no accelerometer, device-motion or pedometer recording in this file")
         }
         var sets: [FeatureSet] = []
         let pedometer = pedometers.first.map { (label: label($0.name, index: -1), features: PedometerAnalysis.features($0.series)) }

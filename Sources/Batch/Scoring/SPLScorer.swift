@@ -39,7 +39,7 @@ public enum SPLScorer {
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
-        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(file): \(problem)") }
+        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(file)): \(problem)") }
         if InputSniffer.sniff(file) == .json { return try scoreResult(file, parameters) }
         let decoder = try AudioScoring.open(file)
         let rate = decoder.format.sampleRateHz

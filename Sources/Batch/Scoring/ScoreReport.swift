@@ -1,3 +1,4 @@
+import InputGuards
 import Analysis
 import Foundation
 import SensorData
@@ -42,7 +43,7 @@ public struct ScoreReport: Sendable {
 
     /// A readable table: the file, kind, dialect, warnings, then each set's features.
     public var table: String {
-        var text = "\(file)\n  kind      \(kind)\n"
+        var text = "\(FileName.display(file))\n  kind      \(kind)\n"
         if let dialect { text += "  dialect   \(dialect)\n" }
         for warning in warnings { text += "  warning   \(warning)\n" }
         for set in sets {

@@ -1,3 +1,4 @@
+import InputGuards
 import Analysis
 import SensorData
 
@@ -16,7 +17,7 @@ public enum TappingScorer {
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
         guard parameters.depressThreshold.isFinite, (0...1_000_000).contains(parameters.depressThreshold) else {
-            throw ScoringError(.badInvocation, "\(file): depress threshold \(parameters.depressThreshold) points is outside 0…1000000")
+            throw ScoringError(.badInvocation, "\(FileName.display(file)): depress threshold \(parameters.depressThreshold) points is outside 0…1000000")
         }
         let contents = try readContents(file, lenient: parameters.lenient)
         let results = contents.tappingResults
@@ -27,7 +28,7 @@ public enum TappingScorer {
         let chosen: TappingResult
         if let identifier = parameters.identifier {
             guard let match = results.first(where: { $0.identifier == identifier }) else {
-                throw ScoringError(.badInvocation, "\(file): no tapping result with identifier \"\(identifier)\"; found: \(results.map { $0.identifier ?? "(none)" }.joined(separator: ", "))")
+                throw ScoringError(.badInvocation, "\(FileName.display(file)): no tapping result with identifier \"\(identifier)\"; found: \(results.map { $0.identifier ?? "(none)" }.joined(separator: ", "))")
             }
             chosen = match
         } else {

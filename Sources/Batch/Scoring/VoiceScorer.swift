@@ -39,7 +39,7 @@ public enum VoiceScorer {
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
-        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(file): \(problem)") }
+        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(file)): \(problem)") }
         let decoder = try AudioScoring.open(file)
         let format = decoder.format
         let samples = try readBounded(decoder, file: file, maximumSamples: parameters.maximumSamples)
@@ -57,7 +57,7 @@ public enum VoiceScorer {
     static func readBounded(_ decoder: any AudioDecoder, file: String, maximumSamples: Int) throws(ScoringError) -> [Double] {
         let channels = decoder.format.channels
         func tooMany(_ count: String) -> ScoringError {
-            ScoringError(.invalidInput, "\(file): \(count) samples exceed the voice analyzer's limit of \(maximumSamples) "
+            ScoringError(.invalidInput, "\(FileName.display(file)): \(count) samples exceed the voice analyzer's limit of \(maximumSamples) "
                 + "(it holds the whole recording, ~40 bytes per sample; raise the limit with --max-voice-samples)")
         }
         if let frames = decoder.format.frames, Double(frames) * Double(channels) > Double(maximumSamples) {

@@ -1,3 +1,4 @@
+import InputGuards
 import SensorData
 
 /// Result rows as files for downstream tools (pandas `read_csv` / `read_json(lines=True)`, R `read.csv`).
@@ -20,7 +21,7 @@ public enum ResultExport {
     public static func csvLines(_ row: ResultRow, rawCells: Bool = false) -> String {
         var out = ""
         func cell(_ text: String) -> String { quoted(rawCells ? text : neutralised(text)) }
-        let prefix = [row.recording, row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters,
+        let prefix = [FileName.display(row.recording), row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters,
                       row.status.rawValue, row.kind ?? ""].map(cell)
         var lines = 0
         for (set, features) in (features(row)?.object?.members).map(Array.init) ?? [] {
@@ -51,7 +52,7 @@ public enum ResultExport {
     /// One result as a JSON line: recording, key, status, kind, dialect, features, warnings, error, timing.
     public static func jsonLine(_ row: ResultRow) -> String {
         var object = JSONObject()
-        object.append("recording", .string(row.recording))
+        object.append("recording", .string(FileName.display(row.recording)))
         object.append("content_sha256", .string(row.key.contentSHA256))
         object.append("analyzer", .string(row.key.analyzer))
         object.append("analyzer_version", .string(row.key.analyzerVersion))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import InputGuards
 
 /// The batch result store: one SQLite file (GRDB, WAL journal), schema by migrations.
 ///
@@ -269,7 +270,7 @@ public final class ResultStore: Sendable {
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
-    public var description: String { "\(path): \(message)" }
+    public var description: String { "\(FileName.display(path)): \(message)" }
 
     public init(path: String, message: String) {
         self.path = path

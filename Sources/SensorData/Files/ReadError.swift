@@ -1,3 +1,5 @@
+import InputGuards
+
 /// Why a file could not be read, and where.
 ///
 /// Every fatal reader problem is one of these: it names the **file** (for flattened archives also
@@ -67,7 +69,7 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "\(file): \(reason.text)"
+        var text = "\(FileName.display(file)): \(reason.text)"
         if let path { text += " at \(path)" }
         if let offset {
             text += path == nil ? " at byte \(offset)" : " (byte \(offset))"
