@@ -112,4 +112,34 @@ import Testing
             #expect(result.dBHLResults.first?.samples.first?.calculatedThresholdDecibelsHL == nil)
         }
     }
+
+    @Test("repeated keys: the last occurrence is used (as Python's json), with one duplicateKeys warning naming the first key and where")
+    func duplicateKeys() throws {
+        func decode(_ text: String, file: String = "accel_X-20190527003506.json") throws -> JSONContents {
+            try JSONContents.decode(Array(text.utf8), file: file)
+        }
+        func duplicates(_ contents: JSONContents) -> [ReadWarning] {
+            contents.allWarnings.filter { $0.code == "duplicateKeys" }
+        }
+        // In a recorder item: the columnar decoder, item path named.
+        let items = try decode(#"{"items":[{"timestamp":1,"x":0.1,"y":0,"z":0},{"timestamp":2,"x":0.5,"y":0,"z":0,"x":0.7}]}"#)
+        #expect(items.series.first?.series["x"] == [0.1, 0.7])
+        #expect(duplicates(items) == [.duplicateKeys(count: 1, key: "x", location: "items[1].x")])
+        #expect(duplicates(items).first?.description.hasPrefix(#"duplicateKeys(1): key "x" repeated in its object at items[1].x"#) == true)
+        // A repeated "items" array: the last one is the recording.
+        let twice = try decode(#"{"items":[{"timestamp":1,"x":1,"y":0,"z":0}],"items":[{"timestamp":1,"x":2,"y":0,"z":0},{"timestamp":2,"x":3,"y":0,"z":0}]}"#)
+        #expect(twice.series.first?.series["x"] == [2, 3])
+        #expect(duplicates(twice) == [.duplicateKeys(count: 1, key: "items", location: "byte 45")])
+        // In a result object (the document model), at its byte offset; the last value is read.
+        let tapping = #"{"TappingViewSize":"{320, 504}","ButtonRect1":"{{44, 364}, {104, 104}}","ButtonRect2":"{{172, 364}, {104, 104}}","TappingSamples":[{"TappedButtonId":"TappedButtonLeft","TapTimeStamp":1,"TapTimeStamp":2,"TapCoordinate":"{80, 400}"}]}"#
+        let result = try decode(tapping, file: "tapping_results.json")
+        #expect(result.tappingResults.first?.timestamp == [2])
+        let offset = Array(tapping.utf8).indices.filter { Array(tapping.utf8)[$0...].starts(with: Array(#""TapTimeStamp""#.utf8)) }[1]
+        #expect(duplicates(result) == [.duplicateKeys(count: 1, key: "TapTimeStamp", location: "byte \(offset)")])
+        // An object with more keys than the linear search covers, repeated late; and a clean file.
+        let wide = "{\"_class\":\"ORKTaskResult\",\"identifier\":\"t\"," + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k3\":9,\"k39\":1,\"results\":[]}"
+        let many = try decode(wide, file: "taskResult.json")
+        #expect(duplicates(many).first.map { if case .duplicateKeys(2, "k3", _) = $0 { true } else { false } } == true)
+        #expect(duplicates(try decode(#"{"items":[{"timestamp":1,"x":0.1,"y":0,"z":0}]}"#)).isEmpty)
+    }
 }

@@ -96,8 +96,11 @@ public struct JSONContents: Sendable {
         }
         return try bytes.withUnsafeBufferPointer { buffer throws(ReadError) in
             var cursor = JSONCursor(bytes: buffer, file: file)
-            let contents = try decodeValue(&cursor, name: file, options: options)
+            var contents = try decodeValue(&cursor, name: file, options: options)
             try cursor.expectEnd()
+            if let first = cursor.duplicateKeys.first {
+                contents.warnings.append(.duplicateKeys(count: cursor.duplicateKeys.count, key: first.key, location: first.location))
+            }
             return contents
         }
     }
@@ -124,9 +127,12 @@ public struct JSONContents: Sendable {
         var first = true
         var members: [(key: String, range: Range<Int>)] = []
         var itemsContents: JSONContents?
+        var seenKeys = Set<String>()
+        var repeatedKeys: [(key: String, offset: Int)] = []  // noted unless a whole-object parse notes them
         while let key = try cursor.nextKey(first: &first) {
             let keyName = try cursor.decodeString(key.range, escaped: key.escaped, at: key.range.lowerBound - 1)
-            if keyName == "items", cursor.peek() == UInt8(ascii: "["), itemsContents == nil {
+            if !seenKeys.insert(keyName).inserted { repeatedKeys.append((keyName, key.range.lowerBound - 1)) }
+            if keyName == "items", cursor.peek() == UInt8(ascii: "[") {  // a repeated "items": the last wins
                 let valueStart = cursor.index
                 let kind = try sniffItems(cursor, name: name)
                 var contents = JSONContents(file: name, layout: .recorderLog(kind))
@@ -145,11 +151,20 @@ public struct JSONContents: Sendable {
         }
         let end = cursor.index
         let keys = members.map(\.key)
-        if let itemsContents { return itemsContents }
+        func noteRepeatedKeys() {
+            for (key, offset) in repeatedKeys { cursor.noteDuplicateKey(key, location: "byte \(offset)") }
+        }
+        if let itemsContents {
+            noteRepeatedKeys()
+            return itemsContents
+        }
 
+        /// The object as a document; the parse notes its repeated keys, top level included.
         func wholeObject() throws(ReadError) -> JSONObject {
             var sub = JSONCursor(bytes: cursor.bytes, file: cursor.file, range: start..<end)
-            return try sub.parseValue().object ?? JSONObject()
+            let object = try sub.parseValue().object ?? JSONObject()
+            cursor.absorbDuplicateKeys(of: sub)
+            return object
         }
         let reader = ObjectReader(file: name)
         if keys.contains("_class") {
@@ -171,6 +186,7 @@ public struct JSONContents: Sendable {
         }
         if !members.isEmpty, members.allSatisfy({ looksLikeFileName($0.key) && isContainer(cursor, $0.range) }) {
             var contents = JSONContents(file: name, layout: .flattenedArchive)
+            noteRepeatedKeys()
             for member in members {
                 var sub = JSONCursor(bytes: cursor.bytes, file: cursor.file, range: member.range)
                 let entryName = "\(name) › \(member.key)"
@@ -182,6 +198,7 @@ public struct JSONContents: Sendable {
                     error.file = entryName
                     throw error
                 }
+                cursor.absorbDuplicateKeys(of: sub)
                 contents.archiveEntries.append(member.key)
                 contents.merge(entry)
                 contents.entries.append(entry)

@@ -19,6 +19,10 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
     /// read as ±infinity as IEEE 754 rounding gives; analyses that need finite values leave
     /// those items out.
     case infiniteValues(count: Int)
+    /// `count` keys repeated within their object (RFC 8259 leaves the meaning open); the first is
+    /// `key` at `location`. The last occurrence of each was used, as Python's `json` and
+    /// JavaScript's `JSON.parse` do.
+    case duplicateKeys(count: Int, key: String, location: String)
 
     /// Stable identifier, e.g. for batch tables.
     public var code: String {
@@ -30,6 +34,7 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
         case .truncatedTail: "truncatedTail"
         case .duplicateNoneTaps: "duplicateNoneTaps"
         case .infiniteValues: "infiniteValues"
+        case .duplicateKeys: "duplicateKeys"
         }
     }
 
@@ -49,6 +54,9 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
             "duplicateNoneTaps(\(count)): dropped \(count) None tap(s) repeating an earlier None tap's position"
         case .infiniteValues(let count):
             "infiniteValues(\(count)): \(count) item(s) hold a number beyond ±1.8e308, read as ±infinity"
+        case .duplicateKeys(let count, let key, let location):
+            "duplicateKeys(\(count)): key \(ReadError.quote(key)) repeated in its object at \(location)"
+                + (count > 1 ? " (\(count) repeats in all)" : "") + "; the last occurrence is used, as Python's json and JavaScript's JSON.parse do"
         }
     }
 }

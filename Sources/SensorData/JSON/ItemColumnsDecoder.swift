@@ -123,6 +123,9 @@ struct ItemColumnsDecoder {
                     if error.path == nil { error.path = "\(arrayPath)[\(item)].\(schema.fields[fieldIndex].name)" }
                     throw error
                 }
+                if seen & (1 << UInt64(fieldIndex)) != 0 {
+                    cursor.noteDuplicateKey(schema.fields[fieldIndex].name, location: path(nodes[nodeIndex].name))
+                }
                 seen |= 1 << UInt64(fieldIndex)
             } else {
                 guard cursor.peek() == UInt8(ascii: "{") else {

@@ -20,6 +20,10 @@ struct JSONCursor {
     var index: Int
     /// One past the last byte this cursor may read.
     let end: Int
+    /// Keys that repeated within one object (RFC 8259 §4 leaves their meaning open): how many,
+    /// and the first with where it was. The last occurrence is used everywhere (as Python's
+    /// `json` and JavaScript's `JSON.parse` do); ``JSONContents`` turns this into a warning.
+    private(set) var duplicateKeys: (count: Int, first: (key: String, location: String)?) = (0, nil)
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, range: Range<Int>? = nil) {
         self.bytes = bytes
@@ -31,6 +35,17 @@ struct JSONCursor {
         }
         self.index = start
         self.end = range.upperBound
+    }
+
+    mutating func noteDuplicateKey(_ key: String, location: @autoclosure () -> String) {
+        if duplicateKeys.first == nil { duplicateKeys.first = (key, location()) }
+        duplicateKeys.count += 1
+    }
+
+    /// Adds what a cursor over part of the same text found.
+    mutating func absorbDuplicateKeys(of other: JSONCursor) {
+        if duplicateKeys.first == nil { duplicateKeys.first = other.duplicateKeys.first }
+        duplicateKeys.count += other.duplicateKeys.count
     }
 
     // MARK: - Errors
@@ -453,8 +468,17 @@ struct JSONCursor {
             index += 1
             var object = JSONObject()
             var first = true
+            var names: Set<String>?  // built once an object outgrows a linear search
             while let key = try nextKey(first: &first) {
                 let name = try decodeString(key.range, escaped: key.escaped, at: key.range.lowerBound - 1)
+                let repeated: Bool
+                if object.count < 16 {
+                    repeated = object.keys.contains(name)
+                } else {
+                    if names == nil { names = Set(object.keys) }
+                    repeated = !names!.insert(name).inserted
+                }
+                if repeated { noteDuplicateKey(name, location: "byte \(key.range.lowerBound - 1)") }
                 object.append(name, try parseValue(depth: depth + 1))
             }
             return .object(object)

@@ -49,8 +49,8 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A JSON object with its members in document order.
 ///
-/// Lookup is linear: ResearchKit objects have a handful of keys. If a key repeats, the first
-/// occurrence wins.
+/// Lookup is linear: ResearchKit objects have a handful of keys. If a key repeats, the last
+/// occurrence wins (as in Python's `json` and JavaScript; the reader warns, `duplicateKeys`).
 public struct JSONObject: Sendable, Hashable {
     public private(set) var keys: [String] = []
     public private(set) var values: [JSONValue] = []
@@ -64,11 +64,11 @@ public struct JSONObject: Sendable, Hashable {
     public var count: Int { keys.count }
 
     public subscript(key: String) -> JSONValue? {
-        guard let index = keys.firstIndex(of: key) else { return nil }
+        guard let index = keys.lastIndex(of: key) else { return nil }
         return values[index]
     }
 
-    /// Appends a member (no check for duplicates; the first occurrence wins on lookup).
+    /// Appends a member (no check for duplicates; the last occurrence wins on lookup).
     public mutating func append(_ key: String, _ value: JSONValue) {
         keys.append(key)
         values.append(value)
