@@ -17,6 +17,9 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupported(String)
         /// The header states an impossible format (a sample rate of 0 or 1 GHz, no channels).
         case invalidFormat(String)
+        /// More samples (frames × channels) than a reader that holds the whole recording takes;
+        /// `frames` from the header, or nil when found while reading.
+        case tooLong(frames: Int64?, channels: Int, limit: Int)
     }
 
     public var file: String
@@ -38,6 +41,10 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decoderUnavailable(let message): "\(file): \(message)"
         case .unsupported(let message): "\(file): \(message)"
         case .invalidFormat(let message): "\(file): invalid audio header: \(message)"
+        case .tooLong(let frames?, let channels, let limit):
+            "\(file): \(frames) frames × \(channels) channels exceed the limit of \(limit) samples of an analysis that holds the whole recording"
+        case .tooLong(nil, _, let limit):
+            "\(file): more than \(limit) samples (frames × channels) exceed the limit of an analysis that holds the whole recording"
         }
     }
 }

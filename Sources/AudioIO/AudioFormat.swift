@@ -107,6 +107,8 @@ public enum NonFiniteSamples {
 /// A source of interleaved audio frames, read block by block (architecture.md: audio streams
 /// in blocks, so memory does not grow with the file's length).
 public protocol AudioDecoder: AnyObject {
+    /// The file being read, for messages.
+    var path: String { get }
     var format: AudioFormat { get }
     /// Samples read so far that were NaN or ±∞ and were delivered as 0 (``NonFiniteSamples``).
     var nonFiniteSamples: Int { get }
@@ -143,20 +145,37 @@ extension AudioDecoder {
         }
     }
 
-    /// Reads everything that remains, interleaved.
-    public func readAll() throws(AudioError) -> [Float] {
+    /// Reads everything that remains, interleaved; throws ``AudioError/Reason/tooLong(frames:channels:limit:)``
+    /// before reading when the header's frame count says there are more than `maximumSamples`
+    /// (frames × channels), and as soon as there are when it does not say.
+    public func readAll(maximumSamples: Int = .max) throws(AudioError) -> [Float] {
+        try readAll(maximumSamples) { (buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) in try read(into: buffer) }
+    }
+
+    /// The same as Double.
+    public func readAllDouble(maximumSamples: Int = .max) throws(AudioError) -> [Double] {
+        try readAll(maximumSamples) { (buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) in try read(into: buffer) }
+    }
+
+    private func readAll<T: BinaryFloatingPoint>(
+        _ maximumSamples: Int, _ read: (UnsafeMutableBufferPointer<T>) throws(AudioError) -> Int
+    ) throws(AudioError) -> [T] {
         let channels = max(1, format.channels)
-        var samples: [Float] = []
-        if let frames = format.frames, let capacity = Int(exactly: frames).flatMap({ $0.multipliedReportingOverflow(by: channels) }),
-           !capacity.overflow, capacity.partialValue <= 1 << 28 {
-            samples.reserveCapacity(capacity.partialValue)
-        }
-        var block = [Float](repeating: 0, count: 65_536 * channels)
-        while true {
-            let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in
-                try read(into: buffer)
+        var samples: [T] = []
+        if let frames = format.frames {
+            guard Double(frames) * Double(channels) <= Double(maximumSamples) else {
+                throw AudioError(file: path, reason: .tooLong(frames: frames, channels: channels, limit: maximumSamples))
             }
+            let total = frames.multipliedReportingOverflow(by: Int64(channels))
+            if !total.overflow, total.partialValue <= 1 << 28 { samples.reserveCapacity(Int(total.partialValue)) }
+        }
+        var block = [T](repeating: 0, count: 65_536 * channels)
+        while true {
+            let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try read(buffer) }
             if count == 0 { return samples }
+            guard count * channels <= maximumSamples - samples.count else {
+                throw AudioError(file: path, reason: .tooLong(frames: nil, channels: channels, limit: maximumSamples))
+            }
             samples.append(contentsOf: block[0..<count * channels])
         }
     }

@@ -78,7 +78,9 @@ public enum RecordingCharts {
 
     /// Level per 50-ms frame, dBFS, and the F0 contour (Praat "To Pitch (ac)"), Hz.
     static func voice(_ path: String) -> [String] {
-        guard let decoder = try? AudioInput.open(path), let samples = try? decoder.readAll() else { return [] }
+        guard let decoder = try? AudioInput.open(path),
+            let samples = try? decoder.readAll(maximumSamples: VoiceScorer.Parameters().maximumSamples)  // the voice analyzer's bound
+        else { return [] }
         let channels = decoder.format.channels, rate = decoder.format.sampleRateHz
         let channel0 = stride(from: 0, to: samples.count, by: channels).map { Double(samples[$0]) }
         let frame = Int(clamping: 0.05 * rate, to: 1...Int.max)

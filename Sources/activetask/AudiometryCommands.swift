@@ -171,12 +171,23 @@ struct AudiometryCommand: ParsableCommand {
         @Flag(name: .long, help: "One JSON object.")
         var json = false
 
+        @Option(name: .customLong("max-samples"), help: "Refuse recordings of more samples (frames × channels): the analysis holds the whole tone, ~30 bytes per sample (1–2^34).")
+        var maximumSamples = 1 << 24
+
+        func validate() throws {
+            try OptionCheck.require(maximumSamples, "--max-samples", in: 1...(1 << 34))
+        }
+
         func run() throws {
             let decoder = try openAudio(file)
             let format = decoder.format
             let samples: [Float]
-            do { samples = try decoder.readAll() } catch {
-                printError(error.description)
+            do { samples = try decoder.readAll(maximumSamples: maximumSamples) } catch {
+                if case .tooLong = error.reason {
+                    printError(error.description + " (raise the limit with --max-samples)")
+                } else {
+                    printError(error.description)
+                }
                 throw ExitCode(ActiveTask.Status.invalidInput)
             }
             let channels = format.channels

@@ -96,6 +96,7 @@ import TestSupport
             "record": ["record", "accelerometer", "--source", "simulate", "--fast", "--out", folder.path("rec")],
             "calibrate": ["calibrate", wav],
             "tone": ["tone", "--frequency", "1000", "--level-dbfs", "-20", "--out", folder.path("tone.wav")],
+            "audiometry verify": ["audiometry", "verify", wav],
             "audiometry simulate": ["audiometry", "simulate", "--nhanes", sample + "/../Tests/none.csv"],
             "generate-samples": ["generate-samples", "--out", folder.path("samples")],
             "generate-corpus": ["generate-corpus", "--runs", "1", "--out", folder.path("corpus")],
@@ -169,9 +170,12 @@ import TestSupport
         let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel(seconds: 2)))  // 16,000 samples
         let refused = try Self.run(["score", "voice", wav, "--max-voice-samples", "10000"])
         #expect(refused.status == 3, "\(refused.stderr)")
-        #expect(refused.stderr.contains("16000 frames × 1 channels = samples exceed the voice analyzer's limit of 10000"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("16000 frames × 1 channels exceed the limit of 10000 samples"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--max-voice-samples"))
         #expect(try Self.run(["score", "voice", wav, "--max-voice-samples", "16000"]).status == 0)
+        let tone = try Self.run(["audiometry", "verify", wav, "--max-samples", "10000"])
+        #expect(tone.status == 3 && tone.stderr.contains("16000 frames × 1 channels exceed the limit of 10000 samples")
+                && tone.stderr.contains("--max-samples"), "\(tone.stderr)")
         let walk = SharedData.packageRoot.appendingPathComponent("SampleData/accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path
         let big = try Self.run(["score", "gait", walk, "--max-file-bytes", "1000"])
         #expect(big.status == 3, "\(big.stderr)")
@@ -179,7 +183,7 @@ import TestSupport
         let batch = try Self.run(["batch", wav, "--db", folder.path("r.sqlite"), "--max-voice-samples", "10000"])
         #expect(batch.status == 0)
         let rows = try Self.run(["batch", "export", "--db", folder.path("r.sqlite"), "--csv"]).stdout
-        #expect(rows.contains("exceed the voice analyzer's limit of 10000"), "\(rows)")
+        #expect(rows.contains("exceed the limit of 10000 samples"), "\(rows)")
     }
 
     // MARK: 4, 6, 8. Data destroyed, stores, long-standing asks

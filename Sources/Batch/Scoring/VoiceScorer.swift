@@ -53,25 +53,11 @@ public enum VoiceScorer {
                            sets: [set], warnings: warnings, unusable: set["f0MedianHz"] == .missing ? "no voiced signal found" : nil)
     }
 
-    /// Every sample of `decoder` as Double, or an error once there are more than `maximumSamples`.
+    /// Every sample of `decoder` as Double, or an error naming the limit and its flag.
     static func readBounded(_ decoder: any AudioDecoder, file: String, maximumSamples: Int) throws(ScoringError) -> [Double] {
-        let channels = decoder.format.channels
-        func tooMany(_ count: String) -> ScoringError {
-            ScoringError(.invalidInput, "\(FileName.display(file)): \(count) samples exceed the voice analyzer's limit of \(maximumSamples) "
-                + "(it holds the whole recording, ~40 bytes per sample; raise the limit with --max-voice-samples)")
-        }
-        if let frames = decoder.format.frames, Double(frames) * Double(channels) > Double(maximumSamples) {
-            throw tooMany("\(frames) frames × \(channels) channels =")
-        }
-        var samples: [Double] = []
-        if let frames = decoder.format.frames { samples.reserveCapacity(Int(frames) * channels) }  // ≤ maximumSamples, checked above
-        var block = [Double](repeating: 0, count: 65_536 * channels)
-        while true {
-            let count: Int
-            do { count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try decoder.read(into: buffer) } } catch { throw .input(error) }
-            if count == 0 { return samples }
-            guard samples.count + count * channels <= maximumSamples else { throw tooMany("more than") }
-            samples.append(contentsOf: block[0..<count * channels])
+        do { return try decoder.readAllDouble(maximumSamples: maximumSamples) } catch {
+            guard case .tooLong = error.reason else { throw .input(error) }
+            throw ScoringError(.invalidInput, error.description + " (voice: ~40 bytes per sample; raise the limit with --max-voice-samples)")
         }
     }
 }
