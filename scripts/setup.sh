@@ -3,7 +3,7 @@
 # (as root, or with sudo). Safe to run again. --with-browser adds chromium, which the report
 # screenshot test renders pages in.
 set -euo pipefail
-packages=(pkg-config libsqlite3-dev libsndfile1-dev libfftw3-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+packages=(pkg-config libsqlite3-dev libsndfile1-dev libfftw3-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev gcc libebur128-dev)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium); fi
 command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py
 missing=()

@@ -9,7 +9,8 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case decode(String)
         /// Writing failed (the library's message).
         case write(String)
-        /// A RIFF/WAVE header declares more data than the file holds.
+        /// A RIFF/WAVE data chunk that was never finished (size 0, 0xFFFFFFFF or beyond the file)
+        /// and holds not one whole frame.
         case headerSizeMismatch(declaredBytes: UInt64, availableBytes: UInt64, chunkOffset: Int)
         /// The container needs a decoder that is not available here; the text says how to enable one.
         case decoderUnavailable(String)
@@ -37,7 +38,7 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .decode(let message): "\(file): audio decoding failed: \(message)"
         case .write(let message): "\(file): cannot write audio: \(message)"
         case .headerSizeMismatch(let declared, let available, let offset):
-            "\(file): WAV header declares \(declared) data bytes but only \(available) follow the data chunk at byte \(offset)"
+            "\(file): WAV header declares \(declared) data bytes but only \(available) follow the data chunk at byte \(offset): not one whole frame"
         case .decoderUnavailable(let message): "\(file): \(message)"
         case .unsupported(let message): "\(file): \(message)"
         case .invalidFormat(let message): "\(file): invalid audio header: \(message)"

@@ -112,6 +112,8 @@ public protocol AudioDecoder: AnyObject {
     var format: AudioFormat { get }
     /// Samples read so far that were NaN or ±∞ and were delivered as 0 (``NonFiniteSamples``).
     var nonFiniteSamples: Int { get }
+    /// Set when a WAV's data size was never finished and the whole frames present are read.
+    var unfinishedHeader: UnfinishedHeader? { get }
     /// Fills `buffer` with up to `buffer.count / channels` interleaved frames as Float in
     /// [−1, 1] and returns the number of frames read; 0 at the end.
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int
@@ -120,6 +122,9 @@ public protocol AudioDecoder: AnyObject {
 }
 
 extension AudioDecoder {
+    /// Decoders other than libsndfile's read containers without this defect.
+    public var unfinishedHeader: UnfinishedHeader? { nil }
+
     /// Widens a Float block; decoders with a native Double path replace this.
     public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {
         var block = [Float](repeating: 0, count: buffer.count)

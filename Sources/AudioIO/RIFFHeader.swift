@@ -1,42 +1,138 @@
 import Glibc
 
-/// A check of RIFF/WAVE chunk sizes before libsndfile opens a file. libsndfile silently
-/// shortens a `data` chunk whose declared size exceeds the file; a WAV whose header lies about
-/// its size is corrupt input and must be reported (issue: bad input gets a clear error).
+/// The RIFF/WAVE chunk sizes, checked before libsndfile opens a file.
+///
+/// A recorder that never closed its file leaves the `data` chunk's size at 0 (written before the
+/// first sample) or 0xFFFFFFFF (the streaming "unknown"), and a copy cut short leaves it larger
+/// than the file. libsndfile, soundfile and Praat read what is there; so does the toolkit — the
+/// whole frames present, through a header corrected in memory (``UnfinishedHeader``), with a
+/// warning naming both sizes. A header is refused only when not one whole frame follows it.
 enum RIFFHeader {
-    /// Throws `headerSizeMismatch` when the `data` chunk declares more bytes than follow it.
-    /// Files that are not little-endian RIFF/WAVE are left to libsndfile. A declared size of
-    /// 0xFFFFFFFF (streaming writers' "unknown") is accepted.
-    /// `descriptor` is the open file (read with `pread`, so its offset is unchanged).
-    static func check(_ path: String, descriptor: Int32) throws(AudioError) {
+    /// Looks at the chunks of `descriptor` (read with `pread`, so its offset is unchanged). Nil
+    /// when the file is not little-endian RIFF/WAVE or its data size is consistent.
+    static func inspect(_ path: String, descriptor: Int32) throws(AudioError) -> UnfinishedHeader? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return }
+        guard fstat(descriptor, &status) == 0 else { return nil }
         let fileSize = UInt64(max(0, status.st_size))
-        func read(_ buffer: inout [UInt8], at offset: UInt64) -> Bool {
-            guard offset < UInt64(Int64.max) else { return false }
-            let count = buffer.count
-            return buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) } == count
+        func read(_ count: Int, at offset: UInt64) -> [UInt8]? {
+            guard offset < UInt64(Int64.max) else { return nil }
+            var buffer = [UInt8](repeating: 0, count: count)
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            return got == count ? buffer : nil
         }
-        var header = [UInt8](repeating: 0, count: 12)
-        guard read(&header, at: 0), header[0..<4] == [0x52, 0x49, 0x46, 0x46],  // RIFF
+        func uint32(_ bytes: [UInt8], _ at: Int) -> UInt64 {
+            UInt64(bytes[at]) | UInt64(bytes[at + 1]) << 8 | UInt64(bytes[at + 2]) << 16 | UInt64(bytes[at + 3]) << 24
+        }
+        guard let header = read(12, at: 0), header[0..<4] == [0x52, 0x49, 0x46, 0x46],  // RIFF
             header[8..<12] == [0x57, 0x41, 0x56, 0x45]  // WAVE
-        else { return }
+        else { return nil }
         var offset: UInt64 = 12
-        var chunk = [UInt8](repeating: 0, count: 8)
+        var blockAlign: UInt64 = 0
         for _ in 0..<1024 {  // chunk count bound against crafted loops
-            guard read(&chunk, at: offset) else { return }
-            let size = UInt64(chunk[4]) | UInt64(chunk[5]) << 8 | UInt64(chunk[6]) << 16 | UInt64(chunk[7]) << 24
+            guard let chunk = read(8, at: offset) else { return nil }
+            let size = uint32(chunk, 4)
+            if chunk[0..<4] == [0x66, 0x6D, 0x74, 0x20], let format = read(14, at: offset + 8) {  // "fmt "
+                blockAlign = UInt64(format[12]) | UInt64(format[13]) << 8
+            }
             if chunk[0..<4] == [0x64, 0x61, 0x74, 0x61] {  // data
-                let available = fileSize - min(fileSize, offset + 8)
-                if size != 0xFFFF_FFFF, size > available {
-                    throw AudioError(
-                        file: path,
-                        reason: .headerSizeMismatch(declaredBytes: size, availableBytes: available, chunkOffset: Int(offset)))
+                let start = offset + 8
+                let available = fileSize - min(fileSize, start)
+                let unfinished: Bool
+                switch size {
+                case 0xFFFF_FFFF: unfinished = available > 0
+                case 0: unfinished = available > 0 && !looksLikeChunk(read(8, at: start), remaining: available)
+                default: unfinished = size > available
                 }
-                return
+                guard unfinished, blockAlign > 0 else { return nil }
+                let whole = min(available, 0xFFFF_FFFF) / blockAlign * blockAlign
+                guard whole > 0 else {
+                    throw AudioError(file: path, reason: .headerSizeMismatch(declaredBytes: size, availableBytes: available, chunkOffset: Int(offset)))
+                }
+                return UnfinishedHeader(
+                    declaredBytes: size, availableBytes: available, readBytes: whole,
+                    patches: [(4, le32(min(start + whole - 8, 0xFFFF_FFFF))), (offset + 4, le32(whole))])
             }
             offset += 8 + size + (size & 1)
-            if offset >= fileSize { return }
+            if offset >= fileSize { return nil }
         }
+        return nil
+    }
+
+    /// Whether `bytes` start another chunk (a four-character code and a size that fits): then a
+    /// data size of 0 is a real empty chunk, not an unfinished one.
+    private static func looksLikeChunk(_ bytes: [UInt8]?, remaining: UInt64) -> Bool {
+        guard let bytes, bytes[0..<4].allSatisfy({ (0x20...0x7E).contains($0) }) else { return false }
+        let size = UInt64(bytes[4]) | UInt64(bytes[5]) << 8 | UInt64(bytes[6]) << 16 | UInt64(bytes[7]) << 24
+        return 8 + size <= remaining
+    }
+
+    private static func le32(_ value: UInt64) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+}
+
+/// A WAV whose `data` size was not finished (0, 0xFFFFFFFF, or more than the file holds): what the
+/// header said, what the file holds, and the whole frames read.
+public struct UnfinishedHeader: Sendable, Equatable {
+    public var declaredBytes: UInt64
+    public var availableBytes: UInt64
+    /// The bytes read as audio: the whole frames of `availableBytes`.
+    public var readBytes: UInt64
+    /// Header bytes replaced in memory (file offset, bytes): the RIFF and data sizes.
+    var patches: [(offset: UInt64, bytes: [UInt8])]
+
+    public static func == (a: Self, b: Self) -> Bool {
+        (a.declaredBytes, a.availableBytes, a.readBytes) == (b.declaredBytes, b.availableBytes, b.readBytes)
+    }
+
+    /// The warning the scorers show.
+    public var warning: String {
+        let declared = declaredBytes == 0xFFFF_FFFF ? "0xFFFFFFFF (unknown)" : "\(declaredBytes)"
+        return "unfinishedHeader: the WAV header declares \(declared) data bytes, the file holds \(availableBytes); "
+            + "the \(readBytes) bytes of whole frames were read (a recording whose header was never completed)"
+    }
+}
+
+/// The file through its corrected header, for libsndfile's virtual I/O: reads come from the
+/// descriptor with the patched bytes laid over them. Owns (closes) the descriptor.
+final class PatchedFile {
+    let descriptor: Int32
+    let length: Int64
+    var position: Int64 = 0
+    let patches: [(offset: UInt64, bytes: [UInt8])]
+
+    init(descriptor: Int32, patches: [(offset: UInt64, bytes: [UInt8])]) {
+        self.descriptor = descriptor
+        var status = stat()
+        length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+        self.patches = patches
+    }
+
+    deinit { close(descriptor) }
+
+    func read(into pointer: UnsafeMutableRawPointer, count: Int64) -> Int64 {
+        guard count > 0, position >= 0, position < length else { return 0 }
+        let wanted = Int(min(count, length - position))
+        let got = pread(descriptor, pointer, wanted, off_t(position))
+        guard got > 0 else { return 0 }
+        let bytes = pointer.assumingMemoryBound(to: UInt8.self)
+        for (offset, patch) in patches {
+            for (k, byte) in patch.enumerated() {
+                let at = Int64(offset) + Int64(k) - position
+                if at >= 0, at < Int64(got) { bytes[Int(at)] = byte }
+            }
+        }
+        position += Int64(got)
+        return Int64(got)
+    }
+
+    func seek(_ offset: Int64, whence: Int32) -> Int64 {
+        switch whence {
+        case SEEK_SET: position = offset
+        case SEEK_CUR: position += offset
+        case SEEK_END: position = length + offset
+        default: return -1
+        }
+        return position
     }
 }

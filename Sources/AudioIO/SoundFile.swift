@@ -11,25 +11,48 @@ public final class SoundFile: AudioDecoder {
     public let path: String
     public let format: AudioFormat
     public private(set) var nonFiniteSamples = 0
+    /// Set when the WAV's data size was never finished and the frames present were read.
+    public let unfinishedHeader: UnfinishedHeader?
     private let handle: OpaquePointer
+    /// The file behind a corrected header; kept alive (and closed) with the handle.
+    private let patchedFile: PatchedFile?
 
-    /// Opens `path` for reading. For RIFF/WAVE files the chunk sizes are checked first, so a
-    /// header that claims more data than the file holds is an error, not silently shortened.
+    private static let virtualIO = SF_VIRTUAL_IO(
+        get_filelen: { user in Unmanaged<PatchedFile>.fromOpaque(user!).takeUnretainedValue().length },
+        seek: { offset, whence, user in Unmanaged<PatchedFile>.fromOpaque(user!).takeUnretainedValue().seek(offset, whence: whence) },
+        read: { pointer, count, user in
+            guard let pointer else { return 0 }
+            return Unmanaged<PatchedFile>.fromOpaque(user!).takeUnretainedValue().read(into: pointer, count: count)
+        },
+        write: { _, _, _ in 0 },
+        tell: { user in Unmanaged<PatchedFile>.fromOpaque(user!).takeUnretainedValue().position })
+
+    /// Opens `path` for reading, through ``RegularFile`` (a FIFO or a device is refused, never
+    /// waited on). A RIFF/WAVE file whose data size was never finished is read through a corrected
+    /// header (``unfinishedHeader``); one without a single whole frame is an error.
     ///
-    /// The corresponding C function is `sf_open`.
-    /// The file is opened through ``RegularFile`` (a FIFO or a device is refused, never waited on).
-    ///
-    /// The corresponding C function is `sf_open_fd`.
+    /// The corresponding C functions are `sf_open_fd` and, for a corrected header, `sf_open_virtual`.
     public init(reading path: String) throws(AudioError) {
         let descriptor: Int32
         do { descriptor = try RegularFile.openForReading(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
-        do { try RIFFHeader.check(path, descriptor: descriptor) } catch {
+        do { unfinishedHeader = try RIFFHeader.inspect(path, descriptor: descriptor) } catch {
             close(descriptor)
             throw error
         }
         var info = SF_INFO()
-        guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {  // 1: sf_close closes the descriptor
-            close(descriptor)
+        let opened: OpaquePointer?
+        if let unfinishedHeader {
+            // libsndfile reads the file through the corrected header (virtual I/O).
+            let file = PatchedFile(descriptor: descriptor, patches: unfinishedHeader.patches)
+            patchedFile = file
+            var io = Self.virtualIO
+            opened = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(file).toOpaque())
+        } else {
+            patchedFile = nil
+            opened = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1)  // 1: sf_close closes the descriptor
+            if opened == nil { close(descriptor) }
+        }
+        guard let handle = opened else {
             throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
         }
         self.path = path

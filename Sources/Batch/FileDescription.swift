@@ -71,6 +71,7 @@ public struct FileDescription: Sendable {
         description.durationSeconds = format.durationSeconds
         description.samplingRateHz = format.sampleRateHz
         description.channels = format.channels
+        description.warnings = AudioScoring.warnings(decoder)
         return description
     }
 

@@ -52,6 +52,21 @@ public struct BiquadCascade: Sendable, Hashable {
         for i in state.indices { state[i] = 0 }
     }
 
+    /// Sets the memory to the steady state of a constant input `x` (as if `x` had been applied
+    /// forever, scipy's `lfilter_zi` × x), so a signal that starts at a non-zero value has no
+    /// start transient. In transposed direct form II with section output y = H(1)·x:
+    /// z1 = y − b0·x and z2 = b2·x − a2·y.
+    public mutating func prime(constantInput x: Double) {
+        var input = x
+        for (k, s) in sections.enumerated() {
+            let denominator = 1 + s.a1 + s.a2
+            let y = denominator == 0 ? 0 : input * (s.b0 + s.b1 + s.b2) / denominator
+            state[2 * k] = y - s.b0 * input
+            state[2 * k + 1] = s.b2 * input - s.a2 * y
+            input = y
+        }
+    }
+
     /// Filters `samples` in place. Sections run in groups of up to three per pass over the
     /// samples, each sample through the whole group: the next section's arithmetic then overlaps
     /// the feedback latency of the one before (one pass per section waits on it in turn). The

@@ -39,6 +39,12 @@ public struct HalfBandUpsampler: Sendable {
         centre = h[(n - 1) / 2]
     }
 
+    /// Fills the history with a constant `x` (the input before the first sample), so a signal
+    /// that starts at a non-zero value has no start transient.
+    public mutating func prime(constantInput x: Double) {
+        for i in history.indices { history[i] = x }
+    }
+
     /// Two output samples per input sample: y[2k] = Σ_j h[2j]·x[k−j], y[2k+1] = h[2m+1]·x[k−m]
     /// with taps = 4m + 3.
     public mutating func process(_ input: [Double]) -> [Double] {

@@ -9,7 +9,7 @@ import SensorData
 struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Score one recording: tapping, gait, spl, voice, audiometry.",
-        subcommands: [ScoreTapping.self, ScoreGait.self, ScoreSPL.self, ScoreVoice.self, ScoreAudiometry.self]
+        subcommands: [ScoreTapping.self, ScoreGait.self, ScoreSPL.self, ScoreVoice.self, ScoreLoudness.self, ScoreAudiometry.self]
     )
 }
 

@@ -172,12 +172,35 @@ struct ScoreVoice: ParsableCommand {
     @Option(name: .long, help: "The most samples (frames × channels) the analysis holds in memory, ~40 bytes each; longer recordings are refused.")
     var maxVoiceSamples: Int = VoiceScorer.Parameters.defaultMaximumSamples
 
+    @Flag(name: .long, help: "Loudness: count a stereo file whose two channels are sample-identical once (−3.01 LU), instead of summing both as BS.1770-4 does.")
+    var countIdenticalChannelsOnce = false
+
     func run() throws {
         var parameters = VoiceScorer.Parameters()
         parameters.maximumSamples = maxVoiceSamples
         parameters.calibrationOffsetDecibels = calibrationOffset
         parameters.pitchFloorHz = pitchFloor
         parameters.pitchCeilingHz = pitchCeiling
+        parameters.countIdenticalChannelsOnce = countIdenticalChannelsOnce
         try emit(options) { () throws(ScoringError) in try VoiceScorer.score(options.file, parameters) }
+    }
+}
+
+struct ScoreLoudness: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loudness",
+        abstract: "Programme loudness (ITU-R BS.1770-4, EBU R 128): integrated, loudness range, momentary and short-term maxima, true peak.",
+        discussion: "Every channel counts, with BS.1770-4's weights (1.41 for the surrounds of a five-channel file). Integrated loudness and loudness range match EBU Tech 3341/3342 test signals and libebur128 (docs: README, \"Accuracy\"). True peak: 4× oversampling below 96 kHz (BS.1770-4 Annex 2)."
+    )
+
+    @OptionGroup var options: ScoreOptions
+
+    @Flag(name: .long, help: "Count a stereo file whose two channels are sample-identical once (−3.01 LU), instead of summing both as BS.1770-4 does.")
+    var countIdenticalChannelsOnce = false
+
+    func run() throws {
+        var parameters = LoudnessScorer.Parameters()
+        parameters.countIdenticalChannelsOnce = countIdenticalChannelsOnce
+        try emit(options) { () throws(ScoringError) in try LoudnessScorer.score(options.file, parameters) }
     }
 }

@@ -105,14 +105,18 @@ import TestSupport
         #expect(abs(try number(set, "f0MedianHz") / frequency - 1) <= 0.0001)
     }
 
-    @Test("dual mono counts once in loudness; too-loud rule on a full-scale sine")
+    @Test("identical stereo channels both count in BS.1770 loudness (+10·lg 2 = 3.0103 LU over mono), once only on request; too-loud rule on a full-scale sine")
     func loudnessAndTooLoud() throws {
         let mono = (0..<Int(3 * Self.rate)).map { 0.5 * sin(2 * Double.pi * 997 * Double($0) / Self.rate) }
         let stereo = mono.flatMap { [$0, $0] }
         let a = VoiceAnalysis.analyze(interleaved: mono, channels: 1, sampleRateHz: Self.rate).0
         let b = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate).0
         #expect(b["channelMode"] == .text("dualMono"))
-        #expect(abs(try number(a, "loudnessLufs") - number(b, "loudnessLufs")) < 1e-9)
+        #expect(abs(try number(b, "loudnessLufs") - number(a, "loudnessLufs") - 10 * log10(2)) < 1e-9)
+        var once = VoiceAnalysis.Options()
+        once.countIdenticalChannelsOnce = true
+        let c = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate, options: once).0
+        #expect(abs(try number(a, "loudnessLufs") - number(c, "loudnessLufs")) < 1e-9)
         #expect(b["researchKitTooLoud"] == .text("true"))  // mean clamped level of a −6 dBFS sine ≈ 0.83
         let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).0
         #expect(quiet["researchKitTooLoud"] == .text("false"))

@@ -51,7 +51,7 @@ import TestSupport
         #expect(blockCount == 11)
     }
 
-    @Test("a WAV whose header claims more data than the file holds is an error naming the chunk")
+    @Test("a WAV whose header claims more data than the file holds is read up to its end, with the sizes")
     func lyingHeader() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -64,8 +64,53 @@ import TestSupport
         #expect(Array(bytes[36..<40]) == Array("data".utf8))
         bytes[40] = 0x40; bytes[41] = 0x42; bytes[42] = 0x0F; bytes[43] = 0x00  // 1,000,000 bytes
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(throws: AudioError(file: path, reason: .headerSizeMismatch(declaredBytes: 1_000_000, availableBytes: 200, chunkOffset: 36))) {
-            try SoundFile(reading: path)
+        // The frames present are read (as libsndfile, soundfile and Praat read them), with the sizes.
+        let decoder = try SoundFile(reading: path)
+        let header = try #require(decoder.unfinishedHeader)
+        #expect([header.declaredBytes, header.availableBytes, header.readBytes] == [1_000_000, 200, 200])
+        #expect(try decoder.readAll() == [Float](repeating: 0.25, count: 100))
+    }
+
+    /// A 16-bit mono WAV header (44 bytes) with the given RIFF and data sizes, then `frames`.
+    static func wav(dataSize: UInt32, riffSize: UInt32, frames: [Int16], rate: UInt32 = 8_000) -> [UInt8] {
+        func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+        return Array("RIFF".utf8) + le(riffSize) + Array("WAVEfmt ".utf8) + le(UInt32(16)) + le(UInt16(1)) + le(UInt16(1))
+            + le(rate) + le(rate * 2) + le(UInt16(2)) + le(UInt16(16)) + Array("data".utf8) + le(dataSize)
+            + frames.flatMap { le($0) }
+    }
+
+    @Test("unfinished WAVs (data size 0, 0xFFFFFFFF, larger than the file, a torn last frame) read every whole frame present with a warning naming both sizes; no whole frame is an error")
+    func unfinishedWAVs() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let frames: [Int16] = (0..<1_000).map { Int16(truncatingIfNeeded: $0 * 37 - 16_000) }
+        let expected = frames.map { Float($0) / 32_768 }
+        let cases: [(name: String, bytes: [UInt8], declared: UInt64, available: UInt64, read: UInt64)] = [
+            ("zero.wav", Self.wav(dataSize: 0, riffSize: 0, frames: frames), 0, 2_000, 2_000),
+            ("unknown.wav", Self.wav(dataSize: 0xFFFF_FFFF, riffSize: 0xFFFF_FFFF, frames: frames), 0xFFFF_FFFF, 2_000, 2_000),
+            ("long.wav", Self.wav(dataSize: 4_000_000, riffSize: 4_000_036, frames: frames), 4_000_000, 2_000, 2_000),
+            ("torn.wav", Array(Self.wav(dataSize: 0, riffSize: 0, frames: frames).dropLast()), 0, 1_999, 1_998),
+        ]
+        for (name, bytes, declared, available, read) in cases {
+            let path = try folder.write(name, bytes)
+            let decoder = try SoundFile(reading: path)
+            let header = try #require(decoder.unfinishedHeader, "\(name)")
+            #expect([header.declaredBytes, header.availableBytes, header.readBytes] == [declared, available, read], "\(name)")
+            #expect(header.warning.contains("declares \(declared == 0xFFFF_FFFF ? "0xFFFFFFFF (unknown)" : String(declared)) data bytes, the file holds \(available)"))
+            let samples = try decoder.readAll()
+            #expect(samples == Array(expected.prefix(Int(read) / 2)), "\(name): \(samples.count) samples")
+        }
+        // A finished file and a real empty data chunk followed by another chunk: no warning.
+        let finished = try folder.write("ok.wav", Self.wav(dataSize: 2_000, riffSize: 2_036, frames: frames))
+        #expect(try SoundFile(reading: finished).unfinishedHeader == nil)
+        let empty = try folder.write("empty.wav", Self.wav(dataSize: 0, riffSize: 48, frames: []) + Array("LIST".utf8) + [4, 0, 0, 0] + Array("INFO".utf8))
+        let emptyDecoder = try SoundFile(reading: empty)
+        #expect(emptyDecoder.unfinishedHeader == nil)
+        #expect(try emptyDecoder.readAll().isEmpty)
+        // Not one whole frame: refused, naming both sizes.
+        let none = try folder.write("none.wav", Self.wav(dataSize: 0, riffSize: 0, frames: []) + [0x01])
+        #expect(throws: AudioError(file: none, reason: .headerSizeMismatch(declaredBytes: 0, availableBytes: 1, chunkOffset: 36))) {
+            try SoundFile(reading: none)
         }
     }
 

@@ -16,10 +16,9 @@ public struct SoundLevelMeter: Sendable {
     public let intervalSeconds: Double
     /// Weighting of the F/S time-weighted levels (LAF, LAS by default).
     public let timeWeighting: FrequencyWeighting
-    /// Samples filtered but not integrated at the start (filter settling), s.
+    /// Samples filtered but not integrated at the start, s (0 by default: the filters start in
+    /// their steady state for the first sample, so there is no start transient to skip).
     public let settlingSeconds: Double
-    /// Whether Lmax ignores the first 5 τ of integration (the exponential average still rising).
-    public let maxSkipsRiseTime: Bool
     /// 1, 2 or 4: weighting and integration at that multiple of the input rate, after half-band
     /// FIR upsampling, which keeps the bilinear filters close to the analogue curves up to
     /// 20 kHz (analysis.md §3.3: −1.11 instead of −6.21 dB at 16 kHz for 2× at 48 kHz).
@@ -54,8 +53,7 @@ public struct SoundLevelMeter: Sendable {
     private var untilLevelSample: Int
 
     public init(sampleRateHz inputRateHz: Double, calibrationOffsetDecibels: Double, intervalSeconds: Double = 1,
-                timeWeighting: FrequencyWeighting = .a, settlingSeconds: Double = 0, maxSkipsRiseTime: Bool = true,
-                oversampling: Int = 1) {
+                timeWeighting: FrequencyWeighting = .a, settlingSeconds: Double = 0, oversampling: Int = 1) {
         let factor = oversampling >= 4 ? 4 : oversampling >= 2 ? 2 : 1
         self.oversampling = factor
         upsamplers = Array(repeating: HalfBandUpsampler(), count: factor == 4 ? 2 : factor == 2 ? 1 : 0)
@@ -66,7 +64,6 @@ public struct SoundLevelMeter: Sendable {
         self.intervalSeconds = intervalSeconds
         self.timeWeighting = timeWeighting
         self.settlingSeconds = settlingSeconds
-        self.maxSkipsRiseTime = maxSkipsRiseTime
         zFilter = timeWeighting.filter(sampleRateHz: sampleRateHz)
         settlingSamples = Int(clamping: settlingSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 0...Int.max)
         aFilter = FrequencyWeighting.a.filter(sampleRateHz: sampleRateHz)
@@ -78,18 +75,24 @@ public struct SoundLevelMeter: Sendable {
         untilLevelSample = samplesPerLevelSample
     }
 
-    /// Processes one block of one channel's samples (any length).
+    /// Processes one block of one channel's samples (any length). Metering starts at the first
+    /// sample: the upsamplers and weighting filters begin in the steady state of that sample's
+    /// value (no start transient), and the F and S averages begin at 0 — a meter switched on in
+    /// silence — so an event at t = 0 reads as the IEC 61672-1 tone-burst response says.
     public mutating func process(_ input: [Double]) {
+        if seen == 0, let first = input.first {
+            for k in upsamplers.indices { upsamplers[k].prime(constantInput: first) }
+            aFilter.prime(constantInput: first)
+            cFilter.prime(constantInput: first)
+            zFilter.prime(constantInput: first)
+        }
         var block = input
         for k in upsamplers.indices { block = upsamplers[k].process(block) }
-        let sampleRateHz = workingRateHz
         var a = block, c = block
         aFilter.process(&a)
         cFilter.process(&c)
         var t = block
         if timeWeighting == .a { t = a } else if timeWeighting == .c { t = c } else { zFilter.process(&t) }
-        let skipFast = maxSkipsRiseTime ? Int(clamping: 5 * 0.125 * sampleRateHz, to: 0...Int.max) : 0
-        let skipSlow = maxSkipsRiseTime ? Int(clamping: 5 * 1.0 * sampleRateHz, to: 0...Int.max) : 0
         for i in block.indices {
             seen += 1
             guard seen > settlingSamples else { continue }
@@ -101,9 +104,8 @@ public struct SoundLevelMeter: Sendable {
             fast.add(pt)
             slow.add(pt)
             samples += 1
-            // Lmax skips the first 5τ, where the exponential average is still rising.
-            if samples > skipFast, fast.value > maxFast { maxFast = fast.value }
-            if samples > skipSlow, slow.value > maxSlow { maxSlow = slow.value }
+            if fast.value > maxFast { maxFast = fast.value }
+            if slow.value > maxSlow { maxSlow = slow.value }
             untilLevelSample -= 1
             if untilLevelSample == 0 {
                 record(level(fast.value))
@@ -142,8 +144,14 @@ public struct SoundLevelMeter: Sendable {
             laeDecibels: laeq + 10 * log10(duration),
             lafmaxDecibels: maxFast.isFinite ? level(maxFast) : nil,
             lasmaxDecibels: maxSlow.isFinite ? level(maxSlow) : nil,
-            laf10Decibels: percentile(90), laf50Decibels: percentile(50), laf90Decibels: percentile(10),
+            // Percentiles interpolate between 0.01-dB bin centres; LAFmax bounds them.
+            laf10Decibels: capped(percentile(90)), laf50Decibels: capped(percentile(50)), laf90Decibels: capped(percentile(10)),
             intervalLevelsDecibels: intervalLevelsDecibels)
+    }
+
+    private func capped(_ percentile: Double?) -> Double? {
+        guard let percentile, maxFast.isFinite else { return percentile }
+        return min(percentile, level(maxFast))
     }
 
     /// The level exceeded `percent` % of the intervals (type-7 quantile of the interval LAeq

@@ -12,6 +12,10 @@ public enum VoiceAnalysis {
         public var calibrationOffsetDecibels: Double?
         public var pitchFloorHz = 75.0
         public var pitchCeilingHz = 600.0
+        /// Loudness of a stereo file whose channels are sample-identical as one channel (the
+        /// "dual mono counted once" convention, −3.01 LU). Off by default: ITU-R BS.1770-4 sums
+        /// every channel of every layout.
+        public var countIdenticalChannelsOnce = false
         public init(calibrationOffsetDecibels: Double? = nil) {
             self.calibrationOffsetDecibels = calibrationOffsetDecibels
         }
@@ -35,7 +39,7 @@ public enum VoiceAnalysis {
         let frames = interleaved.count / max(1, channels)
         let channel0 = (0..<frames).map { interleaved[$0 * channels] }
         let dualMono = channels == 2 && (0..<frames).allSatisfy { interleaved[2 * $0] == interleaved[2 * $0 + 1] }
-        let loudnessChannels = channels == 1 || dualMono ? 1 : channels
+        let loudnessChannels = channels == 1 || (dualMono && options.countIdenticalChannelsOnce) ? 1 : channels
         set.append("channelMode", .text(channels == 1 ? "mono" : dualMono ? "dualMono" : "multichannel"))
         set.append("durationSeconds", Double(frames) / sampleRateHz)
 
@@ -47,7 +51,7 @@ public enum VoiceAnalysis {
         set.append("intensityDb", rmsDbfs.isFinite ? rmsDbfs + 20 * log10(1 / 2e-5) : nil)
         set.append("splDecibels", options.calibrationOffsetDecibels.flatMap { rmsDbfs.isFinite ? rmsDbfs + $0 : nil })
 
-        // ITU-R BS.1770-4 over all channels (dual mono counted once: +3.01 LU otherwise).
+        // ITU-R BS.1770-4 over all channels (identical channels counted once only on request).
         var meter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: loudnessChannels)
         meter.process(interleaved: loudnessChannels == channels ? interleaved : channel0)
         set.append("loudnessLufs", meter.integratedLUFS)

@@ -11,9 +11,14 @@ public enum BatchAnalyzer: String, Sendable, CaseIterable {
     /// Not an analyzer: the row of a recording that could not be read at all.
     case read
 
+    /// Bumped whenever the analyzer's definitions change, so a resumed batch does not serve
+    /// rows computed under the old ones. 2 (spl): metered from the first sample, filters start in
+    /// their steady state, Lmax no longer skips 5τ. 2 (voice): BS.1770 loudness sums identical
+    /// stereo channels; unfinished WAVs are read.
     public var version: String {
         switch self {
-        case .tapping, .gait, .spl, .voice, .audiometry, .read: "1"
+        case .spl, .voice: "2"
+        case .tapping, .gait, .audiometry, .read: "1"
         }
     }
 
@@ -67,7 +72,7 @@ public struct AnalysisPlan: Sendable {
 
     /// The voice plan's key parameters (canonical JSON, keys sorted).
     static func voiceParameters(maximumSamples: Int) -> String {
-        #"{"maximumSamples":\#(maximumSamples),"pitchCeilingHz":600,"pitchFloorHz":75}"#
+        #"{"countIdenticalChannelsOnce":false,"maximumSamples":\#(maximumSamples),"pitchCeilingHz":600,"pitchFloorHz":75}"#
     }
 
     static func plan(_ analyzer: BatchAnalyzer, _ target: String, row: Int? = nil, identifier: String? = nil, skip: String? = nil) -> AnalysisPlan {

@@ -21,8 +21,10 @@ public enum AudioScoring {
 
     /// What reading `decoder` had to repair, as score warnings (``NonFiniteSamples``'s policy).
     public static func warnings(_ decoder: any AudioDecoder) -> [String] {
-        decoder.nonFiniteSamples == 0 ? [] : [
-            "nonFiniteSamples(\(decoder.nonFiniteSamples)): \(decoder.nonFiniteSamples) sample(s) were NaN or ±infinity and were read as 0 (silence)"
-        ]
+        var warnings = decoder.unfinishedHeader.map { [$0.warning] } ?? []
+        if decoder.nonFiniteSamples > 0 {
+            warnings.append("nonFiniteSamples(\(decoder.nonFiniteSamples)): \(decoder.nonFiniteSamples) sample(s) were NaN or ±infinity and were read as 0 (silence)")
+        }
+        return warnings
     }
 }

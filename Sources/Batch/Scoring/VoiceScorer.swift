@@ -21,6 +21,8 @@ public enum VoiceScorer {
         public static let defaultMaximumSamples = 1 << 24
         /// Bounds a caller may choose (2^34 samples ≈ 690 GB of analysis: beyond any machine).
         public static let maximumSamplesRange = 1...(1 << 34)
+        /// Loudness of sample-identical stereo channels counted once (off: BS.1770-4 sums both).
+        public var countIdenticalChannelsOnce = false
         public init() {}
 
         /// Why these parameters cannot be used (nil: they can).
@@ -46,6 +48,7 @@ public enum VoiceScorer {
         var options = VoiceAnalysis.Options(calibrationOffsetDecibels: parameters.calibrationOffsetDecibels)
         options.pitchFloorHz = parameters.pitchFloorHz
         options.pitchCeilingHz = parameters.pitchCeilingHz
+        options.countIdenticalChannelsOnce = parameters.countIdenticalChannelsOnce
         var (set, warnings) = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels,
                                                    sampleRateHz: format.sampleRateHz, options: options)
         warnings += AudioScoring.warnings(decoder)

@@ -1,0 +1,56 @@
+import Analysis
+import AudioIO
+import InputGuards
+
+/// Programme loudness of an audio file without voice analysis (ITU-R BS.1770-4, EBU R 128):
+/// integrated loudness over all channels (channel weights of BS.1770-4 Table 3 for five
+/// channels, 1.0 otherwise), loudness range (EBU Tech 3342), the largest momentary (400 ms) and
+/// short-term (3 s) loudness (EBU Tech 3341), and the true peak (BS.1770-4 Annex 2). Streams the
+/// file: memory is one number per channel per 100 ms.
+public enum LoudnessScorer {
+    public struct Parameters: Sendable, Hashable {
+        /// Count a stereo file whose channels are sample-identical once (−3.01 LU); off by
+        /// default, as BS.1770-4 sums every channel.
+        public var countIdenticalChannelsOnce = false
+        public init() {}
+    }
+
+    public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
+        let decoder = try AudioScoring.open(file)
+        let format = decoder.format
+        let channels = format.channels
+        var meter = LoudnessMeter(sampleRateHz: format.sampleRateHz, channels: channels)
+        var peak = TruePeakMeter(sampleRateHz: format.sampleRateHz, channels: channels)
+        // When asked to count identical channels once, a second one-channel meter runs alongside
+        // and is used if every frame turns out to have identical channels.
+        var once = LoudnessMeter(sampleRateHz: format.sampleRateHz, channels: 1)
+        var identical = channels == 2 && parameters.countIdenticalChannelsOnce
+        do {
+            try decoder.forEachBlock { block, frames in
+                meter.process(interleaved: block)
+                peak.process(interleaved: block)
+                if identical {
+                    identical = (0..<frames).allSatisfy { block[2 * $0] == block[2 * $0 + 1] }
+                    let left = (0..<frames).map { Double(block[2 * $0]) }
+                    left.withUnsafeBufferPointer { once.process(interleaved: $0) }
+                }
+            }
+        } catch {
+            throw ScoringError(.invalidInput, String(describing: error))
+        }
+        let used = identical ? once : meter
+        var set = FeatureSet(name: "bs1770")
+        set.append("integratedLufs", used.integratedLUFS)
+        set.append("loudnessRangeLu", used.loudnessRangeLU)
+        set.append("momentaryMaxLufs", used.momentaryLUFS.max())
+        set.append("shortTermMaxLufs", used.shortTermLUFS.max())
+        set.append("truePeakDbtp", peak.truePeakDbtp.isFinite ? peak.truePeakDbtp : nil)
+        set.append("channelsCounted", Double(identical ? 1 : channels))
+        set.append("oversamplingFactor", Double(peak.factor))
+        var warnings = AudioScoring.warnings(decoder)
+        if used.integratedLUFS == nil { warnings.append("integrated loudness is −∞: every 400-ms block is below −70 LUFS (or the file is shorter than 400 ms)") }
+        return ScoreReport(kind: "loudness", file: file,
+                           dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(channels) ch",
+                           sets: [set], warnings: warnings)
+    }
+}
