@@ -175,4 +175,38 @@ struct OxfordAccuracyTests {
         #expect(summary.meanAbsoluteCountErrorPercent <= 3, "\(summary.meanAbsoluteCountErrorPercent)")
         #expect(summary.cadenceMedianAbsoluteError <= 2, "\(summary.cadenceMedianAbsoluteError)")
     }
+
+    @Test("cadence: a warning exactly when the estimators differ by more than 15 % or the steps imply a cadence outside 40–160 steps/min; none on a clean 108-steps/min walk")
+    func cadenceWarnings() throws {
+        var random = SeededRandom(seed: 216)
+        let fast: (Double) -> Double = { sin(2 * .pi * 3.0 * $0) + 0.5 * sin(.pi * 3.0 * $0 + 0.3) }
+        let harmonic: (Double) -> Double = { sin(2 * .pi * 1.8 * $0) + 1.4 * sin(2 * .pi * 3.6 * $0 + 1.0) }
+        let stride: (Double) -> Double = { 0.3 * sin(2 * .pi * 1.8 * $0) + 1.0 * sin(.pi * 1.8 * $0 + 0.3) }
+        let slow: (Double) -> Double = { sin(2 * .pi * 0.75 * $0) + 0.5 * sin(.pi * 0.75 * $0 + 0.3) }
+        let noise = (0..<3_000).map { _ in 2 * (random.unit() - 0.5) }
+        let shaking: (Double) -> Double = { noise[min(2_999, Int(($0 * 100).rounded()))] }
+        var signals: [(String, MotionSignal)] = []
+        signals.append(("g1, 108 steps/min", GaitTests.walk(GaitTests.g1)))
+        signals.append(("180 steps/min", GaitTests.walk(fast)))
+        signals.append(("strong second harmonic", GaitTests.walk(harmonic)))
+        signals.append(("stride-dominated", GaitTests.walk(stride)))
+        signals.append(("noisy shaking", GaitTests.walk(shaking)))
+        signals.append(("slow, 45 steps/min", GaitTests.walk(seconds: 40, slow)))
+        var warned = 0
+        for (name, signal) in signals {
+            let result = GaitAnalysis.analyze(signal, windows: false)
+            let f = result.features
+            let steps = (f["stepCount"]?.number ?? 0) >= 8 ? f["cadenceFromStepsStepsPerMinute"]?.number : nil
+            let estimates = [steps, f["cadenceAutocorrStepsPerMinute"]?.number, f["cadenceDominantFrequencyStepsPerMinute"]?.number].compactMap { $0 }
+            let disagree = f["cadenceStepsPerMinute"]?.number != nil && (estimates.max() ?? 0) > 1.15 * (estimates.min() ?? 0)
+            #expect(result.warnings.contains { $0.hasPrefix("cadenceDisagreement") } == disagree, "\(name): \(estimates) \(result.warnings)")
+            let fromSteps = f["cadenceFromStepsStepsPerMinute"]?.number
+            let reported = f["cadenceStepsPerMinute"]?.number
+            let implausible = fromSteps.map { !(40...160).contains($0) } ?? reported.map { !(40...160).contains($0) } ?? false
+            #expect(result.warnings.contains { $0.hasPrefix("implausibleCadence") } == implausible, "\(name): steps \(fromSteps ?? .nan), reported \(reported ?? .nan) \(result.warnings)")
+            warned += result.warnings.isEmpty ? 0 : 1
+        }
+        #expect(GaitAnalysis.analyze(GaitTests.walk(GaitTests.g1), windows: false).warnings.isEmpty)
+        #expect(warned >= 2, "the set should exercise both warnings")
+    }
 }

@@ -90,6 +90,7 @@ import TestSupport
             "score gait": ["score", "gait", sample + "/accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json"],
             "score spl": ["score", "spl", wav],
             "score voice": ["score", "voice", wav],
+            "score loudness": ["score", "loudness", wav],
             "score audiometry": ["score", "audiometry", sample + "/dbhl_tone_audiometry_result.json"],
             "batch run": ["batch", "run", sample + "/tapping_results.json", "--db", folder.path("b.sqlite")],
             "report": ["report", "--db", folder.path("s.sqlite"), "--out", folder.path("report")],

@@ -56,6 +56,8 @@ public enum GaitAnalysis {
         /// Walking bouts, s.
         public var bouts: [ClosedRange<Double>]
         public var features: FeatureSet
+        /// Cadence estimators that disagree, or a cadence walking does not reach.
+        public var warnings: [String]
     }
 
     /// Analyses `signal`. With `windows` true, the cadence of every 20-s window (10-s hop) is
@@ -99,7 +101,7 @@ public enum GaitAnalysis {
             }
             set.append("cadenceWindowsStepsPerMinute", .numbers(cadences))
         }
-        return Result(stepTimes: core.steps, bouts: core.bouts, features: set)
+        return Result(stepTimes: core.steps, bouts: core.bouts, features: set, warnings: core.cadence.warnings)
     }
 
     /// Cadence of a recording only (the per-window estimator), steps/min; nil if no walking.

@@ -12,7 +12,15 @@ extension StepAnalysis {
         var dominantFrequencyHz: Double?
         var value: Double?
         var source: String
+        /// Set when the estimators disagree by more than 15 %, or the steps imply a cadence that
+        /// walking does not reach (``walkingCadenceRange``).
+        var warnings: [String] = []
     }
+
+    /// Cadences an adult reaches walking, steps/min: below 40 there is no gait cycle to speak of;
+    /// the walk–run transition lies near 140–150 steps/min, so a "walk" above 160 is a miscount
+    /// (double-counted steps, a phone shaken) or not a walk.
+    static let walkingCadenceRange = 40.0...160.0
 
     /// Steps grouped into runs: a gap longer than 2.5 × the median step interval starts a run.
     var runs: [[Double]] {
@@ -57,12 +65,28 @@ extension StepAnalysis {
                 c.dominantFrequency = 60 * peak
             }
         }
-        if let fromSteps = c.fromSteps, steps.count >= 8, let auto = c.autocorrelation, abs(fromSteps - auto) <= 0.1 * auto {
+        // The rule (analysis.md §2.6): the step-based value with ≥ 8 steps when it is within 10 % of
+        // the autocorrelation value, else the autocorrelation value; the steps alone without one.
+        // Disagreement beyond 15 % among the estimators, and step counts that walking cannot
+        // produce, are warned about, never passed silently.
+        let stepsUsable = steps.count >= 8 ? c.fromSteps : nil
+        if let fromSteps = stepsUsable, let auto = c.autocorrelation, abs(fromSteps - auto) <= 0.1 * auto {
             (c.value, c.source) = (fromSteps, "steps")
         } else if let auto = c.autocorrelation {
             (c.value, c.source) = (auto, "autocorrelation")
-        } else if let fromSteps = c.fromSteps, steps.count >= 8 {
+        } else if let fromSteps = stepsUsable {
             (c.value, c.source) = (fromSteps, "steps")
+        }
+        let estimates = [("steps", stepsUsable), ("autocorrelation", c.autocorrelation), ("dominant frequency", c.dominantFrequency)]
+            .compactMap { name, value in value.map { (name, $0) } }
+        if let low = estimates.map(\.1).min(), let high = estimates.map(\.1).max(), high > 1.15 * low, let value = c.value {
+            let listed = estimates.map { "\($0.0) \(($0.1 * 10).rounded() / 10)" }.joined(separator: ", ")
+            c.warnings.append("cadenceDisagreement: the estimators differ by more than 15 % (\(listed) steps/min); reported \((value * 10).rounded() / 10) from the \(c.source) by the documented rule")
+        }
+        if let fromSteps = c.fromSteps, !Self.walkingCadenceRange.contains(fromSteps) {
+            c.warnings.append("implausibleCadence: \(steps.count) steps imply \((fromSteps * 10).rounded() / 10) steps/min, outside walking's \(Int(Self.walkingCadenceRange.lowerBound))–\(Int(Self.walkingCadenceRange.upperBound)) steps/min (miscounted steps, or not a walk)")
+        } else if let value = c.value, !Self.walkingCadenceRange.contains(value) {
+            c.warnings.append("implausibleCadence: \((value * 10).rounded() / 10) steps/min (\(c.source)) is outside walking's \(Int(Self.walkingCadenceRange.lowerBound))–\(Int(Self.walkingCadenceRange.upperBound)) steps/min")
         }
         return c
     }

@@ -14,11 +14,12 @@ public enum BatchAnalyzer: String, Sendable, CaseIterable {
     /// Bumped whenever the analyzer's definitions change, so a resumed batch does not serve
     /// rows computed under the old ones. 2 (spl): metered from the first sample, filters start in
     /// their steady state, Lmax no longer skips 5τ. 2 (voice): BS.1770 loudness sums identical
-    /// stereo channels; unfinished WAVs are read.
+    /// stereo channels; unfinished WAVs are read. 2 (gait): cadence disagreement and
+    /// implausible-cadence warnings.
     public var version: String {
         switch self {
-        case .spl, .voice: "2"
-        case .tapping, .gait, .audiometry, .read: "1"
+        case .spl, .voice, .gait: "2"
+        case .tapping, .audiometry, .read: "1"
         }
     }
 

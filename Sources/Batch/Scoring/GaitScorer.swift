@@ -15,7 +15,8 @@ public enum GaitScorer {
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
-        let (recordings, warnings) = try self.recordings(file, parameters)
+        let (recordings, readWarnings) = try self.recordings(file, parameters)
+        var warnings = readWarnings
         let motion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
         let pedometers = recordings.filter { $0.series.kind == .pedometer }
         guard !motion.isEmpty || !pedometers.isEmpty else {
@@ -26,7 +27,9 @@ public enum GaitScorer {
         for (index, recording) in motion.enumerated() {
             guard let signal = MotionSignal(recording.series) else { continue }
             let name = label(recording.name, index: index)
-            var set = GaitAnalysis.analyze(signal).features.renamed(motion.count == 1 ? "atk" : "atk." + name)
+            let analysis = GaitAnalysis.analyze(signal)
+            var set = analysis.features.renamed(motion.count == 1 ? "atk" : "atk." + name)
+            warnings += analysis.warnings.map { motion.count == 1 ? $0 : "\(name): \($0)" }
             // The pedometer joins the recording of its own step (or the only one).
             if let pedometer, motion.count == 1 || pedometer.label == name { set.append(contentsOf: pedometer.features) }
             sets.append(set)
