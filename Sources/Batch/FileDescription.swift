@@ -80,8 +80,7 @@ public struct FileDescription: Sendable {
     static func describe(_ table: CSVTable, file: String) throws -> FileDescription {
         if let layout = MotionCSVLayout.detect(table) {
             let (series, warnings) = try SensorSeries.accelerometer(from: table, layout: layout, file: file)
-            var description = describe(series, file: file, dialect: layout == .oxfordStepCounter
-                ? "CSV (Oxford step-counter layout: ns, m/s²)" : "CSV (\(layout.timeUnit.rawValue), \(layout.accelerationUnit.rawValue))")
+            var description = describe(series, file: file, dialect: layout.summary)
             description.warnings = warnings.map(\.description)
             return description
         }

@@ -39,7 +39,7 @@ public enum RecordingCharts {
     /// Per motion recording: the acceleration magnitude minus its mean, m/s², and the detected
     /// steps, over the first `windowSeconds` (steps stay distinguishable).
     static func gait(_ path: String, windowSeconds: Double = 20) -> [String] {
-        guard let (recordings, _) = try? GaitScorer.recordings(path) else { return [] }
+        guard let (recordings, _, _) = try? GaitScorer.recordings(path) else { return [] }
         return recordings.compactMap { recording in
             guard [.accelerometer, .deviceMotion].contains(recording.series.kind), let signal = MotionSignal(recording.series) else { return nil }
             let result = GaitAnalysis.analyze(signal, windows: false)

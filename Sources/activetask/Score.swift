@@ -104,13 +104,44 @@ struct ScoreGait: ParsableCommand {
 
     @OptionGroup var options: ScoreOptions
 
-    @Option(name: .long, help: "CSV column layout: oxford (ns, accuracy, x, y, z in m/s²) or auto (header names).")
-    var csvLayout: String = "auto"
+    enum CSVLayout: String, ExpressibleByArgument, CaseIterable {
+        case auto, oxford
+    }
+
+    @Option(name: .long, help: "CSV column layout: auto (from the header: phyphox, Sensor Logger, Physics Toolbox, time/x/y/z) or oxford (ns, accuracy, x, y, z in m/s², no header).")
+    var csvLayout: CSVLayout = .auto
+
+    @Option(name: .long, help: "CSV: the time column, by header name or 1-based number.")
+    var timeColumn: String?
+
+    @Option(name: .long, help: "CSV: the x acceleration column, by header name or 1-based number.")
+    var xColumn: String?
+
+    @Option(name: .long, help: "CSV: the y acceleration column, by header name or 1-based number.")
+    var yColumn: String?
+
+    @Option(name: .long, help: "CSV: the z acceleration column, by header name or 1-based number.")
+    var zColumn: String?
+
+    @Option(name: .long, help: "CSV: unit of the time column (\(MotionCSVLayout.TimeUnit.allCases.map(\.rawValue).joined(separator: ", "))); default: from the header, else from the sampling interval.")
+    var timeUnit: MotionCSVLayout.TimeUnit?
+
+    @Option(name: .long, help: "CSV: unit of the acceleration columns (g, m/s2); default: from the header, else from the magnitude.")
+    var accelerationUnit: MotionCSVLayout.AccelerationUnit?
 
     func run() throws {
         var parameters = GaitScorer.Parameters()
-        parameters.csvLayout = csvLayout
+        parameters.csv.oxford = csvLayout == .oxford
+        parameters.csv.timeColumn = timeColumn
+        parameters.csv.xColumn = xColumn
+        parameters.csv.yColumn = yColumn
+        parameters.csv.zColumn = zColumn
+        parameters.csv.timeUnit = timeUnit
+        parameters.csv.accelerationUnit = accelerationUnit
         parameters.lenient = options.lenient
         try emit(options) { () throws(ScoringError) in try GaitScorer.score(options.file, parameters) }
     }
 }
+
+extension MotionCSVLayout.TimeUnit: ExpressibleByArgument {}
+extension MotionCSVLayout.AccelerationUnit: ExpressibleByArgument {}

@@ -8,14 +8,15 @@ import SensorData
 /// ``GaitAnalysis`` and ``PedometerAnalysis`` (analysis.md §2), one feature set per recording.
 public enum GaitScorer {
     public struct Parameters: Sendable, Hashable {
-        /// CSV column layout: `oxford` or `auto` (header names).
-        public var csvLayout = "auto"
+        /// What the caller states about a CSV table (columns, units, the Oxford layout); the
+        /// rest is detected from the header and the data.
+        public var csv = MotionCSVOverrides()
         public var lenient = false
         public init() {}
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
-        let (recordings, readWarnings) = try self.recordings(file, parameters)
+        let (recordings, readWarnings, csvLayout) = try self.recordings(file, parameters)
         var warnings = readWarnings
         let motion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
         let pedometers = recordings.filter { $0.series.kind == .pedometer }
@@ -39,25 +40,24 @@ public enum GaitScorer {
             (set["stepCount"]?.number ?? 0) > 0 || set["cadencePedometerStepsPerMinute"]?.number != nil
                 || set["tremorDominantFrequencyHzAccel"]?.number != nil
         }
-        return ScoreReport(kind: "gait", file: file, dialect: recordings.map(\.series.kind.rawValue).joined(separator: ", "), sets: sets,
+        return ScoreReport(kind: "gait", file: file, dialect: csvLayout?.summary ?? recordings.map(\.series.kind.rawValue).joined(separator: ", "), sets: sets,
                            warnings: warnings, unusable: usable ? nil : "too little motion data to analyse (no walking, less than 5 s for rest and tremor)")
     }
 
     /// The motion and pedometer recordings a gait score reads from `file` (labelled with their
-    /// file and step), and the readers' warnings.
+    /// file and step), the readers' warnings, and for a CSV table the layout it was read with.
     public static func recordings(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError)
-        -> (recordings: [(name: String, series: SensorSeries)], warnings: [String])
+        -> (recordings: [(name: String, series: SensorSeries)], warnings: [String], csvLayout: MotionCSVLayout?)
     {
         var warnings: [String] = []
+        var csvLayout: MotionCSVLayout?
         var recordings: [(name: String, series: SensorSeries)] = []
         do throws(ReadError) {
             switch InputSniffer.sniff(file) {
             case .csv:
                 let table = try CSVTable.parse(FileBytes.read(file), file: file)
-                let layout = parameters.csvLayout == "oxford" ? MotionCSVLayout.oxfordStepCounter : MotionCSVLayout.detect(table)
-                guard let layout else {
-                    throw ReadError(file: file, reason: .unrecognisedLayout("CSV without time/x/y/z columns; give --csv-layout oxford or a header naming them"))
-                }
+                let layout = try parameters.csv.layout(for: table, file: file)
+                csvLayout = layout
                 let (series, readWarnings) = try SensorSeries.accelerometer(from: table, layout: layout, file: file)
                 recordings.append((file, series))
                 warnings += readWarnings.map(\.description)
@@ -79,7 +79,7 @@ public enum GaitScorer {
         } catch {
             throw .input(error)
         }
-        return (recordings, warnings)
+        return (recordings, warnings, csvLayout)
     }
 
     /// The recorder files a task result names that exist next to it, with their step identifiers.

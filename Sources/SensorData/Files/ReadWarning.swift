@@ -23,6 +23,9 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
     /// `key` at `location`. The last occurrence of each was used, as Python's `json` and
     /// JavaScript's `JSON.parse` do.
     case duplicateKeys(count: Int, key: String, location: String)
+    /// A CSV column's unit was not in its header and was inferred from the data by `rule`;
+    /// `flag` states it instead.
+    case unitInferred(column: String, rule: String, flag: String)
 
     /// Stable identifier, e.g. for batch tables.
     public var code: String {
@@ -35,6 +38,7 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
         case .duplicateNoneTaps: "duplicateNoneTaps"
         case .infiniteValues: "infiniteValues"
         case .duplicateKeys: "duplicateKeys"
+        case .unitInferred: "unitInferred"
         }
     }
 
@@ -54,6 +58,8 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
             "duplicateNoneTaps(\(count)): dropped \(count) None tap(s) repeating an earlier None tap's position"
         case .infiniteValues(let count):
             "infiniteValues(\(count)): \(count) item(s) hold a number beyond ±1.8e308, read as ±infinity"
+        case .unitInferred(let column, let rule, let flag):
+            "unitInferred: the \(column) unit is not in the header; \(rule) (state it with \(flag))"
         case .duplicateKeys(let count, let key, let location):
             "duplicateKeys(\(count)): key \(ReadError.quote(key)) repeated in its object at \(location)"
                 + (count > 1 ? " (\(count) repeats in all)" : "") + "; the last occurrence is used, as Python's json and JavaScript's JSON.parse do"
