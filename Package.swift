@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BatchTests",
-            dependencies: ["Batch", "SensorData", "AudioIO", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Batch", "SensorData", "AudioIO", "Analysis", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Batch", "Analysis", "TestSupport"], swiftSettings: swiftSettings),

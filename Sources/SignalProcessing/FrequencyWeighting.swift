@@ -37,12 +37,20 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
         return 20 * log10(gain(f) / gain(1000))
     }
 
-    /// The digital filter for `sampleRateHz`: the analogue poles mapped by the bilinear transform
-    /// z = (2fs + s)/(2fs − s), the zeros at s = 0 to z = 1, one zero at z = −1 per excess pole;
-    /// sections (f4 pair, zeros −1 −1), (A only: f2, f3, zeros +1 +1), (f1 pair, zeros +1 +1);
-    /// the first section scaled to exactly 0 dB at 1 kHz (the endolith/waveform-analysis
-    /// `A_weighting(fs)` design, analysis.md §3.3). Z is an empty cascade. Rates must exceed
-    /// 2 kHz (the 1 kHz reference below Nyquist); below 40 kHz the top octave reads low (§3.3).
+    /// The digital filter for `sampleRateHz`, three (A) or two (C) biquads, scaled to exactly 0 dB
+    /// at 1 kHz:
+    /// - the low-frequency sections (f1 pair; for A also f2, f3) with their zeros at s = 0 → z = 1
+    ///   and poles by the bilinear transform z = (2fs + s)/(2fs − s), which is exact enough there
+    ///   (their poles lie below 740 Hz and their gain tends to 1 towards Nyquist, as the analogue);
+    /// - the high-frequency section ω4²/(s + ω4)², where the bilinear transform fails (it forces a
+    ///   double zero at Nyquist: −6.2 dB at 16 kHz, −15.8 dB at 20 kHz at 48 kHz, pink noise read
+    ///   0.23 dB low), as a matched second-order section (M. Vicanek, "Matched Second Order Digital
+    ///   Filters", 2016): poles by the matched z-transform z = e^(−ω4/fs), numerator chosen so the
+    ///   squared magnitude equals the analogue one at 0 Hz, fs/4 and Nyquist.
+    /// Against the analogue curve (IEC 61672-1 Annex E) at 44.1 / 48 kHz: within 0.09 dB up to
+    /// 10 kHz, −0.11 / −0.03 dB at 12.5 kHz, −0.54 / −0.36 dB at 16 kHz (class 1 allows −17 dB there);
+    /// pink noise integrated to Nyquist +0.01 dB, white noise −0.03 / −0.02 dB (analysis.md §3.3;
+    /// tested in `FrequencyWeightingTests`). Z is an empty cascade. Rates must exceed 2 kHz.
     public func filter(sampleRateHz fs: Double) -> BiquadCascade {
         guard self != .z else { return BiquadCascade(sections: []) }
         let (f1, f2, f3, f4) = Self.poleFrequenciesHz
@@ -53,7 +61,7 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
         func section(zeros: Double, poles p1: Double, _ p2: Double) -> Biquad {
             Biquad(b0: 1, b1: -2 * zeros, b2: zeros * zeros, a1: -(p1 + p2), a2: p1 * p2)
         }
-        var sections = [section(zeros: -1, poles: z(f4), z(f4))]
+        var sections = [Self.matchedLowPass(poleHz: f4, sampleRateHz: fs)]
         if self == .a { sections.append(section(zeros: 1, poles: z(f2), z(f3))) }
         sections.append(section(zeros: 1, poles: z(f1), z(f1)))
         let gain = BiquadCascade(sections: sections).magnitude(atFrequencyHz: 1000, sampleRateHz: fs)
@@ -61,6 +69,30 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
         sections[0].b1 /= gain
         sections[0].b2 /= gain
         return BiquadCascade(sections: sections)
+    }
+
+    /// ω²/(s + ω)² with ω = 2π·`poleHz` as a matched biquad (Vicanek 2016): with φ1 = sin²(Ω/2),
+    /// φ0 = 1 − φ1, φ2 = 4φ0φ1, a polynomial's squared magnitude on the unit circle is
+    /// P0·φ0 + P1·φ1 + P2·φ2 (P0 = (p0 + p1 + p2)², P1 = (p0 − p1 + p2)², P2 = −4·p0·p2); the
+    /// numerator's B0, B1, B2 solve |H|² = |H_analogue|² at Ω = 0, π/2 and π.
+    static func matchedLowPass(poleHz: Double, sampleRateHz fs: Double) -> Biquad {
+        let pole = exp(-2 * Double.pi * poleHz / fs)
+        let a1 = -2 * pole, a2 = pole * pole
+        let squaredA = ((1 + a1 + a2) * (1 + a1 + a2), (1 - a1 + a2) * (1 - a1 + a2), -4 * a2)
+        func analogue(_ f: Double) -> Double {  // |ω²/(jω' + ω)²|² at frequency f
+            let r = poleHz * poleHz / (f * f + poleHz * poleHz)
+            return r * r
+        }
+        // At Ω = 0: φ = (1, 0, 0); at π: (0, 1, 0); at π/2: (½, ½, 1).
+        let b0Squared = analogue(0) * squaredA.0
+        let b1Squared = analogue(fs / 2) * squaredA.1
+        let quarter = analogue(fs / 4) * (0.5 * squaredA.0 + 0.5 * squaredA.1 + squaredA.2)
+        let b2Term = quarter - 0.5 * b0Squared - 0.5 * b1Squared
+        let w = 0.5 * (b0Squared.squareRoot() + b1Squared.squareRoot())
+        let b0 = 0.5 * (w + (w * w + b2Term).squareRoot())
+        let b1 = 0.5 * (b0Squared.squareRoot() - b1Squared.squareRoot())
+        let b2 = -b2Term / (4 * b0)
+        return Biquad(b0: b0, b1: b1, b2: b2, a1: a1, a2: a2)
     }
 }
 
