@@ -10,9 +10,9 @@ enum FuzzCSV {
 
 func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzInput.withFile(data, count, suffix: ".csv") { path in
-        for layout in ["auto", "oxford"] {
+        for oxford in [false, true] {
             var parameters = GaitScorer.Parameters()
-            parameters.csvLayout = layout
+            parameters.csv.oxford = oxford
             FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try GaitScorer.score(path, parameters) }
         }
         FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try AudiometryScorer.score(path) }

@@ -158,10 +158,19 @@ enum Perturbation {
         func ratio(_ a: Double, _ b: Double) -> Double { a > b ? a / b : b / a }
         let n = t.count
         let periods = n >= 2 ? (1..<n).map { t[$0] - t[$0 - 1] } : []
-        // A period counts if in range and, against each in-range neighbour, within the factor.
+        // Praat's PointProcess_isPeriod: an interval counts if it is in range and not more than
+        // `periodFactor` away from both of its neighbouring intervals (whatever their size); an
+        // interval with one neighbour, or none, needs only the range. Praat's mean period — the
+        // divisor of every relative jitter — averages exactly these.
         func isPeriod(_ k: Int) -> Bool {
-            guard inRange(periods[k]) else { return false }
-            return true
+            let interval = periods[k]
+            guard interval > 0, inRange(interval) else { return false }
+            func factor(_ neighbour: Int) -> Double? {
+                guard periods.indices.contains(neighbour), periods[neighbour] > 0 else { return nil }
+                return ratio(interval, periods[neighbour])
+            }
+            guard let previous = factor(k - 1), let next = factor(k + 1) else { return true }
+            return !(previous > periodFactor && next > periodFactor)
         }
         let valid = periods.indices.filter(isPeriod).map { periods[$0] }
         let meanPeriod = valid.isEmpty ? nil : valid.reduce(0, +) / Double(valid.count)

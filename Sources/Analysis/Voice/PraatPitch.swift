@@ -138,6 +138,7 @@ struct PraatPitchAnalysis {
         let fft: FFT?
         let fftSize: Int
         let brentMax: Int
+        var r: [Double]
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
              interpolationDepth: Double, brentDepth: Int, globalPeak: Double) {
@@ -151,6 +152,7 @@ struct PraatPitchAnalysis {
             self.brentDepth = brentDepth
             self.globalPeak = globalPeak
             brentMax = Int(clamping: Double(windowSamples) * interpolationDepth, rounding: .down, to: 0...Int.max)
+            r = [Double](repeating: 0, count: brentMax + 1)
             var size = 1
             while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
             fftSize = size
@@ -200,26 +202,26 @@ struct PraatPitchAnalysis {
             var result = Frame(intensity: localPeak > globalPeak ? 1 : localPeak / globalPeak)
             guard localPeak > 0 else { return result }
 
-            // r[m] for m = 0…brentMax.
-            var r = [Double](repeating: 0, count: brentMax + 2)
+            // r[m] for m = 0…brentMax, the sinc interpolant's support r[−brentMax…brentMax] as in
+            // Praat. The buffer lives across frames: lags a frame near the end cannot compute keep
+            // the previous frame's values, as Praat's do.
             if accurate {
-                let startTime = t - 0.5 * (1 / a.floor + Double(windowSamples) * sound.dx)
+                let startTime = t - 0.5 * (1 / a.floor + a.periodsPerWindow / a.floor)  // dt_window in seconds, as Praat
                 var begin = sound.lowIndex(startTime)
                 if begin < 0 { begin = 0 }
                 var span = maximumLag + windowSamples
                 span = min(span, s.count - begin)
                 let localMaximumLag = span - windowSamples
-                guard localMaximumLag > 0 else { return result }
                 // The mean-removed stretch once, contiguous, so the lag products run over
                 // unchecked pointers.
-                let segment = (0..<span).map { s[begin + $0] - localMean }
+                let segment = (0..<max(span, 0)).map { s[begin + $0] - localMean }
                 let window = windowSamples
-                segment.withUnsafeBufferPointer { x in
+                if localMaximumLag >= 1 { segment.withUnsafeBufferPointer { x in
                     var sumX2 = 0.0
                     for i in 0..<window { sumX2 += x[i] * x[i] }
                     var sumY2 = sumX2
                     r[0] = 1
-                    for lag in 1...min(localMaximumLag, brentMax + 1) {
+                    for lag in 1...min(localMaximumLag, brentMax) {
                         let y0 = x[lag - 1], yZ = x[lag - 1 + window]
                         sumY2 += yZ * yZ - y0 * y0
                         // Four partial sums break the add-latency chain (the order differs from
@@ -239,18 +241,18 @@ struct PraatPitchAnalysis {
                         }
                         r[lag] = ((p0 + p1) + (p2 + p3)) / (sumX2 * sumY2).squareRoot()
                     }
-                }
+                } }
             } else if let fft {
                 let ac = Self.autocorrelation(frame, fft: fft)
                 r[0] = 1
-                for lag in 1...(brentMax + 1) where lag < windowAutocorrelation.count {
+                for lag in 1...max(1, brentMax) where lag < windowAutocorrelation.count && lag < r.count {
                     r[lag] = ac[lag] / (ac[0] * windowAutocorrelation[lag])
                 }
             }
 
             // Candidates at the maxima of r, strongest kept.
             var places: [Int] = [0]
-            let maxLag = accurate ? min(maximumLag, brentMax) : min(maximumLag, brentMax)
+            let maxLag = min(maximumLag, brentMax)
             for i in 2..<max(2, maxLag) where r[i] > 0.5 * a.voicingThreshold && r[i] > r[i - 1] && r[i] >= r[i + 1] {
                 let dr = 0.5 * (r[i + 1] - r[i - 1]), d2r = 2 * r[i] - r[i - 1] - r[i + 1]
                 let frequency = 1 / sound.dx / (Double(i) + dr / d2r)
@@ -276,16 +278,8 @@ struct PraatPitchAnalysis {
                     places[place] = i
                 }
             }
-            // Second pass: maximise the sinc interpolant of r around each candidate. Without
-            // octave costs (harmonicity) the path takes each frame's strongest candidate, so only
-            // the few strongest first estimates need refining.
-            var refine = Array(1..<result.candidates.count)
-            if a.octaveCost == 0, a.octaveJumpCost == 0, refine.count > 3 {
-                refine = Array(refine.sorted { result.candidates[$0].strength > result.candidates[$1].strength }.prefix(3))
-                result.candidates = [result.candidates[0]] + refine.map { result.candidates[$0] }
-                places = [0] + refine.map { places[$0] }
-                refine = Array(1..<result.candidates.count)
-            }
+            // Second pass: maximise the sinc interpolant of r around each candidate.
+            let refine = 1..<result.candidates.count
             for k in refine {
                 let depth = result.candidates[k].frequency > 0.3 / sound.dx ? 700 : brentDepth
                 let (x, y) = maximize(r, around: places[k], depth: depth)
@@ -301,11 +295,23 @@ struct PraatPitchAnalysis {
         /// NUM_interpolate_sinc).
         func sinc(_ r: [Double], at x: Double, depth: Int) -> Double {
             let bound = r.count - 1
+            guard x.isFinite, x >= -Double(bound), x <= Double(bound) else { return r[bound] }  // constant extrapolation
             let midLeft = Int(clamping: x, rounding: .down, to: -r.count...r.count)
             if x == Double(midLeft) { return value(r, midLeft) }
             let midRight = midLeft + 1
+            // Near the ends the depth shrinks to what the array holds, and Praat's lower orders
+            // take over: nearest (0), linear (1), cubic (2).
             let span = min(depth, midRight + bound, bound - midLeft)
-            guard span >= 1 else { return value(r, midLeft) + (x - Double(midLeft)) * (value(r, midRight) - value(r, midLeft)) }
+            let yl = value(r, midLeft), yr = value(r, midRight)
+            switch span {
+            case ...0: return value(r, Int(clamping: x + 0.5, rounding: .down, to: -r.count...r.count))
+            case 1: return yl + (x - Double(midLeft)) * (yr - yl)
+            case 2:
+                let dyl = 0.5 * (yr - value(r, midLeft - 1)), dyr = 0.5 * (value(r, midRight + 1) - yl)
+                let fil = x - Double(midLeft), fir = Double(midRight) - x
+                return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)))
+            default: break
+            }
             let left = midRight - span, right = midLeft + span
             // Left side: a = π(x − ix), window cos(a / (x − left + 1)); sin(a) alternates in sign.
             // The window's cosines advance by a constant angle πs per sample, so they follow the

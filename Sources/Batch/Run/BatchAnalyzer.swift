@@ -18,7 +18,8 @@ public enum BatchAnalyzer: String, Sendable, CaseIterable {
     /// implausible-cadence warnings.
     public var version: String {
         switch self {
-        case .spl, .voice, .gait: "2"
+        case .voice: "3"  // 2: Praat's isPeriod for the mean period; 3: harmonicity exactly as Praat's cc
+        case .spl, .gait: "2"
         case .tapping, .audiometry, .read: "1"
         }
     }

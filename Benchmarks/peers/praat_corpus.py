@@ -1,0 +1,145 @@
+"""Praat parity on a corpus built from public tools (issue 16, point 4): every voice measure of
+`activetask score voice --json` next to Praat (praat-parselmouth) on speech from espeak-ng,
+vowels with jitter, shimmer, breaks and creak generated here, the same resampled by sox to 8–50 kHz,
+stereo copies, and the real voice files given on the command line.
+
+    python3 Benchmarks/peers/praat_corpus.py ACTIVETASK OUT_FOLDER [REAL_FILE…]
+
+Prints one line per file and measure with the relative difference, and a JSON summary on the last
+line; exits 1 if any measure differs by more than 1e-6 relative (HNR and F0: 1e-6 relative too).
+Needs espeak-ng, sox, numpy and praat-parselmouth.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import wave
+
+import numpy as np
+import parselmouth
+from parselmouth.praat import call
+
+MEASURES = {
+    "f0MedianHz": lambda s, p, q, h: call(p, "Get quantile", 0, 0, 0.5, "Hertz"),
+    "jitterLocal": lambda s, p, q, h: call(q, "Get jitter (local)", 0, 0, 0.0001, 0.02, 1.3),
+    "jitterLocalAbsoluteSeconds": lambda s, p, q, h: call(q, "Get jitter (local, absolute)", 0, 0, 0.0001, 0.02, 1.3),
+    "jitterRap": lambda s, p, q, h: call(q, "Get jitter (rap)", 0, 0, 0.0001, 0.02, 1.3),
+    "jitterPpq5": lambda s, p, q, h: call(q, "Get jitter (ppq5)", 0, 0, 0.0001, 0.02, 1.3),
+    "jitterDdp": lambda s, p, q, h: call(q, "Get jitter (ddp)", 0, 0, 0.0001, 0.02, 1.3),
+    "shimmerLocal": lambda s, p, q, h: call([s, q], "Get shimmer (local)", 0, 0, 0.0001, 0.02, 1.3, 1.6),
+    "shimmerLocalDb": lambda s, p, q, h: call([s, q], "Get shimmer (local_dB)", 0, 0, 0.0001, 0.02, 1.3, 1.6),
+    "shimmerApq3": lambda s, p, q, h: call([s, q], "Get shimmer (apq3)", 0, 0, 0.0001, 0.02, 1.3, 1.6),
+    "shimmerApq5": lambda s, p, q, h: call([s, q], "Get shimmer (apq5)", 0, 0, 0.0001, 0.02, 1.3, 1.6),
+    "shimmerApq11": lambda s, p, q, h: call([s, q], "Get shimmer (apq11)", 0, 0, 0.0001, 0.02, 1.3, 1.6),
+    "shimmerDda": lambda s, p, q, h: call([s, q], "Get shimmer (dda)", 0, 0, 0.0001, 0.02, 1.3, 1.6),
+    "hnrDb": lambda s, p, q, h: call(h, "Get mean", 0, 0),
+}
+
+
+def write_wav(path, x, rate):
+    data = np.clip(np.round(np.asarray(x) * 32767), -32768, 32767).astype("<i2")
+    with wave.open(path, "wb") as f:
+        f.setnchannels(1)
+        f.setsampwidth(2)
+        f.setframerate(rate)
+        f.writeframes(data.tobytes())
+
+
+def vowel(rate, seconds, f0, jitter, shimmer, seed, breaks=(), creak=False):
+    """A glottal-pulse vowel: each period's length and amplitude perturbed (Gaussian, relative
+    SD `jitter`, `shimmer`), formants at 700, 1200, 2600 Hz, silent `breaks` (start, length s),
+    and with `creak` every other period 1.6× long (period-doubling)."""
+    rng = np.random.default_rng(seed)
+    n = int(seconds * rate)
+    source = np.zeros(n)
+    t, k = 0.0, 0
+    while t < seconds:
+        period = (1 / f0) * (1 + jitter * rng.standard_normal()) * (1.6 if creak and k % 2 else 1)
+        amplitude = 1 + shimmer * rng.standard_normal()
+        index = int(t * rate)
+        if index < n and not any(a <= t < a + b for a, b in breaks):
+            source[index] = amplitude
+        t += period
+        k += 1
+    x = source
+    for formant, bandwidth in [(700, 80), (1200, 90), (2600, 120)]:
+        r = math.exp(-math.pi * bandwidth / rate)
+        theta = 2 * math.pi * formant / rate
+        a1, a2 = -2 * r * math.cos(theta), r * r
+        y = np.zeros(n)
+        for i in range(n):
+            y[i] = x[i] - a1 * (y[i - 1] if i >= 1 else 0) - a2 * (y[i - 2] if i >= 2 else 0)
+        x = y
+    return 0.5 * x / np.max(np.abs(x))
+
+
+def build(folder):
+    os.makedirs(folder, exist_ok=True)
+    files = []
+    def sox(*args):
+        subprocess.run(["sox", *args], check=True)
+    speech = os.path.join(folder, "speech-22050.wav")
+    subprocess.run(["espeak-ng", "-w", speech, "The quick brown fox jumps over the lazy dog. Aaaaaaaah."], check=True)
+    files.append(speech)
+    sustained = os.path.join(folder, "espeak-sustained-22050.wav")
+    subprocess.run(["espeak-ng", "-p", "20", "-s", "90", "-w", sustained, "aaaaaaaaaaaaaaaaaaaaaaaah"], check=True)
+    files.append(sustained)
+    for rate in (8000, 16000, 44100, 48000, 50000):
+        out = os.path.join(folder, f"speech-{rate}.wav")
+        sox(speech, "-r", str(rate), out)
+        files.append(out)
+    made = [
+        ("vowel-120Hz-44100.wav", 44100, dict(seconds=3, f0=120, jitter=0.01, shimmer=0.05, seed=1)),
+        ("vowel-220Hz-16000.wav", 16000, dict(seconds=3, f0=220, jitter=0.02, shimmer=0.08, seed=2)),
+        ("vowel-breaks-44100.wav", 44100, dict(seconds=3, f0=140, jitter=0.015, shimmer=0.06, seed=3, breaks=((0.8, 0.15), (1.9, 0.1)))),
+        ("vowel-breaks-8000.wav", 8000, dict(seconds=3, f0=110, jitter=0.015, shimmer=0.06, seed=4, breaks=((1.0, 0.2),))),
+        ("creak-48000.wav", 48000, dict(seconds=2.5, f0=90, jitter=0.03, shimmer=0.1, seed=5, creak=True)),
+    ]
+    for name, rate, args in made:
+        path = os.path.join(folder, name)
+        write_wav(path, vowel(rate, **args), rate)
+        files.append(path)
+    stereo = os.path.join(folder, "vowel-breaks-stereo-44100.wav")
+    sox(os.path.join(folder, "vowel-breaks-44100.wav"), "-c", "2", stereo, "remix", "1", "1")
+    files.append(stereo)
+    return files
+
+
+def praat(path):
+    sound = parselmouth.Sound(path)
+    if sound.n_channels > 1:
+        sound = sound.extract_left_channel()
+    pitch = sound.to_pitch()
+    pulses = call([sound, pitch], "To PointProcess (cc)")
+    harmonicity = sound.to_harmonicity_cc()
+    return {name: f(sound, pitch, pulses, harmonicity) for name, f in MEASURES.items()}
+
+
+def main(tool, folder, real):
+    files = build(folder) + real
+    worst = {}
+    failures = 0
+    for path in files:
+        ours = json.loads(subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout)["features"]["atk"]
+        source = path
+        if path.endswith(".m4a"):
+            source = os.path.join(folder, os.path.basename(path) + ".wav")
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c:a", "pcm_f32le", source], check=True)
+        for name, value in praat(source).items():
+            mine = ours.get(name)
+            if value is None or (isinstance(value, float) and math.isnan(value)):
+                ok = mine is None
+                relative = 0.0 if ok else math.inf
+            else:
+                relative = abs(mine / value - 1) if mine is not None and value != 0 else (0.0 if mine == value else math.inf)
+                ok = relative <= 1e-6
+            failures += not ok
+            worst[name] = max(worst.get(name, 0), relative)
+            print(f"{os.path.basename(path)[:30]:30s} {name:27s} {mine!s:>22s} {value!s:>22s} {relative:9.2e}{'' if ok else '  OUTSIDE'}")
+    print(json.dumps({"files": len(files), "outside": failures, "worstRelative": worst}))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3:]))
