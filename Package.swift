@@ -34,6 +34,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: - C libraries (each wrapped once, behind typed Swift errors)
@@ -80,7 +81,10 @@ let package = Package(
         ),
         .target(
             name: "Batch",
-            dependencies: ["InputGuards", "SensorData", "AudioIO", "Analysis", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "InputGuards", "SensorData", "AudioIO", "Analysis",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(name: "Reports", dependencies: ["InputGuards", "Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),

@@ -1,9 +1,15 @@
 import SensorData
 
-/// One analyzer output value.
+/// One analyzer output value, typed as it reaches every output (architecture.md, "typed values
+/// end to end"): numbers are numbers or null, booleans are booleans, categories are text in
+/// fields of their own.
 public enum FeatureValue: Sendable, Hashable {
-    /// A number; NaN and ±∞ are meaningful in peer sets (R's `NA`/`NaN`/`Inf`, analysis.md §0).
+    /// A number. NaN and ±∞ arise in peer sets (R's `NA`/`NaN`/`Inf`, analysis.md §0); every
+    /// output writes a non-finite number as null (JSON, store) or an empty cell (CSV).
     case number(Double)
+    /// A yes/no fact (`researchKitTooLoud`, `asymmetric`): JSON true/false, SQLite 0/1.
+    case boolean(Bool)
+    /// A categorical state or a message (`betterEar`, `right8000HzStatus`, `cadenceSource`).
     case text(String)
     /// A series (e.g. cadence per window), in the unit of the feature's name.
     case numbers([Double])
@@ -16,9 +22,10 @@ public enum FeatureValue: Sendable, Hashable {
 
     public var json: JSONValue {
         switch self {
-        case .number(let value): .number(value)
+        case .number(let value): value.isFinite ? .number(value) : .null
+        case .boolean(let value): .bool(value)
         case .text(let text): .string(text)
-        case .numbers(let values): .array(values.map { .number($0) })
+        case .numbers(let values): .array(values.map { $0.isFinite ? .number($0) : .null })
         case .missing: .null
         }
     }
@@ -42,6 +49,10 @@ public struct FeatureSet: Sendable, Hashable {
 
     public mutating func append(_ name: String, _ value: Double) {
         append(name, .number(value))
+    }
+
+    public mutating func append(_ name: String, _ value: Bool) {
+        append(name, .boolean(value))
     }
 
     /// Appends a number, or `.missing` for nil.

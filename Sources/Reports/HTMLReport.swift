@@ -145,8 +145,9 @@ public enum HTMLReport {
             for (feature, item) in value.object?.members.map({ ($0.0, $0.1) }) ?? [] {
                 switch item {
                 case .number(let number): set.append(feature, number)
+                case .bool(let flag): set.append(feature, flag)
                 case .string(let text): set.append(feature, .text(text))
-                case .array(let array): set.append(feature, .numbers(array.compactMap(\.number)))
+                case .array(let array): set.append(feature, .numbers(array.map { $0.number ?? .nan }))
                 default: set.append(feature, .missing)
                 }
             }
@@ -160,6 +161,7 @@ public enum HTMLReport {
             let shown: String
             switch value {
             case .number(let v): shown = number(v)
+            case .boolean(let flag): shown = flag ? "yes" : "no"
             case .text(let text): shown = escape(text)
             case .numbers(let values): shown = values.prefix(20).map(number).joined(separator: " ") + (values.count > 20 ? " … (\(values.count))" : "")
             case .missing: shown = "–"

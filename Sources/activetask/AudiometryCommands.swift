@@ -217,7 +217,7 @@ struct AudiometryCommand: ParsableCommand {
             set.append("thdPlusNoiseDecibels", result.thdPlusNoiseDecibels)
             set.append("riseTimeMilliseconds", 1000 * ramps.rise)
             set.append("fallTimeMilliseconds", 1000 * ramps.fall)
-            set.append("rampsWithin20To50Milliseconds", .text(within ? "true" : "false"))
+            set.append("rampsWithin20To50Milliseconds", within)
             set.append("channel", Double(channel))
             if json {
                 var object = set.json.object ?? JSONObject()

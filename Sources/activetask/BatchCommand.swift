@@ -43,14 +43,23 @@ struct BatchRun: ParsableCommand {
     @Flag(name: .long, help: "Recompute results that are already stored.")
     var force = false
 
-    @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows.")
-    var maxVoiceSamples: Int = VoiceScorer.Parameters.defaultMaximumSamples
+    @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows (default 2^24, or the configuration's [voice] maximumSamples).")
+    var maxVoiceSamples: Int?
+
+    @Option(name: .long, help: "A TOML file: [batch] analyzers and audio, and one section per analyzer with its parameters, e.g. [spl] calibrationOffsetDecibels = 111.28 (README, \"Batch configuration\"). The parameters key the results.")
+    var config: String?
+
+    @Option(name: .long, help: "Only these analyzers, comma-separated (\(BatchAnalyzer.selectable.map(\.rawValue).joined(separator: ", "))); overrides the configuration's [batch] analyzers.")
+    var analyzers: AnalyzerList?
+
+    @Option(name: .long, help: "How stand-alone audio files are scored: voice (default), environmentNoise (spl) or both; overrides the configuration's [batch] audio.")
+    var audio: BatchConfiguration.AudioTask?
 
     @OptionGroup var limits: FileLimitOptions
 
     func validate() throws {
         try OptionCheck.require(jobs, "--jobs", in: 1...1_024)
-        try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: VoiceScorer.Parameters.maximumSamplesRange)
+        if let maxVoiceSamples { try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: VoiceScorer.Parameters.maximumSamplesRange) }
     }
 
     @Flag(name: .long, help: "Print the summary as one JSON object.")
@@ -60,7 +69,15 @@ struct BatchRun: ParsableCommand {
         var options = BatchOptions(toolkitVersion: ActiveTask.configuration.version)
         options.jobs = jobs
         options.force = force
-        options.voiceMaximumSamples = maxVoiceSamples
+        if let config {
+            do { options.configuration = try BatchConfiguration.read(config) } catch {
+                printError(error.description)
+                throw ExitCode(ActiveTask.Status.badInvocation)
+            }
+        }
+        if let maxVoiceSamples { options.configuration.parameters.voice.maximumSamples = maxVoiceSamples }
+        if let analyzers { options.configuration.analyzers = analyzers.analyzers }
+        if let audio { options.configuration.audio = audio }
         if let shard {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else {
@@ -266,3 +283,20 @@ struct BatchMerge: ParsableCommand {
         }
     }
 }
+
+/// `--analyzers tapping,gait`: a comma-separated list of analyzer names.
+struct AnalyzerList: ExpressibleByArgument {
+    var analyzers: Set<BatchAnalyzer>
+
+    init?(argument: String) {
+        let names = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let chosen = names.compactMap { BatchAnalyzer(rawValue: $0) }.filter { $0 != .read }
+        guard !names.isEmpty, chosen.count == names.count else { return nil }
+        analyzers = Set(chosen)
+    }
+
+    static var defaultValueDescription: String { "every analyzer" }
+    static var allValueStrings: [String] { BatchAnalyzer.selectable.map(\.rawValue) }
+}
+
+extension BatchConfiguration.AudioTask: ExpressibleByArgument {}

@@ -26,7 +26,7 @@ import TestSupport
         #expect(set["who2021Category"] == .text("mild"))  // better ear 25 is not < 20: not unilateral
         #expect(set["who1991Grade"]?.number == 0)  // 25 ≤ 25
         #expect(set["clarkDegree"] == .text("slight"))  // better-ear PTA3 20: 15 < 20 ≤ 25
-        #expect(set["asymmetric"] == .text("true"))
+        #expect(set["asymmetric"] == .boolean(true))
         #expect(set["asymmetricFrequenciesHz"] == .numbers([500, 1000, 2000, 4000]))  // 30 dB apart everywhere
 
         let unilateral = Self.audiogram(right: [500: 10, 1000: 10, 2000: 10, 4000: 10], left: [500: 40, 1000: 40, 2000: 40, 4000: 40])
@@ -46,7 +46,8 @@ import TestSupport
         let (set, warnings) = audiogram.features()
         #expect(set["rightPTA3DbHL"]?.number == 20)
         #expect(set["rightPTA4DbHL"] == .missing)
-        #expect(set["right4000HzDbHL"] == .text("no response"))
+        #expect(set["right4000HzDbHL"] == .missing)
+        #expect(set["right4000HzStatus"] == .text("noResponse"))
         #expect(set["betterEar"] == .missing)
         #expect(set["rightRetest1000HzDifferenceDb"]?.number == 10)
         #expect(warnings.contains("right PTA4 undefined: 4000 Hz no response"))

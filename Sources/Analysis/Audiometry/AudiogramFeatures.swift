@@ -8,7 +8,8 @@ extension Audiogram {
     }
 
     /// Thresholds, pure-tone averages and grades as a feature set (audiometry.md §11): per ear
-    /// `right1000HzDbHL` … (text `no response` for NR), `rightPTA3DbHL`, `rightPTA4DbHL`,
+    /// `right1000HzDbHL` … (null for no response) with `right1000HzStatus` (`measured` or
+    /// `noResponse`), `rightPTA3DbHL`, `rightPTA4DbHL`,
     /// `rightWHO2021Grade`; the better ear (lower PTA4), its WHO 2021 category, WHO 1991 grade
     /// and Clark degree (of its PTA3); asymmetry; |test − retest| at 1 kHz. Undefined averages
     /// are `missing` and explained in `warnings` (never silently substituted).
@@ -21,7 +22,9 @@ extension Audiogram {
             let values = thresholds[ear] ?? [:]
             for f in values.keys.sorted() {
                 let key = "\(ear.name)\(Self.integerText(f))HzDbHL"
-                if let threshold = values[f] ?? nil { set.append(key, threshold) } else { set.append(key, .text("no response")) }
+                let threshold = values[f] ?? nil
+                set.append(key, threshold)
+                set.append("\(ear.name)\(Self.integerText(f))HzStatus", .text(threshold == nil ? "noResponse" : "measured"))
             }
             for (label, frequencies) in [("PTA3", Self.pta3Frequencies), ("PTA4", Self.pta4Frequencies)] {
                 let average = pureToneAverage(ear, frequencies: frequencies)
@@ -50,7 +53,7 @@ extension Audiogram {
                 set.append(key, .missing)
             }
         }
-        set.append("asymmetric", .text(isAsymmetric ? "true" : "false"))
+        set.append("asymmetric", isAsymmetric)
         set.append("asymmetricFrequenciesHz", .numbers(asymmetricFrequencies))
         for ear in [Ear.right, .left] {
             let difference = retestDifference[ear]

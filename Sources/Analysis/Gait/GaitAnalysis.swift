@@ -11,7 +11,7 @@ import SignalProcessing
 public enum GaitAnalysis {
     /// Tunable values; defaults are the ones tuned on the Oxford Step Counter walks (see the
     /// issue note and `activetask evaluate oxford`).
-    public struct Parameters: Sendable, Hashable {
+    public struct Parameters: Sendable, Hashable, Codable {
         /// Analysis rate after resampling, Hz.
         public var rateHz = 100.0
         /// Gravity low-pass cutoff, Hz (2nd-order Butterworth, zero-phase).
@@ -47,6 +47,30 @@ public enum GaitAnalysis {
         public var cadenceHopSeconds = 10.0
 
         public init() {}
+
+        /// Why these parameters cannot be used (nil: they can): every value finite and
+        /// positive (fractions in 0…1), a band inside 0–rate/2, a hop no longer than its window.
+        public var problem: String? {
+            let values: [(String, Double)] = [
+                ("rateHz", rateHz), ("gravityCutoffHz", gravityCutoffHz), ("bandLowHz", bandLowHz), ("bandHighHz", bandHighHz),
+                ("prominenceFactor", prominenceFactor), ("spacingFactor", spacingFactor), ("minimumSpacingSeconds", minimumSpacingSeconds),
+                ("walkingSdG", walkingSdG), ("walkingBandFraction", walkingBandFraction), ("minimumStrideRegularity", minimumStrideRegularity),
+                ("chunkSeconds", chunkSeconds), ("strideModeRatio", strideModeRatio), ("mergeGapSeconds", mergeGapSeconds),
+                ("minimumBoutSeconds", minimumBoutSeconds), ("trimSeconds", trimSeconds), ("cadenceWindowSeconds", cadenceWindowSeconds),
+                ("cadenceHopSeconds", cadenceHopSeconds),
+            ]
+            if let (name, value) = values.first(where: { !($0.1.isFinite && $0.1 >= 0 && $0.1 <= 1e6) }) {
+                return "\(name) \(value) is not a number in 0…1000000"
+            }
+            if !(rateHz >= 10 && rateHz <= 1000) { return "rateHz \(rateHz) is outside 10…1000 Hz" }
+            if !(bandLowHz < bandHighHz && bandHighHz < rateHz / 2) { return "step band \(bandLowHz)–\(bandHighHz) Hz is not a band below rateHz/2" }
+            if !(gravityCutoffHz > 0 && gravityCutoffHz < rateHz / 2) { return "gravityCutoffHz \(gravityCutoffHz) is not in 0…rateHz/2" }
+            for (name, value) in [("walkingBandFraction", walkingBandFraction), ("minimumStrideRegularity", minimumStrideRegularity)] where value > 1 {
+                return "\(name) \(value) is a fraction (0…1)"
+            }
+            if !(cadenceWindowSeconds > 0 && cadenceHopSeconds > 0 && chunkSeconds > 0) { return "windows, hops and chunks must be longer than 0 s" }
+            return nil
+        }
     }
 
     /// Steps and bouts of a recording, with its features.

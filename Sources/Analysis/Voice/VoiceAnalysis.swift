@@ -69,7 +69,7 @@ public enum VoiceAnalysis {
         }
         let tooLoudMean = countM > 0 ? sumM / Double(countM) : 0
         set.append("researchKitTooLoudMeanLevel", tooLoudMean)
-        set.append("researchKitTooLoud", .text(tooLoudMean > 0.45 ? "true" : "false"))
+        set.append("researchKitTooLoud", tooLoudMean > 0.45)
         let clipped = channel0.filter { abs($0) >= 0.999 }.count
         if clipped > 0 { warnings.append("clipping: \(clipped) sample(s) at |x| ≥ 0.999") }
 

@@ -6,10 +6,13 @@ import SensorData
 
 /// The analyzers a batch runs, each with a version that is part of the result key: bump it when
 /// the analyzer's output changes, and reruns recompute exactly its rows.
-public enum BatchAnalyzer: String, Sendable, CaseIterable {
+public enum BatchAnalyzer: String, Sendable, CaseIterable, Codable {
     case tapping, gait, spl, voice, audiometry
     /// Not an analyzer: the row of a recording that could not be read at all.
     case read
+
+    /// The analyzers a configuration or `--analyzers` can choose.
+    public static let selectable: [BatchAnalyzer] = [.tapping, .gait, .spl, .voice, .audiometry]
 
     /// Bumped whenever the analyzer's definitions change, so a resumed batch does not serve
     /// rows computed under the old ones. 2 (spl): metered from the first sample, filters start in
@@ -26,11 +29,22 @@ public enum BatchAnalyzer: String, Sendable, CaseIterable {
 
 }
 
-/// One analysis to run on a unit: which analyzer, with which parameters (canonical JSON, part
-/// of the key), on which file.
+/// The parameters of every analyzer a batch runs, with their defaults in one place (each
+/// scorer's `Parameters`); a batch configuration file (``BatchConfiguration/read(_:)``) sets them.
+public struct AnalyzerParameters: Sendable, Hashable, Codable {
+    public var tapping = TappingScorer.Parameters()
+    public var gait = GaitScorer.Parameters()
+    public var spl = SPLScorer.Parameters()
+    public var voice = VoiceScorer.Parameters()
+    public var audiometry = AudiometryScorer.Parameters()
+    public init() {}
+}
+
+/// One analysis to run on a unit: which analyzer, with which parameters, on which file. Its
+/// result key holds the canonical encoding of exactly the parameters the scorer receives
+/// (``parameters``), so changing any of them, or a default, recomputes the result.
 public struct AnalysisPlan: Sendable {
     public var analyzer: BatchAnalyzer
-    public var parameters: String
     /// The file (or folder) the scorer reads.
     public var target: String
     /// Set when the plan is not run, with the reason (stored as a `skipped` row).
@@ -40,56 +54,60 @@ public struct AnalysisPlan: Sendable {
     public var identifier: String?
     /// The parsed AUXU table its rows share (parsed once per file, not once per row).
     var table: AUXUTable?
-    /// The voice analyzer's sample bound (``VoiceScorer/Parameters/maximumSamples``), part of its key.
-    var voiceMaximumSamples = VoiceScorer.Parameters.defaultMaximumSamples
+    /// The analyzers' parameters the plan runs with (the batch's configuration).
+    var settings = AnalyzerParameters()
 
-    /// This plan under the batch's options: the voice bound enters the voice plan's key.
-    func configured(by options: BatchOptions) -> AnalysisPlan {
-        guard analyzer == .voice else { return self }
-        var plan = self
-        plan.voiceMaximumSamples = options.voiceMaximumSamples
-        plan.parameters = Self.voiceParameters(maximumSamples: options.voiceMaximumSamples)
-        return plan
+    /// The canonical JSON of the parameters the scorer receives (keys sorted, shortest numbers):
+    /// part of the result key.
+    public var parameters: String {
+        switch analyzer {
+        case .tapping: Self.canonical(tappingParameters)
+        case .gait: Self.canonical(settings.gait)
+        case .spl: Self.canonical(settings.spl)
+        case .voice: Self.canonical(settings.voice)
+        case .audiometry: Self.canonical(audiometryParameters)
+        case .read: "{}"
+        }
     }
 
-    /// Runs the scorer with the batch's default parameters.
+    var tappingParameters: TappingScorer.Parameters {
+        var parameters = settings.tapping
+        parameters.identifier = identifier
+        return parameters
+    }
+
+    var audiometryParameters: AudiometryScorer.Parameters {
+        var parameters = settings.audiometry
+        parameters.row = row ?? parameters.row
+        parameters.identifier = identifier
+        return parameters
+    }
+
+    /// Sorted keys, no escaped slashes; a non-finite number (refused before a batch starts)
+    /// cannot make it fail.
+    static func canonical(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// Runs the scorer with the plan's parameters.
     func run() throws(ScoringError) -> ScoreReport {
         switch analyzer {
-        case .tapping:
-            var parameters = TappingScorer.Parameters()
-            parameters.identifier = identifier
-            return try TappingScorer.score(target, parameters)
-        case .gait: return try GaitScorer.score(target)
-        case .spl: return try SPLScorer.score(target)
-        case .voice:
-            var parameters = VoiceScorer.Parameters()
-            parameters.maximumSamples = voiceMaximumSamples
-            return try VoiceScorer.score(target, parameters)
+        case .tapping: return try TappingScorer.score(target, tappingParameters)
+        case .gait: return try GaitScorer.score(target, settings.gait)
+        case .spl: return try SPLScorer.score(target, settings.spl)
+        case .voice: return try VoiceScorer.score(target, settings.voice)
         case .audiometry:
             if let table, let row { return try AudiometryScorer.score(table, row: row).report }
-            return try AudiometryScorer.score(target).report
+            return try AudiometryScorer.score(target, audiometryParameters).report
         case .read: throw ScoringError(.invalidInput, "\(target): nothing to run")
         }
     }
 
-    /// The voice plan's key parameters (canonical JSON, keys sorted).
-    static func voiceParameters(maximumSamples: Int) -> String {
-        #"{"countIdenticalChannelsOnce":false,"maximumSamples":\#(maximumSamples),"pitchCeilingHz":600,"pitchFloorHz":75}"#
-    }
-
     static func plan(_ analyzer: BatchAnalyzer, _ target: String, row: Int? = nil, identifier: String? = nil, skip: String? = nil) -> AnalysisPlan {
-        let parameters: String
-        switch analyzer {
-        case .tapping:
-            let chosen = identifier.map { ",\"identifier\":" + JSONWriter().string(.string($0)) } ?? ""
-            parameters = #"{"convention":"mhealthtools","depressThresholdPoints":20"# + chosen + "}"
-        case .gait: parameters = #"{"csvLayout":"auto"}"#
-        case .spl: parameters = #"{"calibrationOffsetDecibels":117.3,"intervalSeconds":1,"oversampling":1,"requiredIntervals":5,"thresholdDecibels":35}"#
-        case .voice: parameters = voiceParameters(maximumSamples: VoiceScorer.Parameters.defaultMaximumSamples)
-        case .audiometry: parameters = row.map { #"{"row":\#($0),"tables":"rk-3.2"}"# } ?? #"{"tables":"rk-3.2"}"#
-        case .read: parameters = "{}"
-        }
-        return AnalysisPlan(analyzer: analyzer, parameters: parameters, target: target, skipReason: skip, row: row, identifier: identifier)
+        AnalysisPlan(analyzer: analyzer, target: target, skipReason: skip, row: row, identifier: identifier)
     }
 }
 
@@ -100,7 +118,7 @@ enum UnitPlan {
 
     /// Chooses the analyses by content (the same sniffing and readers `info` and `score` use).
     /// A unit that cannot be read throws, and becomes an error row.
-    static func make(_ unit: WorkUnit) throws(ScoringError) -> UnitPlan {
+    static func make(_ unit: WorkUnit, audio: BatchConfiguration.AudioTask = .voice) throws(ScoringError) -> UnitPlan {
         switch unit.shape {
         case .upload, .taskResult:
             var plans: [AnalysisPlan] = []
@@ -120,7 +138,7 @@ enum UnitPlan {
             return plans.isEmpty && !manifestOnly
                 ? .unknown(kind: unit.shape == .upload ? "upload" : "task result", reason: "no tapping, motion, SPL or audiometry data") : .analyses(plans)
         case .file:
-            return try file(unit.path)
+            return try file(unit.path, audio: audio)
         case .refused(let reason):
             throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): \(reason)")
         }
@@ -133,11 +151,11 @@ enum UnitPlan {
         return results.compactMap(\.identifier).map { .plan(.tapping, path, identifier: $0) }
     }
 
-    private static func file(_ path: String) throws(ScoringError) -> UnitPlan {
+    private static func file(_ path: String, audio: BatchConfiguration.AudioTask) throws(ScoringError) -> UnitPlan {
         switch InputSniffer.sniff(path) {
         case .audio:
             _ = try AudioScoring.open(path)  // unreadable audio is one read error row, not one per analyzer
-            return .analyses([.plan(.voice, path), .plan(.spl, path)])
+            return .analyses(audio.analyzers.map { .plan($0, path) })
         case .json, .empty:
             let contents = try readContents(path, lenient: false)
             var plans = tappingPlans(contents, path)

@@ -15,8 +15,9 @@ public struct BatchOptions: Sendable {
     public var commitSeconds = 2.0
     /// Stored with every result.
     public var toolkitVersion: String
-    /// The voice analyzer's bound in samples (``VoiceScorer/Parameters/maximumSamples``).
-    public var voiceMaximumSamples = VoiceScorer.Parameters.defaultMaximumSamples
+    /// The analyzers to run, how stand-alone audio is scored, and the analyzers' parameters
+    /// (defaults, or a configuration file's); the parameters key the results.
+    public var configuration = BatchConfiguration()
 
     public init(toolkitVersion: String) { self.toolkitVersion = toolkitVersion }
 }
@@ -131,7 +132,7 @@ public enum BatchRunner {
         // The analyses chosen by content, each skipped when its result is stored.
         func analyse() {
             let plan: UnitPlan
-            do { plan = try UnitPlan.make(unit) } catch {
+            do { plan = try UnitPlan.make(unit, audio: options.configuration.audio) } catch {
                 let read = AnalysisPlan.plan(.read, unit.path)
                 let key = ResultKey(contentSHA256: content, analyzer: read.analyzer.rawValue, analyzerVersion: read.analyzer.version, parameters: read.parameters)
                 if stored.contains(key) { outcome.alreadyStored += 1 } else { outcome.results.append(row(read, content: content, status: .error, error: error.description)) }
@@ -141,7 +142,8 @@ public enum BatchRunner {
             case .unknown(let kind, let reason):
                 outcome.unknown = UnknownFile(path: unit.path, kind: kind, reason: reason)
             case .analyses(let plans):
-                for analysis in plans.map({ $0.configured(by: options) }) {
+                for var analysis in plans where options.configuration.analyzers?.contains(analysis.analyzer) ?? true {
+                    analysis.settings = options.configuration.parameters
                     let key = ResultKey(contentSHA256: content, analyzer: analysis.analyzer.rawValue, analyzerVersion: analysis.analyzer.version,
                                         parameters: analysis.parameters)
                     if stored.contains(key) {

@@ -6,7 +6,7 @@ import SensorData
 /// AUXU CSV — with ``Audiogram`` (thresholds, PTA3/PTA4, WHO 2021/1991 and Clark grades,
 /// asymmetry; audiometry.md §10–11), and for outputVolume < 1 a `volumeCorrected` set (§7.5).
 public enum AudiometryScorer {
-    public struct Parameters: Sendable, Hashable {
+    public struct Parameters: Sendable, Hashable, Codable {
         /// CSV data row (first = 1).
         public var row = 1
         /// The step identifier of the result to score when the file holds several (nil: the first).
@@ -30,7 +30,7 @@ public enum AudiometryScorer {
         var legend: [String] = []
         var corrected: Audiogram?
         let dialect = "ResearchKit dBHL result"
-        if file.lowercased().hasSuffix(".csv") {
+        if InputSniffer.sniff(file) == .csv {  // by content, as every classification
             return try score(AUXUTable(file), row: parameters.row)
         } else {
             let contents = try readContents(file, lenient: parameters.lenient)

@@ -7,11 +7,13 @@ import SensorData
 /// a folder of an unpacked upload; a task result whose recorder files sit next to it) with
 /// ``GaitAnalysis`` and ``PedometerAnalysis`` (analysis.md §2), one feature set per recording.
 public enum GaitScorer {
-    public struct Parameters: Sendable, Hashable {
+    public struct Parameters: Sendable, Hashable, Codable {
         /// What the caller states about a CSV table (columns, units, the Oxford layout); the
         /// rest is detected from the header and the data.
         public var csv = MotionCSVOverrides()
         public var lenient = false
+        /// The gait analysis's own parameters (analysis.md §2).
+        public var analysis = GaitAnalysis.Parameters()
         public init() {}
     }
 
@@ -28,7 +30,7 @@ public enum GaitScorer {
         for (index, recording) in motion.enumerated() {
             guard let signal = MotionSignal(recording.series) else { continue }
             let name = label(recording.name, index: index)
-            let analysis = GaitAnalysis.analyze(signal)
+            let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis)
             var set = analysis.features.renamed(motion.count == 1 ? "atk" : "atk." + name)
             warnings += analysis.warnings.map { motion.count == 1 ? $0 : "\(name): \($0)" }
             // The pedometer joins the recording of its own step (or the only one).

@@ -8,7 +8,7 @@ import InputGuards
 /// short-term (3 s) loudness (EBU Tech 3341), and the true peak (BS.1770-4 Annex 2). Streams the
 /// file: memory is one number per channel per 100 ms.
 public enum LoudnessScorer {
-    public struct Parameters: Sendable, Hashable {
+    public struct Parameters: Sendable, Hashable, Codable {
         /// Count a stereo file whose channels are sample-identical once (−3.01 LU); off by
         /// default, as BS.1770-4 sums every channel.
         public var countIdenticalChannelsOnce = false

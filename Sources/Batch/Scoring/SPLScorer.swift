@@ -7,7 +7,7 @@ import SensorData
 /// F/S, Leq, SEL, Lmax, L10/50/90) with ResearchKit's quiet-room decision (analysis.md §3), or
 /// an `ORKEnvironmentSPLMeterResult`, whose readings get the same decision rule.
 public enum SPLScorer {
-    public struct Parameters: Sendable, Hashable {
+    public struct Parameters: Sendable, Hashable, Codable {
         /// dB SPL that an RMS of 1.0 reads, and where the value came from.
         public var calibrationOffsetDecibels = 94 - ResearchKitSPL.iPhoneSensitivityOffset
         public var calibrationSource = "ResearchKit iPhone sensitivity offset −23.3 dB"

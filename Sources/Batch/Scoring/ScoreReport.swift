@@ -53,6 +53,7 @@ public struct ScoreReport: Sendable {
                 let shown: String
                 switch value {
                 case .number(let number): shown = number.isFinite ? String(format: "%.10g", number) : "\(number)"
+                case .boolean(let flag): shown = flag ? "true" : "false"
                 case .text(let text): shown = text
                 case .numbers(let values): shown = values.map { String(format: "%.4g", $0) }.joined(separator: " ")
                 case .missing: shown = "–"

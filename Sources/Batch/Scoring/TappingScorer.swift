@@ -5,7 +5,7 @@ import SensorData
 /// Scores a tapping result (either dialect, alone, in a task result, a flattened archive or a bare
 /// `TappingSamples` array) with ``TappingAnalysis`` (analysis.md §1).
 public enum TappingScorer {
-    public struct Parameters: Sendable, Hashable {
+    public struct Parameters: Sendable, Hashable, Codable {
         public var convention: TappingAnalysis.Convention = .mhealthtools
         /// Minimum |Δx| between kept taps, points.
         public var depressThreshold: Double = 20
@@ -13,6 +13,12 @@ public enum TappingScorer {
         public var identifier: String?
         public var lenient = false
         public init() {}
+
+        /// Why these parameters cannot be used (nil: they can): a threshold of 0…10^6 points.
+        public var problem: String? {
+            depressThreshold.isFinite && depressThreshold >= 0 && depressThreshold <= 1e6 ? nil
+                : "depress threshold \(depressThreshold) points is outside 0…1000000"
+        }
     }
 
     public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {

@@ -10,7 +10,7 @@ import InputGuards
 /// refused before it is read whole — from the header's frame count, or while reading when the
 /// container does not state one.
 public enum VoiceScorer {
-    public struct Parameters: Sendable, Hashable {
+    public struct Parameters: Sendable, Hashable, Codable {
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
         public var calibrationOffsetDecibels: Double?
         /// Praat's pitch floor and ceiling, Hz.

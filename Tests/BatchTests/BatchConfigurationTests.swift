@@ -1,0 +1,107 @@
+import Foundation
+import SensorData
+import Testing
+import TestSupport
+@testable import Batch
+
+/// `batch --config FILE` (issue 17, item 5): TOML sections per analyzer over the scorers'
+/// defaults, errors that name the file and the key, and results keyed by what was set.
+@Suite struct BatchConfigurationTests {
+    @Test("sections set exactly the keys they name; everything else keeps the scorers' defaults")
+    func parse() throws {
+        let configuration = try BatchConfiguration.parse(toml: """
+            [batch]
+            analyzers = ["spl", "voice"]
+            audio = "both"
+            [spl]
+            calibrationOffsetDecibels = 111.28
+            thresholdDecibels = 40
+            [voice]
+            pitchFloorHz = 60
+            [tapping]
+            convention = "little"
+            [gait.analysis]
+            minimumBoutSeconds = 4
+            [gait.csv]
+            timeUnit = "ms"
+            """, file: "c.toml")
+        #expect(configuration.analyzers == [.spl, .voice] && configuration.audio == .both)
+        var expected = AnalyzerParameters()
+        expected.spl.calibrationOffsetDecibels = 111.28
+        expected.spl.calibrationSource = "configuration file c.toml"
+        expected.spl.thresholdDecibels = 40
+        expected.voice.pitchFloorHz = 60
+        expected.tapping.convention = .little
+        expected.gait.analysis.minimumBoutSeconds = 4
+        expected.gait.csv.timeUnit = .milliseconds
+        #expect(configuration.parameters == expected)
+        #expect(try BatchConfiguration.parse(toml: "", file: "empty.toml") == BatchConfiguration())
+    }
+
+    @Test("errors name the file, the section and the key", arguments: [
+        ("[volume]\nx = 1", #"unknown section [volume]"#),
+        ("[voice]\npitchFloor = 60", #"unknown key "pitchFloor" in [voice]"#),
+        ("[gait.analysis]\nrate = 60", #"unknown key "analysis.rate" in [gait]"#),
+        ("[spl]\nthresholdDecibels = \"quiet\"", "[spl] thresholdDecibels must be a number"),
+        ("[spl]\nthresholdDecibels = 1e300", "[spl] threshold 1e+300 dB is not a level"),
+        ("[voice]\npitchFloorHz = 700", "[voice] pitch range 700.0–600.0 Hz is not a range"),
+        ("[gait.analysis]\nrateHz = 0", "[gait.analysis] rateHz 0.0 is outside 10…1000 Hz"),
+        ("[tapping]\nconvention = \"fast\"", "[tapping] convention"),
+        ("[batch]\nanalyzers = [\"read\"]", #"unknown analyzer "read""#),
+        ("[batch]\naudio = \"noise\"", "[batch] audio must be one of"),
+        ("[batch]\nsince = 2020-01-01", "dates and times are not parameters"),
+        ("x = = 1", "not TOML"),
+    ])
+    func errors(text: String, message: String) {
+        #expect {
+            try BatchConfiguration.parse(toml: text, file: "c.toml")
+        } throws: { error in
+            let description = "\(error)"
+            return description.hasPrefix("c.toml: ") && description.contains(message)
+        }
+    }
+
+    @Test("calibrationFile takes the offset a calibration measured, relative to the configuration's folder")
+    func calibrationFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("cal"), withIntermediateDirectories: true)
+        _ = try folder.write("cal/calibration.json", #"{"kind": "calibration", "calibrationOffsetDecibels": 108.5}"#)
+        let config = try folder.write("c.toml", "[spl]\ncalibrationFile = \"cal/calibration.json\"\n")
+        let configuration = try BatchConfiguration.read(config)
+        #expect(configuration.parameters.spl.calibrationOffsetDecibels == 108.5)
+        #expect(configuration.parameters.spl.calibrationSource.hasSuffix("cal/calibration.json"))
+        let both = try folder.write("both.toml", "[spl]\ncalibrationFile = \"cal/calibration.json\"\ncalibrationOffsetDecibels = 100\n")
+        #expect(throws: ReadError.self) { try BatchConfiguration.read(both) }
+    }
+
+    @Test("changing one analyzer's parameter in the configuration recomputes exactly that analyzer's results")
+    func recomputesWhatChanged() async throws {
+        let folder = try DiscoveryTests.corpus()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        let paths = [folder.path("upload"), folder.path("task"), folder.path("loose")]
+        var options = BatchOptions(toolkitVersion: "test")
+        options.jobs = 2
+        options.configuration = try BatchConfiguration.parse(toml: "[batch]\naudio = \"both\"", file: "a.toml")
+        let first = try await BatchRunner.run(paths, store: store, options: options)
+        let rows = try store.resultRows()
+        let count = { (analyzer: String) in rows.filter { $0.key.analyzer == analyzer }.count }
+        #expect(first.errors == 0 && count("spl") == 2 && count("gait") == 2 && count("voice") == 1 && count("tapping") == 1)
+
+        options.configuration = try BatchConfiguration.parse(toml: "[batch]\naudio = \"both\"\n[spl]\nthresholdDecibels = 45", file: "b.toml")
+        let spl = try await BatchRunner.run(paths, store: store, options: options)
+        #expect(spl.computed == count("spl") && spl.alreadyStored == rows.count - count("spl"))
+
+        options.configuration = try BatchConfiguration.parse(toml: "[batch]\naudio = \"both\"\n[spl]\nthresholdDecibels = 45\n[gait.analysis]\nminimumBoutSeconds = 4", file: "c.toml")
+        let gait = try await BatchRunner.run(paths, store: store, options: options)
+        #expect(gait.computed == count("gait") && gait.alreadyStored == rows.count - count("gait"))
+
+        // Without `audio = "both"`, a stand-alone audio file is a voice recording only.
+        options.configuration = BatchConfiguration()
+        options.force = true
+        _ = try await BatchRunner.run([folder.path("upload")], store: try ResultStore(path: folder.path("voice-only.sqlite")), options: options)
+        let voiceOnly = try ResultStore(path: folder.path("voice-only.sqlite")).resultRows().filter { $0.recording.hasSuffix(".wav") }
+        #expect(voiceOnly.map(\.key.analyzer) == ["voice"])
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import SensorData
+import TestSupport
+@testable import Batch
+
+/// Result keys hold exactly the parameters a scorer receives (issue 17, item 2): every field of
+/// every analyzer's `Parameters` is in its canonical encoding, so changing any one of them, or
+/// any default, gives a new key and a rerun recomputes that result.
+@Suite struct ResultKeyTests {
+    static let analyzers: [BatchAnalyzer] = [.tapping, .gait, .spl, .voice, .audiometry]
+
+    /// The leaf paths of a JSON object (`analysis.rateHz`, `csv.oxford`).
+    static func leaves(_ object: JSONObject, prefix: [String] = []) -> [[String]] {
+        object.members.flatMap { key, value -> [[String]] in
+            if let nested = value.object { return leaves(nested, prefix: prefix + [key]) }
+            return [prefix + [key]]
+        }
+    }
+
+    /// `object` with the member `key` replaced.
+    static func replacing(_ object: JSONObject, _ key: String, with value: JSONValue) -> JSONObject {
+        var copy = JSONObject()
+        for (name, old) in object.members { copy.append(name, name == key ? value : old) }
+        return copy
+    }
+
+    /// `object` with the leaf at `path` changed: numbers +1 (×2 when large), booleans negated,
+    /// strings replaced by another value of their type that decodes.
+    static func perturbed(_ object: JSONObject, _ path: [String], alternatives: [String: String]) -> JSONObject {
+        let key = path[0]
+        if path.count > 1 {
+            return replacing(object, key, with: .object(perturbed(object[key]?.object ?? JSONObject(), Array(path.dropFirst()), alternatives: alternatives)))
+        }
+        switch object[key] {
+        case .bool(let flag)?: return replacing(object, key, with: .bool(!flag))
+        case .number(let number)?: return replacing(object, key, with: .number(abs(number) > 1000 ? number * 2 : number + 1))
+        case .string(let text)?: return replacing(object, key, with: .string(alternatives[key] ?? text + " (changed)"))
+        default:
+            Issue.record("\(path): not a number, boolean or string")
+            return object
+        }
+    }
+
+    @Test("changing any parameter of any analyzer (every leaf of its Codable parameters) changes its result key and no other analyzer's")
+    func everyParameterIsInTheKey() throws {
+        // Optionals that are nil by default, given values so that they are encoded and perturbed too.
+        var populated = AnalyzerParameters()
+        populated.tapping.identifier = "tapping.right"
+        populated.voice.calibrationOffsetDecibels = 100
+        populated.audiometry.identifier = "dBHL"
+        populated.gait.csv.timeColumn = "1"
+        populated.gait.csv.xColumn = "2"
+        populated.gait.csv.yColumn = "3"
+        populated.gait.csv.zColumn = "4"
+        populated.gait.csv.timeUnit = .seconds
+        populated.gait.csv.accelerationUnit = .g
+        let alternatives = ["convention": "little", "tables": "rk-2.x", "timeUnit": "ms", "accelerationUnit": "m/s2"]
+
+        let encoded = try #require(JSONValue.parse(Array(JSONEncoder().encode(populated)), file: "parameters").object)
+        for analyzer in Self.analyzers {
+            let section = try #require(encoded[analyzer.rawValue]?.object, "\(analyzer)")
+            // Every stored property is encoded (a property left out of the Codable keys would not key results).
+            let properties = Self.propertyCount(of: analyzer, populated)
+            #expect(Self.leaves(section).count == properties, "\(analyzer): \(Self.leaves(section).count) encoded leaves, \(properties) stored properties")
+            var plan = AnalysisPlan.plan(analyzer, "f")
+            plan.settings = populated
+            let baseKey = plan.parameters
+            let otherKeys = Self.analyzers.filter { $0 != analyzer }.map { other -> String in
+                var otherPlan = AnalysisPlan.plan(other, "f")
+                otherPlan.settings = populated
+                return otherPlan.parameters
+            }
+            for leaf in Self.leaves(section) where !(["identifier"].contains(leaf.last!)) {
+                let changed = Self.replacing(encoded, analyzer.rawValue, with: .object(Self.perturbed(section, leaf, alternatives: alternatives)))
+                let settings = try JSONDecoder().decode(AnalyzerParameters.self, from: Data(JSONWriter().string(.object(changed)).utf8))
+                var changedPlan = AnalysisPlan.plan(analyzer, "f")
+                changedPlan.settings = settings
+                #expect(changedPlan.parameters != baseKey, "\(analyzer).\(leaf.joined(separator: ".")) is not in the key")
+                for (other, key) in zip(Self.analyzers.filter { $0 != analyzer }, otherKeys) {
+                    var otherPlan = AnalysisPlan.plan(other, "f")
+                    otherPlan.settings = settings
+                    #expect(otherPlan.parameters == key, "changing \(analyzer).\(leaf.joined(separator: ".")) changed \(other)'s key")
+                }
+            }
+        }
+    }
+
+    /// Stored properties of the analyzer's parameters, nested structs counted by their leaves.
+    static func propertyCount(of analyzer: BatchAnalyzer, _ parameters: AnalyzerParameters) -> Int {
+        func count(_ value: Any) -> Int {
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .struct, !mirror.children.isEmpty else { return 1 }
+            return mirror.children.reduce(0) { $0 + count($1.value) }
+        }
+        switch analyzer {
+        case .tapping: return count(parameters.tapping)
+        case .gait: return count(parameters.gait)
+        case .spl: return count(parameters.spl)
+        case .voice: return count(parameters.voice)
+        case .audiometry: return count(parameters.audiometry)
+        case .read: return 0
+        }
+    }
+
+    @Test("the key of one file's tapping result names its step identifier; an AUXU row its row")
+    func perUnitFieldsInTheKey() {
+        let right = AnalysisPlan.plan(.tapping, "f", identifier: "tapping.right").parameters
+        let left = AnalysisPlan.plan(.tapping, "f", identifier: "tapping.left").parameters
+        #expect(right != left && right.contains(#""identifier":"tapping.right""#))
+        #expect(AnalysisPlan.plan(.audiometry, "f", row: 2).parameters.contains(#""row":2"#))
+    }
+}
