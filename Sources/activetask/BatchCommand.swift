@@ -194,20 +194,32 @@ func runAsync<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws
 struct BatchExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a result store for pandas or R: --csv (long form: one row per feature) or --jsonl (one object per recording and analyzer).",
-        discussion: "Every recording path is listed with the results of its content. CSV columns: recording, content_sha256, analyzer, analyzer_version, parameters, status, kind, feature_set, feature, value, error (series features as JSON arrays in value)."
+        abstract: "Export a result store for pandas or R: long form (one row per feature), JSON lines (one object per result), or --wide (one row per recording, one column per feature).",
+        discussion: """
+            Long CSV columns: recording, content_sha256, analyzer, analyzer_version, parameters, status, kind, feature_set, feature, \
+            value, error (series features as JSON arrays in value). --wide --analyzer NAME: one row per recording and result of that \
+            analyzer, the identifiers first (recording, content_sha256, analyzer_version, parameters, status, error), then one \
+            typed column per scalar feature named set.feature (numbers, true/false, text; empty when absent). --wide without \
+            --analyzer writes one file per analyzer into --out DIR. The store holds the same tables as views wide_<analyzer>.
+            """
     )
 
     @Option(name: .long, help: "The SQLite result store.")
     var db: String
 
-    @Flag(name: .long, help: "Long-form CSV.")
+    @Flag(name: .long, help: "CSV (RFC 4180).")
     var csv = false
 
     @Flag(name: .long, help: "JSON lines.")
     var jsonl = false
 
-    @Option(name: .long, help: "Write to this file instead of stdout (replaced only when the export is complete; never one of the store's files).")
+    @Flag(name: .long, help: "One row per recording and result, one column per scalar feature (set.feature).")
+    var wide = false
+
+    @Option(name: .long, help: "With --wide: the analyzer whose table to write (\(BatchAnalyzer.selectable.map(\.rawValue).joined(separator: ", "))).")
+    var analyzer: BatchAnalyzer?
+
+    @Option(name: .long, help: "Write to this file instead of stdout (replaced only when the export is complete; never one of the store's files); with --wide and no --analyzer, a folder that gets ANALYZER.csv or ANALYZER.jsonl per analyzer.")
     var out: String?
 
     @Flag(name: .long, help: "CSV cells exactly as stored. By default a text cell starting with = + - @, tab or carriage return gets a leading ' (OWASP's CSV-injection advice) so spreadsheets do not run it as a formula; numbers are never changed.")
@@ -215,6 +227,8 @@ struct BatchExport: ParsableCommand {
 
     func validate() throws {
         guard csv != jsonl else { throw ValidationError("give exactly one of --csv and --jsonl") }
+        if analyzer != nil, !wide { throw ValidationError("--analyzer chooses a --wide table; add --wide") }
+        if wide, analyzer == nil, out == nil { throw ValidationError("--wide without --analyzer writes one file per analyzer: give --out DIR (or choose one with --analyzer)") }
     }
 
     func run() throws {
@@ -224,32 +238,61 @@ struct BatchExport: ParsableCommand {
             printError(error.description)
             throw ExitCode(ActiveTask.Status.invalidInput)
         }
-        // To --out through a temporary file renamed when complete: a failed or killed export
-        // leaves the previous file as it was. Streamed through a 1-MiB buffer: memory
-        // independent of the store's size.
-        let file: OutputFile?
-        do { file = try out.map { path throws(OutputFile.Refusal) in try OutputFile(path, inputs: [db]) } } catch {
-            printError(error.description)
-            throw error.exitCode
-        }
-        func emit(_ text: String) throws {
-            if let file { try file.write(text) } else { FileHandle.standardOutput.write(Data(text.utf8)) }
-        }
-        var buffer = csv ? ResultExport.csvHeader : ""
         do {
-            try store.forEachResult { row in
-                buffer += csv ? ResultExport.csvLines(row, rawCells: rawCells) : ResultExport.jsonLine(row)
-                if buffer.utf8.count >= 1 << 20 {
-                    try emit(buffer)
-                    buffer = ""
+            switch (wide, analyzer) {
+            case (false, _):
+                try write(out, header: csv ? ResultExport.csvHeader : "", analyzer: nil) { row in
+                    csv ? ResultExport.csvLines(row, rawCells: rawCells) : ResultExport.jsonLine(row)
+                }
+            case (true, let analyzer?):
+                try writeWide(store, analyzer.rawValue, to: out)
+            case (true, nil):
+                let folder = out ?? "."
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw OutputFile.Refusal(description: "\(folder): cannot create the folder: \(error.localizedDescription)")
+                }
+                for name in try store.analyzers() {
+                    try writeWide(store, name, to: (folder as NSString).appendingPathComponent(name + (csv ? ".csv" : ".jsonl")))
                 }
             }
-            try emit(buffer)
-            try file?.commit()
+        } catch let refusal as OutputFile.Refusal {
+            printError(refusal.description)
+            throw refusal.exitCode
         } catch {
-            file?.discard()
             printError("\(error)")
             throw ExitCode(ActiveTask.Status.invalidInput)
+        }
+
+        func writeWide(_ store: ResultStore, _ analyzer: String, to path: String?) throws {
+            let table = try WideTable(analyzer: analyzer, store: store)
+            try write(path, header: csv ? table.csvHeader : "", analyzer: analyzer) { row in
+                csv ? table.csvLine(row, rawCells: rawCells) : table.jsonLine(row)
+            }
+        }
+
+        /// To `path` through a temporary file renamed when complete (a failed or killed export
+        /// leaves the previous file as it was), or to stdout; streamed through a 1-MiB buffer, so
+        /// memory does not grow with the store.
+        func write(_ path: String?, header: String, analyzer: String?, _ line: (ResultRow) -> String) throws {
+            let file = try path.map { path throws(OutputFile.Refusal) in try OutputFile(path, inputs: [db]) }
+            func emit(_ text: String) throws {
+                if let file { try file.write(text) } else { FileHandle.standardOutput.write(Data(text.utf8)) }
+            }
+            var buffer = header
+            do {
+                try store.forEachResult(analyzer: analyzer) { row in
+                    buffer += line(row)
+                    if buffer.utf8.count >= 1 << 20 {
+                        try emit(buffer)
+                        buffer = ""
+                    }
+                }
+                try emit(buffer)
+                try file?.commit()
+            } catch {
+                file?.discard()
+                throw error
+            }
         }
     }
 }
@@ -300,3 +343,4 @@ struct AnalyzerList: ExpressibleByArgument {
 }
 
 extension BatchConfiguration.AudioTask: ExpressibleByArgument {}
+extension BatchAnalyzer: ExpressibleByArgument {}

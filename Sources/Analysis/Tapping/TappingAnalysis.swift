@@ -49,7 +49,7 @@ public enum TappingAnalysis {
         if cleaned.noneDuplicatesRemoved > 0 { warnings.append(.duplicateNoneTaps(count: cleaned.noneDuplicatesRemoved)) }
         if result.decreasingTimestampPairs > 0 { warnings.append(.unsortedTimestamps(count: result.decreasingTimestampPairs)) }
         var error: String?
-        if case .text(let text)? = peer["error"], text != "None" { error = text }
+        if case .text(let text)? = peer["error"] { error = text }
         return Result(peer: peer, atk: atk(result, cleaned), warnings: warnings, error: error)
     }
 
@@ -134,7 +134,8 @@ public enum TappingAnalysis {
         }
     }
 
-    /// The 42 mhealthtools features in R column order, then `error`.
+    /// The 42 mhealthtools features in R column order, then `error` (its message; null where
+    /// mhealthtools writes "None").
     static func mhealthtools(_ cleaned: MhealthtoolsCleaning) -> FeatureSet {
         var set = FeatureSet(name: Convention.mhealthtools.setName)
         if let error = cleaned.error {
@@ -142,7 +143,7 @@ public enum TappingAnalysis {
             return set
         }
         appendFeatures(&set, rows: cleaned.rows, kept: cleaned.kept, intervals: cleaned.intervals, moments: .e1071Type3, shortNA: false)
-        set.append("error", .text("None"))
+        set.append("error", .missing)  // mhealthtools writes "None"; no error is null here
         return set
     }
 

@@ -23,7 +23,8 @@ public enum BatchAnalyzer: String, Sendable, CaseIterable, Codable {
         switch self {
         case .voice: "3"  // 2: Praat's isPeriod for the mean period; 3: harmonicity exactly as Praat's cc
         case .spl, .gait: "2"
-        case .tapping, .audiometry, .read: "1"
+        case .tapping, .audiometry: "2"  // typed values: no-error null (tapping), per-frequency status fields (audiometry)
+        case .read: "1"
         }
     }
 

@@ -91,6 +91,7 @@ public enum BatchRunner {
         }
         counts.elapsedSeconds = Date().timeIntervalSince(start)
         try store.finishRun(runID, units: counts.unitsDone, computed: counts.computed, skipped: counts.alreadyStored, errors: counts.errors)
+        if counts.computed > 0 { try store.refreshWideViews() }  // new results may bring new feature columns
         return counts
     }
 

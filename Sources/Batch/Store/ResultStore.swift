@@ -17,6 +17,8 @@ import InputGuards
 /// - `runs`: each `batch` invocation: arguments, shard, counts, start and end.
 /// - view `feature_values`: the features in long form (result, set, feature, value) through
 ///   SQLite's JSON1 `json_each`, for SQL and per-cohort summaries.
+/// - views `wide_<analyzer>`: one row per result, one column per scalar feature (``WideTable``),
+///   recreated at the end of every run and merge.
 ///
 /// Writes happen in transactions of many rows; a process killed at any moment leaves every
 /// committed transaction (WAL) and a valid database.
@@ -196,19 +198,39 @@ public final class ResultStore: Sendable {
 
     /// Calls `body` with each result row joined with each recording path that has its content,
     /// in path order, one at a time from a cursor (memory independent of the store's size).
-    public func forEachResult(_ body: (ResultRow) throws -> Void) throws(StoreError) {
+    /// `analyzer` restricts the rows to one analyzer's results.
+    public func forEachResult(analyzer: String? = nil, _ body: (ResultRow) throws -> Void) throws(StoreError) {
         try read { db in
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT COALESCE(c.path, r.recording), r.content_sha256, r.analyzer, r.analyzer_version, r.parameters, r.toolkit_version,
                        r.status, r.kind, r.dialect, r.features, r.warnings, r.error, r.computed_at, r.duration_ms
                 FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
+                WHERE ?1 IS NULL OR r.analyzer = ?1
                 ORDER BY 1, r.analyzer, r.parameters
-                """)
+                """, arguments: [analyzer])
             while let row = try cursor.next() {
                 try body(ResultRow(recording: row[0], key: ResultKey(contentSHA256: row[1], analyzer: row[2], analyzerVersion: row[3], parameters: row[4]),
                                    toolkitVersion: row[5], status: ResultStatus(rawValue: row[6]) ?? .error, kind: row[7], dialect: row[8],
                                    featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13]))
             }
+        }
+    }
+
+    /// The analyzers that have results in the store (`read` rows excluded), in name order.
+    public func analyzers() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT analyzer FROM results WHERE analyzer != 'read' ORDER BY 1") }
+    }
+
+    /// Recreates the view `wide_<analyzer>` of every analyzer in the store over its current
+    /// feature columns (``WideTable``); a batch run and a merge end with it.
+    public func refreshWideViews() throws(StoreError) {
+        var tables: [WideTable] = []
+        for analyzer in try analyzers() { tables.append(try WideTable(analyzer: analyzer, store: self)) }
+        try write { db in
+            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'wide\\_%' ESCAPE '\\'") {
+                try db.execute(sql: "DROP VIEW \(WideTable.identifier(name))")
+            }
+            for table in tables { try db.execute(sql: table.viewSQL) }
         }
     }
 
@@ -228,6 +250,7 @@ public final class ResultStore: Sendable {
             // The source must be a store of a known schema; it is only read, never migrated.
             _ = try ResultStore(path: other, access: .readOnly)
             guard let writer else { throw StoreError(path: path, message: "opened read-only; cannot merge into it") }
+            defer { try? refreshWideViews() }
             return try writer.writeWithoutTransaction { db -> Int in
                 try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [other])
                 defer { try? db.execute(sql: "DETACH DATABASE source") }

@@ -1,0 +1,106 @@
+import InputGuards
+import SensorData
+
+/// One analyzer's results as a tidy wide table (issue 17, item 4): one row per (recording,
+/// result), the identifiers first (`recording`, `content_sha256`, `analyzer_version`,
+/// `parameters`, `status`, `error`), then one column per scalar feature named `set.feature`
+/// (`atk.stepCount`, `mhealthtools.meanTapInter`), typed: numbers, booleans, text; a feature a
+/// result does not have, or a non-finite number, is empty (CSV) or null (JSON). Series features
+/// (arrays) stay in the long export and the store.
+///
+/// The same table is in the store as the view `wide_<analyzer>` (``ResultStore/refreshWideViews()``),
+/// so `pandas.read_sql("SELECT * FROM wide_gait", …)` and R's `DBI::dbReadTable` get it too.
+public struct WideTable: Sendable {
+    public struct Column: Sendable, Hashable {
+        public var featureSet: String
+        public var feature: String
+        public var name: String { featureSet + "." + feature }
+    }
+
+    public static let identifierColumns = ["recording", "content_sha256", "analyzer_version", "parameters", "status", "error"]
+
+    public let analyzer: String
+    public let columns: [Column]
+
+    /// The columns of `analyzer`'s results in the store: every scalar feature, in the order
+    /// they first appear.
+    public init(analyzer: String, store: ResultStore) throws(StoreError) {
+        var seen = Set<Column>()
+        var columns: [Column] = []
+        try store.forEachResult(analyzer: analyzer) { row in
+            for column in Self.scalarColumns(row) where seen.insert(column).inserted { columns.append(column) }
+        }
+        self.analyzer = analyzer
+        self.columns = columns
+    }
+
+    static func scalarColumns(_ row: ResultRow) -> [Column] {
+        guard let sets = ResultExport.features(row)?.object else { return [] }
+        return sets.members.flatMap { set, features in
+            (features.object?.members.filter { $0.1.array == nil && $0.1.object == nil } ?? []).map { Column(featureSet: set, feature: $0.0) }
+        }
+    }
+
+    public var csvHeader: String {
+        (Self.identifierColumns + columns.map(\.name)).map(ResultExport.quoted).joined(separator: ",") + "\n"
+    }
+
+    /// One CSV line: numbers in their shortest round-trip form, booleans `TRUE`/`FALSE` (the
+    /// spelling both pandas and R's read.csv read as logical, also beside empty cells), text
+    /// quoted (RFC 4180) and neutralised unless `rawCells`.
+    public func csvLine(_ row: ResultRow, rawCells: Bool = false) -> String {
+        func text(_ value: String) -> String { ResultExport.quoted(rawCells ? value : ResultExport.neutralised(value)) }
+        let features = ResultExport.features(row)?.object
+        var cells = identifiers(row).map { $0.map(text) ?? "" }
+        for column in columns {
+            switch features?[column.featureSet]?.object?[column.feature] {
+            case .number(let number)?: cells.append(number.isFinite ? JSONWriter.number(number) : "")
+            case .bool(let flag)?: cells.append(flag ? "TRUE" : "FALSE")
+            case .string(let string)?: cells.append(text(string))
+            default: cells.append("")
+            }
+        }
+        return cells.joined(separator: ",") + "\n"
+    }
+
+    /// One JSON line with the same columns (absent features null).
+    public func jsonLine(_ row: ResultRow) -> String {
+        var object = JSONObject()
+        for (name, value) in zip(Self.identifierColumns, identifiers(row)) {
+            if name == "parameters", let value, let parsed = try? JSONValue.parse(Array(value.utf8), file: "parameters") {
+                object.append(name, parsed)
+            } else {
+                object.append(name, value.map { .string($0) } ?? .null)
+            }
+        }
+        let features = ResultExport.features(row)?.object
+        for column in columns {
+            let value = features?[column.featureSet]?.object?[column.feature] ?? .null
+            object.append(column.name, value.number.map { $0.isFinite ? value : .null } ?? value)
+        }
+        return JSONWriter().string(.object(object)) + "\n"
+    }
+
+    private func identifiers(_ row: ResultRow) -> [String?] {
+        [FileName.display(row.recording), row.key.contentSHA256, row.key.analyzerVersion, row.key.parameters, row.status.rawValue, row.error]
+    }
+
+    /// The view's SQL: the same columns through SQLite's `json_extract` (booleans as 0/1).
+    var viewSQL: String {
+        let features = columns.map { column in
+            "json_extract(r.features, '$.\"\(Self.sqlString(column.featureSet))\".\"\(Self.sqlString(column.feature))\"') AS \(Self.identifier(column.name))"
+        }
+        let selected = [
+            "COALESCE(c.path, r.recording) AS recording", "r.content_sha256", "r.analyzer_version", "r.parameters", "r.status", "r.error",
+        ] + features
+        return """
+            CREATE VIEW \(Self.identifier("wide_" + analyzer)) AS SELECT \(selected.joined(separator: ", "))
+            FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
+            WHERE r.analyzer = '\(Self.sqlString(analyzer))'
+            ORDER BY 1, r.parameters
+            """
+    }
+
+    static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func sqlString(_ text: String) -> String { text.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "\"", with: "") }
+}

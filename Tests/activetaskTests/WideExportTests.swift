@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Typed values end to end and the tidy wide table (issue 17, items 3 and 4): every `score --json`
+/// and every export holds numbers or null, booleans as booleans, categories as text in fields of
+/// their own; `batch export --wide` gives one row per recording with one typed column per
+/// feature, read by pandas (and R's read.csv when installed) with numeric types, and equal to
+/// the store's `wide_<analyzer>` view.
+@Suite(.serialized) struct WideExportTests {
+    /// Strings that would be a number, a boolean or a missing value written as text.
+    static let mistypedStrings: Set<String> = ["true", "false", "NaN", "nan", "Infinity", "-Infinity", "inf", "no response", "None", "NA", "null", ""]
+
+    /// Every string leaf of a JSON value that is a mistyped number or boolean, with its path.
+    static func mistyped(_ value: Any, path: String = "") -> [String] {
+        switch value {
+        case let object as [String: Any]:
+            return object.flatMap { key, item in
+                // Free text (messages, file names, parameters) may say anything.
+                ["file", "warnings", "error", "dialect", "recording", "parameters"].contains(key) ? [] : mistyped(item, path: path + "." + key)
+            }
+        case let array as [Any]: return array.flatMap { mistyped($0, path: path + "[]") }
+        case let text as String: return mistypedStrings.contains(text) ? ["\(path) = \"\(text)\""] : []
+        default: return []
+        }
+    }
+
+    static func sample(_ name: String) -> String { SharedData.sampleData.appendingPathComponent(name).path }
+
+    @Test("score --json of every kind: no boolean, NaN, infinity or no-response as a string")
+    func scoreJSONIsTyped() throws {
+        var commands: [[String]] = [
+            ["score", "tapping", Self.sample("tapping_results.json")],
+            ["score", "voice", Self.sample("voice_aaah.wav")],
+            ["score", "loudness", Self.sample("voice_aaah.wav")],
+            ["score", "spl", Self.sample("spl_meter_result.json")],
+            ["score", "spl", Self.sample("voice_aaah.wav")],
+            ["score", "gait", Self.sample("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json")],
+        ]
+        if SharedData.isAvailable {
+            commands += SharedData.files(in: "audiometry").filter { $0.hasSuffix(".json") }.prefix(3).map { ["score", "audiometry", $0] }
+            commands += SharedData.files(in: "mpower").filter { $0.contains("tapping") }.prefix(2).map { ["score", "tapping", $0] }
+        }
+        for command in commands {
+            let run = try Run(command + ["--json"])
+            #expect(run.status == 0 || run.status == 1, "\(command): \(run.stderr)")
+            let json = try #require(run.json, "\(command): \(run.stdout.prefix(300))")
+            #expect(Self.mistyped(json).isEmpty, "\(command): \(Self.mistyped(json))")
+        }
+    }
+
+    /// A store over the sample data (and shared/data's mPower and audiometry files when present),
+    /// audio scored as both voice and room noise.
+    static func store(_ folder: TemporaryFolder) throws -> String {
+        let db = folder.path("s.sqlite")
+        var inputs = [SharedData.sampleData.path]
+        if SharedData.isAvailable { inputs += [SharedData.path("mpower"), SharedData.path("audiometry")] }
+        let run = try Run(["batch"] + inputs + ["--db", db, "--audio", "both", "--jobs", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return db
+    }
+
+    @Test("--wide --jsonl and --csv: one row per result, identifiers first, the same typed values; JSONL has no mistyped strings")
+    func wideTables() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let db = try Self.store(folder)
+        let long = try Run(["batch", "export", "--db", db, "--jsonl"])
+        for line in long.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(Self.mistyped(object["features"] ?? [:]).isEmpty, "\(Self.mistyped(object["features"] ?? [:]))")
+        }
+        for analyzer in ["tapping", "gait", "voice", "spl", "audiometry"] {
+            let jsonl = try Run(["batch", "export", "--db", db, "--wide", "--analyzer", analyzer, "--jsonl"])
+            let csv = try Run(["batch", "export", "--db", db, "--wide", "--analyzer", analyzer, "--csv"])
+            #expect(jsonl.status == 0 && csv.status == 0, "\(jsonl.stderr)\(csv.stderr)")
+            let rows = try jsonl.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            let longRows = long.stdout.split(separator: "\n").filter { $0.contains(#""analyzer":"\#(analyzer)""#) }
+            #expect(rows.count == longRows.count && !rows.isEmpty, "\(analyzer): \(rows.count) wide rows, \(longRows.count) results")
+            for row in rows { #expect(Self.mistyped(row).isEmpty, "\(analyzer): \(Self.mistyped(row))") }
+            let header = try #require(csv.stdout.split(separator: "\n").first).split(separator: ",").map(String.init)
+            #expect(Array(header.prefix(6)) == ["recording", "content_sha256", "analyzer_version", "parameters", "status", "error"])
+            #expect(header.dropFirst(6).allSatisfy { $0.contains(".") }, "\(header)")
+            #expect(csv.stdout.split(separator: "\n").count == rows.count + 1)
+        }
+        // Without --analyzer: one file per analyzer into --out DIR.
+        let all = try Run(["batch", "export", "--db", db, "--wide", "--csv", "--out", folder.path("wide")])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path("wide"))) == ["audiometry.csv", "gait.csv", "spl.csv", "tapping.csv", "voice.csv"])
+        let missing = try Run(["batch", "export", "--db", db, "--wide", "--csv"])
+        #expect(missing.status == 2 && missing.stderr.contains("--out DIR"))
+        let stray = try Run(["batch", "export", "--db", db, "--analyzer", "gait", "--csv"])
+        #expect(stray.status == 2 && stray.stderr.contains("--wide"))
+        let unknown = try Run(["batch", "export", "--db", db, "--wide", "--analyzer", "walking", "--csv"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("tapping"))
+    }
+
+    @Test("pandas reads the wide CSV with numeric, boolean and text columns, equal to the JSONL and to pandas.read_sql of the wide_<analyzer> view; R's read.csv gives the same types")
+    func peersReadTheWideTable() throws {
+        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
+            return
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let db = try Self.store(folder)
+        #expect(try Run(["batch", "export", "--db", db, "--wide", "--csv", "--out", folder.path("csv")]).status == 0)
+        #expect(try Run(["batch", "export", "--db", db, "--wide", "--jsonl", "--out", folder.path("jsonl")]).status == 0)
+        let script = try folder.write("check.py", """
+            import json, math, sqlite3, sys
+            import pandas as pd
+            folder, db = sys.argv[1], sys.argv[2]
+            problems = []
+            for analyzer in ["tapping", "gait", "voice", "spl", "audiometry"]:
+                frame = pd.read_csv(f"{folder}/csv/{analyzer}.csv")
+                lines = [json.loads(l) for l in open(f"{folder}/jsonl/{analyzer}.jsonl")]
+                view = pd.read_sql(f"SELECT * FROM wide_{analyzer}", sqlite3.connect(db))
+                if list(view.columns) != list(frame.columns) or len(view) != len(frame):
+                    problems.append(f"{analyzer}: view {view.shape} vs csv {frame.shape}")
+                for column in frame.columns[6:]:
+                    values = [line.get(column) for line in lines]
+                    typed = {type(v).__name__ for v in values if v is not None}
+                    dtype = str(frame[column].dtype)
+                    if typed <= {"int", "float"} and typed and not dtype.startswith(("int", "float")):
+                        problems.append(f"{analyzer}.{column}: numbers in JSONL, {dtype} in pandas")
+                    if typed == {"bool"} and dtype != "bool" and not (frame[column].isna().any() and dtype == "object"):
+                        problems.append(f"{analyzer}.{column}: booleans in JSONL, {dtype} in pandas")
+                    if typed == {"str"} and dtype.startswith(("int", "float", "bool")):
+                        problems.append(f"{analyzer}.{column}: text in JSONL, {dtype} in pandas")
+                    for index, value in enumerate(values):
+                        cell = frame[column].iloc[index]
+                        if value is None:
+                            if not pd.isna(cell): problems.append(f"{analyzer}.{column}[{index}]: null in JSONL, {cell!r} in CSV")
+                        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                            if pd.isna(cell) or float(cell) != float(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs {cell!r}")
+                            viewCell = view[column].iloc[index]
+                            if pd.isna(viewCell) or float(viewCell) != float(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs view {viewCell!r}")
+                        elif isinstance(value, bool):
+                            if bool(cell) != value: problems.append(f"{analyzer}.{column}[{index}]: {value} vs {cell!r}")
+                            if int(view[column].iloc[index]) != int(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs view (0/1)")
+            # R's read.csv (when installed): each column's class agrees with its JSON values' type.
+            import os, subprocess
+            if os.path.exists("/usr/bin/Rscript"):
+                for analyzer in ["tapping", "gait", "voice", "spl", "audiometry"]:
+                    code = ('frame <- read.csv(commandArgs(TRUE)[1], check.names = FALSE); '
+                            'classes <- sapply(frame, class); cat(paste(names(classes), classes, sep = "\\\\t"), sep = "\\\\n")')
+                    out = subprocess.run(["/usr/bin/Rscript", "-e", code, f"{folder}/csv/{analyzer}.csv"], capture_output=True, text=True)
+                    classes = dict(line.rsplit("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
+                    if not classes: problems.append(f"R read nothing of {analyzer}.csv: {out.stderr[-300:]}")
+                    lines = [json.loads(l) for l in open(f"{folder}/jsonl/{analyzer}.jsonl")]
+                    for column in list(classes)[6:]:
+                        typed = {type(line.get(column)).__name__ for line in lines if line.get(column) is not None}
+                        expected = {"int": {"integer", "numeric"}, "float": {"numeric", "integer"}, "bool": {"logical"}, "str": {"character"}}
+                        allowed = set.union(*[expected[t] for t in typed]) if typed else {"logical"}
+                        if typed == {"int", "float"}: allowed = {"numeric"}
+                        if classes[column] not in allowed: problems.append(f"R {analyzer}.{column}: {typed} in JSONL, {classes[column]} in R")
+                    print("R checked", analyzer, len(classes), file=sys.stderr)
+            print(json.dumps(problems))
+            """)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, folder.url.path, db]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let problems = try #require((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String], "\(output)")
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+
+    }
+}
