@@ -33,7 +33,7 @@ struct AudiometryCommand: ParsableCommand {
         var row: Int = 1
 
         @Option(name: .long, help: "With --out: researchkit or asha.")
-        var procedure: String = "researchkit"
+        var procedure: AudiometrySimulation.Procedure = .researchkit
 
         @Option(name: .long, help: "Write one simulated test of --row as ResearchKit dB HL result JSON.")
         var out: String?
@@ -107,16 +107,12 @@ struct AudiometryCommand: ParsableCommand {
             }
             let listener = VirtualListener(slopeDecibels: slope, falseAlarmRate: falseAlarm, lapseRate: lapse)
             if let out {
-                guard let chosen = AudiometrySimulation.Procedure(rawValue: procedure) else {
-                    printError("--procedure must be researchkit or asha")
-                    throw ExitCode(ActiveTask.Status.badInvocation)
-                }
                 let truth = try auxuAudiogram(nhanes, row: row)
-                let test = AudiometrySimulation.test(truth: truth, procedure: chosen, listener: listener, seed: seed,
+                let test = AudiometrySimulation.test(truth: truth, procedure: procedure, listener: listener, seed: seed,
                                                      headphone: headphone, outputVolume: volume)
                 try OutputFile.write(JSONWriter().string(test.researchKitJSON), to: out, inputs: [nhanes].compactMap { $0 })
                 let presented = test.samples.reduce(0) { $0 + $1.units.count }
-                print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(chosen.rawValue), NHANES row \(row))")
+                print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(procedure.rawValue), NHANES row \(row))")
                 return
             }
             let truths = try Self.nhanesTruths(nhanes, limit: rows)
@@ -245,8 +241,8 @@ struct Tone: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Level, dB HL (needs --headphone).") var levelHl: Double?
     @Option(name: .long, help: "ResearchKit headphone id (AIRPODSV1, AIRPODSPROV2, EARPODS, …).") var headphone: String?
     @Option(name: .long, help: "System output volume 0–1.") var volume: Double = 1
-    @Option(name: .long, help: "Table version: rk-2.x, rk-3.0, rk-3.2.") var tables: String = "rk-3.2"
-    @Option(name: .long, help: "left, right or both.") var ear: String = "both"
+    @Option(name: .long, help: "Table version: rk-2.x, rk-3.0, rk-3.2.") var tables: HeadphoneCalibration.TableVersion = .researchKit3_2
+    @Option(name: .long, help: "left, right or both.") var ear: ToneSpecification.Ear = .both
     @Option(name: .long, help: "Raised-cosine ramp duration, ms.") var rampMs: Double = 50
     @Flag(name: .long, help: "ResearchKit's −40 → 0 dB ramp over 0.2 s (rise time 95 ms, outside the standard's limits).") var researchkitRamp = false
     @Option(name: .long, help: "Sample rate, Hz.") var sampleRate: Double = 44_100
@@ -267,10 +263,8 @@ struct Tone: ParsableCommand {
         if let levelDbfs {
             amplitude = pow(10, levelDbfs / 20)
         } else if let levelHl, let headphone {
-            guard let version = HeadphoneCalibration.TableVersion(rawValue: tables),
-                let table = HeadphoneCalibration.tables(for: headphone, version: version)
-            else {
-                printError("unknown headphone \"\(headphone)\" for tables \(tables)")
+            guard let table = HeadphoneCalibration.tables(for: headphone, version: tables) else {
+                printError("unknown headphone \"\(headphone)\" for tables \(tables.rawValue)")
                 throw ExitCode(ActiveTask.Status.badInvocation)
             }
             guard let result = HeadphoneCalibration.researchKitAmplitude(hearingLevel: levelHl, frequencyHz: frequency, tables: table, volume: volume) else {
@@ -286,11 +280,7 @@ struct Tone: ParsableCommand {
             printError("give --level-dbfs, or --level-hl with --headphone")
             throw ExitCode(ActiveTask.Status.badInvocation)
         }
-        guard let side = ToneSpecification.Ear(rawValue: ear) else {
-            printError("--ear must be left, right or both")
-            throw ExitCode(ActiveTask.Status.badInvocation)
-        }
-        let spec = ToneSpecification(frequencyHz: frequency, amplitude: amplitude, durationSeconds: duration, ear: side,
+        let spec = ToneSpecification(frequencyHz: frequency, amplitude: amplitude, durationSeconds: duration, ear: ear,
                                      ramp: researchkitRamp ? .researchKit : .raisedCosine(seconds: rampMs / 1000), sampleRateHz: sampleRate)
         do {
             let samples = try spec.render()
@@ -314,3 +304,6 @@ struct Tone: ParsableCommand {
         }
     }
 }
+
+extension AudiometrySimulation.Procedure: ExpressibleByArgument {}
+extension ToneSpecification.Ear: ExpressibleByArgument {}

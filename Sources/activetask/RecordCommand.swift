@@ -65,19 +65,19 @@ struct Record: ParsableCommand {
     var channels: Int = 1
 
     @Option(name: .long, help: "WAV encoding: pcm16, pcm24 or float32.")
-    var encoding: String = "pcm16"
+    var encoding: WAVWriter.Encoding = .pcm16
 
     @Option(name: .long, help: "Lines from stdin or a socket: json (recorder items), csv (a header of item field names, then one item per line) or gatt-hex (heartRate: Bluetooth 0x2A37 values in hex, one per line, timed on arrival; RR intervals go to a second file).")
-    var format: String = "json"
+    var format: LineFormat = .json
 
     @Option(name: .long, help: "Live sources: items the queue between reader and writer holds.")
     var bufferItems: Int = 262_144
 
     @Option(name: .long, help: "Live sources, when the queue is full: block (wait, slowing the sender through pipe/TCP flow control; nothing lost) or drop (never wait; dropped items counted and reported).")
-    var overflow: String = "block"
+    var overflow: OverflowPolicy = .block
 
     @Option(name: .long, help: "Raw PCM on stdin: s16le or f32le.")
-    var pcm: String = "s16le"
+    var pcm: PCMStreamReader.SampleFormat = .s16le
 
     @Option(name: .long, help: "Walker cadence of the simulator, steps/min.")
     var cadence: Double = 110
@@ -199,40 +199,31 @@ struct Record: ParsableCommand {
         let configuration: RecorderConfiguration
         var settings = SimulatorSettings(cadenceStepsPerMinute: cadence, tapsPerSecond: tapsPerSecond, roomNoiseDBA: noiseDba)
         if let calibrationOffset { settings.calibrationOffsetDecibels = calibrationOffset }
+        if kind == .audio {
+            configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
+                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: encoding))
+        } else {
+            let recorderKind = kind.recorderKind!
+            configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
+                                                  frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
+                                                  rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
+        }
         let plan: RecorderPlan
-        do {
-            if kind == .audio {
-                guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
-                    throw RecordingError(file: out, reason: .sample("--encoding must be pcm16, pcm24 or float32"))
-                }
-                configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
-                                                      kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
-            } else {
-                let recorderKind = kind.recorderKind!
-                configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
-                                                      frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
-                                                      rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
-            }
-            let sourceName = source!
-            if sourceName == "simulate" {
-                plan = RecorderPlan(configuration, source: .simulate(settings))
-            } else if sourceName.hasPrefix("replay:") {
-                plan = RecorderPlan(configuration, source: .replay(path: String(sourceName.dropFirst("replay:".count))))
-            } else {
-                guard let lineFormat = LineFormat(rawValue: format) else {
-                    throw RecordingError(file: sourceName, reason: .sample("--format must be json, csv or gatt-hex"))
-                }
-                guard let overflowPolicy = OverflowPolicy(rawValue: overflow) else {
-                    throw RecordingError(file: sourceName, reason: .sample("--overflow must be block or drop"))
-                }
-                // Before any file exists: a bad source leaves nothing behind.
+        let sourceName = source!
+        if sourceName == "simulate" {
+            plan = RecorderPlan(configuration, source: .simulate(settings))
+        } else if sourceName.hasPrefix("replay:") {
+            plan = RecorderPlan(configuration, source: .replay(path: String(sourceName.dropFirst("replay:".count))))
+        } else {
+            // Before any file exists: a bad source leaves nothing behind.
+            do {
                 plan = RecorderPlan(configuration, source: .live(try LiveLineSource(
-                    address: sourceName, format: lineFormat, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
-                    capacityItems: bufferItems, overflow: overflowPolicy)))
+                    address: sourceName, format: format, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
+                    capacityItems: bufferItems, overflow: overflow)))
+            } catch {
+                printError(error.description)
+                throw ExitCode(ActiveTask.Status.invalidInput)
             }
-        } catch let error as RecordingError {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
         }
         // A simulation lasts 10 s and a replay its file, a live source until its sender closes, unless --duration says otherwise.
         let length = duration ?? (source == "simulate" ? 10 : .infinity)
@@ -274,17 +265,11 @@ struct Record: ParsableCommand {
 
     /// The audio recorder fed by raw PCM or a WAV stream from stdin or a socket.
     private func recordAudio() throws -> FileResult {
-        guard let wavEncoding = WAVWriter.Encoding(rawValue: encoding) else {
-            throw RecordingError(file: out, reason: .sample("--encoding must be pcm16, pcm24 or float32"))
-        }
-        guard let sampleFormat = PCMStreamReader.SampleFormat(rawValue: pcm) else {
-            throw RecordingError(file: out, reason: .sample("--pcm must be s16le or f32le"))
-        }
         let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
-                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: wavEncoding))
+                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: encoding))
         guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
         // The header (if any) is checked before the file exists: a refused stream leaves nothing behind.
-        let stream = try PCMStreamReader(descriptor: descriptor, name: name, sampleRateHz: sampleRate, channels: channels, format: sampleFormat)
+        let stream = try PCMStreamReader(descriptor: descriptor, name: name, sampleRateHz: sampleRate, channels: channels, format: pcm)
         let recorder = try AudioRecorder(configuration, outputDirectory: out)
         printError("recording audio (\(stream.isWAV ? "WAV stream, " : "")\(stream.format.rawValue)) to \(recorder.path)")
         let block = max(1, sampleRate / 20)
@@ -297,3 +282,8 @@ struct Record: ParsableCommand {
         return try recorder.stop()
     }
 }
+
+extension WAVWriter.Encoding: ExpressibleByArgument {}
+extension LineFormat: ExpressibleByArgument {}
+extension OverflowPolicy: ExpressibleByArgument {}
+extension PCMStreamReader.SampleFormat: ExpressibleByArgument {}

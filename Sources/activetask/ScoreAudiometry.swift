@@ -21,7 +21,7 @@ struct ScoreAudiometry: ParsableCommand {
     var identifier: String?
 
     @Option(name: .long, help: "Headphone table version for the volume correction: rk-2.x, rk-3.0, rk-3.2.")
-    var tables: String = "rk-3.2"
+    var tables: HeadphoneCalibration.TableVersion = .researchKit3_2
 
     @Option(name: .long, help: "Write the audiogram as SVG to this file.")
     var svg: String?
@@ -31,14 +31,10 @@ struct ScoreAudiometry: ParsableCommand {
     }
 
     func run() throws {
-        guard let version = HeadphoneCalibration.TableVersion(rawValue: tables) else {
-            printError("--tables must be rk-2.x, rk-3.0 or rk-3.2")
-            throw ExitCode(ActiveTask.Status.badInvocation)
-        }
         var parameters = AudiometryScorer.Parameters()
         parameters.row = row
         parameters.identifier = identifier
-        parameters.tables = version
+        parameters.tables = tables
         parameters.lenient = options.lenient
         let scored: AudiometryScorer.Scored
         do { scored = try AudiometryScorer.score(options.file, parameters) } catch { throw failure(error) }
@@ -59,3 +55,5 @@ func auxuTable(_ file: String) throws -> AUXUTable {
 func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
     do { return try auxuTable(file).audiogram(row: row) } catch let error as ScoringError { throw failure(error) }
 }
+
+extension HeadphoneCalibration.TableVersion: ExpressibleByArgument {}

@@ -117,7 +117,7 @@ import TestSupport
         once.countIdenticalChannelsOnce = true
         let c = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate, options: once).0
         #expect(abs(try number(a, "loudnessLufs") - number(c, "loudnessLufs")) < 1e-9)
-        #expect(b["researchKitTooLoud"] == .text("true"))  // mean clamped level of a −6 dBFS sine ≈ 0.83
+        #expect(b["researchKitTooLoud"] == .boolean(true))  // mean clamped level of a −6 dBFS sine ≈ 0.83
         let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).0
         #expect(quiet["researchKitTooLoud"] == .boolean(false))
     }

@@ -118,6 +118,6 @@ struct AudiometrySharedDataCommandTests {
         #expect(abs((json["hannFrequencyHz"] as? Double ?? 0) - 999.9672595861264) < 1e-9)
         #expect(abs((json["levelDbfs"] as? Double ?? 0) - -14.276977860292781) < 1e-9)
         #expect(abs((json["thdPlusNoiseDecibels"] as? Double ?? 0) - -40.3429743062582) < 1e-6)
-        #expect(json["rampsWithin20To50Milliseconds"] as? String == "false")  // a calibrator recording has no ramps
+        #expect(json["rampsWithin20To50Milliseconds"] as? Bool == false)  // a calibrator recording has no ramps
     }
 }
