@@ -17,8 +17,8 @@ import sys
 import wave
 
 import numpy as np
-import parselmouth
 from parselmouth.praat import call
+from voice_parselmouth import analysis_objects
 
 MEASURES = {
     "f0MedianHz": lambda s, p, q, h: call(p, "Get quantile", 0, 0, 0.5, "Hertz"),
@@ -107,12 +107,7 @@ def build(folder):
 
 
 def praat(path):
-    sound = parselmouth.Sound(path)
-    if sound.n_channels > 1:
-        sound = sound.extract_left_channel()
-    pitch = sound.to_pitch()
-    pulses = call([sound, pitch], "To PointProcess (cc)")
-    harmonicity = sound.to_harmonicity_cc()
+    sound, pitch, pulses, harmonicity = analysis_objects(path)
     return {name: f(sound, pitch, pulses, harmonicity) for name, f in MEASURES.items()}
 
 

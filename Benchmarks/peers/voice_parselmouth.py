@@ -15,13 +15,17 @@ import parselmouth
 from parselmouth.praat import call
 
 
-def praat(path):
+def analysis_objects(path):
+    """Praat's sound (channel 0, as the toolkit), pitch, pulses and harmonicity, with Praat's defaults."""
     sound = parselmouth.Sound(path)
     if sound.n_channels > 1:
         sound = sound.extract_left_channel()
     pitch = sound.to_pitch()
-    pulses = call([sound, pitch], "To PointProcess (cc)")
-    harmonicity = sound.to_harmonicity_cc()
+    return sound, pitch, call([sound, pitch], "To PointProcess (cc)"), sound.to_harmonicity_cc()
+
+
+def praat(path):
+    sound, pitch, pulses, harmonicity = analysis_objects(path)
     args = (0, 0, 0.0001, 0.02, 1.3)
     return {
         "f0MedianHz": call(pitch, "Get quantile", 0, 0, 0.5, "Hertz"),

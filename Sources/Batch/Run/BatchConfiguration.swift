@@ -59,21 +59,15 @@ public struct BatchConfiguration: Sendable, Hashable {
     /// The configuration in a TOML file; errors name the file and the key.
     public static func read(_ path: String) throws(ReadError) -> BatchConfiguration {
         let bytes = try FileBytes.read(path, maximumBytes: 1 << 20)
-        let text = String(decoding: bytes, as: UTF8.self)
-        let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw ReadError(file: path, reason: .invalidValue("not TOML: \(error.description) at line \(error.source.begin.line), column \(error.source.begin.column)"))
-        } catch {
-            throw ReadError(file: path, reason: .invalidValue("not TOML: \(error)"))
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        return try parse(table, file: path, folder: folder)
+        return try parse(toml: String(decoding: bytes, as: UTF8.self), file: path, folder: (path as NSString).deletingLastPathComponent)
     }
 
-    /// The configuration of TOML text (tests; `file` names it in errors).
+    /// The configuration of TOML text (`file` names it in errors; relative paths are under `folder`).
     public static func parse(toml text: String, file: String, folder: String = ".") throws(ReadError) -> BatchConfiguration {
         let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch {
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw ReadError(file: file, reason: .invalidValue("not TOML: \(error.description) at line \(error.source.begin.line), column \(error.source.begin.column)"))
+        } catch {
             throw ReadError(file: file, reason: .invalidValue("not TOML: \(error)"))
         }
         return try parse(table, file: file, folder: folder)
