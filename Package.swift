@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SignalProcessing", targets: ["SignalProcessing"]),
         .library(name: "Recording", targets: ["Recording"]),
         .library(name: "Analysis", targets: ["Analysis"]),
+        .library(name: "Scoring", targets: ["Scoring"]),
         .library(name: "Batch", targets: ["Batch"]),
         .library(name: "Reports", targets: ["Reports"]),
         .executable(name: "activetask", targets: ["activetask"]),
@@ -35,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: - C libraries (each wrapped once, behind typed Swift errors)
@@ -79,19 +81,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Between the analyzers and the front ends: one classifier, inputs loaded once, typed scores.
+        .target(name: "Scoring", dependencies: ["InputGuards", "SensorData", "AudioIO", "Analysis"], swiftSettings: swiftSettings),
         .target(
             name: "Batch",
             dependencies: [
-                "InputGuards", "SensorData", "AudioIO", "Analysis",
+                "InputGuards", "SensorData", "AudioIO", "Analysis", "Scoring",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Reports", dependencies: ["InputGuards", "Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
+        .target(name: "Reports", dependencies: ["InputGuards", "Scoring", "Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",
             dependencies: [
-                "InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Batch", "Recording", "Reports",
+                "InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Scoring", "Batch", "Recording", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -122,10 +127,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BatchTests",
-            dependencies: ["Batch", "SensorData", "AudioIO", "Analysis", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Batch", "Scoring", "SensorData", "AudioIO", "Analysis", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Batch", "Analysis", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Scoring", "Batch", "Analysis", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RecordingTests",
             dependencies: ["Recording", "SensorData", "AudioIO", "TestSupport"],
@@ -133,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "activetaskTests",
-            dependencies: ["activetask", "Batch", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["activetask", "Scoring", "Batch", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
     ]

@@ -47,7 +47,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Analysis", package: toolkit),
                 .product(name: "AudioIO", package: toolkit),
-                .product(name: "Batch", package: toolkit),
+                .product(name: "Scoring", package: toolkit),
                 .product(name: "SensorData", package: toolkit),
                 .product(name: "SignalProcessing", package: toolkit),
             ],

@@ -30,13 +30,13 @@ let package = Package(
     dependencies: [.package(path: "..", traits: ["FFmpeg"])],
     targets: [
         .target(name: "FuzzSupport", swiftSettings: [.swiftLanguageMode(.v6)]),
-        fuzzTarget("fuzz-json-items", using: ["Batch"]),
-        fuzzTarget("fuzz-tapping", using: ["Batch", "Analysis"]),
-        fuzzTarget("fuzz-audio-results", using: ["Batch"]),
-        fuzzTarget("fuzz-csv", using: ["Batch"]),
+        fuzzTarget("fuzz-json-items", using: ["Scoring"]),
+        fuzzTarget("fuzz-tapping", using: ["Scoring", "Analysis"]),
+        fuzzTarget("fuzz-audio-results", using: ["Scoring"]),
+        fuzzTarget("fuzz-csv", using: ["Scoring"]),
         fuzzTarget("fuzz-wav", using: ["AudioIO"]),
         fuzzTarget("fuzz-heart-rate", using: ["Recording"]),
         fuzzTarget("fuzz-recorder-lines", using: ["Recording", "SensorData"]),
-        fuzzTarget("fuzz-analysis", using: ["Batch", "Analysis", "Reports"]),
+        fuzzTarget("fuzz-analysis", using: ["Scoring", "Analysis", "Reports"]),
     ]
 )

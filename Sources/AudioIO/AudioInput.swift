@@ -53,6 +53,29 @@ public enum AudioInput {
         }
     }
 
+    /// Opens a file already read into memory (`path` names it in messages, and is what the
+    /// `ffmpeg` tool reads when the FFmpeg libraries are not built in): the same choice of
+    /// decoder as ``open(_:backend:)``, without reading the file again.
+    public static func open(bytes: [UInt8], path: String) throws(AudioError) -> any AudioDecoder {
+        if isMPEG4(bytes.prefix(12)) { return try openWithFFmpeg(bytes: bytes, path: path) }
+        do {
+            return try SoundFile(bytes: bytes, path: path)
+        } catch {
+            guard case .open = error.reason, availableBackends.count > 1,
+                let decoder = try? openWithFFmpeg(bytes: bytes, path: path)
+            else { throw error }
+            return decoder
+        }
+    }
+
+    private static func openWithFFmpeg(bytes: [UInt8], path: String) throws(AudioError) -> any AudioDecoder {
+        #if FFmpeg
+        return try FFmpegLibraryDecoder(bytes: bytes, path: path)
+        #else
+        return try openWithFFmpeg(path)
+        #endif
+    }
+
     /// FFmpeg opens by name: a FIFO or a device is refused before it can block or stream forever
     /// (libsndfile's path opens the descriptor itself, ``SoundFile/init(reading:)``).
     private static func requireRegularFile(_ path: String) throws(AudioError) {

@@ -27,14 +27,43 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     /// The stream's duration from the container (its edit list), frames: decoding stops there,
     /// so AAC end padding is dropped as the start priming is.
     private var frameLimit: Int64?
+    /// The bytes of a file decoded from memory, and libavformat's reader over them.
+    private var memory: MemoryReader?
+    private var memoryIO: UnsafeMutablePointer<AVIOContext>?
 
+    /// Decodes the file at `path`.
+    ///
     /// The corresponding C functions are `avformat_open_input`, `avformat_find_stream_info`,
     /// `av_find_best_stream`, `avcodec_open2` and `swr_init`.
-    public init(path: String) throws(AudioError) {
+    public convenience init(path: String) throws(AudioError) {
+        try self.init(path: path, bytes: nil)
+    }
+
+    /// Decodes a file already read into memory (`path` names it in messages): libavformat reads
+    /// the bytes through a custom I/O context instead of opening the file again.
+    ///
+    /// The corresponding C function is `avio_alloc_context`.
+    public convenience init(bytes: [UInt8], path: String) throws(AudioError) {
+        try self.init(path: path, bytes: bytes)
+    }
+
+    private init(path: String, bytes: [UInt8]?) throws(AudioError) {
         self.path = path
         av_log_set_level(AV_LOG_QUIET)  // errors reach the caller as AudioError, stderr stays one line
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var status = FileName.withCString(path) { avformat_open_input(&context, $0, nil, nil) }
+        if let bytes {
+            let reader = MemoryReader(bytes)
+            memory = reader
+            let size = 1 << 16
+            guard let buffer = av_malloc(size), let allocated = avformat_alloc_context(),
+                let io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 0, Unmanaged.passUnretained(reader).toOpaque(),
+                                            MemoryReader.read, nil, MemoryReader.seek)
+            else { throw AudioError(file: path, reason: .open("out of memory")) }
+            memoryIO = io
+            allocated.pointee.pb = io
+            context = allocated
+        }
+        var status = FileName.withCString(path) { avformat_open_input(&context, bytes == nil ? $0 : nil, nil, nil) }
         guard status >= 0, let context else {
             throw AudioError(file: path, reason: .open(Self.message(status)))
         }
@@ -91,6 +120,10 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         swr_free(&resampler)
         avcodec_free_context(&codecContext)
         avformat_close_input(&formatContext)
+        if memoryIO != nil {
+            av_freep(&memoryIO!.pointee.buffer)
+            avio_context_free(&memoryIO)
+        }
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
@@ -181,6 +214,38 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         av_strerror(code, &buffer, buffer.count)
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+/// A file's bytes for libavformat's custom I/O: the read and seek callbacks over them.
+private final class MemoryReader {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
+        let reader = Unmanaged<MemoryReader>.fromOpaque(opaque!).takeUnretainedValue()
+        let count = min(Int(max(0, size)), reader.bytes.count - reader.position)
+        guard count > 0, let buffer else { return atk_averror_eof() }
+        reader.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + reader.position, count: count) }
+        reader.position += count
+        return Int32(count)
+    }
+
+    static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+        let reader = Unmanaged<MemoryReader>.fromOpaque(opaque!).takeUnretainedValue()
+        let size = Int64(reader.bytes.count)
+        if whence & AVSEEK_SIZE != 0 { return size }
+        let target: Int64
+        switch whence & ~AVSEEK_FORCE {
+        case SEEK_SET: target = offset
+        case SEEK_CUR: target = Int64(reader.position) + offset
+        case SEEK_END: target = size + offset
+        default: return -1
+        }
+        guard target >= 0, target <= size else { return -1 }
+        reader.position = Int(target)
+        return target
     }
 }
 #endif

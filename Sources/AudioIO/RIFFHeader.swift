@@ -13,12 +13,24 @@ enum RIFFHeader {
     static func inspect(_ path: String, descriptor: Int32) throws(AudioError) -> UnfinishedHeader? {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
-        let fileSize = UInt64(max(0, status.st_size))
-        func read(_ count: Int, at offset: UInt64) -> [UInt8]? {
-            guard offset < UInt64(Int64.max) else { return nil }
+        return try inspect(path, size: UInt64(max(0, status.st_size))) { count, offset in
             var buffer = [UInt8](repeating: 0, count: count)
             let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
             return got == count ? buffer : nil
+        }
+    }
+
+    /// The same for a file already in memory.
+    static func inspect(_ path: String, bytes: [UInt8]) throws(AudioError) -> UnfinishedHeader? {
+        try inspect(path, size: UInt64(bytes.count)) { count, offset in
+            offset + UInt64(count) <= UInt64(bytes.count) ? Array(bytes[Int(offset)..<Int(offset) + count]) : nil
+        }
+    }
+
+    /// The chunks of a file of `fileSize` bytes, read through `readAt(count, offset)` (nil: fewer bytes there).
+    private static func inspect(_ path: String, size fileSize: UInt64, _ readAt: (Int, UInt64) -> [UInt8]?) throws(AudioError) -> UnfinishedHeader? {
+        func read(_ count: Int, at offset: UInt64) -> [UInt8]? {
+            offset < UInt64(Int64.max) ? readAt(count, offset) : nil
         }
         func uint32(_ bytes: [UInt8], _ at: Int) -> UInt64 {
             UInt64(bytes[at]) | UInt64(bytes[at + 1]) << 8 | UInt64(bytes[at + 2]) << 16 | UInt64(bytes[at + 3]) << 24
@@ -93,27 +105,46 @@ public struct UnfinishedHeader: Sendable, Equatable {
     }
 }
 
-/// The file through its corrected header, for libsndfile's virtual I/O: reads come from the
-/// descriptor with the patched bytes laid over them. Owns (closes) the descriptor.
+/// A file for libsndfile's virtual I/O: read from a descriptor (which it owns and closes) or
+/// from bytes in memory, with a corrected header's patched bytes laid over it.
 final class PatchedFile {
-    let descriptor: Int32
+    enum Source {
+        case descriptor(Int32)
+        case bytes([UInt8])
+    }
+
+    let source: Source
     let length: Int64
     var position: Int64 = 0
     let patches: [(offset: UInt64, bytes: [UInt8])]
 
-    init(descriptor: Int32, patches: [(offset: UInt64, bytes: [UInt8])]) {
-        self.descriptor = descriptor
-        var status = stat()
-        length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+    init(_ source: Source, patches: [(offset: UInt64, bytes: [UInt8])]) {
+        self.source = source
+        switch source {
+        case .descriptor(let descriptor):
+            var status = stat()
+            length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+        case .bytes(let bytes):
+            length = Int64(bytes.count)
+        }
         self.patches = patches
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        if case .descriptor(let descriptor) = source { close(descriptor) }
+    }
 
     func read(into pointer: UnsafeMutableRawPointer, count: Int64) -> Int64 {
         guard count > 0, position >= 0, position < length else { return 0 }
         let wanted = Int(min(count, length - position))
-        let got = pread(descriptor, pointer, wanted, off_t(position))
+        let got: Int
+        switch source {
+        case .descriptor(let descriptor):
+            got = pread(descriptor, pointer, wanted, off_t(position))
+        case .bytes(let bytes):
+            bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress! + Int(position), byteCount: wanted) }
+            got = wanted
+        }
         guard got > 0 else { return 0 }
         let bytes = pointer.assumingMemoryBound(to: UInt8.self)
         for (offset, patch) in patches {

@@ -32,31 +32,50 @@ public final class SoundFile: AudioDecoder {
     /// header (``unfinishedHeader``); one without a single whole frame is an error.
     ///
     /// The corresponding C functions are `sf_open_fd` and, for a corrected header, `sf_open_virtual`.
-    public init(reading path: String) throws(AudioError) {
+    public convenience init(reading path: String) throws(AudioError) {
         let descriptor: Int32
         do { descriptor = try RegularFile.openForReading(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
-        do { unfinishedHeader = try RIFFHeader.inspect(path, descriptor: descriptor) } catch {
+        let unfinished: UnfinishedHeader?
+        do { unfinished = try RIFFHeader.inspect(path, descriptor: descriptor) } catch {
             close(descriptor)
             throw error
         }
-        var info = SF_INFO()
-        let opened: OpaquePointer?
-        if let unfinishedHeader {
+        if let unfinished {
             // libsndfile reads the file through the corrected header (virtual I/O).
-            let file = PatchedFile(descriptor: descriptor, patches: unfinishedHeader.patches)
-            patchedFile = file
-            var io = Self.virtualIO
-            opened = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(file).toOpaque())
+            try self.init(path: path, virtual: PatchedFile(.descriptor(descriptor), patches: unfinished.patches), unfinished: unfinished)
         } else {
-            patchedFile = nil
-            opened = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1)  // 1: sf_close closes the descriptor
-            if opened == nil { close(descriptor) }
+            var info = SF_INFO()
+            guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {  // 1: sf_close closes the descriptor
+                close(descriptor)
+                throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
+            }
+            try self.init(path: path, handle: handle, info: info, patchedFile: nil, unfinished: nil)
         }
-        guard let handle = opened else {
+    }
+
+    /// Decodes a file already read into memory (`path` names it in messages), with the same
+    /// header checks as ``init(reading:)``.
+    ///
+    /// The corresponding C function is `sf_open_virtual`.
+    public convenience init(bytes: [UInt8], path: String) throws(AudioError) {
+        let unfinished = try RIFFHeader.inspect(path, bytes: bytes)
+        try self.init(path: path, virtual: PatchedFile(.bytes(bytes), patches: unfinished?.patches ?? []), unfinished: unfinished)
+    }
+
+    private convenience init(path: String, virtual file: PatchedFile, unfinished: UnfinishedHeader?) throws(AudioError) {
+        var info = SF_INFO()
+        var io = Self.virtualIO
+        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(file).toOpaque()) else {
             throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
         }
+        try self.init(path: path, handle: handle, info: info, patchedFile: file, unfinished: unfinished)
+    }
+
+    private init(path: String, handle: OpaquePointer, info: SF_INFO, patchedFile: PatchedFile?, unfinished: UnfinishedHeader?) throws(AudioError) {
         self.path = path
         self.handle = handle
+        self.patchedFile = patchedFile
+        self.unfinishedHeader = unfinished
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         let minor = Int(info.format) & Int(SF_FORMAT_SUBMASK)
         do {

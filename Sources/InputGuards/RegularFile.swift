@@ -10,6 +10,10 @@ public enum RegularFile {
         public var description: String
     }
 
+    /// Called with the path of every file opened here for its content, in the task that set it
+    /// and the tasks it starts: a tracing hook (tests count the reads of each file).
+    @TaskLocal public static var openObserver: (@Sendable (String) -> Void)?
+
     /// A read-only descriptor of `path` if it is a regular file (after following links). The open
     /// itself is non-blocking, so a FIFO is refused instead of waiting for a writer; the returned
     /// descriptor is blocking again. The caller closes it.
@@ -27,6 +31,7 @@ public enum RegularFile {
             throw Refusal(description: "is \(kind(of: status.st_mode)), not a regular file")
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        openObserver?(path)
         return descriptor
     }
 

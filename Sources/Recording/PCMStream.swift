@@ -60,7 +60,7 @@ public final class PCMStreamReader {
         }
         guard wavFormat.rate == sampleRateHz, wavFormat.channels == channels else {
             throw fail("the WAV stream is \(wavFormat.rate) Hz, \(wavFormat.channels) channel(s); the recorder is set to \(sampleRateHz) Hz, "
-                + "\(channels) channel(s) (--sample-rate, --channels); nothing was recorded")
+                + "\(channels) channel(s) (its sampleRateHz, channels); nothing was recorded")
         }
         isWAV = true
         pending.removeFirst(offset)

@@ -1,6 +1,7 @@
 import InputGuards
 import Analysis
 import Batch
+import Scoring
 import Foundation
 import SensorData
 import SignalProcessing
@@ -9,12 +10,13 @@ import SignalProcessing
 /// (`score --html`), or a whole result store with per-cohort summaries (`activetask report`).
 public enum HTMLReport {
     /// The page of one scored recording: its features and its charts.
-    public static func recording(_ report: ScoreReport, path: String) -> String {
+    public static func recording(_ score: Score) -> String {
+        let report = score.report, path = report.file
         var body = "<h1>\(escape((path as NSString).lastPathComponent)) — \(escape(report.kind))</h1>"
         body += "<p class=\"meta\">\(escape(path))\(report.dialect.map { " · " + escape($0) } ?? "")</p>"
         if let reason = report.unusable { body += "<p class=\"bad\">Unusable: \(escape(reason))</p>" }
         for warning in report.warnings { body += "<p class=\"warn\">Warning: \(escape(warning))</p>" }
-        body += RecordingCharts.svgs(report, path: path).map { "<figure>\($0)</figure>" }.joined()
+        body += RecordingCharts.svgs(score).map { "<figure>\($0)</figure>" }.joined()
         for set in report.sets { body += featureTable(set) }
         return page(title: "\(report.kind): \((path as NSString).lastPathComponent)", body: body)
     }
@@ -71,8 +73,13 @@ public enum HTMLReport {
             body += analyzer.features.summary(histograms: histograms)
             var shown = 0
             for row in analyzer.candidates where shown < examples {
-                let report = ScoreReport(kind: row.kind ?? name, file: row.recording, dialect: row.dialect, sets: featureSets(row.featuresJSON) ?? [], warnings: [])
-                let charts = RecordingCharts.svgs(report, path: row.recording)
+                // The example scored again as it was stored: its analyzer, with its stored parameters.
+                guard let analyzer = Scoring.Analyzer(rawValue: row.key.analyzer),
+                    let parameters = AnalyzerParameters(analyzer, canonical: row.key.parameters),
+                    let unit = try? LoadedUnit.load(row.recording),
+                    let score = ([row.recording] + unit.inputs.map(\.path)).lazy.compactMap({ try? parameters.score(analyzer, unit, target: $0) }).first
+                else { continue }
+                let charts = RecordingCharts.svgs(score)
                 guard !charts.isEmpty else { continue }
                 shown += 1
                 body += "<h3>Example: \(escape(FileName.display(row.recording)))</h3>" + charts.map { "<figure>\($0)</figure>" }.joined()

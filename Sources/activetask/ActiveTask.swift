@@ -6,22 +6,15 @@ import InputGuards
 /// "Command-line contract"). Exit status: 0 success, 1 analysed but unusable, 2 bad invocation,
 /// 3 unreadable or invalid input.
 @main
-struct ActiveTask: ParsableCommand {
+struct ActiveTask: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activetask",
         abstract: "Record and analyse the sensor data of ResearchKit active tasks.",
         version: "0.1.0",
-        subcommands: [Info.self, Score.self, BatchCommand.self, Report.self, Unpack.self, Record.self, Calibrate.self, Tone.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
+        subcommands: [Info.self, ScoreCommand.self, BatchCommand.self, Report.self, Unpack.self, Record.self, Calibrate.self, Tone.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
     )
 
-    /// Exit statuses of the command-line contract.
-    enum Status {
-        static let unusable: Int32 = 1
-        static let badInvocation: Int32 = 2
-        static let invalidInput: Int32 = 3
-    }
-
-    static func main() {
+    static func main() async {
         // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the
         // process, so a full disk and a size limit both end in an error naming the file.
         signal(SIGXFSZ, SIG_IGN)
@@ -33,7 +26,15 @@ struct ActiveTask: ParsableCommand {
             // File names are bytes: arguments are decoded losslessly (FileName), not repaired to U+FFFD.
             let arguments = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as CommandFailure {
+            // The one place a failure becomes a message and an exit status.
+            if let message = failure.message { printError(message) }
+            Foundation.exit(failure.status.rawValue)
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {
@@ -44,7 +45,7 @@ struct ActiveTask: ParsableCommand {
             }
             // Usage errors: the contract's status 2 instead of sysexits' 64.
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(code == .validationFailure ? Status.badInvocation : code.rawValue)
+            Foundation.exit(code == .validationFailure ? CommandFailure.Status.badInvocation.rawValue : code.rawValue)
         }
     }
 }
@@ -62,7 +63,7 @@ extension ActiveTask {
     }
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error, with the options that set the parameters it names.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("activetask: " + message + "\n").utf8))
+    FileHandle.standardError.write(Data(("activetask: " + CommandFailure.withOptionHints(message) + "\n").utf8))
 }

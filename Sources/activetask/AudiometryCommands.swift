@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import AudioIO
 import Batch
+import Scoring
 import Foundation
 import InputGuards
 import SensorData
@@ -79,13 +80,11 @@ struct AudiometryCommand: ParsableCommand {
                 let table: AudiogramTable
                 do {
                     guard let read = try JSONContents.read(golden).audiograms else {
-                        printError("\(golden): no audiogram table")
-                        throw ExitCode(ActiveTask.Status.invalidInput)
+                        throw CommandFailure(.invalidInput, "\(golden): no audiogram table")
                     }
                     table = read
                 } catch let error as ReadError {
-                    printError(error.description)
-                    throw ExitCode(ActiveTask.Status.invalidInput)
+                    throw CommandFailure(.invalidInput, error.description)
                 }
                 let s = GoldenSet.run(table)
                 if json {
@@ -98,12 +97,11 @@ struct AudiometryCommand: ParsableCommand {
                 } else {
                     print("golden set: \(s.audiograms) audiograms, \(s.thresholdsExact) of \(s.thresholdsTotal) thresholds exact (runs A and B); combined run \(s.combinedExact) of \(s.combinedEntries); presentations \(s.minimumPresentations)–\(s.maximumPresentations)")
                 }
-                if s.thresholdsExact != s.thresholdsTotal { throw ExitCode(ActiveTask.Status.unusable) }
+                if s.thresholdsExact != s.thresholdsTotal { throw CommandFailure(.unusable) }
                 return
             }
             guard let nhanes else {
-                printError("give --golden FILE or --nhanes FILE")
-                throw ExitCode(ActiveTask.Status.badInvocation)
+                throw CommandFailure(.badInvocation, "give --golden FILE or --nhanes FILE")
             }
             let listener = VirtualListener(slopeDecibels: slope, falseAlarmRate: falseAlarm, lapseRate: lapse)
             if let out {
@@ -179,42 +177,11 @@ struct AudiometryCommand: ParsableCommand {
             let format = decoder.format
             let samples: [Float]
             do { samples = try decoder.readAll(maximumSamples: maximumSamples) } catch {
-                if case .tooLong = error.reason {
-                    printError(error.description + " (raise the limit with --max-samples)")
-                } else {
-                    printError(error.description)
-                }
-                throw ExitCode(ActiveTask.Status.invalidInput)
+                throw CommandFailure(.invalidInput, error.description + ({ if case .tooLong = error.reason { true } else { false } }() ? " (raise the limit with --max-samples)" : ""))
             }
-            let channels = format.channels
-            let frames = samples.count / channels
-            let energies = (0..<channels).map { c in (0..<frames).reduce(0.0) { $0 + Double(samples[$1 * channels + c]) * Double(samples[$1 * channels + c]) } }
-            let channel = energies.indices.max { energies[$0] < energies[$1] } ?? 0
-            let x = (0..<frames).map { Double(samples[$0 * channels + channel]) }
-            guard let ramps = ToneVerification.rampTimes(x, sampleRateHz: format.sampleRateHz) else {
-                printError("\(FileName.display(file)): too short to analyse")
-                throw ExitCode(ActiveTask.Status.unusable)
+            guard let set = ToneVerification.features(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz) else {
+                throw CommandFailure(.unusable, "\(FileName.display(file)): too short to analyse")
             }
-            // Steady part: skip the ramps (the −20 → −1 dB rise plus its lead-in), analyse the middle.
-            let margin = min(frames / 4, Int((ramps.rise + 0.1) * format.sampleRateHz))
-            let steady = Array(x[margin..<(frames - margin)])
-            guard let result = ToneVerification.analyze(steady, sampleRateHz: format.sampleRateHz) else {
-                printError("\(FileName.display(file)): too short to analyse")
-                throw ExitCode(ActiveTask.Status.unusable)
-            }
-            let within = ramps.rise >= 0.02 && ramps.rise <= 0.05 && ramps.fall >= 0.02 && ramps.fall <= 0.05
-            var set = FeatureSet(name: "atk")
-            set.append("frequencyHz", result.frequencyHz)
-            set.append("hannFrequencyHz", result.hannFrequencyHz)
-            set.append("levelDbfs", result.levelDbfs)
-            set.append("peakAmplitude", result.peakAmplitude)
-            set.append("thdDecibels", result.thdDecibels)
-            set.append("thdPercent", 100 * result.thd)
-            set.append("thdPlusNoiseDecibels", result.thdPlusNoiseDecibels)
-            set.append("riseTimeMilliseconds", 1000 * ramps.rise)
-            set.append("fallTimeMilliseconds", 1000 * ramps.fall)
-            set.append("rampsWithin20To50Milliseconds", within)
-            set.append("channel", Double(channel))
             if json {
                 var object = set.json.object ?? JSONObject()
                 object.append("kind", .string("toneVerification"))
@@ -264,21 +231,17 @@ struct Tone: ParsableCommand {
             amplitude = pow(10, levelDbfs / 20)
         } else if let levelHl, let headphone {
             guard let table = HeadphoneCalibration.tables(for: headphone, version: tables) else {
-                printError("unknown headphone \"\(headphone)\" for tables \(tables.rawValue)")
-                throw ExitCode(ActiveTask.Status.badInvocation)
+                throw CommandFailure(.badInvocation, "unknown headphone \"\(headphone)\" for tables \(tables.rawValue)")
             }
             guard let result = HeadphoneCalibration.researchKitAmplitude(hearingLevel: levelHl, frequencyHz: frequency, tables: table, volume: volume) else {
-                printError("no calibration for \(frequency) Hz (tables list \(HeadphoneCalibration.frequencies.map { String(Int($0)) }.joined(separator: ", ")) Hz)")
-                throw ExitCode(ActiveTask.Status.badInvocation)
+                throw CommandFailure(.badInvocation, "no calibration for \(frequency) Hz (tables list \(HeadphoneCalibration.frequencies.map { String(Int($0)) }.joined(separator: ", ")) Hz)")
             }
             guard let a = result.amplitude else {
-                printError("\(levelHl) dB HL at \(frequency) Hz would clip (attenuation \(String(format: "%.2f", result.attenuationDecibels)) dB ≥ −1 dB)")
-                throw ExitCode(ActiveTask.Status.unusable)
+                throw CommandFailure(.unusable, "\(levelHl) dB HL at \(frequency) Hz would clip (attenuation \(String(format: "%.2f", result.attenuationDecibels)) dB ≥ −1 dB)")
             }
             amplitude = a
         } else {
-            printError("give --level-dbfs, or --level-hl with --headphone")
-            throw ExitCode(ActiveTask.Status.badInvocation)
+            throw CommandFailure(.badInvocation, "give --level-dbfs, or --level-hl with --headphone")
         }
         let spec = ToneSpecification(frequencyHz: frequency, amplitude: amplitude, durationSeconds: duration, ear: ear,
                                      ramp: researchkitRamp ? .researchKit : .raisedCosine(seconds: rampMs / 1000), sampleRateHz: sampleRate)
@@ -293,14 +256,11 @@ struct Tone: ParsableCommand {
             try writer.close()
             try file.commit()
         } catch let refusal as OutputFile.Refusal {
-            printError(refusal.description)
-            throw refusal.exitCode
+            throw refusal.failure
         } catch let problem as ToneSpecification.Problem {
-            printError(problem.description)
-            throw ExitCode(ActiveTask.Status.badInvocation)
+            throw CommandFailure(.badInvocation, problem.description)
         } catch {
-            printError(String(describing: error))
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, String(describing: error))
         }
     }
 }

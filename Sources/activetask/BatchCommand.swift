@@ -1,6 +1,7 @@
 import InputGuards
 import ArgumentParser
 import Batch
+import Scoring
 import Foundation
 import SensorData
 
@@ -14,7 +15,7 @@ struct BatchCommand: ParsableCommand {
     )
 }
 
-struct BatchRun: ParsableCommand {
+struct BatchRun: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Analyse every recording under PATH… (files, folders, @MANIFEST files listing paths) into --db.",
@@ -49,7 +50,7 @@ struct BatchRun: ParsableCommand {
     @Option(name: .long, help: "A TOML file: [batch] analyzers and audio, and one section per analyzer with its parameters, e.g. [spl] calibrationOffsetDecibels = 111.28 (README, \"Batch configuration\"). The parameters key the results.")
     var config: String?
 
-    @Option(name: .long, help: "Only these analyzers, comma-separated (\(BatchAnalyzer.selectable.map(\.rawValue).joined(separator: ", "))); overrides the configuration's [batch] analyzers.")
+    @Option(name: .long, help: "Only these analyzers, comma-separated (\(Scoring.Analyzer.allCases.map(\.rawValue).joined(separator: ", "))); overrides the configuration's [batch] analyzers.")
     var analyzers: AnalyzerList?
 
     @Option(name: .long, help: "How stand-alone audio files are scored: voice (default), environmentNoise (spl) or both; overrides the configuration's [batch] audio.")
@@ -65,14 +66,13 @@ struct BatchRun: ParsableCommand {
     @Flag(name: .long, help: "Print the summary as one JSON object.")
     var json = false
 
-    func run() throws {
+    func run() async throws {
         var options = BatchOptions(toolkitVersion: ActiveTask.configuration.version)
         options.jobs = jobs
         options.force = force
         if let config {
             do { options.configuration = try BatchConfiguration.read(config) } catch {
-                printError(error.description)
-                throw ExitCode(ActiveTask.Status.badInvocation)
+                throw CommandFailure(.badInvocation, error.description)
             }
         }
         if let maxVoiceSamples { options.configuration.parameters.voice.maximumSamples = maxVoiceSamples }
@@ -81,8 +81,7 @@ struct BatchRun: ParsableCommand {
         if let shard {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else {
-                printError("--shard must be i/n with 0 ≤ i < n, got \(shard)")
-                throw ExitCode(ActiveTask.Status.badInvocation)
+                throw CommandFailure(.badInvocation, "--shard must be i/n with 0 ≤ i < n, got \(shard)")
             }
             options.shard = (parts[0], parts[1])
         }
@@ -90,31 +89,24 @@ struct BatchRun: ParsableCommand {
         let absent = paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
         guard absent.isEmpty else {
             for path in absent { printError("\(FileName.display(path)): no such file or folder; nothing was analysed") }
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput)
         }
         do { try OutputFile.refuseIfInput(db, inputs: paths) } catch {
-            printError(error.description)
-            throw error.exitCode
+            throw error.failure
         }
         let store: ResultStore
         do { store = try ResultStore(path: db) } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, error.description)
         }
         let reporter = ProgressReporter()
         let (paths, settings) = (paths, options)
         let counts: BatchCounts
         do {
-            counts = try limits.applied {
-                Result { () throws(StoreError) in
-                    try runAsync { () async throws(StoreError) in
-                        try await BatchRunner.run(paths, store: store, options: settings) { reporter.show($0) }
-                    }
-                }
-            }.get()
+            counts = try await FileBytes.$maximumBytes.withValue(limits.maxFileBytes) {
+                try await BatchRunner.run(paths, store: store, options: settings) { reporter.show($0) }
+            }
         } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, String(describing: error))
         }
         reporter.finish()
         for path in counts.missing { printError("\(FileName.display(path)): no such file or folder") }
@@ -135,7 +127,7 @@ struct BatchRun: ParsableCommand {
                   unknown files    \(counts.unknownFiles)
                 """)
         }
-        if !counts.missing.isEmpty { throw ExitCode(ActiveTask.Status.invalidInput) }
+        if !counts.missing.isEmpty { throw CommandFailure(.invalidInput) }
     }
 }
 
@@ -173,24 +165,6 @@ final class ProgressReporter: @unchecked Sendable {
     }
 }
 
-/// The result of async work, handed to the waiting thread (written once before the semaphore
-/// is signalled, read after the wait: no concurrent access).
-private final class ResultBox<T, E: Error>: @unchecked Sendable {
-    var result: Result<T, E>?
-}
-
-/// Runs async work from a synchronous command and waits for it.
-func runAsync<T: Sendable, E: Error>(_ body: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {
-    let box = ResultBox<T, E>()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do throws(E) { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.result!.get()
-}
-
 struct BatchExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -216,8 +190,8 @@ struct BatchExport: ParsableCommand {
     @Flag(name: .long, help: "One row per recording and result, one column per scalar feature (set.feature).")
     var wide = false
 
-    @Option(name: .long, help: "With --wide: the analyzer whose table to write (\(BatchAnalyzer.selectable.map(\.rawValue).joined(separator: ", "))).")
-    var analyzer: BatchAnalyzer?
+    @Option(name: .long, help: "With --wide: the analyzer whose table to write (\(Scoring.Analyzer.allCases.map(\.rawValue).joined(separator: ", "))).")
+    var analyzer: Scoring.Analyzer?
 
     @Option(name: .long, help: "Write to this file instead of stdout (replaced only when the export is complete; never one of the store's files); with --wide and no --analyzer, a folder that gets ANALYZER.csv or ANALYZER.jsonl per analyzer.")
     var out: String?
@@ -235,8 +209,7 @@ struct BatchExport: ParsableCommand {
         // Read-only: an export never changes the store (and works on read-only media).
         let store: ResultStore
         do { store = try ResultStore(path: db, access: .readOnly) } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, error.description)
         }
         do {
             switch (wide, analyzer) {
@@ -256,11 +229,9 @@ struct BatchExport: ParsableCommand {
                 }
             }
         } catch let refusal as OutputFile.Refusal {
-            printError(refusal.description)
-            throw refusal.exitCode
+            throw refusal.failure
         } catch {
-            printError("\(error)")
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, "\(error)")
         }
 
         func writeWide(_ store: ResultStore, _ analyzer: String, to path: String?) throws {
@@ -311,8 +282,7 @@ struct BatchMerge: ParsableCommand {
 
     func run() throws {
         do { try OutputFile.refuseIfInput(db, inputs: stores) } catch {
-            printError(error.description)
-            throw error.exitCode
+            throw error.failure
         }
         do {
             let target = try ResultStore(path: db)
@@ -321,26 +291,25 @@ struct BatchMerge: ParsableCommand {
                 printError("\(store): \(added) result(s) added")
             }
         } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, error.description)
         }
     }
 }
 
 /// `--analyzers tapping,gait`: a comma-separated list of analyzer names.
 struct AnalyzerList: ExpressibleByArgument {
-    var analyzers: Set<BatchAnalyzer>
+    var analyzers: Set<Scoring.Analyzer>
 
     init?(argument: String) {
         let names = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let chosen = names.compactMap { BatchAnalyzer(rawValue: $0) }.filter { $0 != .read }
+        let chosen = names.compactMap { Scoring.Analyzer(rawValue: $0) }
         guard !names.isEmpty, chosen.count == names.count else { return nil }
         analyzers = Set(chosen)
     }
 
     static var defaultValueDescription: String { "every analyzer" }
-    static var allValueStrings: [String] { BatchAnalyzer.selectable.map(\.rawValue) }
+    static var allValueStrings: [String] { Scoring.Analyzer.allCases.map(\.rawValue) }
 }
 
 extension BatchConfiguration.AudioTask: ExpressibleByArgument {}
-extension BatchAnalyzer: ExpressibleByArgument {}
+extension Scoring.Analyzer: ExpressibleByArgument {}

@@ -132,60 +132,18 @@ struct EvaluateOxford: ParsableCommand {
         }
     }
 
-    /// The tuning grid: the four values the defaults were chosen from.
-    static var grid: [GaitAnalysis.Parameters] {
-        var grid: [GaitAnalysis.Parameters] = []
-        for prominence in [0.3, 0.5, 0.7] {
-            for strideMode in [0.35, 0.5, 0.65] {
-                for band in [0.1, 0.15, 0.3] {
-                    for regularity in [0.2, 0.3, 0.4] {
-                        var p = GaitAnalysis.Parameters()
-                        p.prominenceFactor = prominence
-                        p.strideModeRatio = strideMode
-                        p.walkingBandFraction = band
-                        p.minimumStrideRegularity = regularity
-                        grid.append(p)
-                    }
-                }
-            }
-        }
-        return grid
-    }
-
-    /// Training loss: mean |count error| % plus the median |cadence error| (steps/min).
-    static func loss(_ walks: [GaitEvaluation.Walk]) -> Double {
-        let s = GaitEvaluation.summarize(walks)
-        return s.meanAbsoluteCountErrorPercent + s.cadenceMedianAbsoluteError
-    }
-
     func runLeaveOneUserOut() throws {
         let walks = try load().filter { walk in
             let span = (walk.signal.time.last ?? 0) - (walk.signal.time.first ?? 0)
             return Double(walk.truth.count) >= 0.2 * span
-        }
-        let users = Set(walks.map { Self.part($0.name, 1) }).sorted()
-        let grid = Self.grid
-        // Score every walk with every grid point once (the folds only regroup them).
-        let scores = Locked<[Int: [GaitEvaluation.Walk]]>([:])
-        DispatchQueue.concurrentPerform(iterations: grid.count) { g in
-            let results = walks.map { GaitEvaluation.evaluate(name: $0.name, signal: $0.signal, groundTruth: $0.truth, parameters: grid[g]) }
-            scores.withLock { $0[g] = results }
-        }
-        let table = scores.withLock { $0 }
-        var heldOut: [GaitEvaluation.Walk] = []
-        var lines: [String] = []
-        for user in users {
-            let train = walks.indices.filter { Self.part(walks[$0].name, 1) != user }
-            let test = walks.indices.filter { Self.part(walks[$0].name, 1) == user }
-            func trainingLoss(_ g: Int) -> Double { Self.loss(train.map { table[g]![$0] }) }
-            let best = grid.indices.min { trainingLoss($0) < trainingLoss($1) }!
-            let p = grid[best]
-            let scored = test.map { table[best]![$0] }
-            heldOut += scored
-            let s = GaitEvaluation.summarize(scored)
-            lines.append(String(format: "held out %-8@ walks %2d  prominence %.2f strideMode %.2f band %.2f regularity %.2f  →  count mean|e| %.2f %%, cadence median|e| %.2f steps/min",
-                                user as NSString, scored.count, p.prominenceFactor, p.strideModeRatio, p.walkingBandFraction, p.minimumStrideRegularity,
-                                s.meanAbsoluteCountErrorPercent, s.cadenceMedianAbsoluteError))
+        }.map { GaitEvaluation.LabelledWalk(name: $0.name, group: Self.part($0.name, 1), signal: $0.signal, truth: $0.truth) }
+        let folds = GaitEvaluation.leaveOneGroupOut(walks)
+        let heldOut = folds.flatMap(\.walks)
+        let lines = folds.map { fold in
+            let s = GaitEvaluation.summarize(fold.walks), p = fold.parameters
+            return String(format: "held out %-8@ walks %2d  prominence %.2f strideMode %.2f band %.2f regularity %.2f  →  count mean|e| %.2f %%, cadence median|e| %.2f steps/min",
+                          fold.heldOutGroup as NSString, fold.walks.count, p.prominenceFactor, p.strideModeRatio, p.walkingBandFraction, p.minimumStrideRegularity,
+                          s.meanAbsoluteCountErrorPercent, s.cadenceMedianAbsoluteError)
         }
         let s = GaitEvaluation.summarize(heldOut)
         if json {

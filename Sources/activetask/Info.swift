@@ -1,6 +1,7 @@
 import InputGuards
 import ArgumentParser
 import Batch
+import Scoring
 import Foundation
 import SensorData
 
@@ -33,7 +34,7 @@ struct Info: ParsableCommand {
         for failure in failures { printError(failure.message) }
         for path in files {
             do {
-                descriptions.append(try FileDescription.describe(path, options: .init(lenient: lenient)))
+                descriptions.append(try FileDescription.describe(path, lenient: lenient))
             } catch {
                 let message = String(describing: error)
                 failures.append((path, message))
@@ -48,7 +49,7 @@ struct Info: ParsableCommand {
         } else {
             for description in descriptions { print(description.table, terminator: "") }
         }
-        if !failures.isEmpty { throw ExitCode(ActiveTask.Status.invalidInput) }
+        if !failures.isEmpty { throw CommandFailure(.invalidInput) }
     }
 
     /// Files as given; folders replaced by the regular files under them, sorted, and what a

@@ -20,7 +20,7 @@ final class OutputFile {
         /// The output is one of the inputs: a bad invocation (exit 2), not a failed write (3).
         var isInput = false
 
-        var exitCode: ExitCode { ExitCode(isInput ? ActiveTask.Status.badInvocation : ActiveTask.Status.invalidInput) }
+        var failure: CommandFailure { CommandFailure(isInput ? .badInvocation : .invalidInput, description) }
     }
 
     /// Refuses `path` if it is one of `inputs`; creates the temporary file.
@@ -102,6 +102,13 @@ final class OutputFile {
         unlink(temporaryPath)
     }
 
+    /// ``refuseIfInput(_:inputs:)`` with the error printed and its exit status thrown.
+    static func refuseIfInputOrExit(_ path: String, inputs: [String]) throws {
+        do { try refuseIfInput(path, inputs: inputs) } catch {
+            throw error.failure
+        }
+    }
+
     /// Writes `text` to `path` in one go (refusing inputs); errors name the file and exit 3.
     static func write(_ text: String, to path: String, inputs: [String]) throws {
         do {
@@ -109,8 +116,7 @@ final class OutputFile {
             try file.write(text)
             try file.commit()
         } catch {
-            printError(error.description)
-            throw error.exitCode
+            throw error.failure
         }
     }
 }

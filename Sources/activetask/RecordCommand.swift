@@ -8,7 +8,7 @@ import SensorData
 let interruption = StopSignal()
 
 /// `activetask record KIND --source … --out DIR`.
-struct Record: ParsableCommand {
+struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record samples from a source into ResearchKit-compatible files (data-logger JSON, streaming WAV).",
         discussion: """
@@ -126,21 +126,19 @@ struct Record: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         if mkdir(out, 0o755) != 0, errno != EEXIST {
-            printError("\(out): cannot create: \(String(cString: strerror(errno)))")
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, "\(out): cannot create: \(String(cString: strerror(errno)))")
         }
         for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber) { _ in interruption.stop() } }
-        if kind == .step { return try recordStep() }
+        if kind == .step { return try await recordStep() }
         if kind == .audio, source != "simulate" {
             do { Self.printResults([try recordAudio()]) } catch let error as RecordingError {
-                printError(error.description)
-                throw ExitCode(ActiveTask.Status.invalidInput)
+                throw CommandFailure(.invalidInput, error.description)
             }
             return
         }
-        try recordOne()
+        try await recordOne()
     }
 
     /// The file results as a JSON array of ORKFileResults, dates in the machine's UTC offset.
@@ -150,21 +148,19 @@ struct Record: ParsableCommand {
     }
 
     /// Runs the active step of `config`; prints its ORKStepResult, and a summary on stderr.
-    private func recordStep() throws {
+    private func recordStep() async throws {
         var step: ActiveStepConfiguration
         do {
             let path = config!
             step = try ActiveStepConfiguration(json: try JSONValue.parse(try FileBytes.read(path), file: path), file: path)
         } catch let error as ReadError {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, error.description)
         } catch let error as RecordingError {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, error.description)
         }
         if fast { step.realTime = false }
         if let duration { step.durationSeconds = duration }
-        let result = try runStep(step)
+        let result = try await runStep(step)
         for report in result.reports {
             printError("\(report.identifier): \(report.itemsWritten) \(report.identifier.lowercased().contains("audio") ? "frames" : "items")"
                 + (report.itemsRejected > 0 ? ", \(report.itemsRejected) refused" : "") + (report.itemsDropped > 0 ? ", \(report.itemsDropped) dropped" : ""))
@@ -173,7 +169,7 @@ struct Record: ParsableCommand {
         printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
             + "peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
         print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
-        if failed { throw ExitCode(ActiveTask.Status.invalidInput) }
+        if failed { throw CommandFailure(.invalidInput) }
     }
 
     /// Prints each recorder's refused and dropped items, source warnings and source error on
@@ -195,7 +191,7 @@ struct Record: ParsableCommand {
 
     /// One recorder as a one-recorder active step: a simulator or replay (paced in real time
     /// unless --fast) or a live line source; prints the file results.
-    private func recordOne() throws {
+    private func recordOne() async throws {
         let configuration: RecorderConfiguration
         var settings = SimulatorSettings(cadenceStepsPerMinute: cadence, tapsPerSecond: tapsPerSecond, roomNoiseDBA: noiseDba)
         if let calibrationOffset { settings.calibrationOffsetDecibels = calibrationOffset }
@@ -221,21 +217,20 @@ struct Record: ParsableCommand {
                     address: sourceName, format: format, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
                     capacityItems: bufferItems, overflow: overflow)))
             } catch {
-                printError(error.description)
-                throw ExitCode(ActiveTask.Status.invalidInput)
+                throw CommandFailure(.invalidInput, error.description)
             }
         }
         // A simulation lasts 10 s and a replay its file, a live source until its sender closes, unless --duration says otherwise.
         let length = duration ?? (source == "simulate" ? 10 : .infinity)
-        let result = try runStep(ActiveStepConfiguration(identifier: configuration.identifier, durationSeconds: length, recorders: [plan],
+        let result = try await runStep(ActiveStepConfiguration(identifier: configuration.identifier, durationSeconds: length, recorders: [plan],
                                                          realTime: !fast))
         let failed = Self.printProblems(result)
         Self.printResults(result.fileResults)
-        if failed { throw ExitCode(ActiveTask.Status.invalidInput) }
+        if failed { throw CommandFailure(.invalidInput) }
     }
 
     /// Runs an active step to its end (SIGINT/SIGTERM stop it), mapping its errors to exit status 3.
-    private func runStep(_ step: ActiveStepConfiguration) throws -> StepResult {
+    private func runStep(_ step: ActiveStepConfiguration) async throws -> StepResult {
         for plan in step.recorders {
             if case .live(let live) = plan.source {
                 printError("\(plan.configuration.identifier): " + (live.listener.map { "listening on " + ($0.port.map { "tcp port \($0)" } ?? live.address) }
@@ -244,13 +239,13 @@ struct Record: ParsableCommand {
         }
         let directory = out
         do {
-            return try runAsync { () async throws -> StepResult in try await ActiveStep.run(step, outputDirectory: directory, stop: interruption) }
+            return try await ActiveStep.run(step, outputDirectory: directory, stop: interruption)
         } catch let error as RecordingError {
             printError(error.description)
         } catch {
             printError(String(describing: error))
         }
-        throw ExitCode(ActiveTask.Status.invalidInput)
+        throw CommandFailure(.invalidInput)
     }
 
     /// A streaming source: stdin, or the first sender on `tcp:PORT` / `unix:PATH`; nil for the others.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Batch
+import Scoring
 import Foundation
 import Reports
 
@@ -26,13 +27,11 @@ struct Report: ParsableCommand {
     func run() throws {
         let html: String
         do { html = try HTMLReport.store(ResultStore(path: db, access: .readOnly), examples: examples) } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, error.description)
         }
         let path = (out as NSString).appendingPathComponent("index.html")
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
-            printError("\(out): cannot create: \(error.localizedDescription)")
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, "\(out): cannot create: \(error.localizedDescription)")
         }
         try OutputFile.write(html, to: path, inputs: [db])
         print(path)

@@ -1,13 +1,15 @@
 import Analysis
 import ArgumentParser
 import Batch
+import Scoring
 import Reports
 import Foundation
 import SensorData
 
 /// `activetask score KIND FILE`: features of one recording.
-struct Score: ParsableCommand {
+struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "score",
         abstract: "Score one recording: tapping, gait, spl, voice, audiometry.",
         subcommands: [ScoreTapping.self, ScoreGait.self, ScoreSPL.self, ScoreVoice.self, ScoreLoudness.self, ScoreAudiometry.self]
     )
@@ -36,33 +38,34 @@ extension ScoreReport {
     }
 }
 
-/// Runs a scorer: prints its report (table or JSON), writes its HTML page when asked, and exits
-/// with the contract's status — 1 when the recording is unusable, 2 or 3 for a scoring error
-/// (message on stderr).
-func emit(_ options: ScoreOptions, _ score: () throws(ScoringError) -> ScoreReport) throws {
-    if let html = options.html {
-        do { try OutputFile.refuseIfInput(html, inputs: [options.file]) } catch {
-            printError(error.description)
-            throw error.exitCode
+/// Loads the file once, runs `analyzer` on it with `parameters` (the dispatch `batch` uses too),
+/// prints the score's report (table or JSON), writes its HTML page when asked, and exits with
+/// the contract's status — 1 when the recording is unusable, 2 or 3 for a scoring error
+/// (message on stderr). Returns the score for commands that write more.
+@discardableResult
+func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters) throws -> Score {
+    if let html = options.html { try OutputFile.refuseIfInputOrExit(html, inputs: [options.file]) }
+    let scored = options.limits.applied {
+        Result { () throws(ScoringError) in
+            try parameters.score(analyzer, file: options.file, lenient: options.lenient)
         }
     }
-    let report: ScoreReport
-    let scored = options.limits.applied { Result { () throws(ScoringError) in try score() } }
-    do { report = try scored.get() } catch { throw failure(error) }
+    let score: Score
+    do { score = try scored.get() } catch { throw failure(error) }
+    let report = score.report
     report.print(json: options.json)
     if let html = options.html {
-        try OutputFile.write(HTMLReport.recording(report, path: options.file), to: html, inputs: [options.file])
+        try OutputFile.write(HTMLReport.recording(score), to: html, inputs: [options.file])
     }
     if let reason = report.unusable {
-        printError("\(report.file): \(reason)")
-        throw ExitCode(ActiveTask.Status.unusable)
+        throw CommandFailure(.unusable, "\(report.file): \(reason)")
     }
+    return score
 }
 
-/// A scoring error's message on stderr, and its exit status.
-func failure(_ error: ScoringError) -> ExitCode {
-    printError(error.description)
-    return ExitCode(error.status == .badInvocation ? ActiveTask.Status.badInvocation : ActiveTask.Status.invalidInput)
+/// A scoring error as the command's failure (its message, status 2 or 3).
+func failure(_ error: ScoringError) -> CommandFailure {
+    CommandFailure(error)
 }
 
 struct ScoreTapping: ParsableCommand {
@@ -84,12 +87,12 @@ struct ScoreTapping: ParsableCommand {
     var identifier: String?
 
     func run() throws {
-        var parameters = TappingScorer.Parameters()
-        parameters.convention = convention
-        parameters.depressThreshold = depressThreshold
-        parameters.identifier = identifier
-        parameters.lenient = options.lenient
-        try emit(options) { () throws(ScoringError) in try TappingScorer.score(options.file, parameters) }
+        var parameters = AnalyzerParameters()
+        parameters.tapping.convention = convention
+        parameters.tapping.depressThreshold = depressThreshold
+        parameters.tapping.identifier = identifier
+        parameters.tapping.lenient = options.lenient
+        try emit(options, .tapping, parameters)
     }
 }
 
@@ -130,16 +133,16 @@ struct ScoreGait: ParsableCommand {
     var accelerationUnit: MotionCSVLayout.AccelerationUnit?
 
     func run() throws {
-        var parameters = GaitScorer.Parameters()
-        parameters.csv.oxford = csvLayout == .oxford
-        parameters.csv.timeColumn = timeColumn
-        parameters.csv.xColumn = xColumn
-        parameters.csv.yColumn = yColumn
-        parameters.csv.zColumn = zColumn
-        parameters.csv.timeUnit = timeUnit
-        parameters.csv.accelerationUnit = accelerationUnit
-        parameters.lenient = options.lenient
-        try emit(options) { () throws(ScoringError) in try GaitScorer.score(options.file, parameters) }
+        var parameters = AnalyzerParameters()
+        parameters.gait.csv.oxford = csvLayout == .oxford
+        parameters.gait.csv.timeColumn = timeColumn
+        parameters.gait.csv.xColumn = xColumn
+        parameters.gait.csv.yColumn = yColumn
+        parameters.gait.csv.zColumn = zColumn
+        parameters.gait.csv.timeUnit = timeUnit
+        parameters.gait.csv.accelerationUnit = accelerationUnit
+        parameters.gait.lenient = options.lenient
+        try emit(options, .gait, parameters)
     }
 }
 

@@ -1,7 +1,9 @@
 import Analysis
 import ArgumentParser
 import Batch
+import Scoring
 import Foundation
+import InputGuards
 import SensorData
 
 /// `activetask score audiometry FILE`: thresholds, averages, grades and an SVG audiogram.
@@ -31,24 +33,28 @@ struct ScoreAudiometry: ParsableCommand {
     }
 
     func run() throws {
-        var parameters = AudiometryScorer.Parameters()
-        parameters.row = row
-        parameters.identifier = identifier
-        parameters.tables = tables
-        parameters.lenient = options.lenient
-        let scored: AudiometryScorer.Scored
-        do { scored = try AudiometryScorer.score(options.file, parameters) } catch { throw failure(error) }
-        if let svg {
-            let picture = scored.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: scored.legend)
+        var parameters = AnalyzerParameters()
+        parameters.audiometry.row = row
+        parameters.audiometry.identifier = identifier
+        parameters.audiometry.tables = tables
+        parameters.audiometry.lenient = options.lenient
+        if let svg { try OutputFile.refuseIfInputOrExit(svg, inputs: [options.file]) }
+        let score = try emit(options, .audiometry, parameters)
+        if let svg, case .audiometry(let audiogram) = score {
+            let picture = audiogram.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: audiogram.legend)
             try OutputFile.write(picture, to: svg, inputs: [options.file])
         }
-        try emit(options) { scored.report }
     }
 }
 
-/// The AUXU CSV `file`, errors as exit statuses.
+/// The AUXU CSV `file` (read once), errors as exit statuses.
 func auxuTable(_ file: String) throws -> AUXUTable {
-    do { return try AUXUTable(file) } catch { throw failure(error) }
+    let input: LoadedInput
+    do { input = try LoadedInput.load(file) } catch { throw failure(error) }
+    guard case .table(_, .audiogram(let table)) = input.kind else {
+        throw failure(ScoringError(.invalidInput, "\(FileName.display(file)): no header with AUXU…R/L columns (NHANES AUX layout); this file is \(input.kind.summary)"))
+    }
+    return table
 }
 
 /// The audiogram of data row `row` (first = 1) of an AUXU CSV.

@@ -2,6 +2,7 @@ import Analysis
 import ArgumentParser
 import AudioIO
 import Batch
+import Scoring
 import InputGuards
 import Foundation
 import SensorData
@@ -28,7 +29,7 @@ struct CalibrationOptions: ParsableArguments {
 
 /// Opens an audio file for a command: errors become exit status 3 with the one-line message.
 func openAudio(_ file: String) throws -> any AudioDecoder {
-    do { return try AudioScoring.open(file) } catch { throw failure(error) }
+    do { return try AudioInput.open(file) } catch { throw failure(.input(error)) }
 }
 
 /// Streams one channel of `decoder` through `body`, block by block.
@@ -74,18 +75,20 @@ struct ScoreSPL: ParsableCommand {
         parameters.oversampling = oversampling
         parameters.lenient = options.lenient
         if researchkitJson {
-            let report: ScoreReport
-            do { report = try SPLScorer.score(options.file, parameters) } catch { throw failure(error) }
-            guard let set = report.sets.first, case .numbers(let readings)? = set["laeqIntervalsDecibels"] else {
-                printError("\(options.file): \(report.unusable ?? "not an audio recording")")
-                throw ExitCode(ActiveTask.Status.unusable)
+            let score: SPLScore
+            do { score = try SPLScorer.score(LoadedInput.load(options.file, lenient: options.lenient), parameters) } catch { throw failure(error) }
+            guard case .audio = score.source, !score.readingsDecibels.isEmpty else {
+                throw CommandFailure(.unusable, "\(options.file): \(score.report.unusable ?? "not an audio recording")")
             }
-            let recorded = SPLScorer.passIndex(set).map { Array(readings[...$0]) } ?? readings
+            let readings = score.readingsDecibels
+            let recorded = score.passIndex.map { Array(readings[...$0]) } ?? readings
             let result = SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: 94 - parameters.calibrationOffsetDecibels,
                                         recordedSPLMeterSamplesDecibels: recorded)
             return print(JSONWriter(indent: 2).string(result.researchKitJSON))
         }
-        try emit(options) { () throws(ScoringError) in try SPLScorer.score(options.file, parameters) }
+        var all = AnalyzerParameters()
+        all.spl = parameters
+        try emit(options, .spl, all)
     }
 }
 
@@ -135,8 +138,7 @@ struct Calibrate: ParsableCommand {
             n -= 2 * trim
         }
         guard n > 0, total > 0 else {
-            printError("\(FileName.display(file)): silent or empty channel \(channel)")
-            throw ExitCode(ActiveTask.Status.unusable)
+            throw CommandFailure(.unusable, "\(FileName.display(file)): silent or empty channel \(channel)")
         }
         let levelDbfs = 10 * log10(total / Double(n))
         let offset = reference - levelDbfs
@@ -176,13 +178,13 @@ struct ScoreVoice: ParsableCommand {
     var countIdenticalChannelsOnce = false
 
     func run() throws {
-        var parameters = VoiceScorer.Parameters()
-        parameters.maximumSamples = maxVoiceSamples
-        parameters.calibrationOffsetDecibels = calibrationOffset
-        parameters.pitchFloorHz = pitchFloor
-        parameters.pitchCeilingHz = pitchCeiling
-        parameters.countIdenticalChannelsOnce = countIdenticalChannelsOnce
-        try emit(options) { () throws(ScoringError) in try VoiceScorer.score(options.file, parameters) }
+        var parameters = AnalyzerParameters()
+        parameters.voice.maximumSamples = maxVoiceSamples
+        parameters.voice.calibrationOffsetDecibels = calibrationOffset
+        parameters.voice.pitchFloorHz = pitchFloor
+        parameters.voice.pitchCeilingHz = pitchCeiling
+        parameters.voice.countIdenticalChannelsOnce = countIdenticalChannelsOnce
+        try emit(options, .voice, parameters)
     }
 }
 
@@ -199,8 +201,8 @@ struct ScoreLoudness: ParsableCommand {
     var countIdenticalChannelsOnce = false
 
     func run() throws {
-        var parameters = LoudnessScorer.Parameters()
-        parameters.countIdenticalChannelsOnce = countIdenticalChannelsOnce
-        try emit(options) { () throws(ScoringError) in try LoudnessScorer.score(options.file, parameters) }
+        var parameters = AnalyzerParameters()
+        parameters.loudness.countIdenticalChannelsOnce = countIdenticalChannelsOnce
+        try emit(options, .loudness, parameters)
     }
 }

@@ -28,8 +28,7 @@ struct Unpack: ParsableCommand {
         do throws(ReadError) {
             entries = try Self.entries(FileBytes.read(archive), file: archive)
         } catch {
-            printError(error.description)
-            throw ExitCode(ActiveTask.Status.invalidInput)
+            throw CommandFailure(.invalidInput, error.description)
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         var failed = false
@@ -43,7 +42,7 @@ struct Unpack: ParsableCommand {
                 print(path)
             }
         }
-        if failed { throw ExitCode(ActiveTask.Status.invalidInput) }
+        if failed { throw CommandFailure(.invalidInput) }
     }
 
     /// The archive's entries in file order, every name checked.

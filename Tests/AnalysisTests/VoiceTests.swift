@@ -38,7 +38,7 @@ import TestSupport
     }
 
     static func features(_ x: [Double]) -> FeatureSet {
-        VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: rate).0
+        VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: rate).features
     }
 
     func number(_ set: FeatureSet, _ name: String) throws -> Double { try #require(set[name]?.number, "\(name)") }
@@ -47,7 +47,7 @@ import TestSupport
     func intensity() throws {
         for (rms, expected) in [(0.02, 60.000), (1 / 2.0.squareRoot(), 90.969), (1.0, 93.979)] {
             let x = (0..<Int(Self.rate)).map { rms * 2.0.squareRoot() * sin(2 * Double.pi * 441 * Double($0) / Self.rate) }
-            let set = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate).0
+            let set = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate).features
             #expect(abs(try number(set, "intensityDb") - expected) <= 0.001)
         }
     }
@@ -109,16 +109,16 @@ import TestSupport
     func loudnessAndTooLoud() throws {
         let mono = (0..<Int(3 * Self.rate)).map { 0.5 * sin(2 * Double.pi * 997 * Double($0) / Self.rate) }
         let stereo = mono.flatMap { [$0, $0] }
-        let a = VoiceAnalysis.analyze(interleaved: mono, channels: 1, sampleRateHz: Self.rate).0
-        let b = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate).0
+        let a = VoiceAnalysis.analyze(interleaved: mono, channels: 1, sampleRateHz: Self.rate).features
+        let b = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate).features
         #expect(b["channelMode"] == .text("dualMono"))
         #expect(abs(try number(b, "loudnessLufs") - number(a, "loudnessLufs") - 10 * log10(2)) < 1e-9)
         var once = VoiceAnalysis.Options()
         once.countIdenticalChannelsOnce = true
-        let c = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate, options: once).0
+        let c = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate, options: once).features
         #expect(abs(try number(a, "loudnessLufs") - number(c, "loudnessLufs")) < 1e-9)
         #expect(b["researchKitTooLoud"] == .boolean(true))  // mean clamped level of a −6 dBFS sine ≈ 0.83
-        let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).0
+        let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).features
         #expect(quiet["researchKitTooLoud"] == .boolean(false))
     }
 }

@@ -3,6 +3,7 @@ import SensorData
 import Testing
 import TestSupport
 @testable import Batch
+@testable import Scoring
 
 /// `batch --config FILE` (issue 17, item 5): TOML sections per analyzer over the scorers'
 /// defaults, errors that name the file and the key, and results keyed by what was set.
@@ -79,6 +80,8 @@ import TestSupport
     func recomputesWhatChanged() async throws {
         let folder = try DiscoveryTests.corpus()
         defer { folder.remove() }
+        // An audio file whose name and upload name no task: the configuration decides how it is scored.
+        try FileManager.default.moveItem(atPath: folder.path("upload/audio_audio.wav"), toPath: folder.path("upload/recording.wav"))
         let store = try ResultStore(path: folder.path("r.sqlite"))
         let paths = [folder.path("upload"), folder.path("task"), folder.path("loose")]
         var options = BatchOptions(toolkitVersion: "test")
@@ -97,11 +100,11 @@ import TestSupport
         let gait = try await BatchRunner.run(paths, store: store, options: options)
         #expect(gait.computed == count("gait") && gait.alreadyStored == rows.count - count("gait"))
 
-        // Without `audio = "both"`, a stand-alone audio file is a voice recording only.
+        // Without `audio = "both"`, audio no task names is a voice recording only.
         options.configuration = BatchConfiguration()
         options.force = true
         _ = try await BatchRunner.run([folder.path("upload")], store: try ResultStore(path: folder.path("voice-only.sqlite")), options: options)
-        let voiceOnly = try ResultStore(path: folder.path("voice-only.sqlite")).resultRows().filter { $0.recording.hasSuffix(".wav") }
+        let voiceOnly = try ResultStore(path: folder.path("voice-only.sqlite")).resultRows().filter { ["voice", "spl"].contains($0.key.analyzer) }
         #expect(voiceOnly.map(\.key.analyzer) == ["voice"])
     }
 }

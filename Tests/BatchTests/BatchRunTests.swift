@@ -4,38 +4,30 @@ import SensorData
 import Testing
 import TestSupport
 @testable import Batch
+@testable import Scoring
 
-@Suite struct SHA256Tests {
-    @Test("FIPS 180-2 Appendix B vectors: \"abc\", the 448-bit message, one million \"a\"; and the empty message")
-    func vectors() {
-        func hash(_ text: String) -> String {
-            var sha = SHA256()
-            sha.update(Array(text.utf8))
-            return sha.finalize()
+@Suite struct ContentHashTests {
+    @Test("a file's content key is its SHA-256 as coreutils' sha256sum computes it (empty, JSON, WAV, a file with every byte value)")
+    func matchesSha256sum() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let empty = try folder.write("empty.json", "")
+        let bytes = folder.path("bytes.bin")
+        try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }).write(to: URL(fileURLWithPath: bytes))
+        let files = [empty, bytes, SharedData.sampleData.appendingPathComponent("tapping_results.json").path,
+                     SharedData.sampleData.appendingPathComponent("audio_audio.wav").path]
+        for file in files {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            process.arguments = [file]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let expected = String(decoding: output.prefix(64), as: UTF8.self)
+            #expect(Inventory.examine(file).0.sha256 == expected, "\(file)")
         }
-        #expect(hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        // One million "a", fed in uneven pieces across block boundaries.
-        var sha = SHA256()
-        var fed = 0
-        for size in [1, 63, 64, 65, 127, 1000].cycled() {
-            let count = min(size, 1_000_000 - fed)
-            sha.update([UInt8](repeating: 0x61, count: count))
-            fed += count
-            if fed == 1_000_000 { break }
-        }
-        #expect(sha.finalize() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-    }
-}
-
-extension Array {
-    /// The elements repeated forever.
-    fileprivate func cycled() -> AnySequence<Element> {
-        AnySequence(sequence(state: 0) { index in
-            defer { index += 1 }
-            return self[index % count]
-        })
     }
 }
 
@@ -73,24 +65,23 @@ extension Array {
     func grouping() throws {
         let folder = try Self.corpus()
         defer { folder.remove() }
-        let (units, missing) = Discovery.units([folder.path("upload"), folder.path("task"), "@" + folder.path("list.txt")])
+        let (units, missing, _) = Discovery.units([folder.path("upload"), folder.path("task"), "@" + folder.path("list.txt")])
         #expect(missing == [folder.path("missing.json")])
         let summary = units.map { "\($0.path.dropFirst(folder.url.path.count + 1)) \($0.shape) \($0.members.count)" }
         #expect(summary == [
             "loose/README.md file 1", "loose/spl.json file 1",
             "task/taskResult.json taskResult 2",
-            "upload upload 3",  // info.json, tapping, accelerometer
-            "upload/audio_audio.wav file 1",
+            "upload upload 4",  // info.json, tapping, accelerometer, and the audio: one recording unit per upload
         ], "\(summary)")
     }
 
-    @Test("shards: every unit in exactly one of n shards, the same on every call")
+    @Test("shards: every key in exactly one of n shards, the same on every call; an upload's and a task run's files share one key")
     func shards() {
-        let units = (0..<500).map { WorkUnit(path: "/data/upload-\($0)/info.json", members: [], shape: .file) }
+        let keys = (0..<500).map { "/data/upload-\($0)" }
         for n in [1, 3, 4] {
-            let counts = (0..<n).map { i in units.filter { $0.isInShard(i, of: n) }.count }
+            let counts = (0..<n).map { i in keys.filter { WorkUnit.isInShard(key: $0, i, of: n) }.count }
             #expect(counts.reduce(0, +) == 500)
-            for unit in units { #expect((0..<n).filter { unit.isInShard($0, of: n) }.count == 1) }
+            for key in keys { #expect((0..<n).filter { WorkUnit.isInShard(key: key, $0, of: n) }.count == 1) }
             if n == 4 { #expect(counts.allSatisfy { (90...160).contains($0) }, "\(counts)") }  // FNV-1a spreads paths evenly
         }
     }
@@ -105,17 +96,16 @@ extension Array {
         var options = BatchOptions(toolkitVersion: "test")
         options.jobs = 2
         let first = try await BatchRunner.run([folder.path("upload"), folder.path("task"), folder.path("loose")], store: store, options: options)
-        #expect(first.unitsDone == 5 && first.errors == 0 && first.unknownFiles == 1)
+        #expect(first.unitsDone == 4 && first.errors == 0 && first.unknownFiles == 1)
         let rows = try store.resultRows()
         let keys = rows.map { "\(($0.recording as NSString).lastPathComponent) \($0.key.analyzer) \($0.status.rawValue)" }.sorted()
-        // The stand-alone audio file is a voice recording (not also a room-noise check: issue 17, item 6).
-        #expect(keys == ["audio_audio.wav voice ok", "spl.json spl ok", "taskResult.json gait ok",
-                         "upload gait ok", "upload tapping ok"], "\(keys)")
+        // The upload's audio is a voice recording by its name (not also a room-noise check: issue 17, item 6).
+        #expect(keys == ["spl.json spl ok", "taskResult.json gait ok", "upload gait ok", "upload tapping ok", "upload voice ok"], "\(keys)")
         #expect(try store.unknownFiles().map(\.kind) == ["text document"])
         // The upload's tapping features are those `score tapping` gives for its file.
         let tapping = try #require(rows.first { $0.key.analyzer == "tapping" })
-        let scored = try TappingScorer.score(folder.path("upload/tapping_results.json"))
-        #expect(tapping.featuresJSON == JSONWriter().string(scored.featuresJSON))
+        let scored = try TappingScorer.score(LoadedInput.load(folder.path("upload/tapping_results.json")))
+        #expect(tapping.featuresJSON == JSONWriter().string(scored.report.featuresJSON))
         // The task result's gait reads its recorder file: 18 steps, as for the file alone.
         let gait = try #require(rows.first { $0.recording.hasSuffix("taskResult.json") })
         #expect(gait.featuresJSON.contains(#""stepCount":18"#))

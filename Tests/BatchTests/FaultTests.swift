@@ -3,6 +3,9 @@ import Glibc
 import Testing
 import TestSupport
 @testable import Batch
+import InputGuards
+@testable import Scoring
+import SensorData
 
 /// Discovery and analysis when the file system misbehaves: links that loop, files that change or
 /// vanish between hashing and analysis, things that are not regular files (docs/reliability.md).
@@ -27,56 +30,76 @@ import TestSupport
         #expect(files == [root + "/a.json", root + "/again/deeper/b.json", root + "/dangling.json"])
         #expect(refused.map(\.path) == [root + "/pipe"] && refused[0].reason.contains("FIFO"))
 
-        let (units, missing) = Discovery.units([root])
+        let (units, missing, inventory) = Discovery.units([root])
         #expect(missing.isEmpty && units.count == 4)
-        let outcomes = units.map { BatchRunner.process($0, stored: [], options: BatchOptions(toolkitVersion: "test")) }
+        let outcomes = units.map { BatchRunner.process($0, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test")) }
         let errors = outcomes.flatMap(\.results).filter { $0.status == .error }.compactMap(\.error)
         #expect(errors.contains(root + "/dangling.json: cannot be read: No such file or directory"), "\(errors)")
         #expect(errors.contains { $0.hasPrefix(root + "/pipe: is not a regular file") }, "\(errors)")
     }
 
-    @Test("a file that changes between hashing and analysis: no result is stored under the old hash, one error row says why")
-    func changedFile() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = try folder.write("tap.json", String(contentsOfFile: Self.tapping, encoding: .utf8))
-        let unit = WorkUnit(path: path, members: [path], shape: .file)
-
-        let steady = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test"))
-        #expect(steady.results.map(\.status) == [.ok] && steady.recording != nil)
-
-        let changed = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test")) {
-            _ = try? folder.write("tap.json", #"{"items":[]}"#)
-        }
-        #expect(changed.recording == nil && changed.results.count == 1)
-        let row = try #require(changed.results.first)
-        #expect(row.status == .error && row.key.contentSHA256 == "changed:" + path && row.key.analyzer == "read")
-        #expect(row.error == path + ": changed or vanished while it was analysed; its results were not stored (run the batch again)")
-    }
-
-    @Test("a file rewritten to other bytes and back (A → B → A) between hashing and the re-check: still caught, by its status-change time")
-    func rewrittenBack() throws {
+    @Test("a file that changes after it was read: its results describe the bytes read, keyed by their hash; the next run reads the new bytes")
+    func changedAfterReading() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let original = try String(contentsOfFile: Self.tapping, encoding: .utf8)
         let path = try folder.write("tap.json", original)
         let unit = WorkUnit(path: path, members: [path], shape: .file)
-        let outcome = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test")) {
-            usleep(20_000)  // past the kernel's timestamp granularity (one tick)
-            _ = try? folder.write("tap.json", #"{"items":[]}"#)
-            _ = try? folder.write("tap.json", original)
-        }
-        #expect(outcome.results.count == 1 && outcome.results[0].key.contentSHA256 == "changed:" + path, "\(outcome.results.map(\.status))")
+        let inventory = Inventory.take([path])
+        _ = try folder.write("tap.json", #"{"items":[]}"#)
+        let outcome = BatchRunner.process(unit, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test"))
+        let expected = try TappingScorer.score(LoadedInput.load(Self.tapping)).report
+        #expect(outcome.results.map(\.status) == [.ok] && outcome.results[0].featuresJSON == JSONWriter().string(expected.featuresJSON))
+        #expect(outcome.results[0].key.contentSHA256 == Inventory.examine(Self.tapping).0.sha256)
+
+        // Through the store: the rewritten file has a new version, is read again, and gets its own row.
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        _ = try folder.write("tap.json", original)
+        _ = try await BatchRunner.run([path], store: store, options: BatchOptions(toolkitVersion: "test"))
+        _ = try folder.write("tap.json", #"{"items":[]}"#)
+        let second = try await BatchRunner.run([path], store: store, options: BatchOptions(toolkitVersion: "test"))
+        #expect(second.alreadyStored == 0 && second.unknownFiles == 1)
     }
 
-    @Test("a file that vanishes between hashing and analysis: one error row naming it, nothing under the old hash")
-    func vanishedFile() throws {
+    @Test("beyond the memory budget a file is read again for its analyses: changed or vanished meanwhile, it is one error row and nothing is stored under its old hash")
+    func changedBeyondBudget() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = try folder.write("tap.json", String(contentsOfFile: Self.tapping, encoding: .utf8))
         let unit = WorkUnit(path: path, members: [path], shape: .file)
-        let outcome = BatchRunner.process(unit, stored: [], options: BatchOptions(toolkitVersion: "test")) { unlink(path) }
-        #expect(outcome.results.count == 1 && outcome.results[0].status == .error && outcome.recording == nil)
-        #expect(outcome.results[0].key.contentSHA256 == "changed:" + path)
+        var inventory = Inventory.take([path])
+        inventory.loaded = [:]  // as when the budget was spent: the analyses read the file again
+
+        let steady = BatchRunner.process(unit, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test"))
+        #expect(steady.results.map(\.status) == [.ok] && steady.recording != nil)
+
+        _ = try folder.write("tap.json", #"{"items":[]}"#)
+        let changed = BatchRunner.process(unit, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test"))
+        #expect(changed.recording == nil && changed.results.count == 1)
+        let row = try #require(changed.results.first)
+        #expect(row.status == .error && row.key.contentSHA256 == "changed:" + path && row.key.analyzer == "read")
+        #expect(row.error == path + ": changed or vanished while the batch ran; its results were not stored (run the batch again)")
+
+        unlink(path)
+        let vanished = BatchRunner.process(unit, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test"))
+        #expect(vanished.results.count == 1 && vanished.results[0].key.contentSHA256 == "changed:" + path && vanished.recording == nil)
+    }
+
+    @Test("a file rewritten to other bytes and back (A → B → A): its status-change time makes the rerun read it again, its hash finds every result stored")
+    func rewrittenBack() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let original = try String(contentsOfFile: Self.tapping, encoding: .utf8)
+        let path = try folder.write("tap.json", original)
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        _ = try await BatchRunner.run([path], store: store, options: BatchOptions(toolkitVersion: "test"))
+        usleep(20_000)  // past the kernel's timestamp granularity (one tick)
+        _ = try folder.write("tap.json", #"{"items":[]}"#)
+        _ = try folder.write("tap.json", original)
+        let opens = OpenCounter()
+        let again = try await RegularFile.$openObserver.withValue({ opens.add($0) }) {
+            try await BatchRunner.run([path], store: store, options: BatchOptions(toolkitVersion: "test"))
+        }
+        #expect(opens.count(path) == 1 && again.computed == 0 && again.alreadyStored == 1)
     }
 }

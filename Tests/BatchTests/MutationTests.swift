@@ -4,6 +4,7 @@ import SensorData
 import Testing
 import TestSupport
 @testable import Batch
+@testable import Scoring
 
 /// Every real file of `mpower`, `voice`, `spl` and `researchkit/fixtures`, mutated 1,000 ways
 /// (truncations, byte flips, inserted and deleted bytes) and described as `activetask info`

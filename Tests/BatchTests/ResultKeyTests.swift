@@ -3,12 +3,13 @@ import Testing
 import SensorData
 import TestSupport
 @testable import Batch
+@testable import Scoring
 
 /// Result keys hold exactly the parameters a scorer receives (issue 17, item 2): every field of
 /// every analyzer's `Parameters` is in its canonical encoding, so changing any one of them, or
 /// any default, gives a new key and a rerun recomputes that result.
 @Suite struct ResultKeyTests {
-    static let analyzers: [BatchAnalyzer] = [.tapping, .gait, .spl, .voice, .audiometry]
+    static let analyzers = Scoring.Analyzer.allCases
 
     /// The leaf paths of a JSON object (`analysis.rateHz`, `csv.oxford`).
     static func leaves(_ object: JSONObject, prefix: [String] = []) -> [[String]] {
@@ -87,7 +88,7 @@ import TestSupport
     }
 
     /// Stored properties of the analyzer's parameters, nested structs counted by their leaves.
-    static func propertyCount(of analyzer: BatchAnalyzer, _ parameters: AnalyzerParameters) -> Int {
+    static func propertyCount(of analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters) -> Int {
         func count(_ value: Any) -> Int {
             let mirror = Mirror(reflecting: value)
             guard mirror.displayStyle == .struct, !mirror.children.isEmpty else { return 1 }
@@ -99,7 +100,7 @@ import TestSupport
         case .spl: return count(parameters.spl)
         case .voice: return count(parameters.voice)
         case .audiometry: return count(parameters.audiometry)
-        case .read: return 0
+        case .loudness: return count(parameters.loudness)
         }
     }
 

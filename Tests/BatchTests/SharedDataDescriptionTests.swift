@@ -4,6 +4,7 @@ import SensorData
 import Testing
 import TestSupport
 @testable import Batch
+@testable import Scoring
 
 /// `info` on every real file (acceptance of the foundation issue).
 @Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))

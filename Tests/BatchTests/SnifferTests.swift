@@ -1,5 +1,6 @@
 import Testing
 @testable import Batch
+@testable import Scoring
 
 @Suite struct SnifferTests {
     static let cases: [([UInt8], InputSniffer.Format)] = {

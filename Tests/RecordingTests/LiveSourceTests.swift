@@ -175,7 +175,7 @@ import TestSupport
         let wrong = pipeWith(wav(rate: 22_050, channels: 1, samples: [0, 1]))
         defer { close(wrong) }
         #expect(throws: RecordingError(file: "stdin", reason: .sample(
-            "the WAV stream is 22050 Hz, 1 channel(s); the recorder is set to 44100 Hz, 1 channel(s) (--sample-rate, --channels); nothing was recorded"))) {
+            "the WAV stream is 22050 Hz, 1 channel(s); the recorder is set to 44100 Hz, 1 channel(s) (its sampleRateHz, channels); nothing was recorded"))) {
             try PCMStreamReader(descriptor: wrong, name: "stdin", sampleRateHz: 44_100, channels: 1, format: .f32le)
         }
         let right = pipeWith(wav(rate: 44_100, channels: 2, samples: [16_384, -32_768, 1, 0]) + [7])

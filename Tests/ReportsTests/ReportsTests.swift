@@ -6,6 +6,8 @@ import Testing
 import TestSupport
 @testable import Batch
 @testable import Reports
+import Scoring
+import Analysis
 
 @Suite struct SVGPlotTests {
     @Test("axes: 1–2–5 steps covering the data", arguments: [
@@ -47,9 +49,33 @@ import TestSupport
     @Test("one recording: its charts and feature tables (SampleData walk: 18 steps)")
     func recording() throws {
         let path = SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path
-        let html = HTMLReport.recording(try GaitScorer.score(path), path: path)
+        let html = HTMLReport.recording(.gait(try GaitScorer.score(LoadedUnit.load(path))))
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("steps (18 in all)") && html.contains("<td>stepCount</td><td class=\"num\">18</td>"))
         #expect(!html.contains("<script") && !html.contains("http://") || html.contains("http://www.w3.org/2000/svg"))
+    }
+
+    @Test("charts are drawn from the score: a tapping chart keeps the taps of the threshold given, a gait chart the steps of the parameters given")
+    func chartsFollowOptions() throws {
+        let tapping = try LoadedInput.load(SharedData.sampleData.appendingPathComponent("tapping_results.json").path)
+        var parameters = TappingScorer.Parameters()
+        let standard = try TappingScorer.score(tapping, parameters)
+        parameters.depressThreshold = 60
+        let strict = try TappingScorer.score(tapping, parameters)
+        // Independently: the taps whose |Δx| to the previous kept tap exceeds each threshold.
+        let kept20 = TappingAnalysis.keptIntervals(standard.result, depressThreshold: 20).timeSeconds.count
+        let kept60 = TappingAnalysis.keptIntervals(standard.result, depressThreshold: 60).timeSeconds.count
+        #expect(kept60 < kept20)
+        #expect(RecordingCharts.svgs(.tapping(standard)).joined().contains("\(kept20 + 1) kept taps (|Δx| &gt; 20 points)"))
+        #expect(RecordingCharts.svgs(.tapping(strict)).joined().contains("\(kept60 + 1) kept taps (|Δx| &gt; 60 points)"))
+
+        let walk = try LoadedUnit.load(SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path)
+        var gait = GaitScorer.Parameters()
+        let usual = try GaitScorer.score(walk, gait)
+        gait.analysis.minimumBoutSeconds = 60  // longer than the walk: no bout, no steps
+        let none = try GaitScorer.score(walk, gait)
+        let (walking, still) = (try #require(usual.recordings.first), try #require(none.recordings.first))
+        #expect(walking.analysis.stepTimes.count == 18 && still.analysis.stepTimes.isEmpty, "\(walking.analysis.stepTimes.count) \(still.analysis.stepTimes.count)")
+        #expect(RecordingCharts.svgs(.gait(usual)).joined().contains("steps (18 in all)") && RecordingCharts.svgs(.gait(none)).joined().contains("steps (0 in all)"))
     }
 
     @Test("a store: counts per analyzer and status, feature distributions, example charts, unknown files")

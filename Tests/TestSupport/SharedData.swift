@@ -103,3 +103,30 @@ public struct SeededRandom {
         return copy
     }
 }
+
+/// Counts the opens of each file (``RegularFile/openObserver``'s tracing hook), from any task.
+public final class OpenCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    public init() {}
+
+    public func add(_ path: String) {
+        lock.lock()
+        counts[path, default: 0] += 1
+        lock.unlock()
+    }
+
+    public func count(_ path: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[path] ?? 0
+    }
+
+    /// Every path opened, with its count.
+    public var all: [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
+}

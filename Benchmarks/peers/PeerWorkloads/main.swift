@@ -17,7 +17,7 @@
 
 import Analysis
 import AudioIO
-import Batch
+import Scoring
 import Foundation
 import SensorData
 import SignalProcessing
@@ -115,7 +115,7 @@ do {
     case "leq":
         report(workload, repeats: 3, try measure(repeats: 3) { try leq(arguments[1]) })
     case "meter":
-        report(workload, repeats: 3, try measure(repeats: 3) { number(try SPLScorer.score(arguments[1]), "laeqDecibels") })
+        report(workload, repeats: 3, try measure(repeats: 3) { number(try AnalyzerParameters().score(.spl, file: arguments[1]).report, "laeqDecibels") })
     case "loudness":
         report(workload, repeats: 3, try measure(repeats: 3) {
             let file = try SoundFile(reading: arguments[1])
@@ -125,10 +125,10 @@ do {
         })
     case "voice":
         report(workload, repeats: 5, try measure(repeats: 5) {
-            try arguments.dropFirst().reduce(0.0) { $0 + number(try VoiceScorer.score($1), "jitterLocal") }
+            try arguments.dropFirst().reduce(0.0) { $0 + number(try AnalyzerParameters().score(.voice, file: $1).report, "jitterLocal") }
         })
     case "tapping":
-        report(workload, repeats: 201, try measure(repeats: 201) { number(try TappingScorer.score(arguments[1]), "meanTapInter") })
+        report(workload, repeats: 201, try measure(repeats: 201) { number(try AnalyzerParameters().score(.tapping, file: arguments[1]).report, "meanTapInter") })
     case "tapping-features":
         guard let result = try JSONContents.read(arguments[1]).tappingResults.first else {
             throw ScoringError(.invalidInput, "\(arguments[1]): no tapping result")

@@ -4,7 +4,7 @@
 // accelerometer items, taps, SPL readings, a dB HL result) and the scorer's options; the file goes
 // through the scorer and the HTML page with its charts, as `score … --html` does.
 import Analysis
-import Batch
+import Scoring
 import FuzzSupport
 import Glibc
 import Reports
@@ -65,11 +65,10 @@ func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// Scores, then draws the page as `score --html` does (charts re-read the file).
-func scoreAndDraw(_ path: String, _ score: () throws(ScoringError) -> ScoreReport) {
+/// Scores, then draws the page as `score --html` does (charts drawn from the score).
+func scoreAndDraw(_ path: String, _ analyzer: Analyzer, _ parameters: AnalyzerParameters = AnalyzerParameters()) {
     FuzzInput.expectClearError(about: path) { () throws(ScoringError) in
-        let report = try score()
-        _ = HTMLReport.recording(report, path: path)
+        _ = HTMLReport.recording(try parameters.score(analyzer, file: path))
     }
 }
 
@@ -86,15 +85,15 @@ func audio(_ values: [Double], _ numbers: inout HostileNumbers, _ options: (Doub
     let bytes = header + body
     bytes.withUnsafeBufferPointer { buffer in
         FuzzInput.withFile(buffer.baseAddress, buffer.count, suffix: ".wav") { path in
-            var voice = VoiceScorer.Parameters()
-            voice.maximumSamples = 1 << 16
-            scoreAndDraw(path) { () throws(ScoringError) in try VoiceScorer.score(path, voice) }
-            var spl = SPLScorer.Parameters()
-            spl.intervalSeconds = options.0
-            spl.thresholdDecibels = options.1
-            scoreAndDraw(path) { () throws(ScoringError) in try SPLScorer.score(path, spl) }
-            spl.intervalSeconds = 0.1
-            scoreAndDraw(path) { () throws(ScoringError) in try SPLScorer.score(path, spl) }
+            var parameters = AnalyzerParameters()
+            parameters.voice.maximumSamples = 1 << 16
+            scoreAndDraw(path, .voice, parameters)
+            parameters.spl.intervalSeconds = options.0
+            parameters.spl.thresholdDecibels = options.1
+            scoreAndDraw(path, .spl, parameters)
+            parameters.spl.intervalSeconds = 0.1
+            scoreAndDraw(path, .spl, parameters)
+            scoreAndDraw(path, .loudness)
         }
     }
 }
@@ -115,7 +114,7 @@ func motion(_ values: [Double]) {
         i += 4
     }
     write(#"{"items":[\#(items.joined(separator: ","))]}"#, suffix: "-accel.json") { path in
-        scoreAndDraw(path) { () throws(ScoringError) in try GaitScorer.score(path) }
+        scoreAndDraw(path, .gait)
     }
 }
 
@@ -130,7 +129,7 @@ func taps(_ values: [Double]) {
     }
     write(#"{"TappingViewSize":"{320, 504}","ButtonRectLeft":"{{38, 358}, {104, 104}}","ButtonRectRight":"{{178, 358}, {104, 104}}","TappingSamples":[\#(items.joined(separator: ","))]}"#,
           suffix: "-tapping.json") { path in
-        scoreAndDraw(path) { () throws(ScoringError) in try TappingScorer.score(path) }
+        scoreAndDraw(path, .tapping)
     }
 }
 
@@ -139,9 +138,9 @@ func readings(_ values: [Double], _ options: (Double, Double)) {
     let list = values.map(json).joined(separator: ",")
     write(#"{"_class":"ORKEnvironmentSPLMeterResult","identifier":"splMeter","sensitivityOffset":\#(json(options.0)),"recordedSPLMeterSamples":[\#(list)]}"#,
           suffix: "-spl.json") { path in
-        var spl = SPLScorer.Parameters()
-        spl.thresholdDecibels = options.1
-        scoreAndDraw(path) { () throws(ScoringError) in try SPLScorer.score(path, spl) }
+        var parameters = AnalyzerParameters()
+        parameters.spl.thresholdDecibels = options.1
+        scoreAndDraw(path, .spl, parameters)
     }
 }
 
@@ -155,10 +154,6 @@ func audiogram(_ values: [Double]) {
     }
     write(#"{"_class":"ORKdBHLToneAudiometryResult","identifier":"dBHL","outputVolume":\#(json(values.first ?? 1)),"headphoneType":"AIRPODSV1","samples":[\#(samples.joined(separator: ","))]}"#,
           suffix: "-dbhl.json") { path in
-        FuzzInput.expectClearError(about: path) { () throws(ScoringError) in
-            let scored = try AudiometryScorer.score(path)
-            _ = scored.plotted.svg(title: "fuzz", legend: scored.legend)
-            _ = HTMLReport.recording(scored.report, path: path)
-        }
+        scoreAndDraw(path, .audiometry)
     }
 }

@@ -1,6 +1,6 @@
 // Audiometry and SPL-meter results (formats.md §11): read and scored as `score audiometry` and
 // `score spl` do (audiogram, volume correction, ResearchKit's SPL decision).
-import Batch
+import Scoring
 import FuzzSupport
 
 @main
@@ -10,8 +10,8 @@ enum FuzzAudioResults {
 
 func fuzzAudioResults(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzInput.withFile(data, count, suffix: ".json") { path in
-        FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try AudiometryScorer.score(path) }
-        FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try SPLScorer.score(path) }
+        FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try AnalyzerParameters().score(.audiometry, file: path) }
+        FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try AnalyzerParameters().score(.spl, file: path) }
     }
     return 0
 }

@@ -1,7 +1,7 @@
 // Tapping results in either dialect (formats.md §9–10), alone, in task results or flattened
 // archives: read and scored under every convention, as `score tapping` does.
 import Analysis
-import Batch
+import Scoring
 import FuzzSupport
 
 @main
@@ -12,9 +12,9 @@ enum FuzzTapping {
 func fuzzTapping(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzInput.withFile(data, count, suffix: ".json") { path in
         for convention in TappingAnalysis.Convention.allCases {
-            var parameters = TappingScorer.Parameters()
-            parameters.convention = convention
-            FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try TappingScorer.score(path, parameters) }
+            var parameters = AnalyzerParameters()
+            parameters.tapping.convention = convention
+            FuzzInput.expectClearError(about: path) { () throws(ScoringError) in _ = try parameters.score(.tapping, file: path) }
         }
     }
     return 0

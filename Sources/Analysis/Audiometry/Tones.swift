@@ -204,3 +204,34 @@ public enum ToneVerification {
         return (Double(riseHigh - riseLow) / fs, Double(fallLow - fallHigh) / fs)
     }
 }
+
+extension ToneVerification {
+    /// The verification features of a recorded tone (`interleaved` frames of `channels`): on the
+    /// channel with the most energy (the tested ear), the rise and fall times of its ramps, and
+    /// frequency, level, peak and THD(+N) of its steady part (the ramps and 0.1 s lead-in
+    /// skipped, at most a quarter at each end); `rampsWithin20To50Milliseconds` checks ANSI
+    /// S3.6's 20–50 ms rise and fall. Nil when the recording is too short to analyse.
+    public static func features(interleaved samples: [Float], channels: Int, sampleRateHz: Double) -> FeatureSet? {
+        guard channels >= 1 else { return nil }
+        let frames = samples.count / channels
+        let energies = (0..<channels).map { c in (0..<frames).reduce(0.0) { $0 + Double(samples[$1 * channels + c]) * Double(samples[$1 * channels + c]) } }
+        let channel = energies.indices.max { energies[$0] < energies[$1] } ?? 0
+        let x = (0..<frames).map { Double(samples[$0 * channels + channel]) }
+        guard let ramps = rampTimes(x, sampleRateHz: sampleRateHz) else { return nil }
+        let margin = min(frames / 4, Int(clamping: (ramps.rise + 0.1) * sampleRateHz, to: 0...frames))
+        guard let result = analyze(Array(x[margin..<(frames - margin)]), sampleRateHz: sampleRateHz) else { return nil }
+        var set = FeatureSet(name: "atk")
+        set.append("frequencyHz", result.frequencyHz)
+        set.append("hannFrequencyHz", result.hannFrequencyHz)
+        set.append("levelDbfs", result.levelDbfs)
+        set.append("peakAmplitude", result.peakAmplitude)
+        set.append("thdDecibels", result.thdDecibels)
+        set.append("thdPercent", 100 * result.thd)
+        set.append("thdPlusNoiseDecibels", result.thdPlusNoiseDecibels)
+        set.append("riseTimeMilliseconds", 1000 * ramps.rise)
+        set.append("fallTimeMilliseconds", 1000 * ramps.fall)
+        set.append("rampsWithin20To50Milliseconds", ramps.rise >= 0.02 && ramps.rise <= 0.05 && ramps.fall >= 0.02 && ramps.fall <= 0.05)
+        set.append("channel", Double(channel))
+        return set
+    }
+}

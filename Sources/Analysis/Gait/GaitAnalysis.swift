@@ -82,6 +82,9 @@ public enum GaitAnalysis {
         public var features: FeatureSet
         /// Cadence estimators that disagree, or a cadence walking does not reach.
         public var warnings: [String]
+
+        /// Whether the recording was long enough (≥ 5 s without gaps) for the tremor spectrum (§2.9).
+        public var hasTremorSpectrum: Bool { features["tremorDominantFrequencyHzAccel"]?.number != nil }
     }
 
     /// Analyses `signal`. With `windows` true, the cadence of every 20-s window (10-s hop) is

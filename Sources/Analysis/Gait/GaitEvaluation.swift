@@ -1,3 +1,4 @@
+import Dispatch
 import SignalProcessing
 
 /// Scoring of step counts and cadence against foot-contact ground truth, as analysis.md §2.10
@@ -90,5 +91,79 @@ public enum GaitEvaluation {
             cadenceWithin5: absolute.isEmpty ? .nan : Double(absolute.filter { $0 <= 5 }.count) / Double(absolute.count),
             halvingOrDoubling: ratios.filter { abs($0 - 0.5) <= 0.05 || abs($0 - 2) <= 0.2 }.count,
             missing: pairs.count - estimated.count)
+    }
+}
+
+// MARK: - Leave-one-group-out tuning
+
+extension GaitEvaluation {
+    /// A walk with its ground truth and the group (participant) it belongs to.
+    public struct LabelledWalk: Sendable {
+        public var name: String
+        public var group: String
+        public var signal: MotionSignal
+        /// Ground-truth step times, s.
+        public var truth: [Double]
+
+        public init(name: String, group: String, signal: MotionSignal, truth: [Double]) {
+            self.name = name
+            self.group = group
+            self.signal = signal
+            self.truth = truth
+        }
+    }
+
+    /// One fold: the group held out, the grid point chosen on the others, and the held-out scores.
+    public struct Fold: Sendable {
+        public var heldOutGroup: String
+        public var parameters: GaitAnalysis.Parameters
+        public var walks: [Walk]
+    }
+
+    /// The tuning grid the defaults were chosen from: prominence 0.3/0.5/0.7 × stride-mode ratio
+    /// 0.35/0.5/0.65 × walking band fraction 0.1/0.15/0.3 × stride regularity 0.2/0.3/0.4.
+    public static var tuningGrid: [GaitAnalysis.Parameters] {
+        var grid: [GaitAnalysis.Parameters] = []
+        for prominence in [0.3, 0.5, 0.7] {
+            for strideMode in [0.35, 0.5, 0.65] {
+                for band in [0.1, 0.15, 0.3] {
+                    for regularity in [0.2, 0.3, 0.4] {
+                        var p = GaitAnalysis.Parameters()
+                        p.prominenceFactor = prominence
+                        p.strideModeRatio = strideMode
+                        p.walkingBandFraction = band
+                        p.minimumStrideRegularity = regularity
+                        grid.append(p)
+                    }
+                }
+            }
+        }
+        return grid
+    }
+
+    /// Training loss: mean |count error| % plus the median |cadence error| (steps/min).
+    public static func loss(_ walks: [Walk]) -> Double {
+        let s = summarize(walks)
+        return s.meanAbsoluteCountErrorPercent + s.cadenceMedianAbsoluteError
+    }
+
+    /// Leave-one-group-out cross-validation: for each group, the grid point with the least
+    /// training ``loss(_:)`` on the other groups scores the held-out group's walks. Every walk is
+    /// scored with every grid point once, in parallel (the folds only regroup those scores).
+    public static func leaveOneGroupOut(_ walks: [LabelledWalk], grid: [GaitAnalysis.Parameters] = tuningGrid) -> [Fold] {
+        guard !grid.isEmpty else { return [] }
+        let scores = Locked<[Int: [Walk]]>([:])
+        DispatchQueue.concurrentPerform(iterations: grid.count) { g in
+            let results = walks.map { evaluate(name: $0.name, signal: $0.signal, groundTruth: $0.truth, parameters: grid[g]) }
+            scores.withLock { $0[g] = results }
+        }
+        let table = scores.withLock { $0 }
+        return Set(walks.map(\.group)).sorted().map { group in
+            let train = walks.indices.filter { walks[$0].group != group }
+            let test = walks.indices.filter { walks[$0].group == group }
+            let losses = grid.indices.map { g in loss(train.map { table[g]![$0] }) }
+            let best = grid.indices.min { losses[$0] < losses[$1] }!
+            return Fold(heldOutGroup: group, parameters: grid[best], walks: test.map { table[best]![$0] })
+        }
     }
 }

@@ -21,7 +21,16 @@ public enum VoiceAnalysis {
         }
     }
 
-    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1].
+    /// What ``analyze(interleaved:channels:sampleRateHz:options:)`` found: the features, the
+    /// warnings, and the F0 contour the features were computed from (for plotting).
+    public struct Result: Sendable {
+        public var features: FeatureSet
+        public var warnings: [String]
+        /// Frame centres, s, and F0, Hz (NaN where unvoiced): Praat's "To Pitch (ac)" contour.
+        public var pitchTimeSeconds: [Double]
+        public var pitchF0Hz: [Double]
+    }
+
     /// The F0 contour of `samples` (one channel) by Praat's "To Pitch (ac)" with the options'
     /// floor and ceiling: frame centres, s, and F0, Hz (NaN where unvoiced) — for plotting.
     public static func pitchContour(_ samples: [Double], sampleRateHz: Double, options: Options = Options()) -> (timeSeconds: [Double], f0Hz: [Double]) {
@@ -33,7 +42,8 @@ public enum VoiceAnalysis {
         return (frames.map(contour.time), frames.map { contour.isVoiced($0) ? contour.frequency[$0] : .nan })
     }
 
-    public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> (FeatureSet, [String]) {
+    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1].
+    public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
         var set = FeatureSet(name: "atk")
         var warnings: [String] = []
         let frames = interleaved.count / max(1, channels)
@@ -144,7 +154,9 @@ public enum VoiceAnalysis {
         set.append("shimmerApq11", m.shimmerApq11)
         set.append("shimmerDda", m.shimmerDda)
         set.append("hnrDb", harmonicity(sound, floor: options.pitchFloorHz))
-        return (set, warnings)
+        let frameIndices = contour?.frequency.indices ?? 0..<0
+        return Result(features: set, warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
+                      pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan })
     }
 
     /// Praat "Sound: To Harmonicity (cc)" (time step 0.01 s, minimum pitch 75 Hz, silence

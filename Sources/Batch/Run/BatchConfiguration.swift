@@ -1,6 +1,7 @@
 import Foundation
 import InputGuards
 import SensorData
+import Scoring
 internal import TOMLKit
 
 /// What `activetask batch --config FILE` sets (TOML 1.0): a `[batch]` section choosing the
@@ -40,7 +41,7 @@ public struct BatchConfiguration: Sendable, Hashable {
         /// Both analyzers.
         case both
 
-        var analyzers: [BatchAnalyzer] {
+        var analyzers: [Analyzer] {
             switch self {
             case .voice: [.voice]
             case .environmentNoise: [.spl]
@@ -51,7 +52,7 @@ public struct BatchConfiguration: Sendable, Hashable {
 
     public var parameters = AnalyzerParameters()
     /// The analyzers to run (nil: every one that applies).
-    public var analyzers: Set<BatchAnalyzer>?
+    public var analyzers: Set<Analyzer>?
     public var audio = AudioTask.voice
 
     public init() {}
@@ -88,10 +89,10 @@ public struct BatchConfiguration: Sendable, Hashable {
                     guard let names = value.array?.map(\.string), names.allSatisfy({ $0 != nil }) else {
                         throw invalid("[batch] analyzers must be a list of names")
                     }
-                    var chosen = Set<BatchAnalyzer>()
+                    var chosen = Set<Analyzer>()
                     for name in names.compactMap({ $0 }) {
-                        guard let analyzer = BatchAnalyzer(rawValue: name), analyzer != .read else {
-                            throw invalid("[batch] analyzers: unknown analyzer \"\(name)\"; known: \(BatchAnalyzer.selectable.map(\.rawValue).joined(separator: ", "))")
+                        guard let analyzer = Analyzer(rawValue: name) else {
+                            throw invalid("[batch] analyzers: unknown analyzer \"\(name)\"; known: \(Analyzer.allCases.map(\.rawValue).joined(separator: ", "))")
                         }
                         chosen.insert(analyzer)
                     }
@@ -195,7 +196,7 @@ public struct BatchConfiguration: Sendable, Hashable {
 
 extension AnalyzerParameters {
     /// The configuration sections, one per analyzer (the `CodingKeys` of this type).
-    static let sections = ["tapping", "gait", "spl", "voice", "audiometry"]
+    static let sections = Analyzer.allCases.map(\.rawValue)
 
     static func encoded(_ parameters: AnalyzerParameters) -> JSONObject {
         let encoder = JSONEncoder()

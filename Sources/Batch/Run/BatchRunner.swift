@@ -1,6 +1,8 @@
 import Foundation
 import InputGuards
 import SensorData
+import Scoring
+import Crypto
 
 /// How a batch runs.
 public struct BatchOptions: Sendable {
@@ -18,6 +20,9 @@ public struct BatchOptions: Sendable {
     /// The analyzers to run, how stand-alone audio is scored, and the analyzers' parameters
     /// (defaults, or a configuration file's); the parameters key the results.
     public var configuration = BatchConfiguration()
+    /// The most file bytes the inventory keeps loaded for the analyses (1 GiB); files beyond it
+    /// are loaded a second time when their unit is analysed.
+    public var loadedBytesBudget = 1 << 30
 
     public init(toolkitVersion: String) { self.toolkitVersion = toolkitVersion }
 }
@@ -41,23 +46,46 @@ public struct BatchCounts: Sendable {
     public var missing: [String] = []
 }
 
-/// Runs the batch: discovery, sharding, parallel analysis, and the store's transactions.
+/// Runs the batch: discovery, sharding, an inventory that reads each file once, parallel
+/// analysis, and the store's transactions.
+///
+/// Reads: every file is opened once per run. The inventory loads it (``LoadedInput``), hashes
+/// the bytes it loaded (SHA-256, swift-crypto) and keeps it for the analyses while the loaded
+/// bytes stay within ``BatchOptions/loadedBytesBudget`` (beyond it a file is loaded again for its
+/// analyses, and its hash checked). A file whose device, inode, size, modification and
+/// status-change times equal those stored with its hash is not read at all: its facts come from
+/// the store, and when every result of its unit is stored nothing is read.
 public enum BatchRunner {
     public static func run(_ arguments: [String], store: ResultStore, options: BatchOptions,
                            progress: @escaping @Sendable (BatchCounts) -> Void = { _ in }) async throws(StoreError) -> BatchCounts {
         let start = Date()
-        let (found, missing) = Discovery.units(arguments)
-        let units = options.shard.map { shard in found.filter { $0.isInShard(shard.index, of: shard.count) } } ?? found
+        let walk = Discovery.walk(arguments)
+        var files = walk.files
+        var refused = walk.refused
+        if let shard = options.shard {
+            let uploads = Discovery.uploadFolders(files)
+            files = files.filter { WorkUnit.isInShard(key: Discovery.shardKey(of: $0, uploadFolders: uploads), shard.index, of: shard.count) }
+            refused = refused.filter { WorkUnit.isInShard(key: $0.path, shard.index, of: shard.count) }
+        }
         let stored = options.force ? [] : try store.storedKeys()
+        let cached = options.force ? [:] : try store.fileFacts()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
+        var inventory = await Inventory.take(files, cached: cached, options: options)
+        // Recorder files a task result names outside the arguments are read too (and not units of their own).
+        let named = Set(files.flatMap { Discovery.namedFiles(of: $0, inventory.facts) }).subtracting(files).filter(FileVersion.exists)
+        if !named.isEmpty { inventory.add(await Inventory.take(named.sorted(), cached: cached, options: options)) }
+        let units = (Discovery.group(files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) } + refused)
+            .sorted { $0.path < $1.path }
+        try store.commitFileFacts(inventory.fresh)
+
         var counts = BatchCounts()
         counts.unitsTotal = units.count
-        counts.missing = missing
+        counts.missing = walk.missing
         var pending = StoreBatch()
         var lastCommit = Date()
         let jobs = max(1, options.jobs)
-        let settings = options
+        let found = inventory
         do {
             try await withThrowingTaskGroup(of: UnitOutcome.self) { group in
                 var next = 0
@@ -65,7 +93,7 @@ public enum BatchRunner {
                     guard next < units.count else { return }
                     let unit = units[next]
                     next += 1
-                    group.addTask { process(unit, stored: stored, options: settings) }
+                    group.addTask { process(unit, inventory: found, stored: stored, options: options) }
                 }
                 for _ in 0..<jobs { enqueue() }
                 for try await outcome in group {
@@ -103,125 +131,115 @@ public enum BatchRunner {
         var alreadyStored = 0
     }
 
-    /// Hashes a unit, chooses its analyses, and runs those whose results are not stored.
-    /// `afterHashing` runs between the hashing and the analyses (tests change files there).
-    static func process(_ unit: WorkUnit, stored: Set<ResultKey>, options: BatchOptions, afterHashing: () -> Void = {}) -> UnitOutcome {
-        let toolkitVersion = options.toolkitVersion
+    struct ReadFailure: Error { var message: String }
+
+    /// Plans a unit from its facts and runs the analyses whose results are not stored, on its
+    /// files as loaded by the inventory (or loaded again, hash checked, beyond the budget).
+    static func process(_ unit: WorkUnit, inventory: Inventory, stored: Set<ResultKey>, options: BatchOptions) -> UnitOutcome {
         var outcome = UnitOutcome()
-        func row(_ plan: AnalysisPlan, content: String, status: ResultStatus, report: ScoreReport? = nil, error: String? = nil,
-                 started: Date = Date()) -> ResultRow {
-            ResultRow(recording: unit.path,
-                      key: ResultKey(contentSHA256: content, analyzer: plan.analyzer.rawValue, analyzerVersion: plan.analyzer.version, parameters: plan.parameters),
-                      toolkitVersion: toolkitVersion, status: status, kind: report?.kind, dialect: report?.dialect,
+        func row(_ analyzer: Analyzer?, parameters: String = "{}", content: String, status: ResultStatus, report: ScoreReport? = nil,
+                 error: String? = nil, started: Date = Date()) -> ResultRow {
+            ResultRow(recording: unit.path, key: key(analyzer, parameters: parameters, content: content),
+                      toolkitVersion: options.toolkitVersion, status: status, kind: report?.kind, dialect: report?.dialect,
                       featuresJSON: JSONWriter().string(report?.featuresJSON ?? .object(JSONObject())),
                       warningsJSON: JSONWriter().string(.array((report?.warnings ?? []).map { .string($0) })), error: error,
                       computedAt: Date().timeIntervalSince1970, durationMilliseconds: Date().timeIntervalSince(started) * 1000)
         }
         if case .refused(let reason) = unit.shape {
-            outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: "\(FileName.display(unit.path)): \(reason)"))
+            outcome.results.append(row(nil, content: "unreadable:" + unit.path, status: .error, error: "\(FileName.display(unit.path)): \(reason)"))
             return outcome
         }
-        let key: ContentKey
-        switch contentKey(unit) {
-        case .success(let found): key = found
+        let content: String
+        switch contentKey(unit, inventory.facts) {
+        case .success(let found): content = found
         case .failure(let failure):
-            outcome.results.append(row(.plan(.read, unit.path), content: "unreadable:" + unit.path, status: .error, error: failure.message))
+            outcome.results.append(row(nil, content: "unreadable:" + unit.path, status: .error, error: failure.message))
             return outcome
         }
-        let content = key.content
-        outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: key.bytes, files: unit.members.count)
-        // The analyses chosen by content, each skipped when its result is stored.
-        func analyse() {
-            let plan: UnitPlan
-            do { plan = try UnitPlan.make(unit, audio: options.configuration.audio) } catch {
-                let read = AnalysisPlan.plan(.read, unit.path)
-                let key = ResultKey(contentSHA256: content, analyzer: read.analyzer.rawValue, analyzerVersion: read.analyzer.version, parameters: read.parameters)
-                if stored.contains(key) { outcome.alreadyStored += 1 } else { outcome.results.append(row(read, content: content, status: .error, error: error.description)) }
-                return
+        outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: unit.members.reduce(0) { $0 + (inventory.facts[$1]?.bytes ?? 0) },
+                                           files: unit.members.count)
+        let plan: UnitPlan
+        do { plan = try UnitPlan.make(unit, facts: inventory.facts, audio: options.configuration.audio, selected: options.configuration.analyzers) } catch {
+            if stored.contains(key(nil, parameters: "{}", content: content)) { outcome.alreadyStored += 1 } else {
+                outcome.results.append(row(nil, content: content, status: .error, error: error.description))
             }
-            switch plan {
-            case .unknown(let kind, let reason):
-                outcome.unknown = UnknownFile(path: unit.path, kind: kind, reason: reason)
-            case .analyses(let plans):
-                for var analysis in plans where options.configuration.analyzers?.contains(analysis.analyzer) ?? true {
-                    analysis.settings = options.configuration.parameters
-                    let key = ResultKey(contentSHA256: content, analyzer: analysis.analyzer.rawValue, analyzerVersion: analysis.analyzer.version,
-                                        parameters: analysis.parameters)
-                    if stored.contains(key) {
-                        outcome.alreadyStored += 1
-                        continue
-                    }
-                    if let reason = analysis.skipReason {
-                        outcome.results.append(row(analysis, content: content, status: .skipped, error: reason))
-                        continue
-                    }
-                    let started = Date()
-                    do {
-                        let report = try analysis.run()
-                        outcome.results.append(row(analysis, content: content, status: report.unusable == nil ? .ok : .unusable, report: report,
-                                                   error: report.unusable, started: started))
-                    } catch {
-                        outcome.results.append(row(analysis, content: content, status: .error, error: error.description, started: started))
-                    }
-                }
+            return outcome
+        }
+        let plans: [AnalysisPlan]
+        switch plan {
+        case .unknown(let kind, let reason):
+            outcome.unknown = UnknownFile(path: unit.path, kind: kind, reason: reason)
+            return outcome
+        case .analyses(let all):
+            plans = all.filter { options.configuration.analyzers?.contains($0.analyzer) ?? true }.map {
+                var plan = $0
+                plan.settings = options.configuration.parameters
+                return plan
             }
         }
-        afterHashing()
-        analyse()
-        // A file that changed (or vanished) while it was analysed: its results may describe
-        // other bytes than the key says, so none is stored; a rerun analyses what is there then.
-        // (Nothing to check when every result was stored already: nothing was read.)
-        let readNow = !outcome.results.isEmpty || outcome.unknown != nil
-        if readNow, (try? contentKey(unit).get()) != key {
-            let changed = unit.members.count == 1 ? unit.members[0] : "a file of \(unit.path)"
+        let pending = plans.filter { plan in
+            let stored = stored.contains(key(plan.analyzer, parameters: plan.parameters, content: content))
+            if stored { outcome.alreadyStored += 1 }
+            return !stored
+        }
+        guard !pending.isEmpty else { return outcome }
+        // The unit's files as analysed: the bytes the inventory hashed.
+        let loaded: LoadedUnit
+        switch inventory.load(unit) {
+        case .success(let found): loaded = found
+        case .failure(let failure):
             outcome = UnitOutcome()
-            outcome.results = [row(.plan(.read, unit.path), content: "changed:" + unit.path, status: .error,
-                                   error: "\(changed): changed or vanished while it was analysed; its results were not stored (run the batch again)")]
+            outcome.results = [row(nil, content: "changed:" + unit.path, status: .error, error: failure.message)]
+            return outcome
+        }
+        for plan in pending {
+            let started = Date()
+            do {
+                let report = try plan.run(loaded).report
+                outcome.results.append(row(plan.analyzer, parameters: plan.parameters, content: content, status: report.unusable == nil ? .ok : .unusable,
+                                           report: report, error: report.unusable, started: started))
+            } catch {
+                outcome.results.append(row(plan.analyzer, parameters: plan.parameters, content: content, status: .error, error: error.description, started: started))
+            }
+        }
+        // Long audio is decoded from the file rather than the bytes hashed: a file written meanwhile
+        // may have been analysed in another version than its key says, so nothing is stored.
+        for input in loaded.inputs where input.decodesFromFile {
+            if (try? FileVersion.of(input.path).get()) != inventory.versions[input.path] {
+                outcome = UnitOutcome()
+                outcome.results = [row(nil, content: "changed:" + unit.path, status: .error,
+                                       error: "\(FileName.display(input.path)): changed or vanished while it was analysed; its results were not stored (run the batch again)")]
+            }
         }
         return outcome
     }
 
-    struct ReadFailure: Error { var message: String }
-
-    /// A unit's content key and size, and the version of each member file when it was hashed.
-    struct ContentKey: Equatable {
-        var content: String
-        var bytes: Int
-        /// Per member: device, inode, size and status-change time (ns). The kernel sets the
-        /// status-change time on every write, truncation or rename, and no user can set it back,
-        /// so a file rewritten with its old bytes again (A → B → A) still shows a new version.
-        var versions: [[Int]]
+    /// A result's key; `analyzer` nil is the row of a unit that could not be read.
+    static func key(_ analyzer: Analyzer?, parameters: String, content: String) -> ResultKey {
+        ResultKey(contentSHA256: content, analyzer: analyzer?.rawValue ?? "read", analyzerVersion: analyzer?.version ?? "1", parameters: parameters)
     }
 
-    /// The content key of a unit: the file's SHA-256, or for several files the SHA-256 of their
+    /// The content key of a unit: its file's SHA-256, or for several files the SHA-256 of their
     /// relative names and hashes.
-    static func contentKey(_ unit: WorkUnit) -> Result<ContentKey, ReadFailure> {
+    static func contentKey(_ unit: WorkUnit, _ facts: [String: FileFacts]) -> Result<String, ReadFailure> {
         var hashes: [String] = []
-        var versions: [[Int]] = []
-        var bytes = 0
         for member in unit.members {
-            var info = stat()
-            guard FileName.withCString(member, { stat($0, &info) }) == 0 else {
-                return .failure(ReadFailure(message: "\(FileName.display(member)): cannot be read: \(String(cString: strerror(errno)))"))
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                return .failure(ReadFailure(message: "\(FileName.display(member)): is \(RegularFile.kind(of: info.st_mode)), not a regular file; not read"))
-            }
-            guard let (hash, size) = SHA256.file(member) else {
-                return .failure(ReadFailure(message: "\(FileName.display(member)): cannot be read: \(String(cString: strerror(errno)))"))
-            }
-            versions.append([Int(info.st_dev), Int(info.st_ino), Int(info.st_size), info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec])
-            hashes.append(hash)
-            bytes += size
+            guard let known = facts[member] else { return .failure(ReadFailure(message: "\(FileName.display(member)): was not read")) }
+            if known.sha256.isEmpty { return .failure(ReadFailure(message: known.loadError ?? "\(FileName.display(member)): cannot be read")) }
+            hashes.append(known.sha256)
         }
-        if hashes.count == 1 { return .success(ContentKey(content: hashes[0], bytes: bytes, versions: versions)) }
-        let folder = unit.shape == .upload ? unit.path : (unit.path as NSString).deletingLastPathComponent
+        if hashes.count == 1 { return .success(hashes[0]) }
+        let folder = unit.shape == .upload ? unit.path : TaskFiles.parent(of: unit.path)
         var hash = SHA256()
         for (member, memberHash) in zip(unit.members, hashes) {
             let relative = member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
-            hash.update(Array((relative + "\u{0}" + memberHash + "\n").utf8))
+            hash.update(data: Array((relative + "\u{0}" + memberHash + "\n").utf8))
         }
-        return .success(ContentKey(content: hash.finalize(), bytes: bytes, versions: versions))
+        return .success(hexadecimal(hash.finalize()))
+    }
+
+    static func hexadecimal(_ digest: SHA256.Digest) -> String {
+        digest.map { byte in String(byte >> 4, radix: 16) + String(byte & 15, radix: 16) }.joined()
     }
 }
 

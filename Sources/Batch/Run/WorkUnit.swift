@@ -1,6 +1,7 @@
 import Foundation
 import InputGuards
 import SensorData
+import Scoring
 
 /// One recording for the batch: a file, an unpacked upload folder, or a task result with the
 /// recorder files it names.
@@ -24,11 +25,12 @@ public struct WorkUnit: Sendable, Hashable {
     public var members: [String]
     public var shape: Shape
 
-    /// Whether this unit belongs to shard `index` of `count`: FNV-1a (64-bit) of the path,
-    /// modulo `count` — stable across runs, machines and process counts.
-    public func isInShard(_ index: Int, of count: Int) -> Bool {
+    /// Whether a shard key (``Discovery/shardKey(of:uploadFolders:)``) belongs to shard `index`
+    /// of `count`: FNV-1a (64-bit) of the key, modulo `count` — stable across runs, machines and
+    /// process counts, and decided before any file is read.
+    public static func isInShard(key: String, _ index: Int, of count: Int) -> Bool {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in path.utf8 {
+        for byte in key.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
@@ -36,18 +38,15 @@ public struct WorkUnit: Sendable, Hashable {
     }
 }
 
-/// Finds the recordings under the batch's arguments.
+/// Finds the recordings under the batch's arguments: ``walk(_:)`` lists the files (reading
+/// none), ``group(_:facts:)`` makes them units from their facts.
 public enum Discovery {
-    /// The work units under `arguments` (files, folders walked recursively, and `@FILE` manifests
-    /// listing one path per line, relative to the manifest's folder; `#` starts a comment), in
-    /// path order, and the arguments that do not exist.
-    ///
-    /// Grouping: a folder holding an AppCore `info.json` is one upload (its JSON files together;
-    /// its audio files alone); a JSON task result naming recorder files that exist next to it
-    /// claims them; every other file is its own unit. Hidden files (`.name`) are left out.
-    /// Folders are walked by ``FolderWalk``: links followed, loops ended, and folders that cannot
-    /// be listed (and FIFOs, sockets, devices) become ``WorkUnit/Shape/refused(reason:)`` units.
-    public static func units(_ arguments: [String]) -> (units: [WorkUnit], missing: [String]) {
+    /// The files under `arguments` (files, folders walked recursively, and `@FILE` lists of one
+    /// path per line, relative to the list's folder; `#` starts a comment), sorted; the
+    /// arguments that do not exist; and what the walk refused (folders that cannot be listed,
+    /// FIFOs, sockets, devices) as ``WorkUnit/Shape/refused(reason:)`` units. Hidden files
+    /// (`.name`) are left out. Folders are walked by ``FolderWalk``: links followed, loops ended.
+    public static func walk(_ arguments: [String]) -> (files: [String], missing: [String], refused: [WorkUnit]) {
         var files: [String] = []
         var missing: [String] = []
         var refused: [WorkUnit] = []
@@ -58,43 +57,82 @@ public enum Discovery {
                     missing.append(manifest)
                     continue
                 }
-                let folder = (manifest as NSString).deletingLastPathComponent
+                let folder = TaskFiles.parent(of: manifest)
                 for line in text.split(whereSeparator: \.isNewline) {
                     let entry = line.trimmingCharacters(in: .whitespaces)
                     guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
-                    let path = entry.hasPrefix("/") ? entry : (folder.isEmpty ? entry : (folder as NSString).appendingPathComponent(entry))
+                    let path = entry.hasPrefix("/") || folder.isEmpty ? entry : folder + "/" + entry
                     if !collect(path, into: &files, refused: &refused) { missing.append(path) }
                 }
             } else if !collect(argument, into: &files, refused: &refused) {
                 missing.append(argument)
             }
         }
-        files = Array(Set(files)).sorted()
+        return (Array(Set(files)).sorted(), missing, Array(Set(refused)).sorted { $0.path < $1.path })
+    }
 
+    /// The units of `files`, from their facts: a folder holding an AppCore `info.json` is one
+    /// upload (its JSON and audio files together); a JSON task result naming
+    /// recorder files that exist next to it claims them; every other file is its own unit.
+    /// `facts` must hold every file and every file a task result names.
+    static func group(_ files: [String], facts: [String: FileFacts]) -> [WorkUnit] {
         var claimed = Set<String>()
         var units: [WorkUnit] = []
-        // Uploads: folders with an AppCore manifest.
-        let fileSet = Set(files)
-        let byFolder = Dictionary(grouping: files) { ($0 as NSString).deletingLastPathComponent }
+        let byFolder = Dictionary(grouping: files, by: TaskFiles.parent(of:))
         for (folder, inFolder) in byFolder.sorted(by: { $0.key < $1.key }) {
-            let manifest = (folder as NSString).appendingPathComponent("info.json")
-            guard fileSet.contains(manifest), let contents = try? JSONContents.read(manifest), case .archiveManifest = contents.layout else { continue }
-            let members = inFolder.filter { InputSniffer.sniff($0) == .json }
+            let manifest = folder.isEmpty ? "info.json" : folder + "/info.json"
+            guard facts[manifest]?.uploadManifest == true else { continue }
+            let members = inFolder.filter { [.json, .audio].contains(facts[$0]?.category) }
             units.append(WorkUnit(path: folder, members: members, shape: .upload))
             claimed.formUnion(members)
         }
-        // Task results that name recorder files next to them.
-        for file in files where !claimed.contains(file) && mentionsFileResults(file) {
-            guard let contents = try? JSONContents.read(file) else { continue }
-            let siblings = GaitScorer.siblingFiles(of: file, contents).map(\.path).filter { $0 != file }
+        for file in files where !claimed.contains(file) {
+            let siblings = namedFiles(of: file, facts).filter { $0 != file && facts[$0] != nil }
             guard !siblings.isEmpty else { continue }
             units.append(WorkUnit(path: file, members: ([file] + siblings).sorted(), shape: .taskResult))
             claimed.formUnion(siblings)
             claimed.insert(file)
         }
         for file in files where !claimed.contains(file) { units.append(WorkUnit(path: file, members: [file], shape: .file)) }
-        units += Set(refused)
-        return (units.sorted { $0.path < $1.path }, missing)
+        return units.sorted { $0.path < $1.path }
+    }
+
+    /// The units under `arguments` as a run finds them (``walk(_:)``, every file read once,
+    /// ``group(_:facts:)``), the arguments that do not exist, and the inventory.
+    static func units(_ arguments: [String]) -> (units: [WorkUnit], missing: [String], inventory: Inventory) {
+        let walk = walk(arguments)
+        var inventory = Inventory.take(walk.files)
+        let named = Set(walk.files.flatMap { namedFiles(of: $0, inventory.facts) }).subtracting(walk.files).filter(FileVersion.exists)
+        inventory.add(Inventory.take(named.sorted()))
+        let units = group(walk.files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) }
+        return ((units + walk.refused).sorted { $0.path < $1.path }, walk.missing, inventory)
+    }
+
+    /// The paths of the recorder files a task result names, relative to its folder; an absolute
+    /// name or one with a `..` component is never followed (a result cannot point outside its folder).
+    static func namedFiles(of file: String, _ facts: [String: FileFacts]) -> [String] {
+        let folder = TaskFiles.parent(of: file)
+        return (facts[file]?.namedFiles ?? []).compactMap { named in
+            let name = named.name
+            guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
+            return folder.isEmpty ? name : folder + "/" + name
+        }
+    }
+
+    /// The path that decides a file's shard, from names alone: the folder of an upload (a folder
+    /// with an `info.json`, in `uploadFolders`), the task result's folder above a recorder's
+    /// `recorder-…/` subfolder, else the file itself — so the files of one upload or task run
+    /// share a shard while loose files spread over all shards.
+    static func shardKey(of file: String, uploadFolders: Set<String>) -> String {
+        let folder = TaskFiles.parent(of: file)
+        if uploadFolders.contains(folder) { return folder }
+        let name = folder.split(separator: "/").last.map(String.init) ?? ""
+        return name.hasPrefix("recorder-") ? TaskFiles.parent(of: folder) : file
+    }
+
+    /// The folders among `files` that hold an `info.json`.
+    static func uploadFolders(_ files: [String]) -> Set<String> {
+        Set(files.filter { $0 == "info.json" || $0.hasSuffix("/info.json") }.map(TaskFiles.parent(of:)))
     }
 
     /// Adds `path` (a file, or the files under a folder, hidden ones left out) to `files`, and
@@ -117,14 +155,5 @@ public enum Discovery {
     public static func files(under folder: String, includeHidden: Bool) -> (files: [String], refused: [(path: String, reason: String)]) {
         let walk = FolderWalk(folder, includeHidden: includeHidden)
         return (walk.files, walk.refused)
-    }
-
-    /// Whether a JSON file (≤ 8 MB) contains `ORKFileResult` — the cheap test before parsing a
-    /// possible task result.
-    private static func mentionsFileResults(_ path: String) -> Bool {
-        guard InputSniffer.sniff(path) == .json,
-            let bytes = try? FileBytes.read(path, maximumBytes: 8 << 20)
-        else { return false }
-        return bytes.firstRange(of: Array("ORKFileResult".utf8)) != nil
     }
 }

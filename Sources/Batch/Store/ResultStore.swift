@@ -14,6 +14,9 @@ import InputGuards
 ///   (SHA-256 of the file, or of its members' names and hashes), bytes and file count, so
 ///   identical uploads are analysed once and every path still finds its results.
 /// - `unknown_files`: files no analyzer applies to, with what they are.
+/// - `files` (v2): every file read, with its version (device, inode, size, modification and
+///   status-change times, ns) and the facts the batch derived from its content (SHA-256, what it
+///   is, what it names): a rerun reads no file whose version is unchanged.
 /// - `runs`: each `batch` invocation: arguments, shard, counts, start and end.
 /// - view `feature_values`: the features in long form (result, set, feature, value) through
 ///   SQLite's JSON1 `json_each`, for SQL and per-cohort summaries.
@@ -31,7 +34,7 @@ public final class ResultStore: Sendable {
     /// The schema this toolkit writes, kept in SQLite's `user_version`. A store with a higher
     /// version (a newer toolkit's) is refused rather than written into by code that does not
     /// know its tables.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public enum Access: Sendable {
         /// Created and migrated as needed (`batch run`, `batch merge`'s target).
@@ -76,7 +79,7 @@ public final class ResultStore: Sendable {
                 try queue.read { db in
                     try Self.checkVersion(db, path: path)
                     guard try db.tableExists("results") else {
-                        throw StoreError(path: path, message: "is an SQLite database but not a result store (no results table); give the --db that `activetask batch` wrote")
+                        throw StoreError(path: path, message: "is an SQLite database but not a result store (no results table); give the store that `activetask batch` wrote")
                     }
                 }
                 database = queue
@@ -95,12 +98,12 @@ public final class ResultStore: Sendable {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         var unknown: [String] = []
         if try db.tableExists("grdb_migrations") {
-            let known = Set(["v1"])
+            let known = Set(["v1", "v2"])
             unknown = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").filter { !known.contains($0) }
         }
         guard version <= schemaVersion, unknown.isEmpty else {
             throw StoreError(path: path, message: "was written with result-store schema \(max(version, schemaVersion + 1)) (migrations \(unknown.joined(separator: ", "))); "
-                + "this activetask reads and writes schema \(schemaVersion) — use the newer activetask that wrote it, or give a new --db")
+                + "this activetask reads and writes schema \(schemaVersion) — use the newer activetask that wrote it, or give a new store path")
         }
     }
 
@@ -129,7 +132,50 @@ public final class ResultStore: Sendable {
                     WHERE r.status = 'ok' AND f.type IN ('integer', 'real', 'text');
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE files (
+                    path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+                    modified_ns INTEGER NOT NULL, changed_ns INTEGER NOT NULL, facts TEXT NOT NULL);
+                """)
+        }
         return migrator
+    }
+
+    // MARK: - Files
+
+    /// The stored facts of every file read by earlier runs, by path (facts that no longer decode,
+    /// from another toolkit version, are left out: those files are read again).
+    func fileFacts() throws(StoreError) -> [String: CachedFile] {
+        try read { db in
+            guard try db.tableExists("files") else { return [:] }
+            var files: [String: CachedFile] = [:]
+            let decoder = JSONDecoder()
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, device, inode, size, modified_ns, changed_ns, facts FROM files")
+            while let row = try rows.next() {
+                let path: String = row[0]
+                guard let facts = try? decoder.decode(FileFacts.self, from: Data((row[6] as String).utf8)) else { continue }
+                let version = FileVersion(device: UInt64(bitPattern: row[1]), inode: UInt64(bitPattern: row[2]), size: row[3],
+                                          modifiedNanoseconds: row[4], changedNanoseconds: row[5])
+                files[path] = CachedFile(path: path, version: version, facts: facts)
+            }
+            return files
+        }
+    }
+
+    /// Stores the facts of files read now, with their versions.
+    func commitFileFacts(_ files: [CachedFile]) throws(StoreError) {
+        guard !files.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try write { db in
+            for file in files {
+                let facts = String(decoding: try encoder.encode(file.facts), as: UTF8.self)
+                try db.execute(sql: "INSERT OR REPLACE INTO files (path, device, inode, size, modified_ns, changed_ns, facts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [file.path, Int64(bitPattern: file.version.device), Int64(bitPattern: file.version.inode), file.version.size,
+                                           file.version.modifiedNanoseconds, file.version.changedNanoseconds, facts])
+            }
+        }
     }
 
     // MARK: - Writing
@@ -308,7 +354,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             message = "\(error) — the disk is full, a file-size limit was reached or the device failed; results committed before are kept, run the batch again when there is room"
         } else if let error = error as? DatabaseError, [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             message = "is not a readable result store (SQLite: \(error.message ?? "\(error.resultCode)")) — if it is a store, restore it from a copy or run "
-                + "`sqlite3 \(path) .recover`; otherwise give --db a new path"
+                + "`sqlite3 \(path) .recover`; otherwise give a new store path"
         } else if let error = error as? DatabaseError, [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(error.resultCode) {
             message = "cannot open the result store for writing (SQLite: \(error.message ?? "\(error.resultCode)")) — check the file's and its folder's permissions and free space"
         } else {

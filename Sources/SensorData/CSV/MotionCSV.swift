@@ -237,8 +237,8 @@ extension SensorSeries {
         series.numeric[fields.index(of: "y")!] = y.map { $0 * scale }
         series.numeric[fields.index(of: "z")!] = z.map { $0 * scale }
         var warnings: [ReadWarning] = []
-        if let rule = layout.inferredTimeUnit { warnings.append(.unitInferred(column: "time", rule: rule, flag: "--time-unit")) }
-        if let rule = layout.inferredAccelerationUnit { warnings.append(.unitInferred(column: "acceleration", rule: rule, flag: "--acceleration-unit")) }
+        if let rule = layout.inferredTimeUnit { warnings.append(.unitInferred(column: "time", rule: rule, flag: "the CSV parameter timeUnit")) }
+        if let rule = layout.inferredAccelerationUnit { warnings.append(.unitInferred(column: "acceleration", rule: rule, flag: "the CSV parameter accelerationUnit")) }
         if let warning = series.sortByTime() { warnings.append(warning) }
         return (series, warnings)
     }
@@ -275,7 +275,7 @@ public struct MotionCSVOverrides: Sendable, Hashable, Codable {
         } else {
             let names = table.header.map { "columns " + $0.prefix(8).map { ReadError.quote($0) }.joined(separator: ", ") } ?? "no header"
             throw ReadError(file: file, reason: .unrecognisedLayout(
-                "CSV whose time/x/y/z columns are not recognised (\(names)); name them with --time-column, --x-column, --y-column, --z-column, or give --csv-layout oxford"))
+                "CSV whose time/x/y/z columns are not recognised (\(names)); name them with the CSV parameters timeColumn, xColumn, yColumn, zColumn, or choose the oxford layout"))
         }
         func index(_ selector: String?, _ flag: String) throws(ReadError) -> Int? {
             guard let selector else { return nil }
@@ -284,10 +284,10 @@ public struct MotionCSVOverrides: Sendable, Hashable, Codable {
             throw ReadError(file: file, reason: .invalidValue("\(flag) \(ReadError.quote(selector)) names no column of this table (\(table.columns.count) columns\(table.header.map { ": " + $0.map { ReadError.quote($0) }.joined(separator: ", ") } ?? ""))"))
         }
         let columnsChanged = timeColumn != nil || xColumn != nil || yColumn != nil || zColumn != nil
-        if let t = try index(timeColumn, "--time-column") { layout.timeColumn = t }
-        if let x = try index(xColumn, "--x-column") { layout.xColumn = x }
-        if let y = try index(yColumn, "--y-column") { layout.yColumn = y }
-        if let z = try index(zColumn, "--z-column") { layout.zColumn = z }
+        if let t = try index(timeColumn, "timeColumn") { layout.timeColumn = t }
+        if let x = try index(xColumn, "xColumn") { layout.xColumn = x }
+        if let y = try index(yColumn, "yColumn") { layout.yColumn = y }
+        if let z = try index(zColumn, "zColumn") { layout.zColumn = z }
         if columnsChanged {  // the units of the columns now chosen: stated, in their names, or inferred
             let name = { (column: Int) in table.header.map { MotionCSVLayout.ColumnName($0[column]) } }
             layout.inferredTimeUnit = nil

@@ -19,6 +19,12 @@ public enum FileBytes {
         let fd: Int32
         do { fd = try RegularFile.openForReading(path) } catch { throw ReadError(file: path, reason: .unreadable(error.description)) }
         defer { close(fd) }
+        return try read(descriptor: fd, path: path, maximumBytes: maximumBytes)
+    }
+
+    /// Reads the rest of an open descriptor (from its current offset) the same way; `path`
+    /// names it in errors. The caller closes it.
+    public static func read(descriptor fd: Int32, path: String, maximumBytes: Int = FileBytes.maximumBytes) throws(ReadError) -> [UInt8] {
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             throw ReadError(file: path, reason: .unreadable(systemMessage()))

@@ -85,7 +85,7 @@ extension ReadError.Reason {
         switch self {
         case .unreadable(let message): "cannot read file: \(message)"
         case .tooLarge(let bytes, let limit):
-            "\(bytes) bytes exceed the whole-file readers' limit of \(limit) bytes (JSON and CSV are held in memory with their columns; raise the limit with --max-file-bytes)"
+            "\(bytes) bytes exceed the whole-file readers' limit of \(limit) bytes (JSON and CSV are held in memory with their columns; the limit is FileBytes.maximumBytes)"
         case .emptyFile: "empty file (0 bytes)"
         case .truncatedJSON: "truncated JSON: the text ends inside a value"
         case .syntax(let message): "invalid JSON: \(message)"

@@ -1,6 +1,7 @@
 import Analysis
 import AudioIO
 import InputGuards
+import SensorData
 
 /// Programme loudness of an audio file without voice analysis (ITU-R BS.1770-4, EBU R 128):
 /// integrated loudness over all channels (channel weights of BS.1770-4 Table 3 for five
@@ -15,8 +16,12 @@ public enum LoudnessScorer {
         public init() {}
     }
 
-    public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
-        let decoder = try AudioScoring.open(file)
+    public static func score(_ input: LoadedInput, _ parameters: Parameters = .init()) throws(ScoringError) -> LoudnessScore {
+        let file = input.path
+        guard case .audio(let audio) = input.kind else {
+            throw .input(ReadError(file: file, reason: .notFound("loudness is measured on audio; this file is \(input.kind.summary)")))
+        }
+        let decoder = try audio.open()
         let format = decoder.format
         let channels = format.channels
         var meter = LoudnessMeter(sampleRateHz: format.sampleRateHz, channels: channels)
@@ -49,8 +54,9 @@ public enum LoudnessScorer {
         set.append("oversamplingFactor", Double(peak.factor))
         var warnings = AudioScoring.warnings(decoder)
         if used.integratedLUFS == nil { warnings.append("integrated loudness is −∞: every 400-ms block is below −70 LUFS (or the file is shorter than 400 ms)") }
-        return ScoreReport(kind: "loudness", file: file,
-                           dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(channels) ch",
-                           sets: [set], warnings: warnings)
+        let report = ScoreReport(kind: "loudness", file: file,
+                                 dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(channels) ch",
+                                 sets: [set], warnings: warnings)
+        return LoudnessScore(report: report, integratedLufs: used.integratedLUFS, truePeakDbtp: peak.truePeakDbtp.isFinite ? peak.truePeakDbtp : nil)
     }
 }

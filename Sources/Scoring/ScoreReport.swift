@@ -77,10 +77,5 @@ public struct ScoringError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 
-    static func input(_ error: some CustomStringConvertible) -> ScoringError { ScoringError(.invalidInput, error.description) }
-}
-
-/// JSON contents for scoring, read errors as `ScoringError`s.
-func readContents(_ file: String, lenient: Bool) throws(ScoringError) -> JSONContents {
-    do { return try JSONContents.read(file, options: .init(lenient: lenient)) } catch { throw .input(error) }
+    public static func input(_ error: some CustomStringConvertible) -> ScoringError { ScoringError(.invalidInput, error.description) }
 }

@@ -38,14 +38,22 @@ public enum SPLScorer {
         }
     }
 
-    public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
+    public static func score(_ input: LoadedInput, _ parameters: Parameters = .init()) throws(ScoringError) -> SPLScore {
+        let file = input.path
         if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(file)): \(problem)") }
-        if InputSniffer.sniff(file) == .json { return try scoreResult(file, parameters) }
-        let decoder = try AudioScoring.open(file)
+        let audio: AudioSource
+        switch input.kind {
+        case .json(let contents): return try scoreResult(contents, file: file, parameters)
+        case .audio(let source): audio = source
+        default: throw .input(ReadError(file: file, reason: .notFound("no audio and no environment SPL meter result: this file is \(input.kind.summary)")))
+        }
+        let decoder = try audio.open()
         let rate = decoder.format.sampleRateHz
         guard rate > 2000 else {
-            return ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [], warnings: [],
-                               unusable: "\(rate) Hz is too low for A-weighting (needs > 2 kHz)")
+            let report = ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [], warnings: [],
+                                     unusable: "\(rate) Hz is too low for A-weighting (needs > 2 kHz)")
+            return SPLScore(report: report, source: .researchKitResult, readingsDecibels: [], intervalSeconds: parameters.intervalSeconds,
+                            thresholdDecibels: parameters.thresholdDecibels, passIndex: nil)
         }
         var meter = SoundLevelMeter(sampleRateHz: rate, calibrationOffsetDecibels: parameters.calibrationOffsetDecibels,
                                     intervalSeconds: parameters.intervalSeconds, oversampling: parameters.oversampling)
@@ -72,30 +80,31 @@ public enum SPLScorer {
         set.append("calibrationOffsetDecibels", parameters.calibrationOffsetDecibels)
         set.append("calibrationSource", .text(parameters.calibrationSource))
         set.append("oversampling", Double(parameters.oversampling))
-        appendDecision(to: &set, readings: readings, parameters)
+        let pass = appendDecision(to: &set, readings: readings, parameters)
         var warnings = AudioScoring.warnings(decoder)
         if rate * Double(parameters.oversampling) < 40_000 {
             warnings.append("sample rate \(rate) Hz: A and C weighting read low in the top octave (bilinear design below 40 kHz)")
         }
-        return ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [set], warnings: warnings)
+        return SPLScore(report: ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [set], warnings: warnings), source: .audio(result),
+                        readingsDecibels: readings, intervalSeconds: parameters.intervalSeconds, thresholdDecibels: parameters.thresholdDecibels,
+                        passIndex: pass)
     }
 
-    /// The index of the reading at which ResearchKit's step passes (nil: it does not), from a report's set.
-    public static func passIndex(_ set: FeatureSet) -> Int? { set["researchKitPassIntervalIndex"]?.number.flatMap { Int(checking: $0, in: 0...Int.max) } }
-
-    static func appendDecision(to set: inout FeatureSet, readings: [Double], _ parameters: Parameters) {
+    /// Appends ResearchKit's decision on `readings` and returns the index of the reading at which
+    /// the step passes (nil: it fails).
+    static func appendDecision(to set: inout FeatureSet, readings: [Double], _ parameters: Parameters) -> Int? {
         let pass = ResearchKitSPL.decision(readings: readings, threshold: parameters.thresholdDecibels, required: parameters.requiredIntervals)
         set.append("thresholdDecibels", parameters.thresholdDecibels)
         set.append("requiredContiguousIntervals", Double(parameters.requiredIntervals))
         set.append("researchKitDecision", .text(pass == nil ? "fail" : "pass"))
         set.append("researchKitPassIntervalIndex", pass.map(Double.init))
+        return pass
     }
 
-    /// An ORKEnvironmentSPLMeterResult: the decision on its recorded readings.
-    static func scoreResult(_ file: String, _ parameters: Parameters) throws(ScoringError) -> ScoreReport {
-        let contents = try readContents(file, lenient: parameters.lenient)
+    /// An ORKEnvironmentSPLMeterResult: the decision on its recorded readings (one per second).
+    static func scoreResult(_ contents: JSONContents, file: String, _ parameters: Parameters) throws(ScoringError) -> SPLScore {
         guard let result = contents.splMeterResults.first else {
-            throw .input(ReadError(file: file, reason: .notFound("no audio and no environment SPL meter result in this file")))
+            throw .input(ReadError(file: file, reason: .notFound("no audio and no environment SPL meter result in this file (\(contents.layout.name))")))
         }
         let readings = result.recordedSPLMeterSamplesDecibels
         var set = FeatureSet(name: "researchKit")
@@ -103,7 +112,9 @@ public enum SPLScorer {
         set.append("readingsDecibels", .numbers(readings))
         set.append("sensitivityOffsetDecibels", result.sensitivityOffsetDecibels)
         set.append("calibrationOffsetDecibels", result.sensitivityOffsetDecibels.map { 94 - $0 })
-        appendDecision(to: &set, readings: readings, parameters)
-        return ScoreReport(kind: "spl", file: file, dialect: "ORKEnvironmentSPLMeterResult", sets: [set], warnings: contents.warnings.map(\.description))
+        let pass = appendDecision(to: &set, readings: readings, parameters)
+        let report = ScoreReport(kind: "spl", file: file, dialect: "ORKEnvironmentSPLMeterResult", sets: [set], warnings: contents.warnings.map(\.description))
+        return SPLScore(report: report, source: .researchKitResult, readingsDecibels: readings, intervalSeconds: 1,
+                        thresholdDecibels: parameters.thresholdDecibels, passIndex: pass)
     }
 }

@@ -3,10 +3,6 @@ import AudioIO
 
 /// Audio access shared by the sound scorers, errors as `ScoringError`s.
 public enum AudioScoring {
-    public static func open(_ file: String) throws(ScoringError) -> any AudioDecoder {
-        do { return try AudioInput.open(file) } catch { throw .input(error) }
-    }
-
     /// Streams one channel of `decoder` through `body`, block by block (memory independent of
     /// the file's length).
     public static func stream(_ decoder: any AudioDecoder, file: String, channel: Int, _ body: ([Double]) -> Void) throws(ScoringError) {

@@ -1,6 +1,8 @@
+import Glibc
 import Analysis
 import AudioIO
 import InputGuards
+import SensorData
 
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
 /// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4).
@@ -40,27 +42,50 @@ public enum VoiceScorer {
         }
     }
 
-    public static func score(_ file: String, _ parameters: Parameters = .init()) throws(ScoringError) -> ScoreReport {
+    public static func score(_ input: LoadedInput, _ parameters: Parameters = .init()) throws(ScoringError) -> VoiceScore {
+        let file = input.path
         if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(file)): \(problem)") }
-        let decoder = try AudioScoring.open(file)
+        guard case .audio(let audio) = input.kind else {
+            throw .input(ReadError(file: file, reason: .notFound("a voice recording is audio; this file is \(input.kind.summary)")))
+        }
+        let decoder = try audio.open()
         let format = decoder.format
         let samples = try readBounded(decoder, file: file, maximumSamples: parameters.maximumSamples)
         var options = VoiceAnalysis.Options(calibrationOffsetDecibels: parameters.calibrationOffsetDecibels)
         options.pitchFloorHz = parameters.pitchFloorHz
         options.pitchCeilingHz = parameters.pitchCeilingHz
         options.countIdenticalChannelsOnce = parameters.countIdenticalChannelsOnce
-        var (set, warnings) = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels,
-                                                   sampleRateHz: format.sampleRateHz, options: options)
-        warnings += AudioScoring.warnings(decoder)
-        return ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
-                           sets: [set], warnings: warnings, unusable: set["f0MedianHz"] == .missing ? "no voiced signal found" : nil)
+        var analysis = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
+        analysis.warnings += AudioScoring.warnings(decoder)
+        let report = ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
+                                 sets: [analysis.features], warnings: analysis.warnings,
+                                 unusable: analysis.pitchF0Hz.allSatisfy(\.isNaN) ? "no voiced signal found" : nil)
+        let (levelTime, level) = levels(samples, channels: format.channels, sampleRateHz: format.sampleRateHz)
+        return VoiceScore(report: report, format: format, analysis: analysis, levelTimeSeconds: levelTime, levelDbfs: level)
     }
 
-    /// Every sample of `decoder` as Double, or an error naming the limit and its flag.
+    /// Channel 0's RMS level per 50-ms frame: frame centres, s, and dBFS (NaN for digital silence).
+    static func levels(_ interleaved: [Double], channels: Int, sampleRateHz: Double) -> ([Double], [Double]) {
+        let frame = Int(clamping: 0.05 * sampleRateHz, to: 1...Int.max)
+        let count = interleaved.count / max(1, channels)
+        var time: [Double] = [], level: [Double] = []
+        var start = 0
+        while start + frame <= count {
+            var sum = 0.0
+            for i in start..<start + frame { sum += interleaved[i * channels] * interleaved[i * channels] }
+            time.append((Double(start) + Double(frame) / 2) / sampleRateHz)
+            level.append(sum > 0 ? 10 * log10(sum / Double(frame)) : .nan)
+            start += frame
+        }
+        return (time, level)
+    }
+
+    /// Every sample of `decoder` as Double, or an error naming the limit (the parameter
+    /// ``Parameters/maximumSamples``).
     static func readBounded(_ decoder: any AudioDecoder, file: String, maximumSamples: Int) throws(ScoringError) -> [Double] {
         do { return try decoder.readAllDouble(maximumSamples: maximumSamples) } catch {
             guard case .tooLong = error.reason else { throw .input(error) }
-            throw ScoringError(.invalidInput, error.description + " (voice: ~40 bytes per sample; raise the limit with --max-voice-samples)")
+            throw ScoringError(.invalidInput, error.description + " (voice analysis holds ~40 bytes per sample; the limit is the voice parameter maximumSamples)")
         }
     }
 }

@@ -27,46 +27,45 @@ public struct FileDescription: Sendable {
         self.dialect = dialect
     }
 
-    /// Describes the file at `path`.
+    /// Describes the file at `path` (read once, ``LoadedInput``).
     ///
-    /// - Throws: `ReadError` or `AudioError`, whose `description` is the one-line message.
-    /// - Parameter options: JSON reading options (lenient mode keeps the items before a torn tail).
-    public static func describe(_ path: String, options: JSONContents.Options = .init()) throws -> FileDescription {
-        switch InputSniffer.sniff(path) {
-        case .empty, .json:
-            return describe(try JSONContents.read(path, options: options))
-        case .audio:
-            return try describeAudio(path)
-        case .csv:
-            let table = try CSVTable.parse(try FileBytes.read(path), file: path)
-            return try describe(table, file: path)
-        case .text:
-            let bytes = try FileBytes.read(path)
+    /// - Parameter lenient: JSON with a torn tail keeps its complete items, with a warning.
+    public static func describe(_ path: String, lenient: Bool = false) throws(ScoringError) -> FileDescription {
+        try describe(LoadedInput.load(path, lenient: lenient))
+    }
+
+    /// Describes a loaded file.
+    public static func describe(_ input: LoadedInput) throws(ScoringError) -> FileDescription {
+        let path = input.path
+        switch input.kind {
+        case .json(let contents):
+            return describe(contents)
+        case .audio(let source):
+            return try describeAudio(source)
+        case .table(let table, let kind):
+            do { return try describe(table, kind, file: path) } catch { throw .input(error) }
+        case .text(let lines):
             var description = FileDescription(file: path, kind: "text document", dialect: "UTF-8 text, not a recording")
-            description.samples = bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-            description.contents = ["\(description.samples ?? 0) line(s)"]
+            description.samples = lines
+            description.contents = ["\(lines) line(s)"]
             return description
         case .binary:
-            let prefix = AudioInput.leadingBytes(path, count: 8).map { String($0, radix: 16) }.joined(separator: " ")
-            throw ReadError(
-                file: path,
-                reason: .unrecognisedLayout("binary data (first bytes \(prefix)) that is neither JSON, CSV nor a known audio container"),
-                offset: 0)
+            throw .input(ReadError(file: path, reason: .unrecognisedLayout(input.kind.summary), offset: 0))
         }
     }
 
     // MARK: - Audio
 
-    static func describeAudio(_ path: String) throws -> FileDescription {
-        let decoder = try AudioInput.open(path)
+    static func describeAudio(_ source: AudioSource) throws(ScoringError) -> FileDescription {
+        let decoder = try source.open()
         var format = decoder.format
         if format.frames == nil {
             // Containers decoded by FFmpeg: count the decoded frames (priming already trimmed).
             var frames: Int64 = 0
-            try decoder.forEachBlock { _, count in frames += Int64(count) }
+            do { try decoder.forEachBlock { _, count in frames += Int64(count) } } catch { throw ScoringError(.invalidInput, String(describing: error)) }
             format.frames = frames
         }
-        var description = FileDescription(file: path, kind: "audio", dialect: "\(format.container) \(format.encoding)")
+        var description = FileDescription(file: source.path, kind: "audio", dialect: "\(format.container) \(format.encoding)")
         description.samples = format.frames.map(Int.init)
         description.durationSeconds = format.durationSeconds
         description.samplingRateHz = format.sampleRateHz
@@ -77,26 +76,27 @@ public struct FileDescription: Sendable {
 
     // MARK: - CSV
 
-    static func describe(_ table: CSVTable, file: String) throws -> FileDescription {
-        if let layout = MotionCSVLayout.detect(table) {
+    static func describe(_ table: CSVTable, _ kind: TableKind, file: String) throws(ReadError) -> FileDescription {
+        switch kind {
+        case .motion(let layout):
             let (series, warnings) = try SensorSeries.accelerometer(from: table, layout: layout, file: file)
             var description = describe(series, file: file, dialect: layout.summary)
             description.warnings = warnings.map(\.description)
             return description
-        }
-        if let steps = StepGroundTruth(table) {
+        case .stepGroundTruth(let steps):
             var description = FileDescription(file: file, kind: "step ground truth", dialect: "CSV (Oxford step-counter layout: ns, foot contacts)")
             description.samples = table.rowCount
             description.durationSeconds = steps.durationSeconds
             description.contents = ["\(steps.stepCount) steps (0→1 transitions of either foot)"]
             return description
-        }
-        if let header = table.header, header.contains(where: { AudiogramTable.frequencyHz(ofColumn: $0) != nil }) {
+        case .audiogram(let audiograms):
             var description = FileDescription(file: file, kind: "audiogram table", dialect: "CSV (NHANES AUX columns)")
             description.samples = table.rowCount
-            let frequencies = Set(header.compactMap(AudiogramTable.frequencyHz(ofColumn:))).sorted().map { $0.compactDescription }
+            let frequencies = Set(audiograms.header.compactMap(AudiogramTable.frequencyHz(ofColumn:))).sorted().map { $0.compactDescription }
             description.contents = ["\(table.rowCount) audiogram row(s), frequencies \(frequencies.joined(separator: ", ")) Hz, dB HL"]
             return description
+        case .other:
+            break
         }
         var description = FileDescription(file: file, kind: "table", dialect: "CSV")
         description.samples = table.rowCount
@@ -107,7 +107,7 @@ public struct FileDescription: Sendable {
 
     // MARK: - JSON
 
-    static func describe(_ contents: JSONContents) -> FileDescription {
+    public static func describe(_ contents: JSONContents) -> FileDescription {
         let layout = contents.layout
         var description: FileDescription
         switch layout {

@@ -1,0 +1,122 @@
+import Glibc
+import InputGuards
+import Scoring
+import SensorData
+
+/// A file's version as the kernel reports it: a file whose device, inode, size, modification and
+/// status-change times are all unchanged has not been written since (the status-change time is
+/// set by every write, truncation or rename, and no user can set it back).
+struct FileVersion: Codable, Sendable, Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedNanoseconds: Int64
+    var changedNanoseconds: Int64
+
+    /// Whether something exists at `path` (a FIFO or a device too: reading it reports why it is not read).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return FileName.withCString(path, { stat($0, &info) }) == 0
+    }
+
+    /// The version of `path` (links followed), or the system's reason it has none.
+    static func of(_ path: String) -> Result<FileVersion, BatchRunner.ReadFailure> {
+        var info = stat()
+        guard FileName.withCString(path, { stat($0, &info) }) == 0 else {
+            return .failure(.init(message: "\(FileName.display(path)): cannot be read: \(String(cString: strerror(errno)))"))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(.init(message: "\(FileName.display(path)): is \(RegularFile.kind(of: info.st_mode)), not a regular file; not read"))
+        }
+        return .success(FileVersion(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                    modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                                    changedNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)))
+    }
+}
+
+/// What the batch knows of a file without holding its content: its hash, and the facts that group
+/// it with others and choose its analyses. Computed once from the loaded file and stored with the
+/// file's version, so a rerun over unchanged files reads none of them.
+struct FileFacts: Codable, Sendable, Hashable {
+    enum Category: String, Codable, Sendable {
+        case json, audio, motionTable, audiogramTable, stepGroundTruth, table, text, binary, unreadable
+    }
+
+    var sha256: String
+    var bytes: Int
+    var category: Category
+    /// JSON: an AppCore upload's `info.json`, and its `item` (the task, e.g. "Voice Activity").
+    var uploadManifest = false
+    var uploadItem: String?
+    /// JSON: the recorder files its task result names (relative names) and their steps.
+    var namedFiles: [NamedFile] = []
+    /// JSON: the step identifiers of its tapping results (nil for a result without one).
+    var tappingIdentifiers: [String?] = []
+    var motion = false
+    var splResult = false
+    var dBHLResult = false
+    /// An AUXU table's data rows.
+    var audiogramRows = 0
+    /// What the file is, for the unknown-files table (JSON without anything to analyse, text, …).
+    var kindName = ""
+    var detail = ""
+    /// Why the file could not be loaded (an error row), or nil.
+    var loadError: String?
+
+    struct NamedFile: Codable, Sendable, Hashable {
+        var name: String
+        var step: String?
+        /// The file result's identifier (`audio`, `countdown`, `accelerometer`).
+        var identifier: String?
+    }
+
+    init(sha256: String, bytes: Int, error: String) {
+        self.sha256 = sha256
+        self.bytes = bytes
+        category = .unreadable
+        loadError = error
+    }
+
+    /// The facts of a loaded file whose bytes hash to `sha256`.
+    init(_ input: LoadedInput, sha256: String) {
+        self.sha256 = sha256
+        bytes = input.byteCount
+        switch input.kind {
+        case .json(let contents):
+            category = .json
+            if case .archiveManifest = contents.layout {
+                uploadManifest = true
+                uploadItem = contents.manifest?.item
+            }
+            namedFiles = contents.fileResults.compactMap { reference in
+                reference.fileName.map { NamedFile(name: $0, step: reference.stepIdentifier, identifier: reference.identifier) }
+            }
+            tappingIdentifiers = contents.tappingResults.map(\.identifier)
+            motion = contents.series.contains { [.accelerometer, .deviceMotion, .pedometer].contains($0.series.kind) }
+            splResult = !contents.splMeterResults.isEmpty
+            dBHLResult = !contents.dBHLResults.isEmpty
+            let description = FileDescription.describe(contents)
+            kindName = description.kind
+            detail = "no analyzer for \(description.kind) (\(description.dialect ?? contents.layout.name))"
+        case .audio:
+            category = .audio
+        case .table(let table, let kind):
+            switch kind {
+            case .motion: category = .motionTable
+            case .audiogram: category = .audiogramTable; audiogramRows = table.rowCount
+            case .stepGroundTruth:
+                category = .stepGroundTruth
+                (kindName, detail) = ("step ground truth", "reference data for gait evaluation (activetask evaluate)")
+            case .other:
+                category = .table
+                (kindName, detail) = ("table", "CSV without motion (time, x, y, z) or AUXU audiogram columns")
+            }
+        case .text:
+            category = .text
+            (kindName, detail) = ("text document", "UTF-8 text, not a recording")
+        case .binary:
+            category = .binary
+            (kindName, detail) = ("binary", "neither JSON, CSV nor a known audio container")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import InputGuards
+import Scoring
+import SensorData
+
+/// One analysis to run on a unit: which analyzer, with which parameters, on which file. Its
+/// result key holds the canonical encoding of exactly the parameters the scorer receives
+/// (``parameters``), so changing any of them, or a default, recomputes the result.
+public struct AnalysisPlan: Sendable {
+    public var analyzer: Analyzer
+    /// The file the scorer reads (the unit's path for gait, which reads every member).
+    public var target: String
+    /// The CSV row of an AUXU audiogram; the step identifier of one of several tapping results.
+    public var row: Int?
+    public var identifier: String?
+    /// The target's name within a unit of several files (nil for a single file, and for gait,
+    /// which reads them all): part of the key, so two files of one upload never share a result.
+    var member: String?
+    /// The analyzers' parameters the plan runs with (the batch's configuration).
+    var settings = AnalyzerParameters()
+
+    static func plan(_ analyzer: Analyzer, _ target: String, row: Int? = nil, identifier: String? = nil) -> AnalysisPlan {
+        AnalysisPlan(analyzer: analyzer, target: target, row: row, identifier: identifier)
+    }
+
+    /// The settings with this plan's row and identifier: exactly what the scorer receives.
+    var effective: AnalyzerParameters {
+        var parameters = settings
+        if analyzer == .tapping { parameters.tapping.identifier = identifier }
+        if analyzer == .audiometry {
+            parameters.audiometry.row = row ?? parameters.audiometry.row
+            parameters.audiometry.identifier = identifier
+        }
+        return parameters
+    }
+
+    /// The canonical JSON of the parameters the scorer receives (with the member file, when
+    /// the unit has several): part of the result key.
+    public var parameters: String {
+        let canonical = effective.canonical(analyzer)
+        guard let member else { return canonical }
+        return #"{"member":"# + JSONWriter().string(.string(member)) + #","parameters":"# + canonical + "}"
+    }
+
+    /// Runs the scorer on the loaded unit.
+    func run(_ unit: LoadedUnit) throws(ScoringError) -> Score {
+        try effective.score(analyzer, unit, target: target)
+    }
+}
+
+/// What a unit is for the batch: the analyses that apply, or what it is when none does.
+enum UnitPlan {
+    case analyses([AnalysisPlan])
+    case unknown(kind: String, reason: String)
+
+    /// Chooses the analyses from the members' facts (``FileFacts``, from the one classifier), so
+    /// a unit whose results are all stored is planned without reading it. A member that could
+    /// not be loaded makes the unit one error row.
+    static func make(_ unit: WorkUnit, facts: [String: FileFacts], audio: BatchConfiguration.AudioTask,
+                     selected: Set<Analyzer>?) throws(ScoringError) -> UnitPlan {
+        var members: [(path: String, facts: FileFacts)] = []
+        for member in unit.members {
+            guard let known = facts[member] else { throw ScoringError(.invalidInput, "\(FileName.display(member)): was not read") }
+            if let error = known.loadError { throw ScoringError(.invalidInput, error) }
+            members.append((member, known))
+        }
+        var plans: [AnalysisPlan] = []
+        switch unit.shape {
+        case .upload, .taskResult:
+            var motion = false
+            let tasks = audioTasks(unit, members)
+            for (path, facts) in members where facts.category == .audio {
+                plans += audioPlans(path, task: tasks[path], default: audio, selected: selected)
+            }
+            for (path, facts) in members where facts.category != .audio {
+                plans += tappingPlans(facts, path)
+                motion = motion || facts.motion
+                if path == unit.path || unit.shape == .upload {
+                    if facts.splResult { plans.append(.plan(.spl, path)) }
+                    if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
+                }
+            }
+            if motion { plans.append(.plan(.gait, unit.path)) }
+            // An upload of a manifest alone, or a countdown recording, has nothing more to do.
+            let nothingToScore = members.allSatisfy { $0.facts.uploadManifest || tasks[$0.path] == .countdown }
+            if plans.isEmpty && !nothingToScore {
+                return .unknown(kind: unit.shape == .upload ? "upload" : "task result", reason: "no tapping, motion, SPL or audiometry data")
+            }
+        case .file:
+            let (path, facts) = members[0]
+            switch facts.category {
+            case .audio:
+                plans = audioPlans(path, task: RecordingTask.named([TaskFiles.name(of: path)]), default: audio, selected: selected)
+                if plans.isEmpty { return .unknown(kind: "countdown recording", reason: "the countdown before a phonation (by its name): not scored") }
+            case .json:
+                plans = tappingPlans(facts, path)
+                if facts.motion { plans.append(.plan(.gait, path)) }
+                if facts.splResult { plans.append(.plan(.spl, path)) }
+                if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
+            case .motionTable:
+                plans = [.plan(.gait, path)]
+            case .audiogramTable:
+                plans = (1...max(1, facts.audiogramRows)).map { .plan(.audiometry, path, row: $0) }
+            case .stepGroundTruth, .table, .text, .binary, .unreadable:
+                break
+            }
+            if plans.isEmpty { return .unknown(kind: facts.kindName, reason: facts.detail) }
+        case .refused(let reason):
+            throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): \(reason)")
+        }
+        if unit.members.count > 1 {
+            let folder = unit.shape == .upload ? unit.path : TaskFiles.parent(of: unit.path)
+            for index in plans.indices where plans[index].target != unit.path {
+                let target = plans[index].target
+                plans[index].member = target.hasPrefix(folder + "/") ? String(target.dropFirst(folder.count + 1)) : target
+            }
+        }
+        return .analyses(plans)
+    }
+
+    /// The analyses of an audio file: those its task calls for, else the configuration's default;
+    /// loudness too when it was selected.
+    private static func audioPlans(_ path: String, task: RecordingTask?, default audio: BatchConfiguration.AudioTask,
+                                   selected: Set<Analyzer>?) -> [AnalysisPlan] {
+        guard task != .countdown else { return [] }
+        var plans = (task?.analyzers ?? audio.analyzers).map { AnalysisPlan.plan($0, path) }
+        if selected?.contains(.loudness) == true { plans.append(.plan(.loudness, path)) }
+        return plans
+    }
+
+    /// The task of each audio member of an upload or task result: from the task result's
+    /// file-result and step identifiers, then a file name that says countdown, then the upload's
+    /// `item` (the whole upload's task), then the file's name.
+    private static func audioTasks(_ unit: WorkUnit, _ members: [(path: String, facts: FileFacts)]) -> [String: RecordingTask] {
+        var named: [String: [String?]] = [:]
+        for (path, facts) in members {
+            let folder = TaskFiles.parent(of: path)
+            for file in facts.namedFiles { named[folder.isEmpty ? file.name : folder + "/" + file.name, default: []] += [file.identifier, file.step] }
+        }
+        let item = members.first { $0.facts.uploadManifest }?.facts.uploadItem
+        var tasks: [String: RecordingTask] = [:]
+        for (path, facts) in members where facts.category == .audio {
+            let name = TaskFiles.name(of: path)
+            tasks[path] = RecordingTask.named((named[path] ?? []) + [RecordingTask.named([name]) == .countdown ? name : nil, item, name])
+        }
+        return tasks
+    }
+
+    /// One tapping plan per tapping result (by step identifier when a file holds several).
+    private static func tappingPlans(_ facts: FileFacts, _ path: String) -> [AnalysisPlan] {
+        let identifiers = facts.tappingIdentifiers
+        guard identifiers.count > 1 else { return identifiers.isEmpty ? [] : [.plan(.tapping, path)] }
+        return identifiers.compactMap { $0 }.map { .plan(.tapping, path, identifier: $0) }
+    }
+}

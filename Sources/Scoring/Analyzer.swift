@@ -1,0 +1,99 @@
+import Foundation
+
+/// The analyzers, shared by `score` and `batch`. Each has typed `Parameters` (`Codable`, with
+/// their defaults in one place: ``AnalyzerParameters``) and a version that is part of every
+/// result key: bump it whenever the analyzer's definitions change, and a resumed batch
+/// recomputes exactly its results.
+public enum Analyzer: String, Sendable, CaseIterable, Codable {
+    case tapping, gait, spl, voice, audiometry, loudness
+
+    /// 2 (spl): metered from the first sample, filters start in their steady state, Lmax no
+    /// longer skips 5τ. 2 (gait): cadence disagreement and implausible-cadence warnings.
+    /// 2 (voice): BS.1770 loudness sums identical stereo channels; unfinished WAVs are read;
+    /// 3 (voice): Praat's isPeriod for the mean period, harmonicity exactly as Praat's cc.
+    /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
+    public var version: String {
+        switch self {
+        case .voice: "3"
+        case .spl, .gait, .tapping, .audiometry: "2"
+        case .loudness: "1"
+        }
+    }
+}
+
+/// The parameters of every analyzer, with their defaults in one place (each scorer's
+/// `Parameters`); a batch configuration file sets them.
+public struct AnalyzerParameters: Sendable, Hashable, Codable {
+    public var tapping = TappingScorer.Parameters()
+    public var gait = GaitScorer.Parameters()
+    public var spl = SPLScorer.Parameters()
+    public var voice = VoiceScorer.Parameters()
+    public var audiometry = AudiometryScorer.Parameters()
+    public var loudness = LoudnessScorer.Parameters()
+    public init() {}
+
+    /// The canonical JSON of one analyzer's parameters (keys sorted, shortest numbers): the
+    /// parameter part of a result key.
+    public func canonical(_ analyzer: Analyzer) -> String {
+        switch analyzer {
+        case .tapping: Self.canonical(tapping)
+        case .gait: Self.canonical(gait)
+        case .spl: Self.canonical(spl)
+        case .voice: Self.canonical(voice)
+        case .audiometry: Self.canonical(audiometry)
+        case .loudness: Self.canonical(loudness)
+        }
+    }
+
+    /// The defaults with `analyzer`'s parameters decoded from their canonical JSON (a stored
+    /// result key's), or nil if they do not decode.
+    public init?(_ analyzer: Analyzer, canonical: String) {
+        let decoder = JSONDecoder(), data = Data(canonical.utf8)
+        do {
+            switch analyzer {
+            case .tapping: tapping = try decoder.decode(TappingScorer.Parameters.self, from: data)
+            case .gait: gait = try decoder.decode(GaitScorer.Parameters.self, from: data)
+            case .spl: spl = try decoder.decode(SPLScorer.Parameters.self, from: data)
+            case .voice: voice = try decoder.decode(VoiceScorer.Parameters.self, from: data)
+            case .audiometry: audiometry = try decoder.decode(AudiometryScorer.Parameters.self, from: data)
+            case .loudness: loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: data)
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// Sorted keys, no escaped slashes; a non-finite number (refused before it is used) cannot
+    /// make it fail.
+    public static func canonical(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// Loads `file` (with the recorder files its task result names, or a folder's JSON files) and
+    /// runs `analyzer` on it: what `score` does.
+    public func score(_ analyzer: Analyzer, file: String, lenient: Bool = false) throws(ScoringError) -> Score {
+        try score(analyzer, LoadedUnit.load(file, lenient: lenient), target: file)
+    }
+
+    /// Runs `analyzer` on `target` (a file of `unit`, or the unit itself for gait) with these
+    /// parameters — the one dispatch `score` and `batch` share.
+    public func score(_ analyzer: Analyzer, _ unit: LoadedUnit, target: String) throws(ScoringError) -> Score {
+        func input() throws(ScoringError) -> LoadedInput {
+            guard let input = unit.inputs.first(where: { $0.path == target }) else {
+                throw ScoringError(.invalidInput, "\(target): not loaded with \(unit.path)")
+            }
+            return input
+        }
+        switch analyzer {
+        case .gait: return .gait(try GaitScorer.score(unit, gait))
+        case .tapping: return .tapping(try TappingScorer.score(input(), tapping))
+        case .spl: return .spl(try SPLScorer.score(input(), spl))
+        case .voice: return .voice(try VoiceScorer.score(input(), voice))
+        case .audiometry: return .audiometry(try AudiometryScorer.score(input(), audiometry))
+        case .loudness: return .loudness(try LoudnessScorer.score(input(), loudness))
+        }
+    }
+}

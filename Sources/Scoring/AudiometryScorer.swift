@@ -1,0 +1,94 @@
+import InputGuards
+import Analysis
+import SensorData
+
+/// Scores an audiogram — a ResearchKit `ORKdBHLToneAudiometryResult` or a data row of an NHANES
+/// AUXU CSV — with ``Audiogram`` (thresholds, PTA3/PTA4, WHO 2021/1991 and Clark grades,
+/// asymmetry; audiometry.md §10–11), and for outputVolume < 1 a `volumeCorrected` set (§7.5).
+public enum AudiometryScorer {
+    public struct Parameters: Sendable, Hashable, Codable {
+        /// CSV data row (first = 1).
+        public var row = 1
+        /// The step identifier of the result to score when the file holds several (nil: the first).
+        public var identifier: String?
+        /// Headphone table version for the volume correction.
+        public var tables = HeadphoneCalibration.TableVersion.researchKit3_2
+        public var lenient = false
+        public init() {}
+    }
+
+    public static func score(_ input: LoadedInput, _ parameters: Parameters = .init()) throws(ScoringError) -> AudiogramScore {
+        let file = input.path
+        switch input.kind {
+        case .table(_, .audiogram(let table)):
+            return try score(table, row: parameters.row)
+        case .json(let contents):
+            return try score(contents, file: file, parameters)
+        default:
+            throw .input(ReadError(file: file, reason: .notFound("no ORKdBHLToneAudiometryResult and no AUXU audiogram columns: this file is \(input.kind.summary)")))
+        }
+    }
+
+    /// Data row `row` (first = 1) of an AUXU table.
+    public static func score(_ table: AUXUTable, row: Int) throws(ScoringError) -> AudiogramScore {
+        scored(try table.audiogram(row: row), corrected: nil, file: table.file, dialect: "AUXU CSV row \(row)", warnings: [], legend: [])
+    }
+
+    private static func score(_ contents: JSONContents, file: String, _ parameters: Parameters) throws(ScoringError) -> AudiogramScore {
+        var warnings = contents.warnings.map(\.description)
+        let (result, note) = try choose(contents.dBHLResults, identifier: parameters.identifier, what: "ORKdBHLToneAudiometryResult", file: file, \.identifier)
+        warnings += note.map { [$0] } ?? []
+        let audiogram = Audiogram(result)
+        var legend = ["headphone \(result.headphoneType ?? "unknown"), output volume \(result.outputVolume.map { String($0) } ?? "unknown")"]
+        var corrected: Audiogram?
+        if let volume = result.outputVolume, volume < 1 {
+            let tables = parameters.tables.rawValue
+            if let headphone = result.headphoneType, let table = HeadphoneCalibration.tables(for: headphone, version: parameters.tables),
+                let played = HeadphoneCalibration.volumeOffset(table, volume: volume, rule: .correct),
+                let assumed = HeadphoneCalibration.volumeOffset(table, volume: volume, rule: .researchKit3_1)
+            {
+                let offset = played - assumed
+                corrected = audiogram.shifted(by: offset)
+                warnings.append("outputVolume \(volume) < 1: volumeCorrected adds \(offset) dB (\(headphone), \(tables) volume curve), assuming ResearchKit ≥ 3.1.0 and a volume that did not change during the test")
+                legend.append("plotted: volume-corrected thresholds = recorded + (\(offset)) dB (\(tables) volume curve)")
+            } else {
+                warnings.append("outputVolume \(volume) < 1 but headphone \"\(result.headphoneType ?? "unknown")\" has no \(tables) volume curve: thresholds not volume-corrected")
+            }
+        }
+        return scored(audiogram, corrected: corrected, file: file, dialect: "ResearchKit dBHL result", warnings: warnings, legend: legend)
+    }
+
+    private static func scored(_ audiogram: Audiogram, corrected: Audiogram?, file: String, dialect: String, warnings: [String],
+                               legend: [String]) -> AudiogramScore {
+        let recorded = audiogram.features()
+        var sets = [recorded.set]
+        if let corrected { sets.append(corrected.features(name: "volumeCorrected").set) }
+        let tested = Audiogram.Ear.allCases.contains { !(audiogram.thresholds[$0]?.isEmpty ?? true) }
+        let report = ScoreReport(kind: "audiometry", file: file, dialect: dialect, sets: sets, warnings: warnings + recorded.warnings,
+                                 unusable: tested ? nil : "no thresholds")
+        return AudiogramScore(report: report, audiogram: audiogram, volumeCorrected: corrected, legend: legend)
+    }
+}
+
+/// A CSV with `AUXU…R/L` columns (the NHANES AUX layout): one audiogram per data row.
+public struct AUXUTable: Sendable {
+    public let file: String
+    public let header: [String]
+    public let table: CSVTable
+
+    /// The table's audiograms, if its header has a threshold column (`AUXU` + frequency + `R`/`L`).
+    public init?(_ table: CSVTable, file: String) {
+        guard let header = table.header,
+            header.contains(where: { AudiogramTable.frequencyHz(ofColumn: $0) != nil && ($0.hasSuffix("R") || $0.hasSuffix("L")) })
+        else { return nil }
+        self.file = file
+        self.header = header
+        self.table = table
+    }
+
+    /// The audiogram of data row `row` (first = 1).
+    public func audiogram(row: Int) throws(ScoringError) -> Audiogram {
+        guard row >= 1, row <= table.rowCount else { throw ScoringError(.badInvocation, "\(FileName.display(file)): row \(row) is outside the table's data rows 1…\(table.rowCount)") }
+        return Audiogram(columns: header, values: table.columns.map { $0.numbers?[row - 1] ?? .nan })
+    }
+}

@@ -1,0 +1,91 @@
+import InputGuards
+import Analysis
+import SensorData
+
+/// Scores walking recordings (accelerometer or device-motion JSON, CSV motion, pedometer files;
+/// an unpacked upload; a task result with the recorder files it names) with ``GaitAnalysis`` and
+/// ``PedometerAnalysis`` (analysis.md §2), one feature set per motion recording.
+public enum GaitScorer {
+    public struct Parameters: Sendable, Hashable, Codable {
+        /// What the caller states about a CSV table (columns, units, the Oxford layout); the
+        /// rest is detected from the header and the data.
+        public var csv = MotionCSVOverrides()
+        public var lenient = false
+        /// The gait analysis's own parameters (analysis.md §2).
+        public var analysis = GaitAnalysis.Parameters()
+        public init() {}
+
+        public var problem: String? { analysis.problem }
+    }
+
+    public static func score(_ unit: LoadedUnit, _ parameters: Parameters = .init()) throws(ScoringError) -> GaitScore {
+        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): \(problem)") }
+        let (recordings, readWarnings, csvLayout) = try self.recordings(unit, parameters)
+        var warnings = readWarnings
+        let motion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
+        let pedometers = recordings.filter { $0.series.kind == .pedometer }
+        guard !motion.isEmpty || !pedometers.isEmpty else {
+            throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): no accelerometer, device-motion or pedometer recording in this file")
+        }
+        var sets: [FeatureSet] = []
+        var scored: [GaitRecording] = []
+        let pedometer = pedometers.first.map { (label: label($0.name, index: -1), features: PedometerAnalysis.features($0.series)) }
+        for (index, recording) in motion.enumerated() {
+            guard let signal = MotionSignal(recording.series) else { continue }
+            let name = label(recording.name, index: index)
+            let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis)
+            scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
+            var set = analysis.features.renamed(motion.count == 1 ? "atk" : "atk." + name)
+            warnings += analysis.warnings.map { motion.count == 1 ? $0 : "\(name): \($0)" }
+            // The pedometer joins the recording of its own step (or the only one).
+            if let pedometer, motion.count == 1 || pedometer.label == name { set.append(contentsOf: pedometer.features) }
+            sets.append(set)
+        }
+        if sets.isEmpty, let pedometer { sets.append(pedometer.features.renamed("atk")) }
+        let usable = scored.contains { !$0.analysis.stepTimes.isEmpty || $0.analysis.hasTremorSpectrum }
+            || pedometer.map { $0.features["cadencePedometerStepsPerMinute"]?.number != nil } ?? false
+        let report = ScoreReport(kind: "gait", file: unit.path, dialect: csvLayout?.summary ?? recordings.map(\.series.kind.rawValue).joined(separator: ", "),
+                                 sets: sets, warnings: warnings,
+                                 unusable: usable ? nil : "too little motion data to analyse (no walking, less than 5 s for rest and tremor)")
+        return GaitScore(report: report, recordings: scored)
+    }
+
+    /// The motion and pedometer recordings of `unit` (labelled with their file and step), the
+    /// readers' warnings, and for a CSV table the layout it was read with.
+    public static func recordings(_ unit: LoadedUnit, _ parameters: Parameters = .init()) throws(ScoringError)
+        -> (recordings: [(name: String, series: SensorSeries)], warnings: [String], csvLayout: MotionCSVLayout?)
+    {
+        var warnings: [String] = []
+        var csvLayout: MotionCSVLayout?
+        var recordings: [(name: String, series: SensorSeries)] = []
+        let steps = unit.steps
+        do throws(ReadError) {
+            for input in unit.inputs {
+                switch input.kind {
+                case .table(let table, _):
+                    let layout = try parameters.csv.layout(for: table, file: input.path)
+                    csvLayout = layout
+                    let (series, readWarnings) = try SensorSeries.accelerometer(from: table, layout: layout, file: input.path)
+                    recordings.append((input.path, series))
+                    warnings += readWarnings.map(\.description)
+                case .json(let contents):
+                    // A task result's recorder files are labelled with their step (walking.outbound, …).
+                    let step = steps[input.path].map { " (\($0))" } ?? ""
+                    recordings += contents.series.map { ($0.file + step, $0.series) }
+                    warnings += contents.allWarnings.map(\.description)
+                case .audio, .text, .binary:
+                    continue
+                }
+            }
+        } catch {
+            throw .input(error)
+        }
+        return (recordings, warnings, csvLayout)
+    }
+
+    /// A short label for one recording of a task: its step (outbound, return, rest) or its number.
+    static func label(_ name: String, index: Int) -> String {
+        for step in ["outbound", "return", "rest"] where name.contains(step) { return step }
+        return "\(index + 1)"
+    }
+}

@@ -1,0 +1,240 @@
+import Glibc
+import AudioIO
+import InputGuards
+import SensorData
+
+/// What a file is, decided once from its content by ``LoadedInput/load(_:lenient:inspect:)``,
+/// the toolkit's one classifier (formats.md §1): extensions are never consulted. `info`,
+/// `score`, `report` and `batch` all switch on it.
+public enum InputKind: Sendable {
+    /// JSON (or an empty file, which only a recorder's current log may be): its layout says which
+    /// recorder log, result, archive or manifest.
+    case json(JSONContents)
+    /// Delimited text, and what its columns hold.
+    case table(CSVTable, TableKind)
+    /// An audio container.
+    case audio(AudioSource)
+    /// Other UTF-8 text (notes, documentation).
+    case text(lineCount: Int)
+    /// Anything else, with its first bytes (for the message).
+    case binary(leadingBytes: [UInt8])
+}
+
+/// What a CSV table holds, tried in this order.
+public enum TableKind: Sendable {
+    /// Motion samples: time and x, y, z acceleration in a detected layout.
+    case motion(MotionCSVLayout)
+    /// NHANES AUX audiograms, one per data row.
+    case audiogram(AUXUTable)
+    /// Oxford step-counter ground truth (reference data for `evaluate`).
+    case stepGroundTruth(StepGroundTruth)
+    /// None of these (a motion table in a layout only options describe may still be scored).
+    case other
+}
+
+/// An audio file to decode: from its bytes when it was read whole, else from its path.
+public struct AudioSource: Sendable {
+    public let path: String
+    let bytes: [UInt8]?
+
+    /// A decoder positioned at the first frame (one per analysis: decoders are not shared).
+    public func open() throws(ScoringError) -> any AudioDecoder {
+        do {
+            if let bytes { return try AudioInput.open(bytes: bytes, path: path) }
+            return try AudioInput.open(path)
+        } catch {
+            throw .input(error)
+        }
+    }
+}
+
+/// A file read once — opened once, its bytes handed to `inspect` (batch hashes them there) and
+/// classified and parsed once — for every analyzer that runs on it.
+///
+/// Memory: JSON and CSV files are held whole (bounded by ``FileBytes/maximumBytes``) and then
+/// their parsed columns; audio files up to ``audioInMemoryBytes`` are held as bytes and decoded
+/// from memory, longer ones are decoded from the file (their bytes pass `inspect` once as they
+/// are read, and the decoder reads the file a second time).
+public struct LoadedInput: Sendable {
+    public let path: String
+    public let kind: InputKind
+    /// The file's size, bytes.
+    public let byteCount: Int
+
+    /// The largest audio file held in memory: 256 MiB (25 min of 48 kHz 16-bit stereo).
+    public static let audioInMemoryBytes = 256 << 20
+
+    public init(path: String, kind: InputKind, byteCount: Int) {
+        self.path = path
+        self.kind = kind
+        self.byteCount = byteCount
+    }
+
+    /// Reads and classifies `path`.
+    ///
+    /// - Parameters:
+    ///   - lenient: JSON with a torn tail keeps its complete items (formats.md §11).
+    ///   - inspect: called with the file's bytes, in order (once for a file held whole, block by
+    ///     block for long audio).
+    /// - Throws: `ScoringError` naming the file: unreadable, not a regular file, too large, or
+    ///   JSON/CSV that does not parse.
+    public static func load(_ path: String, lenient: Bool = false,
+                            inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(ScoringError) -> LoadedInput {
+        let descriptor: Int32
+        do { descriptor = try RegularFile.openForReading(path) } catch {
+            throw ScoringError(.invalidInput, "\(FileName.display(path)): cannot be read: \(error.description)")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        var prefix = [UInt8](repeating: 0, count: InputSniffer.prefixLength)
+        let got = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        prefix.removeSubrange(max(0, got)...)
+        let format = InputSniffer.sniff(prefix: prefix)
+        if case .audio = format, size > audioInMemoryBytes {
+            try stream(descriptor, path: path, inspect)
+            return LoadedInput(path: path, kind: .audio(AudioSource(path: path, bytes: nil)), byteCount: size)
+        }
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(descriptor: descriptor, path: path) } catch { throw .input(error) }
+        bytes.withUnsafeBytes(inspect)
+        return LoadedInput(path: path, kind: try classify(bytes, format: format, path: path, lenient: lenient), byteCount: bytes.count)
+    }
+
+    /// The kind of `bytes` whose first bytes sniffed as `format`.
+    public static func classify(_ bytes: [UInt8], format: InputSniffer.Format, path: String, lenient: Bool) throws(ScoringError) -> InputKind {
+        do throws(ReadError) {
+            switch format {
+            case .empty, .json:
+                return .json(try JSONContents.decode(bytes, file: path, options: .init(lenient: lenient)))
+            case .audio:
+                return .audio(AudioSource(path: path, bytes: bytes))
+            case .csv:
+                let table = try CSVTable.parse(bytes, file: path)
+                if let layout = MotionCSVLayout.detect(table) { return .table(table, .motion(layout)) }
+                if let audiograms = AUXUTable(table, file: path) { return .table(table, .audiogram(audiograms)) }
+                if let steps = StepGroundTruth(table) { return .table(table, .stepGroundTruth(steps)) }
+                return .table(table, .other)
+            case .text:
+                return .text(lineCount: bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
+            case .binary:
+                return .binary(leadingBytes: Array(bytes.prefix(8)))
+            }
+        } catch {
+            throw .input(error)
+        }
+    }
+
+    /// Reads the descriptor to its end in blocks through `inspect` (long audio: hashed, not held).
+    private static func stream(_ descriptor: Int32, path: String, _ inspect: (UnsafeRawBufferPointer) -> Void) throws(ScoringError) {
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .input(ReadError(file: path, reason: .unreadable(String(cString: strerror(errno))))) }
+            if count == 0 { return }
+            block.withUnsafeBytes { inspect(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+
+    /// Whether analyses decode the file from its path (long audio) rather than the bytes loaded.
+    public var decodesFromFile: Bool {
+        if case .audio(let source) = kind { source.bytes == nil } else { false }
+    }
+
+    /// The JSON contents, if the file is JSON.
+    public var json: JSONContents? {
+        if case .json(let contents) = kind { contents } else { nil }
+    }
+}
+
+/// The files of one recording, each loaded once: a file, the recorder files its task result
+/// names, or the JSON files of an unpacked upload.
+public struct LoadedUnit: Sendable {
+    /// The file, or the upload's folder.
+    public let path: String
+    public let inputs: [LoadedInput]
+
+    public init(path: String, inputs: [LoadedInput]) {
+        self.path = path
+        self.inputs = inputs
+    }
+
+    /// Loads what `path` names for `score`: a folder's JSON files (an unpacked upload), or a file
+    /// and the recorder files its task result names (``TaskFiles/named(by:_:)``).
+    public static func load(_ path: String, lenient: Bool = false) throws(ScoringError) -> LoadedUnit {
+        var status = stat()
+        if FileName.withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            var inputs: [LoadedInput] = []
+            for file in TaskFiles.folderMembers(path) {
+                let input = try LoadedInput.load(file, lenient: lenient)
+                if input.json != nil { inputs.append(input) }
+            }
+            return LoadedUnit(path: path, inputs: inputs)
+        }
+        let first = try LoadedInput.load(path, lenient: lenient)
+        var inputs = [first]
+        if let contents = first.json {
+            for sibling in TaskFiles.named(by: path, contents) where sibling.path != path {
+                inputs.append(try LoadedInput.load(sibling.path, lenient: lenient))
+            }
+        }
+        return LoadedUnit(path: path, inputs: inputs)
+    }
+
+    /// The step identifier of each member that a task result of the unit names.
+    public var steps: [String: String] {
+        var steps: [String: String] = [:]
+        for input in inputs {
+            guard let contents = input.json else { continue }
+            for sibling in TaskFiles.named(by: input.path, contents) { steps[sibling.path] = sibling.step }
+        }
+        return steps
+    }
+}
+
+/// How the files of a task run find each other, from names alone (no file is read here).
+public enum TaskFiles {
+    /// The recorder files a task result names that exist next to it, with their step
+    /// identifiers. Names are relative to the result's folder (a recorder's `recorder-…/`
+    /// subfolder included); an absolute name or one with a `..` component is never opened: a
+    /// result cannot point outside its folder.
+    public static func named(by path: String, _ contents: JSONContents) -> [(path: String, step: String?)] {
+        let folder = parent(of: path)
+        return contents.fileResults.compactMap { reference in
+            guard let name = reference.fileName, !name.isEmpty, !name.hasPrefix("/"),
+                !name.split(separator: "/").contains("..")
+            else { return nil }
+            let sibling = folder.isEmpty ? name : folder + "/" + name
+            var status = stat()
+            guard FileName.withCString(sibling, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            return (sibling, reference.stepIdentifier)
+        }
+    }
+
+    /// The visible files directly in `folder`, in name order.
+    public static func folderMembers(_ folder: String) -> [String] {
+        guard let directory = FileName.withCString(folder, { opendir($0) }) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.string(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard !name.hasPrefix(".") else { continue }
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            var status = stat()
+            if FileName.withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG { names.append(path) }
+        }
+        return names.sorted()
+    }
+
+    /// The last component of a path.
+    public static func name(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The folder part of a path ("" for a bare name).
+    public static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

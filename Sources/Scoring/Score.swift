@@ -1,0 +1,112 @@
+import Analysis
+import AudioIO
+import SensorData
+
+/// What an analyzer computed on one recording, typed: front ends read these fields, never
+/// feature names, and render a score through its one ``report`` (the JSON object, the table, the
+/// store row and the wide export all come from it). Charts take a score, so they show exactly
+/// what was computed with the options given.
+public enum Score: Sendable {
+    case tapping(TappingScore)
+    case gait(GaitScore)
+    case voice(VoiceScore)
+    case spl(SPLScore)
+    case loudness(LoudnessScore)
+    case audiometry(AudiogramScore)
+
+    public var analyzer: Analyzer {
+        switch self {
+        case .tapping: .tapping
+        case .gait: .gait
+        case .voice: .voice
+        case .spl: .spl
+        case .loudness: .loudness
+        case .audiometry: .audiometry
+        }
+    }
+
+    /// The rendering of the score.
+    public var report: ScoreReport {
+        switch self {
+        case .tapping(let score): score.report
+        case .gait(let score): score.report
+        case .voice(let score): score.report
+        case .spl(let score): score.report
+        case .loudness(let score): score.report
+        case .audiometry(let score): score.report
+        }
+    }
+}
+
+/// A tapping result scored by ``TappingAnalysis`` (analysis.md §1).
+public struct TappingScore: Sendable {
+    public var report: ScoreReport
+    /// The result scored (of those in the file: the one chosen by identifier, or the first).
+    public var result: TappingResult
+    public var analysis: TappingAnalysis.Result
+    /// The minimum |Δx| between kept taps the features used, points.
+    public var depressThreshold: Double
+}
+
+/// One motion recording of a walking task, scored by ``GaitAnalysis`` (analysis.md §2).
+public struct GaitRecording: Sendable {
+    /// The file (and step) the recording came from.
+    public var name: String
+    public var signal: MotionSignal
+    public var analysis: GaitAnalysis.Result
+}
+
+/// Motion and pedometer recordings of a walking task.
+public struct GaitScore: Sendable {
+    public var report: ScoreReport
+    public var recordings: [GaitRecording]
+}
+
+/// A voice recording scored by ``VoiceAnalysis`` (analysis.md §4).
+public struct VoiceScore: Sendable {
+    public var report: ScoreReport
+    public var format: AudioFormat
+    public var analysis: VoiceAnalysis.Result
+    /// Channel 0's RMS level per 50-ms frame: frame centres, s, and dBFS (NaN for digital silence).
+    public var levelTimeSeconds: [Double]
+    public var levelDbfs: [Double]
+}
+
+/// Environment sound: audio metered by ``SoundLevelMeter`` or the readings of an
+/// `ORKEnvironmentSPLMeterResult`, with ResearchKit's quiet-room decision (analysis.md §3).
+public struct SPLScore: Sendable {
+    public enum Source: Sendable {
+        /// LAeq per interval of the audio, dB(A).
+        case audio(SoundLevelMeter.Result)
+        /// The readings ResearchKit recorded, dB(A).
+        case researchKitResult
+    }
+
+    public var report: ScoreReport
+    public var source: Source
+    /// The readings the decision used, dB(A), one per `intervalSeconds`.
+    public var readingsDecibels: [Double]
+    public var intervalSeconds: Double
+    public var thresholdDecibels: Double
+    /// The index of the reading at which ResearchKit's step passes (nil: it fails).
+    public var passIndex: Int?
+}
+
+/// Programme loudness (ITU-R BS.1770-4, EBU R 128).
+public struct LoudnessScore: Sendable {
+    public var report: ScoreReport
+    public var integratedLufs: Double?
+    public var truePeakDbtp: Double?
+}
+
+/// An audiogram scored by ``Audiogram`` (audiometry.md §10–11).
+public struct AudiogramScore: Sendable {
+    public var report: ScoreReport
+    public var audiogram: Audiogram
+    /// The thresholds corrected for an output volume below 1 (audiometry.md §7.5), when that applies.
+    public var volumeCorrected: Audiogram?
+    /// What the plot's legend says: headphone, volume, correction.
+    public var legend: [String]
+    /// The audiogram to plot: the volume-corrected one when there is one.
+    public var plotted: Audiogram { volumeCorrected ?? audiogram }
+}
