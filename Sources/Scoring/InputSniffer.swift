@@ -1,8 +1,8 @@
 import AudioIO
 import SensorData
 
-/// The one place that decides what a file is, from its content, never its extension
-/// (formats.md §1). `info`, `score` and `batch` all go through it.
+/// What a file's first bytes say it is, never its extension (formats.md §1): the first step of
+/// the one classifier, ``LoadedInput/load(_:lenient:loadingAudio:inspect:)``.
 public enum InputSniffer {
     /// What the first bytes say.
     public enum Format: Sendable, Hashable {
@@ -21,10 +21,6 @@ public enum InputSniffer {
 
     /// Bytes read for sniffing.
     static let prefixLength = 4096
-
-    public static func sniff(_ path: String) -> Format {
-        sniff(prefix: AudioInput.leadingBytes(path, count: prefixLength))
-    }
 
     public static func sniff(prefix bytes: [UInt8]) -> Format {
         guard !bytes.isEmpty else { return .empty }

@@ -76,9 +76,11 @@ public struct LoadedInput: Sendable {
     ///   - lenient: JSON with a torn tail keeps its complete items (formats.md §11).
     ///   - inspect: called with the file's bytes, in order (once for a file held whole, block by
     ///     block for long audio).
+    ///   - loadingAudio: false leaves an audio file unread after its first bytes (it is then
+    ///     decoded from its path if at all): for callers that only want its siblings.
     /// - Throws: `ScoringError` naming the file: unreadable, not a regular file, too large, or
     ///   JSON/CSV that does not parse.
-    public static func load(_ path: String, lenient: Bool = false,
+    public static func load(_ path: String, lenient: Bool = false, loadingAudio: Bool = true,
                             inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(ScoringError) -> LoadedInput {
         let descriptor: Int32
         do { descriptor = try RegularFile.openForReading(path) } catch {
@@ -91,6 +93,9 @@ public struct LoadedInput: Sendable {
         let got = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         prefix.removeSubrange(max(0, got)...)
         let format = InputSniffer.sniff(prefix: prefix)
+        if case .audio = format, !loadingAudio {
+            return LoadedInput(path: path, kind: .audio(AudioSource(path: path, bytes: nil)), byteCount: size)
+        }
         if case .audio = format, size > audioInMemoryBytes {
             try stream(descriptor, path: path, inspect)
             return LoadedInput(path: path, kind: .audio(AudioSource(path: path, bytes: nil)), byteCount: size)
@@ -167,7 +172,7 @@ public struct LoadedUnit: Sendable {
         if FileName.withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR {
             var inputs: [LoadedInput] = []
             for file in TaskFiles.folderMembers(path) {
-                let input = try LoadedInput.load(file, lenient: lenient)
+                let input = try LoadedInput.load(file, lenient: lenient, loadingAudio: false)
                 if input.json != nil { inputs.append(input) }
             }
             return LoadedUnit(path: path, inputs: inputs)
@@ -200,16 +205,20 @@ public enum TaskFiles {
     /// subfolder included); an absolute name or one with a `..` component is never opened: a
     /// result cannot point outside its folder.
     public static func named(by path: String, _ contents: JSONContents) -> [(path: String, step: String?)] {
-        let folder = parent(of: path)
-        return contents.fileResults.compactMap { reference in
-            guard let name = reference.fileName, !name.isEmpty, !name.hasPrefix("/"),
-                !name.split(separator: "/").contains("..")
-            else { return nil }
-            let sibling = folder.isEmpty ? name : folder + "/" + name
+        contents.fileResults.compactMap { reference in
+            guard let sibling = resolve(reference.fileName, nextTo: path) else { return nil }
             var status = stat()
             guard FileName.withCString(sibling, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
             return (sibling, reference.stepIdentifier)
         }
+    }
+
+    /// The path of the file a task result at `path` names as `name`: relative to the result's
+    /// folder; nil for an empty or absolute name or one with a `..` component.
+    public static func resolve(_ name: String?, nextTo path: String) -> String? {
+        guard let name, !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
+        let folder = parent(of: path)
+        return folder.isEmpty ? name : folder + "/" + name
     }
 
     /// The visible files directly in `folder`, in name order.

@@ -114,7 +114,7 @@ public struct BatchConfiguration: Sendable, Hashable {
             let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
             let calibration = try JSONValue.parse(FileBytes.read(path, maximumBytes: 1 << 20), file: path)
             guard let offset = calibration.object?["calibrationOffsetDecibels"]?.number else {
-                throw ReadError(file: path, reason: .invalidValue("no number \"calibrationOffsetDecibels\" (the JSON of `activetask calibrate --json`)"))
+                throw ReadError(file: path, reason: .invalidValue("no number \"calibrationOffsetDecibels\" (the JSON object `activetask calibrate` prints)"))
             }
             var rest = JSONObject()
             for (key, value) in spl.members where key != "calibrationFile" { rest.append(key, value) }

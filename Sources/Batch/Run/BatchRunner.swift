@@ -229,11 +229,9 @@ public enum BatchRunner {
             hashes.append(known.sha256)
         }
         if hashes.count == 1 { return .success(hashes[0]) }
-        let folder = unit.shape == .upload ? unit.path : TaskFiles.parent(of: unit.path)
         var hash = SHA256()
         for (member, memberHash) in zip(unit.members, hashes) {
-            let relative = member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
-            hash.update(data: Array((relative + "\u{0}" + memberHash + "\n").utf8))
+            hash.update(data: Array((unit.relativeName(member) + "\u{0}" + memberHash + "\n").utf8))
         }
         return .success(hexadecimal(hash.finalize()))
     }

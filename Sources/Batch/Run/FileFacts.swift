@@ -95,9 +95,11 @@ struct FileFacts: Codable, Sendable, Hashable {
             motion = contents.series.contains { [.accelerometer, .deviceMotion, .pedometer].contains($0.series.kind) }
             splResult = !contents.splMeterResults.isEmpty
             dBHLResult = !contents.dBHLResults.isEmpty
-            let description = FileDescription.describe(contents)
-            kindName = description.kind
-            detail = "no analyzer for \(description.kind) (\(description.dialect ?? contents.layout.name))"
+            if tappingIdentifiers.isEmpty && !motion && !splResult && !dBHLResult {  // described only when no analyzer applies
+                let description = FileDescription.describe(contents)
+                kindName = description.kind
+                detail = "no analyzer for \(description.kind) (\(description.dialect ?? contents.layout.name))"
+            }
         case .audio:
             category = .audio
         case .table(let table, let kind):

@@ -108,11 +108,7 @@ enum UnitPlan {
             throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): \(reason)")
         }
         if unit.members.count > 1 {
-            let folder = unit.shape == .upload ? unit.path : TaskFiles.parent(of: unit.path)
-            for index in plans.indices where plans[index].target != unit.path {
-                let target = plans[index].target
-                plans[index].member = target.hasPrefix(folder + "/") ? String(target.dropFirst(folder.count + 1)) : target
-            }
+            for index in plans.indices where plans[index].target != unit.path { plans[index].member = unit.relativeName(plans[index].target) }
         }
         return .analyses(plans)
     }
@@ -133,8 +129,9 @@ enum UnitPlan {
     private static func audioTasks(_ unit: WorkUnit, _ members: [(path: String, facts: FileFacts)]) -> [String: RecordingTask] {
         var named: [String: [String?]] = [:]
         for (path, facts) in members {
-            let folder = TaskFiles.parent(of: path)
-            for file in facts.namedFiles { named[folder.isEmpty ? file.name : folder + "/" + file.name, default: []] += [file.identifier, file.step] }
+            for file in facts.namedFiles {
+                if let sibling = TaskFiles.resolve(file.name, nextTo: path) { named[sibling, default: []] += [file.identifier, file.step] }
+            }
         }
         let item = members.first { $0.facts.uploadManifest }?.facts.uploadItem
         var tasks: [String: RecordingTask] = [:]

@@ -25,6 +25,13 @@ public struct WorkUnit: Sendable, Hashable {
     public var members: [String]
     public var shape: Shape
 
+    /// A member's name within the unit: relative to the upload's folder, or to the task
+    /// result's folder (the name its content key and result keys use).
+    func relativeName(_ member: String) -> String {
+        let folder = shape == .upload ? path : TaskFiles.parent(of: path)
+        return member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
+    }
+
     /// Whether a shard key (``Discovery/shardKey(of:uploadFolders:)``) belongs to shard `index`
     /// of `count`: FNV-1a (64-bit) of the key, modulo `count` — stable across runs, machines and
     /// process counts, and decided before any file is read.
@@ -111,12 +118,7 @@ public enum Discovery {
     /// The paths of the recorder files a task result names, relative to its folder; an absolute
     /// name or one with a `..` component is never followed (a result cannot point outside its folder).
     static func namedFiles(of file: String, _ facts: [String: FileFacts]) -> [String] {
-        let folder = TaskFiles.parent(of: file)
-        return (facts[file]?.namedFiles ?? []).compactMap { named in
-            let name = named.name
-            guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
-            return folder.isEmpty ? name : folder + "/" + name
-        }
+        (facts[file]?.namedFiles ?? []).compactMap { TaskFiles.resolve($0.name, nextTo: file) }
     }
 
     /// The path that decides a file's shard, from names alone: the folder of an upload (a folder
