@@ -84,8 +84,12 @@ public enum GaitScorer {
     }
 
     /// A short label for one recording of a task: its step (outbound, return, rest) or its number.
+    /// The step (in parentheses after the file name) decides before the file name does.
     static func label(_ name: String, index: Int) -> String {
-        for step in ["outbound", "return", "rest"] where name.contains(step) { return step }
+        let step = name.hasSuffix(")") ? name[(name.lastIndex(of: "(") ?? name.startIndex)...] : ""
+        for text in [String(step), name] {
+            for part in ["outbound", "return", "rest"] where text.contains(part) { return part }
+        }
         return "\(index + 1)"
     }
 }

@@ -159,10 +159,13 @@ public struct LoadedUnit: Sendable {
     /// The file, or the upload's folder.
     public let path: String
     public let inputs: [LoadedInput]
+    /// What each file is, when its unit says so (a manifest's column name): path → label.
+    public let labels: [String: String]
 
-    public init(path: String, inputs: [LoadedInput]) {
+    public init(path: String, inputs: [LoadedInput], labels: [String: String] = [:]) {
         self.path = path
         self.inputs = inputs
+        self.labels = labels
     }
 
     /// Loads what `path` names for `score`: a folder's JSON files (an unpacked upload), or a file
@@ -187,9 +190,9 @@ public struct LoadedUnit: Sendable {
         return LoadedUnit(path: path, inputs: inputs)
     }
 
-    /// The step identifier of each member that a task result of the unit names.
+    /// The step identifier of each member that a task result of the unit names, or its label.
     public var steps: [String: String] {
-        var steps: [String: String] = [:]
+        var steps = labels
         for input in inputs {
             guard let contents = input.json else { continue }
             for sibling in TaskFiles.named(by: input.path, contents) { steps[sibling.path] = sibling.step }

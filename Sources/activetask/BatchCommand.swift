@@ -29,8 +29,17 @@ struct BatchRun: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Files, folders, or @FILE manifests (one path per line).")
-    var paths: [String]
+    @Argument(help: "Files, folders, or @FILE lists (one path per line).")
+    var paths: [String] = []
+
+    @Option(name: .long, help: "A study manifest (CSV, e.g. a Synapse table): one recording per row, file columns (cells are paths) and metadata columns (exported first).")
+    var manifest: String?
+
+    @Option(name: .long, help: "With --manifest: the column that identifies a record.")
+    var idColumn: String = "recordId"
+
+    @Option(name: .long, help: "With --manifest: the folder its paths are relative to (default: the manifest's folder).")
+    var base: String?
 
     @Option(name: .long, help: "The SQLite result store (created if missing).")
     var db: String
@@ -59,6 +68,7 @@ struct BatchRun: AsyncParsableCommand {
     @OptionGroup var limits: FileLimitOptions
 
     func validate() throws {
+        guard !paths.isEmpty || manifest != nil else { throw ValidationError("give PATH… or --manifest FILE") }
         try OptionCheck.require(jobs, "--jobs", in: 1...1_024)
         if let maxVoiceSamples { try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: VoiceScorer.Parameters.maximumSamplesRange) }
     }
@@ -85,13 +95,19 @@ struct BatchRun: AsyncParsableCommand {
             }
             options.shard = (parts[0], parts[1])
         }
+        if let manifest {
+            do { options.manifest = try StudyManifest.read(manifest, idColumn: idColumn, base: base) } catch {
+                throw CommandFailure(.invalidInput, error.description)
+            }
+        }
         // Every path given must exist before a store is created: a typo is an error, not an empty run.
         let absent = paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
         guard absent.isEmpty else {
             for path in absent { printError("\(FileName.display(path)): no such file or folder; nothing was analysed") }
             throw CommandFailure(.invalidInput)
         }
-        do { try OutputFile.refuseIfInput(db, inputs: paths) } catch {
+        let inputs = paths + (manifest.map { [$0] } ?? []) + (options.manifest?.records.flatMap(\.files.values) ?? [])
+        do { try OutputFile.refuseIfInput(db, inputs: inputs) } catch {
             throw error.failure
         }
         let store: ResultStore

@@ -171,3 +171,47 @@ import TestSupport
 
     }
 }
+
+/// The README's three lines from a Synapse-style table to a data frame keyed by recordId
+/// (issue 18, item 1), run as written, with pandas.
+@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct ManifestToDataFrameTests {
+    @Test("batch --manifest, export --wide, pandas.read_csv(index_col=\"recordId\"): one row per record with its metadata and typed features")
+    func threeLines() throws {
+        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
+            return
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let manifest = try folder.write("walking.csv", """
+            recordId,healthCode,createdOn,accel_walking_outbound.json.items,deviceMotion_walking_rest.json.items
+            w1,hc-1,1426000000000,pdkit_mpower_gait.json,mhealthtools_device_motion.json
+            w2,hc-2,1426000300000,pdkit_mpower_tremor.json,
+
+            """)
+        let batch = try Run(["batch", "--manifest", manifest, "--base", SharedData.path("mpower"), "--db", folder.path("mpower.sqlite")])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let export = try Run(["batch", "export", "--db", folder.path("mpower.sqlite"), "--wide", "--analyzer", "gait", "--csv", "--out", folder.path("gait.csv")])
+        #expect(export.status == 0, "\(export.stderr)")
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: python)
+        check.arguments = ["-c", """
+            import pandas as pd, sys
+            gait = pd.read_csv(sys.argv[1], index_col="recordId")
+            assert list(gait.index) == ["w1", "w2"], list(gait.index)
+            assert list(gait.columns[:2]) == ["healthCode", "createdOn"], list(gait.columns[:3])
+            assert gait.loc["w1", "healthCode"] == "hc-1" and gait["createdOn"].dtype.kind == "i"
+            assert gait["atk.outbound.stepCount"].dtype.kind in "if" and gait.loc["w1", "atk.outbound.stepCount"] >= 0, gait.filter(like="stepCount")
+            assert "atk.rest.swayRmsMetersPerSecondSquaredH" in gait.columns
+            print("ok")
+            """, folder.path("gait.csv")]
+        let pipe = Pipe()
+        check.standardOutput = pipe
+        check.standardError = pipe
+        try check.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 0 && output.hasSuffix("ok\n"), "\(output)")
+    }
+}

@@ -20,6 +20,8 @@ public struct BatchOptions: Sendable {
     /// The analyzers to run, how stand-alone audio is scored, and the analyzers' parameters
     /// (defaults, or a configuration file's); the parameters key the results.
     public var configuration = BatchConfiguration()
+    /// A study manifest whose records are units too (``StudyManifest``), besides the paths.
+    public var manifest: StudyManifest?
     /// The most file bytes the inventory keeps loaded for the analyses (1 GiB); files beyond it
     /// are loaded a second time when their unit is analysed.
     public var loadedBytesBudget = 1 << 30
@@ -67,15 +69,18 @@ public enum BatchRunner {
             files = files.filter { WorkUnit.isInShard(key: Discovery.shardKey(of: $0, uploadFolders: uploads), shard.index, of: shard.count) }
             refused = refused.filter { WorkUnit.isInShard(key: $0.path, shard.index, of: shard.count) }
         }
+        var records = options.manifest?.units ?? []
+        if let shard = options.shard { records = records.filter { WorkUnit.isInShard(key: $0.path, shard.index, of: shard.count) } }
+        let recordFiles = Set(records.flatMap(\.members)).subtracting(files).sorted()
         let stored = options.force ? [] : try store.storedKeys()
         let cached = options.force ? [:] : try store.fileFacts()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
-        var inventory = await Inventory.take(files, cached: cached, options: options)
+        var inventory = await Inventory.take(files + recordFiles, cached: cached, options: options)
         // Recorder files a task result names outside the arguments are read too (and not units of their own).
         let named = Set(files.flatMap { Discovery.namedFiles(of: $0, inventory.facts) }).subtracting(files).filter(FileVersion.exists)
         if !named.isEmpty { inventory.add(await Inventory.take(named.sorted(), cached: cached, options: options)) }
-        let units = (Discovery.group(files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) } + refused)
+        let units = (Discovery.group(files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) } + refused + records)
             .sorted { $0.path < $1.path }
         try store.commitFileFacts(inventory.fresh)
 
@@ -147,6 +152,9 @@ public enum BatchRunner {
         }
         if case .refused(let reason) = unit.shape {
             outcome.results.append(row(nil, content: "unreadable:" + unit.path, status: .error, error: "\(FileName.display(unit.path)): \(reason)"))
+            if !unit.metadata.isEmpty {  // a manifest record keeps its identifiers beside its error
+                outcome.recording = RecordingEntry(path: unit.path, contentSHA256: "unreadable:" + unit.path, bytes: 0, files: 0, metadata: unit.metadata)
+            }
             return outcome
         }
         let content: String
@@ -157,7 +165,7 @@ public enum BatchRunner {
             return outcome
         }
         outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: unit.members.reduce(0) { $0 + (inventory.facts[$1]?.bytes ?? 0) },
-                                           files: unit.members.count)
+                                           files: unit.members.count, metadata: unit.metadata)
         let plan: UnitPlan
         do { plan = try UnitPlan.make(unit, facts: inventory.facts, audio: options.configuration.audio, selected: options.configuration.analyzers) } catch {
             if stored.contains(key(nil, parameters: "{}", content: content)) { outcome.alreadyStored += 1 } else {

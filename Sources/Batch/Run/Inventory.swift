@@ -116,7 +116,9 @@ struct Inventory: Sendable {
             }
             inputs.append(input)
         }
-        return .success(LoadedUnit(path: unit.path, inputs: inputs))
+        var labels: [String: String] = [:]
+        if case .record(let columns) = unit.shape { for (column, path) in columns { labels[path] = column } }
+        return .success(LoadedUnit(path: unit.path, inputs: inputs, labels: labels))
     }
 }
 

@@ -65,8 +65,9 @@ enum UnitPlan {
         }
         var plans: [AnalysisPlan] = []
         switch unit.shape {
-        case .upload, .taskResult:
+        case .upload, .taskResult, .record:
             var motion = false
+            let whole = unit.shape != .taskResult  // every member's results, not only the task result's own
             let tasks = audioTasks(unit, members)
             for (path, facts) in members where facts.category == .audio {
                 plans += audioPlans(path, task: tasks[path], default: audio, selected: selected)
@@ -74,7 +75,7 @@ enum UnitPlan {
             for (path, facts) in members where facts.category != .audio {
                 plans += tappingPlans(facts, path)
                 motion = motion || facts.motion
-                if path == unit.path || unit.shape == .upload {
+                if path == unit.path || whole {
                     if facts.splResult { plans.append(.plan(.spl, path)) }
                     if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
                 }
@@ -83,7 +84,7 @@ enum UnitPlan {
             // An upload of a manifest alone, or a countdown recording, has nothing more to do.
             let nothingToScore = members.allSatisfy { $0.facts.uploadManifest || tasks[$0.path] == .countdown }
             if plans.isEmpty && !nothingToScore {
-                return .unknown(kind: unit.shape == .upload ? "upload" : "task result", reason: "no tapping, motion, SPL or audiometry data")
+                return .unknown(kind: unit.shape == .taskResult ? "task result" : unit.shape == .upload ? "upload" : "record", reason: "no tapping, motion, SPL or audiometry data")
             }
         case .file:
             let (path, facts) = members[0]
@@ -123,11 +124,13 @@ enum UnitPlan {
         return plans
     }
 
-    /// The task of each audio member of an upload or task result: from the task result's
-    /// file-result and step identifiers, then a file name that says countdown, then the upload's
-    /// `item` (the whole upload's task), then the file's name.
+    /// The task of each audio member of an upload, task result or manifest record: from the
+    /// record's column name or the task result's file-result and step identifiers, then a file
+    /// name that says countdown, then the upload's `item` (the whole upload's task), then the
+    /// file's name.
     private static func audioTasks(_ unit: WorkUnit, _ members: [(path: String, facts: FileFacts)]) -> [String: RecordingTask] {
         var named: [String: [String?]] = [:]
+        if case .record(let columns) = unit.shape { for (column, path) in columns.sorted(by: { $0.key < $1.key }) { named[path, default: []].append(column) } }
         for (path, facts) in members {
             for file in facts.namedFiles {
                 if let sibling = TaskFiles.resolve(file.name, nextTo: path) { named[sibling, default: []] += [file.identifier, file.step] }

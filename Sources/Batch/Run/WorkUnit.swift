@@ -14,8 +14,10 @@ public struct WorkUnit: Sendable, Hashable {
         case upload
         /// A ResearchKit task result whose `ORKFileResult`s name recorder files next to it.
         case taskResult
-        /// A folder that could not be listed, or a FIFO, socket or device: recorded as an error
-        /// with the reason, never read.
+        /// A record of a study manifest (``StudyManifest``): its files by column.
+        case record(columns: [String: String])
+        /// A folder that could not be listed, a FIFO, socket or device, or a manifest record
+        /// naming a missing file: recorded as an error with the reason, never read.
         case refused(reason: String)
     }
 
@@ -24,10 +26,13 @@ public struct WorkUnit: Sendable, Hashable {
     /// The files whose content identifies the recording, sorted.
     public var members: [String]
     public var shape: Shape
+    /// A manifest record's metadata columns (stored with the recording, exported first).
+    public var metadata: [StudyManifest.Metadata] = []
 
     /// A member's name within the unit: relative to the upload's folder, or to the task
     /// result's folder (the name its content key and result keys use).
     func relativeName(_ member: String) -> String {
+        if case .record(let columns) = shape, let column = columns.filter({ $0.value == member }).map(\.key).min() { return column }
         let folder = shape == .upload ? path : TaskFiles.parent(of: path)
         return member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
     }

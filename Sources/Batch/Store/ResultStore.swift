@@ -17,6 +17,8 @@ import InputGuards
 /// - `files` (v2): every file read, with its version (device, inode, size, modification and
 ///   status-change times, ns) and the facts the batch derived from its content (SHA-256, what it
 ///   is, what it names): a rerun reads no file whose version is unchanged.
+/// - `recording_metadata` (v2): a study manifest record's metadata columns (`healthCode`,
+///   `createdOn`, …) by recording, in column order: the first columns of its wide tables.
 /// - `runs`: each `batch` invocation: arguments, shard, counts, start and end.
 /// - view `feature_values`: the features in long form (result, set, feature, value) through
 ///   SQLite's JSON1 `json_each`, for SQL and per-cohort summaries.
@@ -137,6 +139,9 @@ public final class ResultStore: Sendable {
                 CREATE TABLE files (
                     path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
                     modified_ns INTEGER NOT NULL, changed_ns INTEGER NOT NULL, facts TEXT NOT NULL);
+                CREATE TABLE recording_metadata (
+                    recording TEXT NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+                    PRIMARY KEY (recording, key));
                 """)
         }
         return migrator
@@ -178,6 +183,22 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// The metadata columns of the recordings that have them, in first-seen column order, and
+    /// each recording's values.
+    public func recordingMetadata() throws(StoreError) -> (columns: [String], values: [String: [String: String]]) {
+        try read { db in
+            guard try db.tableExists("recording_metadata") else { return ([], [:]) }
+            var columns: [String] = [], seen = Set<String>(), values: [String: [String: String]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT recording, key, value FROM recording_metadata ORDER BY position, recording")
+            while let row = try rows.next() {
+                let (recording, key, value): (String, String, String) = (row[0], row[1], row[2])
+                if seen.insert(key).inserted { columns.append(key) }
+                values[recording, default: [:]][key] = value
+            }
+            return (columns, values)
+        }
+    }
+
     // MARK: - Writing
 
     /// Records a run's start; returns its id.
@@ -204,6 +225,10 @@ public final class ResultStore: Sendable {
             for recording in batch.recordings {
                 try db.execute(sql: "INSERT OR REPLACE INTO recordings (path, content_sha256, bytes, files, run_id) VALUES (?, ?, ?, ?, ?)",
                                arguments: [recording.path, recording.contentSHA256, recording.bytes, recording.files, runID])
+                for (position, item) in recording.metadata.enumerated() {
+                    try db.execute(sql: "INSERT OR REPLACE INTO recording_metadata (recording, position, key, value) VALUES (?, ?, ?, ?)",
+                                   arguments: [recording.path, position, item.column, item.value])
+                }
             }
             for row in batch.results {
                 try db.execute(sql: """
@@ -311,6 +336,12 @@ public final class ResultStore: Sendable {
                         INSERT OR IGNORE INTO recordings (path, content_sha256, bytes, files) SELECT path, content_sha256, bytes, files FROM source.recordings;
                         INSERT OR IGNORE INTO unknown_files (path, kind, reason) SELECT path, kind, reason FROM source.unknown_files;
                         """)
+                    if try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM source.sqlite_master WHERE name = 'recording_metadata'") ?? false {
+                        try db.execute(sql: """
+                            INSERT OR IGNORE INTO recording_metadata (recording, position, key, value)
+                            SELECT recording, position, key, value FROM source.recording_metadata
+                            """)
+                    }
                     added = (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM results") ?? 0) - before
                     return .commit
                 }

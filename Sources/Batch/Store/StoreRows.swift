@@ -40,12 +40,13 @@ public struct ResultRow: Sendable {
     public var durationMilliseconds: Double
 }
 
-/// A recording path and its content.
+/// A recording path and its content, and a manifest record's metadata.
 public struct RecordingEntry: Sendable, Hashable {
     public var path: String
     public var contentSHA256: String
     public var bytes: Int
     public var files: Int
+    public var metadata: [StudyManifest.Metadata] = []
 }
 
 /// A file that no analyzer applies to, and what it is.

@@ -21,17 +21,27 @@ public struct WideTable: Sendable {
 
     public let analyzer: String
     public let columns: [Column]
+    /// A study manifest's metadata columns (`recordId` is the recording), first in every row, and
+    /// each recording's values.
+    public let metadataColumns: [String]
+    let metadata: [String: [String: String]]
 
-    /// The columns of `analyzer`'s results in the store: every scalar feature, in the order
-    /// they first appear.
+    /// The columns of `analyzer`'s results in the store: the manifest metadata, then every
+    /// scalar feature, in the order they first appear.
     public init(analyzer: String, store: ResultStore) throws(StoreError) {
         var seen = Set<Column>()
         var columns: [Column] = []
+        var recordings = Set<String>()
         try store.forEachResult(analyzer: analyzer) { row in
+            recordings.insert(row.recording)
             for column in Self.scalarColumns(row) where seen.insert(column).inserted { columns.append(column) }
         }
+        let (metadataColumns, metadata) = try store.recordingMetadata()
         self.analyzer = analyzer
         self.columns = columns
+        self.metadata = metadata
+        // Only the columns this analyzer's recordings have.
+        self.metadataColumns = metadataColumns.filter { key in recordings.contains { metadata[$0]?[key] != nil } }
     }
 
     static func scalarColumns(_ row: ResultRow) -> [Column] {
@@ -42,7 +52,11 @@ public struct WideTable: Sendable {
     }
 
     public var csvHeader: String {
-        (Self.identifierColumns + columns.map(\.name)).map(ResultExport.quoted).joined(separator: ",") + "\n"
+        (metadataColumns + Self.identifierColumns + columns.map(\.name)).map(ResultExport.quoted).joined(separator: ",") + "\n"
+    }
+
+    private func metadata(_ row: ResultRow) -> [String] {
+        metadataColumns.map { metadata[row.recording]?[$0] ?? "" }
     }
 
     /// One CSV line: numbers in their shortest round-trip form, booleans `TRUE`/`FALSE` (the
@@ -51,7 +65,7 @@ public struct WideTable: Sendable {
     public func csvLine(_ row: ResultRow, rawCells: Bool = false) -> String {
         func text(_ value: String) -> String { ResultExport.quoted(rawCells ? value : ResultExport.neutralised(value)) }
         let features = ResultExport.features(row)?.object
-        var cells = identifiers(row).map { $0.map(text) ?? "" }
+        var cells = metadata(row).map(text) + identifiers(row).map { $0.map(text) ?? "" }
         for column in columns {
             switch features?[column.featureSet]?.object?[column.feature] {
             case .number(let number)?: cells.append(number.isFinite ? JSONWriter.number(number) : "")
@@ -66,6 +80,7 @@ public struct WideTable: Sendable {
     /// One JSON line with the same columns (absent features null).
     public func jsonLine(_ row: ResultRow) -> String {
         var object = JSONObject()
+        for (name, value) in zip(metadataColumns, metadata(row)) { object.append(name, .string(value)) }
         for (name, value) in zip(Self.identifierColumns, identifiers(row)) {
             if name == "parameters", let value, let parsed = try? JSONValue.parse(Array(value.utf8), file: "parameters") {
                 object.append(name, parsed)
@@ -90,14 +105,17 @@ public struct WideTable: Sendable {
         let features = columns.map { column in
             "json_extract(r.features, '$.\"\(Self.sqlString(column.featureSet))\".\"\(Self.sqlString(column.feature))\"') AS \(Self.identifier(column.name))"
         }
-        let selected = [
+        let metadata = metadataColumns.map { key in
+            "(SELECT m.value FROM recording_metadata m WHERE m.recording = COALESCE(c.path, r.recording) AND m.key = '\(Self.sqlString(key))') AS \(Self.identifier(key))"
+        }
+        let selected = metadata + [
             "COALESCE(c.path, r.recording) AS recording", "r.content_sha256", "r.analyzer_version", "r.parameters", "r.status", "r.error",
         ] + features
         return """
             CREATE VIEW \(Self.identifier("wide_" + analyzer)) AS SELECT \(selected.joined(separator: ", "))
             FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
             WHERE r.analyzer = '\(Self.sqlString(analyzer))'
-            ORDER BY 1, r.parameters
+            ORDER BY COALESCE(c.path, r.recording), r.parameters
             """
     }
 

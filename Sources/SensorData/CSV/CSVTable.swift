@@ -9,6 +9,14 @@ public struct CSVTable: Sendable {
         public var numbers: [Double]? {
             if case .numbers(let values) = self { values } else { nil }
         }
+
+        /// Row `row`'s cell as text: a number in its shortest round-trip form, an empty cell "".
+        public func text(at row: Int) -> String? {
+            switch self {
+            case .numbers(let values): values.indices.contains(row) ? (values[row].isNaN ? "" : JSONWriter.number(values[row])) : nil
+            case .text(let values): values.indices.contains(row) ? values[row] : nil
+            }
+        }
     }
 
     /// Column names when the first line is not all numbers (a leading `#` is removed).
