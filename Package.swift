@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "Batch",
             dependencies: [
-                "InputGuards", "SensorData", "AudioIO", "Analysis", "Scoring",
+                "InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Scoring",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "TOMLKit", package: "TOMLKit"),
             ],

@@ -12,13 +12,14 @@ public enum RecordingCharts {
     public static func svgs(_ score: Score) -> [String] {
         switch score {
         case .tapping(let tapping): return self.tapping(tapping)
-        case .gait(let gait): return self.gait(gait)
+        case .gait(let gait): return motion(gait.recordings)
         case .spl(let spl): return self.spl(spl)
         case .voice(let voice): return self.voice(voice)
         case .audiometry(let audiogram):
             let name = audiogram.report.file.split(separator: "/").last.map(String.init) ?? audiogram.report.file
             return [audiogram.plotted.svg(title: name + " — " + (audiogram.report.dialect ?? "audiogram"), legend: audiogram.legend)]
         case .loudness: return []
+        case .balance(let balance): return motion(balance.recordings, steps: false)
         }
     }
 
@@ -36,9 +37,9 @@ public enum RecordingCharts {
     }
 
     /// Per motion recording: the acceleration magnitude minus its mean, m/s², and the detected
-    /// steps, over the first `windowSeconds` (steps stay distinguishable).
-    static func gait(_ score: GaitScore, windowSeconds: Double = 20) -> [String] {
-        score.recordings.map { recording in
+    /// steps (not on a rest recording), over the first `windowSeconds` (steps stay distinguishable).
+    static func motion(_ recordings: [GaitRecording], steps showSteps: Bool = true, windowSeconds: Double = 20) -> [String] {
+        recordings.map { recording in
             let signal = recording.signal
             let t0 = signal.time.first ?? 0
             let magnitude = signal.time.indices.map { (signal.x[$0] * signal.x[$0] + signal.y[$0] * signal.y[$0] + signal.z[$0] * signal.z[$0]).squareRoot() }
@@ -47,11 +48,11 @@ public enum RecordingCharts {
             let shown = signal.time.indices.filter { signal.time[$0] - t0 <= windowSeconds }
             let steps = recording.analysis.stepTimes.map { $0 - t0 }.filter { $0 <= windowSeconds }
             let name = recording.name.split(separator: "/").last.map(String.init) ?? recording.name
-            var plot = SVGPlot(title: "Acceleration and detected steps — \(name)"
+            var plot = SVGPlot(title: (showSteps ? "Acceleration and detected steps — " : "Acceleration at rest — ") + name
                                + (duration > windowSeconds ? " (first \(Int(windowSeconds)) of \(duration.rounded().compactDescription) s)" : ""),
                                xLabel: "time, s", yLabel: "|a| − mean, m/s²")
-            plot.layers = [.line(x: shown.map { signal.time[$0] - t0 }, y: shown.map { magnitude[$0] - mean }, color: "#555555", label: "|a|"),
-                           .markers(x: steps, color: "#d62728", label: "steps (\(recording.analysis.stepTimes.count) in all)")]
+            plot.layers = [.line(x: shown.map { signal.time[$0] - t0 }, y: shown.map { magnitude[$0] - mean }, color: "#555555", label: "|a|")]
+            if showSteps { plot.layers.append(.markers(x: steps, color: "#d62728", label: "steps (\(recording.analysis.stepTimes.count) in all)")) }
             return plot.svg
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// result key: bump it whenever the analyzer's definitions change, and a resumed batch
 /// recomputes exactly its results.
 public enum Analyzer: String, Sendable, CaseIterable, Codable {
-    case tapping, gait, spl, voice, audiometry, loudness
+    case tapping, gait, spl, voice, audiometry, loudness, balance
 
     /// 2 (spl): metered from the first sample, filters start in their steady state, Lmax no
     /// longer skips 5τ. 2 (gait): cadence disagreement and implausible-cadence warnings.
@@ -16,7 +16,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
         switch self {
         case .voice: "3"
         case .spl, .gait, .tapping, .audiometry: "2"
-        case .loudness: "1"
+        case .loudness, .balance: "1"
         }
     }
 }
@@ -30,6 +30,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     public var voice = VoiceScorer.Parameters()
     public var audiometry = AudiometryScorer.Parameters()
     public var loudness = LoudnessScorer.Parameters()
+    public var balance = BalanceScorer.Parameters()
     public init() {}
 
     /// The canonical JSON of one analyzer's parameters (keys sorted, shortest numbers): the
@@ -42,6 +43,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .voice: Self.canonical(voice)
         case .audiometry: Self.canonical(audiometry)
         case .loudness: Self.canonical(loudness)
+        case .balance: Self.canonical(balance)
         }
     }
 
@@ -57,6 +59,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
             case .voice: voice = try decoder.decode(VoiceScorer.Parameters.self, from: data)
             case .audiometry: audiometry = try decoder.decode(AudiometryScorer.Parameters.self, from: data)
             case .loudness: loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: data)
+            case .balance: balance = try decoder.decode(BalanceScorer.Parameters.self, from: data)
             }
         } catch {
             return nil
@@ -89,6 +92,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         }
         switch analyzer {
         case .gait: return .gait(try GaitScorer.score(unit, gait))
+        case .balance: return .balance(try BalanceScorer.score(unit, balance))
         case .tapping: return .tapping(try TappingScorer.score(input(), tapping))
         case .spl: return .spl(try SPLScorer.score(input(), spl))
         case .voice: return .voice(try VoiceScorer.score(input(), voice))

@@ -22,9 +22,13 @@ public enum GaitScorer {
         if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): \(problem)") }
         let (recordings, readWarnings, csvLayout) = try self.recordings(unit, parameters)
         var warnings = readWarnings
-        let motion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
+        let allMotion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
+        let motion = allMotion.filter { !isRest($0.name) }  // standing still: the balance analyzer's
         let pedometers = recordings.filter { $0.series.kind == .pedometer }
         guard !motion.isEmpty || !pedometers.isEmpty else {
+            if !allMotion.isEmpty {
+                throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): only rest recordings (standing still, by their step, column or name): scored by the balance analyzer, not gait")
+            }
             throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): no accelerometer, device-motion or pedometer recording in this file")
         }
         var sets: [FeatureSet] = []
@@ -84,6 +88,10 @@ public enum GaitScorer {
     }
 
     /// A short label for one recording of a task: its step (outbound, return, rest) or its number.
+    /// Whether a recording (named by its file and, in parentheses, its step or column) is the rest
+    /// part of a walking task.
+    public static func isRest(_ name: String) -> Bool { label(name, index: 0) == "rest" }
+
     /// The step (in parentheses after the file name) decides before the file name does.
     static func label(_ name: String, index: Int) -> String {
         let step = name.hasSuffix(")") ? name[(name.lastIndex(of: "(") ?? name.startIndex)...] : ""

@@ -13,6 +13,7 @@ public enum Score: Sendable {
     case spl(SPLScore)
     case loudness(LoudnessScore)
     case audiometry(AudiogramScore)
+    case balance(BalanceScore)
 
     public var analyzer: Analyzer {
         switch self {
@@ -22,6 +23,7 @@ public enum Score: Sendable {
         case .spl: .spl
         case .loudness: .loudness
         case .audiometry: .audiometry
+        case .balance: .balance
         }
     }
 
@@ -34,6 +36,7 @@ public enum Score: Sendable {
         case .spl(let score): score.report
         case .loudness(let score): score.report
         case .audiometry(let score): score.report
+        case .balance(let score): score.report
         }
     }
 }
@@ -58,6 +61,12 @@ public struct GaitRecording: Sendable {
 
 /// Motion and pedometer recordings of a walking task.
 public struct GaitScore: Sendable {
+    public var report: ScoreReport
+    public var recordings: [GaitRecording]
+}
+
+/// The rest part of a walking task: sway and rest tremor of each rest recording.
+public struct BalanceScore: Sendable {
     public var report: ScoreReport
     public var recordings: [GaitRecording]
 }

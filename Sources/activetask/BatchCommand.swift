@@ -212,12 +212,16 @@ struct BatchExport: ParsableCommand {
     @Option(name: .long, help: "Write to this file instead of stdout (replaced only when the export is complete; never one of the store's files); with --wide and no --analyzer, a folder that gets ANALYZER.csv or ANALYZER.jsonl per analyzer.")
     var out: String?
 
+    @Option(name: .long, help: "With --wide --analyzer: one row per value of this manifest metadata column (e.g. healthCode): the record count, and each numeric feature's median and IQR (type-7 quantiles) over that participant's usable records.")
+    var per: String?
+
     @Flag(name: .long, help: "CSV cells exactly as stored. By default a text cell starting with = + - @, tab or carriage return gets a leading ' (OWASP's CSV-injection advice) so spreadsheets do not run it as a formula; numbers are never changed.")
     var rawCells = false
 
     func validate() throws {
         guard csv != jsonl else { throw ValidationError("give exactly one of --csv and --jsonl") }
         if analyzer != nil, !wide { throw ValidationError("--analyzer chooses a --wide table; add --wide") }
+        if per != nil, !wide || analyzer == nil { throw ValidationError("--per summarises one --wide table: add --wide --analyzer NAME") }
         if wide, analyzer == nil, out == nil { throw ValidationError("--wide without --analyzer writes one file per analyzer: give --out DIR (or choose one with --analyzer)") }
     }
 
@@ -234,7 +238,17 @@ struct BatchExport: ParsableCommand {
                     csv ? ResultExport.csvLines(row, rawCells: rawCells) : ResultExport.jsonLine(row)
                 }
             case (true, let analyzer?):
-                try writeWide(store, analyzer.rawValue, to: out)
+                if let per {
+                    let table = try WideTable(analyzer: analyzer.rawValue, store: store)
+                    guard table.metadataColumns.contains(per) else {
+                        throw CommandFailure(.badInvocation, "--per \(per): no \(analyzer.rawValue) recording in \(db) has that metadata column (known: \(table.metadataColumns.joined(separator: ", ")))")
+                    }
+                    let summary = try ParticipantSummary(table, store: store, by: per)
+                    let text = csv ? summary.csv : summary.jsonLines
+                    if let out { try OutputFile.write(text, to: out, inputs: [db]) } else { print(text, terminator: "") }
+                } else {
+                    try writeWide(store, analyzer.rawValue, to: out)
+                }
             case (true, nil):
                 let folder = out ?? "."
                 do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
@@ -246,6 +260,8 @@ struct BatchExport: ParsableCommand {
             }
         } catch let refusal as OutputFile.Refusal {
             throw refusal.failure
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure(.invalidInput, "\(error)")
         }

@@ -10,8 +10,8 @@ import SensorData
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
-        abstract: "Score one recording: tapping, gait, spl, voice, audiometry.",
-        subcommands: [ScoreTapping.self, ScoreGait.self, ScoreSPL.self, ScoreVoice.self, ScoreLoudness.self, ScoreAudiometry.self]
+        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry.",
+        subcommands: [ScoreTapping.self, ScoreGait.self, ScoreBalance.self, ScoreSPL.self, ScoreVoice.self, ScoreLoudness.self, ScoreAudiometry.self]
     )
 }
 
@@ -148,3 +148,19 @@ struct ScoreGait: ParsableCommand {
 
 extension MotionCSVLayout.TimeUnit: ExpressibleByArgument {}
 extension MotionCSVLayout.AccelerationUnit: ExpressibleByArgument {}
+
+struct ScoreBalance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "balance",
+        abstract: "Sway and rest tremor of the rest part of a walking task (standing still): no steps, no cadence.",
+        discussion: "Reads the recordings a gait score reads and keeps those whose step, manifest column or file name says rest (accelerometer_walking.rest, deviceMotion_walking_rest.json.items): sway RMS, jerk, 95 % ellipse area, centroid and F95 frequencies (Mancini et al. 2012) and the 3–12 Hz tremor spectrum."
+    )
+
+    @OptionGroup var options: ScoreOptions
+
+    func run() throws {
+        var parameters = AnalyzerParameters()
+        parameters.balance.lenient = options.lenient
+        try emit(options, .balance, parameters)
+    }
+}

@@ -101,6 +101,7 @@ import TestSupport
         case .voice: return count(parameters.voice)
         case .audiometry: return count(parameters.audiometry)
         case .loudness: return count(parameters.loudness)
+        case .balance: return count(parameters.balance)
         }
     }
 

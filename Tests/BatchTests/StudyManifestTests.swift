@@ -54,10 +54,12 @@ struct StudyManifestTests {
         #expect(counts.unitsDone == 3 && counts.errors == 1)
         let rows = try store.resultRows()
         let summary = rows.map { "\($0.recording.split(separator: "#").last!) \($0.key.analyzer) \($0.status.rawValue)" }.sorted()
-        #expect(summary == ["r1 gait ok", "r1 tapping ok", "r1 voice ok", "r2 read error", "r3 voice ok"], "\(summary)")
-        // The walk's two parts are told apart by their columns.
+        #expect(summary == ["r1 balance ok", "r1 gait ok", "r1 tapping ok", "r1 voice ok", "r2 read error", "r3 voice ok"], "\(summary)")
+        // The walk's two parts are told apart by their columns: the outbound walk is gait, the rest part balance.
         let gait = try #require(rows.first { $0.key.analyzer == "gait" })
-        #expect(gait.featuresJSON.contains(#""atk.outbound":"#) && gait.featuresJSON.contains(#""atk.rest":"#), "\(gait.featuresJSON.prefix(300))")
+        #expect(gait.featuresJSON.hasPrefix(#"{"atk":{"#) && gait.featuresJSON.contains(#""stepCount""#) && !gait.featuresJSON.contains("atk.rest"), "\(gait.featuresJSON.prefix(300))")
+        let balance = try #require(rows.first { $0.key.analyzer == "balance" })
+        #expect(balance.featuresJSON.contains(#""swayRmsMetersPerSecondSquaredH""#) && !balance.featuresJSON.contains("stepCount"), "\(balance.featuresJSON.prefix(300))")
         // The phonation is scored, the countdown (the same bytes here) is not: one voice key per record, naming its column.
         let voice = rows.filter { $0.key.analyzer == "voice" && $0.recording.hasSuffix("#r1") }
         #expect(voice.count == 1 && voice[0].key.parameters.hasPrefix(#"{"member":"audio_audio.m4a","#))

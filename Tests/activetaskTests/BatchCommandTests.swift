@@ -80,7 +80,7 @@ import TestSupport
         #expect(try Run(["batch", corpus, "--db", merged, "--json"]).json?["computed"] as? Double == 0)
     }
 
-    @Test("generate-corpus: every file of 2 mPower-like runs is distinct and analyses without error (tapping, gait, voice, spl, audiometry)")
+    @Test("generate-corpus: every file of 2 mPower-like runs is distinct and analyses without error (tapping, gait, balance, voice, spl, audiometry)")
     func corpusRuns() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -92,8 +92,9 @@ import TestSupport
         #expect(rows.allSatisfy { $0.status == .ok }, "\(rows.filter { $0.status != .ok }.map { "\($0.recording) \($0.key.analyzer): \($0.error ?? "")" })")
         let perRun = Dictionary(grouping: rows) { $0.recording.components(separatedBy: "/").first { $0.hasPrefix("run-") } ?? "" }
         for (_, runRows) in perRun {
-            // The voice recording is scored as voice only, not also as a room-noise check (issue 17, item 6).
-            #expect(runRows.map(\.key.analyzer).sorted() == ["audiometry", "gait", "spl", "tapping", "voice"])
+            // The voice recording is scored as voice only, not also as a room-noise check (issue 17, item 6);
+            // the walk's rest recording by balance, its outbound walk by gait (issue 18, item 3).
+            #expect(runRows.map(\.key.analyzer).sorted() == ["audiometry", "balance", "gait", "spl", "tapping", "voice"])
         }
         #expect(Set(rows.map(\.key.contentSHA256)).count == 10)  // 2 runs × 5 files, all distinct
     }

@@ -89,6 +89,7 @@ import Batch
             "info": ["info", sample + "/tapping_results.json"],
             "score tapping": ["score", "tapping", sample + "/tapping_results.json"],
             "score gait": ["score", "gait", sample + "/accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json"],
+            "score balance": ["score", "balance", sample + "/deviceMotion_FBB0F82D_B546_0A40_4F1C_E3D85E934F5F-20260101120005.json"],
             "score spl": ["score", "spl", wav],
             "score voice": ["score", "voice", wav],
             "score loudness": ["score", "loudness", wav],

@@ -66,7 +66,7 @@ struct ScoreRealMPowerTests {
 @Suite struct ScoreWalkingTaskTests {
     /// An unpacked walking upload: outbound walk, rest device motion, outbound pedometer, with
     /// mPower's translated names (formats.md §8.3).
-    @Test("a walking-task folder is scored per step, the pedometer joins its own step")
+    @Test("a walking-task folder: gait per walking step with the pedometer of its own step; the rest step is scored by balance (sway, tremor), not gait")
     func folder() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -78,10 +78,21 @@ struct ScoreRealMPowerTests {
         let run = try Run(["score", "gait", "--json", folder.url.path])
         #expect(run.status == 0, "\(run.stderr)")
         let features = try #require(run.json?["features"] as? [String: [String: Any]])
-        #expect(Set(features.keys) == ["atk.outbound", "atk.rest"])
-        #expect(features["atk.outbound"]?["stepCount"] as? Int == 18)
-        #expect(features["atk.outbound"]?["pedometerStepCount"] as? Int == 18)
-        #expect(features["atk.rest"]?["pedometerStepCount"] == nil)
-        #expect(features["atk.rest"]?["swayRmsMetersPerSecondSquaredH"] is Double)
+        #expect(Set(features.keys) == ["atk"])  // the outbound walk alone
+        #expect(features["atk"]?["stepCount"] as? Int == 18)
+        #expect(features["atk"]?["pedometerStepCount"] as? Int == 18)
+
+        let balance = try Run(["score", "balance", "--json", folder.url.path])
+        #expect(balance.status == 0, "\(balance.stderr)")
+        let rest = try #require((balance.json?["features"] as? [String: [String: Any]])?["atk"])
+        #expect(rest["swayRmsMetersPerSecondSquaredH"] is Double && rest["tremorDominantFrequencyHzAccel"] is Double)
+        #expect(rest["stepCount"] == nil && rest["cadenceStepsPerMinute"] == nil)
+        // The same sway as the rest file's own analysis (GaitAnalysis on its signal), by hand:
+        let alone = try Run(["score", "balance", "--json", folder.path("deviceMotion_walking.rest")])
+        #expect((alone.json?["features"] as? [String: [String: Any]])?["atk"]?["swayRmsMetersPerSecondSquaredH"] as? Double
+            == rest["swayRmsMetersPerSecondSquaredH"] as? Double)
+        // A rest recording is not a walk: score gait refuses it (exit 2) naming the balance analyzer.
+        let refused = try Run(["score", "gait", folder.path("deviceMotion_walking.rest")])
+        #expect(refused.status == 2 && refused.stderr.contains("balance analyzer"), "\(refused.stderr)")
     }
 }

@@ -202,8 +202,8 @@ import TestSupport
             assert list(gait.index) == ["w1", "w2"], list(gait.index)
             assert list(gait.columns[:2]) == ["healthCode", "createdOn"], list(gait.columns[:3])
             assert gait.loc["w1", "healthCode"] == "hc-1" and gait["createdOn"].dtype.kind == "i"
-            assert gait["atk.outbound.stepCount"].dtype.kind in "if" and gait.loc["w1", "atk.outbound.stepCount"] >= 0, gait.filter(like="stepCount")
-            assert "atk.rest.swayRmsMetersPerSecondSquaredH" in gait.columns
+            assert gait["atk.stepCount"].dtype.kind in "if" and gait.loc["w1", "atk.stepCount"] >= 0, gait.filter(like="stepCount")
+            assert not any(c.startswith("atk.rest.") for c in gait.columns), "the rest part is balance's, not gait's"
             print("ok")
             """, folder.path("gait.csv")]
         let pipe = Pipe()
@@ -213,5 +213,64 @@ import TestSupport
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         check.waitUntilExit()
         #expect(check.terminationStatus == 0 && output.hasSuffix("ok\n"), "\(output)")
+    }
+}
+
+/// `batch export --wide --per healthCode` (issue 18, item 5) against pandas' groupby on the
+/// wide table itself (median, and quantile(0.75) − quantile(0.25), both linear = type 7).
+@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct PerParticipantTests {
+    @Test("per-participant medians and IQRs equal pandas' groupby of the exported wide table; an unknown column exits 2")
+    func equalsPandas() throws {
+        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
+            return
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = SharedData.sampleData.appendingPathComponent("tapping_results.json").path
+        let manifest = try folder.write("tapping.csv", """
+            recordId,healthCode,tapping_results.json.TappingSamples
+            t1,hc-1,\(sample)
+            t2,hc-1,\(SharedData.path("mpower/pdkit_mpower_finger_tapping.json"))
+            t3,hc-1,\(SharedData.path("mpower/pdscores_tapping.json"))
+            t4,hc-2,\(SharedData.path("mpower/pdscores_tapping.json"))
+
+            """)
+        let db = folder.path("t.sqlite")
+        #expect(try Run(["batch", "--manifest", manifest, "--db", db]).status == 0)
+        #expect(try Run(["batch", "export", "--db", db, "--wide", "--analyzer", "tapping", "--csv", "--out", folder.path("wide.csv")]).status == 0)
+        let per = try Run(["batch", "export", "--db", db, "--wide", "--analyzer", "tapping", "--per", "healthCode", "--csv", "--out", folder.path("per.csv")])
+        #expect(per.status == 0, "\(per.stderr)")
+        let unknown = try Run(["batch", "export", "--db", db, "--wide", "--analyzer", "tapping", "--per", "nope", "--csv"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("healthCode"), "\(unknown.stderr)")
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: python)
+        check.arguments = ["-c", """
+            import math, sys
+            import pandas as pd
+            wide = pd.read_csv(sys.argv[1]); per = pd.read_csv(sys.argv[2], index_col="healthCode")
+            ok = wide[wide["status"] == "ok"]
+            assert list(per.index) == ["hc-1", "hc-2"] and list(per["records"]) == [3, 1], per["records"]
+            numeric = [c for c in ok.columns[8:] if ok[c].dtype.kind in "if"]
+            assert len(numeric) > 30, numeric
+            problems = []
+            for column in numeric:
+                groups = ok.groupby("healthCode")[column]
+                for name, median, iqr in zip(groups.median().index, groups.median(), groups.quantile(0.75) - groups.quantile(0.25)):
+                    for kind, expected in (("median", median), ("iqr", iqr)):
+                        got = per.loc[name, f"{column}.{kind}"]
+                        if (pd.isna(expected) != pd.isna(got)) or (not pd.isna(expected) and not math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-12)):
+                            problems.append(f"{name} {column}.{kind}: {got} vs pandas {expected}")
+            assert not problems, problems[:5]
+            print("ok", len(numeric))
+            """, folder.path("wide.csv"), folder.path("per.csv")]
+        let pipe = Pipe()
+        check.standardOutput = pipe
+        check.standardError = pipe
+        try check.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 0 && output.hasPrefix("ok"), "\(output)")
     }
 }

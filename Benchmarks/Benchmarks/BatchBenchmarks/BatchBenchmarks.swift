@@ -4,8 +4,9 @@ import BenchmarkSupport
 import Foundation
 import Recording
 
-/// Task runs in the generated corpus (each: tapping, walking with three recorders, a 10-s voice
-/// WAV, an SPL result and a dB HL result — 6 analyses).
+/// Task runs in the generated corpus (each: tapping, walking with three recorders — its outbound
+/// walk scored by gait, its rest recording by balance —, a 10-s voice WAV, an SPL result and a
+/// dB HL result: 7 analyses).
 let runs = quickOr(4, 40)
 
 /// The corpus, written once per process with `Corpus.write` (as `activetask generate-corpus`).
@@ -20,8 +21,8 @@ let benchmarks: @Sendable () -> Void = {
     registerReference()
 
     /// Discovery, hashing, every analysis and the SQLite store (a fresh one per iteration), on
-    /// all cores. recordings/s = throughput × 5 × runs (5 units per run), results/s = throughput × 6 × runs.
-    Benchmark("Batch: generated corpus of \(runs) task runs (\(6 * runs) analyses) into a new store",
+    /// all cores. recordings/s = throughput × 5 × runs (5 units per run), results/s = throughput × 7 × runs.
+    Benchmark("Batch: generated corpus of \(runs) task runs (\(7 * runs) analyses) into a new store",
               configuration: configuration(seconds: 60, iterations: 5)) { benchmark in
         let folder = (corpus as NSString).deletingLastPathComponent
         for iteration in benchmark.scaledIterations {

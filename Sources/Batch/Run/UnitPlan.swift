@@ -66,21 +66,26 @@ enum UnitPlan {
         var plans: [AnalysisPlan] = []
         switch unit.shape {
         case .upload, .taskResult, .record:
-            var motion = false
+            var walking = false, resting = false
             let whole = unit.shape != .taskResult  // every member's results, not only the task result's own
-            let tasks = audioTasks(unit, members)
+            let names = memberNames(unit, members)
+            let tasks = audioTasks(members, names)
             for (path, facts) in members where facts.category == .audio {
                 plans += audioPlans(path, task: tasks[path], default: audio, selected: selected)
             }
             for (path, facts) in members where facts.category != .audio {
                 plans += tappingPlans(facts, path)
-                motion = motion || facts.motion
+                if facts.motion {
+                    // The rest part of a walk (its step, column or name says so) is standing still: balance, not gait.
+                    if GaitScorer.isRest(path + " (" + (names[path] ?? []).compactMap { $0 }.joined(separator: " ") + ")") { resting = true } else { walking = true }
+                }
                 if path == unit.path || whole {
                     if facts.splResult { plans.append(.plan(.spl, path)) }
                     if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
                 }
             }
-            if motion { plans.append(.plan(.gait, unit.path)) }
+            if walking { plans.append(.plan(.gait, unit.path)) }
+            if resting { plans.append(.plan(.balance, unit.path)) }
             // An upload of a manifest alone, or a countdown recording, has nothing more to do.
             let nothingToScore = members.allSatisfy { $0.facts.uploadManifest || tasks[$0.path] == .countdown }
             if plans.isEmpty && !nothingToScore {
@@ -94,11 +99,11 @@ enum UnitPlan {
                 if plans.isEmpty { return .unknown(kind: "countdown recording", reason: "the countdown before a phonation (by its name): not scored") }
             case .json:
                 plans = tappingPlans(facts, path)
-                if facts.motion { plans.append(.plan(.gait, path)) }
+                if facts.motion { plans.append(.plan(GaitScorer.isRest(path) ? .balance : .gait, path)) }
                 if facts.splResult { plans.append(.plan(.spl, path)) }
                 if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
             case .motionTable:
-                plans = [.plan(.gait, path)]
+                plans = [.plan(GaitScorer.isRest(path) ? .balance : .gait, path)]
             case .audiogramTable:
                 plans = (1...max(1, facts.audiogramRows)).map { .plan(.audiometry, path, row: $0) }
             case .stepGroundTruth, .table, .text, .binary, .unreadable:
@@ -128,14 +133,7 @@ enum UnitPlan {
     /// record's column name or the task result's file-result and step identifiers, then a file
     /// name that says countdown, then the upload's `item` (the whole upload's task), then the
     /// file's name.
-    private static func audioTasks(_ unit: WorkUnit, _ members: [(path: String, facts: FileFacts)]) -> [String: RecordingTask] {
-        var named: [String: [String?]] = [:]
-        if case .record(let columns) = unit.shape { for (column, path) in columns.sorted(by: { $0.key < $1.key }) { named[path, default: []].append(column) } }
-        for (path, facts) in members {
-            for file in facts.namedFiles {
-                if let sibling = TaskFiles.resolve(file.name, nextTo: path) { named[sibling, default: []] += [file.identifier, file.step] }
-            }
-        }
+    private static func audioTasks(_ members: [(path: String, facts: FileFacts)], _ named: [String: [String?]]) -> [String: RecordingTask] {
         let item = members.first { $0.facts.uploadManifest }?.facts.uploadItem
         var tasks: [String: RecordingTask] = [:]
         for (path, facts) in members where facts.category == .audio {
@@ -143,6 +141,19 @@ enum UnitPlan {
             tasks[path] = RecordingTask.named((named[path] ?? []) + [RecordingTask.named([name]) == .countdown ? name : nil, item, name])
         }
         return tasks
+    }
+
+    /// What the unit says each member is: its manifest column, or the file-result identifier and
+    /// step of the task result that names it.
+    private static func memberNames(_ unit: WorkUnit, _ members: [(path: String, facts: FileFacts)]) -> [String: [String?]] {
+        var named: [String: [String?]] = [:]
+        if case .record(let columns) = unit.shape { for (column, path) in columns.sorted(by: { $0.key < $1.key }) { named[path, default: []].append(column) } }
+        for (path, facts) in members {
+            for file in facts.namedFiles {
+                if let sibling = TaskFiles.resolve(file.name, nextTo: path) { named[sibling, default: []] += [file.identifier, file.step] }
+            }
+        }
+        return named
     }
 
     /// One tapping plan per tapping result (by step identifier when a file holds several).

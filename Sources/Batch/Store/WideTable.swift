@@ -24,6 +24,7 @@ public struct WideTable: Sendable {
     /// A study manifest's metadata columns (`recordId` is the recording), first in every row, and
     /// each recording's values.
     public let metadataColumns: [String]
+    /// Recording → metadata column → value.
     let metadata: [String: [String: String]]
 
     /// The columns of `analyzer`'s results in the store: the manifest metadata, then every

@@ -1,0 +1,53 @@
+import InputGuards
+import Analysis
+import SensorData
+
+/// Scores the rest part of a walking task — the participant standing still — with the sway and
+/// rest-tremor features of ``GaitAnalysis`` (analysis.md §2.8 sway: Mancini et al. 2012; §2.9 the
+/// tremor spectrum), never with steps and cadence: a rest recording's "cadence" is noise. A
+/// recording is a rest part when its step identifier, manifest column or file name says `rest`
+/// (``GaitScorer/isRest(_:)``).
+public enum BalanceScorer {
+    public struct Parameters: Sendable, Hashable, Codable {
+        public var lenient = false
+        /// The motion analysis's parameters (sampling grid, gravity cutoff) the features use.
+        public var analysis = GaitAnalysis.Parameters()
+        public init() {}
+
+        public var problem: String? { analysis.problem }
+    }
+
+    /// The feature families of a standing recording.
+    static let prefixes = ["sway", "tremor"]
+
+    public static func score(_ unit: LoadedUnit, _ parameters: Parameters = .init()) throws(ScoringError) -> BalanceScore {
+        if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): \(problem)") }
+        var reading = GaitScorer.Parameters()
+        reading.lenient = parameters.lenient
+        reading.analysis = parameters.analysis
+        let (recordings, readWarnings, _) = try GaitScorer.recordings(unit, reading)
+        let rest = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) && GaitScorer.isRest($0.name) }
+        guard !rest.isEmpty else {
+            throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): no rest recording (a motion recording whose step, manifest column or file name says rest)")
+        }
+        var warnings = readWarnings
+        var sets: [FeatureSet] = []
+        var scored: [GaitRecording] = []
+        for (index, recording) in rest.enumerated() {
+            guard let signal = MotionSignal(recording.series) else { continue }
+            let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis, windows: false)
+            scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
+            var set = FeatureSet(name: rest.count == 1 ? "atk" : "atk.\(index + 1)")
+            set.append("durationSeconds", signal.time.count > 1 ? signal.time.last! - signal.time.first! : 0)
+            for (name, value) in zip(analysis.features.names, analysis.features.values) where prefixes.contains(where: name.hasPrefix) {
+                set.append(name, value)
+            }
+            sets.append(set)
+        }
+        if scored.count > 1 { warnings.append("\(scored.count) rest recordings, scored one set each in their order") }
+        let usable = scored.contains { $0.analysis.hasTremorSpectrum }
+        let report = ScoreReport(kind: "balance", file: unit.path, dialect: rest.map(\.series.kind.rawValue).joined(separator: ", "), sets: sets,
+                                 warnings: warnings, unusable: usable ? nil : "less than 5 s of gap-free rest recording")
+        return BalanceScore(report: report, recordings: scored)
+    }
+}
