@@ -20,12 +20,14 @@ struct BatchRun: AsyncParsableCommand {
         commandName: "run",
         abstract: "Analyse every recording under PATH… (files, folders, @MANIFEST files listing paths) into --db.",
         discussion: """
-            Each recording is sniffed like `info` does and scored by every analyzer that applies (tapping, gait, spl, voice, \
-            audiometry), one row per (recording, analyzer) with features, versions, parameters, content hash, timing and \
-            warnings; failures are rows with the error text, unknown files are listed. Results are keyed by content hash, \
-            analyzer version and parameters: a rerun skips what is stored (--force recomputes), a killed run loses no \
-            committed transaction. --shard i/n (0-based) takes a stable subset by a hash of each path; `batch merge` combines \
-            shard stores. Progress goes to stderr; the summary to stdout.
+            Each file is read once and classified like `info` does; each recording (a file, an upload folder, a task result \
+            with its recorder files, a --manifest record) is scored by every analyzer that applies (tapping, gait, balance, \
+            spl, voice, audiometry; audio by its task), one row per (recording, analyzer) with features, versions, parameters, \
+            content hash, timing and warnings; failures are rows with the error text, unknown files are listed. Results are \
+            keyed by content hash, analyzer version and parameters: a rerun skips what is stored without reading unchanged \
+            files (--force recomputes), a killed run loses no committed transaction. --shard i/n (0-based) takes a stable \
+            subset by a hash of each upload folder, manifest record or file; `batch merge` combines shard stores. Progress goes \
+            to stderr; the summary to stdout.
             """
     )
 
