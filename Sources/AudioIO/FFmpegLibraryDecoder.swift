@@ -236,14 +236,15 @@ private final class MemoryReader {
         let reader = Unmanaged<MemoryReader>.fromOpaque(opaque!).takeUnretainedValue()
         let size = Int64(reader.bytes.count)
         if whence & AVSEEK_SIZE != 0 { return size }
-        let target: Int64
+        // libavformat's offsets come from the container: any Int64, so the sums are checked.
+        let (target, overflow): (Int64, Bool)
         switch whence & ~AVSEEK_FORCE {
-        case SEEK_SET: target = offset
-        case SEEK_CUR: target = Int64(reader.position) + offset
-        case SEEK_END: target = size + offset
+        case SEEK_SET: (target, overflow) = (offset, false)
+        case SEEK_CUR: (target, overflow) = Int64(reader.position).addingReportingOverflow(offset)
+        case SEEK_END: (target, overflow) = size.addingReportingOverflow(offset)
         default: return -1
         }
-        guard target >= 0, target <= size else { return -1 }
+        guard !overflow, target >= 0, target <= size else { return -1 }
         reader.position = Int(target)
         return target
     }

@@ -157,13 +157,17 @@ final class PatchedFile {
         return Int64(got)
     }
 
+    /// Offsets derive from the file's chunk sizes: the sums are checked (an overflow is a failed seek).
     func seek(_ offset: Int64, whence: Int32) -> Int64 {
+        let (target, overflow): (Int64, Bool)
         switch whence {
-        case SEEK_SET: position = offset
-        case SEEK_CUR: position += offset
-        case SEEK_END: position = length + offset
+        case SEEK_SET: (target, overflow) = (offset, false)
+        case SEEK_CUR: (target, overflow) = position.addingReportingOverflow(offset)
+        case SEEK_END: (target, overflow) = length.addingReportingOverflow(offset)
         default: return -1
         }
+        guard !overflow, target >= 0 else { return -1 }
+        position = target
         return position
     }
 }

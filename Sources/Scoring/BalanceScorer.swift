@@ -6,7 +6,7 @@ import SensorData
 /// rest-tremor features of ``GaitAnalysis`` (analysis.md §2.8 sway: Mancini et al. 2012; §2.9 the
 /// tremor spectrum), never with steps and cadence: a rest recording's "cadence" is noise. A
 /// recording is a rest part when its step identifier, manifest column or file name says `rest`
-/// (``GaitScorer/isRest(_:)``).
+/// (``GaitScorer/part(file:steps:)``).
 public enum BalanceScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         public var lenient = false
@@ -26,7 +26,7 @@ public enum BalanceScorer {
         reading.lenient = parameters.lenient
         reading.analysis = parameters.analysis
         let (recordings, readWarnings, _) = try GaitScorer.recordings(unit, reading)
-        let rest = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) && GaitScorer.isRest($0.name) }
+        let rest = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) && $0.part == "rest" }
         guard !rest.isEmpty else {
             throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): no rest recording (a motion recording whose step, manifest column or file name says rest)")
         }

@@ -23,7 +23,7 @@ public enum GaitScorer {
         let (recordings, readWarnings, csvLayout) = try self.recordings(unit, parameters)
         var warnings = readWarnings
         let allMotion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
-        let motion = allMotion.filter { !isRest($0.name) }  // standing still: the balance analyzer's
+        let motion = allMotion.filter { $0.part != "rest" }  // standing still: the balance analyzer's
         let pedometers = recordings.filter { $0.series.kind == .pedometer }
         guard !motion.isEmpty || !pedometers.isEmpty else {
             if !allMotion.isEmpty {
@@ -33,10 +33,10 @@ public enum GaitScorer {
         }
         var sets: [FeatureSet] = []
         var scored: [GaitRecording] = []
-        let pedometer = pedometers.first.map { (label: label($0.name, index: -1), features: PedometerAnalysis.features($0.series)) }
+        let pedometer = pedometers.first.map { (label: $0.part ?? "0", features: PedometerAnalysis.features($0.series)) }
         for (index, recording) in motion.enumerated() {
             guard let signal = MotionSignal(recording.series) else { continue }
-            let name = label(recording.name, index: index)
+            let name = recording.part ?? "\(index + 1)"
             let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis)
             scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
             var set = analysis.features.renamed(motion.count == 1 ? "atk" : "atk." + name)
@@ -54,14 +54,26 @@ public enum GaitScorer {
         return GaitScore(report: report, recordings: scored)
     }
 
-    /// The motion and pedometer recordings of `unit` (labelled with their file and step), the
-    /// readers' warnings, and for a CSV table the layout it was read with.
+    /// One recording of a walking task: its file, the step or column its task gives it, its series.
+    public struct Recording: Sendable {
+        public var file: String
+        public var step: String?
+        public var series: SensorSeries
+
+        /// How messages and charts name it: `file (step)`.
+        public var name: String { step.map { "\(file) (\($0))" } ?? file }
+        /// outbound, return or rest, when its step or file name says (``part(file:steps:)``).
+        public var part: String? { GaitScorer.part(file: file, steps: [step]) }
+    }
+
+    /// The motion and pedometer recordings of `unit` (with their files and steps), the readers'
+    /// warnings, and for a CSV table the layout it was read with.
     public static func recordings(_ unit: LoadedUnit, _ parameters: Parameters = .init()) throws(ScoringError)
-        -> (recordings: [(name: String, series: SensorSeries)], warnings: [String], csvLayout: MotionCSVLayout?)
+        -> (recordings: [Recording], warnings: [String], csvLayout: MotionCSVLayout?)
     {
         var warnings: [String] = []
         var csvLayout: MotionCSVLayout?
-        var recordings: [(name: String, series: SensorSeries)] = []
+        var recordings: [Recording] = []
         let steps = unit.steps
         do throws(ReadError) {
             for input in unit.inputs {
@@ -70,12 +82,11 @@ public enum GaitScorer {
                     let layout = try parameters.csv.layout(for: table, file: input.path)
                     csvLayout = layout
                     let (series, readWarnings) = try SensorSeries.accelerometer(from: table, layout: layout, file: input.path)
-                    recordings.append((input.path, series))
+                    recordings.append(Recording(file: input.path, step: steps[input.path], series: series))
                     warnings += readWarnings.map(\.description)
                 case .json(let contents):
-                    // A task result's recorder files are labelled with their step (walking.outbound, …).
-                    let step = steps[input.path].map { " (\($0))" } ?? ""
-                    recordings += contents.series.map { ($0.file + step, $0.series) }
+                    // A task result's recorder files carry their step (walking.outbound, …), a manifest's their column.
+                    recordings += contents.series.map { Recording(file: $0.file, step: steps[input.path], series: $0.series) }
                     warnings += contents.allWarnings.map(\.description)
                 case .audio, .text, .binary:
                     continue
@@ -87,17 +98,15 @@ public enum GaitScorer {
         return (recordings, warnings, csvLayout)
     }
 
-    /// A short label for one recording of a task: its step (outbound, return, rest) or its number.
-    /// Whether a recording (named by its file and, in parentheses, its step or column) is the rest
-    /// part of a walking task.
-    public static func isRest(_ name: String) -> Bool { label(name, index: 0) == "rest" }
-
-    /// The step (in parentheses after the file name) decides before the file name does.
-    static func label(_ name: String, index: Int) -> String {
-        let step = name.hasSuffix(")") ? name[(name.lastIndex(of: "(") ?? name.startIndex)...] : ""
-        for text in [String(step), name] {
+    /// The part of a walking task a recording is — outbound, return or rest — as its steps (task
+    /// result step identifiers, manifest columns) say, else its file name; nil when none says.
+    public static func part(file: String, steps: [String?] = []) -> String? {
+        for text in steps.compactMap({ $0 }) + [file] {
             for part in ["outbound", "return", "rest"] where text.contains(part) { return part }
         }
-        return "\(index + 1)"
+        return nil
     }
+
+    /// Whether a recording is the rest part of a walking task (standing still: balance, not gait).
+    public static func isRest(file: String, steps: [String?] = []) -> Bool { part(file: file, steps: steps) == "rest" }
 }

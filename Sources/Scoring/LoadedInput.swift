@@ -226,17 +226,11 @@ public enum TaskFiles {
 
     /// The visible files directly in `folder`, in name order.
     public static func folderMembers(_ folder: String) -> [String] {
-        guard let directory = FileName.withCString(folder, { opendir($0) }) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.string(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            guard !name.hasPrefix(".") else { continue }
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        let names = (try? DirectoryListing.names(in: folder).get().names) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }.filter { path in
             var status = stat()
-            if FileName.withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG { names.append(path) }
+            return FileName.withCString(path, { stat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFREG
         }
-        return names.sorted()
     }
 
     /// The last component of a path.

@@ -62,10 +62,10 @@ import TestSupport
     }
 
     @Test("uploads, task results with their recorder files, loose files, @manifests; hidden files left out")
-    func grouping() throws {
+    func grouping() async throws {
         let folder = try Self.corpus()
         defer { folder.remove() }
-        let (units, missing, _) = Discovery.units([folder.path("upload"), folder.path("task"), "@" + folder.path("list.txt")])
+        let (units, missing, _) = await Discovery.units([folder.path("upload"), folder.path("task"), "@" + folder.path("list.txt")])
         #expect(missing == [folder.path("missing.json")])
         let summary = units.map { "\($0.path.dropFirst(folder.url.path.count + 1)) \($0.shape) \($0.members.count)" }
         #expect(summary == [

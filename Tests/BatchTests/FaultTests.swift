@@ -13,7 +13,7 @@ import SensorData
     static let tapping = SharedData.sampleData.appendingPathComponent("tapping_results.json").path
 
     @Test("symbolic-link loops end; a second link to a folder adds nothing; a FIFO is refused, never opened; a dangling link is a file that reports itself")
-    func links() throws {
+    func links() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let root = folder.path("root")
@@ -30,7 +30,7 @@ import SensorData
         #expect(files == [root + "/a.json", root + "/again/deeper/b.json", root + "/dangling.json"])
         #expect(refused.map(\.path) == [root + "/pipe"] && refused[0].reason.contains("FIFO"))
 
-        let (units, missing, inventory) = Discovery.units([root])
+        let (units, missing, inventory) = await Discovery.units([root])
         #expect(missing.isEmpty && units.count == 4)
         let outcomes = units.map { BatchRunner.process($0, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test")) }
         let errors = outcomes.flatMap(\.results).filter { $0.status == .error }.compactMap(\.error)
@@ -45,7 +45,7 @@ import SensorData
         let original = try String(contentsOfFile: Self.tapping, encoding: .utf8)
         let path = try folder.write("tap.json", original)
         let unit = WorkUnit(path: path, members: [path], shape: .file)
-        let inventory = Inventory.take([path])
+        let inventory = await Inventory.take([path], cached: [:], options: BatchOptions(toolkitVersion: "test"))
         _ = try folder.write("tap.json", #"{"items":[]}"#)
         let outcome = BatchRunner.process(unit, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test"))
         let expected = try TappingScorer.score(LoadedInput.load(Self.tapping)).report
@@ -62,12 +62,12 @@ import SensorData
     }
 
     @Test("beyond the memory budget a file is read again for its analyses: changed or vanished meanwhile, it is one error row and nothing is stored under its old hash")
-    func changedBeyondBudget() throws {
+    func changedBeyondBudget() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = try folder.write("tap.json", String(contentsOfFile: Self.tapping, encoding: .utf8))
         let unit = WorkUnit(path: path, members: [path], shape: .file)
-        var inventory = Inventory.take([path])
+        var inventory = await Inventory.take([path], cached: [:], options: BatchOptions(toolkitVersion: "test"))
         inventory.loaded = [:]  // as when the budget was spent: the analyses read the file again
 
         let steady = BatchRunner.process(unit, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test"))

@@ -97,11 +97,7 @@ import TestSupport
 
     @Test("pandas reads the wide CSV with numeric, boolean and text columns, equal to the JSONL and to pandas.read_sql of the wide_<analyzer> view; R's read.csv gives the same types")
     func peersReadTheWideTable() throws {
-        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
-            return
-        }
+        guard let python = PandasPeer.python() else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let db = try Self.store(folder)
@@ -158,14 +154,7 @@ import TestSupport
                     print("R checked", analyzer, len(classes), file=sys.stderr)
             print(json.dumps(problems))
             """)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, folder.url.path, db]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try PandasPeer.run(python, [script, folder.url.path, db], mergingErrors: false).output
         let problems = try #require((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String], "\(output)")
         #expect(problems.isEmpty, "\(problems.prefix(10))")
 
@@ -177,11 +166,7 @@ import TestSupport
 @Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct ManifestToDataFrameTests {
     @Test("batch --manifest, export --wide, pandas.read_csv(index_col=\"recordId\"): one row per record with its metadata and typed features")
     func threeLines() throws {
-        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
-            return
-        }
+        guard let python = PandasPeer.python() else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let manifest = try folder.write("walking.csv", """
@@ -194,9 +179,7 @@ import TestSupport
         #expect(batch.status == 0, "\(batch.stderr)")
         let export = try Run(["batch", "export", "--db", folder.path("mpower.sqlite"), "--wide", "--analyzer", "gait", "--csv", "--out", folder.path("gait.csv")])
         #expect(export.status == 0, "\(export.stderr)")
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: python)
-        check.arguments = ["-c", """
+        let (status, output) = try PandasPeer.run(python, ["-c", """
             import pandas as pd, sys
             gait = pd.read_csv(sys.argv[1], index_col="recordId")
             assert list(gait.index) == ["w1", "w2"], list(gait.index)
@@ -205,14 +188,8 @@ import TestSupport
             assert gait["atk.stepCount"].dtype.kind in "if" and gait.loc["w1", "atk.stepCount"] >= 0, gait.filter(like="stepCount")
             assert not any(c.startswith("atk.rest.") for c in gait.columns), "the rest part is balance's, not gait's"
             print("ok")
-            """, folder.path("gait.csv")]
-        let pipe = Pipe()
-        check.standardOutput = pipe
-        check.standardError = pipe
-        try check.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        check.waitUntilExit()
-        #expect(check.terminationStatus == 0 && output.hasSuffix("ok\n"), "\(output)")
+            """, folder.path("gait.csv")], mergingErrors: true)
+        #expect(status == 0 && output.hasSuffix("ok\n"), "\(output)")
     }
 }
 
@@ -221,11 +198,7 @@ import TestSupport
 @Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct PerParticipantTests {
     @Test("per-participant medians and IQRs equal pandas' groupby of the exported wide table; an unknown column exits 2")
     func equalsPandas() throws {
-        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
-            return
-        }
+        guard let python = PandasPeer.python() else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let sample = SharedData.sampleData.appendingPathComponent("tapping_results.json").path
@@ -244,9 +217,7 @@ import TestSupport
         #expect(per.status == 0, "\(per.stderr)")
         let unknown = try Run(["batch", "export", "--db", db, "--wide", "--analyzer", "tapping", "--per", "nope", "--csv"])
         #expect(unknown.status == 2 && unknown.stderr.contains("healthCode"), "\(unknown.stderr)")
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: python)
-        check.arguments = ["-c", """
+        let (status, output) = try PandasPeer.run(python, ["-c", """
             import math, sys
             import pandas as pd
             wide = pd.read_csv(sys.argv[1]); per = pd.read_csv(sys.argv[2], index_col="healthCode")
@@ -264,13 +235,34 @@ import TestSupport
                             problems.append(f"{name} {column}.{kind}: {got} vs pandas {expected}")
             assert not problems, problems[:5]
             print("ok", len(numeric))
-            """, folder.path("wide.csv"), folder.path("per.csv")]
+            """, folder.path("wide.csv"), folder.path("per.csv")], mergingErrors: true)
+        #expect(status == 0 && output.hasPrefix("ok"), "\(output)")
+    }
+}
+
+/// The peers' Python (pandas, numpy, parselmouth) that scripts/setup.sh installs.
+enum PandasPeer {
+    /// Its path, or nil with an issue recorded (CI always has it).
+    static func python() -> String? {
+        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
+            return nil
+        }
+        return python
+    }
+
+    /// Runs it with `arguments`: its status and standard output (with standard error when `mergingErrors`).
+    static func run(_ python: String, _ arguments: [String], mergingErrors: Bool) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = arguments
         let pipe = Pipe()
-        check.standardOutput = pipe
-        check.standardError = pipe
-        try check.run()
+        process.standardOutput = pipe
+        if mergingErrors { process.standardError = pipe }
+        try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        check.waitUntilExit()
-        #expect(check.terminationStatus == 0 && output.hasPrefix("ok"), "\(output)")
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
     }
 }

@@ -71,17 +71,11 @@ public enum BatchRunner {
         }
         var records = options.manifest?.units ?? []
         if let shard = options.shard { records = records.filter { WorkUnit.isInShard(key: $0.path, shard.index, of: shard.count) } }
-        let recordFiles = Set(records.flatMap(\.members)).subtracting(files).sorted()
         let stored = options.force ? [] : try store.storedKeys()
         let cached = options.force ? [:] : try store.fileFacts()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
-        var inventory = await Inventory.take(files + recordFiles, cached: cached, options: options)
-        // Recorder files a task result names outside the arguments are read too (and not units of their own).
-        let named = Set(files.flatMap { Discovery.namedFiles(of: $0, inventory.facts) }).subtracting(files).filter(FileVersion.exists)
-        if !named.isEmpty { inventory.add(await Inventory.take(named.sorted(), cached: cached, options: options)) }
-        let units = (Discovery.group(files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) } + refused + records)
-            .sorted { $0.path < $1.path }
+        let (units, inventory) = await Discovery.units(files: files, refused: refused, records: records, cached: cached, options: options)
         try store.commitFileFacts(inventory.fresh)
 
         var counts = BatchCounts()
@@ -90,7 +84,6 @@ public enum BatchRunner {
         var pending = StoreBatch()
         var lastCommit = Date()
         let jobs = max(1, options.jobs)
-        let found = inventory
         do {
             try await withThrowingTaskGroup(of: UnitOutcome.self) { group in
                 var next = 0
@@ -98,7 +91,7 @@ public enum BatchRunner {
                     guard next < units.count else { return }
                     let unit = units[next]
                     next += 1
-                    group.addTask { process(unit, inventory: found, stored: stored, options: options) }
+                    group.addTask { process(unit, inventory: inventory, stored: stored, options: options) }
                 }
                 for _ in 0..<jobs { enqueue() }
                 for try await outcome in group {

@@ -28,9 +28,10 @@ struct FileVersion: Codable, Sendable, Hashable {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             return .failure(.init(message: "\(FileName.display(path)): is \(RegularFile.kind(of: info.st_mode)), not a regular file; not read"))
         }
+        // Times are identities here, not quantities: a timestamp beyond ±292 years wraps instead of trapping.
         return .success(FileVersion(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                    modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                                    changedNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)))
+                                    modifiedNanoseconds: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec),
+                                    changedNanoseconds: Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)))
     }
 }
 

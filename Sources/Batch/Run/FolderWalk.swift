@@ -30,19 +30,13 @@ struct FolderWalk {
         var info = stat()
         guard FileName.withCString(folder, { stat($0, &info) }) == 0 else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
         guard listed.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
-        guard let directory = FileName.withCString(folder, { opendir($0) }) else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
-        var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 { refused.append((folder, "cannot be listed completely: \(Self.lastError())")) }
-                break
-            }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileName.string(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != ".", name != "..", includeHidden || !name.hasPrefix(".") { names.append(name) }
+        let listing: DirectoryListing.Listing
+        switch DirectoryListing.names(in: folder) {
+        case .success(let found): listing = found
+        case .failure(let refusal): refused.append((folder, "cannot be listed: \(refusal.description)")); return
         }
-        closedir(directory)
-        for name in names.sorted() {
+        if let interruption = listing.interruption { refused.append((folder, "cannot be listed completely: \(interruption)")) }
+        for name in listing.names.sorted() where includeHidden || !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             var entry = stat()
             guard FileName.withCString(path, { stat($0, &entry) }) == 0 else {

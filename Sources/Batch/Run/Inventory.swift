@@ -58,37 +58,22 @@ struct Inventory: Sendable {
         return inventory
     }
 
-    /// The inventory of `files` taken one file after another (no store: every file is read).
-    static func take(_ files: [String]) -> Inventory {
-        var inventory = Inventory()
-        for path in files {
-            switch FileVersion.of(path) {
-            case .success(let version):
-                let (facts, input) = examine(path)
-                inventory.facts[path] = facts
-                inventory.versions[path] = version
-                inventory.loaded[path] = input
-            case .failure(let failure):
-                inventory.facts[path] = FileFacts(sha256: "", bytes: 0, error: failure.message)
-            }
-        }
-        return inventory
-    }
-
     /// Loads `path` once, hashing the bytes as they are loaded: its facts, and the loaded file.
     static func examine(_ path: String) -> (FileFacts, LoadedInput?) {
         var hash = SHA256()
         var bytes = 0
+        var opened = false
         do {
             let input = try LoadedInput.load(path) { block in
                 hash.update(bufferPointer: block)
                 bytes += block.count
+                opened = true
             }
             return (FileFacts(input, sha256: BatchRunner.hexadecimal(hash.finalize())), input)
         } catch {
             // Bytes that do not parse still have a hash (their error row is keyed by it); a file
             // that could not be opened has none.
-            let sha = bytes > 0 || FileVersion.of(path).isEmptyFile ? BatchRunner.hexadecimal(hash.finalize()) : ""
+            let sha = opened ? BatchRunner.hexadecimal(hash.finalize()) : ""
             return (FileFacts(sha256: sha, bytes: bytes, error: error.description), nil)
         }
     }
@@ -126,7 +111,3 @@ extension Result where Failure == BatchRunner.ReadFailure {
     var failureMessage: String { if case .failure(let failure) = self { failure.message } else { "" } }
 }
 
-extension Result where Success == FileVersion, Failure == BatchRunner.ReadFailure {
-    /// A regular file of 0 bytes (its hash is the empty string's).
-    var isEmptyFile: Bool { (try? get())?.size == 0 }
-}

@@ -77,7 +77,7 @@ enum UnitPlan {
                 plans += tappingPlans(facts, path)
                 if facts.motion {
                     // The rest part of a walk (its step, column or name says so) is standing still: balance, not gait.
-                    if GaitScorer.isRest(path + " (" + (names[path] ?? []).compactMap { $0 }.joined(separator: " ") + ")") { resting = true } else { walking = true }
+                    if GaitScorer.isRest(file: path, steps: names[path] ?? []) { resting = true } else { walking = true }
                 }
                 if path == unit.path || whole {
                     if facts.splResult { plans.append(.plan(.spl, path)) }
@@ -99,11 +99,11 @@ enum UnitPlan {
                 if plans.isEmpty { return .unknown(kind: "countdown recording", reason: "the countdown before a phonation (by its name): not scored") }
             case .json:
                 plans = tappingPlans(facts, path)
-                if facts.motion { plans.append(.plan(GaitScorer.isRest(path) ? .balance : .gait, path)) }
+                if facts.motion { plans.append(.plan(GaitScorer.isRest(file: path) ? .balance : .gait, path)) }
                 if facts.splResult { plans.append(.plan(.spl, path)) }
                 if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
             case .motionTable:
-                plans = [.plan(GaitScorer.isRest(path) ? .balance : .gait, path)]
+                plans = [.plan(GaitScorer.isRest(file: path) ? .balance : .gait, path)]
             case .audiogramTable:
                 plans = (1...max(1, facts.audiogramRows)).map { .plan(.audiometry, path, row: $0) }
             case .stepGroundTruth, .table, .text, .binary, .unreadable:

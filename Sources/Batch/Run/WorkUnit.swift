@@ -109,15 +109,27 @@ public enum Discovery {
         return units.sorted { $0.path < $1.path }
     }
 
-    /// The units under `arguments` as a run finds them (``walk(_:)``, every file read once,
-    /// ``group(_:facts:)``), the arguments that do not exist, and the inventory.
-    static func units(_ arguments: [String]) -> (units: [WorkUnit], missing: [String], inventory: Inventory) {
+    /// The units under `arguments` as a run with an empty store finds them, the arguments that
+    /// do not exist, and the inventory.
+    static func units(_ arguments: [String]) async -> (units: [WorkUnit], missing: [String], inventory: Inventory) {
         let walk = walk(arguments)
-        var inventory = Inventory.take(walk.files)
-        let named = Set(walk.files.flatMap { namedFiles(of: $0, inventory.facts) }).subtracting(walk.files).filter(FileVersion.exists)
-        inventory.add(Inventory.take(named.sorted()))
-        let units = group(walk.files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) }
-        return ((units + walk.refused).sorted { $0.path < $1.path }, walk.missing, inventory)
+        let (units, inventory) = await units(files: walk.files, refused: walk.refused, records: [], cached: [:],
+                                             options: BatchOptions(toolkitVersion: ""))
+        return (units, walk.missing, inventory)
+    }
+
+    /// The units of walked `files` (``group(_:facts:)``), of the walk's `refused` paths and of a
+    /// manifest's `records`, and the inventory that read every file once (a file whose version
+    /// `cached` holds is not read). Recorder files a task result names outside `files` are read
+    /// too, and are not units of their own.
+    static func units(files: [String], refused: [WorkUnit], records: [WorkUnit], cached: [String: CachedFile],
+                      options: BatchOptions) async -> (units: [WorkUnit], inventory: Inventory) {
+        let recordFiles = Set(records.flatMap(\.members)).subtracting(files).sorted()
+        var inventory = await Inventory.take(files + recordFiles, cached: cached, options: options)
+        let named = Set(files.flatMap { namedFiles(of: $0, inventory.facts) }).subtracting(files).filter(FileVersion.exists)
+        if !named.isEmpty { inventory.add(await Inventory.take(named.sorted(), cached: cached, options: options)) }
+        let units = group(files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) } + refused + records
+        return (units.sorted { $0.path < $1.path }, inventory)
     }
 
     /// The paths of the recorder files a task result names, relative to its folder; an absolute
