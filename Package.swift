@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Upload archives (.zip) read in place; needs zlib1g-dev on Linux.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: - C libraries (each wrapped once, behind typed Swift errors)
@@ -82,7 +84,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Between the analyzers and the front ends: one classifier, inputs loaded once, typed scores.
-        .target(name: "Scoring", dependencies: ["InputGuards", "SensorData", "AudioIO", "Analysis"], swiftSettings: swiftSettings),
+        .target(
+            name: "Scoring",
+            dependencies: [
+                "InputGuards", "SensorData", "AudioIO", "Analysis",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Batch",
             dependencies: [

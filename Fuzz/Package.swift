@@ -38,5 +38,6 @@ let package = Package(
         fuzzTarget("fuzz-heart-rate", using: ["Recording"]),
         fuzzTarget("fuzz-recorder-lines", using: ["Recording", "SensorData"]),
         fuzzTarget("fuzz-analysis", using: ["Scoring", "Analysis", "Reports"]),
+        fuzzTarget("fuzz-archive", using: ["Scoring"]),
     ]
 )

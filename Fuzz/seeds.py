@@ -11,10 +11,12 @@ that libFuzzer can mutate quickly. The heart-rate and recorder-line seeds are bu
 Bluetooth GATT 0x2A37 layout and from the real accelerometer items.
 """
 
+import io
 import json
 import os
 import struct
 import sys
+import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = [os.path.join(ROOT, "SampleData"), os.path.join(os.path.dirname(ROOT), "shared", "data")]
@@ -95,11 +97,30 @@ def heart_rate_values():
     return out
 
 
+def archive_seeds(tapping, walking, wav):
+    """Upload archives of the real layouts: an info.json manifest and the result, recorder or audio
+    files of one task, deflated and stored."""
+    out = {}
+    for name, task, files in (("tapping", "Tapping Activity", tapping), ("walking", "Walking Activity", walking), ("voice", "Voice Activity", wav)):
+        if not files:
+            continue
+        for method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED):
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", method) as archive:
+                info = {"taskRun": "00000000-0000-4000-8000-000000000000", "item": task, "appVersion": "1.0", "phoneInfo": "iPhone 6",
+                        "files": [{"filename": f, "timestamp": "2015-03-10T14:00:00-0500", "contentType": "text/json"} for f in files]}
+                archive.writestr("info.json", json.dumps(info))
+                for entry, data in files.items():
+                    archive.writestr(entry, data)
+            out[f"{name}-{'deflated' if method == zipfile.ZIP_DEFLATED else 'stored'}.zip"] = buffer.getvalue()
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     out = sys.argv[1]
-    seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines", "analysis")}
+    seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines", "analysis", "archive")}
     items = None
     for path in files():
         name = os.path.relpath(path, os.path.dirname(ROOT)).replace(os.sep, "_").replace("..", "")
@@ -124,6 +145,11 @@ def main():
     seeds["wav"].update(synthetic_wavs())
     seeds["heart-rate"].update(heart_rate_values())
     seeds["analysis"].update(analysis_seeds())
+    first = lambda target: next(iter(seeds[target].values()), None)
+    seeds["archive"].update(archive_seeds(
+        {"tapping_results.json": first("tapping")} if first("tapping") else {},
+        {"accel_walking.outbound.json": first("json-items"), "deviceMotion_walking.rest.json": first("json-items")} if first("json-items") else {},
+        {"audio_audio.wav": first("wav")} if first("wav") else {}))
     if items:
         seeds["recorder-lines"]["items.jsonl"] = b"\n".join(json.dumps(i).encode() for i in items) + b"\n"
         keys = [k for k in items[0] if not isinstance(items[0][k], (dict, list))]

@@ -12,10 +12,11 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 2 (voice): BS.1770 loudness sums identical stereo channels; unfinished WAVs are read;
     /// 3 (voice): Praat's isPeriod for the mean period, harmonicity exactly as Praat's cc.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
+    /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     public var version: String {
         switch self {
-        case .voice: "3"
-        case .spl, .gait, .tapping, .audiometry: "2"
+        case .voice, .tapping: "3"
+        case .spl, .gait, .audiometry: "2"
         case .loudness, .balance: "1"
         }
     }
@@ -78,7 +79,10 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     /// Loads `file` (with the recorder files its task result names, or a folder's JSON files) and
     /// runs `analyzer` on it: what `score` does.
     public func score(_ analyzer: Analyzer, file: String, lenient: Bool = false) throws(ScoringError) -> Score {
-        try score(analyzer, LoadedUnit.load(file, lenient: lenient), target: file)
+        let unit = try LoadedUnit.load(file, lenient: lenient)
+        // A whole upload (folder or archive) is scored on the file of it the analyzer reads.
+        let target = unit.inputs.contains { $0.path == file } ? file : unit.defaultTarget(for: analyzer) ?? file
+        return try score(analyzer, unit, target: target)
     }
 
     /// Runs `analyzer` on `target` (a file of `unit`, or the unit itself for gait) with these
@@ -93,7 +97,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         switch analyzer {
         case .gait: return .gait(try GaitScorer.score(unit, gait))
         case .balance: return .balance(try BalanceScorer.score(unit, balance))
-        case .tapping: return .tapping(try TappingScorer.score(input(), tapping))
+        case .tapping: return .tapping(try TappingScorer.score(input(), tapping, context: unit.steps[target]))
         case .spl: return .spl(try SPLScorer.score(input(), spl))
         case .voice: return .voice(try VoiceScorer.score(input(), voice))
         case .audiometry: return .audiometry(try AudiometryScorer.score(input(), audiometry))

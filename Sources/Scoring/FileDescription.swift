@@ -49,6 +49,12 @@ public struct FileDescription: Sendable {
             description.samples = lines
             description.contents = ["\(lines) line(s)"]
             return description
+        case .archive(let archive):
+            var description = FileDescription(file: path, kind: "upload archive", dialect: "ZIP")
+            description.samples = archive.entries.count
+            description.contents = ["\(archive.entries.count) entries: \(archive.entries.map(\.name).joined(separator: ", "))"]
+            description.parts = try archive.entries.map { entry throws(ScoringError) in try describe(entry.input) }
+            return description
         case .binary:
             throw .input(ReadError(file: path, reason: .unrecognisedLayout(input.kind.summary), offset: 0))
         }

@@ -88,7 +88,7 @@ public enum GaitScorer {
                     // A task result's recorder files carry their step (walking.outbound, …), a manifest's their column.
                     recordings += contents.series.map { Recording(file: $0.file, step: steps[input.path], series: $0.series) }
                     warnings += contents.allWarnings.map(\.description)
-                case .audio, .text, .binary:
+                case .audio, .text, .binary, .archive:
                     continue
                 }
             }

@@ -11,6 +11,8 @@ public enum InputSniffer {
         case json
         /// An audio container, with the signature's name.
         case audio(String)
+        /// A ZIP archive (an upload: ``UploadArchive``).
+        case zip
         /// Delimited text with at least two fields per line.
         case csv
         /// Other UTF-8 text (documentation, notes).
@@ -25,6 +27,8 @@ public enum InputSniffer {
     public static func sniff(prefix bytes: [UInt8]) -> Format {
         guard !bytes.isEmpty else { return .empty }
         if let audio = audioSignature(bytes) { return .audio(audio) }
+        // A local file header, or the end record of an empty archive (APPNOTE.TXT §4.3.7, §4.3.16).
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .zip }
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         if let first = bytes[start...].first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),

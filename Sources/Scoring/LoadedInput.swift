@@ -14,6 +14,8 @@ public enum InputKind: Sendable {
     case table(CSVTable, TableKind)
     /// An audio container.
     case audio(AudioSource)
+    /// An upload archive (`.zip`), its entries read in place.
+    case archive(UploadArchive)
     /// Other UTF-8 text (notes, documentation).
     case text(lineCount: Int)
     /// Anything else, with its first bytes (for the message).
@@ -108,6 +110,7 @@ public struct LoadedInput: Sendable {
 
     /// The kind of `bytes` whose first bytes sniffed as `format`.
     public static func classify(_ bytes: [UInt8], format: InputSniffer.Format, path: String, lenient: Bool) throws(ScoringError) -> InputKind {
+        if format == .zip { return .archive(try UploadArchive.read(bytes, path: path, lenient: lenient)) }
         do throws(ReadError) {
             switch format {
             case .empty, .json:
@@ -122,7 +125,7 @@ public struct LoadedInput: Sendable {
                 return .table(table, .other)
             case .text:
                 return .text(lineCount: bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
-            case .binary:
+            case .binary, .zip:  // .zip: handled above
                 return .binary(leadingBytes: Array(bytes.prefix(8)))
             }
         } catch {
@@ -145,6 +148,14 @@ public struct LoadedInput: Sendable {
     /// Whether analyses decode the file from its path (long audio) rather than the bytes loaded.
     public var decodesFromFile: Bool {
         if case .audio(let source) = kind { source.bytes == nil } else { false }
+    }
+
+    /// Whether an upload's analyses read this file (JSON and audio; not notes or other files).
+    public var isUploadMember: Bool {
+        switch kind {
+        case .json, .audio: true
+        default: false
+        }
     }
 
     /// The JSON contents, if the file is JSON.
@@ -176,11 +187,12 @@ public struct LoadedUnit: Sendable {
             var inputs: [LoadedInput] = []
             for file in TaskFiles.folderMembers(path) {
                 let input = try LoadedInput.load(file, lenient: lenient, loadingAudio: false)
-                if input.json != nil { inputs.append(input) }
+                if input.isUploadMember { inputs.append(input) }
             }
             return LoadedUnit(path: path, inputs: inputs)
         }
         let first = try LoadedInput.load(path, lenient: lenient)
+        if case .archive(let archive) = first.kind { return LoadedUnit(archive) }
         var inputs = [first]
         if let contents = first.json {
             for sibling in TaskFiles.named(by: path, contents) where sibling.path != path {
@@ -188,6 +200,29 @@ public struct LoadedUnit: Sendable {
             }
         }
         return LoadedUnit(path: path, inputs: inputs)
+    }
+
+    /// An upload archive's JSON and audio entries, as an unpacked upload folder's files.
+    public init(_ archive: UploadArchive) {
+        self.init(path: archive.path, inputs: archive.entries.map(\.input).filter(\.isUploadMember))
+    }
+
+    /// The file `analyzer` scores when `score` names a whole upload (a folder or an archive):
+    /// the first tapping, SPL-meter or dB HL result for those analyzers, the first audio file
+    /// its task (``steps``, then its name) does not call a countdown for voice and loudness.
+    public func defaultTarget(for analyzer: Analyzer) -> String? {
+        let steps = steps
+        func isPhonation(_ input: LoadedInput) -> Bool {
+            guard case .audio = input.kind else { return false }
+            return RecordingTask.named([steps[input.path], TaskFiles.name(of: input.path)]) != .countdown
+        }
+        switch analyzer {
+        case .gait, .balance: return path
+        case .tapping: return inputs.first { $0.json?.tappingResults.isEmpty == false }?.path
+        case .audiometry: return inputs.first { $0.json?.dBHLResults.isEmpty == false }?.path
+        case .spl: return (inputs.first { $0.json?.splMeterResults.isEmpty == false } ?? inputs.first(where: isPhonation))?.path
+        case .voice, .loudness: return inputs.first(where: isPhonation)?.path
+        }
     }
 
     /// The step identifier of each member that a task result of the unit names, or its label.

@@ -21,7 +21,9 @@ public enum TappingScorer {
         }
     }
 
-    public static func score(_ input: LoadedInput, _ parameters: Parameters = .init()) throws(ScoringError) -> TappingScore {
+    /// Scores the tapping result of `input`; `context` is what its unit says the file is (a
+    /// manifest column such as `tapping_left.json.TappingSamples`, a task result's step).
+    public static func score(_ input: LoadedInput, _ parameters: Parameters = .init(), context: String? = nil) throws(ScoringError) -> TappingScore {
         if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(input.path)): \(problem)") }
         let contents = try input.requireJSON("a tapping result")
         var warnings: [String] = contents.warnings.map(\.description)
@@ -29,9 +31,32 @@ public enum TappingScorer {
         warnings += note.map { [$0] } ?? []
         let analysis = TappingAnalysis.analyze(chosen, convention: parameters.convention, depressThreshold: parameters.depressThreshold)
         warnings += analysis.warnings.map(\.description)
+        var atk = analysis.atk
+        atk.append("hand", hand(of: [chosen.identifier, context, TaskFiles.name(of: input.path)]).map { .text($0.rawValue) } ?? .missing)
         let report = ScoreReport(kind: "tapping", file: input.path, dialect: chosen.dialect == .appCore ? "AppCore" : "ResearchKit serializer",
-                                 sets: [analysis.peer, analysis.atk], warnings: warnings, unusable: analysis.error)
+                                 sets: [analysis.peer, atk], warnings: warnings, unusable: analysis.error)
         return TappingScore(report: report, result: chosen, analysis: analysis, depressThreshold: parameters.depressThreshold)
+    }
+}
+
+extension TappingScorer {
+    /// The hand that tapped, when the task says.
+    public enum Hand: String, Sendable {
+        case left, right
+    }
+
+    /// The hand the first of `names` that names one says: ResearchKit's two-finger tapping task
+    /// with both hands has the steps `tapping.left` and `tapping.right`; mPower v2's tables have
+    /// the columns `tapping_left.json.TappingSamples` and `tapping_right…`; a file may be named so.
+    public static func hand(of names: [String?]) -> Hand? {
+        for case let name? in names {
+            // Words split at non-letters and at camel case (`TappingLeft`).
+            let spaced = name.reduce(into: "") { text, character in text += character.isUppercase ? " " + character.lowercased() : String(character) }
+            let words = spaced.split(whereSeparator: { !$0.isLetter })
+            if words.contains("left") { return .left }
+            if words.contains("right") { return .right }
+        }
+        return nil
     }
 }
 
@@ -73,6 +98,7 @@ extension InputKind {
             case .other: "a CSV table"
             }
         case .audio: "audio"
+        case .archive(let archive): "an upload archive (ZIP, \(archive.entries.count) entries)"
         case .text: "UTF-8 text, not a recording"
         case .binary(let bytes): "binary data (first bytes \(bytes.map { String($0, radix: 16) }.joined(separator: " "))) that is neither JSON, CSV nor a known audio container"
         }

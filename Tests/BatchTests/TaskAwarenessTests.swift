@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import Batch
 @testable import Scoring
+import SensorData
 
 /// Audio is scored by its task (issue 17, item 6): a ResearchKit result naming it, an upload's
 /// `item`, its file name, and only then the configuration's default.
@@ -59,5 +60,46 @@ import TestSupport
         // The one voice row is the phonation's (b.wav, named in its key), not the countdown's.
         let voice = try #require(try store.resultRows().first { $0.key.analyzer == "voice" })
         #expect(voice.status == .ok && voice.key.parameters.hasPrefix(#"{"member":"b.wav","#))
+    }
+
+    @Test("tapping's hand: the two-handed task's steps tapping.left/tapping.right, a manifest column, a file name; none when nothing says")
+    func tappingHand() async throws {
+        #expect(TappingScorer.hand(of: ["tapping.left"]) == .left)
+        #expect(TappingScorer.hand(of: [nil, "tapping_right.json.TappingSamples"]) == .right)
+        #expect(TappingScorer.hand(of: ["TappingLeft"]) == .left)
+        #expect(TappingScorer.hand(of: ["tapping_results.json", "twoFingerTappingIntervalTask"]) == nil)
+        #expect(TappingScorer.hand(of: ["copyright.json"]) == nil, "whole words only")
+
+        // The sample task result (one step, tapping.right) made two-handed: its step copied as tapping.left.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = SharedData.sampleData.appendingPathComponent("tapping_task_result.json")
+        var task = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sample)) as? [String: Any])
+        var right = try #require((task["results"] as? [[String: Any]])?.first)
+        right["results"] = (right["results"] as? [[String: Any]])?.filter { $0["_class"] as? String == "ORKTappingIntervalResult" }
+        var left = right
+        left["identifier"] = "tapping.left"
+        left["results"] = (right["results"] as? [[String: Any]])?.map { result in
+            var copy = result
+            copy["identifier"] = "tapping.left"
+            return copy
+        }
+        task["results"] = [right, left]
+        let path = folder.path("both_hands.json")
+        try JSONSerialization.data(withJSONObject: task).write(to: URL(fileURLWithPath: path))
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        _ = try await BatchRunner.run([path], store: store, options: BatchOptions(toolkitVersion: "test"))
+        let hands = try store.resultRows().map { row in
+            (try? JSONSerialization.jsonObject(with: Data(row.featuresJSON.utf8)) as? [String: [String: Any]])?["atk"]?["hand"] as? String
+        }
+        #expect(hands.compactMap { $0 }.sorted() == ["left", "right"], "\(hands)")
+        // An AppCore result whose item says tapping.right.
+        let appCore = try AnalyzerParameters().score(.tapping, file: SharedData.sampleData.appendingPathComponent("tapping_results.json").path)
+        #expect(appCore.report.featuresJSON.object?["atk"]?.object?["hand"] == .string("right"))
+        // A bare TappingSamples array that names no hand: the field is there, null.
+        let taps = (0..<20).map { i in #"{"TapTimeStamp":\#(Double(i) * 0.2),"TapCoordinate":"{\#(i % 2 == 0 ? 80 : 240), 400}","TappedButtonId":"\#(i % 2 == 0 ? "TappedButtonLeft" : "TappedButtonRight")"}"# }
+        let bare = try folder.write("taps.json", "[" + taps.joined(separator: ",") + "]")
+        let plain = try AnalyzerParameters().score(.tapping, file: bare)
+        #expect(plain.report.featuresJSON.object?["atk"]?.object?["hand"] == .null)
     }
 }

@@ -124,7 +124,7 @@ import TestSupport
         let rows = try store.resultRows()
         let unknown = Set(try store.unknownFiles().map(\.path))
         for file in files {
-            let hasRow = rows.contains { $0.recording == file } || unknown.contains(file)
+            let hasRow = rows.contains { $0.paths.contains(file) } || unknown.contains(file)
             #expect(hasRow, "\(file): neither a result nor an unknown-file entry")
         }
         // The real recordings produce features: the mPower gait, tapping and voice files among them.

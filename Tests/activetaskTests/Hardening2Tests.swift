@@ -297,7 +297,8 @@ import Batch
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try Self.createRaw(data, Array("tap".utf8) + [0xFF] + Array(".json".utf8), tapping)
         try Self.createRaw(data, Array("tap".utf8) + [0xFE] + Array(".json".utf8), other)
-        try Self.createRaw(data, Array("tap\u{FFFD}.json".utf8), tapping)
+        // Other bytes (a trailing line break): the same content would be one recording with two paths.
+        try Self.createRaw(data, Array("tap\u{FFFD}.json".utf8), tapping + [0x0A])
         let store = folder.path("s.sqlite")
         let batch = try Self.run(["batch", data, "--db", store])
         #expect(batch.status == 0, "\(batch.stderr)")

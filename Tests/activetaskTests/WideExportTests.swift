@@ -79,8 +79,8 @@ import TestSupport
             #expect(rows.count == longRows.count && !rows.isEmpty, "\(analyzer): \(rows.count) wide rows, \(longRows.count) results")
             for row in rows { #expect(Self.mistyped(row).isEmpty, "\(analyzer): \(Self.mistyped(row))") }
             let header = try #require(csv.stdout.split(separator: "\n").first).split(separator: ",").map(String.init)
-            #expect(Array(header.prefix(6)) == ["recording", "content_sha256", "analyzer_version", "parameters", "status", "error"])
-            #expect(header.dropFirst(6).allSatisfy { $0.contains(".") }, "\(header)")
+            #expect(Array(header.prefix(7)) == ["recording", "paths", "content_sha256", "analyzer_version", "parameters", "status", "error"])
+            #expect(header.dropFirst(7).allSatisfy { $0.contains(".") }, "\(header)")
             #expect(csv.stdout.split(separator: "\n").count == rows.count + 1)
         }
         // Without --analyzer: one file per analyzer into --out DIR.
@@ -223,7 +223,7 @@ import TestSupport
             wide = pd.read_csv(sys.argv[1]); per = pd.read_csv(sys.argv[2], index_col="healthCode")
             ok = wide[wide["status"] == "ok"]
             assert list(per.index) == ["hc-1", "hc-2"] and list(per["records"]) == [3, 1], per["records"]
-            numeric = [c for c in ok.columns[8:] if ok[c].dtype.kind in "if"]
+            numeric = [c for c in ok.columns[9:] if ok[c].dtype.kind in "if"]
             assert len(numeric) > 30, numeric
             problems = []
             for column in numeric:

@@ -75,13 +75,27 @@ public enum BatchRunner {
         let cached = options.force ? [:] : try store.fileFacts()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
-        let (units, inventory) = await Discovery.units(files: files, refused: refused, records: records, cached: cached, options: options)
+        let (found, inventory) = await Discovery.units(files: files, refused: refused, records: records, cached: cached, options: options)
         try store.commitFileFacts(inventory.fresh)
 
         var counts = BatchCounts()
-        counts.unitsTotal = units.count
+        counts.unitsTotal = found.count
         counts.missing = walk.missing
         var pending = StoreBatch()
+        // Content reached by several paths (links, mounts, a folder and its .zip, two records) is
+        // analysed once; its other paths are stored as paths of the same content.
+        let (units, aliases) = distinctRecordings(found, inventory.facts)
+        for alias in aliases {
+            pending.recordings.append(alias.entry)
+            counts.unitsDone += 1
+            counts.bytes += alias.entry.bytes
+            // The unknown-files table is by path: each path of an unknown file is listed.
+            if case .unknown(let kind, let reason)? = try? UnitPlan.make(alias.unit, facts: inventory.facts, audio: options.configuration.audio,
+                                                                         selected: options.configuration.analyzers) {
+                pending.unknownFiles.append(UnknownFile(path: alias.unit.path, kind: kind, reason: reason))
+                counts.unknownFiles += 1
+            }
+        }
         var lastCommit = Date()
         let jobs = max(1, options.jobs)
         do {
@@ -157,8 +171,7 @@ public enum BatchRunner {
             outcome.results.append(row(nil, content: "unreadable:" + unit.path, status: .error, error: failure.message))
             return outcome
         }
-        outcome.recording = RecordingEntry(path: unit.path, contentSHA256: content, bytes: unit.members.reduce(0) { $0 + (inventory.facts[$1]?.bytes ?? 0) },
-                                           files: unit.members.count, metadata: unit.metadata)
+        outcome.recording = recordingEntry(unit, content: content, inventory.facts)
         let plan: UnitPlan
         do { plan = try UnitPlan.make(unit, facts: inventory.facts, audio: options.configuration.audio, selected: options.configuration.analyzers) } catch {
             if stored.contains(key(nil, parameters: "{}", content: content)) { outcome.alreadyStored += 1 } else {
@@ -213,6 +226,36 @@ public enum BatchRunner {
             }
         }
         return outcome
+    }
+
+    static func recordingEntry(_ unit: WorkUnit, content: String, _ facts: [String: FileFacts]) -> RecordingEntry {
+        RecordingEntry(path: unit.path, contentSHA256: content, bytes: unit.members.reduce(0) { $0 + (facts[$1]?.bytes ?? 0) },
+                       files: unit.members.count, metadata: unit.metadata)
+    }
+
+    /// The units to analyse — the first of those with the same content key — and the others as
+    /// recording entries only, each with its own metadata (results are keyed by content, so they
+    /// are the first's; a manifest's two records of the same files stay two recordings).
+    static func distinctRecordings(_ units: [WorkUnit], _ facts: [String: FileFacts]) -> (units: [WorkUnit], aliases: [(unit: WorkUnit, entry: RecordingEntry)]) {
+        var seen = Set<String>()
+        var distinct: [WorkUnit] = []
+        var aliases: [(unit: WorkUnit, entry: RecordingEntry)] = []
+        for unit in units {
+            if case .refused = unit.shape {
+                distinct.append(unit)
+                continue
+            }
+            guard case .success(let content) = contentKey(unit, facts) else {
+                distinct.append(unit)
+                continue
+            }
+            if seen.insert(content).inserted {
+                distinct.append(unit)
+            } else {
+                aliases.append((unit, recordingEntry(unit, content: content, facts)))
+            }
+        }
+        return (distinct, aliases)
     }
 
     /// A result's key; `analyzer` nil is the row of a unit that could not be read.

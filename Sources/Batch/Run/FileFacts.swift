@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import InputGuards
 import Scoring
@@ -40,7 +41,7 @@ struct FileVersion: Codable, Sendable, Hashable {
 /// file's version, so a rerun over unchanged files reads none of them.
 struct FileFacts: Codable, Sendable, Hashable {
     enum Category: String, Codable, Sendable {
-        case json, audio, motionTable, audiogramTable, stepGroundTruth, table, text, binary, unreadable
+        case json, audio, archive, motionTable, audiogramTable, stepGroundTruth, table, text, binary, unreadable
     }
 
     var sha256: String
@@ -49,6 +50,12 @@ struct FileFacts: Codable, Sendable, Hashable {
     /// JSON: an AppCore upload's `info.json`, and its `item` (the task, e.g. "Voice Activity").
     var uploadManifest = false
     var uploadItem: String?
+    /// JSON: an upload manifest's fields, stored with the upload and exported with its results
+    /// (``uploadMetadata(_:)``).
+    var uploadMetadata: [StudyManifest.Metadata] = []
+    /// An upload archive: the names of its JSON and audio entries (each entry's facts are kept
+    /// under the path `ARCHIVE/NAME`).
+    var archiveEntries: [String] = []
     /// JSON: the recorder files its task result names (relative names) and their steps.
     var namedFiles: [NamedFile] = []
     /// JSON: the step identifiers of its tapping results (nil for a result without one).
@@ -87,7 +94,8 @@ struct FileFacts: Codable, Sendable, Hashable {
             category = .json
             if case .archiveManifest = contents.layout {
                 uploadManifest = true
-                uploadItem = contents.manifest?.item
+                uploadItem = contents.manifest?.task
+                uploadMetadata = contents.manifest.map(Self.uploadMetadata) ?? []
             }
             namedFiles = contents.fileResults.compactMap { reference in
                 reference.fileName.map { NamedFile(name: $0, step: reference.stepIdentifier, identifier: reference.identifier) }
@@ -103,6 +111,10 @@ struct FileFacts: Codable, Sendable, Hashable {
             }
         case .audio:
             category = .audio
+        case .archive(let archive):
+            category = .archive
+            archiveEntries = archive.entries.filter(\.input.isUploadMember).map(\.name)
+            if archiveEntries.isEmpty { (kindName, detail) = ("upload archive", "a ZIP archive without JSON or audio entries") }
         case .table(let table, let kind):
             switch kind {
             case .motion: category = .motionTable
@@ -121,5 +133,23 @@ struct FileFacts: Codable, Sendable, Hashable {
             category = .binary
             (kindName, detail) = ("binary", "neither JSON, CSV nor a known audio container")
         }
+    }
+}
+
+extension FileFacts {
+    /// An upload manifest's fields as metadata columns: `taskRun`, `item`, `taskIdentifier`,
+    /// `appName`, `appVersion`, `phoneInfo` (those present), then `timestamp:FILE` for each file it
+    /// lists (ISO 8601, UTC).
+    static func uploadMetadata(_ manifest: ArchiveManifest) -> [StudyManifest.Metadata] {
+        let fields: [(String, String?)] = [("taskRun", manifest.taskRun), ("item", manifest.item), ("taskIdentifier", manifest.taskIdentifier),
+                                           ("appName", manifest.appName), ("appVersion", manifest.appVersion), ("phoneInfo", manifest.phoneInfo)]
+        var metadata = fields.compactMap { name, value in value.map { StudyManifest.Metadata(column: name, value: $0) } }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for file in manifest.files {
+            guard let timestamp = file.timestamp, timestamp.secondsSince1970.isFinite else { continue }
+            metadata.append(.init(column: "timestamp:" + file.filename, value: formatter.string(from: Date(timeIntervalSince1970: timestamp.secondsSince1970))))
+        }
+        return metadata
     }
 }

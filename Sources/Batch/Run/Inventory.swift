@@ -21,11 +21,22 @@ struct Inventory: Sendable {
     /// Bytes of the files kept loaded.
     var loadedBytes = 0
 
+    /// What the inventory learnt of one file: its version, facts and loaded form, and for an
+    /// upload archive the same of each entry (under `ARCHIVE/NAME`, with the archive's version).
+    private struct Taken: Sendable {
+        var path: String
+        var version: Result<FileVersion, BatchRunner.ReadFailure>
+        var facts: FileFacts
+        var input: LoadedInput?
+        var isFresh = false
+        var entries: [(path: String, facts: FileFacts, input: LoadedInput?)] = []
+    }
+
     /// Takes the inventory of `files`, `options.jobs` at a time: a file whose version equals
     /// the stored one is not read; any other is loaded and hashed once.
     static func take(_ files: [String], cached: [String: CachedFile], options: BatchOptions) async -> Inventory {
         var inventory = Inventory()
-        await withTaskGroup(of: (String, Result<FileVersion, BatchRunner.ReadFailure>, FileFacts, LoadedInput?, Bool).self) { group in
+        await withTaskGroup(of: Taken.self) { group in
             var next = 0
             func enqueue() {
                 guard next < files.count else { return }
@@ -34,28 +45,44 @@ struct Inventory: Sendable {
                 group.addTask {
                     let version = FileVersion.of(path)
                     guard case .success(let current) = version else {
-                        return (path, version, FileFacts(sha256: "", bytes: 0, error: version.failureMessage), nil, false)
+                        return Taken(path: path, version: version, facts: FileFacts(sha256: "", bytes: 0, error: version.failureMessage))
                     }
-                    if let known = cached[path], known.version == current { return (path, version, known.facts, nil, false) }
+                    if let known = cached[path], known.version == current {
+                        var entries: [(path: String, facts: FileFacts, input: LoadedInput?)] = []
+                        for name in known.facts.archiveEntries {
+                            if let entry = cached[path + "/" + name], entry.version == current { entries.append((entry.path, entry.facts, nil)) }
+                        }
+                        if entries.count == known.facts.archiveEntries.count {
+                            return Taken(path: path, version: version, facts: known.facts, entries: entries)
+                        }
+                    }
                     let (facts, input) = examine(path)
-                    return (path, version, facts, input, !facts.sha256.isEmpty)
+                    return Taken(path: path, version: version, facts: facts, input: input, isFresh: !facts.sha256.isEmpty, entries: entries(of: input))
                 }
             }
             for _ in 0..<max(1, options.jobs) { enqueue() }
-            for await (path, version, facts, input, isFresh) in group {
+            for await taken in group {
                 enqueue()
-                inventory.facts[path] = facts
-                if case .success(let current) = version {
-                    inventory.versions[path] = current
-                    if isFresh { inventory.fresh.append(CachedFile(path: path, version: current, facts: facts)) }
-                }
-                if let input, inventory.loadedBytes + input.byteCount <= options.loadedBytesBudget {
-                    inventory.loaded[path] = input
-                    inventory.loadedBytes += input.byteCount
+                for (path, facts, input) in [(taken.path, taken.facts, taken.input)] + taken.entries {
+                    inventory.facts[path] = facts
+                    if case .success(let current) = taken.version {
+                        inventory.versions[path] = current
+                        if taken.isFresh { inventory.fresh.append(CachedFile(path: path, version: current, facts: facts)) }
+                    }
+                    if let input, facts.category != .archive, inventory.loadedBytes + input.byteCount <= options.loadedBytesBudget {
+                        inventory.loaded[path] = input
+                        inventory.loadedBytes += input.byteCount
+                    }
                 }
             }
         }
         return inventory
+    }
+
+    /// The JSON and audio entries of an upload archive, with their facts (hashed as inflated).
+    static func entries(of input: LoadedInput?) -> [(path: String, facts: FileFacts, input: LoadedInput?)] {
+        guard case .archive(let archive)? = input?.kind else { return [] }
+        return archive.entries.filter(\.input.isUploadMember).map { ($0.input.path, FileFacts($0.input, sha256: $0.sha256), $0.input) }
     }
 
     /// Loads `path` once, hashing the bytes as they are loaded: its facts, and the loaded file.
@@ -87,15 +114,22 @@ struct Inventory: Sendable {
     }
 
     /// The unit's files as the inventory loaded them, or loaded again when they were beyond the
-    /// budget — then their bytes must still hash to the facts' hash.
+    /// budget — then their bytes must still hash to the facts' hash. An archive's entries are
+    /// loaded again with their archive.
     func load(_ unit: WorkUnit) -> Result<LoadedUnit, BatchRunner.ReadFailure> {
         var inputs: [LoadedInput] = []
+        var reopened: [String: (path: String, facts: FileFacts, input: LoadedInput?)] = [:]
+        var archivesRead = Set<String>()
         for member in unit.members {
             if let input = loaded[member] {
                 inputs.append(input)
                 continue
             }
-            let (again, input) = Self.examine(member)
+            let archive = TaskFiles.parent(of: member)
+            if facts[archive]?.category == .archive, archivesRead.insert(archive).inserted {
+                for entry in Self.entries(of: Self.examine(archive).1) { reopened[entry.path] = entry }
+            }
+            let (again, input) = reopened[member].map { ($0.facts, $0.input) } ?? Self.examine(member)
             guard again.sha256 == facts[member]?.sha256, let input else {
                 return .failure(.init(message: "\(FileName.display(member)): changed or vanished while the batch ran; its results were not stored (run the batch again)"))
             }

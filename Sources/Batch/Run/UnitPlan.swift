@@ -106,7 +106,7 @@ enum UnitPlan {
                 plans = [.plan(GaitScorer.isRest(file: path) ? .balance : .gait, path)]
             case .audiogramTable:
                 plans = (1...max(1, facts.audiogramRows)).map { .plan(.audiometry, path, row: $0) }
-            case .stepGroundTruth, .table, .text, .binary, .unreadable:
+            case .archive, .stepGroundTruth, .table, .text, .binary, .unreadable:  // an archive with JSON or audio is an upload unit
                 break
             }
             if plans.isEmpty { return .unknown(kind: facts.kindName, reason: facts.detail) }

@@ -9,8 +9,9 @@ public struct WorkUnit: Sendable, Hashable {
     public enum Shape: Sendable, Hashable {
         /// A single file.
         case file
-        /// An unpacked AppCore upload: a folder with an `info.json` manifest (formats.md §8); its
-        /// JSON files are scored together (audio files in it are units of their own).
+        /// An upload: a folder with an `info.json` manifest (formats.md §8), or an upload archive
+        /// (`.zip`, read in place: its members are `ARCHIVE/ENTRY`); its JSON and audio files are
+        /// scored together, and the manifest's fields are its metadata.
         case upload
         /// A ResearchKit task result whose `ORKFileResult`s name recorder files next to it.
         case taskResult
@@ -32,7 +33,12 @@ public struct WorkUnit: Sendable, Hashable {
     /// A member's name within the unit: relative to the upload's folder, or to the task
     /// result's folder (the name its content key and result keys use).
     func relativeName(_ member: String) -> String {
-        if case .record(let columns) = shape, let column = columns.filter({ $0.value == member }).map(\.key).min() { return column }
+        if case .record(let columns) = shape {
+            if let column = columns.filter({ $0.value == member }).map(\.key).min() { return column }
+            // An entry of an archive a column names: COLUMN/ENTRY.
+            let archive = TaskFiles.parent(of: member)
+            if let column = columns.filter({ $0.value == archive }).map(\.key).min() { return column + "/" + TaskFiles.name(of: member) }
+        }
         let folder = shape == .upload ? path : TaskFiles.parent(of: path)
         return member.hasPrefix(folder + "/") ? String(member.dropFirst(folder.count + 1)) : member
     }
@@ -83,8 +89,8 @@ public enum Discovery {
         return (Array(Set(files)).sorted(), missing, Array(Set(refused)).sorted { $0.path < $1.path })
     }
 
-    /// The units of `files`, from their facts: a folder holding an AppCore `info.json` is one
-    /// upload (its JSON and audio files together); a JSON task result naming
+    /// The units of `files`, from their facts: a folder holding an AppCore `info.json`, or an
+    /// upload archive, is one upload (its JSON and audio files together); a JSON task result naming
     /// recorder files that exist next to it claims them; every other file is its own unit.
     /// `facts` must hold every file and every file a task result names.
     static func group(_ files: [String], facts: [String: FileFacts]) -> [WorkUnit] {
@@ -95,8 +101,14 @@ public enum Discovery {
             let manifest = folder.isEmpty ? "info.json" : folder + "/info.json"
             guard facts[manifest]?.uploadManifest == true else { continue }
             let members = inFolder.filter { [.json, .audio].contains(facts[$0]?.category) }
-            units.append(WorkUnit(path: folder, members: members, shape: .upload))
+            units.append(WorkUnit(path: folder, members: members, shape: .upload, metadata: facts[manifest]?.uploadMetadata ?? []))
             claimed.formUnion(members)
+        }
+        for file in files where !claimed.contains(file) {
+            guard let entries = facts[file]?.archiveEntries, !entries.isEmpty else { continue }
+            let members = entries.map { file + "/" + $0 }.sorted()
+            units.append(WorkUnit(path: file, members: members, shape: .upload, metadata: facts[file + "/info.json"]?.uploadMetadata ?? []))
+            claimed.insert(file)
         }
         for file in files where !claimed.contains(file) {
             let siblings = namedFiles(of: file, facts).filter { $0 != file && facts[$0] != nil }
@@ -128,8 +140,23 @@ public enum Discovery {
         var inventory = await Inventory.take(files + recordFiles, cached: cached, options: options)
         let named = Set(files.flatMap { namedFiles(of: $0, inventory.facts) }).subtracting(files).filter(FileVersion.exists)
         if !named.isEmpty { inventory.add(await Inventory.take(named.sorted(), cached: cached, options: options)) }
-        let units = group(files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) } + refused + records
+        let opened = records.map { openArchives($0, inventory.facts) }
+        let units = group(files + named.sorted(), facts: inventory.facts).filter { !named.contains($0.path) } + refused + opened
         return (units.sorted { $0.path < $1.path }, inventory)
+    }
+
+    /// A manifest record whose cell names an upload archive (a Bridge `rawData` column): the
+    /// archive's entries are the record's files, and its `info.json` fields follow the record's
+    /// own metadata.
+    static func openArchives(_ record: WorkUnit, _ facts: [String: FileFacts]) -> WorkUnit {
+        var opened = record
+        opened.members = record.members.flatMap { member in
+            guard let entries = facts[member]?.archiveEntries, !entries.isEmpty else { return [member] }
+            let columns = Set(opened.metadata.map(\.column))
+            opened.metadata += (facts[member + "/info.json"]?.uploadMetadata ?? []).filter { !columns.contains($0.column) }
+            return entries.map { member + "/" + $0 }
+        }.sorted()
+        return opened
     }
 
     /// The paths of the recorder files a task result names, relative to its folder; an absolute

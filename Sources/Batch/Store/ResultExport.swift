@@ -3,7 +3,7 @@ import SensorData
 
 /// Result rows as files for downstream tools (pandas `read_csv` / `read_json(lines=True)`, R `read.csv`).
 public enum ResultExport {
-    static let csvColumns = ["recording", "content_sha256", "analyzer", "analyzer_version", "parameters", "status", "kind",
+    static let csvColumns = ["recording", "paths", "content_sha256", "analyzer", "analyzer_version", "parameters", "status", "kind",
                              "feature_set", "feature", "value", "error"]
 
     /// The header of the long-form CSV (RFC 4180 quoting): one line per feature of each result
@@ -21,7 +21,7 @@ public enum ResultExport {
     public static func csvLines(_ row: ResultRow, rawCells: Bool = false) -> String {
         var out = ""
         func cell(_ text: String) -> String { quoted(rawCells ? text : neutralised(text)) }
-        let prefix = [FileName.display(row.recording), row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters,
+        let prefix = [FileName.display(row.recording), pathsJSON(row), row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters,
                       row.status.rawValue, row.kind ?? ""].map(cell)
         var lines = 0
         for (set, features) in (features(row)?.object?.members).map(Array.init) ?? [] {
@@ -53,6 +53,7 @@ public enum ResultExport {
     public static func jsonLine(_ row: ResultRow) -> String {
         var object = JSONObject()
         object.append("recording", .string(FileName.display(row.recording)))
+        object.append("paths", .array((row.paths.isEmpty ? [row.recording] : row.paths).map { .string(FileName.display($0)) }))
         object.append("content_sha256", .string(row.key.contentSHA256))
         object.append("analyzer", .string(row.key.analyzer))
         object.append("analyzer_version", .string(row.key.analyzerVersion))
@@ -67,6 +68,11 @@ public enum ResultExport {
         object.append("computed_at", .number(row.computedAt))
         object.append("duration_ms", .number(row.durationMilliseconds))
         return JSONWriter().string(.object(object)) + "\n"
+    }
+
+    /// Every path of the row's recording, as a JSON array (one cell of the CSV exports).
+    static func pathsJSON(_ row: ResultRow) -> String {
+        JSONWriter().string(.array((row.paths.isEmpty ? [row.recording] : row.paths).map { .string(FileName.display($0)) }))
     }
 
     static func features(_ row: ResultRow) -> JSONValue? {

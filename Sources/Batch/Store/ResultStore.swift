@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SensorData
 import InputGuards
 
 /// The batch result store: one SQLite file (GRDB, WAL journal), schema by migrations.
@@ -260,31 +261,45 @@ public final class ResultStore: Sendable {
         }
     }
 
-    /// Every result row joined with every recording path that has its content, in path order.
+    /// Every result row of each recording (``forEachResult(analyzer:_:)``), in path order.
     public func resultRows() throws(StoreError) -> [ResultRow] {
         var rows: [ResultRow] = []
         try forEachResult { rows.append($0) }
         return rows
     }
 
-    /// Calls `body` with each result row joined with each recording path that has its content,
-    /// in path order, one at a time from a cursor (memory independent of the store's size).
-    /// `analyzer` restricts the rows to one analyzer's results.
+    /// Calls `body` with each result row of each recording, in path order, one at a time from a
+    /// cursor (memory independent of the store's size). `analyzer` restricts the rows to one
+    /// analyzer's results.
+    ///
+    /// A recording is its content and its metadata, not a path (issue 18, item 4): the paths
+    /// that reached the same content with the same metadata (links, mounts, an upload folder and
+    /// its `.zip`) give one row, whose `recording` is the first of its `paths`; two manifest
+    /// records with the same files stay two rows (their ids differ).
     public func forEachResult(analyzer: String? = nil, _ body: (ResultRow) throws -> Void) throws(StoreError) {
         try read { db in
             let cursor = try Row.fetchCursor(db, sql: """
-                SELECT COALESCE(c.path, r.recording), r.content_sha256, r.analyzer, r.analyzer_version, r.parameters, r.toolkit_version,
-                       r.status, r.kind, r.dialect, r.features, r.warnings, r.error, r.computed_at, r.duration_ms
+                SELECT COALESCE(MIN(c.path), r.recording), r.content_sha256, r.analyzer, r.analyzer_version, r.parameters, r.toolkit_version,
+                       r.status, r.kind, r.dialect, r.features, r.warnings, r.error, r.computed_at, r.duration_ms, json_group_array(c.path)
                 FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
                 WHERE ?1 IS NULL OR r.analyzer = ?1
+                GROUP BY r.id, \(Self.metadataSignature("c.path"))
                 ORDER BY 1, r.analyzer, r.parameters
                 """, arguments: [analyzer])
             while let row = try cursor.next() {
+                let paths = (try? JSONValue.parse(Array((row[14] as String).utf8), file: "paths"))?.array?.compactMap(\.string) ?? []
                 try body(ResultRow(recording: row[0], key: ResultKey(contentSHA256: row[1], analyzer: row[2], analyzerVersion: row[3], parameters: row[4]),
                                    toolkitVersion: row[5], status: ResultStatus(rawValue: row[6]) ?? .error, kind: row[7], dialect: row[8],
-                                   featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13]))
+                                   featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13],
+                                   paths: paths.isEmpty ? [row[0]] : paths.sorted()))
             }
         }
+    }
+
+    /// SQL for the metadata of the recording at `path` as one text (key order): the part of a
+    /// recording's identity besides its content.
+    static func metadataSignature(_ path: String) -> String {
+        "(SELECT group_concat(m.key || char(31) || m.value, char(30)) FROM recording_metadata m WHERE m.recording = \(path))"
     }
 
     /// The analyzers that have results in the store (`read` rows excluded), in name order.

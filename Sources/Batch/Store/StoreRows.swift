@@ -38,6 +38,10 @@ public struct ResultRow: Sendable {
     public var computedAt: Double
     /// Analysis wall time, ms.
     public var durationMilliseconds: Double
+    /// When read back: every path by which the recording was reached (the same content and
+    /// metadata: a folder and its link, an upload folder and its `.zip`), sorted; `recording` is
+    /// the first.
+    public var paths: [String] = []
 }
 
 /// A recording path and its content, and a manifest record's metadata.

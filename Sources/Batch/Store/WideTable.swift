@@ -2,8 +2,9 @@ import InputGuards
 import SensorData
 
 /// One analyzer's results as a tidy wide table (issue 17, item 4): one row per (recording,
-/// result), the identifiers first (`recording`, `content_sha256`, `analyzer_version`,
-/// `parameters`, `status`, `error`), then one column per scalar feature named `set.feature`
+/// result) — a recording being its content and metadata, whatever paths reached it
+/// (``ResultStore/forEachResult(analyzer:_:)``) — the identifiers first (`recording`, `paths`
+/// (a JSON array), `content_sha256`, `analyzer_version`, `parameters`, `status`, `error`), then one column per scalar feature named `set.feature`
 /// (`atk.stepCount`, `mhealthtools.meanTapInter`), typed: numbers, booleans, text; a feature a
 /// result does not have, or a non-finite number, is empty (CSV) or null (JSON). Series features
 /// (arrays) stay in the long export and the store.
@@ -17,7 +18,7 @@ public struct WideTable: Sendable {
         public var name: String { featureSet + "." + feature }
     }
 
-    public static let identifierColumns = ["recording", "content_sha256", "analyzer_version", "parameters", "status", "error"]
+    public static let identifierColumns = ["recording", "paths", "content_sha256", "analyzer_version", "parameters", "status", "error"]
 
     public let analyzer: String
     public let columns: [Column]
@@ -83,7 +84,7 @@ public struct WideTable: Sendable {
         var object = JSONObject()
         for (name, value) in zip(metadataColumns, metadata(row)) { object.append(name, .string(value)) }
         for (name, value) in zip(Self.identifierColumns, identifiers(row)) {
-            if name == "parameters", let value, let parsed = try? JSONValue.parse(Array(value.utf8), file: "parameters") {
+            if name == "parameters" || name == "paths", let value, let parsed = try? JSONValue.parse(Array(value.utf8), file: name) {
                 object.append(name, parsed)
             } else {
                 object.append(name, value.map { .string($0) } ?? .null)
@@ -98,25 +99,27 @@ public struct WideTable: Sendable {
     }
 
     private func identifiers(_ row: ResultRow) -> [String?] {
-        [FileName.display(row.recording), row.key.contentSHA256, row.key.analyzerVersion, row.key.parameters, row.status.rawValue, row.error]
+        [FileName.display(row.recording), ResultExport.pathsJSON(row), row.key.contentSHA256, row.key.analyzerVersion, row.key.parameters,
+         row.status.rawValue, row.error]
     }
 
-    /// The view's SQL: the same columns through SQLite's `json_extract` (booleans as 0/1).
+    /// The view's SQL: the same rows and columns through SQLite's `json_extract` (booleans as 0/1).
     var viewSQL: String {
         let features = columns.map { column in
-            "json_extract(r.features, '$.\"\(Self.sqlString(column.featureSet))\".\"\(Self.sqlString(column.feature))\"') AS \(Self.identifier(column.name))"
+            "json_extract(g.features, '$.\"\(Self.sqlString(column.featureSet))\".\"\(Self.sqlString(column.feature))\"') AS \(Self.identifier(column.name))"
         }
         let metadata = metadataColumns.map { key in
-            "(SELECT m.value FROM recording_metadata m WHERE m.recording = COALESCE(c.path, r.recording) AND m.key = '\(Self.sqlString(key))') AS \(Self.identifier(key))"
+            "(SELECT m.value FROM recording_metadata m WHERE m.recording = g.recording AND m.key = '\(Self.sqlString(key))') AS \(Self.identifier(key))"
         }
-        let selected = metadata + [
-            "COALESCE(c.path, r.recording) AS recording", "r.content_sha256", "r.analyzer_version", "r.parameters", "r.status", "r.error",
-        ] + features
+        let selected = metadata + Self.identifierColumns.map { "g." + $0 } + features
         return """
-            CREATE VIEW \(Self.identifier("wide_" + analyzer)) AS SELECT \(selected.joined(separator: ", "))
-            FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
-            WHERE r.analyzer = '\(Self.sqlString(analyzer))'
-            ORDER BY COALESCE(c.path, r.recording), r.parameters
+            CREATE VIEW \(Self.identifier("wide_" + analyzer)) AS SELECT \(selected.joined(separator: ", ")) FROM (
+                SELECT COALESCE(MIN(c.path), r.recording) AS recording, json_group_array(c.path) AS paths, r.content_sha256,
+                       r.analyzer_version, r.parameters, r.status, r.error, r.features
+                FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
+                WHERE r.analyzer = '\(Self.sqlString(analyzer))'
+                GROUP BY r.id, \(ResultStore.metadataSignature("c.path"))) g
+            ORDER BY g.recording, g.parameters
             """
     }
 

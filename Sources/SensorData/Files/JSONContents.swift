@@ -179,7 +179,7 @@ public struct JSONContents: Sendable {
             contents.tappingResults.append(try TappingResult.appCore(try wholeObject(), path: "", reader: reader))
             return contents
         }
-        if keys.contains("taskRun") || (keys.contains("files") && keys.contains("item")) {
+        if keys.contains("taskRun") || keys.contains("taskRunUUID") || (keys.contains("files") && (keys.contains("item") || keys.contains("taskIdentifier"))) {
             var contents = JSONContents(file: name, layout: .archiveManifest)
             contents.manifest = try ArchiveManifest.decode(try wholeObject(), path: "", reader: reader)
             return contents

@@ -17,11 +17,20 @@ public struct ArchiveManifest: Sendable, Hashable {
         public var contentType: String?
     }
 
+    /// The task run's UUID (`taskRun`; SageResearch: `taskRunUUID`).
     public var taskRun: String?
+    /// AppCore's task name (`"Voice Activity"`).
     public var item: String?
+    /// SageResearch/Bridge v2's task identifier (`"Tapping"`, `"WalkAndBalance"`).
+    public var taskIdentifier: String?
     public var appName: String?
     public var appVersion: String?
+    /// The phone model as the app reported it (`"iPhone 6"`).
+    public var phoneInfo: String?
     public var files: [Entry]
+
+    /// The task's name: `item`, else `taskIdentifier`.
+    public var task: String? { item ?? taskIdentifier }
 
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> ArchiveManifest {
         var files: [Entry] = []
@@ -33,11 +42,14 @@ public struct ArchiveManifest: Sendable, Hashable {
                 timestamp: try reader.optionalDate(entry["timestamp"], at + ".timestamp"),
                 contentType: try reader.optionalString(entry["contentType"], at + ".contentType")))
         }
+        let taskRunUUID = try reader.optionalString(object["taskRunUUID"], path + "taskRunUUID")
         return ArchiveManifest(
-            taskRun: try reader.optionalString(object["taskRun"], path + "taskRun"),
+            taskRun: try reader.optionalString(object["taskRun"], path + "taskRun") ?? taskRunUUID,
             item: try reader.optionalString(object["item"], path + "item"),
+            taskIdentifier: try reader.optionalString(object["taskIdentifier"], path + "taskIdentifier"),
             appName: try reader.optionalString(object["appName"], path + "appName"),
             appVersion: try reader.optionalString(object["appVersion"], path + "appVersion"),
+            phoneInfo: try reader.optionalString(object["phoneInfo"], path + "phoneInfo"),
             files: files)
     }
 }

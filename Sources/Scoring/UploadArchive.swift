@@ -1,0 +1,113 @@
+import Crypto
+import Foundation
+import InputGuards
+import SensorData
+import ZIPFoundation
+
+/// An upload archive (`.zip`: AppCore, Bridge, SageResearch; formats.md §8.1) read in place, from
+/// the bytes already loaded, without writing anything: each entry is classified like a file
+/// (``LoadedInput/classify(_:format:path:lenient:)``) under the path `ARCHIVE/ENTRY`.
+///
+/// Entries come from the upload, so they are checked as `unpack` checks names, before any is
+/// used: a name that is empty, absolute (`/…`, `C:…`), holds a `..` component, a `\` or NUL, or an
+/// entry that is a symbolic link, refuses the whole archive. Sizes are bounded against zip bombs:
+/// at most ``maximumEntries`` entries and ``maximumBytes`` inflated bytes in all, counted as
+/// they are inflated (a header that understates a size does not get past the count). A CRC-32
+/// that does not match, a truncated or malformed archive is an error naming the archive and
+/// the entry. Archives inside the archive are not opened (they are binary entries).
+///
+/// Memory: the archive's bytes (≤ ``FileBytes/maximumBytes``) plus its entries as loaded files
+/// (≤ ``maximumBytes`` inflated).
+public struct UploadArchive: Sendable {
+    public struct Entry: Sendable {
+        /// The entry's name in the archive (`info.json`, `accel_walking_outbound.json.items`).
+        public let name: String
+        public let input: LoadedInput
+        /// SHA-256 of the inflated bytes, hexadecimal.
+        public let sha256: String
+    }
+
+    public let path: String
+    /// The file entries in archive order (folders left out).
+    public let entries: [Entry]
+
+    /// At most 10,000 entries (an upload holds a dozen).
+    public static let maximumEntries = 10_000
+    /// At most 1 GiB inflated in all (by default; a task-local bound, like ``FileBytes/maximumBytes``).
+    @TaskLocal public static var maximumBytes = 1 << 30
+
+    /// The upload's `info.json` manifest, if it has one.
+    public var manifest: ArchiveManifest? {
+        entries.first { $0.name == "info.json" }?.input.json?.manifest
+    }
+
+    /// Reads the archive `bytes` loaded from `path`.
+    ///
+    /// - Throws: `ScoringError` naming the archive (and the entry): not a readable ZIP, an unsafe
+    ///   entry name or a link, too many entries or bytes, a CRC mismatch, or an entry that does not
+    ///   parse as its content says.
+    public static func read(_ bytes: [UInt8], path: String, lenient: Bool = false) throws(ScoringError) -> UploadArchive {
+        func failure(_ what: String) -> ScoringError {
+            ScoringError(.invalidInput, "\(FileName.display(path)): \(what)")
+        }
+        let archive: Archive
+        do { archive = try Archive(data: Data(bytes), accessMode: .read) } catch {
+            throw failure("not a readable ZIP archive (\(error)); nothing read from it")
+        }
+        let maximumBytes = maximumBytes
+        var entries: [Entry] = []
+        var inflated = 0
+        var count = 0
+        for entry in archive {
+            count += 1
+            guard count <= maximumEntries else { throw failure("more than \(maximumEntries) entries (UploadArchive.maximumEntries); not read") }
+            let name = entry.path
+            guard isSafeName(name) else {
+                throw failure("entry name \(ReadError.quote(name)) is not a relative name inside the archive (absolute, \"..\", \"\\\\\" or NUL); not read")
+            }
+            switch entry.type {
+            case .directory: continue
+            case .symlink: throw failure("entry \(ReadError.quote(name)) is a symbolic link; links are never followed, the archive is not read")
+            case .file: break
+            }
+            guard entry.uncompressedSize <= UInt64(maximumBytes - inflated) else {
+                throw failure("entry \(ReadError.quote(name)) says it inflates to \(entry.uncompressedSize) bytes, beyond the \(maximumBytes)-byte bound (UploadArchive.maximumBytes); not read")
+            }
+            var content: [UInt8] = []
+            content.reserveCapacity(Int(entry.uncompressedSize))
+            let checksum: CRC32
+            do {
+                checksum = try archive.extract(entry) { chunk in
+                    guard chunk.count <= maximumBytes - inflated - content.count else { throw InflationBound() }
+                    content += chunk
+                }
+            } catch is InflationBound {
+                throw failure("entry \(ReadError.quote(name)) inflates beyond the \(maximumBytes)-byte bound (UploadArchive.maximumBytes; its header said \(entry.uncompressedSize) bytes); not read")
+            } catch {
+                throw failure("entry \(ReadError.quote(name)) cannot be inflated (\(error)): the archive is corrupt or truncated")
+            }
+            guard checksum == entry.checksum, content.count == Int(entry.uncompressedSize) else {
+                throw failure("entry \(ReadError.quote(name)) fails its check (CRC-32 \(checksum) vs \(entry.checksum), \(content.count) vs \(entry.uncompressedSize) bytes): the archive is corrupt")
+            }
+            inflated += content.count
+            var format = InputSniffer.sniff(prefix: Array(content.prefix(InputSniffer.prefixLength)))
+            if format == .zip { format = .binary }  // archives inside archives are not opened
+            let entryPath = path + "/" + name
+            let kind = try LoadedInput.classify(content, format: format, path: entryPath, lenient: lenient)
+            entries.append(Entry(name: name, input: LoadedInput(path: entryPath, kind: kind, byteCount: content.count),
+                                 sha256: SHA256.hash(data: content).map { byte in String(byte >> 4, radix: 16) + String(byte & 15, radix: 16) }.joined()))
+        }
+        return UploadArchive(path: path, entries: entries)
+    }
+
+    /// Whether an entry name stays inside the archive's folder: relative, no `..` component, no
+    /// `\`, NUL or drive letter.
+    public static func isSafeName(_ name: String) -> Bool {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.contains(where: { $0 == "\\" || $0 == "\0" }) else { return false }
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        if let first = components.first, first.count >= 2, first.dropFirst().first == ":" { return false }  // C:…
+        return !components.contains("..") && !components.contains(".")
+    }
+
+    private struct InflationBound: Error {}
+}
