@@ -37,8 +37,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
-        // Upload archives (.zip) read in place; needs zlib1g-dev on Linux.
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: - C libraries (each wrapped once, behind typed Swift errors)
@@ -51,6 +49,11 @@ let package = Package(
             name: "CFFTW",
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
             name: "CFFmpeg",
@@ -88,7 +91,7 @@ let package = Package(
             name: "Scoring",
             dependencies: [
                 "InputGuards", "SensorData", "AudioIO", "Analysis",
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "CZlib", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import InputGuards
 import SensorData
-import ZIPFoundation
 
 /// An upload archive (`.zip`: AppCore, Bridge, SageResearch; formats.md §8.1) read in place, from
 /// the bytes already loaded, without writing anything: each entry is classified like a file
@@ -50,44 +49,40 @@ public struct UploadArchive: Sendable {
         func failure(_ what: String) -> ScoringError {
             ScoringError(.invalidInput, "\(FileName.display(path)): \(what)")
         }
-        let archive: Archive
-        do { archive = try Archive(data: Data(bytes), accessMode: .read) } catch {
-            throw failure("not a readable ZIP archive (\(error)); nothing read from it")
+        let directory: ZIPDirectory
+        do { directory = try ZIPDirectory(bytes) } catch {
+            throw failure("not a readable ZIP archive (\(error.reason)); nothing read from it")
+        }
+        guard directory.entryCount <= UInt64(maximumEntries) else {
+            throw failure("\(directory.entryCount) entries, more than \(maximumEntries) (UploadArchive.maximumEntries); not read")
+        }
+        let listed: [ZIPDirectory.Entry]
+        do { listed = try directory.entries() } catch {
+            throw failure("not a readable ZIP archive (\(error.reason)); nothing read from it")
+        }
+        // Every name and kind is checked before any entry is inflated.
+        for entry in listed {
+            guard isSafeName(entry.name) else {
+                throw failure("entry name \(ReadError.quote(entry.name)) is not a relative name inside the archive (absolute, \"..\", \"\\\\\" or NUL); not read")
+            }
+            guard !entry.isSymbolicLink else {
+                throw failure("entry \(ReadError.quote(entry.name)) is a symbolic link; links are never followed, the archive is not read")
+            }
         }
         let maximumBytes = maximumBytes
         var entries: [Entry] = []
         var inflated = 0
-        var count = 0
-        for entry in archive {
-            count += 1
-            guard count <= maximumEntries else { throw failure("more than \(maximumEntries) entries (UploadArchive.maximumEntries); not read") }
-            let name = entry.path
-            guard isSafeName(name) else {
-                throw failure("entry name \(ReadError.quote(name)) is not a relative name inside the archive (absolute, \"..\", \"\\\\\" or NUL); not read")
-            }
-            switch entry.type {
-            case .directory: continue
-            case .symlink: throw failure("entry \(ReadError.quote(name)) is a symbolic link; links are never followed, the archive is not read")
-            case .file: break
-            }
+        for entry in listed where !entry.isDirectory {
+            let name = entry.name
             guard entry.uncompressedSize <= UInt64(maximumBytes - inflated) else {
                 throw failure("entry \(ReadError.quote(name)) says it inflates to \(entry.uncompressedSize) bytes, beyond the \(maximumBytes)-byte bound (UploadArchive.maximumBytes); not read")
             }
-            var content: [UInt8] = []
-            content.reserveCapacity(Int(entry.uncompressedSize))
-            let checksum: CRC32
-            do {
-                checksum = try archive.extract(entry) { chunk in
-                    guard chunk.count <= maximumBytes - inflated - content.count else { throw InflationBound() }
-                    content += chunk
+            let content: [UInt8]
+            do { content = try directory.contents(of: entry, atMost: maximumBytes - inflated) } catch {
+                if case .beyondBound = error {
+                    throw failure("entry \(ReadError.quote(name)) inflates beyond the \(maximumBytes)-byte bound (UploadArchive.maximumBytes; its header said \(entry.uncompressedSize) bytes); not read")
                 }
-            } catch is InflationBound {
-                throw failure("entry \(ReadError.quote(name)) inflates beyond the \(maximumBytes)-byte bound (UploadArchive.maximumBytes; its header said \(entry.uncompressedSize) bytes); not read")
-            } catch {
-                throw failure("entry \(ReadError.quote(name)) cannot be inflated (\(error)): the archive is corrupt or truncated")
-            }
-            guard checksum == entry.checksum, content.count == Int(entry.uncompressedSize) else {
-                throw failure("entry \(ReadError.quote(name)) fails its check (CRC-32 \(checksum) vs \(entry.checksum), \(content.count) vs \(entry.uncompressedSize) bytes): the archive is corrupt")
+                throw failure("entry \(ReadError.quote(name)) \(error.reason)")
             }
             inflated += content.count
             var format = InputSniffer.sniff(prefix: Array(content.prefix(InputSniffer.prefixLength)))
@@ -109,5 +104,4 @@ public struct UploadArchive: Sendable {
         return !components.contains("..") && !components.contains(".")
     }
 
-    private struct InflationBound: Error {}
 }

@@ -219,6 +219,59 @@ import TestSupport
         #expect(records == ["r1 Walking Activity ok", "r2 Walking Activity ok"])
     }
 
+    @Test("the ZIP reader against Python's zipfile: stored and deflated entries, ZIP64 records and extra fields, an empty entry, a folder, CP437 and UTF-8 names")
+    func zipReader() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("mixed.zip")
+        // Python writes "é.txt" as UTF-8 with flag bit 11; byte 0x80 patched into a name with the
+        // flag clear is CP437 "Ç"; lowered ZIP64 limits give ZIP64 extra fields and end records.
+        let program = """
+            import zipfile, sys
+            z = sys.argv[1]
+            with zipfile.ZipFile(z, "w") as a:
+                a.writestr(zipfile.ZipInfo("stored.txt"), b"stored bytes")
+                i = zipfile.ZipInfo("deflated.txt"); i.compress_type = zipfile.ZIP_DEFLATED
+                a.writestr(i, b"abc" * 100000)
+                a.writestr("empty.txt", b"")
+                a.writestr("sub/", b"")
+                a.writestr("\u{e9}.txt", b"utf8")
+                with a.open("big64.txt", "w", force_zip64=True) as f: f.write(b"x" * 70000)
+                # Lowered limits: the central directory gets ZIP64 extra fields and a ZIP64 end record.
+                zipfile.ZIP64_LIMIT = 1000; zipfile.ZIP_FILECOUNT_LIMIT = 1
+            # The classic end record's count and size made useless: only the ZIP64 record is right.
+            b = bytearray(open(z, "rb").read()); e = b.rfind(b"PK\\x05\\x06")
+            assert b.rfind(b"PK\\x06\\x06") > 0
+            b[e + 8:e + 16] = b"\\xff" * 8; open(z, "wb").write(b)
+            # a CP437 name: byte 0x80 is "\u{c7}" (flag bit 11 clear)
+            b = bytearray(open(z, "rb").read())
+            i = b.find(b"stored.txt"); b[i] = 0x80
+            i = b.find(b"stored.txt", i + 1); b[i] = 0x80
+            open(z, "wb").write(b)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", program, path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let directory = try ZIPDirectory(bytes)
+        let entries = try directory.entries()
+        #expect(entries.map(\.name) == ["\u{c7}tored.txt", "deflated.txt", "empty.txt", "sub/", "\u{e9}.txt", "big64.txt"])
+        #expect(entries.map(\.isDirectory) == [false, false, false, true, false, false])
+        #expect(entries.map(\.method) == [0, 8, 0, 0, 0, 0])
+        let contents = try entries.map { try directory.contents(of: $0, atMost: 1 << 20) }
+        #expect(contents.map(\.count) == [12, 300_000, 0, 0, 4, 70_000])
+        #expect(contents[1] == Array(String(repeating: "abc", count: 100_000).utf8))
+        #expect(throws: ZIPDirectory.Failure.self) { try directory.contents(of: entries[1], atMost: 299_999) }
+        // Every truncation of the archive is refused or read consistently; none traps.
+        for length in stride(from: 0, to: bytes.count, by: 97) {
+            guard let cut = try? ZIPDirectory(Array(bytes[..<length])), let listed = try? cut.entries() else { continue }
+            for entry in listed { _ = try? cut.contents(of: entry, atMost: 1 << 20) }
+        }
+    }
+
     @Test("entry names: relative names inside the archive only")
     func names() {
         for name in ["info.json", "recorder-1/accel.json", "a b.json"] { #expect(UploadArchive.isSafeName(name), "\(name)") }
