@@ -1,8 +1,7 @@
 import Glibc
 
 /// Streaming 2× upsampling by zero-stuffing and a linear-phase half-band FIR low-pass (Kaiser
-/// window design, J. F. Kaiser, "Nonrecursive digital filter design using the I0-sinh window
-/// function", Proc. IEEE ISCAS 1974): 191 taps, β = 7, cut-off at the original Nyquist
+/// window design, ``kaiserWindow(count:beta:)``): 191 taps, β = 7, cut-off at the original Nyquist
 /// frequency, run as two polyphase branches. The pass band is flat to ±0.01 dB up to 0.42 × the input rate (20 kHz at 48 kHz),
 /// which is what bilinear weighting filters need to be run at 2× or 4× (analysis.md §3.3). The
 /// output is delayed by (taps − 1)/2 output samples; state carries across blocks.
@@ -19,20 +18,12 @@ public struct HalfBandUpsampler: Sendable {
     private var history = [Double](repeating: 0, count: (taps + 1) / 2)
 
     public init() {
-        let n = Self.taps, middle = Double(n - 1) / 2, beta = 7.0
-        func bessel0(_ x: Double) -> Double {
-            var sum = 1.0, term = 1.0
-            for k in 1..<40 {
-                term *= (x / (2 * Double(k))) * (x / (2 * Double(k)))
-                sum += term
-            }
-            return sum
-        }
+        let n = Self.taps, middle = Double(n - 1) / 2
+        let window = kaiserWindow(count: n, beta: 7)
         let h = (0..<n).map { i in
             let m = Double(i) - middle
             let sinc = m == 0 ? 0.5 : sin(0.5 * Double.pi * m) / (Double.pi * m)
-            let r = m / middle
-            return 2 * sinc * bessel0(beta * (1 - r * r).squareRoot()) / bessel0(beta)
+            return 2 * sinc * window[i]
         }
         coefficients = h
         even = stride(from: 0, to: n, by: 2).map { h[$0] }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Analysis
+import SignalProcessing
 
 /// EBU Tech 3341 (loudness metering, "EBU mode") and Tech 3342 (loudness range) test signals,
 /// generated from their published definitions: 1 kHz sines whose levels are given in dBFS of
@@ -81,6 +82,85 @@ import Testing
         for (number, (segments, expected)) in cases.enumerated() {
             let range = try #require(Self.meter(Self.sine(segments, rate: rate), rate: rate).loudnessRangeLU)
             #expect(abs(range - expected) <= 1, "case \(number + 1) at \(rate): \(range)")
+        }
+    }
+
+    /// The interpolator evaluated directly: every phase in use at every sample, no shortcut
+    /// (newest sample × first tap), and the sample values themselves.
+    static func directTruePeak(_ x: [Double], phases: [Int]) -> Double {
+        let h = TruePeakMeter.phases
+        var peak = x.map(abs).max() ?? 0
+        for n in x.indices {
+            for p in phases {
+                var y = 0.0
+                for j in 0..<TruePeakMeter.taps where n - j >= 0 { y += h[p][j] * x[n - j] }
+                peak = max(peak, abs(y))
+            }
+        }
+        return peak
+    }
+
+    @Test("true peak: the interpolator's pass band (the 4 phases as one 96-tap filter at 4×) within 0.003 dB up to 0.4 × the input rate, −0.05 dB at 0.42 (scipy.signal.freqz of the same design: 0.000, 0.001, 0.002, −0.050)")
+    func truePeakInterpolatorResponse() {
+        var h = [Double](repeating: 0, count: 4 * TruePeakMeter.taps)
+        for p in 0..<4 { for j in 0..<TruePeakMeter.taps { h[4 * j + p] = TruePeakMeter.phases[p][j] } }
+        func decibels(_ f: Double) -> Double {  // f in units of the input rate; the filter runs at 4×
+            let w = 2 * Double.pi * f / 4
+            let re = h.indices.reduce(0) { $0 + h[$1] * cos(w * Double($1)) }, im = h.indices.reduce(0) { $0 - h[$1] * sin(w * Double($1)) }
+            return 20 * log10((re * re + im * im).squareRoot() / 4)
+        }
+        for f in [0.0, 0.0625, 0.125, 0.25, 0.4] { #expect(abs(decibels(f)) <= 0.003, "\(f) × rate: \(decibels(f)) dB") }
+        #expect(abs(decibels(0.42) + 0.050) <= 0.002, "0.42 × rate: \(decibels(0.42)) dB")
+        #expect(decibels(0.55) < -20, "0.55 × rate (image): \(decibels(0.55)) dB")
+    }
+
+    @Test("true peak: the streaming meter with its exact shortcut equals the interpolator evaluated directly, for rare and dense peaks, any block size, 1 and 2 channels, 4× and 2×")
+    func truePeakShortcutIsExact() {
+        var random = SplitMix64(seed: 0x1770)
+        func uniform() -> Double { Double(random.next() >> 11) / Double(1 << 53) * 2 - 1 }
+        let length = 6_000
+        var signals: [(String, [Double])] = [
+            // Quiet noise with a few isolated bursts (most runs skipped), a dense tone (none
+            // skipped), a single impulse (the peak is the sample itself), and rising noise (the
+            // peak grows all along, so the shortcut rarely applies).
+            ("bursts", (0..<length).map { n in 0.01 * uniform() + ([700, 2_345, 5_990].contains(n) ? (uniform() < 0 ? -0.9 : 0.9) : 0) }),
+            ("tone", (0..<length).map { n in 0.5 * sin(2 * Double.pi * 0.25 * Double(n) + 0.785) }),
+            ("impulse", (0..<length).map { $0 == 3_000 ? -1 : 0 }),
+            ("rising", (0..<length).map { n in Double(n) / Double(length) * uniform() }),
+            // Near-Gaussian noise whose level alternates every 1,000 samples, like programme
+            // material: the per-sample bound decides most samples.
+            ("levels", (0..<length).map { n in (n / 1_000 % 2 == 0 ? 0.05 : 0.1) * (uniform() + uniform() + uniform()) }),
+        ]
+        for shift in 0..<33 {
+            // Two equal samples in quiet noise (the peak between them is above both), at every
+            // offset of the meter's 32-sample runs: the interpolated peak of a pair at the end of
+            // a run is computed in the next, quiet run.
+            let first = 3_000 + shift
+            let x: [Double] = (0..<length).map { n in n == first || n == first + 1 ? 0.5 : 0.001 * uniform() }
+            signals.append(("pair at \(first)", x))
+        }
+        for (name, x) in signals {
+            for (rate, phases) in [(48_000.0, [0, 1, 2, 3]), (96_000, [0, 2]), (192_000, [])] {
+                let expected = Self.directTruePeak(x, phases: phases)
+                for block in [1, 7, 11, 12, 33, 4_096] {
+                    for channels in [1, 2] {
+                        // Channel 1 carries the signal at half level, so each channel's own
+                        // history and peak are exercised.
+                        var meter = TruePeakMeter(sampleRateHz: rate, channels: channels)
+                        var start = 0
+                        while start < x.count {
+                            let end = min(start + block, x.count)
+                            let frames = x[start..<end].flatMap { v in channels == 1 ? [v] : [v, v / 2] }
+                            frames.withUnsafeBufferPointer { meter.process(interleaved: $0) }
+                            start = end
+                        }
+                        #expect(abs(meter.peaks[0] - expected) <= 1e-12 * expected, "\(name) at \(rate), blocks of \(block), \(channels) ch: \(meter.peaks[0]) vs \(expected)")
+                        if channels == 2 {
+                            #expect(abs(meter.peaks[1] - expected / 2) <= 1e-12 * expected, "\(name), channel 2")
+                        }
+                    }
+                }
+            }
         }
     }
 
