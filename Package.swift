@@ -73,7 +73,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "SignalProcessing", dependencies: ["CFFTW", "InputGuards"], swiftSettings: swiftSettings),
+        // The toolkit's own hot loops in C, compiled for AVX-512, AVX2 + FMA and SSE2, chosen at run time.
+        .target(name: "CKernels"),
+        .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: swiftSettings),
         .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .target(
             name: "Analysis",

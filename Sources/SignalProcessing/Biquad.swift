@@ -1,3 +1,4 @@
+import CKernels
 import Glibc
 
 /// One second-order section, coefficients normalised so that a0 = 1:
@@ -120,6 +121,14 @@ public struct BiquadCascade: Sendable, Hashable {
         state[0] = a1; state[1] = a2; state[2] = b1; state[3] = b2; state[4] = c1; state[5] = c2
     }
 
+    /// Filters `input` into `output` (at least as long; not overlapping `input`).
+    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
+        precondition(output.count >= input.count, "filter output shorter than its input")
+        let target = UnsafeMutableBufferPointer(rebasing: output[0..<input.count])
+        _ = target.update(fromContentsOf: input)
+        process(target)
+    }
+
     /// Filters an array in place.
     public mutating func process(_ samples: inout [Double]) {
         samples.withUnsafeMutableBufferPointer { process($0) }
@@ -146,5 +155,14 @@ public struct ExponentialAverage: Sendable {
     @inlinable
     public mutating func add(_ x: Double) {
         storage += alpha * (x - storage)
+    }
+
+    /// Adds every value of `input` (C kernel `atk_exponential_average`, four at a time:
+    /// y[k] = c^(k+1)·y[−1] + Σ α·c^(k−j)·x[j], c = 1 − α); writes each average to `output`
+    /// when given (same count) and returns the largest (−∞ for no input).
+    public mutating func add(_ input: UnsafeBufferPointer<Double>, averages output: UnsafeMutableBufferPointer<Double>? = nil) -> Double {
+        guard let base = input.baseAddress, !input.isEmpty else { return -.infinity }
+        precondition(output.map { $0.count >= input.count } ?? true, "averages buffer shorter than the input")
+        return atk_exponential_average(alpha, &storage, base, output?.baseAddress, input.count)
     }
 }

@@ -1,3 +1,4 @@
+import CKernels
 import InputGuards
 /// Descriptive statistics over contiguous Double data, with the definitions the peers use
 /// (R 4.x and e1071 for the tapping features of analysis.md §1.3). NaN in the input propagates
@@ -41,6 +42,14 @@ public enum Statistics {
     /// not its latency; the result may differ from a left-to-right sum in the last bits). 0 for
     /// an empty input.
     @inlinable
+    /// Writes x² of every value into `output` (at least as long as `x`) and returns their sum
+    /// (four partial sums; the C kernel `atk_square`).
+    public static func squares(of x: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) -> Double {
+        guard let input = x.baseAddress, !x.isEmpty else { return 0 }
+        precondition(output.count >= x.count, "squares: output shorter than the input")
+        return atk_square(input, output.baseAddress!, x.count)
+    }
+
     public static func sumOfSquares(_ x: UnsafeBufferPointer<Double>) -> Double {
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
         var i = 0

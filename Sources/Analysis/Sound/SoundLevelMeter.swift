@@ -29,8 +29,6 @@ public struct SoundLevelMeter: Sendable {
 
     private var aFilter: BiquadCascade
     private var cFilter: BiquadCascade
-    /// The filter of the time-weighted path (A unless `timeWeighting` says otherwise).
-    private var zFilter: BiquadCascade
     private let settlingSamples: Int
     private var seen = 0
     /// Mean-square accumulators over everything so far (A, C, Z).
@@ -39,9 +37,8 @@ public struct SoundLevelMeter: Sendable {
     /// Exponential time weighting (F, S) of the weighted squares.
     private var fast: ExponentialAverage, slow: ExponentialAverage
     private var maxFast = -Double.infinity, maxSlow = -Double.infinity
-    /// Current interval.
-    private var intervalEnergy = 0.0
-    private var intervalSamples = 0
+    /// Σ A-weighted squares of the current interval.
+    private var intervals: IntervalEnergy
     private let samplesPerInterval: Int
     /// LAeq per complete interval, dB.
     public private(set) var intervalLevelsDecibels: [Double] = []
@@ -51,6 +48,8 @@ public struct SoundLevelMeter: Sendable {
     private let samplesPerLevelSample: Int
     /// Integrated samples until the next LAF histogram entry (a countdown, not a division per sample).
     private var untilLevelSample: Int
+    /// Per-block work buffer (five parts of a block's length), grown to the largest block seen.
+    private var scratch: [Double] = []
 
     public init(sampleRateHz inputRateHz: Double, calibrationOffsetDecibels: Double, intervalSeconds: Double = 1,
                 timeWeighting: FrequencyWeighting = .a, settlingSeconds: Double = 0, oversampling: Int = 1) {
@@ -64,13 +63,13 @@ public struct SoundLevelMeter: Sendable {
         self.intervalSeconds = intervalSeconds
         self.timeWeighting = timeWeighting
         self.settlingSeconds = settlingSeconds
-        zFilter = timeWeighting.filter(sampleRateHz: sampleRateHz)
         settlingSamples = Int(clamping: settlingSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 0...Int.max)
         aFilter = FrequencyWeighting.a.filter(sampleRateHz: sampleRateHz)
         cFilter = FrequencyWeighting.c.filter(sampleRateHz: sampleRateHz)
         fast = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: sampleRateHz)
         slow = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: sampleRateHz)
         samplesPerInterval = Int(clamping: intervalSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 1...Int.max)
+        intervals = IntervalEnergy(length: samplesPerInterval)
         samplesPerLevelSample = Int(clamping: 0.1 * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 1...Int.max)
         untilLevelSample = samplesPerLevelSample
     }
@@ -79,46 +78,69 @@ public struct SoundLevelMeter: Sendable {
     /// sample: the upsamplers and weighting filters begin in the steady state of that sample's
     /// value (no start transient), and the F and S averages begin at 0 — a meter switched on in
     /// silence — so an event at t = 0 reads as the IEC 61672-1 tone-burst response says.
+    ///
+    /// Block-wise passes, each over the whole block (the C kernels of CKernels for the filters,
+    /// squares and time weighting): A and C weighting, the squares, F and S averaging with their
+    /// maxima, then the LAF samples every 0.1 s and the interval sums.
     public mutating func process(_ input: [Double]) {
         if seen == 0, let first = input.first {
             for k in upsamplers.indices { upsamplers[k].prime(constantInput: first) }
             aFilter.prime(constantInput: first)
             cFilter.prime(constantInput: first)
-            zFilter.prime(constantInput: first)
         }
-        var block = input
+        var block = input  // not copied unless upsampled
         for k in upsamplers.indices { block = upsamplers[k].process(block) }
-        var a = block, c = block
-        aFilter.process(&a)
-        cFilter.process(&c)
-        var t = block
-        if timeWeighting == .a { t = a } else if timeWeighting == .c { t = c } else { zFilter.process(&t) }
-        for i in block.indices {
-            seen += 1
-            guard seen > settlingSamples else { continue }
-            let pa = a[i] * a[i]
-            let pt = t[i] * t[i]
-            energyA += pa
-            energyC += c[i] * c[i]
-            energyZ += block[i] * block[i]
-            fast.add(pt)
-            slow.add(pt)
-            samples += 1
-            if fast.value > maxFast { maxFast = fast.value }
-            if slow.value > maxSlow { maxSlow = slow.value }
-            untilLevelSample -= 1
-            if untilLevelSample == 0 {
-                record(level(fast.value))
-                untilLevelSample = samplesPerLevelSample
-            }
-            intervalEnergy += pa
-            intervalSamples += 1
-            if intervalSamples == samplesPerInterval {
-                intervalLevelsDecibels.append(level(intervalEnergy / Double(intervalSamples)))
-                intervalEnergy = 0
-                intervalSamples = 0
+        let n = block.count
+        guard n > 0 else { return }
+        // Samples before `settlingSamples` are filtered but not integrated.
+        let skip = seen >= settlingSamples ? 0 : min(n, settlingSamples - seen)
+        seen = seen > Int.max - n ? Int.max : seen + n
+        let count = n - skip
+        // The work buffer, taken out of self while the closures below update the meter.
+        var work: [Double] = []
+        swap(&work, &scratch)
+        defer { swap(&work, &scratch) }
+        if work.count < 5 * n { work = [Double](repeating: 0, count: 5 * n) }
+        block.withUnsafeBufferPointer { z in
+            work.withUnsafeMutableBufferPointer { work in
+                // A- and C-weighted samples, A-weighted and time-weighted squares, F averages.
+                let base = work.baseAddress!
+                let a = UnsafeMutableBufferPointer(start: base, count: n), c = UnsafeMutableBufferPointer(start: base + n, count: n)
+                let pa = UnsafeMutableBufferPointer(start: base + 2 * n, count: n), pt = UnsafeMutableBufferPointer(start: base + 3 * n, count: n)
+                let fastOut = UnsafeMutableBufferPointer(start: base + 4 * n, count: n)
+                aFilter.process(z, into: a)
+                cFilter.process(z, into: c)
+                guard count > 0 else { return }
+                let kept = skip..<n
+                energyA += Statistics.squares(of: UnsafeBufferPointer(rebasing: a[kept]), into: pa)
+                energyC += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: c[kept]))
+                energyZ += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: z[kept]))
+                let weighted: UnsafeBufferPointer<Double>
+                switch timeWeighting {
+                case .a:
+                    weighted = UnsafeBufferPointer(rebasing: pa[0..<count])
+                case .c:
+                    _ = Statistics.squares(of: UnsafeBufferPointer(rebasing: c[kept]), into: pt)
+                    weighted = UnsafeBufferPointer(rebasing: pt[0..<count])
+                case .z:
+                    _ = Statistics.squares(of: UnsafeBufferPointer(rebasing: z[kept]), into: pt)
+                    weighted = UnsafeBufferPointer(rebasing: pt[0..<count])
+                }
+                maxFast = max(maxFast, fast.add(weighted, averages: fastOut))
+                maxSlow = max(maxSlow, slow.add(weighted))
+                // LAF every 0.1 s: the average after the sample that ends each period.
+                var next = untilLevelSample - 1
+                while next < count {
+                    record(level(fastOut[next]))
+                    next += samplesPerLevelSample
+                }
+                untilLevelSample = next - count + 1
+                var completed: [Double] = []
+                intervals.add(UnsafeBufferPointer(rebasing: a[kept])) { completed.append($0) }  // sums the squares itself
+                intervalLevelsDecibels += completed.map { level($0 / Double(samplesPerInterval)) }
             }
         }
+        samples += count
     }
 
     private func level(_ meanSquare: Double) -> Double {

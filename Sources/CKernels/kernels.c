@@ -1,0 +1,138 @@
+/* The toolkit's hot loops (CKernels.h). Each kernel body is written once, as an always-inline
+ * function on GCC/Clang vector types, and instantiated for three instruction sets; the public
+ * function picks one per call from `atk_kernel_level`. */
+#include "CKernels.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The v4 helpers below are always inlined: no v4 value crosses a call, so the ABI note about
+ * passing 32-byte vectors without AVX does not apply. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+typedef double v4 __attribute__((vector_size(32), aligned(8)));
+#define LANES 4
+
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
+INLINE void store4(double *p, v4 v) { memcpy(p, &v, sizeof v); }
+INLINE v4 splat(double x) { return (v4){x, x, x, x}; }
+typedef long long v4i __attribute__((vector_size(32), aligned(8)));
+/* Lane-wise maximum (a when a > b, else b), by a comparison mask. */
+INLINE v4 max4(v4 a, v4 b) {
+    v4i greater = a > b;
+    return (v4)((greater & (v4i)a) | (~greater & (v4i)b));
+}
+
+/* ---------------------------------------------------------------- exponential average
+ *
+ * y[n] = c·y[n−1] + α·x[n], c = 1 − α, four samples at once: y[k] = c^(k+1)·y[−1] +
+ * Σ_{j≤k} α·c^(k−j)·x[j] (the same block form as above, first order). */
+INLINE double average_body(double alpha, double *state, const double *input, double *output, size_t count) {
+    double y = *state, maximum = -INFINITY;
+    size_t n = 0;
+    if (count >= 4 * LANES) {
+        const double c = 1 - alpha;
+        const v4 powers = {c, c * c, c * c * c, c * c * c * c};
+        v4 columns[LANES];
+        for (int j = 0; j < LANES; j++) {
+            double column[LANES];
+            for (int k = 0; k < LANES; k++) column[k] = k < j ? 0 : alpha * pow(c, k - j);
+            columns[j] = load4(column);
+        }
+        v4 top = splat(-INFINITY);
+        for (; n + LANES <= count; n += LANES) {
+            v4 x = load4(input + n);
+            v4 acc = columns[0] * x[0] + columns[1] * x[1] + columns[2] * x[2] + columns[3] * x[3];
+            acc += powers * y;
+            y = acc[3];
+            top = max4(top, acc);
+            if (output) store4(output + n, acc);
+        }
+        for (int k = 0; k < LANES; k++) maximum = top[k] > maximum ? top[k] : maximum;
+    }
+    for (; n < count; n++) {
+        y += alpha * (input[n] - y);
+        if (y > maximum) maximum = y;
+        if (output) output[n] = y;
+    }
+    *state = y;
+    return maximum;
+}
+
+/* ---------------------------------------------------------------- squares */
+INLINE double square_body(const double *input, double *output, size_t count) {
+    v4 sum = splat(0);
+    size_t n = 0;
+    for (; n + LANES <= count; n += LANES) {
+        v4 x = load4(input + n), x2 = x * x;
+        store4(output + n, x2);
+        sum += x2;
+    }
+    double total = (sum[0] + sum[1]) + (sum[2] + sum[3]);
+    for (; n < count; n++) {
+        output[n] = input[n] * input[n];
+        total += output[n];
+    }
+    return total;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+#define INSTANTIATE(attribute, suffix)                                                                  \
+    attribute static double average_##suffix(double a, double *s, const double *i, double *o, size_t n) { \
+        return average_body(a, s, i, o, n);                                                             \
+    }                                                                                                   \
+    attribute static double square_##suffix(const double *i, double *o, size_t n) { return square_body(i, o, n); }
+
+INSTANTIATE(, 1)
+#if defined(__x86_64__)
+#define VECTOR_LEVELS 1
+INSTANTIATE(__attribute__((target("avx2,fma"))), 2)
+INSTANTIATE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
+#endif
+
+static _Atomic int chosen_level = 0;
+
+/* What the processor supports, capped by the environment variable ATK_KERNEL_LEVEL (1, 2 or 3;
+ * for comparing the paths on one machine). */
+static int detect_level(void) {
+    int level = 1;
+#ifdef VECTOR_LEVELS
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) level = 2;
+    if (level == 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) level = 3;
+#endif
+    const char *cap = getenv("ATK_KERNEL_LEVEL");
+    if (cap && cap[0] >= '1' && cap[0] <= '3' && cap[1] == 0 && cap[0] - '0' < level) level = cap[0] - '0';
+    return level;
+}
+
+int atk_kernel_level(void) {
+    int level = atomic_load_explicit(&chosen_level, memory_order_relaxed);
+    if (level == 0) {
+        level = detect_level();
+        atomic_store_explicit(&chosen_level, level, memory_order_relaxed);
+    }
+    return level;
+}
+
+#ifdef VECTOR_LEVELS
+#define DISPATCH(name, ...)                                 \
+    switch (atk_kernel_level()) {                           \
+    case 3: return name##_3(__VA_ARGS__);                   \
+    case 2: return name##_2(__VA_ARGS__);                   \
+    default: return name##_1(__VA_ARGS__);                  \
+    }
+#else
+#define DISPATCH(name, ...) return name##_1(__VA_ARGS__);
+#endif
+
+double atk_exponential_average(double alpha, double *state, const double *input, double *output, size_t count) {
+    DISPATCH(average, alpha, state, input, output, count)
+}
+
+double atk_square(const double *input, double *output, size_t count) { DISPATCH(square, input, output, count) }
