@@ -30,7 +30,8 @@ INLINE v4 max4(v4 a, v4 b) {
 /* ---------------------------------------------------------------- exponential average
  *
  * y[n] = c·y[n−1] + α·x[n], c = 1 − α, four samples at once: y[k] = c^(k+1)·y[−1] +
- * Σ_{j≤k} α·c^(k−j)·x[j] (the same block form as above, first order). */
+ * Σ_{j≤k} α·c^(k−j)·x[j]: a fixed 4×4 matrix times the block plus the powers of c times the
+ * previous average, so the loop-carried dependency is one multiply-add per four samples. */
 INLINE double average_body(double alpha, double *state, const double *input, double *output, size_t count) {
     double y = *state, maximum = -INFINITY;
     size_t n = 0;

@@ -79,9 +79,9 @@ public struct SoundLevelMeter: Sendable {
     /// value (no start transient), and the F and S averages begin at 0 — a meter switched on in
     /// silence — so an event at t = 0 reads as the IEC 61672-1 tone-burst response says.
     ///
-    /// Block-wise passes, each over the whole block (the C kernels of CKernels for the filters,
-    /// squares and time weighting): A and C weighting, the squares, F and S averaging with their
-    /// maxima, then the LAF samples every 0.1 s and the interval sums.
+    /// Block-wise passes, each over the whole block: A and C weighting (``BiquadCascade``), the
+    /// squares and F and S averaging with their maxima (the C kernels of CKernels), then the LAF
+    /// samples every 0.1 s and the interval sums.
     public mutating func process(_ input: [Double]) {
         if seen == 0, let first = input.first {
             for k in upsamplers.indices { upsamplers[k].prime(constantInput: first) }
