@@ -38,33 +38,56 @@ SHARED = ROOT.parent / "shared" / "data"
 
 # ---------------------------------------------------------------- peers (run in a child process)
 
-def a_weighting_sos(rate):
-    """IEC 61672-1 A-weighting: the analogue poles and zeros (20.6, 107.7, 737.9, 12194 Hz),
-    normalised to 0 dB at 1 kHz, by the bilinear transform, as second-order sections."""
+def weighting_sos(rate, weighting):
+    """IEC 61672-1:2013 A or C weighting as the toolkit designs it (FrequencyWeighting.swift,
+    analysis.md §3.1), written out again here so the check values compare the same filter: the
+    poles from the standard's design values (Annex E: fr = 1 kHz, fL = 10^1.5, fH = 10^3.9 Hz,
+    D = √½, fA = 10^2.45 Hz); the low-frequency sections (double zero at z = 1, poles by the
+    bilinear transform); the f4 double pole as a matched section (M. Vicanek, "Matched Second Order
+    Digital Filters", 2016: |H|² equal to the analogue at 0, fs/4 and Nyquist); 0 dB at 1 kHz."""
     import numpy as np
     from scipy import signal
-    f1, f2, f3, f4 = 20.598997, 107.65265, 737.86223, 12194.217
-    zeros = [0, 0, 0, 0]
-    poles = [-2 * math.pi * f for f in (f1, f1, f2, f3, f4, f4)]
-    k = (2 * math.pi * f4) ** 2
-    z, p, gain = signal.bilinear_zpk(zeros, poles, k, rate)
-    sos = signal.zpk2sos(z, p, gain)
+    fr, fl, fh, d, fa = 1000.0, 10 ** 1.5, 10 ** 3.9, math.sqrt(0.5), 10 ** 2.45
+    b = (fr ** 2 + fl ** 2 * fh ** 2 / fr ** 2 - d * (fl ** 2 + fh ** 2)) / (1 - d)
+    c = fl ** 2 * fh ** 2
+    f1 = math.sqrt((-b - math.sqrt(b * b - 4 * c)) / 2)
+    f4 = math.sqrt((-b + math.sqrt(b * b - 4 * c)) / 2)
+    f2, f3 = fa * (3 - math.sqrt(5)) / 2, fa * (3 + math.sqrt(5)) / 2
+
+    def bilinear_pole(f):
+        s = -2 * math.pi * f
+        return (2 * rate + s) / (2 * rate - s)
+
+    def section(p1, p2):
+        return [1.0, -2.0, 1.0, 1.0, -(p1 + p2), p1 * p2]
+
+    pole = math.exp(-2 * math.pi * f4 / rate)
+    a1, a2 = -2 * pole, pole * pole
+    squared = ((1 + a1 + a2) ** 2, (1 - a1 + a2) ** 2, -4 * a2)
+
+    def analogue(f):
+        return (f4 * f4 / (f * f + f4 * f4)) ** 2
+
+    b0sq, b1sq = analogue(0) * squared[0], analogue(rate / 2) * squared[1]
+    b2term = analogue(rate / 4) * (0.5 * squared[0] + 0.5 * squared[1] + squared[2]) - 0.5 * b0sq - 0.5 * b1sq
+    w = 0.5 * (math.sqrt(b0sq) + math.sqrt(b1sq))
+    m0 = 0.5 * (w + math.sqrt(w * w + b2term))
+    sos = [[m0, 0.5 * (math.sqrt(b0sq) - math.sqrt(b1sq)), -b2term / (4 * m0), 1.0, a1, a2]]
+    if weighting == "A":
+        sos.append(section(bilinear_pole(f2), bilinear_pole(f3)))
+    sos.append(section(bilinear_pole(f1), bilinear_pole(f1)))
+    sos = np.asarray(sos)
     w, h = signal.sosfreqz(sos, worN=[1000.0], fs=rate)
     sos[0, :3] /= abs(h[0])
-    return np.asarray(sos)
+    return sos
+
+
+def a_weighting_sos(rate):
+    return weighting_sos(rate, "A")
 
 
 def c_weighting_sos(rate):
-    """IEC 61672-1 C-weighting (poles 20.6 and 12194 Hz, double), 0 dB at 1 kHz, bilinear."""
-    import numpy as np
-    from scipy import signal
-    f1, f4 = 20.598997, 12194.217
-    poles = [-2 * math.pi * f for f in (f1, f1, f4, f4)]
-    z, p, gain = signal.bilinear_zpk([0, 0], poles, (2 * math.pi * f4) ** 2, rate)
-    sos = signal.zpk2sos(z, p, gain)
-    w, h = signal.sosfreqz(sos, worN=[1000.0], fs=rate)
-    sos[0, :3] /= abs(h[0])
-    return np.asarray(sos)
+    return weighting_sos(rate, "C")
 
 
 def peer_meter(path):

@@ -129,6 +129,57 @@ public struct BiquadCascade: Sendable, Hashable {
         process(target)
     }
 
+    /// Filters two signals at once through two cascades, one per lane of a vector (CKernels'
+    /// `atk_biquad_pair`): `first` reads input0[0], input0[stride], … into output0[0..<count],
+    /// `second` input1 into output1. Each output is bit for bit what `process` gives it (the
+    /// kernel rounds as `step` does); the shorter cascade runs behind identity sections (y = x
+    /// exactly). Costs about what the longer cascade costs alone. An output may be its own input
+    /// when stride is 1.
+    public static func processPair(_ first: inout BiquadCascade, _ second: inout BiquadCascade,
+                                   input0: UnsafePointer<Double>, input1: UnsafePointer<Double>, stride: Int, count: Int,
+                                   output0: UnsafeMutablePointer<Double>, output1: UnsafeMutablePointer<Double>) {
+        precondition(stride >= 1 && count >= 0, "filter pair: stride below 1 or negative count")
+        let sections = max(first.sections.count, second.sections.count)
+        guard sections > 0 else {
+            for i in 0..<count {
+                output0[i] = input0[i * stride]
+                output1[i] = input1[i * stride]
+            }
+            return
+        }
+        let identity = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
+        let pad0 = sections - first.sections.count, pad1 = sections - second.sections.count
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 14 * sections) { buffer in
+            let coefficients = buffer.baseAddress!, state = coefficients + 10 * sections
+            for k in 0..<sections {
+                let s0 = k < pad0 ? identity : first.sections[k - pad0], s1 = k < pad1 ? identity : second.sections[k - pad1]
+                let row = coefficients + 10 * k
+                (row[0], row[1], row[2], row[3], row[4]) = (s0.b0, s1.b0, s0.b1, s1.b1, s0.b2)
+                (row[5], row[6], row[7], row[8], row[9]) = (s1.b2, s0.a1, s1.a1, s0.a2, s1.a2)
+                state[4 * k] = k < pad0 ? 0 : first.state[2 * (k - pad0)]
+                state[4 * k + 1] = k < pad1 ? 0 : second.state[2 * (k - pad1)]
+                state[4 * k + 2] = k < pad0 ? 0 : first.state[2 * (k - pad0) + 1]
+                state[4 * k + 3] = k < pad1 ? 0 : second.state[2 * (k - pad1) + 1]
+            }
+            // Up to four sections per pass; later passes run in place on the outputs.
+            var done = 0
+            while done < sections {
+                let group = min(4, sections - done)
+                let (in0, in1, step) = done == 0 ? (input0, input1, stride) : (UnsafePointer(output0), UnsafePointer(output1), 1)
+                _ = atk_biquad_pair(coefficients + 10 * done, state + 4 * done, group, in0, in1, step, output0, output1, count)
+                done += group
+            }
+            for k in pad0..<sections {
+                first.state[2 * (k - pad0)] = state[4 * k]
+                first.state[2 * (k - pad0) + 1] = state[4 * k + 2]
+            }
+            for k in pad1..<sections {
+                second.state[2 * (k - pad1)] = state[4 * k + 1]
+                second.state[2 * (k - pad1) + 1] = state[4 * k + 3]
+            }
+        }
+    }
+
     /// Filters an array in place.
     public mutating func process(_ samples: inout [Double]) {
         samples.withUnsafeMutableBufferPointer { process($0) }

@@ -46,4 +46,58 @@ import TestSupport
         #expect(out == [1, 4, 9, 16, 25, 0.25])
         #expect(sum == 55.25)
     }
+
+    @Test("two cascades in the lanes of one vector equal each cascade run on its own, bit for bit: A, C, K, Z, random stable sections (0 to 6, so padding and several passes), strides 1 to 3, blocks of 0 to 4,099")
+    func biquadPair() {
+        var random = SeededRandom(seed: 1770)
+        func randomSection() -> Biquad {
+            // Poles inside the unit circle: radius 0.05…0.999, any angle.
+            let r = 0.05 + 0.949 * random.unit(), theta = Double.pi * random.unit()
+            return Biquad(b0: random.unit() - 0.5, b1: random.unit() - 0.5, b2: random.unit() - 0.5, a1: -2 * r * cos(theta), a2: r * r)
+        }
+        var cases: [(BiquadCascade, BiquadCascade)] = [
+            (FrequencyWeighting.a.filter(sampleRateHz: 48_000), FrequencyWeighting.c.filter(sampleRateHz: 48_000)),
+            (FrequencyWeighting.c.filter(sampleRateHz: 192_000), FrequencyWeighting.a.filter(sampleRateHz: 192_000)),
+            (KWeighting.filter(sampleRateHz: 44_100), KWeighting.filter(sampleRateHz: 44_100)),
+            (FrequencyWeighting.z.filter(sampleRateHz: 48_000), FrequencyWeighting.z.filter(sampleRateHz: 48_000)),
+            (FrequencyWeighting.z.filter(sampleRateHz: 48_000), KWeighting.filter(sampleRateHz: 48_000)),
+        ]
+        for (m, n) in [(1, 1), (4, 4), (5, 2), (6, 6), (0, 3)] {
+            cases.append((BiquadCascade(sections: (0..<m).map { _ in randomSection() }), BiquadCascade(sections: (0..<n).map { _ in randomSection() })))
+        }
+        for (index, (first, second)) in cases.enumerated() {
+            for stride in 1...3 {
+                let frames = 9_000
+                let input = (0..<(frames * stride)).map { _ in 2 * random.unit() - 1 }
+                let lane1 = stride == 1 ? input.map { -0.5 * $0 } : input  // stride 1: a second signal of its own
+                var expected0 = (0..<frames).map { input[$0 * stride] }, expected1 = (0..<frames).map { lane1[$0 * stride + (stride == 1 ? 0 : 1)] }
+                var reference0 = first, reference1 = second
+                reference0.process(&expected0)
+                reference1.process(&expected1)
+                var pair0 = first, pair1 = second
+                var out0 = [Double](repeating: .nan, count: frames), out1 = out0
+                let sizes = [0, 1, 7, 4_099, 3]
+                var start = 0, k = 0
+                while start < frames {
+                    let end = min(frames, start + sizes[k % sizes.count])
+                    input.withUnsafeBufferPointer { x in
+                        lane1.withUnsafeBufferPointer { y in
+                            out0.withUnsafeMutableBufferPointer { o0 in
+                                out1.withUnsafeMutableBufferPointer { o1 in
+                                    BiquadCascade.processPair(&pair0, &pair1, input0: x.baseAddress! + start * stride,
+                                                              input1: y.baseAddress! + start * stride + (stride == 1 ? 0 : 1), stride: stride,
+                                                              count: end - start, output0: o0.baseAddress! + start, output1: o1.baseAddress! + start)
+                                }
+                            }
+                        }
+                    }
+                    start = end
+                    k += 1
+                }
+                #expect(out0 == expected0, "case \(index), stride \(stride): lane 0")
+                #expect(out1 == expected1, "case \(index), stride \(stride): lane 1")
+                #expect(pair0 == reference0 && pair1 == reference1, "case \(index), stride \(stride): the filter memories")
+            }
+        }
+    }
 }

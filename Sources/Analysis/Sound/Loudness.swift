@@ -15,8 +15,10 @@ public struct LoudnessMeter: Sendable {
     /// Σ x² of each channel's K-weighted samples per 100-ms step.
     private var energies: [IntervalEnergy]
     private let stepSamples: Int
-    /// One channel of the block being processed.
+    /// The block being processed, K-weighted, one contiguous run per channel.
     private var scratch: [Double] = []
+    /// A Float block widened to Double.
+    private var floatScratch: [Double] = []
     /// Weighted sums Σ G_i·(mean square of channel i) of each complete 100 ms step.
     private(set) var steps: [Double] = []
 
@@ -34,30 +36,50 @@ public struct LoudnessMeter: Sendable {
         block.withUnsafeBufferPointer { process(interleaved: $0) }
     }
 
-    /// Processes interleaved frames of Float samples (as decoders deliver them).
+    /// Processes interleaved frames of Float samples (as decoders deliver them), widened to
+    /// Double in one pass first.
     public mutating func process(interleaved block: UnsafeBufferPointer<Float>) {
-        processSamples(block)
+        var widened: [Double] = []
+        swap(&widened, &floatScratch)
+        defer { swap(&widened, &floatScratch) }
+        if widened.count < block.count { widened = [Double](repeating: 0, count: block.count) }
+        widened.withUnsafeMutableBufferPointer { wide in
+            for i in block.indices { wide[i] = Double(block[i]) }
+            process(interleaved: UnsafeBufferPointer(rebasing: wide[0..<block.count]))
+        }
     }
 
-    /// Processes interleaved frames.
+    /// Channels in pairs, K-weighted straight from the interleaved frames into one contiguous
+    /// run per channel of `scratch` (``BiquadCascade/processPair``, a lone last channel on its
+    /// own); then each channel's squares summed per 100 ms step; a step's weighted sum is
+    /// appended once every channel has it.
     public mutating func process(interleaved block: UnsafeBufferPointer<Double>) {
-        processSamples(block)
-    }
-
-    /// Each channel in turn: de-interleaved into `scratch`, K-weighted in place, its squares
-    /// summed per 100 ms step; a step's weighted sum is appended once every channel has it.
-    private mutating func processSamples<T: BinaryFloatingPoint>(_ block: UnsafeBufferPointer<T>) {
         let frames = block.count / channels
-        guard frames > 0 else { return }
-        if scratch.count < frames { scratch = [Double](repeating: 0, count: frames) }
+        guard frames > 0, let frame = block.baseAddress else { return }
+        var work: [Double] = []
+        swap(&work, &scratch)
+        defer { swap(&work, &scratch) }
+        if work.count < frames * channels { work = [Double](repeating: 0, count: frames * channels) }
         var completed: [Double] = []
-        for c in 0..<channels {
-            scratch.withUnsafeMutableBufferPointer { buffer in
-                let channel = UnsafeMutableBufferPointer(rebasing: buffer[0..<frames])
-                for i in 0..<frames { channel[i] = Double(block[i * channels + c]) }
-                filters[c].process(channel)
+        work.withUnsafeMutableBufferPointer { work in
+            let out = work.baseAddress!
+            filters.withUnsafeMutableBufferPointer { filters in
+                var c = 0
+                while c < channels {
+                    if c + 1 < channels {
+                        BiquadCascade.processPair(&filters[c], &filters[c + 1], input0: frame + c, input1: frame + c + 1, stride: channels,
+                                                  count: frames, output0: out + c * frames, output1: out + (c + 1) * frames)
+                        c += 2
+                    } else {
+                        for i in 0..<frames { out[c * frames + i] = frame[i * channels + c] }
+                        filters[c].process(UnsafeMutableBufferPointer(start: out + c * frames, count: frames))
+                        c += 1
+                    }
+                }
+            }
+            for c in 0..<channels {
                 var step = 0
-                energies[c].add(UnsafeBufferPointer(channel)) { sum in
+                energies[c].add(UnsafeBufferPointer(start: out + c * frames, count: frames)) { sum in
                     let weighted = weights[c] * sum / Double(stepSamples)
                     if c == 0 { completed.append(weighted) } else { completed[step] += weighted }
                     step += 1

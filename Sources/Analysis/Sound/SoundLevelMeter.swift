@@ -79,9 +79,9 @@ public struct SoundLevelMeter: Sendable {
     /// value (no start transient), and the F and S averages begin at 0 — a meter switched on in
     /// silence — so an event at t = 0 reads as the IEC 61672-1 tone-burst response says.
     ///
-    /// Block-wise passes, each over the whole block: A and C weighting (``BiquadCascade``), the
-    /// squares and F and S averaging with their maxima (the C kernels of CKernels), then the LAF
-    /// samples every 0.1 s and the interval sums.
+    /// Block-wise passes, each over the whole block: A and C weighting together, one per vector
+    /// lane (``BiquadCascade/processPair``), the squares and F and S averaging with their maxima
+    /// (the C kernels of CKernels), then the LAF samples every 0.1 s and the interval sums.
     public mutating func process(_ input: [Double]) {
         if seen == 0, let first = input.first {
             for k in upsamplers.indices { upsamplers[k].prime(constantInput: first) }
@@ -108,8 +108,8 @@ public struct SoundLevelMeter: Sendable {
                 let a = UnsafeMutableBufferPointer(start: base, count: n), c = UnsafeMutableBufferPointer(start: base + n, count: n)
                 let pa = UnsafeMutableBufferPointer(start: base + 2 * n, count: n), pt = UnsafeMutableBufferPointer(start: base + 3 * n, count: n)
                 let fastOut = UnsafeMutableBufferPointer(start: base + 4 * n, count: n)
-                aFilter.process(z, into: a)
-                cFilter.process(z, into: c)
+                BiquadCascade.processPair(&aFilter, &cFilter, input0: z.baseAddress!, input1: z.baseAddress!, stride: 1, count: n,
+                                          output0: a.baseAddress!, output1: c.baseAddress!)
                 guard count > 0 else { return }
                 let kept = skip..<n
                 energyA += Statistics.squares(of: UnsafeBufferPointer(rebasing: a[kept]), into: pa)
