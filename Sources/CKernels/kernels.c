@@ -32,36 +32,74 @@ INLINE v4 max4(v4 a, v4 b) {
  * y[n] = c·y[n−1] + α·x[n], c = 1 − α, four samples at once: y[k] = c^(k+1)·y[−1] +
  * Σ_{j≤k} α·c^(k−j)·x[j]: a fixed 4×4 matrix times the block plus the powers of c times the
  * previous average, so the loop-carried dependency is one multiply-add per four samples. */
-INLINE double average_body(double alpha, double *state, const double *input, double *output, size_t count) {
-    double y = *state, maximum = -INFINITY;
+/* One average's block-form constants: the 4×4 matrix's columns and the powers of c. */
+typedef struct {
+    v4 columns[LANES], powers;
+} average_block;
+
+INLINE average_block average_constants(double alpha) {
+    average_block b;
+    const double c = 1 - alpha;
+    b.powers = (v4){c, c * c, c * c * c, c * c * c * c};
+    for (int j = 0; j < LANES; j++) {
+        double column[LANES];
+        for (int k = 0; k < LANES; k++) column[k] = k < j ? 0 : alpha * pow(c, k - j);
+        b.columns[j] = load4(column);
+    }
+    return b;
+}
+
+INLINE v4 average_step(const average_block *b, v4 x, double y) {
+    v4 acc = b->columns[0] * x[0] + b->columns[1] * x[1] + b->columns[2] * x[2] + b->columns[3] * x[3];
+    return acc + b->powers * y;
+}
+
+INLINE double lane_maximum(v4 top, double maximum) {
+    for (int k = 0; k < LANES; k++) maximum = top[k] > maximum ? top[k] : maximum;
+    return maximum;
+}
+
+/* Two averages of one input in one loop (the second's output optional): their loop-carried
+ * multiply-adds are independent, so each hides the other's latency. `second` NULL: one average. */
+INLINE void average_body(double alpha, double *state, double *output, double *maximum, double alpha2, double *state2,
+                         double *output2, double *maximum2, const double *input, size_t count) {
+    double y = *state, top = -INFINITY, y2 = state2 ? *state2 : 0, top2 = -INFINITY;
     size_t n = 0;
     if (count >= 4 * LANES) {
-        const double c = 1 - alpha;
-        const v4 powers = {c, c * c, c * c * c, c * c * c * c};
-        v4 columns[LANES];
-        for (int j = 0; j < LANES; j++) {
-            double column[LANES];
-            for (int k = 0; k < LANES; k++) column[k] = k < j ? 0 : alpha * pow(c, k - j);
-            columns[j] = load4(column);
-        }
-        v4 top = splat(-INFINITY);
+        const average_block first = average_constants(alpha), second = average_constants(state2 ? alpha2 : alpha);
+        v4 tops = splat(-INFINITY), tops2 = splat(-INFINITY);
         for (; n + LANES <= count; n += LANES) {
             v4 x = load4(input + n);
-            v4 acc = columns[0] * x[0] + columns[1] * x[1] + columns[2] * x[2] + columns[3] * x[3];
-            acc += powers * y;
+            v4 acc = average_step(&first, x, y);
             y = acc[3];
-            top = max4(top, acc);
+            tops = max4(tops, acc);
             if (output) store4(output + n, acc);
+            if (state2) {
+                v4 acc2 = average_step(&second, x, y2);
+                y2 = acc2[3];
+                tops2 = max4(tops2, acc2);
+                if (output2) store4(output2 + n, acc2);
+            }
         }
-        for (int k = 0; k < LANES; k++) maximum = top[k] > maximum ? top[k] : maximum;
+        top = lane_maximum(tops, top);
+        top2 = lane_maximum(tops2, top2);
     }
     for (; n < count; n++) {
         y += alpha * (input[n] - y);
-        if (y > maximum) maximum = y;
+        if (y > top) top = y;
         if (output) output[n] = y;
+        if (state2) {
+            y2 += alpha2 * (input[n] - y2);
+            if (y2 > top2) top2 = y2;
+            if (output2) output2[n] = y2;
+        }
     }
     *state = y;
-    return maximum;
+    *maximum = top;
+    if (state2) {
+        *state2 = y2;
+        *maximum2 = top2;
+    }
 }
 
 /* ---------------------------------------------------------------- squares */
@@ -84,8 +122,9 @@ INLINE double square_body(const double *input, double *output, size_t count) {
 /* ---------------------------------------------------------------- dispatch */
 
 #define INSTANTIATE(attribute, suffix)                                                                  \
-    attribute static double average_##suffix(double a, double *s, const double *i, double *o, size_t n) { \
-        return average_body(a, s, i, o, n);                                                             \
+    attribute static void average_##suffix(double a, double *s, double *o, double *m, double a2, double *s2,    \
+                                           double *o2, double *m2, const double *i, size_t n) {          \
+        average_body(a, s, o, m, a2, s2, o2, m2, i, n);                                                 \
     }                                                                                                   \
     attribute static double square_##suffix(const double *i, double *o, size_t n) { return square_body(i, o, n); }
 
@@ -133,7 +172,21 @@ int atk_kernel_level(void) {
 #endif
 
 double atk_exponential_average(double alpha, double *state, const double *input, double *output, size_t count) {
-    DISPATCH(average, alpha, state, input, output, count)
+    double maximum;
+    atk_exponential_average_pair(alpha, state, output, &maximum, 0, NULL, NULL, NULL, input, count);
+    return maximum;
+}
+
+void atk_exponential_average_pair(double alpha, double *state, double *output, double *maximum, double alpha2,
+                                  double *state2, double *output2, double *maximum2, const double *input, size_t count) {
+#ifdef VECTOR_LEVELS
+    switch (atk_kernel_level()) {
+    case 3: average_3(alpha, state, output, maximum, alpha2, state2, output2, maximum2, input, count); return;
+    case 2: average_2(alpha, state, output, maximum, alpha2, state2, output2, maximum2, input, count); return;
+    default: break;
+    }
+#endif
+    average_1(alpha, state, output, maximum, alpha2, state2, output2, maximum2, input, count);
 }
 
 double atk_square(const double *input, double *output, size_t count) { DISPATCH(square, input, output, count) }

@@ -216,4 +216,17 @@ public struct ExponentialAverage: Sendable {
         precondition(output.map { $0.count >= input.count } ?? true, "averages buffer shorter than the input")
         return atk_exponential_average(alpha, &storage, base, output?.baseAddress, input.count)
     }
+
+    /// Two averages of one input in one pass (`atk_exponential_average_pair`: the two
+    /// recurrences overlap each other's latency), each as `add(_:averages:)` computes it; the
+    /// averages of `first` go to `output` when given. Returns both maxima (−∞ for no input).
+    public static func add(_ input: UnsafeBufferPointer<Double>, to first: inout ExponentialAverage, averages output: UnsafeMutableBufferPointer<Double>?,
+                           and second: inout ExponentialAverage) -> (first: Double, second: Double) {
+        guard let base = input.baseAddress, !input.isEmpty else { return (-.infinity, -.infinity) }
+        precondition(output.map { $0.count >= input.count } ?? true, "averages buffer shorter than the input")
+        var maxima = (first: -Double.infinity, second: -Double.infinity)
+        atk_exponential_average_pair(first.alpha, &first.storage, output?.baseAddress, &maxima.first, second.alpha, &second.storage, nil,
+                                     &maxima.second, base, input.count)
+        return maxima
+    }
 }

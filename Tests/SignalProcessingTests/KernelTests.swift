@@ -38,6 +38,43 @@ import TestSupport
         #expect([Double]().withUnsafeBufferPointer { empty.add($0) } == -.infinity)
     }
 
+    @Test("F and S averaged in one pass equal y += α·(x − y) sample by sample for each (values of F, both maxima and final averages within 1e-12 relative), any block size")
+    func exponentialAveragePair() {
+        var random = SeededRandom(seed: 61673)
+        let x = (0..<30_000).map { n in (n / 7_000 % 2 == 0 ? 1 : 0.001) * random.unit() }
+        var referenceF = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: 44_100)
+        var referenceS = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: 44_100)
+        var expectedF: [Double] = [], maximumS = -Double.infinity
+        for v in x {
+            referenceF.add(v)
+            referenceS.add(v)
+            expectedF.append(referenceF.value)
+            maximumS = max(maximumS, referenceS.value)
+        }
+        var fast = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: 44_100)
+        var slow = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: 44_100)
+        var values: [Double] = [], maxima = (-Double.infinity, -Double.infinity), start = 0, k = 0
+        let sizes = [0, 2, 16, 33, 5_003]
+        while start < x.count {
+            let end = min(x.count, start + sizes[k % sizes.count])
+            var out = [Double](repeating: .nan, count: end - start)
+            let block = x[start..<end].withUnsafeBufferPointer { input in
+                out.withUnsafeMutableBufferPointer { ExponentialAverage.add(input, to: &fast, averages: $0, and: &slow) }
+            }
+            maxima = (max(maxima.0, block.first), max(maxima.1, block.second))
+            values += out
+            start = end
+            k += 1
+        }
+        for (value, reference) in zip(values, expectedF) {
+            #expect(abs(value - reference) <= 1e-12 * reference, "\(value) vs \(reference)")
+        }
+        #expect(abs(maxima.0 - expectedF.max()!) <= 1e-12 * expectedF.max()!)
+        #expect(abs(maxima.1 - maximumS) <= 1e-12 * maximumS)
+        #expect(abs(fast.value - referenceF.value) <= 1e-12 * referenceF.value)
+        #expect(abs(slow.value - referenceS.value) <= 1e-12 * referenceS.value)
+    }
+
     @Test("squares and their sum, by hand")
     func squares() {
         let x: [Double] = [1, -2, 3, -4, 5, 0.5]

@@ -126,8 +126,9 @@ public struct SoundLevelMeter: Sendable {
                     _ = Statistics.squares(of: UnsafeBufferPointer(rebasing: z[kept]), into: pt)
                     weighted = UnsafeBufferPointer(rebasing: pt[0..<count])
                 }
-                maxFast = max(maxFast, fast.add(weighted, averages: fastOut))
-                maxSlow = max(maxSlow, slow.add(weighted))
+                let maxima = ExponentialAverage.add(weighted, to: &fast, averages: fastOut, and: &slow)
+                maxFast = max(maxFast, maxima.first)
+                maxSlow = max(maxSlow, maxima.second)
                 // LAF every 0.1 s: the average after the sample that ends each period.
                 var next = untilLevelSample - 1
                 while next < count {

@@ -15,6 +15,12 @@ extern "C" {
  * and returns the largest y[n] (-infinity when count is 0). */
 double atk_exponential_average(double alpha, double *state, const double *input, double *output, size_t count);
 
+/* Two such averages of one input in one pass (`alpha2`, `state2`; `output2` may be NULL),
+ * each as atk_exponential_average computes it; their maxima go to *maximum and *maximum2.
+ * With state2 NULL only the first is computed. */
+void atk_exponential_average_pair(double alpha, double *state, double *output, double *maximum, double alpha2,
+                                  double *state2, double *output2, double *maximum2, const double *input, size_t count);
+
 /* Squares `input[0..<count]` into `output` and returns their sum (four-lane partial sums). */
 double atk_square(const double *input, double *output, size_t count);
 
