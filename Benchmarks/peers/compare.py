@@ -387,11 +387,12 @@ def child(command):
 
 
 def wall_and_peak(command):
-    """Wall time and peak resident memory (MB) of a whole command (GNU time)."""
+    """Wall time, peak resident memory (MB), standard output and standard error of a whole
+    command (GNU time's line taken off the error)."""
     start = time.perf_counter()
     out = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, check=True, capture_output=True, text=True)
     lines = out.stderr.strip().splitlines()
-    return time.perf_counter() - start, int(lines[-1]) / 1024, out.stdout + "\n".join(lines[:-1])
+    return time.perf_counter() - start, int(lines[-1]) / 1024, out.stdout, "\n".join(lines[:-1])
 
 
 def whole(command, repeats=3):
@@ -400,8 +401,7 @@ def whole(command, repeats=3):
     runs = []
     subprocess.run(command, check=True, capture_output=True)
     for _ in range(repeats):
-        seconds, peak, out = wall_and_peak(command)
-        runs.append((seconds, peak, out))
+        runs.append(wall_and_peak(command))
     runs.sort(key=lambda r: r[0])
     return runs[len(runs) // 2]
 
@@ -470,7 +470,7 @@ def main():
         row("full IEC 61672 meter (score spl), 1 h", ours, peer("leq", files["hour"]), "soundfile+scipy+numpy", "(more work)",
             lambda r, o: True, "A, C, Z Leq, F/S, Lmax, percentiles vs A-weighted Leq only")
     if wanted("spl"):
-        seconds, peak, out = whole([tool, "score", "spl", "--json", "--calibration-offset", "0", files["tenMinutes"]])
+        seconds, peak, out, _ = whole([tool, "score", "spl", "--json", "--calibration-offset", "0", files["tenMinutes"]])
         ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["atk"]["laeqDecibels"]}
         row("score spl (whole command: A/C/Z Leq, LAF/LAS max, LAF L10/50/90, LAeq/s), 10 min 48 kHz", ours,
             peer("meter", files["tenMinutes"]), "numpy+scipy, same measures", "≥ 4×", lambda r, o: r >= 4,
@@ -480,9 +480,9 @@ def main():
         row("BS.1770-4 integrated, 10 min 48 kHz stereo", ours, peer("loudness", files["stereo"]), "pyloudnorm", "≥ 15×", lambda r, o: r >= 15)
         # Whole commands: `score loudness` (I, LRA, M/S max, true peak) vs ffmpeg's ebur128 filter
         # (libebur128's algorithm in C: I, LRA; peak=true adds true peak).
-        seconds, peak, out = whole([tool, "score", "loudness", "--json", files["stereo"]])
+        seconds, peak, out, _ = whole([tool, "score", "loudness", "--json", files["stereo"]])
         ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["bs1770"]["integratedLufs"]}
-        seconds, peak, out = whole(["ffmpeg", "-nostats", "-hide_banner", "-i", files["stereo"], "-af", "ebur128=peak=true", "-f", "null", "-"])
+        seconds, peak, _, out = whole(["ffmpeg", "-nostats", "-hide_banner", "-i", files["stereo"], "-af", "ebur128=peak=true", "-f", "null", "-"])
         integrated = [line.split()[1] for line in out.splitlines() if line.strip().startswith("I:")]
         theirs = {"seconds": seconds, "peakResidentMB": peak, "check": float(integrated[-1]) if integrated else None}
         row("score loudness (whole command), 10 min 48 kHz stereo", ours, theirs, "ffmpeg -af ebur128=peak=true", "≥ 3×", lambda r, o: r >= 3)
@@ -509,7 +509,7 @@ def main():
     if wanted("batch"):
         import tempfile
         with tempfile.TemporaryDirectory() as scratch:
-            seconds, peak, out = wall_and_peak([tool, "batch", files["corpus"], "--db", f"{scratch}/atk.sqlite", "--jobs", str(options.jobs), "--json"])
+            seconds, peak, out, _ = wall_and_peak([tool, "batch", files["corpus"], "--db", f"{scratch}/atk.sqlite", "--jobs", str(options.jobs), "--json"])
             ours = {"seconds": seconds, "peakResidentMB": peak, "check": float(json.loads(out)["computed"])}
             theirs = peer("batch", files["corpus"], f"{scratch}/py.sqlite", options.jobs)
         row(f"batch, generated corpus of {options.batch_runs} task runs", ours, theirs, "Python pipeline (same analyses)", "≥ 10×", lambda r, o: r >= 10)
