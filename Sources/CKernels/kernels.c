@@ -60,7 +60,7 @@ INLINE double lane_maximum(v4 top, double maximum) {
 }
 
 /* Two averages of one input in one loop (the second's output optional): their loop-carried
- * multiply-adds are independent, so each hides the other's latency. `second` NULL: one average. */
+ * multiply-adds are independent, so each hides the other's latency. `state2` NULL: one average. */
 INLINE void average_body(double alpha, double *state, double *output, double *maximum, double alpha2, double *state2,
                          double *output2, double *maximum2, const double *input, size_t count) {
     double y = *state, top = -INFINITY, y2 = state2 ? *state2 : 0, top2 = -INFINITY;

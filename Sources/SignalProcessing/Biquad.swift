@@ -121,14 +121,6 @@ public struct BiquadCascade: Sendable, Hashable {
         state[0] = a1; state[1] = a2; state[2] = b1; state[3] = b2; state[4] = c1; state[5] = c2
     }
 
-    /// Filters `input` into `output` (at least as long; not overlapping `input`).
-    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
-        precondition(output.count >= input.count, "filter output shorter than its input")
-        let target = UnsafeMutableBufferPointer(rebasing: output[0..<input.count])
-        _ = target.update(fromContentsOf: input)
-        process(target)
-    }
-
     /// Filters two signals at once through two cascades, one per lane of a vector (CKernels'
     /// `atk_biquad_pair`): `first` reads input0[0], input0[stride], … into output0[0..<count],
     /// `second` input1 into output1. Each output is bit for bit what `process` gives it (the
