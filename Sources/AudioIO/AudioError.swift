@@ -12,6 +12,9 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A RIFF/WAVE data chunk that was never finished (size 0, 0xFFFFFFFF or beyond the file)
         /// and holds not one whole frame.
         case headerSizeMismatch(declaredBytes: UInt64, availableBytes: UInt64, chunkOffset: Int)
+        /// A RIFF LIST chunk with a sub-chunk whose size passes the list's end by so much that
+        /// libsndfile's 32-bit byte count wraps (its parse would never end).
+        case corruptList(listOffset: Int, subchunk: String, subchunkOffset: Int, declaredBytes: UInt64, listBytes: UInt64)
         /// The container needs a decoder that is not available here; the text says how to enable one.
         case decoderUnavailable(String)
         /// A parameter the writer or reader cannot honour.
@@ -39,6 +42,8 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case .write(let message): "\(file): cannot write audio: \(message)"
         case .headerSizeMismatch(let declared, let available, let offset):
             "\(file): WAV header declares \(declared) data bytes but only \(available) follow the data chunk at byte \(offset): not one whole frame"
+        case .corruptList(let list, let subchunk, let at, let declared, let length):
+            "\(file): corrupt WAV header: the LIST chunk at byte \(list) holds a sub-chunk '\(subchunk)' at byte \(at) declaring \(declared) bytes, more than the list's \(length)"
         case .decoderUnavailable(let message): "\(file): \(message)"
         case .unsupported(let message): "\(file): \(message)"
         case .invalidFormat(let message): "\(file): invalid audio header: \(message)"

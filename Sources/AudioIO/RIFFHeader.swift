@@ -29,21 +29,30 @@ enum RIFFHeader {
 
     /// The chunks of a file of `fileSize` bytes, read through `readAt(count, offset)` (nil: fewer bytes there).
     private static func inspect(_ path: String, size fileSize: UInt64, _ readAt: (Int, UInt64) -> [UInt8]?) throws(AudioError) -> UnfinishedHeader? {
-        func read(_ count: Int, at offset: UInt64) -> [UInt8]? {
-            offset < UInt64(Int64.max) ? readAt(count, offset) : nil
+        guard let header = read(12, at: 0, readAt), header[8..<12] == [0x57, 0x41, 0x56, 0x45] else { return nil }  // WAVE
+        let bigEndian: Bool
+        switch header[0..<4] {
+        case [0x52, 0x49, 0x46, 0x46]: bigEndian = false  // RIFF
+        case [0x52, 0x49, 0x46, 0x58]: bigEndian = true  // RIFX
+        default: return nil
         }
-        func uint32(_ bytes: [UInt8], _ at: Int) -> UInt64 {
-            UInt64(bytes[at]) | UInt64(bytes[at + 1]) << 8 | UInt64(bytes[at + 2]) << 16 | UInt64(bytes[at + 3]) << 24
+        let unfinished = bigEndian ? nil : try unfinishedData(path, size: fileSize, readAt)
+        try checkLists(path, size: fileSize, bigEndian: bigEndian, read: readAt) { offset, declared in
+            unfinished.map { $0.chunkOffset == offset ? $0.header.readBytes : declared } ?? declared
         }
-        guard let header = read(12, at: 0), header[0..<4] == [0x52, 0x49, 0x46, 0x46],  // RIFF
-            header[8..<12] == [0x57, 0x41, 0x56, 0x45]  // WAVE
-        else { return nil }
+        return unfinished?.header
+    }
+
+    /// The first data chunk of a little-endian RIFF/WAVE, when its size was never finished.
+    private static func unfinishedData(
+        _ path: String, size fileSize: UInt64, _ readAt: (Int, UInt64) -> [UInt8]?
+    ) throws(AudioError) -> (header: UnfinishedHeader, chunkOffset: UInt64)? {
         var offset: UInt64 = 12
         var blockAlign: UInt64 = 0
         for _ in 0..<1024 {  // chunk count bound against crafted loops
-            guard let chunk = read(8, at: offset) else { return nil }
-            let size = uint32(chunk, 4)
-            if chunk[0..<4] == [0x66, 0x6D, 0x74, 0x20], let format = read(14, at: offset + 8) {  // "fmt "
+            guard let chunk = read(8, at: offset, readAt) else { return nil }
+            let size = uint32(chunk, 4, bigEndian: false)
+            if chunk[0..<4] == [0x66, 0x6D, 0x74, 0x20], let format = read(14, at: offset + 8, readAt) {  // "fmt "
                 blockAlign = UInt64(format[12]) | UInt64(format[13]) << 8
             }
             if chunk[0..<4] == [0x64, 0x61, 0x74, 0x61] {  // data
@@ -52,7 +61,7 @@ enum RIFFHeader {
                 let unfinished: Bool
                 switch size {
                 case 0xFFFF_FFFF: unfinished = available > 0
-                case 0: unfinished = available > 0 && !looksLikeChunk(read(8, at: start), remaining: available)
+                case 0: unfinished = available > 0 && !looksLikeChunk(read(8, at: start, readAt), remaining: available)
                 default: unfinished = size > available
                 }
                 guard unfinished, blockAlign > 0 else { return nil }
@@ -60,14 +69,25 @@ enum RIFFHeader {
                 guard whole > 0 else {
                     throw AudioError(file: path, reason: .headerSizeMismatch(declaredBytes: size, availableBytes: available, chunkOffset: Int(offset)))
                 }
-                return UnfinishedHeader(
+                let header = UnfinishedHeader(
                     declaredBytes: size, availableBytes: available, readBytes: whole,
                     patches: [(4, le32(min(start + whole - 8, 0xFFFF_FFFF))), (offset + 4, le32(whole))])
+                return (header, offset)
             }
             offset += 8 + size + (size & 1)
             if offset >= fileSize { return nil }
         }
         return nil
+    }
+
+    /// Reads `count` bytes at `offset` (nil past the end, or at an offset no file has).
+    static func read(_ count: Int, at offset: UInt64, _ readAt: (Int, UInt64) -> [UInt8]?) -> [UInt8]? {
+        offset < UInt64(Int64.max) ? readAt(count, offset) : nil
+    }
+
+    static func uint32(_ bytes: [UInt8], _ at: Int, bigEndian: Bool) -> UInt64 {
+        let value = (0..<4).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }
+        return bigEndian ? UInt64(UInt32(truncatingIfNeeded: value).byteSwapped) : value
     }
 
     /// Whether `bytes` start another chunk (a four-character code and a size that fits): then a

@@ -114,6 +114,32 @@ import TestSupport
         }
     }
 
+    @Test("a LIST sub-chunk whose size wraps libsndfile's 32-bit count (a hang in sf_open) is refused with both offsets, before or after the data; an oversized one that does not wrap is read")
+    func wrappingListSubchunk() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func le(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+        let frames: [Int16] = (0..<100).map { Int16($0 * 300) }
+        // A LIST of 28 bytes: "adtl", then a sub-chunk "lab\x96" declaring `size` bytes.
+        func list(_ size: UInt32) -> [UInt8] { Array("LIST".utf8) + le(28) + Array("adtl".utf8) + [0x6C, 0x61, 0x62, 0x96] + le(size) + [UInt8](repeating: 0, count: 16) }
+        let audio = Self.wav(dataSize: 200, riffSize: 236, frames: frames)
+        // Before the data: the LIST goes between the fmt chunk (ending at byte 36) and the data.
+        let before = Array(audio[0..<36]) + list(0xFFFF_FFF3) + Array(audio[36...])
+        let after = audio + list(0xFFFF_FFF3)
+        for (name, bytes, listOffset) in [("before.wav", before, 36), ("after.wav", after, 244)] {
+            let path = try folder.write(name, bytes)
+            let expected = AudioError(file: path, reason: .corruptList(
+                listOffset: listOffset, subchunk: "lab\\x96", subchunkOffset: listOffset + 12, declaredBytes: 0xFFFF_FFF3, listBytes: 28))
+            #expect(throws: expected) { try SoundFile(reading: path) }
+            #expect(throws: expected) { try SoundFile(bytes: bytes, path: path) }
+            #expect(expected.description.contains("sub-chunk 'lab\\x96' at byte \(listOffset + 12) declaring 4294967283 bytes"))
+        }
+        // 1,000 bytes pass the list's end without wrapping: libsndfile stops reading the list and
+        // the audio is read as it is.
+        let oversized = try folder.write("oversized.wav", audio + list(1_000))
+        #expect(try SoundFile(reading: oversized).readAll() == frames.map { Float($0) / 32_768 })
+    }
+
     @Test("unreadable and non-audio files give a clear error, not a crash")
     func badFiles() throws {
         let folder = try TemporaryFolder()
