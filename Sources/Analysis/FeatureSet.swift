@@ -38,8 +38,11 @@ public struct FeatureSet: Sendable, Hashable {
     public private(set) var names: [String] = []
     public private(set) var values: [FeatureValue] = []
 
-    public init(name: String) {
+    /// A set named `name`, with room for `capacity` features.
+    public init(name: String, capacity: Int = 0) {
         self.name = name
+        names.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
     }
 
     public mutating func append(_ name: String, _ value: FeatureValue) {

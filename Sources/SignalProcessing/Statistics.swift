@@ -69,11 +69,10 @@ public enum Statistics {
 
     /// Quantile of type 7 (R's default; Hyndman & Fan, "Sample quantiles in statistical
     /// packages", Am. Stat. 50(4), 1996): h = (n − 1)p, linear between the order statistics.
+    /// Found by selection (``Selection``), not a sort.
     public static func quantile(_ x: UnsafeBufferPointer<Double>, _ p: Double) -> Double {
-        guard !x.isEmpty, p >= 0, p <= 1, !x.contains(where: \.isNaN) else { return .nan }
-        var sorted = Array(x)
-        sorted.sort()
-        return quantileOfSorted(sorted, p)
+        var scratch = Array(x)
+        return Selection.quantiles(reordering: &scratch, [p])[0]
     }
 
     /// Type-7 quantile of already sorted data.

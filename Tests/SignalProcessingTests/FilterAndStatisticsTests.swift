@@ -138,3 +138,59 @@ import TestSupport
         #expect(abs(row[row.startIndex + 64].squareRoot() - 128) < 1e-6)
     }
 }
+
+/// Selection against the sort it replaces: every order statistic and type-7 quantile the same
+/// value, bit for bit, on shapes that defeat naive pivots.
+@Suite struct SelectionTests {
+    static func shapes(_ random: inout SeededRandom) -> [(String, [Double])] {
+        var cases: [(String, [Double])] = []
+        for n in [0, 1, 2, 3, 15, 16, 17, 31, 166, 1_000, 20_001] {
+            let uniform = (0..<n).map { _ in random.unit() }
+            cases.append(("uniform \(n)", uniform))
+            cases.append(("sorted \(n)", uniform.sorted()))
+            cases.append(("reversed \(n)", uniform.sorted().reversed()))
+            cases.append(("three values \(n)", (0..<n).map { _ in Double(random.below(3)) }))
+            cases.append(("constant \(n)", [Double](repeating: 7, count: n)))
+            cases.append(("organ pipe \(n)", (0..<n).map { Double(min($0, n - $0)) }))
+            cases.append(("signed zeros and infinities \(n)", (0..<n).map { _ in [-0.0, 0.0, .infinity, -.infinity, 1e308, -1e-308][random.below(6)] }))
+        }
+        return cases
+    }
+
+    @Test("every index k of select equals sorted()[k] with nothing larger before and nothing smaller after, on uniform, sorted, reversed, three-valued, constant, organ-pipe and ±0/±∞ data of 0 to 20,001 values")
+    func selectEqualsSort() {
+        var random = SeededRandom(seed: 65)
+        for (name, values) in Self.shapes(&random) where !values.isEmpty {
+            let sorted = values.sorted()
+            let ks = values.count <= 32 ? Array(values.indices) : (0..<24).map { _ in random.below(values.count) } + [0, values.count - 1]
+            for k in ks {
+                var scratch = values
+                let ok = scratch.withUnsafeMutableBufferPointer { buffer -> Bool in
+                    Selection.select(buffer, k, in: 0..<buffer.count)
+                    return buffer[k] == sorted[k] && buffer[..<k].allSatisfy { $0 <= buffer[k] } && buffer[(k + 1)...].allSatisfy { $0 >= buffer[k] }
+                }
+                #expect(ok, "\(name), k = \(k)")
+                #expect(scratch.sorted() == sorted, "\(name): select lost or duplicated values")
+            }
+        }
+    }
+
+    @Test("type-7 quantiles by selection equal quantileOfSorted of the sorted data bit for bit (ascending, descending and repeated probabilities); NaN for an empty input, a NaN value or a probability outside [0, 1]")
+    func quantilesEqualSortedQuantiles() {
+        var random = SeededRandom(seed: 66)
+        let probabilities = [0, 0.05, 0.1, 0.25, 0.5, 0.5, 0.75, 0.9, 0.95, 1]
+        for (name, values) in Self.shapes(&random) where !values.isEmpty {
+            let sorted = values.sorted()
+            for ps in [probabilities, probabilities.reversed(), [0.5, 0.25, 0.75]] {
+                let expected = ps.map { Statistics.quantileOfSorted(sorted, $0) }
+                let got = Selection.quantiles(of: values, ps)
+                #expect(zip(got, expected).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }, "\(name) \(ps): \(got) vs \(expected)")
+            }
+        }
+        #expect(Selection.quantiles(of: [Double](), [0.5])[0].isNaN)
+        #expect(Selection.quantiles(of: [1, .nan, 3], [0.5])[0].isNaN)
+        #expect(Selection.quantiles(of: [1, 2, 3], [-0.1, 1.1]).allSatisfy { $0.isNaN })
+        // Hand values: R quantile(c(1, 2, 4, 8), c(.25, .5, .75), type = 7) = 1.75, 3, 5.
+        #expect(Selection.quantiles(of: [8, 1, 4, 2], [0.25, 0.5, 0.75]) == [1.75, 3, 5])
+    }
+}

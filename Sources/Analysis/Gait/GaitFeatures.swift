@@ -26,8 +26,7 @@ extension StepAnalysis {
     var runs: [[Double]] {
         guard steps.count >= 2 else { return steps.isEmpty ? [] : [steps] }
         var intervals = zip(steps.dropFirst(), steps).map { $0 - $1 }
-        intervals.sort()
-        let limit = 2.5 * intervals[intervals.count / 2]
+        let limit = 2.5 * Selection.sortedElement(intervals.count / 2, of: &intervals)
         var runs: [[Double]] = [[steps[0]]]
         for i in 1..<steps.count {
             if steps[i] - steps[i - 1] > limit { runs.append([]) }

@@ -100,8 +100,7 @@ enum MotionPreprocessing {
         if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
         guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : []) }
         var intervals = zip(cleaned.time.dropFirst(), cleaned.time).map { $0 - $1 }
-        intervals.sort()
-        let limit = max(0.1, min(1, 5 * intervals[intervals.count / 2]))
+        let limit = max(0.1, min(1, 5 * Selection.sortedElement(intervals.count / 2, of: &intervals)))
         var ranges: [Range<Int>] = []
         var start = 0
         for i in 1..<cleaned.count where cleaned.time[i] - cleaned.time[i - 1] > limit {

@@ -67,17 +67,14 @@ enum TapStatistics {
         return (m2 / n, m3 / n, m4 / n)
     }
 
-    /// R `mad`: 1.4826 · median |v − median v|.
-    /// Median, IQR with R's type 7 (`IQR(type = 7)`) and MAD (R `mad`, ×1.4826) from two sorts:
-    /// the values of `Statistics.median`, `quantile` and `medianAbsoluteDeviation` (the same
-    /// sorted data, the same interpolation); NaN for an empty input or one holding NaN, as those.
+    /// Median, IQR with R's type 7 (`IQR(type = 7)`) and MAD (R `mad`: 1.4826 · median |v − median v|)
+    /// by selection: the values of `Statistics.median`, `quantile` and `medianAbsoluteDeviation`;
+    /// NaN for an empty input or one holding NaN, as those.
     static func medianIQRAndMAD(_ v: [Double]) -> (median: Double, iqr: Double, mad: Double) {
-        guard !v.isEmpty, !v.contains(where: \.isNaN) else { return (.nan, .nan, .nan) }
-        let sorted = v.sorted()
-        let median = Statistics.quantileOfSorted(sorted, 0.5)
-        let iqr = Statistics.quantileOfSorted(sorted, 0.75) - Statistics.quantileOfSorted(sorted, 0.25)
-        let deviations = v.map { Swift.abs($0 - median) }.sorted()
-        return (median, iqr, 1.4826 * Statistics.quantileOfSorted(deviations, 0.5))
+        let q = Selection.quantiles(of: v, [0.25, 0.5, 0.75])
+        guard !q[1].isNaN else { return (.nan, .nan, .nan) }
+        var deviations = v.map { Swift.abs($0 - q[1]) }
+        return (q[1], q[2] - q[0], 1.4826 * Selection.quantiles(reordering: &deviations, [0.5])[0])
     }
 
     /// Coefficient of variation, percent: 100 · sd / mean.
@@ -161,17 +158,25 @@ enum TapStatistics {
             let xMean = Double(s - 1) / 2
             var sxx = 0.0
             for k in 0..<s { sxx += (Double(k) - xMean) * (Double(k) - xMean) }
-            for box in 0..<boxes {
-                let start = box * s
-                var yMean = 0.0
-                for k in 0..<s { yMean += profile[start + k] }
-                yMean /= Double(s)
-                var sxy = 0.0
-                for k in 0..<s { sxy += (Double(k) - xMean) * (profile[start + k] - yMean) }
-                let slope = sxy / sxx
-                for k in 0..<s {
-                    let residual = profile[start + k] - (yMean + slope * (Double(k) - xMean))
-                    residuals += residual * residual
+            profile.withUnsafeBufferPointer { profile in
+                for box in 0..<boxes {
+                    // One pass for the mean and Σ(k − x̄)·y (= Σ(k − x̄)(y − ȳ), as Σ(k − x̄) = 0),
+                    // one for the residuals of the least-squares line.
+                    let y = UnsafeBufferPointer(rebasing: profile[(box * s)..<(box * s + s)])
+                    var ySum = 0.0, sxy = 0.0, u = -xMean
+                    for value in y {
+                        ySum += value
+                        sxy += u * value
+                        u += 1
+                    }
+                    let yMean = ySum / Double(s)
+                    let slope = sxy / sxx
+                    u = -xMean
+                    for value in y {
+                        let residual = value - (yMean + slope * u)
+                        residuals += residual * residual
+                        u += 1
+                    }
                 }
             }
             logScale.append(log(Double(s)))

@@ -110,9 +110,7 @@ public enum TappingAnalysis {
                 }
             }
             let order = buttons + nones
-            sorted = order.enumerated().sorted { a, b in
-                rows.t[a.element] < rows.t[b.element] || (rows.t[a.element] == rows.t[b.element] && a.offset < b.offset)
-            }.map(\.element)
+            sorted = order.sorted { rows.t[$0] < rows.t[$1] }  // Swift's sort is stable: ties keep their order
             guard sorted.count >= 5 else {
                 error = "sensor data has less than 5 unique rows"
                 return
@@ -137,7 +135,7 @@ public enum TappingAnalysis {
     /// The 42 mhealthtools features in R column order, then `error` (its message; null where
     /// mhealthtools writes "None").
     static func mhealthtools(_ cleaned: MhealthtoolsCleaning) -> FeatureSet {
-        var set = FeatureSet(name: Convention.mhealthtools.setName)
+        var set = FeatureSet(name: Convention.mhealthtools.setName, capacity: 43)
         if let error = cleaned.error {
             set.append("error", .text(error))
             return set
@@ -147,40 +145,43 @@ public enum TappingAnalysis {
         return set
     }
 
+    /// The eleven statistics of each series, in R column order.
+    private static let statisticNames = ["mean", "median", "iqr", "min", "max", "skew", "kur", "sd", "mad", "cv", "range"]
+    /// Feature names of the interval, left-drift and right-drift series, built once.
+    private static let intervalNames = (statisticNames + ["tkeo", "ar1", "ar2", "fatigue10", "fatigue25", "fatigue50"]).map { $0 + "TapInter" }
+    private static let driftNames = [statisticNames.map { $0 + "DriftLeft" }, statisticNames.map { $0 + "DriftRight" }]
+
     /// Interval, drift and count features shared by the mhealthtools and mPower-sdata sets.
     static func appendFeatures(
         _ set: inout FeatureSet, rows: Rows, kept: [Int], intervals d: [Double], moments: TapStatistics.Moments, shortNA: Bool
     ) {
         typealias S = TapStatistics
-        let short = shortNA && d.count < 3
-        func append(_ stats: [(String, Double)], suffix: String) {
-            for (name, value) in stats { set.append(name + suffix, value) }
-        }
-        func eleven(_ v: [Double]) -> [(String, Double)] {
+        /// Appends the eleven statistics of `v` under `names`.
+        func eleven(_ v: [Double], _ names: [String]) {
             let tooShort = shortNA && v.count < 3
             let (median, iqr, mad) = S.medianIQRAndMAD(v)
-            return [
-                ("mean", S.mean(v)), ("median", median), ("iqr", iqr), ("min", S.min(v)), ("max", S.max(v)),
-                ("skew", tooShort ? .nan : S.skew(v, moments)), ("kur", tooShort ? .nan : S.kurtosis(v, moments)),
-                ("sd", S.sd(v)), ("mad", mad), ("cv", tooShort ? .nan : S.cv(v)), ("range", S.range(v)),
+            let values = [
+                S.mean(v), median, iqr, S.min(v), S.max(v), tooShort ? .nan : S.skew(v, moments), tooShort ? .nan : S.kurtosis(v, moments),
+                S.sd(v), mad, tooShort ? .nan : S.cv(v), S.range(v),
             ]
+            for (name, value) in zip(names, values) { set.append(name, value) }
         }
+        let short = shortNA && d.count < 3
+        eleven(d, intervalNames)
         let (k10, k25, k50) = S.fatigueCounts(d.count)
-        append(eleven(d) + [
-            ("tkeo", short ? .nan : S.tkeo(d)),
-            ("ar1", short ? .nan : S.autocorrelation(d, lag: 1)), ("ar2", short ? .nan : S.autocorrelation(d, lag: 2)),
-            ("fatigue10", short ? .nan : S.fatigue(d, k: k10)), ("fatigue25", short ? .nan : S.fatigue(d, k: k25)),
-            ("fatigue50", short ? .nan : S.fatigue(d, k: k50)),
-        ], suffix: "TapInter")
+        let intervalExtras = short ? [Double](repeating: .nan, count: 6) : [
+            S.tkeo(d), S.autocorrelation(d, lag: 1), S.autocorrelation(d, lag: 2), S.fatigue(d, k: k10), S.fatigue(d, k: k25), S.fatigue(d, k: k50),
+        ]
+        for (name, value) in zip(intervalNames[statisticNames.count...], intervalExtras) { set.append(name, value) }
         // Drift: sides by position relative to the mean x of the kept taps, not by label.
         let xs = kept.map { rows.x[$0] }
         let meanX = S.mean(xs)
-        for (suffix, onSide) in [("DriftLeft", { (x: Double) in x < meanX }), ("DriftRight", { (x: Double) in x >= meanX })] {
-            let side = kept.filter { onSide(rows.x[$0]) }
+        for (left, names) in zip([true, false], driftNames) {
+            let side = kept.filter { (rows.x[$0] < meanX) == left }
             let drift = side.indices.dropFirst().map { j in
                 hypot(rows.x[side[j]] - rows.x[side[j - 1]], rows.y[side[j]] - rows.y[side[j - 1]])
             }
-            append(eleven(drift), suffix: suffix)
+            eleven(drift, names)
         }
         set.append("numberTaps", Double(kept.count))
         set.append("buttonNoneFreq", Double(kept.filter { rows.button[$0] == .none }.count) / Double(kept.count))

@@ -7,7 +7,7 @@ extension TappingAnalysis {
     /// dialect), interval features when the mhealthtools cleaning leaves fewer than 5 taps.
     static func atk(_ result: TappingResult, _ cleaned: MhealthtoolsCleaning) -> FeatureSet {
         typealias S = TapStatistics
-        var set = FeatureSet(name: "atk")
+        var set = FeatureSet(name: "atk", capacity: 32)
         let rows = cleaned.rows
         // Left/Right rows in time order (after the stable sort of step 3); None rows kept by step 2.
         let sortedAll = cleaned.sorted.isEmpty ? stableTimeOrder(rows) : cleaned.sorted
@@ -57,11 +57,7 @@ extension TappingAnalysis {
             let outside = noneRows.map { min(distanceToRect(point($0), left), distanceToRect(point($0), right)) }
             set.append("outsideDistanceMeanPoints", outside.isEmpty ? nil : S.mean(outside))
         } else {
-            for name in ["Left", "Right", "All"].flatMap({ ["targetDistanceMeanPoints\($0)", "targetDistanceMedianPoints\($0)", "targetDistanceSdPoints\($0)"] })
-                + ["outsideRectCount", "labelGeometryMismatchCount", "buttonHitRate", "outsideDistanceMeanPoints"]
-            {
-                set.append(name, .missing)
-            }
+            for name in geometryNames { set.append(name, .missing) }
         }
 
         // Dwell (ResearchKit serializer dialect only): durations > 0, without the last Left/Right
@@ -83,6 +79,10 @@ extension TappingAnalysis {
         }
         return set
     }
+
+    /// The geometry features, missing together when the file has no button rects.
+    private static let geometryNames = ["Left", "Right", "All"].flatMap { ["targetDistanceMeanPoints\($0)", "targetDistanceMedianPoints\($0)", "targetDistanceSdPoints\($0)"] }
+        + ["outsideRectCount", "labelGeometryMismatchCount", "buttonHitRate", "outsideDistanceMeanPoints"]
 
     /// Stable time order of all rows, for inputs too short for the mhealthtools cleaning.
     static func stableTimeOrder(_ rows: Rows) -> [Int] {
