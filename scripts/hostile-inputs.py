@@ -28,6 +28,13 @@ def wav(frames_claimed, present):
     return header + b"data" + struct.pack("<I", data_size) + bytes([128]) * present
 
 
+def wav_list_wrap():
+    """A finished 8-bit WAV followed by a LIST whose sub-chunk size (0xFFFFFFF3) wraps libsndfile's
+    32-bit count: sf_open never returned on it (found by the wav fuzz target)."""
+    audio = wav(1000, 1000)
+    return audio + b"LIST" + struct.pack("<I", 28) + b"adtl" + bytes([0x6C, 0x61, 0x62, 0x96]) + struct.pack("<I", 0xFFFFFFF3) + bytes(16)
+
+
 def items(count):
     parts = ('{"timestamp":%r,"x":0.01,"y":-0.98,"z":0.12}' % (i / 100) for i in range(count))
     return ("[" + ",".join(parts) + "]").encode()
@@ -42,6 +49,7 @@ def main():
         # (name, file name, bytes, command, refused?)
         ("WAV header claiming 2^31 frames (1,000 present)", "claims.wav", wav(1 << 31, 1000), ["info", "FILE"], False),
         ("WAV data size 0xFFFFFFFF (streaming convention, 1,000 present)", "stream.wav", wav(0xFFFFFFFF, 1000), ["info", "FILE"], False),
+        ("WAV LIST sub-chunk whose size wraps libsndfile's 32-bit count", "list-wrap.wav", wav_list_wrap(), ["score", "spl", "FILE"], True),
         ("10^7-item accelerometer array", "accel_big.json", items(10_000_000), ["info", "FILE"], False),
         ("10^5-deep arrays", "deep.json", b"[" * 100_000 + b"1" + b"]" * 100_000, ["info", "FILE"], True),
         ("10^5-deep objects", "deep-objects.json", b'{"a":' * 100_000 + b"1" + b"}" * 100_000, ["info", "FILE"], True),
@@ -67,7 +75,10 @@ def main():
                 f.write(data)
             arguments = [{"FILE": path, "OUT": os.path.join(folder, "out")}.get(a, a) for a in command]
             start = time.perf_counter()
-            run = subprocess.run([cli] + arguments, capture_output=True, env=dict(os.environ, ATK_REPORT_PEAK_MEMORY="1"))
+            try:
+                run = subprocess.run([cli] + arguments, capture_output=True, env=dict(os.environ, ATK_REPORT_PEAK_MEMORY="1"), timeout=120)
+            except subprocess.TimeoutExpired as hang:  # a hang is a failure, reported like a crash
+                run = subprocess.CompletedProcess(hang.cmd, -9, b"", b"timed out after 120 s")
             seconds = time.perf_counter() - start
             lines = run.stderr.decode("utf-8", "replace").splitlines()
             peak = lines.pop().split()[-2] if lines and lines[-1].endswith(" MB") else "?"

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TestSupport
+@testable import Batch
 
 /// Inputs built to hurt (docs/reliability.md): each gives a clear error or a correct result, in
 /// bounded memory (the CLI's peak resident memory, from `wait4`), never a crash.
@@ -51,6 +52,30 @@ import TestSupport
             #expect(run.stdout.contains("the WAV header declares 2147483648 data bytes, the file holds 1000; the 1000 bytes of whole frames were read"), "\(run.stdout)")
             #expect(run.peakMegabytes < Self.baselineMegabytes + Self.bound(32), "\(command): \(run.peakMegabytes) MB")
         }
+    }
+
+    @Test("a WAV whose LIST sub-chunk size wraps libsndfile's 32-bit count (sf_open never returned): info and score spl exit 3 naming the file and both offsets; batch stores the error row and scores the good WAV beside it")
+    func wavListSizeWrap() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var audio = Array("RIFF".utf8) + Self.le32(36 + 1000) + Array("WAVEfmt ".utf8) + Self.le32(16)
+        audio += [1, 0, 1, 0] + Self.le32(8000) + Self.le32(8000) + [1, 0, 8, 0] + Array("data".utf8) + Self.le32(1000)
+        audio += (0..<1000).map { UInt8(truncatingIfNeeded: 128 + $0 % 7) }
+        let list = Array("LIST".utf8) + Self.le32(28) + Array("adtl".utf8) + [0x6C, 0x61, 0x62, 0x96] + Self.le32(0xFFFF_FFF3) + [UInt8](repeating: 0, count: 16)
+        let uploads = folder.path("uploads")
+        try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+        let bad = try folder.write("uploads/room-noise.wav", audio + list)
+        _ = try folder.write("uploads/room-noise-ok.wav", audio)
+        for command in [["info"], ["score", "spl"]] {
+            let run = try Measured(command + [bad])
+            #expect(run.status == 3, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("room-noise.wav: corrupt WAV header: the LIST chunk at byte 1044 holds a sub-chunk 'lab\\x96' at byte 1056 declaring 4294967283 bytes, more than the list's 28"), "\(run.stderr)")
+        }
+        let batch = try Run(["batch", uploads, "--db", folder.path("store.sqlite"), "--json"])
+        #expect(batch.status == 0 && batch.json?["errors"] as? Double == 1 && batch.json?["computed"] as? Double == 2, "\(batch.stdout) \(batch.stderr)")
+        let rows = try ResultStore(path: folder.path("store.sqlite")).resultRows().map { ($0.recording, $0.status, $0.error ?? "") }
+        #expect(rows.contains { $0.0.hasSuffix("room-noise-ok.wav") && $0.1 == .ok }, "\(rows)")
+        #expect(rows.contains { $0.0.hasSuffix("room-noise.wav") && $0.1 == .error && $0.2.contains("LIST chunk at byte 1044") }, "\(rows)")
     }
 
     @Test("a 10^6-item accelerometer array (50 MB): read whole, in memory about twice the file")
