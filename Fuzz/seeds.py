@@ -83,6 +83,52 @@ def synthetic_wavs():
     return out
 
 
+def extended80(value):
+    """An IEEE 754 80-bit extended float (AIFF's sample rate), for a positive integer."""
+    exponent = value.bit_length() - 1
+    return struct.pack(">HQ", 16383 + exponent, value << (63 - exponent))
+
+
+def other_containers():
+    """The other headers libsndfile sniffs, so the fuzzer mutates their parsers too: AIFF, AIFF-C,
+    Sun AU, RF64 with its ds64 chunk, and WAVs carrying the metadata chunks libsndfile parses
+    (LIST INFO and adtl with labl/note, cue, bext, fact, PEAK, smpl, acid)."""
+    frames = 64
+    pcm_be = b"".join(struct.pack(">h", (i * 997) % 65536 - 32768) for i in range(frames))
+    pcm_le = b"".join(struct.pack("<h", (i * 997) % 65536 - 32768) for i in range(frames))
+    comm = struct.pack(">hIh", 1, frames, 16) + extended80(8000)
+    ssnd = struct.pack(">II", 0, 0) + pcm_be
+    aiff = b"AIFF" + b"COMM" + struct.pack(">I", len(comm)) + comm + b"SSND" + struct.pack(">I", len(ssnd)) + ssnd
+    commc = comm + b"NONE" + bytes([14]) + b"not compressed" + b"\0"
+    aifc = b"AIFC" + b"FVER" + struct.pack(">II", 4, 0xA2805140) + b"COMM" + struct.pack(">I", len(commc)) + commc \
+        + b"SSND" + struct.pack(">I", len(ssnd)) + ssnd
+    fmt = struct.pack("<HHIIHH", 1, 1, 8000, 16000, 2, 16)
+
+    def chunk(ident, body):
+        return ident + struct.pack("<I", len(body)) + body + (b"\0" if len(body) % 2 else b"")
+
+    info = chunk(b"LIST", b"INFO" + chunk(b"INAM", b"vowel\0") + chunk(b"ISFT", b"ActiveTaskKit\0") + chunk(b"ICMT", b"seed\0"))
+    adtl = chunk(b"LIST", b"adtl" + chunk(b"labl", struct.pack("<I", 1) + b"start\0") + chunk(b"note", struct.pack("<I", 1) + b"n\0"))
+    cue = chunk(b"cue ", struct.pack("<I", 1) + struct.pack("<II4sIII", 1, 0, b"data", 0, 0, 0))
+    bext = chunk(b"bext", b"description".ljust(256, b"\0") + b"originator".ljust(32, b"\0") + bytes(32) + b"2026-11-25" + b"12:00:00"
+                 + bytes(8) + struct.pack("<H", 1) + bytes(64) + bytes(190))
+    fact = chunk(b"fact", struct.pack("<I", frames))
+    peak = chunk(b"PEAK", struct.pack("<IIfI", 1, 0, 0.5, 3))
+    smpl = chunk(b"smpl", struct.pack("<9I", 0, 0, 125000, 60, 0, 0, 0, 1, 0) + struct.pack("<6I", 0, 0, 0, frames - 1, 0, 0))
+    acid = chunk(b"acid", struct.pack("<IHHfIHHf", 1, 60, 0, 0.0, 1, 4, 4, 120.0))
+    body = b"WAVE" + chunk(b"fmt ", fmt) + fact + bext + cue + smpl + acid + peak + chunk(b"data", pcm_le) + info + adtl
+    ds64 = struct.pack("<QQQI", 0, len(pcm_le), frames, 0)
+    rf64 = b"WAVE" + chunk(b"ds64", ds64) + chunk(b"fmt ", fmt) + b"data" + struct.pack("<I", 0xFFFFFFFF) + pcm_le
+    rf64 = rf64.replace(struct.pack("<QQ", 0, len(pcm_le)), struct.pack("<QQ", 4 + len(rf64), len(pcm_le)), 1)
+    return {
+        "container.aiff": b"FORM" + struct.pack(">I", len(aiff)) + aiff,
+        "container.aifc": b"FORM" + struct.pack(">I", len(aifc)) + aifc,
+        "container.au": b".snd" + struct.pack(">IIIII", 24, len(pcm_be), 3, 8000, 1) + pcm_be,
+        "container-rf64.wav": b"RF64" + struct.pack("<I", 0xFFFFFFFF) + rf64,
+        "metadata-chunks.wav": b"RIFF" + struct.pack("<I", len(body)) + body,
+    }
+
+
 def heart_rate_values():
     """GATT 0x2A37 values: every combination of the 16-bit, contact, energy and RR flags."""
     out = {}
@@ -143,6 +189,7 @@ def main():
             if wav:
                 seeds["wav"][name] = wav
     seeds["wav"].update(synthetic_wavs())
+    seeds["wav"].update(other_containers())
     seeds["heart-rate"].update(heart_rate_values())
     seeds["analysis"].update(analysis_seeds())
     first = lambda target: next(iter(seeds[target].values()), None)
