@@ -179,3 +179,19 @@ import TestSupport
         #expect(raw.contains(",meanMs,-12.5,-cmd\n") && raw.contains(",label,+1 call,"), "\(raw)")
     }
 }
+
+@Suite struct SchedulingTests {
+    @Test("units start longest first (most file bytes; an upload counts all its members), equal sizes in walk order, unknown files as 0 bytes")
+    func longestFirst() {
+        func unit(_ path: String, _ members: [String]) -> WorkUnit { WorkUnit(path: path, members: members, shape: members.count > 1 ? .upload : .file) }
+        let facts: [String: FileFacts] = [
+            "a.json": FileFacts(sha256: "a", bytes: 10, error: ""), "voice.wav": FileFacts(sha256: "v", bytes: 882_044, error: ""),
+            "b.json": FileFacts(sha256: "b", bytes: 10, error: ""), "up/walk.json": FileFacts(sha256: "w", bytes: 400_000, error: ""),
+            "up/rest.json": FileFacts(sha256: "r", bytes: 500_000, error: ""), "noise.wav": FileFacts(sha256: "n", bytes: 882_044, error: ""),
+        ]
+        let units = [unit("a.json", ["a.json"]), unit("voice.wav", ["voice.wav"]), unit("missing.json", ["missing.json"]), unit("b.json", ["b.json"]),
+                     unit("up", ["up/rest.json", "up/walk.json"]), unit("noise.wav", ["noise.wav"])]
+        // 900,000 (the upload) > 882,044 (voice, then noise, in walk order) > 10 (a, then b) > 0.
+        #expect(BatchRunner.longestFirst(units, facts).map(\.path) == ["up", "voice.wav", "noise.wav", "a.json", "b.json", "missing.json"])
+    }
+}

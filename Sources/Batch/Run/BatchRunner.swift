@@ -84,7 +84,7 @@ public enum BatchRunner {
         var pending = StoreBatch()
         // Content reached by several paths (links, mounts, a folder and its .zip, two records) is
         // analysed once; its other paths are stored as paths of the same content.
-        let (units, aliases) = distinctRecordings(found, inventory.facts)
+        let (distinct, aliases) = distinctRecordings(found, inventory.facts)
         for alias in aliases {
             pending.recordings.append(alias.entry)
             counts.unitsDone += 1
@@ -96,6 +96,7 @@ public enum BatchRunner {
                 counts.unknownFiles += 1
             }
         }
+        let units = longestFirst(distinct, inventory.facts)
         var lastCommit = Date()
         let jobs = max(1, options.jobs)
         do {
@@ -256,6 +257,14 @@ public enum BatchRunner {
             }
         }
         return (distinct, aliases)
+    }
+
+    /// The units in the order they are started: longest first (R. L. Graham's LPT rule, "Bounds
+    /// on multiprocessing timing anomalies", SIAM J. Appl. Math. 17(2), 1969), a unit's file
+    /// bytes standing for its work, so the long audio (voice, room noise) starts first and no
+    /// worker is left alone with one at the end. Stable: units of equal size keep their order.
+    static func longestFirst(_ units: [WorkUnit], _ facts: [String: FileFacts]) -> [WorkUnit] {
+        units.map { unit in (unit, unit.members.reduce(0) { $0 + (facts[$1]?.bytes ?? 0) }) }.sorted { $0.1 > $1.1 }.map(\.0)
     }
 
     /// A result's key; `analyzer` nil is the row of a unit that could not be read.
