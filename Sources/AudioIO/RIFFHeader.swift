@@ -30,14 +30,15 @@ enum RIFFHeader {
     /// The chunks of a file of `fileSize` bytes, read through `readAt(count, offset)` (nil: fewer bytes there).
     private static func inspect(_ path: String, size fileSize: UInt64, _ readAt: (Int, UInt64) -> [UInt8]?) throws(AudioError) -> UnfinishedHeader? {
         guard let header = read(12, at: 0, readAt), header[8..<12] == [0x57, 0x41, 0x56, 0x45] else { return nil }  // WAVE
-        let bigEndian: Bool
+        let bigEndian: Bool, rf64: Bool
         switch header[0..<4] {
-        case [0x52, 0x49, 0x46, 0x46]: bigEndian = false  // RIFF
-        case [0x52, 0x49, 0x46, 0x58]: bigEndian = true  // RIFX
+        case [0x52, 0x49, 0x46, 0x46]: (bigEndian, rf64) = (false, false)  // RIFF
+        case [0x52, 0x49, 0x46, 0x58]: (bigEndian, rf64) = (true, false)  // RIFX
+        case [0x52, 0x46, 0x36, 0x34]: (bigEndian, rf64) = (false, true)  // RF64
         default: return nil
         }
-        let unfinished = bigEndian ? nil : try unfinishedData(path, size: fileSize, readAt)
-        try checkLists(path, size: fileSize, bigEndian: bigEndian, read: readAt) { offset, declared in
+        let unfinished = bigEndian || rf64 ? nil : try unfinishedData(path, size: fileSize, readAt)
+        try checkLists(path, size: fileSize, bigEndian: bigEndian, rf64: rf64, read: readAt) { offset, declared in
             unfinished.map { $0.chunkOffset == offset ? $0.header.readBytes : declared } ?? declared
         }
         return unfinished?.header

@@ -1,4 +1,4 @@
-/// The LIST chunks of a RIFF/WAVE, checked the way libsndfile 1.2 will parse them.
+/// The LIST chunks of a RIFF, RIFX or RF64 WAVE, checked the way libsndfile 1.2 will parse them.
 ///
 /// libsndfile's `wavlike_subchunk_parse` keeps the bytes it has read of a LIST in a 32-bit count
 /// and skips an unknown sub-chunk only if `count + size` does not pass the list's end. A sub-chunk
@@ -18,15 +18,19 @@ extension RIFFHeader {
 
     /// Walks the chunks after the 12-byte RIFF header of a file of `fileSize` bytes.
     /// `dataBytes(offset, declared)` is the size libsndfile will give the data chunk at `offset`.
+    /// An RF64 file (`rf64`) is walked as `rf64_read_header` walks it, which calls the same list
+    /// parser: no padding byte after odd chunks, and the data chunk skipped by the 64-bit size of
+    /// the `ds64` chunk.
     static func checkLists(
-        _ path: String, size fileSize: UInt64, bigEndian: Bool, read readAt: (Int, UInt64) -> [UInt8]?,
+        _ path: String, size fileSize: UInt64, bigEndian: Bool, rf64: Bool = false, read readAt: (Int, UInt64) -> [UInt8]?,
         dataBytes: (UInt64, UInt64) -> UInt64
     ) throws(AudioError) {
         func uint32(_ bytes: [UInt8], _ at: Int) -> UInt64 { Self.uint32(bytes, at, bigEndian: bigEndian) }
         var position: UInt64 = 12
         var previousSize: UInt64 = 0
+        var ds64DataBytes: UInt64?
         for _ in 0..<chunkLimit {
-            position += previousSize & 1
+            if !rf64 { position += previousSize & 1 }
             guard let header = read(8, at: position, readAt) else { return }
             let marker = Array(header[0..<4])
             var size = uint32(header, 4)
@@ -34,10 +38,21 @@ extension RIFFHeader {
             let chunkOffset = position
             position += 8
             switch marker {
+            case Marker.data where rf64:
+                // Not clamped to the file: a size past its end ends the walk.
+                let length = ds64DataBytes ?? (size == 0xFFFF_FFFF ? 0 : size)
+                position = length >= fileSize - min(fileSize, position) ? fileSize : position + length
+                size = 0
             case Marker.data:
                 let remaining = fileSize - min(fileSize, position)
                 position += min(dataBytes(chunkOffset, size), remaining) + (size & 1)
                 size = 0
+            case Marker.ds64 where rf64:
+                // RIFF size, then the data size: two little-endian 64-bit fields.
+                if let fields = read(16, at: position, readAt) {
+                    ds64DataBytes = (0..<8).reduce(UInt64(0)) { $0 | UInt64(fields[8 + $1]) << (8 * $1) }
+                }
+                position += size
             case Marker.list, Marker.info:
                 position = try endOfList(path, at: chunkOffset, declaring: size, fileSize: fileSize, bigEndian: bigEndian, readAt)
             default:
@@ -105,7 +120,7 @@ extension RIFFHeader {
     }
 
     private enum Marker {
-        static let data = Array("data".utf8), list = Array("LIST".utf8), info = Array("INFO".utf8)
+        static let data = Array("data".utf8), list = Array("LIST".utf8), info = Array("INFO".utf8), ds64 = Array("ds64".utf8)
         static let adtl = Array("adtl".utf8), exif = Array("exif".utf8), label = Array("labl".utf8)
         static let notes = ["DISP", "ltxt", "note"].map { Array($0.utf8) }
         static let text = ["ISFT", "ICOP", "IARL", "IART", "ICMT", "ICRD", "IENG", "IGNR", "INAM", "IPRD", "ISBJ", "ISRC", "IAUT", "ITRK"]

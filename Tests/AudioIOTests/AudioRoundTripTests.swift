@@ -114,7 +114,7 @@ import TestSupport
         }
     }
 
-    @Test("a LIST sub-chunk whose size wraps libsndfile's 32-bit count (a hang in sf_open) is refused with both offsets, before or after the data; an oversized one that does not wrap is read")
+    @Test("a LIST sub-chunk whose size wraps libsndfile's 32-bit count (a hang in sf_open) is refused with both offsets, before or after the data, in RIFF, RF64 and RIFX; an oversized one that does not wrap is read")
     func wrappingListSubchunk() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -134,6 +134,29 @@ import TestSupport
             #expect(throws: expected) { try SoundFile(bytes: bytes, path: path) }
             #expect(expected.description.contains("sub-chunk 'lab\\x96' at byte \(listOffset + 12) declaring 4294967283 bytes"))
         }
+        // RF64 (rf64_read_header calls the same list parser; the data skipped by ds64's size) and
+        // big-endian RIFX hang libsndfile the same way.
+        func rf64(before: [UInt8], after: [UInt8]) -> [UInt8] {
+            let ds64 = Array("ds64".utf8) + le(28) + [UInt8](repeating: 0, count: 8) + withUnsafeBytes(of: UInt64(200).littleEndian) { Array($0) }
+                + [UInt8](repeating: 0, count: 12)
+            let body = Array("WAVE".utf8) + ds64 + Array(audio[12..<36]) + before + Array("data".utf8) + le(0xFFFF_FFFF) + Array(audio[44...]) + after
+            return Array("RF64".utf8) + le(0xFFFF_FFFF) + body
+        }
+        func be(_ v: UInt32) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
+        let rifxList = Array("LIST".utf8) + be(28) + Array("adtl".utf8) + [0x6C, 0x61, 0x62, 0x96] + be(0xFFFF_FFF3) + [UInt8](repeating: 0, count: 16)
+        let rifxBody = Array("WAVEfmt ".utf8) + be(16) + [0, 1, 0, 1] + be(8_000) + be(16_000) + [0, 2, 0, 16] + Array("data".utf8) + be(200)
+            + frames.flatMap { withUnsafeBytes(of: $0.bigEndian) { Array($0) } } + rifxList
+        for (name, bytes, listOffset) in [("rf64-before.wav", rf64(before: list(0xFFFF_FFF3), after: []), 72),
+                                          ("rf64-after.wav", rf64(before: [], after: list(0xFFFF_FFF3)), 280),
+                                          ("rifx.wav", Array("RIFX".utf8) + be(UInt32(rifxBody.count)) + rifxBody, 244)] {
+            let path = try folder.write(name, bytes)
+            #expect(throws: AudioError(file: path, reason: .corruptList(
+                listOffset: listOffset, subchunk: "lab\\x96", subchunkOffset: listOffset + 12, declaredBytes: 0xFFFF_FFF3, listBytes: 28))) {
+                try SoundFile(reading: path)
+            }
+        }
+        let plainRF64 = try folder.write("plain-rf64.wav", rf64(before: [], after: []))
+        #expect(try SoundFile(reading: plainRF64).readAll() == frames.map { Float($0) / 32_768 })
         // 1,000 bytes pass the list's end without wrapping: libsndfile stops reading the list and
         // the audio is read as it is.
         let oversized = try folder.write("oversized.wav", audio + list(1_000))
