@@ -94,9 +94,8 @@ enum RIFFHeader {
     /// Whether `bytes` start another chunk (a four-character code and a size that fits): then a
     /// data size of 0 is a real empty chunk, not an unfinished one.
     private static func looksLikeChunk(_ bytes: [UInt8]?, remaining: UInt64) -> Bool {
-        guard let bytes, bytes[0..<4].allSatisfy({ (0x20...0x7E).contains($0) }) else { return false }
-        let size = UInt64(bytes[4]) | UInt64(bytes[5]) << 8 | UInt64(bytes[6]) << 16 | UInt64(bytes[7]) << 24
-        return 8 + size <= remaining
+        guard let bytes, bytes[0..<4].allSatisfy(isPrintable) else { return false }
+        return 8 + uint32(bytes, 4, bigEndian: false) <= remaining
     }
 
     private static func le32(_ value: UInt64) -> [UInt8] {

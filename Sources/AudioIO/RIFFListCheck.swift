@@ -111,7 +111,8 @@ extension RIFFHeader {
                 guard (count + padded) & 0xFFFF_FFFF <= length else { break }
                 guard count + padded <= length else {
                     throw AudioError(file: path, reason: .corruptList(
-                        listOffset: Int(offset), subchunk: display(marker), subchunkOffset: Int(subchunkOffset), declaredBytes: size, listBytes: length))
+                        listOffset: Int(clamping: offset), subchunk: display(marker), subchunkOffset: Int(clamping: subchunkOffset),
+                        declaredBytes: size, listBytes: length))
                 }
                 count += padded
             }
@@ -128,7 +129,7 @@ extension RIFFHeader {
     }
 
     /// libsndfile's `psf_isprint`: the ASCII space to tilde.
-    private static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
+    static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
 
     /// A four-character code for messages, non-printable bytes as `\xNN`.
     private static func display(_ marker: [UInt8]) -> String {

@@ -38,14 +38,18 @@ import TestSupport
 
     static func le32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
 
+    /// The 44-byte header of an 8-bit mono 8-kHz PCM WAV whose data chunk declares `dataBytes`.
+    static func wav8BitHeader(dataBytes: UInt32) -> [UInt8] {
+        Array("RIFF".utf8) + le32(36 &+ dataBytes) + Array("WAVEfmt ".utf8) + le32(16)
+            + [1, 0, 1, 0] + le32(8000) + le32(8000) + [1, 0, 8, 0] + Array("data".utf8) + le32(dataBytes)
+    }
+
     @Test("a WAV header claiming 2^31 frames over 1,000 bytes: the 1,000 frames present are read with a warning naming both sizes, for info and score spl, without allocating for the claim")
     func wavClaimingTwoGigaframes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // 8-bit mono PCM: 2^31 frames are 2^31 data bytes.
-        var header = Array("RIFF".utf8) + Self.le32(36 + 0x8000_0000) + Array("WAVEfmt ".utf8) + Self.le32(16)
-        header += [1, 0, 1, 0] + Self.le32(8000) + Self.le32(8000) + [1, 0, 8, 0] + Array("data".utf8) + Self.le32(0x8000_0000)
-        let path = try folder.write("claims.wav", header + [UInt8](repeating: 128, count: 1000))
+        let path = try folder.write("claims.wav", Self.wav8BitHeader(dataBytes: 0x8000_0000) + [UInt8](repeating: 128, count: 1000))
         for command in [["info"], ["score", "spl"]] {
             let run = try Measured(command + [path])
             #expect(run.status == 0, "\(command): \(run.stderr)")
@@ -58,9 +62,7 @@ import TestSupport
     func wavListSizeWrap() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        var audio = Array("RIFF".utf8) + Self.le32(36 + 1000) + Array("WAVEfmt ".utf8) + Self.le32(16)
-        audio += [1, 0, 1, 0] + Self.le32(8000) + Self.le32(8000) + [1, 0, 8, 0] + Array("data".utf8) + Self.le32(1000)
-        audio += (0..<1000).map { UInt8(truncatingIfNeeded: 128 + $0 % 7) }
+        let audio = Self.wav8BitHeader(dataBytes: 1000) + (0..<1000).map { UInt8(truncatingIfNeeded: 128 + $0 % 7) }
         let list = Array("LIST".utf8) + Self.le32(28) + Array("adtl".utf8) + [0x6C, 0x61, 0x62, 0x96] + Self.le32(0xFFFF_FFF3) + [UInt8](repeating: 0, count: 16)
         let uploads = folder.path("uploads")
         try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
