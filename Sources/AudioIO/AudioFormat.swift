@@ -137,12 +137,24 @@ extension AudioDecoder {
     public func forEachBlock(
         frames: Int = 65_536, _ body: (UnsafeBufferPointer<Float>, _ frameCount: Int) throws -> Void
     ) throws {
+        try forEachBlock(frames: frames, read: { (buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) in try read(into: buffer) }, body)
+    }
+
+    /// The same as Double (libsndfile's native conversion: no Float rounding of 32-bit PCM, no
+    /// widening pass).
+    public func forEachDoubleBlock(
+        frames: Int = 65_536, _ body: (UnsafeBufferPointer<Double>, _ frameCount: Int) throws -> Void
+    ) throws {
+        try forEachBlock(frames: frames, read: { (buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) in try read(into: buffer) }, body)
+    }
+
+    private func forEachBlock<T: BinaryFloatingPoint>(
+        frames: Int, read: (UnsafeMutableBufferPointer<T>) throws(AudioError) -> Int, _ body: (UnsafeBufferPointer<T>, Int) throws -> Void
+    ) throws {
         let channels = max(1, format.channels)
-        var block = [Float](repeating: 0, count: frames * channels)
+        var block = [T](repeating: 0, count: frames * channels)
         while true {
-            let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in
-                try read(into: buffer)
-            }
+            let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try read(buffer) }
             if count == 0 { return }
             try block.withUnsafeBufferPointer { buffer in
                 try body(UnsafeBufferPointer(rebasing: buffer[0..<count * channels]), count)

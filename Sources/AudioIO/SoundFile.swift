@@ -16,6 +16,9 @@ public final class SoundFile: AudioDecoder {
     private let handle: OpaquePointer
     /// The file behind a corrected header; kept alive (and closed) with the handle.
     private let patchedFile: PatchedFile?
+    /// Integer encodings (PCM, A-law, µ-law) decode to finite values by construction (an integer
+    /// times libsndfile's normalisation): their blocks need no NaN/∞ scan.
+    private let decodesFinite: Bool
 
     private static let virtualIO = SF_VIRTUAL_IO(
         get_filelen: { user in Unmanaged<PatchedFile>.fromOpaque(user!).takeUnretainedValue().length },
@@ -78,6 +81,8 @@ public final class SoundFile: AudioDecoder {
         self.unfinishedHeader = unfinished
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         let minor = Int(info.format) & Int(SF_FORMAT_SUBMASK)
+        let integerEncodings = [SF_FORMAT_PCM_S8, SF_FORMAT_PCM_U8, SF_FORMAT_PCM_16, SF_FORMAT_PCM_24, SF_FORMAT_PCM_32, SF_FORMAT_ULAW, SF_FORMAT_ALAW]
+        decodesFinite = integerEncodings.map { Int($0) }.contains(minor)
         do {
             format = try AudioFormat(
                 sampleRateHz: Double(info.samplerate), channels: Int(info.channels), frames: Int64(info.frames),
@@ -102,7 +107,7 @@ public final class SoundFile: AudioDecoder {
         if count < 0 || (count == 0 && sf_error(handle) != 0) {
             throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
         }
-        nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels)
+        if !decodesFinite { nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels) }
         return Int(count)
     }
 
@@ -116,7 +121,7 @@ public final class SoundFile: AudioDecoder {
         if count < 0 || (count == 0 && sf_error(handle) != 0) {
             throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
         }
-        nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels)
+        if !decodesFinite { nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels) }
         return Int(count)
     }
 

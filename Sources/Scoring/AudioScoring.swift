@@ -1,24 +1,21 @@
 import InputGuards
 import AudioIO
+import SignalProcessing
 
 /// Audio access shared by the sound scorers, errors as `ScoringError`s.
 public enum AudioScoring {
     /// Streams one channel of `decoder` through `body`, block by block (memory independent of
-    /// the file's length; one block buffer reused).
+    /// the file's length: one block buffer of ``BiquadCascade/laneBlockFrames`` frames, reused).
     public static func stream(_ decoder: any AudioDecoder, file: String, channel: Int, _ body: ([Double]) -> Void) throws(ScoringError) {
         let channels = decoder.format.channels
         guard channel >= 0, channel < channels else { throw ScoringError(.badInvocation, "\(FileName.display(file)): no channel \(channel); the file has \(channels)") }
         do {
             // One buffer for every block (a new array per block cost an allocation and its page faults each time).
             var samples: [Double] = []
-            try decoder.forEachBlock { block, frames in
+            try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames) { block, frames in
                 if samples.count != frames { samples = [Double](repeating: 0, count: frames) }
                 samples.withUnsafeMutableBufferPointer { out in
-                    if channels == 1 {
-                        for i in 0..<frames { out[i] = Double(block[i]) }
-                    } else {
-                        for i in 0..<frames { out[i] = Double(block[i * channels + channel]) }
-                    }
+                    for i in 0..<frames { out[i] = block[i * channels + channel] }
                 }
                 body(samples)
             }

@@ -2,6 +2,7 @@ import Analysis
 import AudioIO
 import InputGuards
 import SensorData
+import SignalProcessing
 
 /// Programme loudness of an audio file without voice analysis (ITU-R BS.1770-4, EBU R 128):
 /// integrated loudness over all channels (channel weights of BS.1770-4 Table 3 for five
@@ -31,12 +32,12 @@ public enum LoudnessScorer {
         var once = LoudnessMeter(sampleRateHz: format.sampleRateHz, channels: 1)
         var identical = channels == 2 && parameters.countIdenticalChannelsOnce
         do {
-            try decoder.forEachBlock { block, frames in
+            try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames) { block, frames in
                 meter.process(interleaved: block)
                 peak.process(interleaved: block)
                 if identical {
                     identical = (0..<frames).allSatisfy { block[2 * $0] == block[2 * $0 + 1] }
-                    let left = (0..<frames).map { Double(block[2 * $0]) }
+                    let left = (0..<frames).map { block[2 * $0] }
                     left.withUnsafeBufferPointer { once.process(interleaved: $0) }
                 }
             }

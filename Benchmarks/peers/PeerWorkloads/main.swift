@@ -73,23 +73,25 @@ func fft(size: Int, float: Bool) throws -> (seconds: Double, check: Double) {
 }
 
 /// A-weighted Leq of every second and of the whole file, dB re full scale: libsndfile's
-/// Double reads in 65,536-frame blocks through the IEC 61672-1 A filter (`FrequencyWeighting`).
+/// Double reads in 2^20-frame blocks through the IEC 61672-1 A filter (`FrequencyWeighting`),
+/// split over the vector lanes (`BiquadCascade.processLanes`).
 func leq(_ path: String) throws -> Double {
     let file = try SoundFile(reading: path)
     let rate = Int(file.format.sampleRateHz), channels = file.format.channels
     var filter = FrequencyWeighting.a.filter(sampleRateHz: file.format.sampleRateHz)
-    var block = [Double](repeating: 0, count: 65_536 * channels)
-    var mono = [Double](repeating: 0, count: 65_536)
+    let frames = 1 << 20
+    var block = [Double](repeating: 0, count: frames * channels)
+    var mono = [Double](repeating: 0, count: frames)
     var perSecond = IntervalEnergy(length: rate)
     var levels: [Double] = []
     var total = 0.0
     while true {
-        let frames = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try file.read(into: buffer) }
-        if frames == 0 { break }
-        if channels == 1 { swap(&block, &mono) } else { for i in 0..<frames { mono[i] = block[i * channels] } }
-        mono.withUnsafeMutableBufferPointer { filter.process(UnsafeMutableBufferPointer(rebasing: $0[0..<frames])) }
+        let read = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try file.read(into: buffer) }
+        if read == 0 { break }
+        if channels == 1 { swap(&block, &mono) } else { for i in 0..<read { mono[i] = block[i * channels] } }
+        mono.withUnsafeMutableBufferPointer { filter.processLanes(UnsafeMutableBufferPointer(rebasing: $0[0..<read])) }
         mono.withUnsafeBufferPointer { mono in
-            perSecond.add(UnsafeBufferPointer(rebasing: mono[0..<frames])) { sum in
+            perSecond.add(UnsafeBufferPointer(rebasing: mono[0..<read])) { sum in
                 levels.append(10 * log10(sum / Double(rate)))
                 total += sum
             }
@@ -120,7 +122,7 @@ do {
         report(workload, repeats: 3, try measure(repeats: 3) {
             let file = try SoundFile(reading: arguments[1])
             var meter = LoudnessMeter(sampleRateHz: file.format.sampleRateHz, channels: file.format.channels)
-            try file.forEachBlock { block, frames in meter.process(interleaved: UnsafeBufferPointer(rebasing: block[0..<(frames * file.format.channels)])) }
+            try file.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames) { block, frames in meter.process(interleaved: UnsafeBufferPointer(rebasing: block[0..<(frames * file.format.channels)])) }
             return meter.integratedLUFS ?? .nan
         })
     case "voice":

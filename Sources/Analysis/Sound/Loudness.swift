@@ -49,10 +49,12 @@ public struct LoudnessMeter: Sendable {
         }
     }
 
-    /// Channels in pairs, K-weighted straight from the interleaved frames into one contiguous
-    /// run per channel of `scratch` (``BiquadCascade/processPair``, a lone last channel on its
-    /// own); then each channel's squares summed per 100 ms step; a step's weighted sum is
-    /// appended once every channel has it.
+    /// Up to eight channels at once, K-weighted straight from the interleaved frames into one
+    /// contiguous run per channel of `scratch` (``BiquadCascade/processLanes``: the vector lanes
+    /// the channels leave free split each channel in time, so blocks of
+    /// ``BiquadCascade/laneBlockFrames`` or more run several times faster than sequentially);
+    /// then each channel's squares summed per 100 ms step; a step's weighted sum is appended once
+    /// every channel has it.
     public mutating func process(interleaved block: UnsafeBufferPointer<Double>) {
         let frames = block.count / channels
         guard frames > 0, let frame = block.baseAddress else { return }
@@ -63,19 +65,14 @@ public struct LoudnessMeter: Sendable {
         var completed: [Double] = []
         work.withUnsafeMutableBufferPointer { work in
             let out = work.baseAddress!
-            filters.withUnsafeMutableBufferPointer { filters in
-                var c = 0
-                while c < channels {
-                    if c + 1 < channels {
-                        BiquadCascade.processPair(&filters[c], &filters[c + 1], input0: frame + c, input1: frame + c + 1, stride: channels,
-                                                  count: frames, output0: out + c * frames, output1: out + (c + 1) * frames)
-                        c += 2
-                    } else {
-                        for i in 0..<frames { out[c * frames + i] = frame[i * channels + c] }
-                        filters[c].process(UnsafeMutableBufferPointer(start: out + c * frames, count: frames))
-                        c += 1
-                    }
-                }
+            var c = 0
+            while c < channels {
+                let group = c..<min(channels, c + 8)
+                var lanes = Array(filters[group])
+                BiquadCascade.processLanes(&lanes, inputs: group.map { frame + $0 }, stride: channels, count: frames,
+                                           outputs: group.map { out + $0 * frames })
+                filters.replaceSubrange(group, with: lanes)
+                c = group.upperBound
             }
             for c in 0..<channels {
                 var step = 0

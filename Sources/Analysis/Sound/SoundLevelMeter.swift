@@ -27,8 +27,8 @@ public struct SoundLevelMeter: Sendable {
     /// The rate the filters and time constants run at: sampleRateHz × oversampling.
     private let workingRateHz: Double
 
-    private var aFilter: BiquadCascade
-    private var cFilter: BiquadCascade
+    /// The A and C weighting filters.
+    private var weightings: [BiquadCascade]
     private let settlingSamples: Int
     private var seen = 0
     /// Mean-square accumulators over everything so far (A, C, Z).
@@ -64,8 +64,7 @@ public struct SoundLevelMeter: Sendable {
         self.timeWeighting = timeWeighting
         self.settlingSeconds = settlingSeconds
         settlingSamples = Int(clamping: settlingSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 0...Int.max)
-        aFilter = FrequencyWeighting.a.filter(sampleRateHz: sampleRateHz)
-        cFilter = FrequencyWeighting.c.filter(sampleRateHz: sampleRateHz)
+        weightings = [FrequencyWeighting.a.filter(sampleRateHz: sampleRateHz), FrequencyWeighting.c.filter(sampleRateHz: sampleRateHz)]
         fast = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: sampleRateHz)
         slow = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: sampleRateHz)
         samplesPerInterval = Int(clamping: intervalSeconds * sampleRateHz, rounding: .toNearestOrAwayFromZero, to: 1...Int.max)
@@ -80,13 +79,14 @@ public struct SoundLevelMeter: Sendable {
     /// silence — so an event at t = 0 reads as the IEC 61672-1 tone-burst response says.
     ///
     /// Block-wise passes, each over the whole block: A and C weighting together, one per vector
-    /// lane (``BiquadCascade/processPair``), the squares and F and S averaging with their maxima
+    /// lane with each signal split in time over the lanes left (``BiquadCascade/processLanes``;
+    /// several times faster than sequential filtering in blocks of ``BiquadCascade/laneBlockFrames``
+    /// or more), the squares and F and S averaging with their maxima
     /// (the C kernels of CKernels), then the LAF samples every 0.1 s and the interval sums.
     public mutating func process(_ input: [Double]) {
         if seen == 0, let first = input.first {
             for k in upsamplers.indices { upsamplers[k].prime(constantInput: first) }
-            aFilter.prime(constantInput: first)
-            cFilter.prime(constantInput: first)
+            for k in weightings.indices { weightings[k].prime(constantInput: first) }
         }
         var block = input  // not copied unless upsampled
         for k in upsamplers.indices { block = upsamplers[k].process(block) }
@@ -108,8 +108,8 @@ public struct SoundLevelMeter: Sendable {
                 let a = UnsafeMutableBufferPointer(start: base, count: n), c = UnsafeMutableBufferPointer(start: base + n, count: n)
                 let pa = UnsafeMutableBufferPointer(start: base + 2 * n, count: n), pt = UnsafeMutableBufferPointer(start: base + 3 * n, count: n)
                 let fastOut = UnsafeMutableBufferPointer(start: base + 4 * n, count: n)
-                BiquadCascade.processPair(&aFilter, &cFilter, input0: z.baseAddress!, input1: z.baseAddress!, stride: 1, count: n,
-                                          output0: a.baseAddress!, output1: c.baseAddress!)
+                BiquadCascade.processLanes(&weightings, inputs: [z.baseAddress!, z.baseAddress!], stride: 1, count: n,
+                                           outputs: [a.baseAddress!, c.baseAddress!])
                 guard count > 0 else { return }
                 let kept = skip..<n
                 energyA += Statistics.squares(of: UnsafeBufferPointer(rebasing: a[kept]), into: pa)

@@ -24,14 +24,18 @@ void atk_exponential_average_pair(double alpha, double *state, double *output, d
 /* Squares `input[0..<count]` into `output` and returns their sum (four-lane partial sums). */
 double atk_square(const double *input, double *output, size_t count);
 
-/* Two cascades of `sections` (1 to 4) biquads in transposed direct form II, one per lane of an
- * SSE2 vector: lane 0 filters input0[0], input0[stride], … into output0[0..<count], lane 1 input1
- * into output1. `coefficients` holds, per section, b0, b1, b2, a1, a2 (a0 = 1), each as a pair
- * (lane 0, lane 1); `state` holds per section z1 and z2 as pairs, updated. Each lane rounds
- * exactly as the scalar cascade (no fused multiply-add). An output may be its own input when
- * stride is 1. Returns 0, or -1 (nothing done) for a section count outside 1…4. */
-int atk_biquad_pair(const double *coefficients, double *state, size_t sections, const double *input0,
-                    const double *input1, size_t stride, double *output0, double *output1, size_t count);
+/* Eight cascades of `sections` (1 to 4) biquads in transposed direct form II, one per lane of an
+ * eight-double vector; every lane runs `count` steps, lane j filtering inputs[j][0],
+ * inputs[j][stride], … (all eight inputs must be readable for `count` steps). `coefficients`
+ * holds, per section, b0, b1, b2, a1, a2 (a0 = 1) as runs of eight (lane 0 … 7); `state` per
+ * section z1 and z2 as runs of eight, updated. Lanes j < `exact` write step n to outputs[j][n];
+ * the others skip their first `warmup` steps and write step n to outputs[j][n − warmup]; a NULL
+ * output is not written. Each lane rounds exactly as the scalar cascade (no fused multiply-add).
+ * Every load of a step precedes its stores, so lanes may share one buffer in place when each
+ * reads ahead of where the lanes before it write. Returns 0, or -1 (nothing done) for a section count
+ * outside 1…4. */
+int atk_biquad_lanes(const double *coefficients, double *state, size_t sections, const double *const *inputs, size_t stride,
+                     double *const *outputs, size_t exact, size_t warmup, size_t count);
 
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
