@@ -19,6 +19,13 @@ public final class SoundFile: AudioDecoder {
     /// Integer encodings (PCM, A-law, µ-law) decode to finite values by construction (an integer
     /// times libsndfile's normalisation): their blocks need no NaN/∞ scan.
     private let decodesFinite: Bool
+    /// 16-bit PCM in a container whose samples libsndfile converts in pcm.c (WAV, WAVEX, RF64,
+    /// W64, AIFF): read as shorts (a copy) and scaled here, which gives libsndfile's own Float and
+    /// Double values (its `les2d_array`/`bes2f_array` family: sample × 2^−15, exact in both) without
+    /// its per-sample conversion through a small buffer.
+    private let readsShorts: Bool
+    /// The shorts of one chunk of frames.
+    private var shorts: [Int16] = []
 
     private static let virtualIO = SF_VIRTUAL_IO(
         get_filelen: { user in Unmanaged<PatchedFile>.fromOpaque(user!).takeUnretainedValue().length },
@@ -83,6 +90,8 @@ public final class SoundFile: AudioDecoder {
         let minor = Int(info.format) & Int(SF_FORMAT_SUBMASK)
         let integerEncodings = [SF_FORMAT_PCM_S8, SF_FORMAT_PCM_U8, SF_FORMAT_PCM_16, SF_FORMAT_PCM_24, SF_FORMAT_PCM_32, SF_FORMAT_ULAW, SF_FORMAT_ALAW]
         decodesFinite = integerEncodings.map { Int($0) }.contains(minor)
+        let pcmContainers = [SF_FORMAT_WAV, SF_FORMAT_WAVEX, SF_FORMAT_RF64, SF_FORMAT_W64, SF_FORMAT_AIFF]
+        readsShorts = minor == Int(SF_FORMAT_PCM_16) && pcmContainers.map { Int($0) }.contains(major)
         do {
             format = try AudioFormat(
                 sampleRateHz: Double(info.samplerate), channels: Int(info.channels), frames: Int64(info.frames),
@@ -101,6 +110,7 @@ public final class SoundFile: AudioDecoder {
 
     /// The corresponding C function is `sf_readf_float`.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        if readsShorts { return try readScaledShorts(into: buffer) }
         let frames = buffer.count / format.channels
         guard frames > 0, let base = buffer.baseAddress else { return 0 }
         let count = sf_readf_float(handle, base, sf_count_t(frames))
@@ -115,6 +125,7 @@ public final class SoundFile: AudioDecoder {
     ///
     /// The corresponding C function is `sf_readf_double`.
     public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {
+        if readsShorts { return try readScaledShorts(into: buffer) }
         let frames = buffer.count / format.channels
         guard frames > 0, let base = buffer.baseAddress else { return 0 }
         let count = sf_readf_double(handle, base, sf_count_t(frames))
@@ -123,6 +134,32 @@ public final class SoundFile: AudioDecoder {
         }
         if !decodesFinite { nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels) }
         return Int(count)
+    }
+
+    /// 16-bit PCM through `sf_readf_short`, in chunks of at most 128 KB of shorts, each scaled by
+    /// 2^−15 into `buffer` (finite by construction: no NaN scan).
+    private func readScaledShorts<T: BinaryFloatingPoint>(into buffer: UnsafeMutableBufferPointer<T>) throws(AudioError) -> Int {
+        let channels = format.channels, frames = buffer.count / channels
+        guard frames > 0, let base = buffer.baseAddress else { return 0 }
+        let chunk = max(1, 65_536 / channels)
+        if shorts.count < chunk * channels { shorts = [Int16](repeating: 0, count: chunk * channels) }
+        let scale = 1 / T(32_768)
+        var done = 0
+        while done < frames {
+            let wanted = min(frames - done, chunk)
+            let count = shorts.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, sf_count_t(wanted)) }
+            if count < 0 || (count == 0 && sf_error(handle) != 0) {
+                throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
+            }
+            let got = min(Int(count), wanted)  // libsndfile reads at most what is asked
+            let out = base + done * channels
+            shorts.withUnsafeBufferPointer { samples in
+                for i in 0..<(got * channels) { out[i] = T(samples[i]) * scale }
+            }
+            done += got
+            if got < wanted { break }
+        }
+        return done
     }
 
     /// Moves to `frame` from the start.

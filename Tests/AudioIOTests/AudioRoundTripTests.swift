@@ -31,6 +31,43 @@ import TestSupport
         #expect(read == samples)
     }
 
+    @Test("16-bit PCM in a little-endian WAV and a big-endian AIFF, read as Float and as Double in blocks of 1, 20,000 and 40,000 frames (across the reader's chunks): every value k/32768 exactly, as libsndfile converts it")
+    func pcm16Reads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let values = (-32768..<32768).map { Int16($0) }  // 32,768 stereo frames
+        let wav = folder.path("x.wav")
+        let writer = try WAVWriter(path: wav, sampleRateHz: 8000, channels: 2, encoding: .pcm16)
+        try writer.write(values.map { Double($0) / 32768 })
+        try writer.close()
+        // AIFF (big-endian): FORM, COMM (2 channels, frames, 16 bits, 8000 Hz as an 80-bit extended), SSND.
+        func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        let data = values.flatMap { bigEndian($0) }
+        let comm = bigEndian(Int16(2)) + bigEndian(UInt32(values.count / 2)) + bigEndian(Int16(16)) + [0x40, 0x0B, 0xFA, 0, 0, 0, 0, 0, 0, 0]
+        let ssnd = bigEndian(UInt32(0)) + bigEndian(UInt32(0)) + data
+        let body = Array("AIFF".utf8) + Array("COMM".utf8) + bigEndian(UInt32(comm.count)) + comm + Array("SSND".utf8) + bigEndian(UInt32(ssnd.count)) + ssnd
+        let aiff = folder.path("x.aiff")
+        try Data(Array("FORM".utf8) + bigEndian(UInt32(body.count)) + body).write(to: URL(fileURLWithPath: aiff))
+        func readAll<T: BinaryFloatingPoint>(_ path: String, block: Int, _ read: (SoundFile, UnsafeMutableBufferPointer<T>) throws -> Int) throws -> [T] {
+            let reader = try SoundFile(reading: path)
+            #expect(reader.format.channels == 2 && reader.format.sampleRateHz == 8000)
+            var all: [T] = [], buffer = [T](repeating: .nan, count: 2 * block)
+            while true {
+                let frames = try buffer.withUnsafeMutableBufferPointer { try read(reader, $0) }
+                if frames == 0 { return all }
+                all += buffer[0..<(2 * frames)]
+            }
+        }
+        for path in [wav, aiff] {
+            for block in [1, 20_000, 40_000] {
+                let doubles = try readAll(path, block: block) { (file, buffer: UnsafeMutableBufferPointer<Double>) in try file.read(into: buffer) }
+                let floats = try readAll(path, block: block) { (file, buffer: UnsafeMutableBufferPointer<Float>) in try file.read(into: buffer) }
+                #expect(doubles == values.map { Double($0) / 32768 }, "\(path), Double, blocks of \(block)")
+                #expect(floats == values.map { Float($0) / 32768 }, "\(path), Float, blocks of \(block)")
+            }
+        }
+    }
+
     @Test("block reads of any size concatenate to the whole file")
     func blocks() throws {
         let folder = try TemporaryFolder()
