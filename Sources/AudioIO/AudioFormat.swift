@@ -148,6 +148,7 @@ extension AudioDecoder {
         try forEachBlock(frames: frames, read: { (buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) in try read(into: buffer) }, body)
     }
 
+    @inline(__always)  // specialised in each caller: unspecialised, the block's element loops cost twice the read
     private func forEachBlock<T: BinaryFloatingPoint>(
         frames: Int, read: (UnsafeMutableBufferPointer<T>) throws(AudioError) -> Int, _ body: (UnsafeBufferPointer<T>, Int) throws -> Void
     ) throws {

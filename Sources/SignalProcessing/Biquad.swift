@@ -133,10 +133,11 @@ public struct BiquadCascade: Sendable, Hashable {
 
     /// Samples a cascade started from rest must run before its output matches one that has run
     /// all along: ⌈60 / −ln ρ⌉, after which the difference of the two states, a zero-input
-    /// response, has decayed by ρ^n ≤ e^−60 ≈ 9e−27 (times a polynomial in n for repeated poles,
-    /// below 1e−22 for n·(1 − ρ) ≤ 60 and multiplicity ≤ 4). 22,252 samples for the A weighting
-    /// at 48 kHz (ρ from the 20.6-Hz pair); at least two per section. Nil when a pole is on or outside the unit circle (the
-    /// difference never decays) or the count would not fit an Int.
+    /// response, has decayed by ρ^n ≤ e^−60 ≈ 9e−27 (times a polynomial in n where poles repeat);
+    /// what remains between the two is rounding (`KernelTests`). 22,252 samples for the A
+    /// weighting at 48 kHz (ρ from the 20.6-Hz pair), 12,028 for K; at least two per section.
+    /// Nil when a pole is on or outside the unit circle (the difference never decays) or the
+    /// count would not fit an Int.
     public var warmUpSamples: Int? {
         let radius = largestPoleRadius
         guard radius < 1 else { return nil }
@@ -147,9 +148,10 @@ public struct BiquadCascade: Sendable, Hashable {
 
     /// Filters up to eight signals through their cascades at once, in the eight lanes of one
     /// vector (CKernels' `atk_biquad_lanes`, AVX-512, AVX2 or SSE2 chosen at run time): signal c
-    /// reads inputs[c][0], inputs[c][stride], … (`count` values) into outputs[c][0..<count].
+    /// reads inputs(c)[0], inputs(c)[stride], … (`count` values) into outputs(c)[0..<count]. No
+    /// allocation: the pointers come from the closures, the lanes' memory from the stack.
     ///
-    /// Lanes that `filters.count` leaves free split each signal in time: with g = ⌊8 / count⌋
+    /// Lanes that the signals leave free split each signal in time: with g = ⌊8 / filters.count⌋
     /// segments per signal (fewer when segments would be shorter than the warm-up W,
     /// ``warmUpSamples``), segment 0 continues the filter's state and gives exactly what
     /// ``process(_:)`` gives; segment k ≥ 1 starts from rest W samples before its first output, so
@@ -164,83 +166,78 @@ public struct BiquadCascade: Sendable, Hashable {
     ///
     /// Outputs may be their inputs when stride is 1 (every lane reads a position before any lane
     /// writes it); otherwise they must not overlap the inputs.
-    public static func processLanes(_ filters: inout [BiquadCascade], inputs: [UnsafePointer<Double>], stride: Int, count: Int,
-                                    outputs: [UnsafeMutablePointer<Double>]) {
+    public static func processLanes(_ filters: inout [BiquadCascade], inputs: (Int) -> UnsafePointer<Double>, stride: Int, count: Int,
+                                    outputs: (Int) -> UnsafeMutablePointer<Double>) {
         let signals = filters.count
-        precondition(signals == inputs.count && signals == outputs.count && (1...8).contains(signals),
-                     "filter lanes: 1 to 8 filters, one input and one output each")
+        precondition((1...8).contains(signals), "filter lanes: 1 to 8 filters")
         precondition(stride >= 1 && count >= 0, "filter lanes: stride below 1 or negative count")
-        let sections = filters.map(\.sections.count).max() ?? 0
         guard count > 0 else { return }
-        guard sections > 0, sections <= 4 else {
-            for c in 0..<signals {
-                for i in 0..<count { outputs[c][i] = inputs[c][i * stride] }
-                filters[c].process(UnsafeMutableBufferPointer(start: outputs[c], count: count))
-            }
-            return
+        // The longest cascade, and the longest warm-up (`forgets` false: some filter never forgets its start).
+        var sections = 0, warmUp = 0, forgets = true
+        for filter in filters {
+            sections = max(sections, filter.sections.count)
+            if let samples = filter.warmUpSamples { warmUp = max(warmUp, samples) } else { forgets = false }
         }
-        // Segments per signal, and the warm-up they need.
-        var segments = 8 / signals, warmUp = 0
-        if segments > 1 {
-            let needed = filters.map(\.warmUpSamples)
-            if !needed.contains(nil), let samples = needed.compactMap({ $0 }).max(), count / samples - 1 >= 2 {
-                segments = min(segments, count / samples - 1)
-                warmUp = samples
-            } else {
-                segments = 1
-            }
-        }
-        if segments == 1 && signals == 1 {  // nothing to share the vector with
-            for i in 0..<count { outputs[0][i] = inputs[0][i * stride] }
-            filters[0].process(UnsafeMutableBufferPointer(start: outputs[0], count: count))
+        // Segments per signal: as many as the free lanes allow while each is at least a warm-up long.
+        var segments = 1
+        if forgets, warmUp > 0, count / warmUp - 1 >= 2 { segments = min(8 / signals, count / warmUp - 1) }
+        guard (1...4).contains(sections), segments > 1 || signals > 1 else {
+            for c in 0..<signals { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), 0..<count) }
             return
         }
         // Segment k of every signal covers outputs [W + k·S, W + (k + 1)·S) after W warm-up steps
         // from k·S; segment 0 covers [0, W + S) from the filter's state.
-        let length = segments == 1 ? count : (count - warmUp) / segments
-        let steps = segments == 1 ? count : warmUp + length
+        let skipped = segments == 1 ? 0 : warmUp
+        let length = (count - skipped) / segments
         let identity = Biquad(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 56 * sections) { buffer in
-            let coefficients = buffer.baseAddress!, state = coefficients + 40 * sections
-            state.initialize(repeating: 0, count: 16 * sections)
-            var laneInputs = [UnsafePointer<Double>?](repeating: inputs[0], count: 8)
-            var laneOutputs = [UnsafeMutablePointer<Double>?](repeating: nil, count: 8)
-            for lane in 0..<8 {
-                let c = lane % signals, segment = lane / signals, used = segment < segments
-                let pad = sections - filters[c].sections.count
-                for k in 0..<sections {
-                    let s = k < pad ? identity : filters[c].sections[k - pad]
-                    for (j, value) in [s.b0, s.b1, s.b2, s.a1, s.a2].enumerated() { coefficients[40 * k + 8 * j + lane] = value }
-                    if used && segment == 0 && k >= pad {
-                        state[16 * k + lane] = filters[c].state[2 * (k - pad)]
-                        state[16 * k + 8 + lane] = filters[c].state[2 * (k - pad) + 1]
+        // Two allocations, so that up to three sections stay within the 1 KB the standard library
+        // takes from the stack (no malloc per block).
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 40 * sections) { coefficientBuffer in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 16 * sections) { stateBuffer in
+                let coefficients = coefficientBuffer.baseAddress!, state = stateBuffer.baseAddress!
+                coefficientBuffer.initialize(repeating: 0)  // lanes not in use compute zeros
+                stateBuffer.initialize(repeating: 0)
+                withUnsafeTemporaryAllocation(of: UnsafePointer<Double>?.self, capacity: 8) { laneInputs in
+                    withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Double>?.self, capacity: 8) { laneOutputs in
+                        laneInputs.initialize(repeating: inputs(0))
+                        laneOutputs.initialize(repeating: nil)
+                        for lane in 0..<(segments * signals) {
+                            let c = lane % signals, segment = lane / signals
+                            let pad = sections - filters[c].sections.count
+                            for k in 0..<sections {
+                                let s = k < pad ? identity : filters[c].sections[k - pad]
+                                let row = coefficients + 40 * k + lane  // b0, b1, b2, a1, a2 eight apart
+                                (row[0], row[8], row[16], row[24], row[32]) = (s.b0, s.b1, s.b2, s.a1, s.a2)
+                                if segment == 0 && k >= pad {
+                                    state[16 * k + lane] = filters[c].state[2 * (k - pad)]
+                                    state[16 * k + 8 + lane] = filters[c].state[2 * (k - pad) + 1]
+                                }
+                            }
+                            laneInputs[lane] = inputs(c) + segment * length * stride
+                            laneOutputs[lane] = outputs(c) + (segment == 0 ? 0 : skipped + segment * length)
+                        }
+                        _ = atk_biquad_lanes(coefficients, state, sections, laneInputs.baseAddress!, stride, laneOutputs.baseAddress!,
+                                             signals, skipped, skipped + length)
                     }
                 }
-                guard used else { continue }
-                laneInputs[lane] = inputs[c] + segment * length * stride
-                laneOutputs[lane] = outputs[c] + (segment == 0 ? 0 : warmUp + segment * length)
-            }
-            laneInputs.withUnsafeBufferPointer { laneInputs in
-                laneOutputs.withUnsafeBufferPointer { laneOutputs in
-                    _ = atk_biquad_lanes(coefficients, state, sections, laneInputs.baseAddress!, stride, laneOutputs.baseAddress!,
-                                         signals, warmUp, steps)
-                }
-            }
-            for c in 0..<signals {
-                let lane = (segments - 1) * signals + c, pad = sections - filters[c].sections.count
-                for k in pad..<sections {
-                    filters[c].state[2 * (k - pad)] = state[16 * k + lane]
-                    filters[c].state[2 * (k - pad) + 1] = state[16 * k + 8 + lane]
+                for c in 0..<signals {
+                    let lane = (segments - 1) * signals + c, pad = sections - filters[c].sections.count
+                    for k in pad..<sections {
+                        filters[c].state[2 * (k - pad)] = state[16 * k + lane]
+                        filters[c].state[2 * (k - pad) + 1] = state[16 * k + 8 + lane]
+                    }
                 }
             }
         }
         // The last few samples, sequentially from the last segment's state.
-        let done = segments == 1 ? count : warmUp + segments * length
-        guard done < count else { return }
-        for c in 0..<signals {
-            for i in done..<count { outputs[c][i] = inputs[c][i * stride] }
-            filters[c].process(UnsafeMutableBufferPointer(start: outputs[c] + done, count: count - done))
-        }
+        let done = skipped + segments * length
+        for c in 0..<signals where done < count { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), done..<count) }
+    }
+
+    /// Filters input[i·stride] into output[i] for i in `range`, sequentially.
+    private mutating func process(from input: UnsafePointer<Double>, stride: Int, into output: UnsafeMutablePointer<Double>, _ range: Range<Int>) {
+        for i in range { output[i] = input[i * stride] }
+        process(UnsafeMutableBufferPointer(start: output + range.lowerBound, count: range.count))
     }
 
     /// Blocks of this many frames (or more) let ``processLanes(_:inputs:stride:count:outputs:)``
@@ -250,12 +247,13 @@ public struct BiquadCascade: Sendable, Hashable {
     public static let laneBlockFrames = 1 << 18
 
     /// Filters `samples` in place through ``processLanes(_:inputs:stride:count:outputs:)`` with
-    /// eight segments (when the block is long enough for them): for long blocks about five times
-    /// faster than ``process(_:)``, and within about 1e−16 of its outputs (segment 0 exactly).
+    /// eight segments when the block is long enough for them: the A weighting on 2^20-frame blocks
+    /// at 48 kHz took a quarter of ``process(_:)``'s time (Benchmarks/README.md); the outputs
+    /// differ from its outputs by rounding only, segment 0 not at all.
     public mutating func processLanes(_ samples: UnsafeMutableBufferPointer<Double>) {
         guard let base = samples.baseAddress else { return }
         var filters = [self]
-        Self.processLanes(&filters, inputs: [UnsafePointer(base)], stride: 1, count: samples.count, outputs: [base])
+        Self.processLanes(&filters, inputs: { _ in UnsafePointer(base) }, stride: 1, count: samples.count, outputs: { _ in base })
         self = filters[0]
     }
 

@@ -115,8 +115,8 @@ import TestSupport
             let end = min(frames, start + sizes[k % sizes.count])
             input.withUnsafeBufferPointer { x in
                 let buffers = outputs.indices.map { _ in UnsafeMutablePointer<Double>.allocate(capacity: max(1, end - start)) }
-                BiquadCascade.processLanes(&filters, inputs: filters.indices.map { x.baseAddress! + start * stride + $0 }, stride: stride,
-                                           count: end - start, outputs: buffers)
+                BiquadCascade.processLanes(&filters, inputs: { x.baseAddress! + start * stride + $0 }, stride: stride,
+                                           count: end - start, outputs: { buffers[$0] })
                 for c in outputs.indices {
                     outputs[c].replaceSubrange(start..<end, with: UnsafeBufferPointer(start: buffers[c], count: end - start))
                     buffers[c].deallocate()
@@ -128,7 +128,7 @@ import TestSupport
         return (outputs, filters)
     }
 
-    @Test("up to eight signals in the lanes of one vector equal each cascade run on its own, bit for bit, when no lane is left to split them: A, C, K, Z and random sections (0 to 4), 2 to 8 signals, strides up to 8, blocks of 0 to 70,001")
+    @Test("up to eight signals in the lanes of one vector equal each cascade run on its own, bit for bit, when no lane is left to split them or the blocks are too short to: A, C, K, Z and random sections (0 to 4), 2 to 8 signals (vectors of 2, 4 and 8 lanes), strides up to 8, blocks of 0 to 70,001")
     func biquadLanesExact() {
         var random = SeededRandom(seed: 8)
         let kinds: [BiquadCascade] = [
@@ -147,13 +147,15 @@ import TestSupport
                 #expect(ended[c] == reference, "\(signals) signals, signal \(c): the filter memory")
             }
         }
-        // Two signals in a block too short to split: exact as well.
-        let filters = [kinds[0], kinds[2]], input = (0..<20_000).map { _ in random.unit() - 0.5 }
-        let (outputs, ended) = Self.lanes(filters, input, stride: 2, frames: 10_000, blocks: [10_000])
-        for c in 0..<2 {
-            var expected = (0..<10_000).map { input[2 * $0 + c] }, reference = filters[c]
-            reference.process(&expected)
-            #expect(outputs[c] == expected && ended[c] == reference, "short block, signal \(c)")
+        // Two, three and four signals in blocks too short to split (the 2- and 4-lane kernels): exact as well.
+        for filters in [[kinds[0], kinds[2]], [kinds[0], kinds[2], kinds[1]], Array(kinds[0..<4])] {
+            let signals = filters.count, input = (0..<(signals * 40_000)).map { _ in random.unit() - 0.5 }
+            let (outputs, ended) = Self.lanes(filters, input, stride: signals, frames: 40_000, blocks: [10_000, 1, 29_999])
+            for c in 0..<signals {
+                var expected = (0..<40_000).map { input[signals * $0 + c] }, reference = filters[c]
+                reference.process(&expected)
+                #expect(outputs[c] == expected && ended[c] == reference, "\(signals) signals in short blocks, signal \(c)")
+            }
         }
     }
 

@@ -65,14 +65,15 @@ public struct LoudnessMeter: Sendable {
         var completed: [Double] = []
         work.withUnsafeMutableBufferPointer { work in
             let out = work.baseAddress!
-            var c = 0
-            while c < channels {
-                let group = c..<min(channels, c + 8)
-                var lanes = Array(filters[group])
-                BiquadCascade.processLanes(&lanes, inputs: group.map { frame + $0 }, stride: channels, count: frames,
-                                           outputs: group.map { out + $0 * frames })
-                filters.replaceSubrange(group, with: lanes)
-                c = group.upperBound
+            if channels <= 8 {
+                BiquadCascade.processLanes(&filters, inputs: { frame + $0 }, stride: channels, count: frames, outputs: { out + $0 * frames })
+            } else {
+                for group in stride(from: 0, to: channels, by: 8).map({ $0..<min(channels, $0 + 8) }) {
+                    var lanes = Array(filters[group])
+                    BiquadCascade.processLanes(&lanes, inputs: { frame + group.lowerBound + $0 }, stride: channels, count: frames,
+                                               outputs: { out + (group.lowerBound + $0) * frames })
+                    filters.replaceSubrange(group, with: lanes)
+                }
             }
             for c in 0..<channels {
                 var step = 0

@@ -108,8 +108,8 @@ public struct SoundLevelMeter: Sendable {
                 let a = UnsafeMutableBufferPointer(start: base, count: n), c = UnsafeMutableBufferPointer(start: base + n, count: n)
                 let pa = UnsafeMutableBufferPointer(start: base + 2 * n, count: n), pt = UnsafeMutableBufferPointer(start: base + 3 * n, count: n)
                 let fastOut = UnsafeMutableBufferPointer(start: base + 4 * n, count: n)
-                BiquadCascade.processLanes(&weightings, inputs: [z.baseAddress!, z.baseAddress!], stride: 1, count: n,
-                                           outputs: [a.baseAddress!, c.baseAddress!])
+                BiquadCascade.processLanes(&weightings, inputs: { _ in z.baseAddress! }, stride: 1, count: n,
+                                           outputs: { $0 == 0 ? a.baseAddress! : c.baseAddress! })
                 guard count > 0 else { return }
                 let kept = skip..<n
                 energyA += Statistics.squares(of: UnsafeBufferPointer(rebasing: a[kept]), into: pa)

@@ -30,7 +30,9 @@ double atk_square(const double *input, double *output, size_t count);
  * holds, per section, b0, b1, b2, a1, a2 (a0 = 1) as runs of eight (lane 0 … 7); `state` per
  * section z1 and z2 as runs of eight, updated. Lanes j < `exact` write step n to outputs[j][n];
  * the others skip their first `warmup` steps and write step n to outputs[j][n − warmup]; a NULL
- * output is not written. Each lane rounds exactly as the scalar cascade (no fused multiply-add).
+ * output is not written, and lanes after the last non-NULL output are not run (the narrowest
+ * vector of 2, 4 or 8 lanes that holds the rest is used). Each lane rounds exactly as the scalar
+ * cascade (no fused multiply-add).
  * Every load of a step precedes its stores, so lanes may share one buffer in place when each
  * reads ahead of where the lanes before it write. Returns 0, or -1 (nothing done) for a section count
  * outside 1…4. */
