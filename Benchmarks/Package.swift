@@ -26,7 +26,9 @@ let package = Package(
     name: "ActiveTaskKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        // The FFmpeg trait as scripts/test.sh and the release CLI use it: `swift build --product activetask`
+        // here then gives the same CLI from the release modules the benchmarks compiled (CI's cluster check).
+        .package(path: "..", traits: ["FFmpeg"]),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

@@ -32,7 +32,7 @@ public enum LoudnessScorer {
         var once = LoudnessMeter(sampleRateHz: format.sampleRateHz, channels: 1)
         var identical = channels == 2 && parameters.countIdenticalChannelsOnce
         do {
-            try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames) { block, frames in
+            try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames(channels: channels)) { block, frames in
                 meter.process(interleaved: block)
                 peak.process(interleaved: block)
                 if identical {

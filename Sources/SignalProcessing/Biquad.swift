@@ -240,11 +240,14 @@ public struct BiquadCascade: Sendable, Hashable {
         process(UnsafeMutableBufferPointer(start: output + range.lowerBound, count: range.count))
     }
 
-    /// Blocks of this many frames (or more) let ``processLanes(_:inputs:stride:count:outputs:)``
-    /// split 48-kHz signals over its lanes with warm-ups of a fifth (A weighting, eight segments)
-    /// to a quarter (K or A with C, four) of the block: what the meters' callers read at a time.
-    /// 2 MB of Double samples per channel.
-    public static let laneBlockFrames = 1 << 18
+    /// Frames per block for `channels` interleaved channels: 2^18 for one or two, so that
+    /// ``processLanes(_:inputs:stride:count:outputs:)`` splits 48-kHz signals over its lanes with
+    /// warm-ups of a fifth (A weighting, eight segments) to a quarter (K or A with C, four) of the
+    /// block; fewer for more channels, so that a block holds at most 2^19 samples (4 MB of Double)
+    /// whatever channel count a header claims. What the meters' callers read at a time.
+    public static func laneBlockFrames(channels: Int) -> Int {
+        max(1, min(1 << 18, (1 << 19) / max(1, channels)))
+    }
 
     /// Filters `samples` in place through ``processLanes(_:inputs:stride:count:outputs:)`` with
     /// eight segments when the block is long enough for them: the A weighting on 2^20-frame blocks

@@ -201,7 +201,7 @@ import TestSupport
         }
     }
 
-    @Test("splitting in place gives what splitting into another buffer gives; a pole on the unit circle is never split (the outputs are exactly sequential)")
+    @Test("splitting in place gives what splitting into another buffer gives; a pole on the unit circle is never split (the outputs are exactly sequential); warm-up lengths and block sizes")
     func biquadLanesInPlace() {
         var random = SeededRandom(seed: 1936)
         let x = (0..<400_000).map { _ in random.unit() - 0.5 }
@@ -223,5 +223,9 @@ import TestSupport
         // A cascade without poles forgets in two steps per section.
         #expect(BiquadCascade(sections: [Biquad(b0: 1, b1: 2, b2: 1, a1: 0, a2: 0)]).warmUpSamples == 2)
         #expect(FrequencyWeighting.a.filter(sampleRateHz: 48_000).warmUpSamples == 22_252)
+        // The meters' blocks: 2^18 frames for mono and stereo, never more than 2^19 samples.
+        #expect(BiquadCascade.laneBlockFrames(channels: 1) == 1 << 18 && BiquadCascade.laneBlockFrames(channels: 2) == 1 << 18)
+        #expect(BiquadCascade.laneBlockFrames(channels: 1_024) == 512)
+        #expect((1...1_024).allSatisfy { BiquadCascade.laneBlockFrames(channels: $0) * $0 <= 1 << 19 })
     }
 }

@@ -122,7 +122,7 @@ do {
         report(workload, repeats: 3, try measure(repeats: 3) {
             let file = try SoundFile(reading: arguments[1])
             var meter = LoudnessMeter(sampleRateHz: file.format.sampleRateHz, channels: file.format.channels)
-            try file.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames) { block, frames in meter.process(interleaved: UnsafeBufferPointer(rebasing: block[0..<(frames * file.format.channels)])) }
+            try file.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames(channels: file.format.channels)) { block, frames in meter.process(interleaved: UnsafeBufferPointer(rebasing: block[0..<(frames * file.format.channels)])) }
             return meter.integratedLUFS ?? .nan
         })
     case "voice":

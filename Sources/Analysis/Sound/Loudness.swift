@@ -52,7 +52,7 @@ public struct LoudnessMeter: Sendable {
     /// Up to eight channels at once, K-weighted straight from the interleaved frames into one
     /// contiguous run per channel of `scratch` (``BiquadCascade/processLanes``: the vector lanes
     /// the channels leave free split each channel in time, so blocks of
-    /// ``BiquadCascade/laneBlockFrames`` or more run several times faster than sequentially);
+    /// ``BiquadCascade/laneBlockFrames(channels:)`` or more run several times faster than sequentially);
     /// then each channel's squares summed per 100 ms step; a step's weighted sum is appended once
     /// every channel has it.
     public mutating func process(interleaved block: UnsafeBufferPointer<Double>) {

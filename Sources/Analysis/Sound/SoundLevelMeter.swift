@@ -80,7 +80,7 @@ public struct SoundLevelMeter: Sendable {
     ///
     /// Block-wise passes, each over the whole block: A and C weighting together, one per vector
     /// lane with each signal split in time over the lanes left (``BiquadCascade/processLanes``;
-    /// several times faster than sequential filtering in blocks of ``BiquadCascade/laneBlockFrames``
+    /// several times faster than sequential filtering in blocks of ``BiquadCascade/laneBlockFrames(channels:)``
     /// or more), the squares and F and S averaging with their maxima
     /// (the C kernels of CKernels), then the LAF samples every 0.1 s and the interval sums.
     public mutating func process(_ input: [Double]) {
