@@ -50,7 +50,7 @@ extension RIFFHeader {
             case Marker.ds64 where rf64:
                 // RIFF size, then the data size: two little-endian 64-bit fields.
                 if let fields = read(16, at: position, readAt) {
-                    ds64DataBytes = (0..<8).reduce(UInt64(0)) { $0 | UInt64(fields[8 + $1]) << (8 * $1) }
+                    ds64DataBytes = uint32(fields, 8) | uint32(fields, 12) << 32  // RF64 is little-endian
                 }
                 position += size
             case Marker.list, Marker.info:

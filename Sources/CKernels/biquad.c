@@ -6,7 +6,7 @@
 /* Each lane must round exactly as the scalar cascade in Swift (BiquadCascade.step), which never
  * fuses a multiply and an add: no contraction here either. */
 #pragma STDC FP_CONTRACT OFF
-/* The v8 helpers are always inlined: no v8 value crosses a call (see kernels.c). */
+/* The vector helpers are always inlined: no vector value crosses a call (see kernels.c). */
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #define INLINE static inline __attribute__((always_inline))

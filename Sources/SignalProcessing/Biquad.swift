@@ -122,12 +122,12 @@ public struct BiquadCascade: Sendable, Hashable {
     }
 
     /// The largest pole radius of the cascade, ρ = max |p| over the roots of z² + a1·z + a2 of
-    /// every section (0 for an empty cascade).
+    /// every section (0 for an empty cascade; +∞ when a coefficient is not finite).
     public var largestPoleRadius: Double {
         sections.reduce(0) { radius, s in
             let discriminant = s.a1 * s.a1 - 4 * s.a2
             let section = discriminant < 0 ? s.a2.squareRoot() : (abs(s.a1) + discriminant.squareRoot()) / 2
-            return max(radius, section)
+            return section.isNaN ? .infinity : max(radius, section)  // Swift's max would drop a NaN
         }
     }
 
