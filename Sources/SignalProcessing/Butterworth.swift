@@ -58,11 +58,11 @@ extension BiquadCascade {
         for i in 0..<n { extended[pad + i] = signal[i] }
         var forward = self
         forward.startSteady(at: extended[0])
-        forward.process(&extended)
+        extended.withUnsafeMutableBufferPointer { forward.processLanes($0) }
         extended.reverse()
         var backward = self
         backward.startSteady(at: extended[0])
-        backward.process(&extended)
+        extended.withUnsafeMutableBufferPointer { backward.processLanes($0) }
         extended.reverse()
         return Array(extended[pad..<(pad + n)])
     }

@@ -17,15 +17,24 @@ public enum Resampling {
             return (time.first ?? 0, columns.map { _ in [] })
         }
         let count = span + 1
-        var output = columns.map { _ in [Double](repeating: 0, count: count) }
+        // Where each output time falls (left neighbour and weight), found once for all columns.
+        var left = [Int](repeating: 0, count: count)
+        var weight = [Double](repeating: 0, count: count)
         var j = 0
         for k in 0..<count {
             let t = first + Double(k) / rateHz
             while j < time.count - 2, time[j + 1] < t { j += 1 }
             let span = time[j + 1] - time[j]
-            let w = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0
-            for c in columns.indices {
-                output[c][k] = columns[c][j] + w * (columns[c][j + 1] - columns[c][j])
+            left[k] = j
+            weight[k] = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0
+        }
+        let output = columns.map { column in
+            [Double](unsafeUninitializedCapacity: count) { values, initialized in
+                for k in 0..<count {
+                    let j = left[k]
+                    values[k] = column[j] + weight[k] * (column[j + 1] - column[j])
+                }
+                initialized = count
             }
         }
         return (first, output)

@@ -92,16 +92,15 @@ public enum GaitAnalysis {
     public static func analyze(_ signal: MotionSignal, parameters p: Parameters = Parameters(), windows: Bool = true) -> Result {
         let core = StepAnalysis(signal, parameters: p)
         var set = FeatureSet(name: "atk")
-        core.appendFeatures(to: &set)
+        let cadence = core.cadence
+        core.appendFeatures(to: &set, cadence: cadence)
         // Sway describes standing still: only for recordings that are mostly not walking.
         let span = (core.sampleTimes.last ?? 0) - (core.sampleTimes.first ?? 0)
         let walking = core.bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         if walking < 0.5 * span {
             core.appendRestFeatures(to: &set)
         } else {
-            var rest = FeatureSet(name: "")
-            core.appendRestFeatures(to: &rest)
-            for name in rest.names { set.append(name, .missing) }
+            for name in StepAnalysis.restFeatureNames { set.append(name, .missing) }
         }
         core.appendTremorFeatures(to: &set)
         if windows {
@@ -128,7 +127,7 @@ public enum GaitAnalysis {
             }
             set.append("cadenceWindowsStepsPerMinute", .numbers(cadences))
         }
-        return Result(stepTimes: core.steps, bouts: core.bouts, features: set, warnings: core.cadence.warnings)
+        return Result(stepTimes: core.steps, bouts: core.bouts, features: set, warnings: cadence.warnings)
     }
 
     /// Cadence of a recording only (the per-window estimator), steps/min; nil if no walking.
@@ -150,7 +149,7 @@ struct StepAnalysis {
 
     struct Segment {
         var motion: UniformMotion
-        var v: [Double], vBand: [Double], v20: [Double], h1: [Double]
+        var v: [Double], vBand: [Double], v20: [Double], h1: [Double], h2: [Double]
         /// Bouts as sample ranges.
         var bouts: [Range<Int>]
         /// Per bout: step and stride lags (samples) and R at them.
@@ -165,12 +164,12 @@ struct StepAnalysis {
         self.cleaned = cleaned
         for range in ranges {
             guard let motion = MotionPreprocessing.uniform(cleaned.slice(range), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz) else { continue }
-            let (v, h1, _, magnitude) = MotionPreprocessing.decompose(motion)
+            let (v, h1, h2, magnitude) = MotionPreprocessing.decompose(motion)
             let fs = p.rateHz
             let vBand = Butterworth.bandPass(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: 2 * fs))
             let v20 = Butterworth.lowPass(cutoffHz: 20, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: fs))
             let bouts = Self.walkingBouts(v: v, magnitude: magnitude, fs: fs, p: p)
-            var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, bouts: [], lags: [], steps: [])
+            var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, h2: h2, bouts: [], lags: [], steps: [])
             for (bout, lags) in Self.periodicParts(of: bouts, v20: v20, fs: fs, p: p) {
                 segment.bouts.append(bout)
                 segment.lags.append(lags)

@@ -140,10 +140,9 @@ extension StepAnalysis {
         return (Double(k) + offset) * resolution
     }
 
-    /// Appends the gait features (analysis.md §2.5–2.7) to `set`.
-    func appendFeatures(to set: inout FeatureSet) {
+    /// Appends the gait features (analysis.md §2.5–2.7) to `set`, with `c` this recording's ``cadence``.
+    func appendFeatures(to set: inout FeatureSet, cadence c: Cadence) {
         let fs = p.rateHz
-        let c = cadence
         set.append("stepCount", Double(steps.count))
         set.append("cadenceStepsPerMinute", c.value)
         set.append("cadenceSource", .text(c.source))
@@ -180,9 +179,10 @@ extension StepAnalysis {
                 regularity.append(("regularityIndex" + suffix, lags.map { 1 - 2 * abs($0.r2 - $0.r1) / ($0.r2 + $0.r1) }))
             }
             let boutSteps = segment.steps[index].filter { $0 >= Double(inner.lowerBound) && $0 < Double(inner.upperBound) }
-            harmonic.append(("harmonicRatioV", Self.harmonicRatio(segment.v20, steps: boutSteps, even: true)))
-            harmonic.append(("harmonicRatioH1", Self.harmonicRatio(segment.h1, steps: boutSteps, even: true)))
-            harmonic.append(("harmonicRatioML", Self.harmonicRatio(segment.h1, steps: boutSteps, even: false)))
+            let horizontal = Self.harmonicRatios(segment.h1, steps: boutSteps)
+            harmonic.append(("harmonicRatioV", Self.harmonicRatios(segment.v20, steps: boutSteps).even))
+            harmonic.append(("harmonicRatioH1", horizontal.even))
+            harmonic.append(("harmonicRatioML", horizontal.odd))
         } else {
             for name in ["stepLagSamples", "strideLagSamples"] + ["V", "H1"].flatMap({ s in
                 ["stepRegularity", "strideRegularity", "stepSymmetryRatio", "stepSymmetryDifference", "regularityIndex"].map { $0 + s } })
@@ -200,21 +200,28 @@ extension StepAnalysis {
         set.append("walkingBoutEndsSeconds", .numbers(bouts.map { $0.upperBound - origin }))
     }
 
-    /// Harmonic ratio (Menz, Lord & Fitzpatrick 2003, Gait Posture 18:35–46): per stride
+    /// Harmonic ratios (Menz, Lord & Fitzpatrick 2003, Gait Posture 18:35–46): per stride
     /// [t_s, t_{s+2}), demeaned, DFT amplitudes A_k at k/T for k = 1…20 below Nyquist;
-    /// Σ even / Σ odd (`even`), or Σ odd / Σ even (mediolateral); median over strides.
-    static func harmonicRatio(_ x: [Double], steps: [Double], even: Bool) -> Double? {
-        guard steps.count >= 3 else { return nil }
-        var ratios: [Double] = []
+    /// `even` is the median over strides of Σ even / Σ odd (vertical and anteroposterior), `odd`
+    /// that of Σ odd / Σ even (mediolateral). One DFT per stride serves both.
+    static func harmonicRatios(_ x: [Double], steps: [Double]) -> (even: Double?, odd: Double?) {
+        guard steps.count >= 3 else { return (nil, nil) }
+        var evenRatios: [Double] = [], oddRatios: [Double] = []
+        // e^(−2πi·k·i/n) depends only on k·i mod n: one table of n cosines and sines per stride
+        // length (strides of a walk share a few lengths).
+        var tables: [Int: (cosines: [Double], sines: [Double])] = [:]
+        var stride: [Double] = []
         for s in 0..<(steps.count - 2) {
             let start = Int(clamping: steps[s], rounding: .toNearestOrAwayFromZero), end = Int(clamping: steps[s + 2], rounding: .toNearestOrAwayFromZero)
             guard start >= 0, end <= x.count, end - start >= 8 else { continue }
-            let mean = x[start..<end].reduce(0, +) / Double(end - start)
-            let stride = x[start..<end].map { $0 - mean }  // demeaned once, not per harmonic
-            let n = stride.count
-            // e^(−2πi·k·i/n) depends only on k·i mod n: one table of n cosines and sines per stride.
-            let cosines = (0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }
-            let sines = (0..<n).map { -sin(2 * Double.pi * Double($0) / Double(n)) }
+            let n = end - start
+            let mean = x[start..<end].reduce(0, +) / Double(n)
+            stride.removeAll(keepingCapacity: true)
+            for i in start..<end { stride.append(x[i] - mean) }  // demeaned once, not per harmonic
+            if tables[n] == nil {
+                tables[n] = ((0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }, (0..<n).map { -sin(2 * Double.pi * Double($0) / Double(n)) })
+            }
+            let (cosines, sines) = tables[n]!
             var evenSum = 0.0, oddSum = 0.0
             for k in 1...min(20, n / 2 - 1) {
                 var re = 0.0, im = 0.0, j = 0
@@ -227,9 +234,9 @@ extension StepAnalysis {
                 let amplitude = (re * re + im * im).squareRoot()
                 if k % 2 == 0 { evenSum += amplitude } else { oddSum += amplitude }
             }
-            let ratio = even ? evenSum / oddSum : oddSum / evenSum
-            if ratio.isFinite { ratios.append(ratio) }
+            if (evenSum / oddSum).isFinite { evenRatios.append(evenSum / oddSum) }
+            if (oddSum / evenSum).isFinite { oddRatios.append(oddSum / evenSum) }
         }
-        return ratios.isEmpty ? nil : ratios.statistic(Statistics.median)
+        return (evenRatios.isEmpty ? nil : evenRatios.statistic(Statistics.median), oddRatios.isEmpty ? nil : oddRatios.statistic(Statistics.median))
     }
 }

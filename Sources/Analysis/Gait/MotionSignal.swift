@@ -89,15 +89,23 @@ enum MotionPreprocessing {
     /// motion sensor samples faster than 100 kHz, and timestamps 1e-20 s apart would otherwise
     /// claim a rate of 10^20 Hz.
     static func clean(_ signal: MotionSignal) -> (MotionSignal, [Range<Int>]) {
-        let order = signal.time.indices.filter {
+        var order = signal.time.indices.filter {
             signal.time[$0].isFinite && signal.x[$0].isFinite && signal.y[$0].isFinite && signal.z[$0].isFinite
-        }.sorted { signal.time[$0] < signal.time[$1] || (signal.time[$0] == signal.time[$1] && $0 < $1) }
+        }
+        // Recorders write in time order: sort (stably) only when they did not.
+        let reordered = zip(order, order.dropFirst()).contains { signal.time[$0] > signal.time[$1] }
+        if reordered {
+            order.sort { signal.time[$0] < signal.time[$1] || (signal.time[$0] == signal.time[$1] && $0 < $1) }
+        }
         var kept: [Int] = []
         for i in order where kept.last.map({ signal.time[i] - signal.time[$0] >= minimumIntervalSeconds }) ?? true { kept.append(i) }
-        var cleaned = MotionSignal(time: kept.map { signal.time[$0] }, x: kept.map { signal.x[$0] },
+        var cleaned = signal  // every row kept in its order (the usual case): the columns as they are
+        if kept.count < signal.count || reordered {
+            cleaned = MotionSignal(time: kept.map { signal.time[$0] }, x: kept.map { signal.x[$0] },
                                    y: kept.map { signal.y[$0] }, z: kept.map { signal.z[$0] })
-        if let g = signal.gravity { cleaned.gravity = (kept.map { g.x[$0] }, kept.map { g.y[$0] }, kept.map { g.z[$0] }) }
-        if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
+            if let g = signal.gravity { cleaned.gravity = (kept.map { g.x[$0] }, kept.map { g.y[$0] }, kept.map { g.z[$0] }) }
+            if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
+        }
         guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : []) }
         var intervals = zip(cleaned.time.dropFirst(), cleaned.time).map { $0 - $1 }
         let limit = max(0.1, min(1, 5 * Selection.sortedElement(intervals.count / 2, of: &intervals)))

@@ -9,18 +9,21 @@ extension StepAnalysis {
     /// Accelerometric sway on a rest recording (analysis.md §2.8; Mancini et al. 2012,
     /// J NeuroEng Rehabil 9:59): the segment minus its first 5 s (mPower-sdata
     /// `TrimData(timeStart = 5)`) when it is at least 10 s long.
+    static let restFeatureNames = [
+        "swayRmsMetersPerSecondSquaredH", "swayRmsMetersPerSecondSquaredH1", "swayRmsMetersPerSecondSquaredH2",
+        "swayRmsMetersPerSecondSquaredV", "swayJerkRmsMetersPerSecondCubed", "swayEllipseArea95MetersSquaredPerSecondToTheFourth",
+        "swayCentroidFrequencyHz", "swayF95Hz",
+    ]
+
     func appendRestFeatures(to set: inout FeatureSet) {
-        let names = ["swayRmsMetersPerSecondSquaredH", "swayRmsMetersPerSecondSquaredH1", "swayRmsMetersPerSecondSquaredH2",
-                     "swayRmsMetersPerSecondSquaredV", "swayJerkRmsMetersPerSecondCubed", "swayEllipseArea95MetersSquaredPerSecondToTheFourth",
-                     "swayCentroidFrequencyHz", "swayF95Hz"]
+        let names = Self.restFeatureNames
         let fs = p.rateHz
         guard let segment = longestSegment, Double(segment.motion.count) / fs >= 5 else {
             for name in names { set.append(name, .missing) }
             return
         }
         let trim = Double(segment.motion.count) / fs >= 10 ? Int(clamping: 5 * fs) : 0
-        let (_, h1All, h2All, _) = MotionPreprocessing.decompose(segment.motion)
-        let h1 = Array(h1All[trim...]), h2 = Array(h2All[trim...]), v = Array(segment.v[trim...])
+        let h1 = Array(segment.h1[trim...]), h2 = Array(segment.h2[trim...]), v = Array(segment.v[trim...])
         func rms(_ x: [Double]) -> Double {
             let mean = x.reduce(0, +) / Double(x.count)
             return (x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(x.count)).squareRoot()
