@@ -37,6 +37,22 @@ import TestSupport
         #expect(abs(result.stepTimes.count - 54) <= 1)
     }
 
+    @Test("cleaning: clean samples are kept as they are; otherwise rows are sorted by time (stably), rows with a non-finite value dropped, timestamps within 10 µs of the last kept one dropped (the first kept), and gaps over max(0.1 s, 5 × the median interval) split the recording")
+    func cleaning() {
+        let time = (0..<50).map { Double($0) / 50 }
+        let clean = MotionSignal(time: time, x: time.map { $0 * 2 }, y: time, z: time)
+        let (same, whole) = MotionPreprocessing.clean(clean)
+        #expect(same.time == clean.time && same.x == clean.x && whole == [0..<50])
+        // Rows: t = 0.04, 0.00, 0.02, 0.02 + 5e-6 (repeated instant), NaN time, 0.06 with y = ∞, 0.08, 1.5 (after a gap).
+        let messy = MotionSignal(time: [0.04, 0, 0.02, 0.020005, .nan, 0.06, 0.08, 1.5],
+                                 x: [4, 0, 2, 99, 5, 6, 8, 150], y: [0, 0, 0, 0, 0, .infinity, 0, 0], z: [0, 0, 0, 0, 0, 0, 0, 0])
+        let (cleaned, ranges) = MotionPreprocessing.clean(messy)
+        #expect(cleaned.time == [0, 0.02, 0.04, 0.08, 1.5])
+        #expect(cleaned.x == [0, 2, 4, 8, 150])
+        // Intervals 0.02, 0.02, 0.04, 1.42: median 0.04 (upper middle), limit max(0.1, 0.2) = 0.2 s.
+        #expect(ranges == [0..<4, 4..<5])
+    }
+
     /// The tilted up-axis u = (0, 0.5, 0.866) as Apple g (a = −(1 + v/g0)·u) and as Android m/s².
     @Test("G2: the vertical projection recovers v for Apple and Android sign conventions")
     func g2() throws {

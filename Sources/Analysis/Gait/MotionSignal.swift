@@ -89,20 +89,16 @@ enum MotionPreprocessing {
     /// motion sensor samples faster than 100 kHz, and timestamps 1e-20 s apart would otherwise
     /// claim a rate of 10^20 Hz.
     static func clean(_ signal: MotionSignal) -> (MotionSignal, [Range<Int>]) {
-        var order = signal.time.indices.filter {
-            signal.time[$0].isFinite && signal.x[$0].isFinite && signal.y[$0].isFinite && signal.z[$0].isFinite
-        }
-        // Recorders write in time order: sort (stably) only when they did not.
-        let reordered = zip(order, order.dropFirst()).contains { signal.time[$0] > signal.time[$1] }
-        if reordered {
-            order.sort { signal.time[$0] < signal.time[$1] || (signal.time[$0] == signal.time[$1] && $0 < $1) }
-        }
-        var kept: [Int] = []
-        for i in order where kept.last.map({ signal.time[i] - signal.time[$0] >= minimumIntervalSeconds }) ?? true { kept.append(i) }
-        var cleaned = signal  // every row kept in its order (the usual case): the columns as they are
-        if kept.count < signal.count || reordered {
-            cleaned = MotionSignal(time: kept.map { signal.time[$0] }, x: kept.map { signal.x[$0] },
-                                   y: kept.map { signal.y[$0] }, z: kept.map { signal.z[$0] })
+        let time = signal.time
+        // The usual case, checked in one pass: every row finite, in time order, spaced by at
+        // least the minimum interval. Then every row is kept, as it is.
+        let usable = { (i: Int) in time[i].isFinite && signal.x[i].isFinite && signal.y[i].isFinite && signal.z[i].isFinite }
+        var cleaned = signal
+        if !time.indices.allSatisfy({ i in usable(i) && (i == 0 || time[i] - time[i - 1] >= minimumIntervalSeconds) }) {
+            let order = time.indices.filter(usable).sorted { time[$0] < time[$1] || (time[$0] == time[$1] && $0 < $1) }
+            var kept: [Int] = []
+            for i in order where kept.last.map({ time[i] - time[$0] >= minimumIntervalSeconds }) ?? true { kept.append(i) }
+            cleaned = MotionSignal(time: kept.map { time[$0] }, x: kept.map { signal.x[$0] }, y: kept.map { signal.y[$0] }, z: kept.map { signal.z[$0] })
             if let g = signal.gravity { cleaned.gravity = (kept.map { g.x[$0] }, kept.map { g.y[$0] }, kept.map { g.z[$0] }) }
             if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
         }
