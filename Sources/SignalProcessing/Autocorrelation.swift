@@ -1,5 +1,20 @@
-/// Autocorrelation through the FFT (Wiener–Khinchin), O(N log N).
+import CKernels
+
+/// Autocorrelation through the FFT (Wiener–Khinchin), O(N log N), and lag products summed
+/// directly where a method defines them so (Praat's cross-correlation pitch).
 public enum Autocorrelation {
+    /// Lag products Σ_{j<window} x[j]·x[m + j] for m in `lags` into products[m − lags.lowerBound]
+    /// (CKernels' `atk_lag_products`: sixteen partial sums in a fixed order, no fused
+    /// multiply-add, so the same bits on every instruction set; they differ from one running sum
+    /// by rounding only). `x` must hold lags.upperBound + window values.
+    public static func lagProducts(_ x: UnsafeBufferPointer<Double>, window: Int, lags: ClosedRange<Int>,
+                                   into products: UnsafeMutableBufferPointer<Double>) {
+        precondition(window >= 0 && lags.lowerBound >= 0 && lags.upperBound <= x.count - window && products.count >= lags.count,
+                     "lag products: lags \(lags) of a \(window)-sample window outside \(x.count) values or \(products.count) outputs")
+        guard let input = x.baseAddress, let output = products.baseAddress else { return }
+        atk_lag_products(input, window, lags.lowerBound, lags.upperBound, output)
+    }
+
     /// The unbiased autocorrelation normalised to R(0) = 1 of Moe-Nilssen & Helbostad (2004,
     /// J Biomech 37:121–126): R(m) = [Σ_{i<N−m} x_i x_{i+m} / (N − m)] / [Σ x_i² / N], for
     /// m = 0…maxLag. `x` should already be demeaned. Empty or all-zero input gives NaN.

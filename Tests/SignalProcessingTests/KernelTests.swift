@@ -228,4 +228,25 @@ import TestSupport
         #expect(BiquadCascade.laneBlockFrames(channels: 1_024) == 512)
         #expect((1...1_024).allSatisfy { BiquadCascade.laneBlockFrames(channels: $0) * $0 <= 1 << 19 })
     }
+    @Test("lag products: the documented order (term j in partial j mod 16, partials summed 8-4-2-1) bit for bit, and within rounding of the products summed in 80-bit arithmetic; windows of 0 to 700 samples, tails of every length")
+    func lagProducts() {
+        var random = SeededRandom(seed: 1770)
+        let x = (0..<2_000).map { _ in random.unit() - 0.5 }
+        for window in [0, 1, 15, 16, 17, 31, 100, 441, 700] {
+            let lags = 3...(1_000 - window / 2)
+            var products = [Double](repeating: .nan, count: lags.count)
+            x.withUnsafeBufferPointer { input in
+                products.withUnsafeMutableBufferPointer { Autocorrelation.lagProducts(input, window: window, lags: lags, into: $0) }
+            }
+            for (k, lag) in lags.enumerated() {
+                var partial = [Double](repeating: 0, count: 16)
+                for j in 0..<window { partial[j % 16] += x[j] * x[lag + j] }
+                for width in [8, 4, 2, 1] { for p in 0..<width { partial[p] += partial[p + width] } }
+                #expect(products[k].bitPattern == partial[0].bitPattern, "window \(window), lag \(lag): \(products[k]) vs \(partial[0])")
+                let exact = (0..<window).reduce(Float80(0)) { $0 + Float80(x[$1]) * Float80(x[lag + $1]) }
+                let magnitude = (0..<window).reduce(0.0) { $0 + abs(x[$1] * x[lag + $1]) }
+                #expect(abs(Float80(products[k]) - exact) <= Float80(Double(window + 1) * Double.ulpOfOne * magnitude), "window \(window), lag \(lag)")
+            }
+        }
+    }
 }

@@ -221,25 +221,12 @@ struct PraatPitchAnalysis {
                     for i in 0..<window { sumX2 += x[i] * x[i] }
                     var sumY2 = sumX2
                     r[0] = 1
-                    for lag in 1...min(localMaximumLag, brentMax) {
+                    let lastLag = min(localMaximumLag, brentMax)
+                    r.withUnsafeMutableBufferPointer { Autocorrelation.lagProducts(x, window: window, lags: 1...lastLag, into: UnsafeMutableBufferPointer(rebasing: $0[1...lastLag])) }
+                    for lag in 1...lastLag {
                         let y0 = x[lag - 1], yZ = x[lag - 1 + window]
                         sumY2 += yZ * yZ - y0 * y0
-                        // Four partial sums break the add-latency chain (the order differs from
-                        // one running sum by rounding only, ~1e-16 relative).
-                        var (p0, p1, p2, p3) = (0.0, 0.0, 0.0, 0.0)
-                        var j = 0
-                        while j + 4 <= window {
-                            p0 += x[j] * x[lag + j]
-                            p1 += x[j + 1] * x[lag + j + 1]
-                            p2 += x[j + 2] * x[lag + j + 2]
-                            p3 += x[j + 3] * x[lag + j + 3]
-                            j += 4
-                        }
-                        while j < window {
-                            p0 += x[j] * x[lag + j]
-                            j += 1
-                        }
-                        r[lag] = ((p0 + p1) + (p2 + p3)) / (sumX2 * sumY2).squareRoot()
+                        r[lag] /= (sumX2 * sumY2).squareRoot()
                     }
                 } }
             } else if let fft {

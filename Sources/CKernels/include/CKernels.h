@@ -39,6 +39,11 @@ double atk_square(const double *input, double *output, size_t count);
 int atk_biquad_lanes(const double *coefficients, double *state, size_t sections, const double *const *inputs, size_t stride,
                      double *const *outputs, size_t exact, size_t warmup, size_t count);
 
+/* Lag products out[m − first] = Σ_{j<window} x[j]·x[m + j] for m = first…last (x must hold
+ * last + window values): sixteen partial sums (term j in partial j mod 16), summed in one fixed
+ * tree, without fused multiply-adds, so every instruction set gives the same bits. */
+void atk_lag_products(const double *x, size_t window, size_t first, size_t last, double *out);
+
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
 
