@@ -1,4 +1,5 @@
-/* Lag products of one signal (CKernels.h, atk_lag_products). */
+/* Lag products of one signal and the terms of one window correlation (CKernels.h,
+ * atk_lag_products, atk_correlation_terms). */
 #include "CKernels.h"
 
 #include <string.h>
@@ -18,6 +19,19 @@ INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
 /* One product: sixteen partial sums, partial k holding the terms j ≡ k (mod 16) in increasing j
  * (four vectors of four), the tail added to the partials it belongs to, then one fixed tree.
  * Sixteen independent chains hide the add latency; the order is the same at every level. */
+INLINE void spill(double partial[16], v4 a0, v4 a1, v4 a2, v4 a3) {
+    memcpy(partial, &a0, sizeof a0);
+    memcpy(partial + 4, &a1, sizeof a1);
+    memcpy(partial + 8, &a2, sizeof a2);
+    memcpy(partial + 12, &a3, sizeof a3);
+}
+
+INLINE double tree(double partial[16]) {
+    for (size_t width = 8; width >= 1; width /= 2)
+        for (size_t k = 0; k < width; k++) partial[k] += partial[k + width];
+    return partial[0];
+}
+
 INLINE double product_body(const double *x, const double *y, size_t window) {
     v4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
     size_t j = 0;
@@ -28,14 +42,51 @@ INLINE double product_body(const double *x, const double *y, size_t window) {
         a3 += load4(x + j + 12) * load4(y + j + 12);
     }
     double partial[16];
-    memcpy(partial, &a0, sizeof a0);
-    memcpy(partial + 4, &a1, sizeof a1);
-    memcpy(partial + 8, &a2, sizeof a2);
-    memcpy(partial + 12, &a3, sizeof a3);
+    spill(partial, a0, a1, a2, a3);
     for (size_t k = 0; j < window; j++, k++) partial[k] += x[j] * y[j];
-    for (size_t width = 8; width >= 1; width /= 2)
-        for (size_t k = 0; k < width; k++) partial[k] += partial[k + width];
-    return partial[0];
+    return tree(partial);
+}
+
+INLINE v4 abs4(v4 v) {
+    typedef long long v4i __attribute__((vector_size(32), aligned(8)));
+    return (v4)((v4i)v & (v4i){0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL});
+}
+
+INLINE v4 max4(v4 a, v4 b) {
+    typedef long long v4i __attribute__((vector_size(32), aligned(8)));
+    v4i greater = a > b;
+    return (v4)((greater & (v4i)a) | (~greater & (v4i)b));
+}
+
+/* Σ a·b and Σ b² in the order of product_body, and max |b| (any order gives the same maximum). */
+INLINE void terms_body(const double *a, const double *b, size_t n, double *product, double *energy, double *peak) {
+    v4 p0 = {0, 0, 0, 0}, p1 = p0, p2 = p0, p3 = p0, e0 = p0, e1 = p0, e2 = p0, e3 = p0, m = p0;
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        v4 b0 = load4(b + j), b1 = load4(b + j + 4), b2 = load4(b + j + 8), b3 = load4(b + j + 12);
+        p0 += load4(a + j) * b0;
+        p1 += load4(a + j + 4) * b1;
+        p2 += load4(a + j + 8) * b2;
+        p3 += load4(a + j + 12) * b3;
+        e0 += b0 * b0;
+        e1 += b1 * b1;
+        e2 += b2 * b2;
+        e3 += b3 * b3;
+        m = max4(max4(m, abs4(b0)), max4(abs4(b1), max4(abs4(b2), abs4(b3))));
+    }
+    double products[16], energies[16], top = 0;
+    spill(products, p0, p1, p2, p3);
+    spill(energies, e0, e1, e2, e3);
+    for (int k = 0; k < 4; k++) top = m[k] > top ? m[k] : top;
+    for (size_t k = 0; j < n; j++, k++) {
+        products[k] += a[j] * b[j];
+        energies[k] += b[j] * b[j];
+        double v = b[j] < 0 ? -b[j] : b[j];
+        top = v > top ? v : top;
+    }
+    *product = tree(products);
+    *energy = tree(energies);
+    *peak = top;
 }
 
 INLINE void lags_body(const double *x, size_t window, size_t first, size_t last, double *out) {
@@ -45,6 +96,9 @@ INLINE void lags_body(const double *x, size_t window, size_t first, size_t last,
 #define LAGS_INSTANCE(attribute, suffix)                                                                  \
     attribute static void lags_##suffix(const double *x, size_t window, size_t first, size_t last, double *out) { \
         lags_body(x, window, first, last, out);                                                           \
+    }                                                                                                     \
+    attribute static void terms_##suffix(const double *a, const double *b, size_t n, double *p, double *e, double *m) { \
+        terms_body(a, b, n, p, e, m);                                                                     \
     }
 
 LAGS_INSTANCE(, 1)
@@ -63,4 +117,15 @@ void atk_lag_products(const double *x, size_t window, size_t first, size_t last,
     }
 #endif
     lags_1(x, window, first, last, out);
+}
+
+void atk_correlation_terms(const double *a, const double *b, size_t count, double *product, double *energy, double *peak) {
+#if defined(__x86_64__)
+    switch (atk_kernel_level()) {
+    case 3: terms_3(a, b, count, product, energy, peak); return;
+    case 2: terms_2(a, b, count, product, energy, peak); return;
+    default: break;
+    }
+#endif
+    terms_1(a, b, count, product, energy, peak);
 }

@@ -15,6 +15,19 @@ public enum Autocorrelation {
         atk_lag_products(input, window, lags.lowerBound, lags.upperBound, output)
     }
 
+    /// The terms of one window correlation (Praat's pulse search): Σ a[j]·b[j] and Σ b[j]² in
+    /// ``lagProducts(_:window:lags:into:)``'s order, and max |b[j]|, over `count` values of each
+    /// (CKernels' `atk_correlation_terms`).
+    public static func correlationTerms(_ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>)
+        -> (product: Double, energy: Double, peak: Double)
+    {
+        precondition(a.count == b.count, "correlation terms: windows of \(a.count) and \(b.count) values")
+        guard let x = a.baseAddress, let y = b.baseAddress else { return (0, 0, 0) }
+        var product = 0.0, energy = 0.0, peak = 0.0
+        atk_correlation_terms(x, y, a.count, &product, &energy, &peak)
+        return (product, energy, peak)
+    }
+
     /// The unbiased autocorrelation normalised to R(0) = 1 of Moe-Nilssen & Helbostad (2004,
     /// J Biomech 37:121–126): R(m) = [Σ_{i<N−m} x_i x_{i+m} / (N − m)] / [Σ x_i² / N], for
     /// m = 0…maxLag. `x` should already be demeaned. Empty or all-zero input gives NaN.

@@ -249,4 +249,28 @@ import TestSupport
             }
         }
     }
+    @Test("correlation terms: Σ a·b and Σ b² in the lag products' order bit for bit, max |b| exactly; 0 to 300 values, negative peaks")
+    func correlationTerms() {
+        var random = SeededRandom(seed: 1961)
+        let x = (0..<700).map { _ in 2 * random.unit() - 1 }
+        for count in [0, 1, 15, 16, 17, 33, 294, 300] {
+            for shift in [1, 37, 399] {
+                let a = Array(x[0..<count]), b = Array(x[shift..<(shift + count)])
+                let terms = a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { Autocorrelation.correlationTerms(a, $0) } }
+                var products = [Double](repeating: 0, count: 16), energies = products
+                for j in 0..<count {
+                    products[j % 16] += a[j] * b[j]
+                    energies[j % 16] += b[j] * b[j]
+                }
+                for width in [8, 4, 2, 1] {
+                    for p in 0..<width {
+                        products[p] += products[p + width]
+                        energies[p] += energies[p + width]
+                    }
+                }
+                #expect(terms.product.bitPattern == products[0].bitPattern && terms.energy.bitPattern == energies[0].bitPattern, "\(count) values at \(shift)")
+                #expect(terms.peak == b.map(abs).max() ?? 0, "\(count) values at \(shift)")
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import InputGuards
 import Glibc
+import SignalProcessing
 
 /// Glottal pulses and their perturbation, after Praat's "Sound & Pitch: To PointProcess (cc)"
 /// and the voice-report measures (Praat manual "Voice 2. Jitter", "Voice 3. Shimmer";
@@ -106,28 +107,8 @@ enum Perturbation {
                     for i1 in lo...hi { norm1 += s[i1] * s[i1] }
                     norm1Cache = (lo, hi, norm1)
                 }
-                // Four partial sums and maxima break the add-latency chains (the order differs
-                // from one running sum by rounding only, ~1e-16 relative).
-                s.withUnsafeBufferPointer { s in
-                    let a = s.baseAddress! + lo, b = s.baseAddress! + lo + shift, n = hi - lo + 1
-                    var squares = SIMD4<Double>.zero, products = SIMD4<Double>.zero, peaks = (0.0, 0.0, 0.0, 0.0)
-                    var i = 0
-                    while i + 4 <= n {
-                        let x1 = SIMD4(a[i], a[i + 1], a[i + 2], a[i + 3]), x2 = SIMD4(b[i], b[i + 1], b[i + 2], b[i + 3])
-                        squares += x2 * x2
-                        products += x1 * x2
-                        peaks = (max(peaks.0, abs(x2[0])), max(peaks.1, abs(x2[1])), max(peaks.2, abs(x2[2])), max(peaks.3, abs(x2[3])))
-                        i += 4
-                    }
-                    norm2 = (squares[0] + squares[1]) + (squares[2] + squares[3])
-                    product = (products[0] + products[1]) + (products[2] + products[3])
-                    localPeak = max(max(peaks.0, peaks.1), max(peaks.2, peaks.3))
-                    while i < n {
-                        norm2 += b[i] * b[i]
-                        product += a[i] * b[i]
-                        localPeak = max(localPeak, abs(b[i]))
-                        i += 1
-                    }
+                (product, norm2, localPeak) = s.withUnsafeBufferPointer { s in
+                    Autocorrelation.correlationTerms(UnsafeBufferPointer(rebasing: s[lo...hi]), UnsafeBufferPointer(rebasing: s[(lo + shift)...(hi + shift)]))
                 }
             }
             r1 = r2

@@ -44,6 +44,10 @@ int atk_biquad_lanes(const double *coefficients, double *state, size_t sections,
  * tree, without fused multiply-adds, so every instruction set gives the same bits. */
 void atk_lag_products(const double *x, size_t window, size_t first, size_t last, double *out);
 
+/* The terms of one window correlation: *product = Σ a[j]·b[j], *energy = Σ b[j]² (both in
+ * atk_lag_products' order) and *peak = max |b[j]| (0 when count is 0), j < count. */
+void atk_correlation_terms(const double *a, const double *b, size_t count, double *product, double *energy, double *peak);
+
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
 
