@@ -89,8 +89,30 @@ INLINE void terms_body(const double *a, const double *b, size_t n, double *produ
     *peak = top;
 }
 
+/* Four lags at a time share each load of x (20 loads per 64 products instead of 32); each lag's
+ * sums are formed exactly as product_body forms them. */
 INLINE void lags_body(const double *x, size_t window, size_t first, size_t last, double *out) {
-    for (size_t lag = first; lag <= last; lag++) out[lag - first] = product_body(x, x + lag, window);
+    size_t lag = first;
+    for (; lag <= last && last - lag >= 3; lag += 4) {
+        const double *y = x + lag;
+        v4 a[4][4];
+        for (int l = 0; l < 4; l++)
+            for (int q = 0; q < 4; q++) a[l][q] = (v4){0, 0, 0, 0};
+        size_t j = 0;
+        for (; j + 16 <= window; j += 16) {
+            for (int q = 0; q < 4; q++) {
+                v4 xv = load4(x + j + 4 * q);
+                for (int l = 0; l < 4; l++) a[l][q] += xv * load4(y + l + j + 4 * q);
+            }
+        }
+        for (int l = 0; l < 4; l++) {
+            double partial[16];
+            spill(partial, a[l][0], a[l][1], a[l][2], a[l][3]);
+            for (size_t i = j, k = 0; i < window; i++, k++) partial[k] += x[i] * y[l + i];
+            out[lag + l - first] = tree(partial);
+        }
+    }
+    for (; lag <= last; lag++) out[lag - first] = product_body(x, x + lag, window);
 }
 
 #define LAGS_INSTANCE(attribute, suffix)                                                                  \
