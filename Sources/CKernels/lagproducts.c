@@ -16,9 +16,6 @@ typedef double v4 __attribute__((vector_size(32), aligned(8)));
 
 INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
 
-/* One product: sixteen partial sums, partial k holding the terms j ≡ k (mod 16) in increasing j
- * (four vectors of four), the tail added to the partials it belongs to, then one fixed tree.
- * Sixteen independent chains hide the add latency; the order is the same at every level. */
 INLINE void spill(double partial[16], v4 a0, v4 a1, v4 a2, v4 a3) {
     memcpy(partial, &a0, sizeof a0);
     memcpy(partial + 4, &a1, sizeof a1);
@@ -26,12 +23,16 @@ INLINE void spill(double partial[16], v4 a0, v4 a1, v4 a2, v4 a3) {
     memcpy(partial + 12, &a3, sizeof a3);
 }
 
+/* The partials summed pairwise: k + 8 into k, then k + 4, k + 2, k + 1. */
 INLINE double tree(double partial[16]) {
     for (size_t width = 8; width >= 1; width /= 2)
         for (size_t k = 0; k < width; k++) partial[k] += partial[k + width];
     return partial[0];
 }
 
+/* One product: sixteen partial sums, partial k holding the terms j ≡ k (mod 16) in increasing j
+ * (four vectors of four), the tail added to the partials it belongs to, then one fixed tree.
+ * Sixteen independent chains hide the add latency; the order is the same at every level. */
 INLINE double product_body(const double *x, const double *y, size_t window) {
     v4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
     size_t j = 0;
