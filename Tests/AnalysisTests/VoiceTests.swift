@@ -121,4 +121,18 @@ import TestSupport
         let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).features
         #expect(quiet["researchKitTooLoud"] == .boolean(false))
     }
+
+    @Test("ResearchKit's too-loud level by hand: Int16 samples 16384, −8192, 32767 and −32768 (1.5 clamped), zeros skipped; m = max(dB/60, −1) + 1: (0.899661 + 0.799318 + 1 + 1.000004) / 4; a sample at −70 dBFS counts as 0")
+    func tooLoudLevel() {
+        // 0.5·32767 = 16383.5 and −0.25·32767 = −8191.75 round away from zero; 1e-7·32767 rounds to 0.
+        let samples = [0.5, -0.25, 0, 1.0, -1.5, 1e-7] + [Double](repeating: 0, count: 4_000)
+        let level = VoiceAnalysis.analyze(interleaved: samples, channels: 1, sampleRateHz: 8_000).features["researchKitTooLoudMeanLevel"]?.number
+        // 20·lg(16384/32767) = −6.020335 dB → 0.899661; 20·lg(8192/32767) = −12.040935 → 0.799318;
+        // 20·lg(32767/32767) = 0 → 1; 20·lg(32768/32767) = +0.000265 → 1.0000044.
+        let m = [16384.0, 8192, 32767, 32768].map { max(20 * log10($0 / 32767) / 60, -1) + 1 }
+        #expect(abs(m[0] - 0.899661) < 1e-6 && abs(m[1] - 0.799318) < 1e-6 && abs(m[3] - 1.0000044) < 1e-7)
+        #expect(level == m.reduce(0, +) / 4)
+        let quietest = VoiceAnalysis.analyze(interleaved: [1 / 32767] + [Double](repeating: 0, count: 4_000), channels: 1, sampleRateHz: 8_000)
+        #expect(quietest.features["researchKitTooLoudMeanLevel"]?.number == 0)  // −90 dB: max(−1.5, −1) + 1
+    }
 }

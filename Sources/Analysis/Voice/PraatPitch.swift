@@ -219,14 +219,16 @@ struct PraatPitchAnalysis {
                 if localMaximumLag >= 1 { segment.withUnsafeBufferPointer { x in
                     var sumX2 = 0.0
                     for i in 0..<window { sumX2 += x[i] * x[i] }
-                    var sumY2 = sumX2
-                    r[0] = 1
                     let lastLag = min(localMaximumLag, brentMax)
-                    r.withUnsafeMutableBufferPointer { Autocorrelation.lagProducts(x, window: window, lags: 1...lastLag, into: UnsafeMutableBufferPointer(rebasing: $0[1...lastLag])) }
-                    for lag in 1...lastLag {
-                        let y0 = x[lag - 1], yZ = x[lag - 1 + window]
-                        sumY2 += yZ * yZ - y0 * y0
-                        r[lag] /= (sumX2 * sumY2).squareRoot()
+                    r.withUnsafeMutableBufferPointer { r in
+                        Autocorrelation.lagProducts(x, window: window, lags: 1...lastLag, into: UnsafeMutableBufferPointer(rebasing: r[1...lastLag]))
+                        var sumY2 = sumX2
+                        r[0] = 1
+                        for lag in 1...lastLag {
+                            let y0 = x[lag - 1], yZ = x[lag - 1 + window]
+                            sumY2 += yZ * yZ - y0 * y0
+                            r[lag] /= (sumX2 * sumY2).squareRoot()
+                        }
                     }
                 } }
             } else if let fft {

@@ -42,6 +42,14 @@ public enum VoiceAnalysis {
         return (frames.map(contour.time), frames.map { contour.isVoiced($0) ? contour.frequency[$0] : .nan })
     }
 
+    /// ResearchKit's per-sample level m = max(dB/60, −1) + 1 of an Int16 sample a ≠ 0, dB =
+    /// 20·log10(|a|/32767), at index |a| (1…32768): a table, since m depends on |a| only.
+    static let tooLoudLevels: [Double] = (0...32768).map { (a: Int) -> Double in
+        guard a != 0 else { return 0 }
+        let decibels: Double = 20 * log10(Double(a) / 32767)
+        return max(decibels / 60, -1) + 1
+    }
+
     /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1].
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
         var set = FeatureSet(name: "atk")
@@ -72,9 +80,9 @@ public enum VoiceAnalysis {
         // all channels, m = max(dB/60, −1) + 1, too loud if mean m > 0.45.
         var sumM = 0.0, countM = 0
         for value in interleaved {
-            let a = Int16(Int(clamping: value * 32767, rounding: .toNearestOrAwayFromZero, to: -32768...32767))
+            let a = Int(clamping: value * 32767, rounding: .toNearestOrAwayFromZero, to: -32768...32767)
             guard a != 0 else { continue }
-            sumM += max(20 * log10(abs(Double(a)) / 32767) / 60, -1) + 1
+            sumM += Self.tooLoudLevels[abs(a)]
             countM += 1
         }
         let tooLoudMean = countM > 0 ? sumM / Double(countM) : 0
