@@ -111,14 +111,7 @@ public final class SoundFile: AudioDecoder {
     /// The corresponding C function is `sf_readf_float`.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
         if readsShorts { return try readScaledShorts(into: buffer) }
-        let frames = buffer.count / format.channels
-        guard frames > 0, let base = buffer.baseAddress else { return 0 }
-        let count = sf_readf_float(handle, base, sf_count_t(frames))
-        if count < 0 || (count == 0 && sf_error(handle) != 0) {
-            throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
-        }
-        if !decodesFinite { nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels) }
-        return Int(count)
+        return try read(into: buffer, { sf_readf_float(handle, $0, $1) }, zeroingNonFinite: NonFiniteSamples.zero)
     }
 
     /// Reads interleaved Double frames; returns the number of frames read.
@@ -126,14 +119,29 @@ public final class SoundFile: AudioDecoder {
     /// The corresponding C function is `sf_readf_double`.
     public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {
         if readsShorts { return try readScaledShorts(into: buffer) }
+        return try read(into: buffer, { sf_readf_double(handle, $0, $1) }, zeroingNonFinite: NonFiniteSamples.zero)
+    }
+
+    /// One read of as many whole frames as `buffer` holds through `readFrames` (libsndfile's
+    /// Float or Double conversion), non-finite samples of float encodings zeroed and counted.
+    private func read<T: BinaryFloatingPoint>(into buffer: UnsafeMutableBufferPointer<T>,
+                                              _ readFrames: (UnsafeMutablePointer<T>, sf_count_t) -> sf_count_t,
+                                              zeroingNonFinite: (UnsafeMutableBufferPointer<T>, Int) -> Int) throws(AudioError) -> Int {
         let frames = buffer.count / format.channels
         guard frames > 0, let base = buffer.baseAddress else { return 0 }
-        let count = sf_readf_double(handle, base, sf_count_t(frames))
+        let count = try framesRead(readFrames(base, sf_count_t(frames)), asked: frames)
+        if !decodesFinite { nonFiniteSamples += zeroingNonFinite(buffer, count * format.channels) }
+        return count
+    }
+
+    /// The frame count an `sf_readf_…` call asked for `asked` frames returned: an error when
+    /// libsndfile reports one, else at most `asked` (what libsndfile promises, so that no count
+    /// it returns can reach past the buffer).
+    private func framesRead(_ count: sf_count_t, asked: Int) throws(AudioError) -> Int {
         if count < 0 || (count == 0 && sf_error(handle) != 0) {
             throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
         }
-        if !decodesFinite { nonFiniteSamples += NonFiniteSamples.zero(buffer, count: Int(count) * format.channels) }
-        return Int(count)
+        return Int(min(count, sf_count_t(asked)))
     }
 
     /// 16-bit PCM through `sf_readf_short`, in chunks of at most 128 KB of shorts, each scaled by
@@ -148,10 +156,7 @@ public final class SoundFile: AudioDecoder {
         while done < frames {
             let wanted = min(frames - done, chunk)
             let count = shorts.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, sf_count_t(wanted)) }
-            if count < 0 || (count == 0 && sf_error(handle) != 0) {
-                throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
-            }
-            let got = min(Int(count), wanted)  // libsndfile reads at most what is asked
+            let got = try framesRead(count, asked: wanted)
             let out = base + done * channels
             shorts.withUnsafeBufferPointer { samples in
                 for i in 0..<(got * channels) { out[i] = T(samples[i]) * scale }
