@@ -139,6 +139,8 @@ struct PraatPitchAnalysis {
         let fftSize: Int
         let brentMax: Int
         var r: [Double]
+        /// Scratch of the cross-correlation: the mean-removed stretch and the lags' energy products.
+        var segment: [Double], norms: [Double]
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
              interpolationDepth: Double, brentDepth: Int, globalPeak: Double) {
@@ -153,6 +155,8 @@ struct PraatPitchAnalysis {
             self.globalPeak = globalPeak
             brentMax = Int(clamping: Double(windowSamples) * interpolationDepth, rounding: .down, to: 0...Int.max)
             r = [Double](repeating: 0, count: brentMax + 1)
+            segment = [Double](repeating: 0, count: maximumLag + windowSamples)
+            norms = r
             var size = 1
             while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
             fftSize = size
@@ -186,19 +190,18 @@ struct PraatPitchAnalysis {
             let meanStart = max(0, right - samplesPerPeriod), meanEnd = min(s.count - 1, left + samplesPerPeriod)
             for i in meanStart...meanEnd { localMean += s[i] }
             localMean /= Double(2 * samplesPerPeriod)
-            // Local peak over half a longest period each side of the window centre.
+            // The autocorrelation's frame: mean removed and windowed (samples outside the sound 0).
             let start = right - halfWindow
-            var frame = [Double](repeating: 0, count: windowSamples)
-            for j in 0..<windowSamples {
+            let frame: [Double] = accurate ? [] : (0..<windowSamples).map { j in
                 let i = start + j
-                let value = i >= 0 && i < s.count ? s[i] - localMean : 0
-                frame[j] = accurate ? value : value * window[j]
+                return (i >= 0 && i < s.count ? s[i] - localMean : 0) * window[j]
             }
-            var localPeak = 0.0
-            let peakStart = max(0, halfWindow - halfSamplesPerPeriod), peakEnd = min(windowSamples - 1, halfWindow + halfSamplesPerPeriod - 1)
-            if peakStart <= peakEnd {
-                for j in peakStart...peakEnd { localPeak = max(localPeak, abs(frame[j])) }
-            }
+            // Local peak of the frame over half a longest period each side of its centre (the
+            // cross-correlation's frame is not windowed; outside the sound its 0 never raises it).
+            let peakFirst = max(0, halfWindow - halfSamplesPerPeriod), peakLast = min(windowSamples - 1, halfWindow + halfSamplesPerPeriod - 1)
+            let localPeak = accurate
+                ? Self.peak(s, from: max(start + peakFirst, 0), to: min(start + peakLast, s.count - 1), minus: localMean)
+                : Self.peak(frame, from: peakFirst, to: peakLast, minus: 0)
             var result = Frame(intensity: localPeak > globalPeak ? 1 : localPeak / globalPeak)
             guard localPeak > 0 else { return result }
 
@@ -214,20 +217,36 @@ struct PraatPitchAnalysis {
                 let localMaximumLag = span - windowSamples
                 // The mean-removed stretch once, contiguous, so the lag products run over
                 // unchecked pointers.
-                let segment = (0..<max(span, 0)).map { s[begin + $0] - localMean }
-                let window = windowSamples
-                if localMaximumLag >= 1 { segment.withUnsafeBufferPointer { x in
+                let count = max(span, 0)
+                for j in 0..<count { segment[j] = s[begin + j] - localMean }
+                let window = windowSamples, lastLag = min(localMaximumLag, brentMax)
+                if lastLag >= 1 { segment.withUnsafeBufferPointer { x in
                     var sumX2 = 0.0
                     for i in 0..<window { sumX2 += x[i] * x[i] }
-                    let lastLag = min(localMaximumLag, brentMax)
                     r.withUnsafeMutableBufferPointer { r in
-                        Autocorrelation.lagProducts(x, window: window, lags: 1...lastLag, into: UnsafeMutableBufferPointer(rebasing: r[1...lastLag]))
-                        var sumY2 = sumX2
-                        r[0] = 1
-                        for lag in 1...lastLag {
-                            let y0 = x[lag - 1], yZ = x[lag - 1 + window]
-                            sumY2 += yZ * yZ - y0 * y0
-                            r[lag] /= (sumX2 * sumY2).squareRoot()
+                        norms.withUnsafeMutableBufferPointer { norms in
+                            Autocorrelation.lagProducts(x, window: window, lags: 1...lastLag, into: UnsafeMutableBufferPointer(rebasing: r[1...lastLag]))
+                            // The lagged window's energy by Praat's running update (one chain),
+                            // then the square roots and divisions four at a time.
+                            var sumY2 = sumX2
+                            for lag in 1...lastLag {
+                                let y0 = x[lag - 1], yZ = x[lag - 1 + window]
+                                sumY2 += yZ * yZ - y0 * y0
+                                norms[lag] = sumX2 * sumY2
+                            }
+                            r[0] = 1
+                            var lag = 1
+                            while lag + 3 <= lastLag {
+                                let products = SIMD4(r[lag], r[lag + 1], r[lag + 2], r[lag + 3])
+                                let energies = SIMD4(norms[lag], norms[lag + 1], norms[lag + 2], norms[lag + 3])
+                                let ratios = products / energies.squareRoot()
+                                for k in 0..<4 { r[lag + k] = ratios[k] }
+                                lag += 4
+                            }
+                            while lag <= lastLag {
+                                r[lag] /= norms[lag].squareRoot()
+                                lag += 1
+                            }
                         }
                     }
                 } }
@@ -276,6 +295,28 @@ struct PraatPitchAnalysis {
                 result.candidates[k].strength = y > 1 ? 1 / y : y
             }
             return result
+        }
+
+        /// max |s[i] − mean| over i = first…last (0 when empty), in four lanes: a maximum does
+        /// not depend on the order (the samples are finite: readers zero what is not).
+        static func peak(_ s: [Double], from first: Int, to last: Int, minus mean: Double) -> Double {
+            guard first <= last else { return 0 }
+            return s.withUnsafeBufferPointer { s in
+                var lanes = SIMD4<Double>.zero
+                let means = SIMD4(repeating: mean)
+                var i = first
+                while i + 3 <= last {
+                    let values: SIMD4<Double> = SIMD4(s[i], s[i + 1], s[i + 2], s[i + 3]) - means
+                    lanes = pointwiseMax(lanes, SIMD4(abs(values[0]), abs(values[1]), abs(values[2]), abs(values[3])))
+                    i += 4
+                }
+                var top = lanes.max()
+                while i <= last {
+                    top = max(top, abs(s[i] - mean))
+                    i += 1
+                }
+                return top
+            }
         }
 
         /// Windowed-sinc interpolation of r at real lag x over r[−B…B] (r[−m] = r[m],
