@@ -90,10 +90,41 @@ INLINE void terms_body(const double *a, const double *b, size_t n, double *produ
     *peak = top;
 }
 
-/* Four lags at a time share each load of x (20 loads per 64 products instead of 32); each lag's
- * sums are formed exactly as product_body forms them. */
+/* The partials of four lags into their outputs, each by product_body's tail and tree. */
+INLINE void finish4(const double *x, const double *y, size_t window, size_t j, size_t stride, v4 a[4][4], double *out) {
+    for (int l = 0; l < 4; l++) {
+        double partial[16];
+        spill(partial, a[l][0], a[l][1], a[l][2], a[l][3]);
+        for (size_t i = j, k = 0; i < window; i++, k++) partial[k] += x[i] * y[stride * l + i];
+        out[stride * l] = tree(partial);
+    }
+}
+
+/* Lags in blocks of sixteen, as four groups of four lags four apart (m, m + 4, m + 8, m + 12):
+ * the four lags of a group read y at offsets 4·(l + q), so seven loads of y and four of x serve
+ * 64 products (eleven loads instead of twenty). Then four consecutive lags at a time, which share
+ * each load of x (20 loads per 64 products), and single lags. Every lag's sums are formed exactly
+ * as product_body forms them. */
 INLINE void lags_body(const double *x, size_t window, size_t first, size_t last, double *out) {
     size_t lag = first;
+    for (; lag <= last && last - lag >= 15; lag += 16) {
+        for (size_t g = 0; g < 4; g++) {
+            const double *y = x + lag + g;
+            v4 a[4][4];
+            for (int l = 0; l < 4; l++)
+                for (int q = 0; q < 4; q++) a[l][q] = (v4){0, 0, 0, 0};
+            size_t j = 0;
+            for (; j + 16 <= window; j += 16) {
+                v4 yv[7];
+                for (int k = 0; k < 7; k++) yv[k] = load4(y + j + 4 * k);
+                for (int q = 0; q < 4; q++) {
+                    v4 xv = load4(x + j + 4 * q);
+                    for (int l = 0; l < 4; l++) a[l][q] += xv * yv[l + q];
+                }
+            }
+            finish4(x, y, window, j, 4, a, out + lag + g - first);
+        }
+    }
     for (; lag <= last && last - lag >= 3; lag += 4) {
         const double *y = x + lag;
         v4 a[4][4];
@@ -106,12 +137,7 @@ INLINE void lags_body(const double *x, size_t window, size_t first, size_t last,
                 for (int l = 0; l < 4; l++) a[l][q] += xv * load4(y + l + j + 4 * q);
             }
         }
-        for (int l = 0; l < 4; l++) {
-            double partial[16];
-            spill(partial, a[l][0], a[l][1], a[l][2], a[l][3]);
-            for (size_t i = j, k = 0; i < window; i++, k++) partial[k] += x[i] * y[l + i];
-            out[lag + l - first] = tree(partial);
-        }
+        finish4(x, y, window, j, 1, a, out + lag - first);
     }
     for (; lag <= last; lag++) out[lag - first] = product_body(x, x + lag, window);
 }
