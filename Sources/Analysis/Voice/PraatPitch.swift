@@ -141,6 +141,8 @@ struct PraatPitchAnalysis {
         var r: [Double]
         /// Scratch of the cross-correlation: the mean-removed stretch and the lags' energy products.
         var segment: [Double], norms: [Double]
+        /// r[−brentMax…brentMax] for the sinc interpolation.
+        var interpolant: SincInterpolant
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
              interpolationDepth: Double, brentDepth: Int, globalPeak: Double) {
@@ -157,6 +159,7 @@ struct PraatPitchAnalysis {
             r = [Double](repeating: 0, count: brentMax + 1)
             segment = [Double](repeating: 0, count: maximumLag + windowSamples)
             norms = r
+            interpolant = SincInterpolant(capacity: brentMax)
             var size = 1
             while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
             fftSize = size
@@ -258,13 +261,15 @@ struct PraatPitchAnalysis {
                 }
             }
 
+            r.withUnsafeBufferPointer { interpolant.load($0) }
+
             // Candidates at the maxima of r, strongest kept.
             var places: [Int] = [0]
             let maxLag = min(maximumLag, brentMax)
             for i in 2..<max(2, maxLag) where r[i] > 0.5 * a.voicingThreshold && r[i] > r[i - 1] && r[i] >= r[i + 1] {
                 let dr = 0.5 * (r[i + 1] - r[i - 1]), d2r = 2 * r[i] - r[i - 1] - r[i + 1]
                 let frequency = 1 / sound.dx / (Double(i) + dr / d2r)
-                var strength = sinc(r, at: 1 / sound.dx / frequency, depth: 30)
+                var strength = interpolant.value(at: 1 / sound.dx / frequency, depth: 30)
                 if strength > 1 { strength = 1 / strength }
                 var place: Int?
                 if result.candidates.count < maxCandidates {
@@ -290,7 +295,7 @@ struct PraatPitchAnalysis {
             let refine = 1..<result.candidates.count
             for k in refine {
                 let depth = result.candidates[k].frequency > 0.3 / sound.dx ? 700 : brentDepth
-                let (x, y) = maximize(r, around: places[k], depth: depth)
+                let (x, y) = interpolant.maximum(around: places[k], depth: depth)
                 result.candidates[k].frequency = 1 / sound.dx / x
                 result.candidates[k].strength = y > 1 ? 1 / y : y
             }
@@ -317,133 +322,6 @@ struct PraatPitchAnalysis {
                 }
                 return top
             }
-        }
-
-        /// Windowed-sinc interpolation of r at real lag x over r[−B…B] (r[−m] = r[m],
-        /// B = r.count − 1): sinc(π·d) times a raised cosine reaching zero one sample beyond the
-        /// interpolation span, the span `depth` samples each side clipped to the array (as Praat's
-        /// NUM_interpolate_sinc).
-        func sinc(_ r: [Double], at x: Double, depth: Int) -> Double {
-            let bound = r.count - 1
-            guard x.isFinite, x >= -Double(bound), x <= Double(bound) else { return r[bound] }  // constant extrapolation
-            let midLeft = Int(clamping: x, rounding: .down, to: -r.count...r.count)
-            if x == Double(midLeft) { return value(r, midLeft) }
-            let midRight = midLeft + 1
-            // Near the ends the depth shrinks to what the array holds, and Praat's lower orders
-            // take over: nearest (0), linear (1), cubic (2).
-            let span = min(depth, midRight + bound, bound - midLeft)
-            let yl = value(r, midLeft), yr = value(r, midRight)
-            switch span {
-            case ...0: return value(r, Int(clamping: x + 0.5, rounding: .down, to: -r.count...r.count))
-            case 1: return yl + (x - Double(midLeft)) * (yr - yl)
-            case 2:
-                let dyl = 0.5 * (yr - value(r, midLeft - 1)), dyr = 0.5 * (value(r, midRight + 1) - yl)
-                let fil = x - Double(midLeft), fir = Double(midRight) - x
-                return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)))
-            default: break
-            }
-            let left = midRight - span, right = midLeft + span
-            let fraction = x - Double(midLeft)
-            // sin(π(1 − f)) = sin(πf): one sine for both sides.
-            let halfSin = 0.5 * sin(Double.pi * fraction)
-            return side(r, Double.pi * fraction, halfSin: halfSin, scale: 1 / (x - Double(left) + 1), from: midLeft, direction: -1, count: midLeft - left + 1)
-                + side(r, Double.pi * (Double(midRight) - x), halfSin: halfSin, scale: 1 / (Double(right) - x + 1), from: midRight, direction: 1,
-                       count: right - midRight + 1)
-        }
-
-        /// One side of the windowed sinc: Σ r[ix]·sin(a)/a·½(1 + cos(a·scale)) over `count`
-        /// samples from `from` in `direction`, a = start + kπ (so sin(a) alternates in sign).
-        /// The window's cosines advance by a constant angle φ = π·scale per sample; four lanes
-        /// each follow the Chebyshev recurrence cos(θ + 4φ) = 2·cos 4φ·cos θ − cos(θ − 4φ)
-        /// from the eight cosines around the start (three libm calls per side instead of one per
-        /// sample; the rounding error grows by about one ulp per step, a quarter of the steps of
-        /// one chain), and four partial sums: four samples per step, no chain waits on another.
-        private func side(_ r: [Double], _ start: Double, halfSin: Double, scale: Double, from: Int, direction: Int, count: Int) -> Double {
-            let step = Double.pi * scale, twoCosStep = 2 * cos(step)
-            // cos(θ0 + kφ) for k = −4…3, by the one-step recurrence both ways from k = 0 and −1.
-            let c0 = cos(start * scale), cm1 = cos(start * scale - step)
-            let c1 = twoCosStep * c0 - cm1, c2 = twoCosStep * c1 - c0, c3 = twoCosStep * c2 - c1
-            let cm2 = twoCosStep * cm1 - c0, cm3 = twoCosStep * cm2 - cm1, cm4 = twoCosStep * cm3 - cm2
-            let cos2 = 0.5 * twoCosStep * twoCosStep - 1, twoCos4 = 2 * (2 * cos2 * cos2 - 1)
-            var cosine = SIMD4(c0, c1, c2, c3), previous = SIMD4(cm4, cm3, cm2, cm1)
-            var a = SIMD4(start, start + Double.pi, start + 2 * Double.pi, start + 3 * Double.pi)
-            let signs = SIMD4(halfSin, -halfSin, halfSin, -halfSin), advance = SIMD4(repeating: 4 * Double.pi)
-            var sums = SIMD4<Double>.zero
-            var k = 0, ix = from
-            while k + 4 <= count {
-                let values = SIMD4(value(r, ix), value(r, ix + direction), value(r, ix + 2 * direction), value(r, ix + 3 * direction))
-                sums += values * signs / a * (1 + cosine)
-                a += advance
-                (cosine, previous) = (twoCos4 * cosine - previous, cosine)
-                k += 4
-                ix += 4 * direction
-            }
-            var sum = (sums[0] + sums[1]) + (sums[2] + sums[3])
-            // The last 0–3 samples: lane j holds the next cosines.
-            for j in 0..<(count - k) {
-                sum += value(r, ix + j * direction) * signs[j] / a[j] * (1 + cosine[j])
-            }
-            return sum
-        }
-
-        private func value(_ r: [Double], _ k: Int) -> Double {
-            let m = abs(k)
-            return m < r.count ? r[m] : 0
-        }
-
-        /// Maximum of the sinc interpolant on [i − 1, i + 1] by Brent's method (R. P. Brent,
-        /// "Algorithms for Minimization without Derivatives", 1973, ch. 5: golden-section steps
-        /// with parabolic interpolation), with the tolerance Praat's NUMimproveMaximum gives its
-        /// NUMminimize_brent (1e-10, plus √ε·|x|). Parabolic steps converge superlinearly on the
-        /// smooth peak: about a third of the interpolant evaluations of pure golden section.
-        func maximize(_ r: [Double], around i: Int, depth: Int) -> (x: Double, y: Double) {
-            let golden = 0.381_966_011_250_105_1 // (3 − √5) / 2
-            let sqrtEpsilon = Double.ulpOfOne.squareRoot(), tolerance = 1e-10
-            var a = Double(i) - 1, b = Double(i) + 1
-            var x = a + golden * (b - a), w = x, v = x
-            // Minimise −f.
-            var fx = -sinc(r, at: x, depth: depth), fw = fx, fv = fx
-            var d = 0.0, e = 0.0
-            for _ in 0..<100 {
-                let middle = 0.5 * (a + b)
-                let tol1 = sqrtEpsilon * abs(x) + tolerance / 3, tol2 = 2 * tol1
-                if abs(x - middle) <= tol2 - 0.5 * (b - a) { break }
-                var parabolic = false
-                if abs(e) > tol1 {
-                    // The parabola through (x, fx), (w, fw), (v, fv).
-                    var t = (x - w) * (fx - fv)
-                    var q = (x - v) * (fx - fw)
-                    var p = (x - v) * q - (x - w) * t
-                    q = 2 * (q - t)
-                    if q > 0 { p = -p } else { q = -q }
-                    t = e
-                    e = d
-                    if abs(p) < abs(0.5 * q * t), p > q * (a - x), p < q * (b - x) {
-                        d = p / q
-                        let u = x + d
-                        if u - a < tol2 || b - u < tol2 { d = x < middle ? tol1 : -tol1 }
-                        parabolic = true
-                    }
-                }
-                if !parabolic {
-                    e = (x < middle ? b : a) - x
-                    d = golden * e
-                }
-                let u = abs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1)
-                let fu = -sinc(r, at: u, depth: depth)
-                if fu <= fx {
-                    if u < x { b = x } else { a = x }
-                    (v, fv, w, fw, x, fx) = (w, fw, x, fx, u, fu)
-                } else {
-                    if u < x { a = u } else { b = u }
-                    if fu <= fw || w == x {
-                        (v, fv, w, fw) = (w, fw, u, fu)
-                    } else if fu <= fv || v == x || v == w {
-                        (v, fv) = (u, fu)
-                    }
-                }
-            }
-            return (x, -fx)
         }
     }
 

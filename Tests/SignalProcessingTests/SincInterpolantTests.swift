@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import SignalProcessing
+
+/// Praat's windowed-sinc interpolant (SincInterpolant, CKernels' atk_sinc_side) against Praat's
+/// formula written out term by term with a libm sine and cosine per term, and Brent's maximum
+/// against a dense grid over the same interpolant.
+@Suite struct SincInterpolantTests {
+    /// NUM_interpolate_sinc as the Praat source states it, one term at a time: on each side
+    /// Σ r[ix]·½ sin(a)/a·(1 + cos(a/(d + depth))), a = π·d + kπ, d the distance to the nearer
+    /// middle sample, summed in Float80.
+    static func praat(_ r: [Double], at x: Double, depth: Int) -> (value: Double, magnitude: Double) {
+        let bound = r.count - 1
+        func value(_ k: Int) -> Double { r[abs(k)] }
+        let midLeft = Int(floor(x)), midRight = midLeft + 1
+        let span = min(depth, midRight + bound, bound - midLeft)
+        let left = midRight - span, right = midLeft + span
+        var sum: Float80 = 0, magnitude = 0.0
+        let leftDepth = Double(midLeft - left + 1), rightDepth = Double(right - midRight + 1)
+        for (k, ix) in stride(from: midLeft, through: left, by: -1).enumerated() {
+            let d = x - Double(midLeft), a = Double.pi * d + Double(k) * Double.pi
+            let term = value(ix) * 0.5 * sin(a) / a * (1 + cos(a / (d + leftDepth)))
+            sum += Float80(term)
+            magnitude += abs(term)
+        }
+        for (k, ix) in (midRight...right).enumerated() {
+            let d = Double(midRight) - x, a = Double.pi * d + Double(k) * Double.pi
+            let term = value(ix) * 0.5 * sin(a) / a * (1 + cos(a / (d + rightDepth)))
+            sum += Float80(term)
+            magnitude += abs(term)
+        }
+        return (Double(sum), magnitude)
+    }
+
+    @Test("the window's cosines by a Taylor polynomial: within 1 ulp of libm's cos for |x| ≤ π/3 (every argument the interpolant gives it), within 2.3e-16 up to π/2")
+    func cosine() {
+        var worstUlps = 0.0, worstAbsolute = 0.0
+        for i in 0...40_000 {
+            let x = -Double.pi / 2 + Double.pi * Double(i) / 40_000
+            let ours = SincInterpolant.cosine(SIMD8(repeating: x))[0]
+            worstAbsolute = max(worstAbsolute, abs(ours - cos(x)))
+            if abs(x) <= Double.pi / 3 { worstUlps = max(worstUlps, abs(ours - cos(x)) / cos(x).ulp) }
+        }
+        #expect(worstUlps <= 1, "\(worstUlps) ulp")
+        #expect(worstAbsolute <= 2.3e-16, "\(worstAbsolute)")
+    }
+
+    @Test("values against Praat's formula term by term within 1e-13 of the terms' magnitude: depths 3, 30, 70 and 700 over r[−800…800], spans clipped near both ends; integers give r exactly, beyond ±B the end value")
+    func againstPraat() {
+        var random = SeededRandom(seed: 20_261_125)
+        let r = (0...800).map { m in m == 0 ? 1 : 0.9 * cos(2 * Double.pi * Double(m) / 37.3) * exp(-Double(m) / 500) + 0.05 * (2 * random.unit() - 1) }
+        var interpolant = SincInterpolant(capacity: 10)
+        r.withUnsafeBufferPointer { interpolant.load($0) }
+        #expect(interpolant.bound == 800)
+        for depth in [3, 30, 70, 700] {
+            for x in [0.25, 0.5, 1.001, 2.75, 36.9, 37.3, 123.456, 400.5, 700.01, 797.3, 798.6, 799.2, -3.7, -799.5] {
+                let ours = interpolant.value(at: x, depth: depth)
+                let (expected, magnitude) = Self.praat(r, at: x, depth: depth)
+                let span = min(depth, Int(floor(x)) + 1 + 800, 800 - Int(floor(x)))
+                if span >= 3 {
+                    #expect(abs(ours - expected) <= 1e-13 * magnitude, "depth \(depth), x \(x): \(ours) vs \(expected)")
+                } else if span == 1 {
+                    let left = Int(floor(x))
+                    #expect(abs(ours - (r[abs(left)] + (x - Double(left)) * (r[abs(left + 1)] - r[abs(left)]))) <= 1e-15, "linear at \(x)")
+                }
+            }
+        }
+        for k in [-800, -17, 0, 5, 800] { #expect(interpolant.value(at: Double(k), depth: 70) == r[abs(k)]) }
+        for x in [800.5, -1e300, .infinity, .nan] { #expect(interpolant.value(at: x, depth: 70) == r[800]) }
+    }
+
+    @Test("Brent's maximum: no point of a 4,001-point grid over [i − 1, i + 1] is higher, and its place is within one grid step of the grid's best; depths 70 and 700")
+    func maximum() {
+        let period = 37.3
+        let r = (0...400).map { m in cos(2 * Double.pi * Double(m) / period) * exp(-Double(m) / 300) }
+        var interpolant = SincInterpolant(capacity: 400)
+        r.withUnsafeBufferPointer { interpolant.load($0) }
+        for depth in [70, 700] {
+            for i in [37, 75, 112] {
+                let (x, y) = interpolant.maximum(around: i, depth: depth)
+                let grid = (0...4_000).map { Double(i) - 1 + 2 * Double($0) / 4_000 }
+                let best = grid.max { interpolant.value(at: $0, depth: depth) < interpolant.value(at: $1, depth: depth) }!
+                #expect(y >= interpolant.value(at: best, depth: depth) - 1e-15, "depth \(depth), around \(i)")
+                #expect(abs(x - best) <= 2 / 4_000, "depth \(depth), around \(i): \(x) vs \(best)")
+                #expect(abs(y - interpolant.value(at: x, depth: depth)) == 0)
+            }
+        }
+    }
+}
