@@ -141,6 +141,9 @@ struct PraatPitchAnalysis {
         var r: [Double]
         /// Scratch of the cross-correlation: the mean-removed stretch and the lags' energy products.
         var segment: [Double], norms: [Double]
+        /// Scratch of the autocorrelation: the windowed frame zero-padded to the FFT size, its
+        /// spectrum, its autocorrelation.
+        var padded: [Double], spectrum: [Double], lagged: [Double]
         /// r[−brentMax…brentMax] for the sinc interpolation.
         var interpolant: SincInterpolant
 
@@ -163,6 +166,9 @@ struct PraatPitchAnalysis {
             var size = 1
             while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
             fftSize = size
+            padded = [Double](repeating: 0, count: size)
+            spectrum = [Double](repeating: 0, count: 2 * (size / 2 + 1))
+            lagged = padded
             // Hann window w_i = 0.5 − 0.5·cos(2πi/(N + 1)), i = 1…N, and its normalised autocorrelation.
             window = (1...windowSamples).map { 0.5 - 0.5 * cos(Double($0) * 2 * .pi / Double(windowSamples + 1)) }
             fft = try? FFT(size: size)
@@ -195,16 +201,25 @@ struct PraatPitchAnalysis {
             localMean /= Double(2 * samplesPerPeriod)
             // The autocorrelation's frame: mean removed and windowed (samples outside the sound 0).
             let start = right - halfWindow
-            let frame: [Double] = accurate ? [] : (0..<windowSamples).map { j in
-                let i = start + j
-                return (i >= 0 && i < s.count ? s[i] - localMean : 0) * window[j]
+            if !accurate {
+                let count = s.count, mean = localMean
+                s.withUnsafeBufferPointer { s in
+                    window.withUnsafeBufferPointer { w in
+                        padded.withUnsafeMutableBufferPointer { frame in
+                            for j in 0..<w.count {
+                                let i = start + j
+                                frame[j] = (i >= 0 && i < count ? s[i] - mean : 0) * w[j]
+                            }
+                        }
+                    }
+                }
             }
             // Local peak of the frame over half a longest period each side of its centre (the
             // cross-correlation's frame is not windowed; outside the sound its 0 never raises it).
             let peakFirst = max(0, halfWindow - halfSamplesPerPeriod), peakLast = min(windowSamples - 1, halfWindow + halfSamplesPerPeriod - 1)
             let localPeak = accurate
                 ? Self.peak(s, from: max(start + peakFirst, 0), to: min(start + peakLast, s.count - 1), minus: localMean)
-                : Self.peak(frame, from: peakFirst, to: peakLast, minus: 0)
+                : Self.peak(padded, from: peakFirst, to: peakLast, minus: 0)
             var result = Frame(intensity: localPeak > globalPeak ? 1 : localPeak / globalPeak)
             guard localPeak > 0 else { return result }
 
@@ -254,10 +269,28 @@ struct PraatPitchAnalysis {
                     }
                 } }
             } else if let fft {
-                let ac = Self.autocorrelation(frame, fft: fft)
+                // The frame's autocorrelation through its power spectrum (Wiener–Khinchin), over
+                // the window's.
+                padded.withUnsafeBufferPointer { frame in
+                    spectrum.withUnsafeMutableBufferPointer { spectrum in
+                        fft.forward(frame, into: spectrum)
+                        for k in 0..<fft.realBins {
+                            spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
+                            spectrum[2 * k + 1] = 0
+                        }
+                        lagged.withUnsafeMutableBufferPointer { fft.inverse(UnsafeBufferPointer(spectrum), into: $0) }
+                    }
+                }
+                let lastLag = min(brentMax, windowAutocorrelation.count - 1, r.count - 1)
                 r[0] = 1
-                for lag in 1...max(1, brentMax) where lag < windowAutocorrelation.count && lag < r.count {
-                    r[lag] = ac[lag] / (ac[0] * windowAutocorrelation[lag])
+                if lastLag >= 1 {
+                    r.withUnsafeMutableBufferPointer { r in
+                        lagged.withUnsafeBufferPointer { ac in
+                            windowAutocorrelation.withUnsafeBufferPointer { w in
+                                for lag in 1...lastLag { r[lag] = ac[lag] / (ac[0] * w[lag]) }
+                            }
+                        }
+                    }
                 }
             }
 
