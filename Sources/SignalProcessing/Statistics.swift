@@ -38,18 +38,18 @@ public enum Statistics {
         return (sum / Double(x.count)).squareRoot()
     }
 
-    /// Σ x², in four interleaved partial sums (the loop then runs at the adder's throughput,
-    /// not its latency; the result may differ from a left-to-right sum in the last bits). 0 for
-    /// an empty input.
-    @inlinable
     /// Writes x² of every value into `output` (at least as long as `x`) and returns their sum
     /// (four partial sums; the C kernel `atk_square`).
+    @inlinable
     public static func squares(of x: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) -> Double {
         guard let input = x.baseAddress, !x.isEmpty else { return 0 }
         precondition(output.count >= x.count, "squares: output shorter than the input")
         return atk_square(input, output.baseAddress!, x.count)
     }
 
+    /// Σ x², in four interleaved partial sums (the loop then runs at the adder's throughput,
+    /// not its latency; the result may differ from a left-to-right sum in the last bits). 0 for
+    /// an empty input.
     public static func sumOfSquares(_ x: UnsafeBufferPointer<Double>) -> Double {
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
         var i = 0
@@ -65,6 +65,26 @@ public enum Statistics {
             i += 1
         }
         return (s0 + s1) + (s2 + s3)
+    }
+
+    /// max |x − center| over finite values (0 for an empty input), in four lanes: a maximum does
+    /// not depend on the order, so this is exactly the one-at-a-time maximum, at the comparator's
+    /// throughput rather than its latency.
+    public static func peakDeviation(_ x: UnsafeBufferPointer<Double>, from center: Double = 0) -> Double {
+        var lanes = SIMD4<Double>.zero
+        let centers = SIMD4(repeating: center)
+        var i = 0
+        while i + 4 <= x.count {
+            let values = SIMD4(x[i], x[i + 1], x[i + 2], x[i + 3]) - centers
+            lanes = pointwiseMax(lanes, pointwiseMax(values, -values))
+            i += 4
+        }
+        var peak = lanes.max()
+        while i < x.count {
+            peak = max(peak, abs(x[i] - center))
+            i += 1
+        }
+        return peak
     }
 
     /// Quantile of type 7 (R's default; Hyndman & Fan, "Sample quantiles in statistical

@@ -92,6 +92,22 @@ import TestSupport
         #expect([Double]().withUnsafeBufferPointer(Statistics.sumOfSquares) == 0)
     }
 
+    @Test("peak deviation by hand: (1, −3, 2, 0.5, 7, −8, 0) gives 8 from 0 and 10 from 2; the largest value in every lane and every tail position of 0 to 9 values; −0 and empty give 0")
+    func peakDeviation() {
+        let x: [Double] = [1, -3, 2, 0.5, 7, -8, 0]
+        #expect(x.withUnsafeBufferPointer { Statistics.peakDeviation($0) } == 8)
+        #expect(x.withUnsafeBufferPointer { Statistics.peakDeviation($0, from: 2) } == 10)
+        for count in 0...9 {
+            for place in 0..<max(count, 1) where place < count {
+                var values = [Double](repeating: 0.25, count: count)
+                values[place] = -5
+                #expect(values.withUnsafeBufferPointer { Statistics.peakDeviation($0, from: 1) } == 6, "\(count) values, -5 at \(place)")
+            }
+        }
+        #expect([-0.0].withUnsafeBufferPointer { Statistics.peakDeviation($0) } == 0)
+        #expect([Double]().withUnsafeBufferPointer { Statistics.peakDeviation($0) } == 0)
+    }
+
     @Test("interval energy: intervals of 3 across blocks of 2, 4 and 3 samples: 1+4+9, 16+25+36, 49+64+81")
     func intervalEnergy() {
         var energy = IntervalEnergy(length: 3)

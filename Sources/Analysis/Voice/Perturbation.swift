@@ -12,7 +12,7 @@ enum Perturbation {
     /// the global peak.
     static func pulses(_ sound: PraatSound, pitch: PraatPitchAnalysis.Contour) -> [Double] {
         var points: [Double] = []
-        let globalPeak = sound.samples.reduce(0) { max($0, abs($1)) }
+        let globalPeak = sound.samples.withUnsafeBufferPointer { Statistics.peakDeviation($0) }
         var t = 0.0
         var addedRight = -1e300
         while let (left, right) = voicedInterval(after: t, pitch: pitch, sound: sound) {

@@ -110,9 +110,8 @@ struct PraatPitchAnalysis {
         let middle = sound.x1 - 0.5 * sound.dx + 0.5 * sound.duration
         let firstTime = middle - 0.5 * Double(frameCount) * dt + 0.5 * dt
 
-        var globalPeak = 0.0
         let mean = sound.samples.reduce(0, +) / Double(sound.count)
-        for value in sound.samples { globalPeak = max(globalPeak, abs(value - mean)) }
+        let globalPeak = sound.samples.withUnsafeBufferPointer { Statistics.peakDeviation($0, from: mean) }
         var frames = [Frame](repeating: Frame(), count: frameCount)
         if globalPeak > 0 {
             var context = FrameContext(sound: sound, windowSamples: windowSamples, halfWindow: halfWindow, maximumLag: maximumLag,
@@ -217,9 +216,12 @@ struct PraatPitchAnalysis {
             // Local peak of the frame over half a longest period each side of its centre (the
             // cross-correlation's frame is not windowed; outside the sound its 0 never raises it).
             let peakFirst = max(0, halfWindow - halfSamplesPerPeriod), peakLast = min(windowSamples - 1, halfWindow + halfSamplesPerPeriod - 1)
+            func peak(_ x: [Double], _ first: Int, _ last: Int, from center: Double) -> Double {
+                first <= last ? x.withUnsafeBufferPointer { Statistics.peakDeviation(UnsafeBufferPointer(rebasing: $0[first...last]), from: center) } : 0
+            }
             let localPeak = accurate
-                ? Self.peak(s, from: max(start + peakFirst, 0), to: min(start + peakLast, s.count - 1), minus: localMean)
-                : Self.peak(padded, from: peakFirst, to: peakLast, minus: 0)
+                ? peak(s, max(start + peakFirst, 0), min(start + peakLast, s.count - 1), from: localMean)
+                : peak(padded, peakFirst, peakLast, from: 0)
             var result = Frame(intensity: localPeak > globalPeak ? 1 : localPeak / globalPeak)
             guard localPeak > 0 else { return result }
 
@@ -333,28 +335,6 @@ struct PraatPitchAnalysis {
                 result.candidates[k].strength = y > 1 ? 1 / y : y
             }
             return result
-        }
-
-        /// max |s[i] − mean| over i = first…last (0 when empty), in four lanes: a maximum does
-        /// not depend on the order (the samples are finite: readers zero what is not).
-        static func peak(_ s: [Double], from first: Int, to last: Int, minus mean: Double) -> Double {
-            guard first <= last else { return 0 }
-            return s.withUnsafeBufferPointer { s in
-                var lanes = SIMD4<Double>.zero
-                let means = SIMD4(repeating: mean)
-                var i = first
-                while i + 3 <= last {
-                    let values: SIMD4<Double> = SIMD4(s[i], s[i + 1], s[i + 2], s[i + 3]) - means
-                    lanes = pointwiseMax(lanes, SIMD4(abs(values[0]), abs(values[1]), abs(values[2]), abs(values[3])))
-                    i += 4
-                }
-                var top = lanes.max()
-                while i <= last {
-                    top = max(top, abs(s[i] - mean))
-                    i += 1
-                }
-                return top
-            }
         }
     }
 

@@ -122,13 +122,7 @@ public enum VoiceAnalysis {
         let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)
         for segment in segments {
             for i in segment { voicedSquares += channel0[i] * channel0[i] }
-            var start = segment.lowerBound
-            while start + frameLength <= segment.upperBound {
-                var sum = 0.0
-                for i in start..<(start + frameLength) { sum += channel0[i] * channel0[i] }
-                frameLevels.append(10 * log10(max(sum / Double(frameLength), 1e-300)))
-                start += hop
-            }
+            frameLevels += frameSquareSums(channel0, in: segment, frameLength: frameLength, hop: hop).map { 10 * log10(max($0 / Double(frameLength), 1e-300)) }
         }
         let voicedDbfs = voicedSamples > 0 ? 10 * log10(voicedSquares / Double(voicedSamples)) : .nan
         set.append("rmsVoicedDbfs", voicedDbfs.isFinite ? voicedDbfs : nil)
@@ -191,19 +185,37 @@ public enum VoiceAnalysis {
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
+    /// Σ x[i]² over each frame [start, start + frameLength) with start = range.lowerBound + k·hop
+    /// that ends within `range`. Each frame's sum is one chain in increasing i; four frames run
+    /// side by side in the lanes of a vector (independent chains, the same bits as one at a time).
+    static func frameSquareSums(_ x: [Double], in range: Range<Int>, frameLength: Int, hop: Int) -> [Double] {
+        guard frameLength >= 1, hop >= 1, range.count >= frameLength else { return [] }
+        let count = (range.count - frameLength) / hop + 1
+        var sums = [Double](repeating: 0, count: count)
+        x.withUnsafeBufferPointer { x in
+            var f = 0
+            while f < count {
+                let lanes = min(4, count - f), start = range.lowerBound + f * hop
+                // Lanes past the last frame repeat it and are not stored.
+                let offsets = SIMD4(0, min(1, lanes - 1), min(2, lanes - 1), min(3, lanes - 1)) &* hop &+ start
+                var sum = SIMD4<Double>.zero
+                for i in 0..<frameLength {
+                    let values = SIMD4(x[offsets[0] + i], x[offsets[1] + i], x[offsets[2] + i], x[offsets[3] + i])
+                    sum += values * values
+                }
+                for lane in 0..<lanes { sums[f + lane] = sum[lane] }
+                f += lanes
+            }
+        }
+        return sums
+    }
+
     /// Sample ranges of voiced material (analysis.md §4.5).
     static func voicedSegments(_ x: [Double], sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> [Range<Int>] {
         guard let contour else { return [] }
         let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)
         guard x.count >= frameLength, hop > 0 else { return [] }
-        var levels: [Double] = []
-        var start = 0
-        while start + frameLength <= x.count {
-            var sum = 0.0
-            for i in start..<(start + frameLength) { sum += x[i] * x[i] }
-            levels.append(10 * log10(max(sum / Double(frameLength), 1e-300)))
-            start += hop
-        }
+        let levels = frameSquareSums(x, in: x.indices, frameLength: frameLength, hop: hop).map { 10 * log10(max($0 / Double(frameLength), 1e-300)) }
         let threshold = max(Statistics.quantileOfSorted(levels.sorted(), 0.95) - 30, -60)
         var voiced = levels.indices.map { f -> Bool in
             let centre = (Double(f * hop) + 0.5 * Double(frameLength)) / sampleRateHz
