@@ -14,42 +14,67 @@ typedef double v4 __attribute__((vector_size(32), aligned(8)));
 /* π as a double, the value of Swift's Double.pi. */
 static const double pi = 3.141592653589793115997963468544185161590576171875;
 
-/* values p[0], p[step], p[2·step], p[3·step] for step ±1. */
-INLINE v4 load_direction(const double *p, int reversed) {
-    v4 v;
-    if (reversed) {
-        memcpy(&v, p - 3, sizeof v);
-        return __builtin_shufflevector(v, v, 3, 2, 1, 0);
+/* Four values from p in direction ±1 (p[0], p[±1], p[±2], p[±3]); only the first `available`
+ * (at most 4) are read, the others are 0. */
+INLINE v4 load_direction(const double *p, int reversed, size_t available) {
+    v4 v = {0, 0, 0, 0};
+    if (available >= 4) {
+        if (reversed) {
+            memcpy(&v, p - 3, sizeof v);
+            return __builtin_shufflevector(v, v, 3, 2, 1, 0);
+        }
+        memcpy(&v, p, sizeof v);
+        return v;
     }
-    memcpy(&v, p, sizeof v);
+    for (size_t j = 0; j < available; j++) v[j] = reversed ? p[-(ptrdiff_t)j] : p[j];
     return v;
 }
 
+/* Eight lanes, terms k ≡ l (mod 8) in lane l: two vectors of four, each lane's window cosine by
+ * the recurrence eight steps apart, cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from the sixteen
+ * cosines cos(θ0 + kφ), k = −8…7, of the one-step recurrence. The last 1–7 terms run as one more
+ * step with the missing values 0. The eight partial sums are added pairwise within each vector,
+ * then the two. */
 INLINE double side_body(const double *p, int reversed, size_t count, double start, double half_sin, double c0, double cm1,
                         double cos_step) {
     const double two_cos_step = 2 * cos_step;
-    /* cos(θ0 + kφ) for k = −4…3, by the one-step recurrence both ways from k = 0 and −1. */
-    const double c1 = two_cos_step * c0 - cm1, c2 = two_cos_step * c1 - c0, c3 = two_cos_step * c2 - c1;
-    const double cm2 = two_cos_step * cm1 - c0, cm3 = two_cos_step * cm2 - cm1, cm4 = two_cos_step * cm3 - cm2;
-    const double cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos4 = 2 * (2 * cos2 * cos2 - 1);
-    v4 cosine = {c0, c1, c2, c3}, previous = {cm4, cm3, cm2, cm1};
+    const double cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
+    const double cos4 = 2 * cos2 * cos2 - 1, two_cos8 = 2 * (2 * cos4 * cos4 - 1);
+    /* c[k + 8] = cos(θ0 + kφ): k = 1 and −2 by one step, then two steps at a time, four chains
+     * of three (the one-step chain would be fourteen long). */
+    double c[16];
+    c[8] = c0;
+    c[7] = cm1;
+    c[9] = two_cos_step * c0 - cm1;
+    c[6] = two_cos_step * cm1 - c0;
+    for (int k = 10; k < 16; k++) c[k] = two_cos2 * c[k - 2] - c[k - 4];
+    for (int k = 5; k >= 0; k--) c[k] = two_cos2 * c[k + 2] - c[k + 4];
+    v4 cos_a = {c[8], c[9], c[10], c[11]}, cos_b = {c[12], c[13], c[14], c[15]};
+    v4 previous_a = {c[0], c[1], c[2], c[3]}, previous_b = {c[4], c[5], c[6], c[7]};
     v4 a = {start, start + pi, start + 2 * pi, start + 3 * pi};
+    v4 b = {start + 4 * pi, start + 5 * pi, start + 6 * pi, start + 7 * pi};
     const v4 signs = {half_sin, -half_sin, half_sin, -half_sin};
-    const v4 advance = {4 * pi, 4 * pi, 4 * pi, 4 * pi};
-    v4 sums = {0, 0, 0, 0};
+    const v4 advance = {8 * pi, 8 * pi, 8 * pi, 8 * pi};
+    v4 sums_a = {0, 0, 0, 0}, sums_b = sums_a;
     const ptrdiff_t step = reversed ? -1 : 1;
     size_t k = 0;
-    for (; k + 4 <= count; k += 4, p += 4 * step) {
-        sums += load_direction(p, reversed) * signs / a * (1 + cosine);
+    for (; k + 8 <= count; k += 8, p += 8 * step) {
+        sums_a += load_direction(p, reversed, 4) * signs / a * (1 + cos_a);
+        sums_b += load_direction(p + 4 * step, reversed, 4) * signs / b * (1 + cos_b);
         a += advance;
-        const v4 next = two_cos4 * cosine - previous;
-        previous = cosine;
-        cosine = next;
+        b += advance;
+        const v4 next_a = two_cos8 * cos_a - previous_a, next_b = two_cos8 * cos_b - previous_b;
+        previous_a = cos_a;
+        previous_b = cos_b;
+        cos_a = next_a;
+        cos_b = next_b;
     }
-    double sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
-    /* The last 0–3 values: lane j holds the next cosines. */
-    for (size_t j = 0; j < count - k; j++) sum += p[(ptrdiff_t)j * step] * signs[j] / a[j] * (1 + cosine[j]);
-    return sum;
+    const size_t rest = count - k;
+    if (rest > 0) {
+        sums_a += load_direction(p, reversed, rest < 4 ? rest : 4) * signs / a * (1 + cos_a);
+        if (rest > 4) sums_b += load_direction(p + 4 * step, reversed, rest - 4) * signs / b * (1 + cos_b);
+    }
+    return ((sums_a[0] + sums_a[1]) + (sums_a[2] + sums_a[3])) + ((sums_b[0] + sums_b[1]) + (sums_b[2] + sums_b[3]));
 }
 
 #define SINC_INSTANCE(attribute, suffix)                                                                  \

@@ -63,9 +63,9 @@ public struct SincInterpolant {
         // all within ±π/3 since span ≥ 3.
         let cosines = Self.cosine(SIMD8(startLeft * scaleLeft, startLeft * scaleLeft - stepLeft, stepLeft,
                                         startRight * scaleRight, startRight * scaleRight - stepRight, stepRight, 0, 0))
-        // Each side by CKernels' atk_sinc_side: the window's cosines by a four-lane Chebyshev
-        // recurrence cos(θ + 4φ) = 2·cos 4φ·cos θ − cos(θ − 4φ) (the rounding error grows by
-        // about one ulp per step, a quarter of the steps of one chain), four partial sums.
+        // Each side by CKernels' atk_sinc_side: the window's cosines by an eight-lane Chebyshev
+        // recurrence cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ) (the rounding error grows by
+        // about one ulp per step, an eighth of the steps of one chain), eight partial sums.
         return mirror.withUnsafeBufferPointer { m in
             let centre = m.baseAddress! + bound
             return atk_sinc_side(centre + midLeft, 1, midLeft - left + 1, startLeft, halfSin, cosines[0], cosines[1], cosines[2])

@@ -76,7 +76,8 @@ public enum Statistics {
         var i = 0
         while i + 4 <= x.count {
             let values = SIMD4(x[i], x[i + 1], x[i + 2], x[i + 3]) - centers
-            lanes = pointwiseMax(lanes, pointwiseMax(values, -values))
+            let magnitudes = values.replacing(with: -values, where: values .< 0)
+            lanes.replace(with: magnitudes, where: magnitudes .> lanes)
             i += 4
         }
         var peak = lanes.max()

@@ -51,7 +51,7 @@ void atk_correlation_terms(const double *a, const double *b, size_t count, doubl
 /* One side of Praat's windowed-sinc interpolant (NUM_interpolate_sinc): Σ_k v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ))
  * for k < count, v_k = first[k] (first[−k] when reversed), a_k = start + kπ, h = half_sin, the
  * window's cosines from cos θ0 = cos0, cos(θ0 − φ) = cos_before and cos φ = cos_step by the
- * Chebyshev recurrence in four lanes four steps apart; four partial sums, one fixed order, no
+ * Chebyshev recurrence in eight lanes eight steps apart; eight partial sums, one fixed order, no
  * fused multiply-adds. */
 double atk_sinc_side(const double *first, int reversed, size_t count, double start, double half_sin, double cos0,
                      double cos_before, double cos_step);
