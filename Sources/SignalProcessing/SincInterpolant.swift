@@ -17,11 +17,11 @@ public struct SincInterpolant {
         bound = 0
     }
 
-    /// Holds r[0…B] (B = r.count − 1) as r[−B…B].
+    /// Holds r[0…B] (B = r.count − 1) as r[−B…B]; an empty r as r = (0).
     public mutating func load(_ r: UnsafeBufferPointer<Double>) {
-        let b = r.count - 1
-        bound = max(b, 0)
+        bound = max(r.count - 1, 0)
         if mirror.count < 2 * bound + 1 { mirror = [Double](repeating: 0, count: 2 * bound + 1) }
+        mirror[bound] = 0
         mirror.withUnsafeMutableBufferPointer { m in
             for k in 0..<r.count {
                 m[bound + k] = r[k]

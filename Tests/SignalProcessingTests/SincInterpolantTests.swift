@@ -68,6 +68,14 @@ import TestSupport
         }
         for k in [-800, -17, 0, 5, 800] { #expect(interpolant.value(at: Double(k), depth: 70) == r[abs(k)]) }
         for x in [800.5, -1e300, .infinity, .nan] { #expect(interpolant.value(at: x, depth: 70) == r[800]) }
+        // A shorter sequence after a longer one, then an empty one (read as r = (0)): nothing of
+        // the earlier ones is left; hostile depths fall back to the lower orders.
+        [0.5, 0.25].withUnsafeBufferPointer { interpolant.load($0) }
+        #expect(interpolant.bound == 1 && interpolant.value(at: -1, depth: 70) == 0.25 && interpolant.value(at: 0.5, depth: 70) == 0.375)
+        #expect(interpolant.value(at: 0.75, depth: -5) == 0.25 && interpolant.value(at: 0.25, depth: .max) == 0.4375)
+        [Double]().withUnsafeBufferPointer { interpolant.load($0) }
+        #expect(interpolant.bound == 0 && interpolant.value(at: 0, depth: 70) == 0 && interpolant.value(at: 3, depth: 70) == 0)
+        #expect(interpolant.maximum(around: 0, depth: 70).y == 0)
     }
 
     @Test("Brent's maximum: no point of a 4,001-point grid over [i − 1, i + 1] is higher, and its place is within one grid step of the grid's best; depths 70 and 700")
