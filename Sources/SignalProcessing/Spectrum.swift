@@ -54,17 +54,25 @@ public enum Spectrum {
         var density = [Double](repeating: 0, count: fft.realBins)
         var segment = [Double](repeating: 0, count: size)
         var spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
-        var count = 0
-        var start = 0
-        while start + size <= signal.count {
-            var mean = 0.0
-            for i in 0..<size { mean += signal[start + i] }
-            mean /= Double(size)
-            for i in 0..<size { segment[i] = (signal[start + i] - mean) * w[i] }
-            segment.withUnsafeBufferPointer { inp in spectrum.withUnsafeMutableBufferPointer { fft.forward(inp, into: $0) } }
-            for k in 0..<fft.realBins { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
-            count += 1
-            start += step
+        // Each segment's mean as one chain in increasing order (Statistics.frameSums: four
+        // segments side by side), removed before the window.
+        let means = signal.withUnsafeBufferPointer { Statistics.frameSums($0, length: size, hop: step) }.map { $0 / Double(size) }
+        let count = means.count
+        signal.withUnsafeBufferPointer { x in
+            w.withUnsafeBufferPointer { w in
+                segment.withUnsafeMutableBufferPointer { segment in
+                    spectrum.withUnsafeMutableBufferPointer { spectrum in
+                        density.withUnsafeMutableBufferPointer { density in
+                            for (index, mean) in means.enumerated() {
+                                let start = index * step
+                                for i in 0..<size { segment[i] = (x[start + i] - mean) * w[i] }
+                                fft.forward(UnsafeBufferPointer(segment), into: spectrum)
+                                for k in 0..<density.count { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+                            }
+                        }
+                    }
+                }
+            }
         }
         let scale = 1 / (sampleRateHz * windowPower * Double(max(1, count)))
         for k in density.indices {

@@ -67,6 +67,30 @@ public enum Statistics {
         return (s0 + s1) + (s2 + s3)
     }
 
+    /// Σ x[i] (or Σ x[i]² when `squared`) over each frame [k·hop, k·hop + length) that fits in
+    /// `x`, k = 0, 1, …. Each frame's sum is one chain in increasing i; four frames run side by
+    /// side in the lanes of a vector (independent chains: the same bits as one frame at a time,
+    /// at the adder's throughput rather than its latency). Empty when length or hop is below 1.
+    public static func frameSums(_ x: UnsafeBufferPointer<Double>, length: Int, hop: Int, squared: Bool = false) -> [Double] {
+        guard length >= 1, hop >= 1, x.count >= length else { return [] }
+        let count = (x.count - length) / hop + 1
+        var sums = [Double](repeating: 0, count: count)
+        var f = 0
+        while f < count {
+            let lanes = min(4, count - f)
+            // Lanes past the last frame repeat it and are not stored.
+            let starts = SIMD4(0, min(1, lanes - 1), min(2, lanes - 1), min(3, lanes - 1)) &* hop &+ f * hop
+            var sum = SIMD4<Double>.zero
+            for i in 0..<length {
+                let values = SIMD4(x[starts[0] + i], x[starts[1] + i], x[starts[2] + i], x[starts[3] + i])
+                sum += squared ? values * values : values
+            }
+            for lane in 0..<lanes { sums[f + lane] = sum[lane] }
+            f += lanes
+        }
+        return sums
+    }
+
     /// max |x − center| over finite values (0 for an empty input), in four lanes: a maximum does
     /// not depend on the order, so this is exactly the one-at-a-time maximum, at the comparator's
     /// throughput rather than its latency.

@@ -192,6 +192,45 @@ struct OxfordAccuracyTests {
         #expect(summary.cadenceMedianAbsoluteError <= 2, "\(summary.cadenceMedianAbsoluteError)")
     }
 
+    @Test("dominant gait frequency: the one zero-padded frame reused over bouts of every length gives what fresh frames give, bit for bit, on every walk (a shorter bout after a longer one among them)")
+    func dominantFrequencyFrames() throws {
+        let data = SharedData.root.appendingPathComponent("gait-oxford/data")
+        var shorterAfterLonger = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: data.path).sorted() {
+            let accelerometer = data.appendingPathComponent("\(name)/accelerometer.csv").path
+            guard FileManager.default.fileExists(atPath: accelerometer) else { continue }
+            let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
+            let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
+            let analysis = StepAnalysis(try #require(MotionSignal(series)), parameters: .init())
+            // Welch's sum over the bouts as the definition states it: a new zero-padded frame per segment.
+            let fs = analysis.p.rateHz, size = 8192, length = Int(8 * fs)
+            let fft = try FFT(size: size)
+            var density = [Double](repeating: 0, count: fft.realBins)
+            var lengths: [Int] = []
+            for segment in analysis.segments {
+                for bout in segment.bouts {
+                    let x = Array(segment.vBand[bout]), segmentLength = min(length, x.count)
+                    lengths.append(segmentLength)
+                    let w = Window.hann.values(count: segmentLength)
+                    for start in stride(from: 0, through: x.count - segmentLength, by: max(1, segmentLength / 2)) {
+                        var frame = [Double](repeating: 0, count: size)
+                        for i in 0..<segmentLength { frame[i] = x[start + i] * w[i] }
+                        let spectrum = fft.forward(frame)
+                        for k in 0..<fft.realBins { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+                    }
+                }
+            }
+            if zip(lengths, lengths.dropFirst()).contains(where: { $0 > $1 }) { shorterAfterLonger += 1 }
+            let resolution = fs / Double(size)
+            let low = Int((analysis.p.bandLowHz / resolution).rounded(.up)), high = Int((analysis.p.bandHighHz / resolution).rounded(.down))
+            let expected: Double? = lengths.isEmpty ? nil : (low...high).max { density[$0] < density[$1] }.map { k in
+                (Double(k) + Peaks.parabolicVertex(density[k - 1], density[k], density[k + 1]).offset) * resolution
+            }
+            #expect(analysis.dominantFrequency?.bitPattern == expected?.bitPattern, "\(name)")
+        }
+        #expect(shorterAfterLonger >= 1)
+    }
+
     @Test("cadence: a warning exactly when the estimators differ by more than 15 % or the steps imply a cadence outside 40–160 steps/min; none on a clean 108-steps/min walk")
     func cadenceWarnings() throws {
         var random = SeededRandom(seed: 216)

@@ -122,24 +122,6 @@ import TestSupport
         #expect(quiet["researchKitTooLoud"] == .boolean(false))
     }
 
-    @Test("frame energies four frames at a time equal each frame summed on its own in increasing order, bit for bit: 0 to 9 frames, hops shorter and longer than the frame, ranges not starting at 0")
-    func frameSquareSums() {
-        var random = SeededRandom(seed: 4_410)
-        let x = (0..<2_000).map { _ in 2 * random.unit() - 1 }
-        for (length, hop) in [(40, 10), (7, 13), (1, 1)] {
-            for frames in 0...9 {
-                let range = 17..<(17 + (frames > 0 ? length + (frames - 1) * hop : length - 1))
-                let expected = stride(from: range.lowerBound, through: range.upperBound - length, by: hop).map { start in
-                    var sum = 0.0
-                    for i in start..<(start + length) { sum += x[i] * x[i] }
-                    return sum
-                }
-                let sums = VoiceAnalysis.frameSquareSums(x, in: range, frameLength: length, hop: hop)
-                #expect(sums.count == frames && sums.map(\.bitPattern) == expected.map(\.bitPattern), "length \(length), hop \(hop), \(frames) frames")
-            }
-        }
-    }
-
     @Test("ResearchKit's too-loud level by hand: Int16 samples 16384, −8192, 32767 and −32768 (1.5 clamped), zeros skipped; m = max(dB/60, −1) + 1: (0.899661 + 0.799318 + 1 + 1.000004) / 4; a sample at −70 dBFS counts as 0")
     func tooLoudLevel() {
         // 0.5·32767 = 16383.5 and −0.25·32767 = −8191.75 round away from zero; 1e-7·32767 rounds to 0.

@@ -108,6 +108,30 @@ import TestSupport
         #expect([Double]().withUnsafeBufferPointer { Statistics.peakDeviation($0) } == 0)
     }
 
+    @Test("frame sums four frames at a time equal each frame summed on its own in increasing order, bit for bit (sums and sums of squares): 0 to 9 frames, hops shorter and longer than the frame; by hand, (1…6) in frames of 3 every 2: 6, 12 and 14, 50")
+    func frameSums() {
+        let hand = (1...6).map(Double.init)
+        #expect(hand.withUnsafeBufferPointer { Statistics.frameSums($0, length: 3, hop: 2) } == [6, 12])
+        #expect(hand.withUnsafeBufferPointer { Statistics.frameSums($0, length: 3, hop: 2, squared: true) } == [14, 50])
+        #expect(hand.withUnsafeBufferPointer { Statistics.frameSums($0, length: 0, hop: 2) } == [])
+        var random = SeededRandom(seed: 4_410)
+        let x = (0..<2_000).map { _ in 2 * random.unit() - 1 }
+        for (length, hop) in [(40, 10), (7, 13), (1, 1)] {
+            for frames in 0...9 {
+                let count = frames > 0 ? length + (frames - 1) * hop : length - 1
+                for squared in [false, true] {
+                    let expected = stride(from: 17, through: 17 + count - length, by: hop).map { start in
+                        var sum = 0.0
+                        for i in start..<(start + length) { sum += squared ? x[i] * x[i] : x[i] }
+                        return sum
+                    }
+                    let sums = x.withUnsafeBufferPointer { Statistics.frameSums(UnsafeBufferPointer(rebasing: $0[17..<(17 + count)]), length: length, hop: hop, squared: squared) }
+                    #expect(sums.count == frames && sums.map(\.bitPattern) == expected.map(\.bitPattern), "length \(length), hop \(hop), \(frames) frames, squared \(squared)")
+                }
+            }
+        }
+    }
+
     @Test("interval energy: intervals of 3 across blocks of 2, 4 and 3 samples: 1+4+9, 16+25+36, 49+64+81")
     func intervalEnergy() {
         var energy = IntervalEnergy(length: 3)

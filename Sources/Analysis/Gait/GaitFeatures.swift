@@ -111,24 +111,32 @@ extension StepAnalysis {
     /// [bandLow, bandHigh] Hz.
     var dominantFrequency: Double? {
         let fs = p.rateHz
-        let length = Int(clamping: 8 * fs), size = 8192
+        let size = 8192, length = min(Int(clamping: 8 * fs), size)  // rateHz ≤ 1000 (Parameters.problem): 8,000 at most
         guard let fft = try? FFT(size: size) else { return nil }
         let hann = Window.hann.values(count: length)
         var density = [Double](repeating: 0, count: fft.realBins)
+        // One zero-padded frame and one spectrum for every segment: each bout writes the frame's
+        // first segmentLength ≤ length ≤ size values and clears the rest of the first `length`
+        // (a shorter bout after a longer one), beyond which the frame stays 0.
+        var frame = [Double](repeating: 0, count: size), spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
         var used = false
         for segment in segments {
             for bout in segment.bouts {
-                let x = Array(segment.vBand[bout])
-                let segmentLength = min(length, x.count)
+                let segmentLength = min(length, bout.count)
                 let w = segmentLength == length ? hann : Window.hann.values(count: segmentLength)
-                var start = 0
-                while start + segmentLength <= x.count {
-                    var frame = [Double](repeating: 0, count: size)
-                    for i in 0..<segmentLength { frame[i] = x[start + i] * w[i] }
-                    let spectrum = fft.forward(frame)
-                    for k in 0..<fft.realBins { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
-                    used = true
-                    start += max(1, segmentLength / 2)
+                for i in segmentLength..<length { frame[i] = 0 }
+                segment.vBand.withUnsafeBufferPointer { band in
+                    let x = UnsafeBufferPointer(rebasing: band[bout])
+                    var start = 0
+                    while start + segmentLength <= x.count {
+                        frame.withUnsafeMutableBufferPointer { frame in
+                            for i in 0..<segmentLength { frame[i] = x[start + i] * w[i] }
+                        }
+                        frame.withUnsafeBufferPointer { frame in spectrum.withUnsafeMutableBufferPointer { fft.forward(frame, into: $0) } }
+                        for k in 0..<fft.realBins { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+                        used = true
+                        start += max(1, segmentLength / 2)
+                    }
                 }
             }
         }

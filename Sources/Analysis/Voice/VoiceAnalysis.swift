@@ -122,7 +122,7 @@ public enum VoiceAnalysis {
         let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)
         for segment in segments {
             for i in segment { voicedSquares += channel0[i] * channel0[i] }
-            frameLevels += frameSquareSums(channel0, in: segment, frameLength: frameLength, hop: hop).map { 10 * log10(max($0 / Double(frameLength), 1e-300)) }
+            frameLevels += Self.frameLevels(channel0, in: segment, length: frameLength, hop: hop)
         }
         let voicedDbfs = voicedSamples > 0 ? 10 * log10(voicedSquares / Double(voicedSamples)) : .nan
         set.append("rmsVoicedDbfs", voicedDbfs.isFinite ? voicedDbfs : nil)
@@ -185,29 +185,13 @@ public enum VoiceAnalysis {
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
-    /// Σ x[i]² over each frame [start, start + frameLength) with start = range.lowerBound + k·hop
-    /// that ends within `range`. Each frame's sum is one chain in increasing i; four frames run
-    /// side by side in the lanes of a vector (independent chains, the same bits as one at a time).
-    static func frameSquareSums(_ x: [Double], in range: Range<Int>, frameLength: Int, hop: Int) -> [Double] {
-        guard frameLength >= 1, hop >= 1, range.count >= frameLength else { return [] }
-        let count = (range.count - frameLength) / hop + 1
-        var sums = [Double](repeating: 0, count: count)
+    /// Frame levels, dB re full scale (floored at −3000 dB), of the frames of `length` every `hop`
+    /// samples that fit in `range`.
+    static func frameLevels(_ x: [Double], in range: Range<Int>, length: Int, hop: Int) -> [Double] {
         x.withUnsafeBufferPointer { x in
-            var f = 0
-            while f < count {
-                let lanes = min(4, count - f), start = range.lowerBound + f * hop
-                // Lanes past the last frame repeat it and are not stored.
-                let offsets = SIMD4(0, min(1, lanes - 1), min(2, lanes - 1), min(3, lanes - 1)) &* hop &+ start
-                var sum = SIMD4<Double>.zero
-                for i in 0..<frameLength {
-                    let values = SIMD4(x[offsets[0] + i], x[offsets[1] + i], x[offsets[2] + i], x[offsets[3] + i])
-                    sum += values * values
-                }
-                for lane in 0..<lanes { sums[f + lane] = sum[lane] }
-                f += lanes
-            }
+            Statistics.frameSums(UnsafeBufferPointer(rebasing: x[range]), length: length, hop: hop, squared: true)
+                .map { 10 * log10(max($0 / Double(length), 1e-300)) }
         }
-        return sums
     }
 
     /// Sample ranges of voiced material (analysis.md §4.5).
@@ -215,7 +199,7 @@ public enum VoiceAnalysis {
         guard let contour else { return [] }
         let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)
         guard x.count >= frameLength, hop > 0 else { return [] }
-        let levels = frameSquareSums(x, in: x.indices, frameLength: frameLength, hop: hop).map { 10 * log10(max($0 / Double(frameLength), 1e-300)) }
+        let levels = frameLevels(x, in: x.indices, length: frameLength, hop: hop)
         let threshold = max(Statistics.quantileOfSorted(levels.sorted(), 0.95) - 30, -60)
         var voiced = levels.indices.map { f -> Bool in
             let centre = (Double(f * hop) + 0.5 * Double(frameLength)) / sampleRateHz
