@@ -164,19 +164,26 @@ enum MotionPreprocessing {
             }
             return (p1, p2, [Double](repeating: 0, count: n), magnitude)
         }
+        precondition(m.gx.count == n && m.gy.count == n && m.gz.count == n && m.y.count == n && m.z.count == n, "motion columns of unequal length")
         var v = [Double](repeating: 0, count: n)
         var hx = v, hy = v, hz = v, magnitude = v
-        for i in 0..<n {
-            let norm = (m.gx[i] * m.gx[i] + m.gy[i] * m.gy[i] + m.gz[i] * m.gz[i]).squareRoot()
-            let (ux, uy, uz) = norm > 0 ? (m.gx[i] / norm, m.gy[i] / norm, m.gz[i] / norm) : (0, 0, 1)
-            let dx = m.x[i] - m.gx[i], dy = m.y[i] - m.gy[i], dz = m.z[i] - m.gz[i]
-            let vertical = dx * ux + dy * uy + dz * uz
-            v[i] = vertical
-            hx[i] = dx - vertical * ux
-            hy[i] = dy - vertical * uy
-            hz[i] = dz - vertical * uz
-            magnitude[i] = (dx * dx + dy * dy + dz * dz).squareRoot()
-        }
+        // Over unchecked buffers (every column holds n values): no bounds check per sample.
+        m.x.withUnsafeBufferPointer { x in m.y.withUnsafeBufferPointer { y in m.z.withUnsafeBufferPointer { z in
+        m.gx.withUnsafeBufferPointer { gx in m.gy.withUnsafeBufferPointer { gy in m.gz.withUnsafeBufferPointer { gz in
+        v.withUnsafeMutableBufferPointer { v in magnitude.withUnsafeMutableBufferPointer { magnitude in
+        hx.withUnsafeMutableBufferPointer { hx in hy.withUnsafeMutableBufferPointer { hy in hz.withUnsafeMutableBufferPointer { hz in
+            for i in 0..<n {
+                let norm = (gx[i] * gx[i] + gy[i] * gy[i] + gz[i] * gz[i]).squareRoot()
+                let (ux, uy, uz) = norm > 0 ? (gx[i] / norm, gy[i] / norm, gz[i] / norm) : (0, 0, 1)
+                let dx = x[i] - gx[i], dy = y[i] - gy[i], dz = z[i] - gz[i]
+                let vertical = dx * ux + dy * uy + dz * uz
+                v[i] = vertical
+                hx[i] = dx - vertical * ux
+                hy[i] = dy - vertical * uy
+                hz[i] = dz - vertical * uz
+                magnitude[i] = (dx * dx + dy * dy + dz * dz).squareRoot()
+            }
+        } } } } } } } } } } }
         let (h1, h2) = principalComponents(hx, hy, hz)
         return (v, h1, h2, magnitude)
     }
@@ -193,14 +200,24 @@ enum MotionPreprocessing {
     /// Projections on the two largest principal axes of 3-D points (power iteration on the
     /// covariance matrix, then deflation).
     static func principalComponents(_ x: [Double], _ y: [Double], _ z: [Double]) -> ([Double], [Double]) {
+        precondition(y.count == x.count && z.count == x.count, "coordinates of unequal length")
         let n = Double(max(1, x.count))
-        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n, mz = z.reduce(0, +) / n
+        var mx = 0.0, my = 0.0, mz = 0.0
         var sxx = 0.0, sxy = 0.0, sxz = 0.0, syy = 0.0, syz = 0.0, szz = 0.0
-        for i in x.indices {
-            let dx = x[i] - mx, dy = y[i] - my, dz = z[i] - mz
-            sxx += dx * dx; sxy += dx * dy; sxz += dx * dz
-            syy += dy * dy; syz += dy * dz; szz += dz * dz
-        }
+        x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
+            // The three sums in one pass (three independent chains, each in increasing order).
+            for i in 0..<x.count {
+                mx += x[i]
+                my += y[i]
+                mz += z[i]
+            }
+            (mx, my, mz) = (mx / n, my / n, mz / n)
+            for i in 0..<x.count {
+                let dx = x[i] - mx, dy = y[i] - my, dz = z[i] - mz
+                sxx += dx * dx; sxy += dx * dy; sxz += dx * dz
+                syy += dy * dy; syz += dy * dz; szz += dz * dz
+            }
+        } } }
         let c = [[sxx, sxy, sxz], [sxy, syy, syz], [sxz, syz, szz]]
         func dominant(_ m: [[Double]]) -> [Double] {
             var vector = [0.577, 0.577, 0.577]
@@ -222,8 +239,16 @@ enum MotionPreprocessing {
         e2 = (0..<3).map { e2[$0] - dot * e1[$0] }
         let norm2 = e2.reduce(0) { $0 + $1 * $1 }.squareRoot()
         if norm2 > 0 { e2 = e2.map { $0 / norm2 } }
-        let h1 = x.indices.map { (x[$0] - mx) * e1[0] + (y[$0] - my) * e1[1] + (z[$0] - mz) * e1[2] }
-        let h2 = x.indices.map { (x[$0] - mx) * e2[0] + (y[$0] - my) * e2[1] + (z[$0] - mz) * e2[2] }
+        var h1 = [Double](repeating: 0, count: x.count), h2 = h1
+        let (a1, b1, c1, a2, b2, c2) = (e1[0], e1[1], e1[2], e2[0], e2[1], e2[2])
+        x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
+        h1.withUnsafeMutableBufferPointer { h1 in h2.withUnsafeMutableBufferPointer { h2 in
+            for i in 0..<x.count {
+                let dx = x[i] - mx, dy = y[i] - my, dz = z[i] - mz
+                h1[i] = dx * a1 + dy * b1 + dz * c1
+                h2[i] = dx * a2 + dy * b2 + dz * c2
+            }
+        } } } } }
         return (h1, h2)
     }
 }
