@@ -138,7 +138,8 @@ struct PraatPitchAnalysis {
         let fftSize: Int
         let brentMax: Int
         var r: [Double]
-        /// Scratch of the cross-correlation: the mean-removed stretch and the lags' energy products.
+        /// Scratch of the cross-correlation: the mean-removed stretch (with room to start it on a
+        /// cache line) and the lags' energy products.
         var segment: [Double], norms: [Double]
         /// Scratch of the autocorrelation: the windowed frame zero-padded to the FFT size, its
         /// spectrum, its autocorrelation.
@@ -159,7 +160,7 @@ struct PraatPitchAnalysis {
             self.globalPeak = globalPeak
             brentMax = Int(clamping: Double(windowSamples) * interpolationDepth, rounding: .down, to: 0...Int.max)
             r = [Double](repeating: 0, count: brentMax + 1)
-            segment = [Double](repeating: 0, count: maximumLag + windowSamples)
+            segment = [Double](repeating: 0, count: maximumLag + windowSamples + 8)
             norms = r
             interpolant = SincInterpolant(capacity: brentMax)
             var size = 1
@@ -236,11 +237,13 @@ struct PraatPitchAnalysis {
                 span = min(span, s.count - begin)
                 let localMaximumLag = span - windowSamples
                 // The mean-removed stretch once, contiguous, so the lag products run over
-                // unchecked pointers.
-                let count = max(span, 0)
-                for j in 0..<count { segment[j] = s[begin + j] - localMean }
-                let window = windowSamples, lastLag = min(localMaximumLag, brentMax)
-                if lastLag >= 1 { segment.withUnsafeBufferPointer { x in
+                // unchecked pointers, from a 64-byte boundary (a cache line): the kernel's loads
+                // of x never straddle two lines, whatever address the allocator gave the buffer.
+                let count = max(span, 0), window = windowSamples, lastLag = min(localMaximumLag, brentMax)
+                if lastLag >= 1 { segment.withUnsafeMutableBufferPointer { storage in
+                    let offset = (64 - Int(bitPattern: storage.baseAddress) % 64) % 64 / MemoryLayout<Double>.stride
+                    for j in 0..<count { storage[offset + j] = s[begin + j] - localMean }
+                    let x = UnsafeBufferPointer(rebasing: storage[offset..<(offset + count)])
                     var sumX2 = 0.0
                     for i in 0..<window { sumX2 += x[i] * x[i] }
                     r.withUnsafeMutableBufferPointer { r in
