@@ -6,7 +6,7 @@ import InputGuards
 /// (r[−m] = r[m], B = r.count − 1, as Praat's pitch analysis extends its correlation), and the
 /// maximum of that interpolant by Brent's method (Praat's NUMimproveMaximum). The sequence is held
 /// mirrored, r[−B…B] contiguous, so each side of the interpolant reads memory in order.
-public struct SincInterpolant {
+public struct SincInterpolant: Sendable {
     /// r[−B…B]: mirror[B + k] = r[|k|].
     private var mirror: [Double]
     public private(set) var bound: Int
