@@ -54,7 +54,8 @@ public struct AudioFormat: Sendable, Hashable {
 /// single one would poison every recursive filter after it (IIR state never recovers from NaN).
 /// Policy: each non-finite sample is read as 0 (silence) and counted in the decoder's
 /// `nonFiniteSamples`; the scorers turn a non-zero count into a `nonFiniteSamples(n)` warning.
-/// Finite samples beyond ±1 (legal in float files) are kept as they are.
+/// Finite samples beyond ±1 (legal in float files) are kept as they are; the sound scorers refuse
+/// a file with one beyond ±1e100 (Scoring's `AudioScoring.largestMagnitude`).
 public enum NonFiniteSamples {
     /// Replaces NaN and ±∞ in `buffer[0..<count]` by 0; returns how many there were.
     ///

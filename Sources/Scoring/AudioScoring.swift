@@ -12,16 +12,39 @@ public enum AudioScoring {
         do {
             // One buffer for every block (a new array per block cost an allocation and its page faults each time).
             var samples: [Double] = []
+            var first = 0
             try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames(channels: channels)) { block, frames in
                 if samples.count != frames { samples = [Double](repeating: 0, count: frames) }
                 samples.withUnsafeMutableBufferPointer { out in
                     for i in 0..<frames { out[i] = block[i * channels + channel] }
                 }
+                if let problem = samples.withUnsafeBufferPointer({ magnitudeProblem($0, file: file, firstFrame: first, channels: 1, channelOffset: channel) }) {
+                    throw problem
+                }
+                first += frames
                 body(samples)
             }
         } catch {
-            throw ScoringError(.invalidInput, String(describing: error))
+            throw error as? ScoringError ?? ScoringError(.invalidInput, String(describing: error))
         }
+    }
+
+    /// The largest sample magnitude analysed, in units of full scale. A float file may exceed
+    /// full scale (1), but beyond 10¹⁰⁰ (2,000 dB above it) the squares that every level,
+    /// loudness and spectrum sums could overflow: 2³⁴ samples (the most any scorer holds) of
+    /// 10²⁰⁰ each sum to 1.7·10²¹⁰, of 10³⁰⁰ to ∞.
+    public static let largestMagnitude = 1e100
+
+    /// The error for a block that holds a sample beyond ±``largestMagnitude`` (nil when none
+    /// does), naming the file, the frame, the channel and the value. `block` is `channels`
+    /// interleaved channels from frame `firstFrame`; `channelOffset` numbers a single extracted channel.
+    public static func magnitudeProblem(_ block: UnsafeBufferPointer<Double>, file: String, firstFrame: Int, channels: Int,
+                                        channelOffset: Int = 0) -> ScoringError? {
+        guard Statistics.peakDeviation(block) > largestMagnitude,
+              let index = block.firstIndex(where: { abs($0) > largestMagnitude }) else { return nil }
+        let channels = max(channels, 1)
+        return ScoringError(.invalidInput, "\(FileName.display(file)): frame \(firstFrame + index / channels), channel \(channelOffset + index % channels) "
+            + "holds \(block[index].compactDescription) × full scale, beyond ±1e100: its square would overflow the sums every level is made of")
     }
 
     /// What reading `decoder` had to repair, as score warnings (``NonFiniteSamples``'s policy).

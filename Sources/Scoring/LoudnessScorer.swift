@@ -32,7 +32,10 @@ public enum LoudnessScorer {
         var once = LoudnessMeter(sampleRateHz: format.sampleRateHz, channels: 1)
         var identical = channels == 2 && parameters.countIdenticalChannelsOnce
         do {
+            var first = 0
             try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames(channels: channels)) { block, frames in
+                if let problem = AudioScoring.magnitudeProblem(block, file: file, firstFrame: first, channels: channels) { throw problem }
+                first += frames
                 meter.process(interleaved: block)
                 peak.process(interleaved: block)
                 if identical {
@@ -42,7 +45,7 @@ public enum LoudnessScorer {
                 }
             }
         } catch {
-            throw ScoringError(.invalidInput, String(describing: error))
+            throw error as? ScoringError ?? ScoringError(.invalidInput, String(describing: error))
         }
         let used = identical ? once : meter
         var set = FeatureSet(name: "bs1770")

@@ -51,6 +51,9 @@ public enum VoiceScorer {
         let decoder = try audio.open()
         let format = decoder.format
         let samples = try readBounded(decoder, file: file, maximumSamples: parameters.maximumSamples)
+        if let problem = samples.withUnsafeBufferPointer({ AudioScoring.magnitudeProblem($0, file: file, firstFrame: 0, channels: format.channels) }) {
+            throw problem
+        }
         var options = VoiceAnalysis.Options(calibrationOffsetDecibels: parameters.calibrationOffsetDecibels)
         options.pitchFloorHz = parameters.pitchFloorHz
         options.pitchCeilingHz = parameters.pitchCeilingHz

@@ -56,6 +56,30 @@ import Batch
         }
     }
 
+    /// A mono 64-bit float WAV (the one format whose samples can exceed Float's 3.4e38).
+    static func doubleWAV(_ samples: [Double], rate: UInt32 = 8_000) -> [UInt8] {
+        let data = samples.withUnsafeBytes { Array($0) }
+        return Array("RIFF".utf8) + le(UInt32(36 + data.count)) + Array("WAVEfmt ".utf8) + le(UInt32(16)) + le(UInt16(3)) + le(UInt16(1))
+            + le(rate) + le(rate &* 8) + le(UInt16(8)) + le(UInt16(64)) + Array("data".utf8) + le(UInt32(data.count)) + data
+    }
+
+    @Test("class 1: a 64-bit float WAV with one sample of 1e300 (its square overflows) is refused by voice, spl and loudness naming the frame, the channel and the value, exit 3; 1e99 is still a level")
+    func absurdMagnitudes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var samples = Self.vowel().map(Double.init)
+        samples[7_000] = -1e300
+        let path = try folder.write("huge.wav", Self.doubleWAV(samples))
+        for kind in ["voice", "spl", "loudness"] {
+            let run = try Self.run(["score", kind, path])
+            #expect(run.status == 3, "\(kind): exit \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("huge.wav: frame 7000, channel 0 holds -1e+300 × full scale, beyond ±1e100"), "\(kind): \(run.stderr)")
+        }
+        samples[7_000] = 1e99
+        let large = try Self.run(["score", "spl", "--json", try folder.write("large.wav", Self.doubleWAV(samples))])
+        #expect(large.status == 0 && large.stdout.range(of: "\"lzeqDecibels\": [0-9]", options: .regularExpression) != nil, "\(large.stderr) \(large.stdout.prefix(400))")
+    }
+
     @Test("class 1: accelerometer timestamps 1e-20 s apart, a pedometer count of 1e300, --interval 1e300 / 0 and --threshold nan: no trap")
     func numbersFromFilesAndOptions() throws {
         let folder = try TemporaryFolder()
