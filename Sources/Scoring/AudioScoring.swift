@@ -30,9 +30,9 @@ public enum AudioScoring {
     }
 
     /// The largest sample magnitude analysed, in units of full scale. A float file may exceed
-    /// full scale (1), but beyond 10¹⁰⁰ (2,000 dB above it) the squares that every level,
-    /// loudness and spectrum sums could overflow: 2³⁴ samples (the most any scorer holds) of
-    /// 10²⁰⁰ each sum to 1.7·10²¹⁰, of 10³⁰⁰ to ∞.
+    /// full scale (1), but beyond 10¹⁰⁰ (2,000 dB above it) the sums of squares behind every
+    /// level, loudness and spectrum could overflow: 2³⁴ squares of 10²⁰⁰ (the most samples any
+    /// scorer holds, at this bound) sum to 1.7·10²¹⁰; one square of 10³⁰⁰ is already ∞.
     public static let largestMagnitude = 1e100
 
     /// The error for a block that holds a sample beyond ±``largestMagnitude`` (nil when none
