@@ -167,28 +167,33 @@ struct PraatPitchAnalysis {
             while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
             fftSize = size
             padded = [Double](repeating: 0, count: size)
-            spectrum = [Double](repeating: 0, count: 2 * (size / 2 + 1))
-            lagged = padded
+            var spectrum = [Double](repeating: 0, count: 2 * (size / 2 + 1)), lagged = padded
             // Hann window w_i = 0.5 − 0.5·cos(2πi/(N + 1)), i = 1…N, and its normalised autocorrelation.
             window = (1...windowSamples).map { 0.5 - 0.5 * cos(Double($0) * 2 * .pi / Double(windowSamples + 1)) }
             fft = try? FFT(size: size)
             if let fft {
-                let r = Self.autocorrelation(window, fft: fft)
-                windowAutocorrelation = r.map { $0 / r[0] }
+                Self.autocorrelate(window + padded[windowSamples...], into: &lagged, spectrum: &spectrum, fft: fft)
+                windowAutocorrelation = lagged.map { $0 / lagged[0] }
             } else {
                 windowAutocorrelation = []
             }
+            self.spectrum = spectrum
+            self.lagged = lagged
         }
 
-        static func autocorrelation(_ x: [Double], fft: FFT) -> [Double] {
-            var padded = x + [Double](repeating: 0, count: fft.size - x.count)
-            var spectrum = fft.forward(padded)
-            for k in 0..<fft.realBins {
-                spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
-                spectrum[2 * k + 1] = 0
+        /// The autocorrelation of `frame` (fft.size values, zero-padded) through its power
+        /// spectrum (Wiener–Khinchin), unnormalised, into `lagged`; `spectrum` is scratch.
+        static func autocorrelate(_ frame: [Double], into lagged: inout [Double], spectrum: inout [Double], fft: FFT) {
+            frame.withUnsafeBufferPointer { frame in
+                spectrum.withUnsafeMutableBufferPointer { spectrum in
+                    fft.forward(frame, into: spectrum)
+                    for k in 0..<fft.realBins {
+                        spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
+                        spectrum[2 * k + 1] = 0
+                    }
+                    lagged.withUnsafeMutableBufferPointer { fft.inverse(UnsafeBufferPointer(spectrum), into: $0) }
+                }
             }
-            padded = fft.inverse(spectrum)
-            return padded
         }
 
         mutating func frame(at t: Double, analysis a: PraatPitchAnalysis, maxCandidates: Int, accurate: Bool) -> Frame {
@@ -274,18 +279,8 @@ struct PraatPitchAnalysis {
                     }
                 } }
             } else if let fft {
-                // The frame's autocorrelation through its power spectrum (Wiener–Khinchin), over
-                // the window's.
-                padded.withUnsafeBufferPointer { frame in
-                    spectrum.withUnsafeMutableBufferPointer { spectrum in
-                        fft.forward(frame, into: spectrum)
-                        for k in 0..<fft.realBins {
-                            spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
-                            spectrum[2 * k + 1] = 0
-                        }
-                        lagged.withUnsafeMutableBufferPointer { fft.inverse(UnsafeBufferPointer(spectrum), into: $0) }
-                    }
-                }
+                // The frame's autocorrelation, over the window's.
+                Self.autocorrelate(padded, into: &lagged, spectrum: &spectrum, fft: fft)
                 let lastLag = min(brentMax, windowAutocorrelation.count - 1, r.count - 1)
                 r[0] = 1
                 if lastLag >= 1 {
