@@ -49,22 +49,39 @@ extension BiquadCascade {
     public func filtfilt(_ signal: [Double], padding: Int? = nil) -> [Double] {
         let n = signal.count
         guard n >= 2 else { return signal }
-        let pad = min(n - 1, padding ?? 3 * 2 * max(sections.count, 1))
-        var extended = [Double](repeating: 0, count: n + 2 * pad)
-        for i in 0..<pad {
-            extended[i] = 2 * signal[0] - signal[pad - i]
-            extended[n + pad + i] = 2 * signal[n - 1] - signal[n - 2 - i]
+        let pad = max(0, min(n - 1, padding ?? 3 * 2 * max(sections.count, 1)))
+        let length = n + 2 * pad
+        // Over unchecked buffers (pad ≤ n − 1, so every index below is in its buffer): the
+        // padded signal, filtered forward, reversed in place, filtered again, and the middle read
+        // back in reverse into the result.
+        var extended = [Double](unsafeUninitializedCapacity: length) { e, initialized in
+            signal.withUnsafeBufferPointer { x in
+                for i in 0..<pad {
+                    e[i] = 2 * x[0] - x[pad - i]
+                    e[n + pad + i] = 2 * x[n - 1] - x[n - 2 - i]
+                }
+                for i in 0..<n { e[pad + i] = x[i] }
+            }
+            initialized = length
         }
-        for i in 0..<n { extended[pad + i] = signal[i] }
-        var forward = self
-        forward.startSteady(at: extended[0])
-        extended.withUnsafeMutableBufferPointer { forward.processLanes($0) }
-        extended.reverse()
-        var backward = self
-        backward.startSteady(at: extended[0])
-        extended.withUnsafeMutableBufferPointer { backward.processLanes($0) }
-        extended.reverse()
-        return Array(extended[pad..<(pad + n)])
+        return extended.withUnsafeMutableBufferPointer { e in
+            var forward = self
+            forward.startSteady(at: e[0])
+            forward.processLanes(e)
+            var (i, j) = (0, length - 1)
+            while i < j {
+                (e[i], e[j]) = (e[j], e[i])
+                i += 1
+                j -= 1
+            }
+            var backward = self
+            backward.startSteady(at: e[0])
+            backward.processLanes(e)
+            return [Double](unsafeUninitializedCapacity: n) { y, initialized in
+                for i in 0..<n { y[i] = e[length - 1 - pad - i] }
+                initialized = n
+            }
+        }
     }
 
     /// Sets the state to the steady state for a constant input `x` (SciPy's `sosfilt_zi` × x):

@@ -17,23 +17,35 @@ public enum Resampling {
             return (time.first ?? 0, columns.map { _ in [] })
         }
         let count = span + 1
-        // Where each output time falls (left neighbour and weight), found once for all columns.
-        var left = [Int](repeating: 0, count: count)
-        var weight = [Double](repeating: 0, count: count)
-        var j = 0
-        for k in 0..<count {
-            let t = first + Double(k) / rateHz
-            while j < time.count - 2, time[j + 1] < t { j += 1 }
-            let span = time[j + 1] - time[j]
-            left[k] = j
-            weight[k] = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0
+        // Where each output time falls (left neighbour and weight), found once for all columns;
+        // over unchecked buffers (j + 1 < time.count, left[k] + 1 < every column's count).
+        precondition(columns.allSatisfy { $0.count == time.count }, "resampling: a column's length differs from the times'")
+        let lastLeft = time.count - 2
+        var weight: [Double] = []
+        let left = [Int](unsafeUninitializedCapacity: count) { left, initialized in
+            weight = [Double](unsafeUninitializedCapacity: count) { weight, weighed in
+                time.withUnsafeBufferPointer { time in
+                    var j = 0
+                    for k in 0..<count {
+                        let t = first + Double(k) / rateHz
+                        while j < lastLeft, time[j + 1] < t { j += 1 }
+                        let span = time[j + 1] - time[j]
+                        left[k] = j
+                        weight[k] = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0
+                    }
+                }
+                weighed = count
+            }
+            initialized = count
         }
         let output = columns.map { column in
             [Double](unsafeUninitializedCapacity: count) { values, initialized in
-                for k in 0..<count {
-                    let j = left[k]
-                    values[k] = column[j] + weight[k] * (column[j + 1] - column[j])
-                }
+                column.withUnsafeBufferPointer { column in left.withUnsafeBufferPointer { left in weight.withUnsafeBufferPointer { weight in
+                    for k in 0..<count {
+                        let j = left[k]
+                        values[k] = column[j] + weight[k] * (column[j + 1] - column[j])
+                    }
+                } } }
                 initialized = count
             }
         }

@@ -215,6 +215,34 @@ import TestSupport
         }
     }
 
+    @Test("sortedElement equals sorted()[k] on 4,096 to 200,000 values of every shape (the sampled bracket, its ties, its misses and a NaN's fallback), and the sampled path answers the usual cases itself")
+    func sortedElementEqualsSort() {
+        var random = SeededRandom(seed: 67)
+        var cases = Self.shapes(&random).filter { $0.1.count >= 4096 }
+        for n in [4096, 200_000] {
+            // Timestamp intervals as a phone's clock gives them: 41 values 1e-4 apart, heavy ties at the median.
+            cases.append(("quantised intervals \(n)", (0..<n).map { _ in 0.01 + Double(random.below(21) - random.below(21)) * 1e-4 }))
+            cases.append(("two clusters \(n)", (0..<n).map { _ in random.below(2) == 0 ? random.unit() : 1e9 + random.unit() }))
+        }
+        var sampled = 0
+        for (name, values) in cases {
+            let sorted = values.sorted()
+            for k in [0, 1, values.count / 4, values.count / 2, values.count / 2 + 1, values.count - 2, values.count - 1] + (0..<8).map({ _ in random.below(values.count) }) {
+                var scratch = values
+                #expect(Selection.sortedElement(k, of: &scratch) == sorted[k], "\(name), k = \(k)")
+                if let value = values.withUnsafeBufferPointer({ Selection.sampledElement(k, of: $0) }) {
+                    #expect(value == sorted[k], "\(name), k = \(k): sampled")
+                    sampled += 1
+                }
+            }
+        }
+        // Uniform, sorted, reversed, intervals and clusters at their medians at least: the pass, not the fallback.
+        #expect(sampled >= 5 * 8)
+        var withNaN = (0..<10_000).map { Double($0) }
+        withNaN[1234] = .nan
+        #expect(withNaN.withUnsafeBufferPointer { Selection.sampledElement(9_999, of: $0) } == nil, "a NaN makes the counts miss the last rank")
+    }
+
     @Test("type-7 quantiles by selection equal quantileOfSorted of the sorted data bit for bit (ascending, descending and repeated probabilities); NaN for an empty input, a NaN value or a probability outside [0, 1]")
     func quantilesEqualSortedQuantiles() {
         var random = SeededRandom(seed: 66)

@@ -114,6 +114,11 @@ extension StepAnalysis {
         let size = 8192, length = min(Int(clamping: 8 * fs), size)  // rateHz ≤ 1000 (Parameters.problem): 8,000 at most
         guard let fft = try? FFT(size: size) else { return nil }
         let hann = Window.hann.values(count: length)
+        // Only the bins the peak search reads are summed: the band and one on either side.
+        let resolution = fs / Double(size)
+        let low = Int(clamping: p.bandLowHz / resolution, rounding: .up), high = Int(clamping: p.bandHighHz / resolution, rounding: .down)
+        guard low >= 1, high < fft.realBins - 1, low <= high else { return nil }
+        let read = (low - 1)...(high + 1)
         var density = [Double](repeating: 0, count: fft.realBins)
         // One zero-padded frame and one spectrum for every segment: each bout writes the frame's
         // first segmentLength ≤ length ≤ size values and clears the rest of the first `length`
@@ -133,17 +138,14 @@ extension StepAnalysis {
                             for i in 0..<segmentLength { frame[i] = x[start + i] * w[i] }
                         }
                         frame.withUnsafeBufferPointer { frame in spectrum.withUnsafeMutableBufferPointer { fft.forward(frame, into: $0) } }
-                        for k in 0..<fft.realBins { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+                        for k in read { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
                         used = true
                         start += max(1, segmentLength / 2)
                     }
                 }
             }
         }
-        guard used else { return nil }
-        let resolution = fs / Double(size)
-        let low = Int(clamping: p.bandLowHz / resolution, rounding: .up), high = Int(clamping: p.bandHighHz / resolution, rounding: .down)
-        guard low >= 1, high < density.count - 1, let k = (low...high).max(by: { density[$0] < density[$1] }) else { return nil }
+        guard used, let k = (low...high).max(by: { density[$0] < density[$1] }) else { return nil }
         let offset = Peaks.parabolicVertex(density[k - 1], density[k], density[k + 1]).offset
         return (Double(k) + offset) * resolution
     }
@@ -215,9 +217,7 @@ extension StepAnalysis {
     static func harmonicRatios(_ x: [Double], steps: [Double]) -> (even: Double?, odd: Double?) {
         guard steps.count >= 3 else { return (nil, nil) }
         var evenRatios: [Double] = [], oddRatios: [Double] = []
-        // e^(−2πi·k·i/n) depends only on k·i mod n: one table of n cosines and sines per stride
-        // length (strides of a walk share a few lengths).
-        var tables: [Int: (cosines: [Double], sines: [Double])] = [:]
+        var tables = HarmonicTables()
         var stride: [Double] = []
         for s in 0..<(steps.count - 2) {
             let start = Int(clamping: steps[s], rounding: .toNearestOrAwayFromZero), end = Int(clamping: steps[s + 2], rounding: .toNearestOrAwayFromZero)
@@ -226,25 +226,67 @@ extension StepAnalysis {
             let mean = x[start..<end].reduce(0, +) / Double(n)
             stride.removeAll(keepingCapacity: true)
             for i in start..<end { stride.append(x[i] - mean) }  // demeaned once, not per harmonic
-            if tables[n] == nil {
-                tables[n] = ((0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }, (0..<n).map { -sin(2 * Double.pi * Double($0) / Double(n)) })
-            }
-            let (cosines, sines) = tables[n]!
+            let amplitude = tables.amplitudes(stride)
             var evenSum = 0.0, oddSum = 0.0
-            for k in 1...min(20, n / 2 - 1) {
-                var re = 0.0, im = 0.0, j = 0
-                for i in 0..<n {
-                    re += stride[i] * cosines[j]
-                    im += stride[i] * sines[j]
-                    j += k
-                    if j >= n { j -= n }
-                }
-                let amplitude = (re * re + im * im).squareRoot()
-                if k % 2 == 0 { evenSum += amplitude } else { oddSum += amplitude }
+            for k in 1...amplitude.count {
+                if k % 2 == 0 { evenSum += amplitude[k - 1] } else { oddSum += amplitude[k - 1] }
             }
             if (evenSum / oddSum).isFinite { evenRatios.append(evenSum / oddSum) }
             if (oddSum / evenSum).isFinite { oddRatios.append(oddSum / evenSum) }
         }
         return (evenRatios.isEmpty ? nil : evenRatios.statistic(Statistics.median), oddRatios.isEmpty ? nil : oddRatios.statistic(Statistics.median))
+    }
+}
+
+/// DFT amplitudes |X_k| of harmonics k = 1…min(20, n/2 − 1) of a stride of n samples, from
+/// tables of e^(−2πi·k·i/n) kept per stride length (the strides of a walk share a few lengths).
+/// Each entry is cos or −sin of 2π·((k·i) mod n)/n, and each harmonic's sums run over i in order,
+/// so the amplitudes are those of the DFT summed one harmonic at a time, bit for bit; eight
+/// harmonics share each pass over the stride.
+struct HarmonicTables {
+    /// Per length n: for each group of eight harmonics and each i, their eight cosines then
+    /// their eight sines (harmonics past the last are zeros).
+    private var tables: [Int: [Double]] = [:]
+    private var stored = 0
+    private var amplitude = [Double](repeating: 0, count: 24)
+
+    mutating func amplitudes(_ x: [Double]) -> ArraySlice<Double> {
+        let n = x.count, harmonics = min(20, n / 2 - 1), groups = (harmonics + 7) / 8
+        precondition(harmonics >= 1, "harmonic amplitudes: a stride of \(n) samples")
+        let table = tables[n] ?? makeTable(n, harmonics: harmonics)
+        table.withUnsafeBufferPointer { t in x.withUnsafeBufferPointer { x in amplitude.withUnsafeMutableBufferPointer { amplitude in
+            for g in 0..<groups {
+                var re = SIMD8<Double>(), im = SIMD8<Double>()
+                var row = UnsafeRawPointer(t.baseAddress! + 16 * n * g)
+                for i in 0..<n {
+                    let value = x[i]
+                    re += value * row.loadUnaligned(as: SIMD8<Double>.self)
+                    im += value * row.loadUnaligned(fromByteOffset: 64, as: SIMD8<Double>.self)
+                    row += 128
+                }
+                for h in 0..<8 { amplitude[8 * g + h] = (re[h] * re[h] + im[h] * im[h]).squareRoot() }
+            }
+        } } }
+        return amplitude[0..<harmonics]
+    }
+
+    private mutating func makeTable(_ n: Int, harmonics: Int) -> [Double] {
+        let cosines = (0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }, sines = (0..<n).map { -sin(2 * Double.pi * Double($0) / Double(n)) }
+        let groups = (harmonics + 7) / 8
+        var table = [Double](repeating: 0, count: 16 * n * groups)
+        for g in 0..<groups {
+            for i in 0..<n {
+                for h in 0..<8 where 8 * g + h < harmonics {
+                    let j = (8 * g + h + 1) * i % n
+                    table[16 * (n * g + i) + h] = cosines[j]
+                    table[16 * (n * g + i) + 8 + h] = sines[j]
+                }
+            }
+        }
+        // Kept while all the tables hold at most 2^20 values (8 MB); past that, they are dropped and kept anew.
+        if stored + table.count > 1 << 20 { (tables, stored) = ([:], 0) }
+        tables[n] = table
+        stored += table.count
+        return table
     }
 }
