@@ -94,7 +94,7 @@ enum MotionPreprocessing {
         // least the minimum interval. Then every row is kept, as it is.
         let usable = { (i: Int) in time[i].isFinite && signal.x[i].isFinite && signal.y[i].isFinite && signal.z[i].isFinite }
         var cleaned = signal
-        if !time.indices.allSatisfy({ i in usable(i) && (i == 0 || time[i] - time[i - 1] >= minimumIntervalSeconds) }) {
+        if !isOrdered(signal) {
             let order = time.indices.filter(usable).sorted { time[$0] < time[$1] || (time[$0] == time[$1] && $0 < $1) }
             var kept: [Int] = []
             for i in order where kept.last.map({ time[i] - time[$0] >= minimumIntervalSeconds }) ?? true { kept.append(i) }
@@ -103,7 +103,10 @@ enum MotionPreprocessing {
             if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
         }
         guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : []) }
-        var intervals = zip(cleaned.time.dropFirst(), cleaned.time).map { $0 - $1 }
+        var intervals = [Double](unsafeUninitializedCapacity: cleaned.count - 1) { d, initialized in
+            cleaned.time.withUnsafeBufferPointer { t in for i in 0..<(t.count - 1) { d[i] = t[i + 1] - t[i] } }
+            initialized = cleaned.count - 1
+        }
         let limit = max(0.1, min(1, 5 * Selection.sortedElement(intervals.count / 2, of: &intervals)))
         var ranges: [Range<Int>] = []
         var start = 0
@@ -113,6 +116,23 @@ enum MotionPreprocessing {
         }
         ranges.append(start..<cleaned.count)
         return (cleaned, ranges)
+    }
+
+    /// Whether every row is finite, in time order and at least ``minimumIntervalSeconds`` after
+    /// the one before (one pass over unchecked buffers; columns of unequal length are not).
+    static func isOrdered(_ signal: MotionSignal) -> Bool {
+        let n = signal.count
+        guard signal.x.count == n, signal.y.count == n, signal.z.count == n else { return false }
+        return signal.time.withUnsafeBufferPointer { t in signal.x.withUnsafeBufferPointer { x in
+            signal.y.withUnsafeBufferPointer { y in signal.z.withUnsafeBufferPointer { z in
+                var ordered = true
+                for i in 0..<n {
+                    let finite = t[i].isFinite && x[i].isFinite && y[i].isFinite && z[i].isFinite
+                    ordered = ordered && finite && (i == 0 || t[i] - t[i - 1] >= minimumIntervalSeconds)
+                }
+                return ordered
+            } }
+        } }
     }
 
     /// Resamples one gap-free segment onto `rateHz` (low-passing at 0.4·rate first, zero-phase,

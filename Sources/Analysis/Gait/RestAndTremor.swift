@@ -89,7 +89,7 @@ extension StepAnalysis {
         let fs = p.rateHz
         let segment = longestSegment
         let motion = segment?.motion
-        let accel: [[Double]]? = motion.map { m in [zip(m.x, m.gx).map { $0 - $1 }, zip(m.y, m.gy).map { $0 - $1 }, zip(m.z, m.gz).map { $0 - $1 }] }
+        let accel: [[Double]]? = motion.map { m in [Self.difference(m.x, m.gx), Self.difference(m.y, m.gy), Self.difference(m.z, m.gz)] }
         let gyro: [[Double]]? = motion?.rotation.map { [$0.x, $0.y, $0.z] }
         for (suffix, axes) in [("Accel", accel), ("Gyro", gyro)] {
             let unit = suffix == "Accel" ? "MetersSquaredPerSecondToTheFourth" : "RadiansSquaredPerSecondSquared"
@@ -103,7 +103,7 @@ extension StepAnalysis {
             var density: [Double] = []
             for axis in axes {
                 let mean = axis.reduce(0, +) / Double(axis.count)
-                let filtered = highPass.filtfilt(axis.map { $0 - mean }, padding: Int(clamping: fs))
+                let filtered = highPass.filtfilt(Self.difference(axis, mean), padding: Int(clamping: fs))
                 guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(clamping: 4 * fs))) else { continue }
                 if density.isEmpty {
                     (frequencies, density) = psd
@@ -126,6 +126,23 @@ extension StepAnalysis {
             set.append(names[1], bandPower)
             set.append(names[2], widePower > 0 ? bandPower / widePower : nil)
             set.append(names[3], density[peak] / band.map { density[$0] }.statistic(Statistics.median))
+        }
+    }
+
+    /// a[i] − b[i] for columns of equal length, over unchecked buffers.
+    static func difference(_ a: [Double], _ b: [Double]) -> [Double] {
+        precondition(a.count == b.count, "columns of unequal length")
+        return [Double](unsafeUninitializedCapacity: a.count) { d, initialized in
+            a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in for i in 0..<a.count { d[i] = a[i] - b[i] } } }
+            initialized = a.count
+        }
+    }
+
+    /// a[i] − b.
+    static func difference(_ a: [Double], _ b: Double) -> [Double] {
+        [Double](unsafeUninitializedCapacity: a.count) { d, initialized in
+            a.withUnsafeBufferPointer { a in for i in 0..<a.count { d[i] = a[i] - b } }
+            initialized = a.count
         }
     }
 }
