@@ -108,46 +108,35 @@ extension StepAnalysis {
 
     /// Peak of the summed Welch PSD of the step band over all bouts (Hann, 8-s segments, 50 %
     /// overlap, zero-padded to 8,192 points ≈ 0.012 Hz at 100 Hz), parabolically interpolated, in
-    /// [bandLow, bandHigh] Hz.
+    /// [bandLow, bandHigh] Hz. The sums come from ``PaddedPeriodogram`` (at 100 Hz through the
+    /// segments' summed autocorrelation: 2,048-point transforms instead of 8,192).
     var dominantFrequency: Double? {
         let fs = p.rateHz
         let size = 8192, length = min(Int(clamping: 8 * fs), size)  // rateHz ≤ 1000 (Parameters.problem): 8,000 at most
-        guard let fft = try? FFT(size: size) else { return nil }
-        let hann = Window.hann.values(count: length)
-        // Only the bins the peak search reads are summed: the band and one on either side.
         let resolution = fs / Double(size)
         let low = Int(clamping: p.bandLowHz / resolution, rounding: .up), high = Int(clamping: p.bandHighHz / resolution, rounding: .down)
-        guard low >= 1, high < fft.realBins - 1, low <= high else { return nil }
-        let read = (low - 1)...(high + 1)
-        var density = [Double](repeating: 0, count: fft.realBins)
-        // One zero-padded frame and one spectrum for every segment: each bout writes the frame's
-        // first segmentLength ≤ length ≤ size values and clears the rest of the first `length`
-        // (a shorter bout after a longer one), beyond which the frame stays 0.
-        var frame = [Double](repeating: 0, count: size), spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
-        var used = false
+        // The band's bins and one on either side, for the parabola.
+        guard low >= 1, high < size / 2, low <= high, var periodogram = try? PaddedPeriodogram(size: size, maximumLength: length, bins: (low - 1)...(high + 1))
+        else { return nil }
+        let hann = Window.hann.values(count: length)
         for segment in segments {
-            for bout in segment.bouts {
-                let segmentLength = min(length, bout.count)
-                let w = segmentLength == length ? hann : Window.hann.values(count: segmentLength)
-                for i in segmentLength..<length { frame[i] = 0 }
-                segment.vBand.withUnsafeBufferPointer { band in
-                    let x = UnsafeBufferPointer(rebasing: band[bout])
-                    var start = 0
-                    while start + segmentLength <= x.count {
-                        frame.withUnsafeMutableBufferPointer { frame in
-                            for i in 0..<segmentLength { frame[i] = x[start + i] * w[i] }
-                        }
-                        frame.withUnsafeBufferPointer { frame in spectrum.withUnsafeMutableBufferPointer { fft.forward(frame, into: $0) } }
-                        for k in read { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
-                        used = true
+            segment.vBand.withUnsafeBufferPointer { band in
+                for bout in segment.bouts {
+                    let segmentLength = min(length, bout.count)
+                    let w = segmentLength == length ? hann : Window.hann.values(count: segmentLength)
+                    var start = bout.lowerBound
+                    while start + segmentLength <= bout.upperBound {
+                        w.withUnsafeBufferPointer { w in periodogram.add(count: segmentLength) { band[start + $0] * w[$0] } }
                         start += max(1, segmentLength / 2)
                     }
                 }
             }
         }
-        guard used, let k = (low...high).max(by: { density[$0] < density[$1] }) else { return nil }
+        guard periodogram.segments > 0 else { return nil }
+        let density = periodogram.sums()
+        guard let k = (1...(density.count - 2)).max(by: { density[$0] < density[$1] }) else { return nil }
         let offset = Peaks.parabolicVertex(density[k - 1], density[k], density[k + 1]).offset
-        return (Double(k) + offset) * resolution
+        return (Double(low - 1 + k) + offset) * resolution
     }
 
     /// Appends the gait features (analysis.md §2.5–2.7) to `set`, with `c` this recording's ``cadence``.
