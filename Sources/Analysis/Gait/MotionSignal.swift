@@ -184,26 +184,7 @@ enum MotionPreprocessing {
             }
             return (p1, p2, [Double](repeating: 0, count: n), magnitude)
         }
-        precondition(m.gx.count == n && m.gy.count == n && m.gz.count == n && m.y.count == n && m.z.count == n, "motion columns of unequal length")
-        var v = [Double](repeating: 0, count: n)
-        var hx = v, hy = v, hz = v, magnitude = v
-        // Over unchecked buffers (every column holds n values): no bounds check per sample.
-        m.x.withUnsafeBufferPointer { x in m.y.withUnsafeBufferPointer { y in m.z.withUnsafeBufferPointer { z in
-        m.gx.withUnsafeBufferPointer { gx in m.gy.withUnsafeBufferPointer { gy in m.gz.withUnsafeBufferPointer { gz in
-        v.withUnsafeMutableBufferPointer { v in magnitude.withUnsafeMutableBufferPointer { magnitude in
-        hx.withUnsafeMutableBufferPointer { hx in hy.withUnsafeMutableBufferPointer { hy in hz.withUnsafeMutableBufferPointer { hz in
-            for i in 0..<n {
-                let norm = (gx[i] * gx[i] + gy[i] * gy[i] + gz[i] * gz[i]).squareRoot()
-                let (ux, uy, uz) = norm > 0 ? (gx[i] / norm, gy[i] / norm, gz[i] / norm) : (0, 0, 1)
-                let dx = x[i] - gx[i], dy = y[i] - gy[i], dz = z[i] - gz[i]
-                let vertical = dx * ux + dy * uy + dz * uz
-                v[i] = vertical
-                hx[i] = dx - vertical * ux
-                hy[i] = dy - vertical * uy
-                hz[i] = dz - vertical * uz
-                magnitude[i] = (dx * dx + dy * dy + dz * dz).squareRoot()
-            }
-        } } } } } } } } } } }
+        let (v, hx, hy, hz, magnitude) = GravityDecomposition.split(x: m.x, y: m.y, z: m.z, gx: m.gx, gy: m.gy, gz: m.gz)
         let (h1, h2) = principalComponents(hx, hy, hz)
         return (v, h1, h2, magnitude)
     }
