@@ -37,6 +37,7 @@ public enum BalanceScorer {
             guard let signal = MotionSignal(recording.series) else { continue }
             let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis, windows: false)
             scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
+            warnings += analysis.inputWarnings.map { rest.count == 1 ? $0 : "\(index + 1): \($0)" }
             var set = FeatureSet(name: rest.count == 1 ? "atk" : "atk.\(index + 1)")
             set.append("durationSeconds", signal.time.count > 1 ? signal.time.last! - signal.time.first! : 0)
             for (name, value) in zip(analysis.features.names, analysis.features.values) where prefixes.contains(where: name.hasPrefix) {

@@ -40,7 +40,7 @@ public enum GaitScorer {
             let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis)
             scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
             var set = analysis.features.renamed(motion.count == 1 ? "atk" : "atk." + name)
-            warnings += analysis.warnings.map { motion.count == 1 ? $0 : "\(name): \($0)" }
+            warnings += (analysis.inputWarnings + analysis.warnings).map { motion.count == 1 ? $0 : "\(name): \($0)" }
             // The pedometer joins the recording of its own step (or the only one).
             if let pedometer, motion.count == 1 || pedometer.label == name { set.append(contentsOf: pedometer.features) }
             sets.append(set)

@@ -82,6 +82,8 @@ public enum GaitAnalysis {
         public var features: FeatureSet
         /// Cadence estimators that disagree, or a cadence walking does not reach.
         public var warnings: [String]
+        /// Rows left out for values no sensor measures (``implausibleRowsWarning``), for gait and balance alike.
+        public var inputWarnings: [String]
 
         /// Whether the recording was long enough (≥ 5 s without gaps) for the tremor spectrum (§2.9).
         public var hasTremorSpectrum: Bool { features["tremorDominantFrequencyHzAccel"]?.number != nil }
@@ -127,7 +129,14 @@ public enum GaitAnalysis {
             }
             set.append("cadenceWindowsStepsPerMinute", .numbers(cadences))
         }
-        return Result(stepTimes: core.steps, bouts: core.bouts, features: set, warnings: cadence.warnings)
+        let inputWarnings = core.implausibleRows > 0 ? [implausibleRowsWarning(core.implausibleRows)] : []
+        return Result(stepTimes: core.steps, bouts: core.bouts, features: set, warnings: cadence.warnings, inputWarnings: inputWarnings)
+    }
+
+    /// The warning for `count` rows left out because they hold an acceleration beyond ±1,000 g or
+    /// a rotation rate beyond ±1,000 rad/s (analysis.md §2.3, step 1; docs/reliability.md).
+    static func implausibleRowsWarning(_ count: Int) -> String {
+        "implausibleValues: \(count) row\(count == 1 ? "" : "s") with an acceleration beyond ±1,000 g (9,806.65 m/s²) or a rotation rate beyond ±1,000 rad/s, which no phone sensor measures, left out"
     }
 
     /// Cadence of a recording only (the per-window estimator), steps/min; nil if no walking.
@@ -143,8 +152,10 @@ struct StepAnalysis {
     var segments: [Segment] = []
     var steps: [Double] = []
     var bouts: [ClosedRange<Double>] = []
-    /// The recording sorted by time, without non-finite rows and repeated timestamps.
+    /// The recording sorted by time, without non-finite or implausible rows and repeated timestamps.
     let cleaned: MotionSignal
+    /// Rows left out for an acceleration or rotation rate no sensor measures.
+    let implausibleRows: Int
     var sampleTimes: [Double] { cleaned.time }
 
     struct Segment {
@@ -160,8 +171,9 @@ struct StepAnalysis {
 
     init(_ signal: MotionSignal, parameters: GaitAnalysis.Parameters) {
         p = parameters
-        let (cleaned, ranges) = MotionPreprocessing.clean(signal)
+        let (cleaned, ranges, implausible) = MotionPreprocessing.clean(signal)
         self.cleaned = cleaned
+        implausibleRows = implausible
         for range in ranges {
             guard let motion = MotionPreprocessing.uniform(cleaned.slice(range), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz) else { continue }
             let (v, h1, h2, magnitude) = MotionPreprocessing.decompose(motion)

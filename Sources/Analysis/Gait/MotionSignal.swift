@@ -76,6 +76,12 @@ struct UniformMotion {
 enum MotionPreprocessing {
     /// Timestamps closer than this (10 µs) are one instant.
     static let minimumIntervalSeconds = 1e-5
+    /// The largest acceleration read as a measurement, m/s²: 1,000 g (phone accelerometers
+    /// saturate at 2–32 g; crash sensors reach a few hundred g).
+    static let largestAcceleration = 1000 * standardGravity
+    /// The largest rotation rate read as a measurement, rad/s (phone gyroscopes saturate near
+    /// 35 rad/s, 2,000 °/s).
+    static let largestRotationRate = 1000.0
 
     /// Sorts by time, drops non-finite rows and repeated timestamps (keeping the first), and
     /// splits at gaps longer than max(0.1 s, 5 × the median interval): never interpolate across
@@ -88,13 +94,24 @@ enum MotionPreprocessing {
     /// Samples closer than ``minimumIntervalSeconds`` to the last kept one count as repeated: no
     /// motion sensor samples faster than 100 kHz, and timestamps 1e-20 s apart would otherwise
     /// claim a rate of 10^20 Hz.
-    static func clean(_ signal: MotionSignal) -> (MotionSignal, [Range<Int>]) {
+    ///
+    /// Rows holding an acceleration (total or gravity) beyond ±``largestAcceleration`` or a
+    /// rotation rate beyond ±``largestRotationRate`` are left out as the non-finite ones are, and
+    /// counted (`implausible`): no phone sensor measures them, and one such spike would otherwise
+    /// swamp every filter, spectrum and peak of the recording.
+    static func clean(_ signal: MotionSignal) -> (signal: MotionSignal, ranges: [Range<Int>], implausible: Int) {
         let time = signal.time
-        // The usual case, checked in one pass: every row finite, in time order, spaced by at
-        // least the minimum interval. Then every row is kept, as it is.
-        let usable = { (i: Int) in time[i].isFinite && signal.x[i].isFinite && signal.y[i].isFinite && signal.z[i].isFinite }
-        var cleaned = signal
-        if !isOrdered(signal) {
+        var columns = [(signal.x, largestAcceleration), (signal.y, largestAcceleration), (signal.z, largestAcceleration)]
+        if let g = signal.gravity { columns += [(g.x, largestAcceleration), (g.y, largestAcceleration), (g.z, largestAcceleration)] }
+        if let r = signal.rotationRate { columns += [(r.x, largestRotationRate), (r.y, largestRotationRate), (r.z, largestRotationRate)] }
+        // The usual case, checked in a pass per column: every row finite and within the sensors'
+        // ranges, in time order, spaced by at least the minimum interval. Then every row is kept,
+        // as it is.
+        var cleaned = signal, implausible = 0
+        if !(isOrdered(time) && columns.allSatisfy({ within($0.0, $0.1) })) {
+            let finite = { (i: Int) in time[i].isFinite && columns.allSatisfy { $0.0[i].isFinite } }
+            let usable = { (i: Int) in time[i].isFinite && columns.allSatisfy { abs($0.0[i]) <= $0.1 } }
+            implausible = time.indices.reduce(0) { $0 + (finite($1) && !usable($1) ? 1 : 0) }
             let order = time.indices.filter(usable).sorted { time[$0] < time[$1] || (time[$0] == time[$1] && $0 < $1) }
             var kept: [Int] = []
             for i in order where kept.last.map({ time[i] - time[$0] >= minimumIntervalSeconds }) ?? true { kept.append(i) }
@@ -102,7 +119,7 @@ enum MotionPreprocessing {
             if let g = signal.gravity { cleaned.gravity = (kept.map { g.x[$0] }, kept.map { g.y[$0] }, kept.map { g.z[$0] }) }
             if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
         }
-        guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : []) }
+        guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : [], implausible) }
         var intervals = [Double](unsafeUninitializedCapacity: cleaned.count - 1) { d, initialized in
             cleaned.time.withUnsafeBufferPointer { t in for i in 0..<(t.count - 1) { d[i] = t[i + 1] - t[i] } }
             initialized = cleaned.count - 1
@@ -115,24 +132,26 @@ enum MotionPreprocessing {
             start = i
         }
         ranges.append(start..<cleaned.count)
-        return (cleaned, ranges)
+        return (cleaned, ranges, implausible)
     }
 
-    /// Whether every row is finite, in time order and at least ``minimumIntervalSeconds`` after
-    /// the one before (one pass over unchecked buffers; columns of unequal length are not).
-    static func isOrdered(_ signal: MotionSignal) -> Bool {
-        let n = signal.count
-        guard signal.x.count == n, signal.y.count == n, signal.z.count == n else { return false }
-        return signal.time.withUnsafeBufferPointer { t in signal.x.withUnsafeBufferPointer { x in
-            signal.y.withUnsafeBufferPointer { y in signal.z.withUnsafeBufferPointer { z in
-                var ordered = true
-                for i in 0..<n {
-                    let finite = t[i].isFinite && x[i].isFinite && y[i].isFinite && z[i].isFinite
-                    ordered = ordered && finite && (i == 0 || t[i] - t[i - 1] >= minimumIntervalSeconds)
-                }
-                return ordered
-            } }
-        } }
+    /// Whether every time is finite, in order and at least ``minimumIntervalSeconds`` after the
+    /// one before (one pass over an unchecked buffer).
+    static func isOrdered(_ time: [Double]) -> Bool {
+        time.withUnsafeBufferPointer { t in
+            var ordered = true
+            for i in 0..<t.count { ordered = ordered && t[i].isFinite && (i == 0 || t[i] - t[i - 1] >= minimumIntervalSeconds) }
+            return ordered
+        }
+    }
+
+    /// Whether every value of `column` lies within ±`bound` (false for NaN and ±∞).
+    static func within(_ column: [Double], _ bound: Double) -> Bool {
+        column.withUnsafeBufferPointer { c in
+            var inside = true
+            for value in c { inside = inside && abs(value) <= bound }
+            return inside
+        }
     }
 
     /// Resamples one gap-free segment onto `rateHz` (low-passing at 0.4·rate first, zero-phase,
