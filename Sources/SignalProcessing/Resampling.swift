@@ -16,39 +16,48 @@ public enum Resampling {
         else {
             return (time.first ?? 0, columns.map { _ in [] })
         }
-        let count = span + 1
-        // Where each output time falls (left neighbour and weight), found once for all columns;
-        // over unchecked buffers (j + 1 < time.count, left[k] + 1 < every column's count).
+        let count = span + 1, m = columns.count
         precondition(columns.allSatisfy { $0.count == time.count }, "resampling: a column's length differs from the times'")
-        let lastLeft = time.count - 2
-        var weight: [Double] = []
-        let left = [Int](unsafeUninitializedCapacity: count) { left, initialized in
-            weight = [Double](unsafeUninitializedCapacity: count) { weight, weighed in
-                time.withUnsafeBufferPointer { time in
-                    var j = 0
-                    for k in 0..<count {
-                        let t = first + Double(k) / rateHz
-                        while j < lastLeft, time[j + 1] < t { j += 1 }
-                        let span = time[j + 1] - time[j]
-                        left[k] = j
-                        weight[k] = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0
+        // One pass over the grid: each output time's left neighbour and weight, found once and
+        // applied to every column at once (no arrays of neighbours and weights), over unchecked
+        // buffers (j + 1 < time.count). The columns are opened and the outputs made
+        // uninitialised one level of nesting each, so that the one loop can read and write all.
+        return withUnsafeTemporaryAllocation(of: UnsafePointer<Double>.self, capacity: m) { inputs in
+            withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Double>.self, capacity: m) { outputs in
+                func fill() {
+                    time.withUnsafeBufferPointer { time in
+                        let lastLeft = time.count - 2
+                        var j = 0
+                        for k in 0..<count {
+                            let t = first + Double(k) / rateHz
+                            while j < lastLeft, time[j + 1] < t { j += 1 }
+                            let span = time[j + 1] - time[j]
+                            let weight = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0
+                            for c in 0..<m {
+                                let x = inputs[c]
+                                outputs[c][k] = x[j] + weight * (x[j + 1] - x[j])
+                            }
+                        }
                     }
                 }
-                weighed = count
-            }
-            initialized = count
-        }
-        let output = columns.map { column in
-            [Double](unsafeUninitializedCapacity: count) { values, initialized in
-                column.withUnsafeBufferPointer { column in left.withUnsafeBufferPointer { left in weight.withUnsafeBufferPointer { weight in
-                    for k in 0..<count {
-                        let j = left[k]
-                        values[k] = column[j] + weight[k] * (column[j + 1] - column[j])
+                func build(_ index: Int) -> [[Double]] {
+                    guard index < m else {
+                        fill()
+                        return []
                     }
-                } } }
-                initialized = count
+                    var rest: [[Double]] = []
+                    let column = columns[index].withUnsafeBufferPointer { input in
+                        [Double](unsafeUninitializedCapacity: count) { values, initialized in
+                            inputs[index] = input.baseAddress!
+                            outputs[index] = values.baseAddress!
+                            rest = build(index + 1)
+                            initialized = count
+                        }
+                    }
+                    return [column] + rest
+                }
+                return (first, build(0))
             }
         }
-        return (first, output)
     }
 }

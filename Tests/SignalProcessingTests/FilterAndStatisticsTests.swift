@@ -262,3 +262,39 @@ import TestSupport
         #expect(Selection.quantiles(of: [8, 1, 4, 2], [0.25, 0.5, 0.75]) == [1.75, 3, 5])
     }
 }
+
+/// Linear resampling onto a uniform grid, by hand and against a plain per-point search.
+@Suite struct ResamplingTests {
+    @Test("by hand: times 0, 0.3, 1, 1.1, 2.05 s onto 2 Hz give grid 0, 0.5, 1, 1.5, 2 s and the interpolated values of two columns; an absurd span gives empty columns")
+    func handValues() {
+        let time = [0, 0.3, 1, 1.1, 2.05]
+        let (start, columns) = Resampling.linear(time: time, columns: [[0, 3, 10, 11, 20.5], [1, 1, -1, 5, 5]], rateHz: 2)
+        #expect(start == 0)
+        // t = 0.5: between 0.3 and 1 (weight 0.2/0.7); t = 1.5: between 1.1 and 2.05 (weight 0.4/0.95).
+        #expect(columns[0] == [0, 3 + (0.5 - 0.3) / 0.7 * 7, 10, 11 + (1.5 - 1.1) / 0.95 * 9.5, 11 + (2 - 1.1) / 0.95 * 9.5])
+        #expect(columns[1] == [1, 1 + (0.5 - 0.3) / 0.7 * -2, -1, 5, 5])
+        #expect(Resampling.linear(time: [0, 1e300], columns: [[0, 1]], rateHz: 100).columns == [[]])
+        #expect(Resampling.linear(time: time, columns: [], rateHz: 2).columns.isEmpty)
+    }
+
+    @Test("0, 1, 3 and 9 columns of jittered 100-Hz samples: every output is x[j] + w·(x[j+1] − x[j]) with j the last input before t (a search per point), bit for bit")
+    func equalsPerPointSearch() {
+        var random = SeededRandom(seed: 73)
+        let n = 5_000
+        let time = (0..<n).map { Double($0) / 100 + 0.004 * (random.unit() - 0.5) }
+        for m in [0, 1, 3, 9] {
+            let columns = (0..<m).map { _ in (0..<n).map { _ in random.unit() } }
+            let (start, got) = Resampling.linear(time: time, columns: columns, rateHz: 100)
+            #expect(got.count == m)
+            for c in 0..<m {
+                for k in stride(from: 0, to: got[c].count, by: 7) {
+                    let t = start + Double(k) / 100
+                    var j = 0
+                    while j < n - 2, time[j + 1] < t { j += 1 }
+                    let w = min(max((t - time[j]) / (time[j + 1] - time[j]), 0), 1)
+                    #expect(got[c][k] == columns[c][j] + w * (columns[c][j + 1] - columns[c][j]), "column \(c), point \(k)")
+                }
+            }
+        }
+    }
+}
