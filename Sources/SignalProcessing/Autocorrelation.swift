@@ -38,13 +38,24 @@ public enum Autocorrelation {
         var size = 1
         while size < 2 * n { size <<= 1 }
         guard let fft = try? FFT(size: size) else { return [] }
-        var padded = x + [Double](repeating: 0, count: size - n)
-        var spectrum = fft.forward(padded)
-        for k in 0..<fft.realBins {
-            spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
-            spectrum[2 * k + 1] = 0
+        // The zero-padded signal, its power spectrum (in place) and the inverse into the same
+        // array: three arrays in all.
+        var padded = [Double](unsafeUninitializedCapacity: size) { p, initialized in
+            x.withUnsafeBufferPointer { x in
+                for i in 0..<n { p[i] = x[i] }
+                for i in n..<size { p[i] = 0 }
+            }
+            initialized = size
         }
-        padded = fft.inverse(spectrum)
+        var spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
+        spectrum.withUnsafeMutableBufferPointer { spectrum in
+            padded.withUnsafeBufferPointer { fft.forward($0, into: spectrum) }
+            for k in 0..<fft.realBins {
+                spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
+                spectrum[2 * k + 1] = 0
+            }
+            padded.withUnsafeMutableBufferPointer { fft.inverse(UnsafeBufferPointer(spectrum), into: $0) }
+        }
         // padded[m] = size · Σ x_i x_{i+m}
         let energy = padded[0] / Double(size) / Double(n)
         return (0...lags).map { m in (padded[m] / Double(size) / Double(n - m)) / energy }

@@ -89,8 +89,9 @@ extension StepAnalysis {
         let fs = p.rateHz
         let segment = longestSegment
         let motion = segment?.motion
-        let accel: [[Double]]? = motion.map { m in [Self.difference(m.x, m.gx), Self.difference(m.y, m.gy), Self.difference(m.z, m.gz)] }
-        let gyro: [[Double]]? = motion?.rotation.map { [$0.x, $0.y, $0.z] }
+        // Each axis demeaned: its mean (summed in order), then each value minus it.
+        let accel: [[Double]]? = motion.map { m in [Self.demeaned(Self.difference(m.x, m.gx)), Self.demeaned(Self.difference(m.y, m.gy)), Self.demeaned(Self.difference(m.z, m.gz))] }
+        let gyro: [[Double]]? = motion?.rotation.map { [Self.demeaned($0.x), Self.demeaned($0.y), Self.demeaned($0.z)] }
         for (suffix, axes) in [("Accel", accel), ("Gyro", gyro)] {
             let unit = suffix == "Accel" ? "MetersSquaredPerSecondToTheFourth" : "RadiansSquaredPerSecondSquared"
             let names = ["tremorDominantFrequencyHz", "tremorBandPower3To12" + unit, "tremorRelativeBandPower", "tremorPeakProminence"].map { $0 + suffix }
@@ -102,8 +103,7 @@ extension StepAnalysis {
             var frequencies: [Double] = []
             var density: [Double] = []
             for axis in axes {
-                let mean = axis.reduce(0, +) / Double(axis.count)
-                let filtered = highPass.filtfilt(Self.difference(axis, mean), padding: Int(clamping: fs))
+                let filtered = highPass.filtfilt(axis, padding: Int(clamping: fs))
                 guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(clamping: 4 * fs))) else { continue }
                 if density.isEmpty {
                     (frequencies, density) = psd
@@ -138,11 +138,11 @@ extension StepAnalysis {
         }
     }
 
-    /// a[i] − b.
-    static func difference(_ a: [Double], _ b: Double) -> [Double] {
-        [Double](unsafeUninitializedCapacity: a.count) { d, initialized in
-            a.withUnsafeBufferPointer { a in for i in 0..<a.count { d[i] = a[i] - b } }
-            initialized = a.count
-        }
+    /// a[i] − mean(a), the mean summed in order.
+    static func demeaned(_ a: [Double]) -> [Double] {
+        var d = a
+        let mean = d.reduce(0, +) / Double(d.count)
+        d.withUnsafeMutableBufferPointer { d in for i in 0..<d.count { d[i] -= mean } }
+        return d
     }
 }
