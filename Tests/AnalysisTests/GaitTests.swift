@@ -79,6 +79,42 @@ import TestSupport
         #expect(left == 2 && kept.count == motion.count - 2)
     }
 
+    @Test("long walks with hostile rows (NaN, ±∞, ±1e308, 1e-300, repeated, decreasing and 1e-20-s-apart times, 1e30 g, zero gravity) in 5,000–40,000 rows, with and without device motion: every analysis ends, every number it reports is finite or absent, the median-interval sampling path (≥ 4,096 intervals) included")
+    func hostileLongWalks() {
+        var random = SeededRandom(seed: 74)
+        let hostile: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, 1e-300, 0, -0.0, 1e30 * standardGravity]
+        for (n, deviceMotion) in [(5_000, false), (12_000, true), (40_000, false)] {
+            var walk = Self.walk(seconds: Double(n) / 100, jitter: 0.004, seed: UInt64(n), Self.g1)
+            if deviceMotion {
+                walk.gravity = (walk.x.map { _ in 0 }, walk.y.map { _ in 0 }, walk.z.map { _ in standardGravity })
+                walk.rotationRate = (walk.x.map { _ in 0.1 }, walk.y.map { _ in 0 }, walk.z.map { _ in 0 })
+            }
+            for _ in 0..<(n / 50) {
+                let i = random.below(n)
+                switch random.below(6) {
+                case 0: walk.time[i] = walk.time[max(0, i - 1)]  // repeated
+                case 1: walk.time[i] = walk.time[max(0, i - 1)] - 0.5  // decreasing
+                case 2: walk.time[i] = walk.time[max(0, i - 1)] + 1e-20
+                case 3: walk.x[i] = hostile[random.below(hostile.count)]
+                case 4: walk.z[i] = hostile[random.below(hostile.count)]
+                default:
+                    if deviceMotion { walk.gravity!.z[i] = [0, .nan, 1e300][random.below(3)] } else { walk.time[i] = hostile[random.below(3)] }
+                }
+            }
+            let result = GaitAnalysis.analyze(walk, windows: true)
+            for (name, value) in zip(result.features.names, result.features.values) {
+                switch value {
+                case .number(let x): #expect(x.isFinite, "\(n) rows: \(name) = \(x)")
+                case .numbers(let xs): #expect(xs.allSatisfy { $0.isFinite || $0.isNaN }, "\(n) rows: \(name)")
+                default: break
+                }
+            }
+            #expect(result.stepTimes.allSatisfy { $0.isFinite })
+            #expect(result.inputWarnings.count == 1, "the ±1e308 and 1e30-g rows are named: \(result.inputWarnings)")
+            #expect(result.stepTimes.count >= n / 100, "\(n) rows: \(result.stepTimes.count) steps of a 1.8-steps/s walk")
+        }
+    }
+
     /// The tilted up-axis u = (0, 0.5, 0.866) as Apple g (a = −(1 + v/g0)·u) and as Android m/s².
     @Test("G2: the vertical projection recovers v for Apple and Android sign conventions")
     func g2() throws {
