@@ -8,18 +8,21 @@ public enum Peaks {
     public static func find(_ x: [Double], minimumProminence: Double = 0, minimumDistance: Int = 1) -> [Int] {
         guard x.count >= 3 else { return [] }
         var candidates: [Int] = []
-        var i = 1
-        while i < x.count - 1 {
-            if x[i] > x[i - 1] {
-                var j = i
-                while j + 1 < x.count, x[j + 1] == x[i] { j += 1 }
-                if j + 1 < x.count, x[j + 1] < x[i] { candidates.append(i) }
-                i = j + 1
-            } else {
-                i += 1
+        x.withUnsafeBufferPointer { x in
+            let lowest = lowestBeforeHigher(x)
+            // Over unchecked buffers: every index read below is in 0..<x.count.
+            var i = 1
+            while i < x.count - 1 {
+                if x[i] > x[i - 1] {
+                    var j = i
+                    while j + 1 < x.count, x[j + 1] == x[i] { j += 1 }
+                    if j + 1 < x.count, x[j + 1] < x[i], x[i] - max(lowest.left[i], lowest.right[i]) >= minimumProminence { candidates.append(i) }
+                    i = j + 1
+                } else {
+                    i += 1
+                }
             }
         }
-        candidates = candidates.filter { prominence(x, $0) >= minimumProminence }
         guard minimumDistance > 1, candidates.count > 1 else { return candidates }
         var keep = [Bool](repeating: true, count: candidates.count)
         for k in candidates.indices.sorted(by: { x[candidates[$0]] > x[candidates[$1]] }) where keep[k] {
@@ -37,21 +40,68 @@ public enum Peaks {
         return candidates.indices.filter { keep[$0] }.map { candidates[$0] }
     }
 
+    /// For every sample i, the lowest value from i back to (not including) the nearest earlier
+    /// sample higher than x[i] (`left`; the start if none), and likewise forward (`right`): the
+    /// two bases of i's prominence, which ``prominence(_:_:)`` finds by walking out from one
+    /// peak. Here for all samples in two passes with a stack of the samples not yet passed by a
+    /// higher one, each holding the lowest value between it and the one below it: O(n) in all
+    /// where walking out from every peak is O(n) per peak (a long bout of similar steps walks
+    /// to its ends for each of its highest peaks). A NaN is never passed, as the walk stops at it.
+    static func lowestBeforeHigher(_ x: UnsafeBufferPointer<Double>) -> (left: [Double], right: [Double]) {
+        let n = x.count
+        var right: [Double] = []
+        let left = [Double](unsafeUninitializedCapacity: n) { left, initialized in
+            right = [Double](unsafeUninitializedCapacity: n) { right, done in
+                // The stack: at most n entries, in two preallocated buffers.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { indices in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { lowestBetween in
+                        pass(x, from: 0, step: 1, into: left, indices, lowestBetween)
+                        pass(x, from: n - 1, step: -1, into: right, indices, lowestBetween)
+                    }
+                }
+                done = n
+            }
+            initialized = n
+        }
+        return (left, right)
+    }
+
+    /// One direction of ``lowestBeforeHigher(_:)``: samples from, from + step, … (n of them).
+    private static func pass(_ x: UnsafeBufferPointer<Double>, from start: Int, step: Int, into lowest: UnsafeMutableBufferPointer<Double>,
+                             _ indices: UnsafeMutableBufferPointer<Int>, _ lowestBetween: UnsafeMutableBufferPointer<Double>) {
+        var top = 0  // entries in the stack
+        var i = start
+        for _ in 0..<x.count {
+            var between = Double.infinity  // the lowest value strictly between the nearest higher sample and i
+            while top > 0, x[indices[top - 1]] <= x[i] {
+                top -= 1
+                between = min(between, min(lowestBetween[top], x[indices[top]]))
+            }
+            lowest[i] = min(x[i], between)
+            indices[top] = i
+            lowestBetween[top] = between
+            top += 1
+            i += step
+        }
+    }
+
     /// Topographic prominence of the sample at `peak`.
     public static func prominence(_ x: [Double], _ peak: Int) -> Double {
-        var leftMin = x[peak]
+        precondition(x.indices.contains(peak), "prominence: \(peak) outside 0..<\(x.count)")
+        let height = x[peak]
+        var leftMin = height
         var i = peak - 1
-        while i >= 0, x[i] <= x[peak] {
+        while i >= 0, x[i] <= height {
             leftMin = min(leftMin, x[i])
             i -= 1
         }
-        var rightMin = x[peak]
+        var rightMin = height
         i = peak + 1
-        while i < x.count, x[i] <= x[peak] {
+        while i < x.count, x[i] <= height {
             rightMin = min(rightMin, x[i])
             i += 1
         }
-        return x[peak] - max(leftMin, rightMin)
+        return height - max(leftMin, rightMin)
     }
 
     /// Offset in (−0.5, 0.5) of the vertex of the parabola through (−1, a), (0, b), (1, c), and its

@@ -298,3 +298,60 @@ import TestSupport
         }
     }
 }
+
+/// Peak finding with SciPy's criteria, by hand and against walking out from every peak.
+@Suite struct PeaksTests {
+    /// find_peaks' definition written out: strict maxima (a plateau by its first sample), each
+    /// prominence by walking out from the peak (Peaks.prominence), then thinning by height.
+    static func definition(_ x: [Double], minimumProminence: Double, minimumDistance: Int) -> [Int] {
+        guard x.count >= 3 else { return [] }
+        var candidates: [Int] = []
+        var i = 1
+        while i < x.count - 1 {
+            if x[i] > x[i - 1] {
+                var j = i
+                while j + 1 < x.count, x[j + 1] == x[i] { j += 1 }
+                if j + 1 < x.count, x[j + 1] < x[i], Peaks.prominence(x, i) >= minimumProminence { candidates.append(i) }
+                i = j + 1
+            } else {
+                i += 1
+            }
+        }
+        guard minimumDistance > 1 else { return candidates }
+        var keep = [Bool](repeating: true, count: candidates.count)
+        for k in candidates.indices.sorted(by: { x[candidates[$0]] > x[candidates[$1]] }) where keep[k] {
+            for other in candidates.indices where other != k && abs(candidates[other] - candidates[k]) < minimumDistance { keep[other] = false }
+        }
+        return candidates.indices.filter { keep[$0] }.map { candidates[$0] }
+    }
+
+    @Test("by hand: 0, 2, 1, 3, 1, 2, 0 has peaks 1, 3, 5 with prominences 1, 3, 1; a prominence of 1.5 keeps 3; a distance of 3 keeps the highest, 3")
+    func handValues() {
+        let x: [Double] = [0, 2, 1, 3, 1, 2, 0]
+        #expect([1, 3, 5].map { Peaks.prominence(x, $0) } == [1, 3, 1])
+        #expect(Peaks.find(x, minimumProminence: 1) == [1, 3, 5])
+        #expect(Peaks.find(x, minimumProminence: 1.5) == [3])
+        #expect(Peaks.find(x, minimumDistance: 3) == [3])
+    }
+
+    @Test("the prominences of all samples in two stack passes select what walking out from each peak selects: noise, quantised steps with plateaus and ties, a 20,000-sample walk band, NaN and ±∞ among them; distances 1 to 60")
+    func equalsWalkingOut() {
+        var random = SeededRandom(seed: 75)
+        var signals: [[Double]] = []
+        for n in [3, 4, 10, 200, 2_001] {
+            signals.append((0..<n).map { _ in random.unit() })
+            signals.append((0..<n).map { _ in Double(random.below(4)) })  // plateaus and ties
+        }
+        signals.append((0..<20_000).map { i in sin(2 * Double.pi * 1.8 * Double(i) / 100) * (1 + 0.2 * sin(Double(i) / 900)) + 0.05 * (random.unit() - 0.5) })
+        var hostile = (0..<500).map { _ in random.unit() }
+        for (i, value) in [(40, Double.nan), (41, .nan), (120, .infinity), (300, -.infinity), (301, .infinity)] { hostile[i] = value }
+        signals.append(hostile)
+        for x in signals {
+            for (prominence, distance) in [(0.0, 1), (0.3, 1), (0.5, 30), (0.1, 60), (2.0, 5)] {
+                #expect(Peaks.find(x, minimumProminence: prominence, minimumDistance: distance)
+                            == Self.definition(x, minimumProminence: prominence, minimumDistance: distance),
+                        "\(x.count) samples, prominence \(prominence), distance \(distance)")
+            }
+        }
+    }
+}
