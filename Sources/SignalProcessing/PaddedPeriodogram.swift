@@ -25,13 +25,13 @@ public struct PaddedPeriodogram {
     public init(size: Int, maximumLength: Int, bins: ClosedRange<Int>, viaAutocorrelation: Bool = true) throws(FFTError) {
         precondition(maximumLength >= 1 && maximumLength <= size && bins.lowerBound >= 0 && bins.upperBound <= size / 2,
                      "padded periodogram: segments of \(maximumLength) values, bins \(bins), \(size) points")
+        paddedFFT = try FFT(size: size)  // size ≤ Int32.max from here on: 2·maximumLength cannot overflow
         var short = 1
         while short < 2 * maximumLength - 1 { short <<= 1 }
         self.viaAutocorrelation = viaAutocorrelation && 2 * short <= size
         self.size = size
         self.maximumLength = maximumLength
         self.bins = bins
-        paddedFFT = try FFT(size: size)
         segmentFFT = self.viaAutocorrelation ? try FFT(size: short) : paddedFFT
         frame = [Double](repeating: 0, count: segmentFFT.size)
         spectrum = [Double](repeating: 0, count: 2 * segmentFFT.realBins)
