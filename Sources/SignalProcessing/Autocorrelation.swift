@@ -28,6 +28,19 @@ public enum Autocorrelation {
         return (product, energy, peak)
     }
 
+    /// The circular autocorrelation of `frame` (fft.size values; zero-pad it for the linear one)
+    /// through its power spectrum (Wiener–Khinchin), unnormalised (size × Σ x_i·x_{i+m}), into
+    /// `output`, which may be `frame`'s own storage; `spectrum` (2·realBins values) is scratch.
+    public static func circular(_ frame: UnsafeBufferPointer<Double>, spectrum: UnsafeMutableBufferPointer<Double>,
+                                into output: UnsafeMutableBufferPointer<Double>, fft: FFT) {
+        fft.forward(frame, into: spectrum)
+        for k in 0..<fft.realBins {
+            spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
+            spectrum[2 * k + 1] = 0
+        }
+        fft.inverse(UnsafeBufferPointer(spectrum), into: output)
+    }
+
     /// The unbiased autocorrelation normalised to R(0) = 1 of Moe-Nilssen & Helbostad (2004,
     /// J Biomech 37:121–126): R(m) = [Σ_{i<N−m} x_i x_{i+m} / (N − m)] / [Σ x_i² / N], for
     /// m = 0…maxLag. `x` should already be demeaned. Empty or all-zero input gives NaN.
@@ -38,8 +51,7 @@ public enum Autocorrelation {
         var size = 1
         while size < 2 * n { size <<= 1 }
         guard let fft = try? FFT(size: size) else { return [] }
-        // The zero-padded signal, its power spectrum (in place) and the inverse into the same
-        // array: three arrays in all.
+        // The zero-padded signal, its power spectrum and the inverse into the signal's array.
         var padded = [Double](unsafeUninitializedCapacity: size) { p, initialized in
             x.withUnsafeBufferPointer { x in
                 for i in 0..<n { p[i] = x[i] }
@@ -49,12 +61,7 @@ public enum Autocorrelation {
         }
         var spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
         spectrum.withUnsafeMutableBufferPointer { spectrum in
-            padded.withUnsafeBufferPointer { fft.forward($0, into: spectrum) }
-            for k in 0..<fft.realBins {
-                spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
-                spectrum[2 * k + 1] = 0
-            }
-            padded.withUnsafeMutableBufferPointer { fft.inverse(UnsafeBufferPointer(spectrum), into: $0) }
+            padded.withUnsafeMutableBufferPointer { circular(UnsafeBufferPointer($0), spectrum: spectrum, into: $0, fft: fft) }
         }
         // padded[m] = size · Σ x_i x_{i+m}
         let energy = padded[0] / Double(size) / Double(n)

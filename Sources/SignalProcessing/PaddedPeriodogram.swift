@@ -16,6 +16,8 @@ public struct PaddedPeriodogram {
     private let segmentFFT: FFT, paddedFFT: FFT
     private let viaAutocorrelation: Bool
     private var frame: [Double], spectrum: [Double]
+    /// How many of the frame's first values the last segment wrote (the rest are zeros).
+    private var written = 0
     /// Σ_s |X_s|² on the segment transform's bins (autocorrelation route) or on `bins` (direct).
     private var accumulated: [Double]
     public private(set) var segments = 0
@@ -45,9 +47,9 @@ public struct PaddedPeriodogram {
         let fft = segmentFFT, low = bins.lowerBound
         let limit = viaAutocorrelation ? 0...(fft.realBins - 1) : bins
         frame.withUnsafeMutableBufferPointer { frame in
-            // Past `count` the frame holds zeros: written once, and cleared after a longer segment.
+            // Past `count` the frame holds zeros: those a longer segment before wrote are cleared.
             for i in 0..<count { frame[i] = value(i) }
-            for i in count..<frame.count where frame[i] != 0 { frame[i] = 0 }
+            for i in count..<max(count, written) { frame[i] = 0 }
             spectrum.withUnsafeMutableBufferPointer { spectrum in
                 fft.forward(UnsafeBufferPointer(frame), into: spectrum)
                 accumulated.withUnsafeMutableBufferPointer { sums in
@@ -56,6 +58,7 @@ public struct PaddedPeriodogram {
                 }
             }
         }
+        written = count
         segments += 1
     }
 

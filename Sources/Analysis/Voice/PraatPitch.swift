@@ -181,17 +181,12 @@ struct PraatPitchAnalysis {
             self.lagged = lagged
         }
 
-        /// The autocorrelation of `frame` (fft.size values, zero-padded) through its power
-        /// spectrum (Wiener–Khinchin), unnormalised, into `lagged`; `spectrum` is scratch.
+        /// The autocorrelation of `frame` (fft.size values, zero-padded) into `lagged`
+        /// (``Autocorrelation/circular(_:spectrum:into:fft:)``); `spectrum` is scratch.
         static func autocorrelate(_ frame: [Double], into lagged: inout [Double], spectrum: inout [Double], fft: FFT) {
             frame.withUnsafeBufferPointer { frame in
                 spectrum.withUnsafeMutableBufferPointer { spectrum in
-                    fft.forward(frame, into: spectrum)
-                    for k in 0..<fft.realBins {
-                        spectrum[2 * k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
-                        spectrum[2 * k + 1] = 0
-                    }
-                    lagged.withUnsafeMutableBufferPointer { fft.inverse(UnsafeBufferPointer(spectrum), into: $0) }
+                    lagged.withUnsafeMutableBufferPointer { Autocorrelation.circular(frame, spectrum: spectrum, into: $0, fft: fft) }
                 }
             }
         }
