@@ -92,10 +92,10 @@ public enum GaitAnalysis {
     /// Analyses `signal`. With `windows` true, the cadence of every 20-s window (10-s hop) is
     /// added as `cadenceWindowsStepsPerMinute`, each window analysed as a recording of its own.
     public static func analyze(_ signal: MotionSignal, parameters p: Parameters = Parameters(), windows: Bool = true) -> Result {
-        let core = StepAnalysis(signal, parameters: p)
+        let core = StepAnalysis(signal, parameters: p, tremor: true)
         var set = FeatureSet(name: "atk")
-        let cadence = core.cadence
-        core.appendFeatures(to: &set, cadence: cadence)
+        let (cadence, regularity) = Parallel.pair(parallel: core.isLong) { core.cadence } _: { core.regularityAndHarmonicRatios }
+        core.appendFeatures(to: &set, cadence: cadence, regularity: regularity)
         // Sway describes standing still: only for recordings that are mostly not walking.
         let span = (core.sampleTimes.last ?? 0) - (core.sampleTimes.first ?? 0)
         let walking = core.bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
@@ -107,8 +107,9 @@ public enum GaitAnalysis {
         core.appendTremorFeatures(to: &set)
         if windows {
             // Windows over the cleaned (sorted, finite) samples; windows without samples are
-            // skipped in one jump, so the work follows the samples, not the time span.
-            var cadences: [Double] = []
+            // skipped in one jump, so the work follows the samples, not the time span. Each
+            // window is analysed on its own, over the cores when there are many.
+            var found: [Range<Int>] = []
             let times = core.cleaned.time, width = p.cadenceWindowSeconds, hop = p.cadenceHopSeconds
             if let first = times.first, let last = times.last {
                 var start = first, lower = 0
@@ -118,7 +119,7 @@ public enum GaitAnalysis {
                     while upper < times.count, times[upper] < start + width { upper += 1 }
                     let next: Double
                     if upper > lower {
-                        cadences.append(StepAnalysis(core.cleaned.slice(lower..<upper), parameters: p).cadence.value ?? .nan)
+                        found.append(lower..<upper)
                         next = start + hop
                     } else {
                         next = start + max(1, ((times[lower] - start - width) / hop).rounded(.down)) * hop
@@ -126,6 +127,10 @@ public enum GaitAnalysis {
                     guard next > start else { break }  // a time so large that a hop no longer moves it
                     start = next
                 }
+            }
+            let cleaned = core.cleaned, spans = found
+            let cadences = Parallel.map(spans.count, parallel: spans.count >= 8) {
+                StepAnalysis(cleaned.slice(spans[$0]), parameters: p).cadence.value ?? .nan
             }
             set.append("cadenceWindowsStepsPerMinute", .numbers(cadences))
         }
@@ -169,28 +174,63 @@ struct StepAnalysis {
         var steps: [[Double]]
     }
 
-    init(_ signal: MotionSignal, parameters: GaitAnalysis.Parameters) {
+    /// Features of the tremor spectrum (§2.9) of the longest segment, when asked for.
+    var tremor = FeatureSet(name: "tremor")
+
+    /// Whether the longest segment is long enough for two threads (``parallelSamples``).
+    var isLong: Bool { (longestSegment?.motion.count ?? 0) >= Self.parallelSamples }
+
+    /// Segments at least this long (samples; 164 s at 100 Hz) run their independent stages on two
+    /// threads (``Parallel``): below, a thread handoff costs more than the stage.
+    static let parallelSamples = 1 << 14
+
+    /// With `tremor`, the tremor spectrum of the longest segment too, beside the steps on another
+    /// thread when that segment is long.
+    init(_ signal: MotionSignal, parameters: GaitAnalysis.Parameters, tremor: Bool = false) {
         p = parameters
         let (cleaned, ranges, implausible) = MotionPreprocessing.clean(signal)
         self.cleaned = cleaned
         implausibleRows = implausible
-        for range in ranges {
-            guard let motion = MotionPreprocessing.uniform(cleaned.slice(range), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz) else { continue }
-            let (v, h1, h2, magnitude) = MotionPreprocessing.decompose(motion)
-            let fs = p.rateHz
-            let vBand = Butterworth.bandPass(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: 2 * fs))
-            let v20 = Butterworth.lowPass(cutoffHz: 20, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: fs))
-            let bouts = Self.walkingBouts(v: v, magnitude: magnitude, fs: fs, p: p)
-            var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, h2: h2, bouts: [], lags: [], steps: [])
-            for (bout, lags) in Self.periodicParts(of: bouts, v20: v20, fs: fs, p: p) {
-                segment.bouts.append(bout)
-                segment.lags.append(lags)
-                segment.steps.append(Self.steps(in: Array(vBand[bout]), offset: bout.lowerBound, lags: lags, fs: fs, p: p))
-                self.bouts.append(motion.time(Double(bout.lowerBound))...motion.time(Double(bout.upperBound - 1)))
-            }
-            steps += segment.steps.flatMap { $0.map(motion.time) }
-            segments.append(segment)
+        let p = parameters
+        let motions = ranges.compactMap { MotionPreprocessing.uniform(cleaned.slice($0), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz) }
+        // The first of the longest, as `longestSegment` picks it.
+        let longest = motions.indices.max { motions[$0].count < motions[$1].count }
+        let long = longest.map { motions[$0].count >= Self.parallelSamples } ?? false
+        (segments, self.tremor) = Parallel.pair(parallel: tremor && long) {
+            motions.map { Self.segment($0, parameters: p) }
+        } _: {
+            tremor ? Self.tremorFeatures(of: longest.map { motions[$0] }, rateHz: p.rateHz) : FeatureSet(name: "tremor")
         }
+        for segment in segments {
+            for bout in segment.bouts {
+                bouts.append(segment.motion.time(Double(bout.lowerBound))...segment.motion.time(Double(bout.upperBound - 1)))
+            }
+            steps += segment.steps.flatMap { $0.map(segment.motion.time) }
+        }
+    }
+
+    /// Decomposition, step band, bouts, lags and steps of one gap-free segment.
+    static func segment(_ motion: UniformMotion, parameters p: GaitAnalysis.Parameters) -> Segment {
+        let (v, h1, h2, magnitude) = MotionPreprocessing.decompose(motion)
+        let fs = p.rateHz
+        // The step band, the 20-Hz signal and the walking windows, each from v alone.
+        let long = motion.count >= parallelSamples
+        let ((vBand, v20), bouts) = Parallel.pair(parallel: long) {
+            Parallel.pair(parallel: long) {
+                Butterworth.bandPass(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: 2 * fs))
+            } _: {
+                Butterworth.lowPass(cutoffHz: 20, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: fs))
+            }
+        } _: {
+            walkingBouts(v: v, magnitude: magnitude, fs: fs, p: p)
+        }
+        var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, h2: h2, bouts: [], lags: [], steps: [])
+        for (bout, lags) in periodicParts(of: bouts, v20: v20, fs: fs, p: p) {
+            segment.bouts.append(bout)
+            segment.lags.append(lags)
+            segment.steps.append(steps(in: Array(vBand[bout]), offset: bout.lowerBound, lags: lags, fs: fs, p: p))
+        }
+        return segment
     }
 
     /// Splits each bout into chunks of about `chunkSeconds`, keeps the runs of consecutive chunks

@@ -139,9 +139,9 @@ extension StepAnalysis {
         return (Double(low - 1 + k) + offset) * resolution
     }
 
-    /// Appends the gait features (analysis.md §2.5–2.7) to `set`, with `c` this recording's ``cadence``.
-    func appendFeatures(to set: inout FeatureSet, cadence c: Cadence) {
-        let fs = p.rateHz
+    /// Appends the gait features (analysis.md §2.5–2.7) to `set`, with `c` this recording's
+    /// ``cadence`` and `regularity` its ``regularityAndHarmonicRatios``.
+    func appendFeatures(to set: inout FeatureSet, cadence c: Cadence, regularity: [(String, Double?)]) {
         set.append("stepCount", Double(steps.count))
         set.append("cadenceStepsPerMinute", c.value)
         set.append("cadenceSource", .text(c.source))
@@ -159,7 +159,19 @@ extension StepAnalysis {
         set.append("strideTimeMeanSeconds", strideTimes.isEmpty ? nil : strideTimes.statistic(Statistics.mean))
         set.append("strideTimeSdSeconds", strideTimes.count < 2 ? nil : strideTimes.statistic(Statistics.standardDeviation))
 
-        // Regularity and symmetry on the longest bout, trimmed (Moe-Nilssen & Helbostad 2004).
+        for (name, value) in regularity { set.append(name, value) }
+
+        let origin = sampleTimes.first ?? 0
+        set.append("walkingBoutCount", Double(bouts.count))
+        set.append("walkingDurationSeconds", bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) })
+        set.append("walkingBoutStartsSeconds", .numbers(bouts.map { $0.lowerBound - origin }))
+        set.append("walkingBoutEndsSeconds", .numbers(bouts.map { $0.upperBound - origin }))
+    }
+
+    /// Regularity and symmetry (Moe-Nilssen & Helbostad 2004) and harmonic ratios of the longest
+    /// bout, trimmed, in the order `appendFeatures` writes them.
+    var regularityAndHarmonicRatios: [(String, Double?)] {
+        let fs = p.rateHz
         var regularity: [(String, Double?)] = []
         var harmonic: [(String, Double?)] = []
         if let (segment, bout, index) = longestBout {
@@ -190,13 +202,7 @@ extension StepAnalysis {
             }
             harmonic = [("harmonicRatioV", nil), ("harmonicRatioH1", nil), ("harmonicRatioML", nil)]
         }
-        for (name, value) in regularity + harmonic { set.append(name, value) }
-
-        let origin = sampleTimes.first ?? 0
-        set.append("walkingBoutCount", Double(bouts.count))
-        set.append("walkingDurationSeconds", bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) })
-        set.append("walkingBoutStartsSeconds", .numbers(bouts.map { $0.lowerBound - origin }))
-        set.append("walkingBoutEndsSeconds", .numbers(bouts.map { $0.upperBound - origin }))
+        return regularity + harmonic
     }
 
     /// Harmonic ratios (Menz, Lord & Fitzpatrick 2003, Gait Posture 18:35–46): per stride

@@ -178,9 +178,9 @@ enum MotionPreprocessing {
         } else {
             let lowPass = Butterworth.lowPass(order: 2, cutoffHz: gravityCutoffHz, sampleRateHz: rateHz)
             let padding = Int(clamping: rateHz / gravityCutoffHz, to: 0...motion.count)
-            motion.gx = lowPass.filtfilt(motion.x, padding: padding)
-            motion.gy = lowPass.filtfilt(motion.y, padding: padding)
-            motion.gz = lowPass.filtfilt(motion.z, padding: padding)
+            let axes = [motion.x, motion.y, motion.z]
+            let gravity = Parallel.map(3, parallel: motion.count >= StepAnalysis.parallelSamples) { lowPass.filtfilt(axes[$0], padding: padding) }
+            (motion.gx, motion.gy, motion.gz) = (gravity[0], gravity[1], gravity[2])
         }
         if segment.rotationRate != nil { motion.rotation = (resampled[next], resampled[next + 1], resampled[next + 2]) }
         return motion

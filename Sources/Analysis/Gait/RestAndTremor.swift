@@ -82,16 +82,19 @@ extension StepAnalysis {
         set.append(names[7], f95)
     }
 
+    /// The tremor features computed with the steps (``tremor``).
+    func appendTremorFeatures(to set: inout FeatureSet) {
+        for (name, value) in zip(tremor.names, tremor.values) { set.append(name, value) }
+    }
+
     /// Tremor spectrum (analysis.md §2.9) of the dynamic acceleration (suffix `Accel`) and, for
     /// device motion, the rotation rate (`Gyro`): per axis demeaned, zero-phase 1 Hz high-pass,
     /// Welch PSD (Hann, 4-s segments, 50 % overlap), axes summed.
-    func appendTremorFeatures(to set: inout FeatureSet) {
-        let fs = p.rateHz
-        let segment = longestSegment
-        let motion = segment?.motion
+    static func tremorFeatures(of motion: UniformMotion?, rateHz fs: Double) -> FeatureSet {
+        var set = FeatureSet(name: "tremor")
         // Each axis demeaned: its mean (summed in order), then each value minus it.
-        let accel: [[Double]]? = motion.map { m in [Self.demeaned(Self.difference(m.x, m.gx)), Self.demeaned(Self.difference(m.y, m.gy)), Self.demeaned(Self.difference(m.z, m.gz))] }
-        let gyro: [[Double]]? = motion?.rotation.map { [Self.demeaned($0.x), Self.demeaned($0.y), Self.demeaned($0.z)] }
+        let accel: [[Double]]? = motion.map { m in [demeaned(difference(m.x, m.gx)), demeaned(difference(m.y, m.gy)), demeaned(difference(m.z, m.gz))] }
+        let gyro: [[Double]]? = motion?.rotation.map { [demeaned($0.x), demeaned($0.y), demeaned($0.z)] }
         for (suffix, axes) in [("Accel", accel), ("Gyro", gyro)] {
             let unit = suffix == "Accel" ? "MetersSquaredPerSecondToTheFourth" : "RadiansSquaredPerSecondSquared"
             let names = ["tremorDominantFrequencyHz", "tremorBandPower3To12" + unit, "tremorRelativeBandPower", "tremorPeakProminence"].map { $0 + suffix }
@@ -127,6 +130,7 @@ extension StepAnalysis {
             set.append(names[2], widePower > 0 ? bandPower / widePower : nil)
             set.append(names[3], density[peak] / band.map { density[$0] }.statistic(Statistics.median))
         }
+        return set
     }
 
     /// a[i] − b[i] for columns of equal length, over unchecked buffers.
