@@ -8,9 +8,10 @@ public enum Resampling {
     ///   - columns: value columns of the same length as `time`.
     ///   - maximumCount: the most grid points made; a span that would need more (timestamps far
     ///     apart, an absurd rate) gives empty columns instead of an allocation the data cannot justify.
+    ///   - parallel: the grid's two halves on two threads (``Parallel``), the same values.
     /// - Returns: the grid's start time and the resampled columns.
     public static func linear(time: [Double], columns: [[Double]], rateHz: Double,
-                              maximumCount: Int = 1 << 27) -> (start: Double, columns: [[Double]]) {
+                              maximumCount: Int = 1 << 27, parallel: Bool = false) -> (start: Double, columns: [[Double]]) {
         guard let first = time.first, let last = time.last, time.count >= 2, rateHz > 0,
               let span = Int(checking: (last - first) * rateHz, rounding: .down, in: 0...(maximumCount - 1))
         else {
@@ -24,11 +25,20 @@ public enum Resampling {
         // uninitialised one level of nesting each, so that the one loop can read and write all.
         return withUnsafeTemporaryAllocation(of: UnsafePointer<Double>.self, capacity: m) { inputs in
             withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Double>.self, capacity: m) { outputs in
-                func fill() {
+                // Each part of the grid starts from its first time's left neighbour: the last
+                // source time before it (times increase), as the walk from the start finds it.
+                nonisolated(unsafe) let (inputs, outputs) = (inputs, outputs)
+                @Sendable func fill(_ part: Range<Int>) {
                     time.withUnsafeBufferPointer { time in
                         let lastLeft = time.count - 2
-                        var j = 0
-                        for k in 0..<count {
+                        let t0 = first + Double(part.lowerBound) / rateHz
+                        var (low, high) = (1, time.count)  // the first i ≥ 1 with time[i] ≥ t0, or count
+                        while low < high {
+                            let middle = low + (high - low) / 2
+                            if time[middle] < t0 { low = middle + 1 } else { high = middle }
+                        }
+                        var j = min(lastLeft, low - 1)
+                        for k in part {
                             let t = first + Double(k) / rateHz
                             while j < lastLeft, time[j + 1] < t { j += 1 }
                             let span = time[j + 1] - time[j]
@@ -42,7 +52,8 @@ public enum Resampling {
                 }
                 func build(_ index: Int) -> [[Double]] {
                     guard index < m else {
-                        fill()
+                        let half = count / 2
+                        _ = Parallel.map(2, parallel: parallel && half > 0) { fill($0 == 0 ? 0..<half : half..<count) }
                         return []
                     }
                     var rest: [[Double]] = []

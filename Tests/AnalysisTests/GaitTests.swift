@@ -115,6 +115,36 @@ import TestSupport
         }
     }
 
+    @Test("two threads give one thread's bits: 400 s walks (40,000 samples, above the 2^14-sample line) with and without device motion, one with a 3-s gap and hostile rows, analysed with window cadences on two threads and on one")
+    func twoThreadsEqualOne() {
+        var random = SeededRandom(seed: 75)
+        for (index, deviceMotion) in [false, true, false].enumerated() {
+            var walk = Self.walk(seconds: 400, jitter: 0.004, seed: UInt64(80 + index)) { Self.g1($0) + 0.3 * sin(2 * .pi * 6 * $0) }
+            if deviceMotion {
+                walk.gravity = (walk.x.map { _ in 0 }, walk.y.map { _ in 0 }, walk.z.map { _ in standardGravity })
+                walk.rotationRate = (walk.x.map { _ in 0.1 * random.unit() }, walk.y.map { _ in 0 }, walk.z.map { _ in 0.05 * random.unit() })
+            }
+            if index == 2 {
+                for i in 25_000..<walk.count { walk.time[i] += 3 }  // a gap: two segments, the longer first
+                for _ in 0..<200 { walk.x[random.below(walk.count)] = [.nan, .infinity, 1e30 * standardGravity][random.below(3)] }
+            }
+            let two = GaitAnalysis.analyze(walk, parameters: .init(), windows: true, parallelFrom: StepAnalysis.parallelSamples)
+            let one = GaitAnalysis.analyze(walk, parameters: .init(), windows: true, parallelFrom: .max)
+            #expect(two.stepTimes.count > 500)
+            #expect(two.stepTimes == one.stepTimes && two.bouts == one.bouts && two.warnings == one.warnings && two.inputWarnings == one.inputWarnings)
+            #expect(two.features.names == one.features.names)
+            for (name, (a, b)) in zip(one.features.names, zip(two.features.values, one.features.values)) {
+                // Bit for bit (NaN included, which == would not count as equal).
+                switch (a, b) {
+                case (.number(let x), .number(let y)): #expect(x.bitPattern == y.bitPattern, "\(name): \(x) vs \(y)")
+                case (.numbers(let x), .numbers(let y)): #expect(x.map(\.bitPattern) == y.map(\.bitPattern), "\(name)")
+                default: #expect(a == b, "\(name)")
+                }
+            }
+            #expect(two.features["tremorDominantFrequencyHzAccel"]?.number != nil)
+        }
+    }
+
     /// The tilted up-axis u = (0, 0.5, 0.866) as Apple g (a = −(1 + v/g0)·u) and as Android m/s².
     @Test("G2: the vertical projection recovers v for Apple and Android sign conventions")
     func g2() throws {

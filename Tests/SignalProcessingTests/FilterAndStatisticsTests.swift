@@ -297,6 +297,26 @@ import TestSupport
             }
         }
     }
+
+    @Test("the grid's two halves on two threads give the same bits as one walk: phone-like 100-Hz jitter, a 400-Hz source, a 20-Hz one, gaps, and 2–5 points")
+    func parallelHalvesEqualOneWalk() {
+        var random = SeededRandom(seed: 91)
+        var sources: [[Double]] = []
+        for (n, period, jitter) in [(40_001, 0.01, 0.004), (40_000, 0.0025, 0.001), (9_999, 0.05, 0.02)] {
+            var t = 0.0
+            sources.append((0..<n).map { _ in
+                t += period + jitter * (random.unit() - 0.5) + (random.unit() < 0.001 ? 0.7 : 0)  // now and then a gap
+                return t
+            })
+        }
+        sources += [[0, 0.01], [0, 0.004, 0.02], [0, 0.01, 0.02, 0.035, 0.04]]
+        for time in sources {
+            let columns = (0..<3).map { _ in time.map { _ in random.unit() * 20 - 10 } }
+            let one = Resampling.linear(time: time, columns: columns, rateHz: 100)
+            let two = Resampling.linear(time: time, columns: columns, rateHz: 100, parallel: true)
+            #expect(one.start == two.start && one.columns == two.columns, "\(time.count) source times")
+        }
+    }
 }
 
 /// Peak finding with SciPy's criteria, by hand and against walking out from every peak.
@@ -353,5 +373,20 @@ import TestSupport
                         "\(x.count) samples, prominence \(prominence), distance \(distance)")
             }
         }
+    }
+}
+
+/// Fork–join: results in index order whatever thread computed them.
+@Suite struct ParallelTests {
+    @Test("map gives body(i) in index order on two threads and on one, for 0, 1, 2 and 1,000 pieces; pair gives both results in place, nested pairs too")
+    func mapAndPair() {
+        for count in [0, 1, 2, 1_000] {
+            let expected = (0..<count).map { i in (0...i % 97).reduce(0.0) { $0 + sin(Double($1)) } }
+            for parallel in [false, true] {
+                #expect(Parallel.map(count, parallel: parallel) { i in (0...i % 97).reduce(0.0) { $0 + sin(Double($1)) } } == expected)
+            }
+        }
+        let ((a, b), c) = Parallel.pair(parallel: true) { Parallel.pair(parallel: true) { "a" } _: { [1, 2] } } _: { 3.5 }
+        #expect(a == "a" && b == [1, 2] && c == 3.5)
     }
 }

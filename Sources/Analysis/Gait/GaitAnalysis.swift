@@ -92,7 +92,13 @@ public enum GaitAnalysis {
     /// Analyses `signal`. With `windows` true, the cadence of every 20-s window (10-s hop) is
     /// added as `cadenceWindowsStepsPerMinute`, each window analysed as a recording of its own.
     public static func analyze(_ signal: MotionSignal, parameters p: Parameters = Parameters(), windows: Bool = true) -> Result {
-        let core = StepAnalysis(signal, parameters: p, tremor: true)
+        analyze(signal, parameters: p, windows: windows, parallelFrom: StepAnalysis.parallelSamples)
+    }
+
+    /// ``analyze(_:parameters:windows:)`` with segments of `parallelFrom` samples or more on two
+    /// threads (`Int.max`: all on this one; the results are the same bits).
+    static func analyze(_ signal: MotionSignal, parameters p: Parameters, windows: Bool, parallelFrom: Int) -> Result {
+        let core = StepAnalysis(signal, parameters: p, tremor: true, parallelFrom: parallelFrom)
         var set = FeatureSet(name: "atk")
         let (cadence, regularity) = Parallel.pair(parallel: core.isLong) { core.cadence } _: { core.regularityAndHarmonicRatios }
         core.appendFeatures(to: &set, cadence: cadence, regularity: regularity)
@@ -129,7 +135,7 @@ public enum GaitAnalysis {
                 }
             }
             let cleaned = core.cleaned, spans = found
-            let cadences = Parallel.map(spans.count, parallel: spans.count >= 8) {
+            let cadences = Parallel.map(spans.count, parallel: spans.count >= 8 && cleaned.count >= parallelFrom) {
                 StepAnalysis(cleaned.slice(spans[$0]), parameters: p).cadence.value ?? .nan
             }
             set.append("cadenceWindowsStepsPerMinute", .numbers(cadences))
@@ -177,27 +183,31 @@ struct StepAnalysis {
     /// Features of the tremor spectrum (§2.9) of the longest segment, when asked for.
     var tremor = FeatureSet(name: "tremor")
 
-    /// Whether the longest segment is long enough for two threads (``parallelSamples``).
-    var isLong: Bool { (longestSegment?.motion.count ?? 0) >= Self.parallelSamples }
+    /// Segments of this many samples or more run their independent stages on two threads.
+    let parallelFrom: Int
 
-    /// Segments at least this long (samples; 164 s at 100 Hz) run their independent stages on two
-    /// threads (``Parallel``): below, a thread handoff costs more than the stage.
+    /// Whether the longest segment is long enough for two threads (``parallelFrom``).
+    var isLong: Bool { (longestSegment?.motion.count ?? 0) >= parallelFrom }
+
+    /// The default ``parallelFrom`` (samples; 164 s at 100 Hz): below, a thread handoff
+    /// (``Parallel``) costs more than the stage.
     static let parallelSamples = 1 << 14
 
     /// With `tremor`, the tremor spectrum of the longest segment too, beside the steps on another
     /// thread when that segment is long.
-    init(_ signal: MotionSignal, parameters: GaitAnalysis.Parameters, tremor: Bool = false) {
+    init(_ signal: MotionSignal, parameters: GaitAnalysis.Parameters, tremor: Bool = false, parallelFrom: Int = parallelSamples) {
         p = parameters
+        self.parallelFrom = parallelFrom
         let (cleaned, ranges, implausible) = MotionPreprocessing.clean(signal)
         self.cleaned = cleaned
         implausibleRows = implausible
         let p = parameters
-        let motions = ranges.compactMap { MotionPreprocessing.uniform(cleaned.slice($0), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz) }
+        let motions = ranges.compactMap { MotionPreprocessing.uniform(cleaned.slice($0), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz, parallelFrom: parallelFrom) }
         // The first of the longest, as `longestSegment` picks it.
         let longest = motions.indices.max { motions[$0].count < motions[$1].count }
-        let long = longest.map { motions[$0].count >= Self.parallelSamples } ?? false
+        let long = longest.map { motions[$0].count >= parallelFrom } ?? false
         (segments, self.tremor) = Parallel.pair(parallel: tremor && long) {
-            motions.map { Self.segment($0, parameters: p) }
+            motions.map { Self.segment($0, parameters: p, parallelFrom: parallelFrom) }
         } _: {
             tremor ? Self.tremorFeatures(of: longest.map { motions[$0] }, rateHz: p.rateHz) : FeatureSet(name: "tremor")
         }
@@ -210,11 +220,11 @@ struct StepAnalysis {
     }
 
     /// Decomposition, step band, bouts, lags and steps of one gap-free segment.
-    static func segment(_ motion: UniformMotion, parameters p: GaitAnalysis.Parameters) -> Segment {
+    static func segment(_ motion: UniformMotion, parameters p: GaitAnalysis.Parameters, parallelFrom: Int) -> Segment {
         let (v, h1, h2, magnitude) = MotionPreprocessing.decompose(motion)
         let fs = p.rateHz
         // The step band, the 20-Hz signal and the walking windows, each from v alone.
-        let long = motion.count >= parallelSamples
+        let long = motion.count >= parallelFrom
         let ((vBand, v20), bouts) = Parallel.pair(parallel: long) {
             Parallel.pair(parallel: long) {
                 Butterworth.bandPass(lowHz: p.bandLowHz, highHz: p.bandHighHz, sampleRateHz: fs).filtfilt(v, padding: Int(clamping: 2 * fs))

@@ -157,8 +157,9 @@ enum MotionPreprocessing {
     /// Resamples one gap-free segment onto `rateHz` (low-passing at 0.4·rate first, zero-phase,
     /// when the source is faster than twice the target) and estimates gravity: the device's own
     /// estimate when present, else a zero-phase 2nd-order Butterworth low-pass at
-    /// `gravityCutoffHz` (analysis.md §2.3, steps 2–3).
-    static func uniform(_ segment: MotionSignal, rateHz: Double, gravityCutoffHz: Double) -> UniformMotion? {
+    /// `gravityCutoffHz` (analysis.md §2.3, steps 2–3). Segments of `parallelFrom` samples or more
+    /// resample and low-pass on two threads.
+    static func uniform(_ segment: MotionSignal, rateHz: Double, gravityCutoffHz: Double, parallelFrom: Int = .max) -> UniformMotion? {
         guard segment.count >= 4, let first = segment.time.first, let last = segment.time.last, last > first else { return nil }
         var columns = [segment.x, segment.y, segment.z]
         if let g = segment.gravity { columns += [g.x, g.y, g.z] }
@@ -168,7 +169,7 @@ enum MotionPreprocessing {
             let antiAlias = Butterworth.lowPass(order: 4, cutoffHz: 0.4 * rateHz, sampleRateHz: sourceRate)
             columns = columns.map { antiAlias.filtfilt($0, padding: Int(clamping: sourceRate, to: 0...segment.count)) }
         }
-        let (start, resampled) = Resampling.linear(time: segment.time, columns: columns, rateHz: rateHz)
+        let (start, resampled) = Resampling.linear(time: segment.time, columns: columns, rateHz: rateHz, parallel: segment.count >= parallelFrom)
         guard resampled[0].count >= 4 else { return nil }
         var motion = UniformMotion(rateHz: rateHz, start: start, x: resampled[0], y: resampled[1], z: resampled[2])
         var next = 3
@@ -179,7 +180,7 @@ enum MotionPreprocessing {
             let lowPass = Butterworth.lowPass(order: 2, cutoffHz: gravityCutoffHz, sampleRateHz: rateHz)
             let padding = Int(clamping: rateHz / gravityCutoffHz, to: 0...motion.count)
             let axes = [motion.x, motion.y, motion.z]
-            let gravity = Parallel.map(3, parallel: motion.count >= StepAnalysis.parallelSamples) { lowPass.filtfilt(axes[$0], padding: padding) }
+            let gravity = Parallel.map(3, parallel: motion.count >= parallelFrom) { lowPass.filtfilt(axes[$0], padding: padding) }
             (motion.gx, motion.gy, motion.gz) = (gravity[0], gravity[1], gravity[2])
         }
         if segment.rotationRate != nil { motion.rotation = (resampled[next], resampled[next + 1], resampled[next + 2]) }
