@@ -30,18 +30,20 @@ typedef double v8 __attribute__((vector_size(64), aligned(8)));
         *z2 = c[2] * x - c[4] * y;                                                                               \
         return y;                                                                                                \
     }                                                                                                            \
-    INLINE void lanes_steps_##N(int S, const V c[4][5], V *z1, V *z2, const double *const *inputs, size_t stride, \
-                                double *const *outputs, const size_t *offset, size_t from, size_t to, int writing) { \
+    INLINE void lanes_steps_##N(int S, const V c[4][5], V *z1, V *z2, const double *const *inputs, ptrdiff_t stride, \
+                                double *const *outputs, ptrdiff_t ostride, const size_t *offset, size_t from, size_t to, \
+                                int writing) {                                                                   \
         for (size_t n = from; n < to; n++) {                                                                     \
             V y;                                                                                                 \
-            for (int j = 0; j < N; j++) y[j] = inputs[j][n * stride];                                           \
+            for (int j = 0; j < N; j++) y[j] = inputs[j][(ptrdiff_t)n * stride];                                \
             for (int k = 0; k < S; k++) y = step_##N(c[k], &z1[k], &z2[k], y);                                  \
             for (int j = 0; j < N; j++)                                                                          \
-                if (writing & (1 << j)) outputs[j][n - offset[j]] = y[j];                                        \
+                if (writing & (1 << j)) outputs[j][(ptrdiff_t)(n - offset[j]) * ostride] = y[j];                 \
         }                                                                                                        \
     }                                                                                                            \
     INLINE void lanes_body_##N(int S, const double *coefficients, double *state, const double *const *inputs,   \
-                               size_t stride, double *const *outputs, size_t exact, size_t warmup, size_t count) { \
+                               ptrdiff_t stride, double *const *outputs, ptrdiff_t ostride, size_t exact, size_t warmup, \
+                               size_t count) {                                                                   \
         V c[4][5], z1[4], z2[4];                                                                                 \
         for (int k = 0; k < S; k++) {                                                                            \
             for (int j = 0; j < 5; j++) memcpy(&c[k][j], coefficients + 40 * k + 8 * j, sizeof(V));              \
@@ -58,8 +60,8 @@ typedef double v8 __attribute__((vector_size(64), aligned(8)));
             }                                                                                                    \
         }                                                                                                        \
         size_t split = warmup < count ? warmup : count;                                                          \
-        lanes_steps_##N(S, c, z1, z2, inputs, stride, outputs, offset, 0, split, early);                         \
-        lanes_steps_##N(S, c, z1, z2, inputs, stride, outputs, offset, split, count, all);                       \
+        lanes_steps_##N(S, c, z1, z2, inputs, stride, outputs, ostride, offset, 0, split, early);                \
+        lanes_steps_##N(S, c, z1, z2, inputs, stride, outputs, ostride, offset, split, count, all);              \
         for (int k = 0; k < S; k++) {                                                                            \
             memcpy(state + 16 * k, &z1[k], sizeof(V));                                                           \
             memcpy(state + 16 * k + 8, &z2[k], sizeof(V));                                                       \
@@ -80,14 +82,14 @@ LANES_WIDTH(8, v8)
 
 #define LANES_INSTANCE(attribute, suffix)                                                                  \
     attribute static void lanes_##suffix(size_t used, size_t S, const double *c, double *s,                \
-                                         const double *const *i, size_t stride, double *const *o, size_t e, \
-                                         size_t w, size_t n) {                                             \
+                                         const double *const *i, ptrdiff_t stride, double *const *o,       \
+                                         ptrdiff_t ostride, size_t e, size_t w, size_t n) {                \
         if (used <= 2) {                                                                                   \
-            LANES_SECTIONS(2, S, c, s, i, stride, o, e, w, n)                                              \
+            LANES_SECTIONS(2, S, c, s, i, stride, o, ostride, e, w, n)                                     \
         } else if (used <= 4) {                                                                            \
-            LANES_SECTIONS(4, S, c, s, i, stride, o, e, w, n)                                              \
+            LANES_SECTIONS(4, S, c, s, i, stride, o, ostride, e, w, n)                                     \
         } else {                                                                                           \
-            LANES_SECTIONS(8, S, c, s, i, stride, o, e, w, n)                                              \
+            LANES_SECTIONS(8, S, c, s, i, stride, o, ostride, e, w, n)                                     \
         }                                                                                                  \
     }
 
@@ -97,19 +99,19 @@ LANES_INSTANCE(__attribute__((target("avx2,fma"))), 2)
 LANES_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
 #endif
 
-int atk_biquad_lanes(const double *coefficients, double *state, size_t sections, const double *const *inputs, size_t stride,
-                     double *const *outputs, size_t exact, size_t warmup, size_t count) {
+int atk_biquad_lanes(const double *coefficients, double *state, size_t sections, const double *const *inputs, ptrdiff_t stride,
+                     double *const *outputs, ptrdiff_t output_stride, size_t exact, size_t warmup, size_t count) {
     if (sections < 1 || sections > 4) return -1;
     size_t used = 0;  /* lanes up to the last one written */
     for (size_t j = 0; j < 8; j++)
         if (outputs[j]) used = j + 1;
 #if defined(__x86_64__)
     switch (atk_kernel_level()) {
-    case 3: lanes_3(used, sections, coefficients, state, inputs, stride, outputs, exact, warmup, count); return 0;
-    case 2: lanes_2(used, sections, coefficients, state, inputs, stride, outputs, exact, warmup, count); return 0;
+    case 3: lanes_3(used, sections, coefficients, state, inputs, stride, outputs, output_stride, exact, warmup, count); return 0;
+    case 2: lanes_2(used, sections, coefficients, state, inputs, stride, outputs, output_stride, exact, warmup, count); return 0;
     default: break;
     }
 #endif
-    lanes_1(used, sections, coefficients, state, inputs, stride, outputs, exact, warmup, count);
+    lanes_1(used, sections, coefficients, state, inputs, stride, outputs, output_stride, exact, warmup, count);
     return 0;
 }

@@ -148,7 +148,8 @@ public struct BiquadCascade: Sendable, Hashable {
 
     /// Filters up to eight signals through their cascades at once, in the eight lanes of one
     /// vector (CKernels' `atk_biquad_lanes`, AVX-512, AVX2 or SSE2 chosen at run time): signal c
-    /// reads inputs(c)[0], inputs(c)[stride], … (`count` values) into outputs(c)[0..<count]. No
+    /// reads inputs(c)[0], inputs(c)[stride], … (`count` values) into outputs(c)[0],
+    /// outputs(c)[outputStride], …; a stride of −1 reads or writes backwards from the pointer. No
     /// allocation: the pointers come from the closures, the lanes' memory from the stack.
     ///
     /// Lanes that the signals leave free split each signal in time: with g = ⌊8 / filters.count⌋
@@ -164,13 +165,13 @@ public struct BiquadCascade: Sendable, Hashable {
     /// recurrence's way out of its latency: each step waits on the last, about 9 cycles per
     /// sample; eight lanes share those cycles.
     ///
-    /// Outputs may be their inputs when stride is 1 (every lane reads a position before any lane
-    /// writes it); otherwise they must not overlap the inputs.
+    /// Outputs may be their inputs when both strides are 1 or both −1 (every lane reads a position
+    /// before any lane writes it); otherwise they must not overlap the inputs.
     public static func processLanes(_ filters: inout [BiquadCascade], inputs: (Int) -> UnsafePointer<Double>, stride: Int, count: Int,
-                                    outputs: (Int) -> UnsafeMutablePointer<Double>) {
+                                    outputs: (Int) -> UnsafeMutablePointer<Double>, outputStride: Int = 1) {
         let signals = filters.count
         precondition((1...8).contains(signals), "filter lanes: 1 to 8 filters")
-        precondition(stride >= 1 && count >= 0, "filter lanes: stride below 1 or negative count")
+        precondition(stride != 0 && abs(outputStride) == 1 && count >= 0, "filter lanes: stride 0, output stride not ±1 or negative count")
         guard count > 0 else { return }
         // The longest cascade, and the longest warm-up (`forgets` false: some filter never forgets its start).
         var sections = 0, warmUp = 0, forgets = true
@@ -182,7 +183,7 @@ public struct BiquadCascade: Sendable, Hashable {
         var segments = 1
         if forgets, warmUp > 0, count / warmUp - 1 >= 2 { segments = min(8 / signals, count / warmUp - 1) }
         guard (1...4).contains(sections), segments > 1 || signals > 1 else {
-            for c in 0..<signals { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), 0..<count) }
+            for c in 0..<signals { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, 0..<count) }
             return
         }
         // Segment k of every signal covers outputs [W + k·S, W + (k + 1)·S) after W warm-up steps
@@ -214,10 +215,10 @@ public struct BiquadCascade: Sendable, Hashable {
                                 }
                             }
                             laneInputs[lane] = inputs(c) + segment * length * stride
-                            laneOutputs[lane] = outputs(c) + (segment == 0 ? 0 : skipped + segment * length)
+                            laneOutputs[lane] = outputs(c) + (segment == 0 ? 0 : skipped + segment * length) * outputStride
                         }
                         _ = atk_biquad_lanes(coefficients, state, sections, laneInputs.baseAddress!, stride, laneOutputs.baseAddress!,
-                                             signals, skipped, skipped + length)
+                                             outputStride, signals, skipped, skipped + length)
                     }
                 }
                 for c in 0..<signals {
@@ -231,13 +232,21 @@ public struct BiquadCascade: Sendable, Hashable {
         }
         // The last few samples, sequentially from the last segment's state.
         let done = skipped + segments * length
-        for c in 0..<signals where done < count { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), done..<count) }
+        for c in 0..<signals where done < count { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, done..<count) }
     }
 
-    /// Filters input[i·stride] into output[i] for i in `range`, sequentially.
-    private mutating func process(from input: UnsafePointer<Double>, stride: Int, into output: UnsafeMutablePointer<Double>, _ range: Range<Int>) {
-        for i in range { output[i] = input[i * stride] }
-        process(UnsafeMutableBufferPointer(start: output + range.lowerBound, count: range.count))
+    /// Filters input[i·stride] into output[i·outputStride] for i in `range`, sequentially (through
+    /// a copy when the output runs backwards).
+    private mutating func process(from input: UnsafePointer<Double>, stride: Int, into output: UnsafeMutablePointer<Double>,
+                                  _ outputStride: Int, _ range: Range<Int>) {
+        guard outputStride == -1 else {
+            for i in range { output[i] = input[i * stride] }
+            process(UnsafeMutableBufferPointer(start: output + range.lowerBound, count: range.count))
+            return
+        }
+        var values = range.map { input[$0 * stride] }
+        process(&values)
+        for (i, value) in zip(range, values) { output[-i] = value }
     }
 
     /// Frames per block for `channels` interleaved channels: 2^18 for one or two, so that

@@ -52,8 +52,8 @@ extension BiquadCascade {
         let pad = max(0, min(n - 1, padding ?? 3 * 2 * max(sections.count, 1)))
         let length = n + 2 * pad
         // Over unchecked buffers (pad ≤ n − 1, so every index below is in its buffer): the
-        // padded signal, filtered forward, reversed in place, filtered again, and the middle read
-        // back in reverse into the result.
+        // padded signal, filtered forward, then backward in place (read and written from its last
+        // value on: no reversed copies), and the middle read out.
         var extended = [Double](unsafeUninitializedCapacity: length) { e, initialized in
             signal.withUnsafeBufferPointer { x in
                 for i in 0..<pad {
@@ -68,19 +68,11 @@ extension BiquadCascade {
             var forward = self
             forward.startSteady(at: e[0])
             forward.processLanes(e)
-            var (i, j) = (0, length - 1)
-            while i < j {
-                (e[i], e[j]) = (e[j], e[i])
-                i += 1
-                j -= 1
-            }
-            var backward = self
-            backward.startSteady(at: e[0])
-            backward.processLanes(e)
-            return [Double](unsafeUninitializedCapacity: n) { y, initialized in
-                for i in 0..<n { y[i] = e[length - 1 - pad - i] }
-                initialized = n
-            }
+            var backward = [self]
+            backward[0].startSteady(at: e[length - 1])
+            let last = e.baseAddress! + (length - 1)
+            Self.processLanes(&backward, inputs: { _ in UnsafePointer(last) }, stride: -1, count: length, outputs: { _ in last }, outputStride: -1)
+            return Array(e[pad..<(pad + n)])
         }
     }
 

@@ -201,6 +201,57 @@ import TestSupport
         }
     }
 
+    @Test("backwards (strides −1, in place and into another buffer) gives, read backwards, what forwards gives on the reversed signal, bit for bit: split over the lanes (0.3-Hz and 1-Hz Butterworth, A weighting), not split (short signals, an integrator), 1 to 3 signals; and filtfilt equals the forward pass, reversal and forward pass written out")
+    func biquadLanesBackwards() {
+        var random = SeededRandom(seed: 1937)
+        let filters: [BiquadCascade] = [
+            Butterworth.lowPass(order: 2, cutoffHz: 0.3, sampleRateHz: 100), Butterworth.highPass(order: 2, cutoffHz: 1, sampleRateHz: 100),
+            FrequencyWeighting.a.filter(sampleRateHz: 8_000), BiquadCascade(sections: [Biquad(b0: 1, b1: 0, b2: 0, a1: -1, a2: 0)]),
+        ]
+        for filter in filters {
+            for (n, signals) in [(200_001, 1), (120_000, 3), (37, 1), (5, 2)] {
+                let x = (0..<signals).map { _ in (0..<n).map { _ in random.unit() - 0.5 } }
+                // Forwards over each reversed signal into another buffer: the reference.
+                var forward = [BiquadCascade](repeating: filter, count: signals)
+                func copy(_ values: [Double]) -> UnsafeMutablePointer<Double> {
+                    let pointer = UnsafeMutablePointer<Double>.allocate(capacity: values.count)
+                    pointer.initialize(from: values, count: values.count)
+                    return pointer
+                }
+                let ins = x.map { copy($0.reversed()) }
+                let outs = x.map { _ in UnsafeMutablePointer<Double>.allocate(capacity: n) }
+                BiquadCascade.processLanes(&forward, inputs: { UnsafePointer(ins[$0]) }, stride: 1, count: n, outputs: { outs[$0] })
+                let expected = outs.map { Array(UnsafeBufferPointer(start: $0, count: n)) }
+                // Backwards into another buffer, and in place.
+                var backward = [BiquadCascade](repeating: filter, count: signals)
+                let sources = x.map(copy)
+                BiquadCascade.processLanes(&backward, inputs: { UnsafePointer(sources[$0] + (n - 1)) }, stride: -1, count: n,
+                                           outputs: { outs[$0] + (n - 1) }, outputStride: -1)
+                for c in 0..<signals { #expect(Array(UnsafeBufferPointer(start: outs[c], count: n).reversed()) == expected[c], "\(n) samples, into another buffer") }
+                var inPlace = [BiquadCascade](repeating: filter, count: signals)
+                BiquadCascade.processLanes(&inPlace, inputs: { UnsafePointer(sources[$0] + (n - 1)) }, stride: -1, count: n,
+                                           outputs: { sources[$0] + (n - 1) }, outputStride: -1)
+                for c in 0..<signals { #expect(Array(UnsafeBufferPointer(start: sources[c], count: n).reversed()) == expected[c], "\(n) samples, in place") }
+                #expect(backward == forward && inPlace == forward)
+                for pointer in outs + ins + sources { pointer.deallocate() }
+            }
+        }
+        // filtfilt: the padded signal forwards, reversed, forwards again, reversed, the middle.
+        let x = (0..<50_000).map { _ in random.unit() - 0.5 }
+        let filter = Butterworth.bandPass(lowHz: 0.5, highHz: 3, sampleRateHz: 100)
+        let pad = 200
+        var e = (0..<pad).map { 2 * x[0] - x[pad - $0] } + x + (0..<pad).map { 2 * x[x.count - 1] - x[x.count - 2 - $0] }
+        var first = filter
+        first.startSteady(at: e[0])
+        e.withUnsafeMutableBufferPointer { first.processLanes($0) }
+        e.reverse()
+        var second = filter
+        second.startSteady(at: e[0])
+        e.withUnsafeMutableBufferPointer { second.processLanes($0) }
+        e.reverse()
+        #expect(filter.filtfilt(x, padding: pad) == Array(e[pad..<(pad + x.count)]))
+    }
+
     @Test("splitting in place gives what splitting into another buffer gives; a pole on the unit circle is never split (the outputs are exactly sequential); warm-up lengths and block sizes")
     func biquadLanesInPlace() {
         var random = SeededRandom(seed: 1936)
