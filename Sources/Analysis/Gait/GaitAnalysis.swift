@@ -235,25 +235,33 @@ struct StepAnalysis {
             walkingBouts(v: v, magnitude: magnitude, fs: fs, p: p)
         }
         var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, h2: h2, bouts: [], lags: [], steps: [])
-        for (bout, lags) in periodicParts(of: bouts, v20: v20, fs: fs, p: p) {
-            segment.bouts.append(bout)
-            segment.lags.append(lags)
-            segment.steps.append(steps(in: Array(vBand[bout]), offset: bout.lowerBound, lags: lags, fs: fs, p: p))
-        }
+        let parts = periodicParts(of: bouts, v20: v20, fs: fs, p: p, parallel: long)
+        segment.bouts = parts.map(\.0)
+        segment.lags = parts.map(\.1)
+        segment.steps = Parallel.map(parts.count, parallel: long) { steps(in: Array(vBand[parts[$0].0]), offset: parts[$0].0.lowerBound, lags: parts[$0].1, fs: fs, p: p) }
         return segment
     }
 
     /// Splits each bout into chunks of about `chunkSeconds`, keeps the runs of consecutive chunks
     /// whose stride regularity reaches `minimumStrideRegularity` (long walks change pace, so one
     /// autocorrelation over minutes understates regularity), and gives each run the median of its
-    /// chunks' lags.
-    static func periodicParts(of bouts: [Range<Int>], v20: [Double], fs: Double, p: GaitAnalysis.Parameters)
+    /// chunks' lags. With `parallel`, the chunks' lags over two threads.
+    static func periodicParts(of bouts: [Range<Int>], v20: [Double], fs: Double, p: GaitAnalysis.Parameters, parallel: Bool = false)
         -> [(Range<Int>, (m1: Double, m2: Double, r1: Double, r2: Double))]
     {
-        var parts: [(Range<Int>, (m1: Double, m2: Double, r1: Double, r2: Double))] = []
-        for bout in bouts {
+        // Every bout's chunks, and each chunk's lags (each from its own samples alone).
+        let chunking = bouts.map { bout in
             let chunkCount = max(1, Int(clamping: Double(bout.count) / (p.chunkSeconds * fs), rounding: .toNearestOrAwayFromZero))
-            let size = bout.count / chunkCount
+            return (0..<chunkCount).map { c in
+                let lower = bout.lowerBound + c * (bout.count / chunkCount)
+                return lower..<(c == chunkCount - 1 ? bout.upperBound : lower + bout.count / chunkCount)
+            }
+        }
+        let chunks = chunking.flatMap { $0 }
+        let chunkLags = Parallel.map(chunks.count, parallel: parallel) { strideLags(Array(v20[chunks[$0]]), fs: fs) }
+        var parts: [(Range<Int>, (m1: Double, m2: Double, r1: Double, r2: Double))] = []
+        var next = 0
+        for boutChunks in chunking {
             var run: (range: Range<Int>, lags: [(m1: Double, m2: Double, r1: Double, r2: Double)])?
             func close() {
                 guard let current = run, !current.lags.isEmpty else { return }
@@ -262,10 +270,10 @@ struct StepAnalysis {
                 parts.append((current.range, (median(lags.map(\.m1)), median(lags.map(\.m2)), median(lags.map(\.r1)), median(lags.map(\.r2)))))
                 run = nil
             }
-            for c in 0..<chunkCount {
-                let lower = bout.lowerBound + c * size
-                let upper = c == chunkCount - 1 ? bout.upperBound : lower + size
-                if let lags = strideLags(Array(v20[lower..<upper]), fs: fs), lags.r2 >= p.minimumStrideRegularity {
+            for chunk in boutChunks {
+                let (lower, upper) = (chunk.lowerBound, chunk.upperBound)
+                defer { next += 1 }
+                if let lags = chunkLags[next], lags.r2 >= p.minimumStrideRegularity {
                     if let current = run {
                         run = (current.range.lowerBound..<upper, current.lags + [lags])
                     } else {
