@@ -198,7 +198,7 @@ struct StepAnalysis {
     init(_ signal: MotionSignal, parameters: GaitAnalysis.Parameters, tremor: Bool = false, parallelFrom: Int = parallelSamples) {
         p = parameters
         self.parallelFrom = parallelFrom
-        let (cleaned, ranges, implausible) = MotionPreprocessing.clean(signal)
+        let (cleaned, ranges, implausible) = MotionPreprocessing.clean(signal, parallel: signal.count >= parallelFrom)
         self.cleaned = cleaned
         implausibleRows = implausible
         let p = parameters

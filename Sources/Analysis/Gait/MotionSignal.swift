@@ -99,16 +99,24 @@ enum MotionPreprocessing {
     /// rotation rate beyond ±``largestRotationRate`` are left out as the non-finite ones are, and
     /// counted (`implausible`): no phone sensor measures them, and one such spike would otherwise
     /// swamp every filter, spectrum and peak of the recording.
-    static func clean(_ signal: MotionSignal) -> (signal: MotionSignal, ranges: [Range<Int>], implausible: Int) {
+    ///
+    /// With `parallel`, the usual case's median interval is found on a second thread while the
+    /// checks run (and found again on the cleaned rows when they fail).
+    static func clean(_ signal: MotionSignal, parallel: Bool = false) -> (signal: MotionSignal, ranges: [Range<Int>], implausible: Int) {
         let time = signal.time
-        var columns = [(signal.x, largestAcceleration), (signal.y, largestAcceleration), (signal.z, largestAcceleration)]
-        if let g = signal.gravity { columns += [(g.x, largestAcceleration), (g.y, largestAcceleration), (g.z, largestAcceleration)] }
-        if let r = signal.rotationRate { columns += [(r.x, largestRotationRate), (r.y, largestRotationRate), (r.z, largestRotationRate)] }
+        let accelerations = [signal.x, signal.y, signal.z] + (signal.gravity.map { [$0.x, $0.y, $0.z] } ?? [])
+        let columns = accelerations.map { ($0, largestAcceleration) }
+            + (signal.rotationRate.map { [$0.x, $0.y, $0.z] } ?? []).map { ($0, largestRotationRate) }
         // The usual case, checked in a pass per column: every row finite and within the sensors'
         // ranges, in time order, spaced by at least the minimum interval. Then every row is kept,
         // as it is.
+        let (usual, usualMedian) = Parallel.pair(parallel: parallel) {
+            isOrdered(time) && columns.allSatisfy { within($0.0, $0.1) }
+        } _: {
+            parallel ? medianInterval(time) : nil
+        }
         var cleaned = signal, implausible = 0
-        if !(isOrdered(time) && columns.allSatisfy({ within($0.0, $0.1) })) {
+        if !usual {
             let finite = { (i: Int) in time[i].isFinite && columns.allSatisfy { $0.0[i].isFinite } }
             let usable = { (i: Int) in time[i].isFinite && columns.allSatisfy { abs($0.0[i]) <= $0.1 } }
             implausible = time.indices.reduce(0) { $0 + (finite($1) && !usable($1) ? 1 : 0) }
@@ -119,12 +127,10 @@ enum MotionPreprocessing {
             if let g = signal.gravity { cleaned.gravity = (kept.map { g.x[$0] }, kept.map { g.y[$0] }, kept.map { g.z[$0] }) }
             if let r = signal.rotationRate { cleaned.rotationRate = (kept.map { r.x[$0] }, kept.map { r.y[$0] }, kept.map { r.z[$0] }) }
         }
-        guard cleaned.count >= 2 else { return (cleaned, cleaned.count == 1 ? [0..<1] : [], implausible) }
-        var intervals = [Double](unsafeUninitializedCapacity: cleaned.count - 1) { d, initialized in
-            cleaned.time.withUnsafeBufferPointer { t in for i in 0..<(t.count - 1) { d[i] = t[i + 1] - t[i] } }
-            initialized = cleaned.count - 1
+        guard cleaned.count >= 2, let median = (usual ? usualMedian : nil) ?? medianInterval(cleaned.time) else {
+            return (cleaned, cleaned.count == 1 ? [0..<1] : [], implausible)
         }
-        let limit = max(0.1, min(1, 5 * Selection.sortedElement(intervals.count / 2, of: &intervals)))
+        let limit = max(0.1, min(1, 5 * median))
         var ranges: [Range<Int>] = []
         var start = 0
         for i in 1..<cleaned.count where cleaned.time[i] - cleaned.time[i - 1] > limit {
@@ -133,6 +139,17 @@ enum MotionPreprocessing {
         }
         ranges.append(start..<cleaned.count)
         return (cleaned, ranges, implausible)
+    }
+
+    /// The median of the intervals between consecutive times (the upper one of an even count), s;
+    /// nil for fewer than two times.
+    static func medianInterval(_ time: [Double]) -> Double? {
+        guard time.count >= 2 else { return nil }
+        var intervals = [Double](unsafeUninitializedCapacity: time.count - 1) { d, initialized in
+            time.withUnsafeBufferPointer { t in for i in 0..<(t.count - 1) { d[i] = t[i + 1] - t[i] } }
+            initialized = time.count - 1
+        }
+        return Selection.sortedElement(intervals.count / 2, of: &intervals)
     }
 
     /// Whether every time is finite, in order and at least ``minimumIntervalSeconds`` after the
