@@ -22,8 +22,8 @@ INLINE void store4(double *p, v4 v) { memcpy(p, &v, sizeof v); }
 INLINE v4 select4(v4i mask, v4 a, v4 b) { return (v4)((mask & (v4i)a) | (~mask & (v4i)b)); }
 INLINE v4 sqrt4(v4 x) { return __builtin_elementwise_sqrt(x); }
 
-/* One sample, as the scalar loop computes it. */
-INLINE void decompose_one(const double *x, const double *y, const double *z, const double *gx, const double *gy,
+/* One sample, as the scalar loop computes it; returns |g|. */
+INLINE double decompose_one(const double *x, const double *y, const double *z, const double *gx, const double *gy,
                           const double *gz, size_t i, double *v, double *hx, double *hy, double *hz, double *magnitude) {
     double norm = sqrt(gx[i] * gx[i] + gy[i] * gy[i] + gz[i] * gz[i]);
     double ux = 0, uy = 0, uz = 1;
@@ -39,15 +39,21 @@ INLINE void decompose_one(const double *x, const double *y, const double *z, con
     hy[i] = dy - vertical * uy;
     hz[i] = dz - vertical * uz;
     magnitude[i] = sqrt(dx * dx + dy * dy + dz * dz);
+    return norm;
 }
 
-INLINE void decompose_body(const double *x, const double *y, const double *z, const double *gx, const double *gy,
-                           const double *gz, size_t count, double *v, double *hx, double *hy, double *hz, double *magnitude) {
+INLINE double decompose_body(const double *x, const double *y, const double *z, const double *gx, const double *gy,
+                             const double *gz, size_t count, double *v, double *hx, double *hy, double *hz, double *magnitude) {
     size_t i = 0;
+    double sum = 0;  /* Σ|g|, one chain in sample order */
     const v4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1};
     for (; i + 4 <= count; i += 4) {
         v4 ax = load4(gx + i), ay = load4(gy + i), az = load4(gz + i);
         v4 norm = sqrt4(ax * ax + ay * ay + az * az);
+        sum += norm[0];
+        sum += norm[1];
+        sum += norm[2];
+        sum += norm[3];
         v4i positive = norm > zero;
         v4 ux = select4(positive, ax / norm, zero), uy = select4(positive, ay / norm, zero), uz = select4(positive, az / norm, one);
         v4 dx = load4(x + i) - ax, dy = load4(y + i) - ay, dz = load4(z + i) - az;
@@ -58,14 +64,15 @@ INLINE void decompose_body(const double *x, const double *y, const double *z, co
         store4(hz + i, dz - vertical * uz);
         store4(magnitude + i, sqrt4(dx * dx + dy * dy + dz * dz));
     }
-    for (; i < count; i++) decompose_one(x, y, z, gx, gy, gz, i, v, hx, hy, hz, magnitude);
+    for (; i < count; i++) sum += decompose_one(x, y, z, gx, gy, gz, i, v, hx, hy, hz, magnitude);
+    return sum;
 }
 
 #define GRAVITY_INSTANCE(attribute, suffix)                                                                        \
-    attribute static void decompose_##suffix(const double *x, const double *y, const double *z, const double *gx, \
-                                             const double *gy, const double *gz, size_t n, double *v, double *hx,  \
-                                             double *hy, double *hz, double *m) {                                  \
-        decompose_body(x, y, z, gx, gy, gz, n, v, hx, hy, hz, m);                                                   \
+    attribute static double decompose_##suffix(const double *x, const double *y, const double *z, const double *gx, \
+                                               const double *gy, const double *gz, size_t n, double *v, double *hx,  \
+                                               double *hy, double *hz, double *m) {                                  \
+        return decompose_body(x, y, z, gx, gy, gz, n, v, hx, hy, hz, m);                                            \
     }
 
 GRAVITY_INSTANCE(, 1)
@@ -74,14 +81,14 @@ GRAVITY_INSTANCE(__attribute__((target("avx2,fma"))), 2)
 GRAVITY_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
 #endif
 
-void atk_gravity_decompose(const double *x, const double *y, const double *z, const double *gx, const double *gy,
-                           const double *gz, size_t count, double *v, double *hx, double *hy, double *hz, double *magnitude) {
+double atk_gravity_decompose(const double *x, const double *y, const double *z, const double *gx, const double *gy,
+                             const double *gz, size_t count, double *v, double *hx, double *hy, double *hz, double *magnitude) {
 #if defined(__x86_64__)
     switch (atk_kernel_level()) {
-    case 3: decompose_3(x, y, z, gx, gy, gz, count, v, hx, hy, hz, magnitude); return;
-    case 2: decompose_2(x, y, z, gx, gy, gz, count, v, hx, hy, hz, magnitude); return;
+    case 3: return decompose_3(x, y, z, gx, gy, gz, count, v, hx, hy, hz, magnitude);
+    case 2: return decompose_2(x, y, z, gx, gy, gz, count, v, hx, hy, hz, magnitude);
     default: break;
     }
 #endif
-    decompose_1(x, y, z, gx, gy, gz, count, v, hx, hy, hz, magnitude);
+    return decompose_1(x, y, z, gx, gy, gz, count, v, hx, hy, hz, magnitude);
 }

@@ -207,12 +207,15 @@ enum MotionPreprocessing {
     /// Vertical dynamic acceleration v = a_d · ā/|ā| (up-positive for both Apple's and Android's
     /// sign conventions, since ā points along the measured gravity reaction), the horizontal
     /// remainder's principal components H1 (larger variance) and H2, and |a_d|
-    /// (analysis.md §2.3, step 4).
+    /// (analysis.md §2.3, step 4). The source had gravity removed (e.g. Android's linear
+    /// acceleration, Core Motion's userAcceleration alone) when the low-passed acceleration
+    /// averages under 0.2 g, as the decomposition's Σ|ā| (in sample order) says.
     static func decompose(_ m: UniformMotion) -> (v: [Double], h1: [Double], h2: [Double], dynamicMagnitude: [Double]) {
         let n = m.count
-        if isGravityFree(m) {
-            // Linear acceleration (gravity removed upstream): no vertical reference, so the axis
-            // of largest variance stands in for the vertical.
+        let split = GravityDecomposition.split(x: m.x, y: m.y, z: m.z, gx: m.gx, gy: m.gy, gz: m.gz)
+        if n > 0, split.gravityMagnitudeSum / Double(n) < 0.2 * standardGravity {
+            // Linear acceleration: no vertical reference, so the axis of largest variance stands
+            // in for the vertical.
             let (p1, p2) = principalComponents(m.x, m.y, m.z)
             var magnitude = [Double](repeating: 0, count: n)
             for i in 0..<n {
@@ -221,18 +224,8 @@ enum MotionPreprocessing {
             }
             return (p1, p2, [Double](repeating: 0, count: n), magnitude)
         }
-        let (v, hx, hy, hz, magnitude) = GravityDecomposition.split(x: m.x, y: m.y, z: m.z, gx: m.gx, gy: m.gy, gz: m.gz)
-        let (h1, h2) = principalComponents(hx, hy, hz)
-        return (v, h1, h2, magnitude)
-    }
-
-    /// True when the low-passed acceleration averages under 0.2 g: the source had gravity
-    /// removed (e.g. Android's linear acceleration, Core Motion's userAcceleration alone).
-    static func isGravityFree(_ m: UniformMotion) -> Bool {
-        guard m.count > 0 else { return false }
-        var sum = 0.0
-        for i in 0..<m.count { sum += (m.gx[i] * m.gx[i] + m.gy[i] * m.gy[i] + m.gz[i] * m.gz[i]).squareRoot() }
-        return sum / Double(m.count) < 0.2 * standardGravity
+        let (h1, h2) = principalComponents(split.hx, split.hy, split.hz)
+        return (split.vertical, h1, h2, split.dynamicMagnitude)
     }
 
     /// Projections on the two largest principal axes of 3-D points (power iteration on the
