@@ -325,7 +325,7 @@ import TestSupport
         }
     }
 
-    @Test("gravity decomposition: v = d·u, h = d − v·u, |d| (u = g/|g|, (0, 0, 1) for |g| = 0, d = a − g) and Σ|g| in sample order as the scalar expressions give them, bit for bit; 0 to 37 and 1,001 samples, zero gravity, NaN, ±∞ and 1e±300 rows")
+    @Test("gravity decomposition: v = d·u, h = d − v·u, |d| (u = g/|g|, (0, 0, 1) for |g| = 0, d = a − g) and Σ|g|, Σh in sample order as the scalar expressions give them, bit for bit; 0 to 37 and 1,001 samples, zero gravity, NaN, ±∞ and 1e±300 rows")
     func gravityDecomposition() {
         var random = SeededRandom(seed: 72)
         let special: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e300, -1e-300]
@@ -340,7 +340,7 @@ import TestSupport
             }
             let (x, y, z, gx, gy, gz) = (columns[0], columns[1], columns[2], columns[3], columns[4], columns[5])
             let got = GravityDecomposition.split(x: x, y: y, z: z, gx: gx, gy: gy, gz: gz)
-            var sum = 0.0
+            var sum = 0.0, horizontal = [0.0, 0, 0]
             for i in 0..<n {
                 let norm = (gx[i] * gx[i] + gy[i] * gy[i] + gz[i] * gz[i]).squareRoot()
                 sum += norm
@@ -349,9 +349,11 @@ import TestSupport
                 let vertical = dx * ux + dy * uy + dz * uz
                 let expected = [vertical, dx - vertical * ux, dy - vertical * uy, dz - vertical * uz, (dx * dx + dy * dy + dz * dz).squareRoot()]
                 let values = [got.vertical[i], got.hx[i], got.hy[i], got.hz[i], got.dynamicMagnitude[i]]
+                for k in 0..<3 { horizontal[k] += expected[k + 1] }
                 #expect(zip(values, expected).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }, "\(n) samples, sample \(i): \(values) vs \(expected)")
             }
-            #expect(got.gravityMagnitudeSum.bitPattern == sum.bitPattern || (got.gravityMagnitudeSum.isNaN && sum.isNaN), "\(n) samples: Σ|g|")
+            let sums = [got.gravityMagnitudeSum, got.horizontalSums.0, got.horizontalSums.1, got.horizontalSums.2]
+            #expect(zip(sums, [sum] + horizontal).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }, "\(n) samples: Σ|g|, Σh: \(sums)")
         }
     }
 }

@@ -224,23 +224,28 @@ enum MotionPreprocessing {
             }
             return (p1, p2, [Double](repeating: 0, count: n), magnitude)
         }
-        let (h1, h2) = principalComponents(split.hx, split.hy, split.hz)
+        let (h1, h2) = principalComponents(split.hx, split.hy, split.hz, sums: split.horizontalSums)
         return (split.vertical, h1, h2, split.dynamicMagnitude)
     }
 
     /// Projections on the two largest principal axes of 3-D points (power iteration on the
-    /// covariance matrix, then deflation).
-    static func principalComponents(_ x: [Double], _ y: [Double], _ z: [Double]) -> ([Double], [Double]) {
+    /// covariance matrix, then deflation). `sums`, when given, are Σx, Σy, Σz summed in order,
+    /// as this would sum them (``GravityDecomposition`` returns them).
+    static func principalComponents(_ x: [Double], _ y: [Double], _ z: [Double], sums: (Double, Double, Double)? = nil) -> ([Double], [Double]) {
         precondition(y.count == x.count && z.count == x.count, "coordinates of unequal length")
         let n = Double(max(1, x.count))
         var mx = 0.0, my = 0.0, mz = 0.0
         var sxx = 0.0, sxy = 0.0, sxz = 0.0, syy = 0.0, syz = 0.0, szz = 0.0
         x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
             // The three sums in one pass (three independent chains, each in increasing order).
-            for i in 0..<x.count {
-                mx += x[i]
-                my += y[i]
-                mz += z[i]
+            if let sums {
+                (mx, my, mz) = sums
+            } else {
+                for i in 0..<x.count {
+                    mx += x[i]
+                    my += y[i]
+                    mz += z[i]
+                }
             }
             (mx, my, mz) = (mx / n, my / n, mz / n)
             for i in 0..<x.count {

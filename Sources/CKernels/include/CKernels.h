@@ -61,9 +61,10 @@ double atk_sinc_side(const double *first, int reversed, size_t count, double sta
 /* Dynamic acceleration against a gravity estimate, per sample i < count: u = g/|g| (0, 0, 1 when
  * |g| is 0), d = a − g, v = d·u, h = d − v·u and magnitude = |d|, each rounded as the scalar
  * expressions written left to right, without fused multiply-adds (the same bits on every
- * instruction set). Returns Σ|g| summed in sample order. */
-double atk_gravity_decompose(const double *x, const double *y, const double *z, const double *gx, const double *gy,
-                             const double *gz, size_t count, double *v, double *hx, double *hy, double *hz, double *magnitude);
+ * instruction set). sums[0] = Σ|g|, sums[1…3] = Σhx, Σhy, Σhz, each one chain in sample order. */
+void atk_gravity_decompose(const double *x, const double *y, const double *z, const double *gx, const double *gy,
+                           const double *gz, size_t count, double *v, double *hx, double *hy, double *hz, double *magnitude,
+                           double *sums);
 
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
