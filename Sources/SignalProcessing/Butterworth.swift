@@ -47,21 +47,37 @@ extension BiquadCascade {
     /// samples (default: 3 × the longest section time constant, at most n − 1) and the filter
     /// state starts from the steady state of the first padded value, to limit edge transients.
     public func filtfilt(_ signal: [Double], padding: Int? = nil) -> [Double] {
-        let n = signal.count
-        guard n >= 2 else { return signal }
+        guard signal.count >= 2 else { return signal }
+        return signal.withUnsafeBufferPointer { x in filtfilt(count: x.count, padding: padding) { x[$0] } }
+    }
+
+    /// ``filtfilt(_:padding:)`` of the signal (a[i] − b[i]) − offset, or a[i] − offset without
+    /// `b` (a demeaned difference, as the tremor spectrum filters it), without forming that signal
+    /// first: each value rounds as that expression.
+    public func filtfilt(_ a: [Double], minus b: [Double]?, offset: Double, padding: Int? = nil) -> [Double] {
+        precondition(b.map { $0.count == a.count } ?? true, "filtfilt: columns of unequal length")
+        guard a.count >= 2 else { return a.indices.map { (a[$0] - (b?[$0] ?? 0)) - offset } }
+        return a.withUnsafeBufferPointer { a in
+            guard let b else { return filtfilt(count: a.count, padding: padding) { a[$0] - offset } }
+            return b.withUnsafeBufferPointer { b in filtfilt(count: a.count, padding: padding) { (a[$0] - b[$0]) - offset } }
+        }
+    }
+
+    /// Zero-phase filtering of value(0), …, value(n − 1), n ≥ 2.
+    @inline(__always)
+    private func filtfilt(count n: Int, padding: Int?, _ x: (Int) -> Double) -> [Double] {
         let pad = max(0, min(n - 1, padding ?? 3 * 2 * max(sections.count, 1)))
         let length = n + 2 * pad
         // Over unchecked buffers (pad ≤ n − 1, so every index below is in its buffer): the
         // padded signal, filtered forward, then backward in place (read and written from its last
         // value on: no reversed copies), and the middle read out.
         var extended = [Double](unsafeUninitializedCapacity: length) { e, initialized in
-            signal.withUnsafeBufferPointer { x in
-                for i in 0..<pad {
-                    e[i] = 2 * x[0] - x[pad - i]
-                    e[n + pad + i] = 2 * x[n - 1] - x[n - 2 - i]
-                }
-                for i in 0..<n { e[pad + i] = x[i] }
+            let (first, last) = (x(0), x(n - 1))
+            for i in 0..<pad {
+                e[i] = 2 * first - x(pad - i)
+                e[n + pad + i] = 2 * last - x(n - 2 - i)
             }
+            for i in 0..<n { e[pad + i] = x(i) }
             initialized = length
         }
         return extended.withUnsafeMutableBufferPointer { e in

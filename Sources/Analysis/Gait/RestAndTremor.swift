@@ -92,21 +92,27 @@ extension StepAnalysis {
     /// Welch PSD (Hann, 4-s segments, 50 % overlap), axes summed.
     static func tremorFeatures(of motion: UniformMotion?, rateHz fs: Double) -> FeatureSet {
         var set = FeatureSet(name: "tremor")
-        // Each axis demeaned: its mean (summed in order), then each value minus it.
-        let accel: [[Double]]? = motion.map { m in [demeaned(difference(m.x, m.gx)), demeaned(difference(m.y, m.gy)), demeaned(difference(m.z, m.gz))] }
-        let gyro: [[Double]]? = motion?.rotation.map { [demeaned($0.x), demeaned($0.y), demeaned($0.z)] }
+        // Per axis a signal and what is subtracted from it first (gravity, or nothing).
+        let accel: [([Double], [Double]?)]? = motion.map { m in [(m.x, m.gx), (m.y, m.gy), (m.z, m.gz)] }
+        let gyro: [([Double], [Double]?)]? = motion?.rotation.map { [($0.x, nil), ($0.y, nil), ($0.z, nil)] }
         for (suffix, axes) in [("Accel", accel), ("Gyro", gyro)] {
             let unit = suffix == "Accel" ? "MetersSquaredPerSecondToTheFourth" : "RadiansSquaredPerSecondSquared"
             let names = ["tremorDominantFrequencyHz", "tremorBandPower3To12" + unit, "tremorRelativeBandPower", "tremorPeakProminence"].map { $0 + suffix }
-            guard let axes, let first = axes.first, Double(first.count) / fs >= 5, fs >= 30 else {
+            guard let axes, let first = axes.first, Double(first.0.count) / fs >= 5, fs >= 30 else {
                 for name in names { set.append(name, .missing) }
                 continue
             }
             let highPass = Butterworth.highPass(order: 2, cutoffHz: 1, sampleRateHz: fs)
             var frequencies: [Double] = []
             var density: [Double] = []
-            for axis in axes {
-                let filtered = highPass.filtfilt(axis, padding: Int(clamping: fs))
+            for (signal, subtracted) in axes {
+                // Demeaned: the mean of the (difference) summed in order, then each value minus it.
+                precondition(subtracted.map { $0.count == signal.count } ?? true, "tremor: columns of unequal length")
+                let mean = signal.withUnsafeBufferPointer { a in
+                    guard let subtracted else { return a.reduce(0, +) }
+                    return subtracted.withUnsafeBufferPointer { b in (0..<a.count).reduce(0) { $0 + (a[$1] - b[$1]) } }
+                } / Double(signal.count)
+                let filtered = highPass.filtfilt(signal, minus: subtracted, offset: mean, padding: Int(clamping: fs))
                 guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(clamping: 4 * fs))) else { continue }
                 if density.isEmpty {
                     (frequencies, density) = psd
@@ -131,22 +137,5 @@ extension StepAnalysis {
             set.append(names[3], density[peak] / band.map { density[$0] }.statistic(Statistics.median))
         }
         return set
-    }
-
-    /// a[i] − b[i] for columns of equal length, over unchecked buffers.
-    static func difference(_ a: [Double], _ b: [Double]) -> [Double] {
-        precondition(a.count == b.count, "columns of unequal length")
-        return [Double](unsafeUninitializedCapacity: a.count) { d, initialized in
-            a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in for i in 0..<a.count { d[i] = a[i] - b[i] } } }
-            initialized = a.count
-        }
-    }
-
-    /// a[i] − mean(a), the mean summed in order.
-    static func demeaned(_ a: [Double]) -> [Double] {
-        var d = a
-        let mean = d.reduce(0, +) / Double(d.count)
-        d.withUnsafeMutableBufferPointer { d in for i in 0..<d.count { d[i] -= mean } }
-        return d
     }
 }
