@@ -18,7 +18,8 @@ public enum Parallel {
 
     /// `first()` and `second()`, the second on another thread when `parallel`.
     public static func pair<A: Sendable, B: Sendable>(parallel: Bool, _ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
-        let results = map(2, parallel: parallel) { i -> Either<A, B> in i == 0 ? .first(first()) : .second(second()) }
+        guard parallel else { return (first(), second()) }
+        let results = map(2, parallel: true) { i -> Either<A, B> in i == 0 ? .first(first()) : .second(second()) }
         guard case .first(let a) = results[0], case .second(let b) = results[1] else { preconditionFailure("pair results out of order") }
         return (a, b)
     }

@@ -249,19 +249,21 @@ struct StepAnalysis {
     static func periodicParts(of bouts: [Range<Int>], v20: [Double], fs: Double, p: GaitAnalysis.Parameters, parallel: Bool = false)
         -> [(Range<Int>, (m1: Double, m2: Double, r1: Double, r2: Double))]
     {
-        // Every bout's chunks, and each chunk's lags (each from its own samples alone).
-        let chunking = bouts.map { bout in
+        // Every bout's chunks in order, and each chunk's lags (each from its own samples alone).
+        var chunks: [Range<Int>] = [], chunkCounts: [Int] = []
+        for bout in bouts {
             let chunkCount = max(1, Int(clamping: Double(bout.count) / (p.chunkSeconds * fs), rounding: .toNearestOrAwayFromZero))
-            return (0..<chunkCount).map { c in
-                let lower = bout.lowerBound + c * (bout.count / chunkCount)
-                return lower..<(c == chunkCount - 1 ? bout.upperBound : lower + bout.count / chunkCount)
+            let size = bout.count / chunkCount
+            for c in 0..<chunkCount {
+                let lower = bout.lowerBound + c * size
+                chunks.append(lower..<(c == chunkCount - 1 ? bout.upperBound : lower + size))
             }
+            chunkCounts.append(chunkCount)
         }
-        let chunks = chunking.flatMap { $0 }
-        let chunkLags = Parallel.map(chunks.count, parallel: parallel) { strideLags(Array(v20[chunks[$0]]), fs: fs) }
+        let chunkLags = Parallel.map(chunks.count, parallel: parallel) { [chunks] in strideLags(Array(v20[chunks[$0]]), fs: fs) }
         var parts: [(Range<Int>, (m1: Double, m2: Double, r1: Double, r2: Double))] = []
         var next = 0
-        for boutChunks in chunking {
+        for chunkCount in chunkCounts {
             var run: (range: Range<Int>, lags: [(m1: Double, m2: Double, r1: Double, r2: Double)])?
             func close() {
                 guard let current = run, !current.lags.isEmpty else { return }
@@ -270,7 +272,7 @@ struct StepAnalysis {
                 parts.append((current.range, (median(lags.map(\.m1)), median(lags.map(\.m2)), median(lags.map(\.r1)), median(lags.map(\.r2)))))
                 run = nil
             }
-            for chunk in boutChunks {
+            for chunk in chunks[next..<(next + chunkCount)] {
                 let (lower, upper) = (chunk.lowerBound, chunk.upperBound)
                 defer { next += 1 }
                 if let lags = chunkLags[next], lags.r2 >= p.minimumStrideRegularity {
