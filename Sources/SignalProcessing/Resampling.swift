@@ -25,19 +25,23 @@ public enum Resampling {
         // uninitialised one level of nesting each, so that the one loop can read and write all.
         return withUnsafeTemporaryAllocation(of: UnsafePointer<Double>.self, capacity: m) { inputs in
             withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Double>.self, capacity: m) { outputs in
-                // Each part of the grid starts from its first time's left neighbour: the last
-                // source time before it (times increase), as the walk from the start finds it.
+                // The walk starts at the first source time; a later part of the grid starts from
+                // its first time's left neighbour, the last source time before it (times
+                // increase), as the walk from the start finds it.
                 nonisolated(unsafe) let (inputs, outputs) = (inputs, outputs)
                 @Sendable func fill(_ part: Range<Int>) {
                     time.withUnsafeBufferPointer { time in
                         let lastLeft = time.count - 2
-                        let t0 = first + Double(part.lowerBound) / rateHz
-                        var (low, high) = (1, time.count)  // the first i ≥ 1 with time[i] ≥ t0, or count
-                        while low < high {
-                            let middle = low + (high - low) / 2
-                            if time[middle] < t0 { low = middle + 1 } else { high = middle }
+                        var j = 0
+                        if part.lowerBound > 0 {
+                            let t0 = first + Double(part.lowerBound) / rateHz
+                            var (low, high) = (1, time.count)  // the first i ≥ 1 with time[i] ≥ t0, or count
+                            while low < high {
+                                let middle = low + (high - low) / 2
+                                if time[middle] < t0 { low = middle + 1 } else { high = middle }
+                            }
+                            j = min(lastLeft, low - 1)
                         }
-                        var j = min(lastLeft, low - 1)
                         for k in part {
                             let t = first + Double(k) / rateHz
                             while j < lastLeft, time[j + 1] < t { j += 1 }
@@ -53,7 +57,11 @@ public enum Resampling {
                 func build(_ index: Int) -> [[Double]] {
                     guard index < m else {
                         let half = count / 2
-                        _ = Parallel.map(2, parallel: parallel && half > 0) { fill($0 == 0 ? 0..<half : half..<count) }
+                        if parallel && half > 0 {
+                            _ = Parallel.map(2, parallel: true) { fill($0 == 0 ? 0..<half : half..<count) }
+                        } else {
+                            fill(0..<count)
+                        }
                         return []
                     }
                     var rest: [[Double]] = []
