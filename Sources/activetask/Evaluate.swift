@@ -1,6 +1,5 @@
 import Analysis
 import ArgumentParser
-import Dispatch
 import Foundation
 import SensorData
 import SignalProcessing
@@ -31,30 +30,24 @@ struct EvaluateOxford: ParsableCommand {
 
     func run() throws {
         if leaveOneUserOut { return try runLeaveOneUserOut() }
-        let data = (folder as NSString).appendingPathComponent("data")
-        let names = try FileManager.default.contentsOfDirectory(atPath: data).sorted().filter {
-            FileManager.default.fileExists(atPath: "\(data)/\($0)/accelerometer.csv")
-        }
-        let results = Locked<[Int: GaitEvaluation.Walk]>([:])
-        let failures = Locked<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: names.count) { index in
-            let name = names[index]
+        let names = try walkNames()
+        let results = Parallel.map(names.count, parallel: true) { index -> Result<GaitEvaluation.Walk, LoadFailure> in
             do {
-                let accelerometer = "\(data)/\(name)/accelerometer.csv", steps = "\(data)/\(name)/stepcounter.csv"
-                let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
-                let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
-                guard let truth = StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)), let signal = MotionSignal(series) else {
-                    failures.withLock { $0.append("\(steps): not the Oxford ground-truth layout") }
-                    return
+                guard let walk = try loadWalk(names[index]) else {
+                    return .failure(LoadFailure(message: "\(dataFolder)/\(names[index])/stepcounter.csv: not the Oxford ground-truth layout"))
                 }
-                let walk = GaitEvaluation.evaluate(name: name, signal: signal, groundTruth: truth.stepTimesSeconds)
-                results.withLock { $0[index] = walk }
+                return .success(GaitEvaluation.evaluate(name: walk.name, signal: walk.signal, groundTruth: walk.truth))
             } catch {
-                failures.withLock { $0.append("\(error)") }
+                return .failure(LoadFailure(message: "\(error)"))
             }
         }
-        for failure in failures.withLock({ $0 }) { printError(failure) }
-        let walks = results.withLock { dict in names.indices.compactMap { dict[$0] } }
+        var walks: [GaitEvaluation.Walk] = []
+        for result in results {
+            switch result {
+            case .success(let walk): walks.append(walk)
+            case .failure(let failure): printError(failure.message)
+            }
+        }
         let groups: [(String, [GaitEvaluation.Walk])] = [("all", walks)]
             + Dictionary(grouping: walks.filter(\.groundTruthUsable), by: { Self.part($0.name, 3).lowercased() }).sorted { $0.key < $1.key }.map { ("position \($0.key)", $0.value) }
             + Dictionary(grouping: walks.filter(\.groundTruthUsable), by: { Self.part($0.name, 0) }).sorted { $0.key < $1.key }.map { ("phone \($0.key)", $0.value) }
@@ -112,28 +105,37 @@ struct EvaluateOxford: ParsableCommand {
     }
 
     /// A walk loaded once for repeated scoring.
-    struct LoadedWalk: @unchecked Sendable {
+    struct LoadedWalk: Sendable {
         let name: String
         let signal: MotionSignal
         let truth: [Double]
     }
 
-    func load() throws -> [LoadedWalk] {
-        let data = (folder as NSString).appendingPathComponent("data")
-        let names = try FileManager.default.contentsOfDirectory(atPath: data).sorted().filter {
-            FileManager.default.fileExists(atPath: "\(data)/\($0)/accelerometer.csv")
-        }
-        return try names.compactMap { name in
-            let accelerometer = "\(data)/\(name)/accelerometer.csv", steps = "\(data)/\(name)/stepcounter.csv"
-            let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
-            let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
-            guard let truth = StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)), let signal = MotionSignal(series) else { return nil }
-            return LoadedWalk(name: name, signal: signal, truth: truth.stepTimesSeconds)
+    struct LoadFailure: Error {
+        let message: String
+    }
+
+    var dataFolder: String { (folder as NSString).appendingPathComponent("data") }
+
+    /// The walks of the data folder: its subfolders with an accelerometer.csv, by name.
+    func walkNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dataFolder).sorted().filter {
+            FileManager.default.fileExists(atPath: "\(dataFolder)/\($0)/accelerometer.csv")
         }
     }
 
+    /// One walk's accelerometer and ground-truth step times; nil when the step counter file is
+    /// not the Oxford ground-truth layout.
+    func loadWalk(_ name: String) throws -> LoadedWalk? {
+        let accelerometer = "\(dataFolder)/\(name)/accelerometer.csv", steps = "\(dataFolder)/\(name)/stepcounter.csv"
+        let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
+        let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
+        guard let truth = StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)), let signal = MotionSignal(series) else { return nil }
+        return LoadedWalk(name: name, signal: signal, truth: truth.stepTimesSeconds)
+    }
+
     func runLeaveOneUserOut() throws {
-        let walks = try load().filter { walk in
+        let walks = try walkNames().compactMap { try loadWalk($0) }.filter { walk in
             let span = (walk.signal.time.last ?? 0) - (walk.signal.time.first ?? 0)
             return Double(walk.truth.count) >= 0.2 * span
         }.map { GaitEvaluation.LabelledWalk(name: $0.name, group: Self.part($0.name, 1), signal: $0.signal, truth: $0.truth) }

@@ -187,7 +187,7 @@ struct StepAnalysis {
     let parallelFrom: Int
 
     /// Whether the longest segment is long enough for two threads (``parallelFrom``).
-    var isLong: Bool { (longestSegment?.motion.count ?? 0) >= parallelFrom }
+    let isLong: Bool
 
     /// The default ``parallelFrom`` (samples; 164 s at 100 Hz): below, a thread handoff
     /// (``Parallel``) costs more than the stage.
@@ -206,6 +206,7 @@ struct StepAnalysis {
         // The first of the longest, as `longestSegment` picks it.
         let longest = motions.indices.max { motions[$0].count < motions[$1].count }
         let long = longest.map { motions[$0].count >= parallelFrom } ?? false
+        isLong = long
         (segments, self.tremor) = Parallel.pair(parallel: tremor && long) {
             motions.map { Self.segment($0, parameters: p, parallelFrom: parallelFrom) }
         } _: {

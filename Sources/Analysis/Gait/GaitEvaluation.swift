@@ -1,4 +1,3 @@
-import Dispatch
 import SignalProcessing
 
 /// Scoring of step counts and cadence against foot-contact ground truth, as analysis.md §2.10
@@ -152,18 +151,15 @@ extension GaitEvaluation {
     /// scored with every grid point once, in parallel (the folds only regroup those scores).
     public static func leaveOneGroupOut(_ walks: [LabelledWalk], grid: [GaitAnalysis.Parameters] = tuningGrid) -> [Fold] {
         guard !grid.isEmpty else { return [] }
-        let scores = Locked<[Int: [Walk]]>([:])
-        DispatchQueue.concurrentPerform(iterations: grid.count) { g in
-            let results = walks.map { evaluate(name: $0.name, signal: $0.signal, groundTruth: $0.truth, parameters: grid[g]) }
-            scores.withLock { $0[g] = results }
+        let table = Parallel.map(grid.count, parallel: true) { g in
+            walks.map { evaluate(name: $0.name, signal: $0.signal, groundTruth: $0.truth, parameters: grid[g]) }
         }
-        let table = scores.withLock { $0 }
         return Set(walks.map(\.group)).sorted().map { group in
             let train = walks.indices.filter { walks[$0].group != group }
             let test = walks.indices.filter { walks[$0].group == group }
-            let losses = grid.indices.map { g in loss(train.map { table[g]![$0] }) }
+            let losses = grid.indices.map { g in loss(train.map { table[g][$0] }) }
             let best = grid.indices.min { losses[$0] < losses[$1] }!
-            return Fold(heldOutGroup: group, parameters: grid[best], walks: test.map { table[best]![$0] })
+            return Fold(heldOutGroup: group, parameters: grid[best], walks: test.map { table[best][$0] })
         }
     }
 }
