@@ -135,4 +135,25 @@ import TestSupport
         let quietest = VoiceAnalysis.analyze(interleaved: [1 / 32767] + [Double](repeating: 0, count: 4_000), channels: 1, sampleRateHz: 8_000)
         #expect(quietest.features["researchKitTooLoudMeanLevel"]?.number == 0)  // −90 dB: max(−1.5, −1) + 1
     }
+
+    @Test("frames analysed in runs (over threads) are those of one pass, bit for bit: autocorrelation and cross-correlation, the cross-correlation's frames keeping the lags they do not compute from the frames before, runs starting in silence, sounds ending voiced or silent, a 0.1-s sound",
+          arguments: [1, 3, 7, 40])
+    func runsEqualOnePass(framesPerRun: Int) throws {
+        let silence = [Double](repeating: 0, count: Int(0.3 * Self.rate))
+        let voice = Self.vowel(f0: 140, epsilon: 0.01, delta: 0.05, sigma: 0.002, seconds: 0.6)
+        let sounds = [silence + voice + silence + Self.vowel(f0: 230, sigma: 0.004, seconds: 0.5),
+                      voice + silence, Array(voice.prefix(Int(0.1 * Self.rate)))]
+        for (s, samples) in sounds.enumerated() {
+            let sound = PraatSound(samples: samples, dx: 1 / Self.rate)
+            for var analysis in [PraatPitchAnalysis(), VoiceAnalysis.harmonicityAnalysis(floor: 75, sampleRateHz: Self.rate)] {
+                analysis.framesPerRun = .max
+                let onePass = analysis.analyze(sound)
+                analysis.framesPerRun = framesPerRun
+                analysis.maxRuns = .max
+                let runs = analysis.analyze(sound)
+                #expect(onePass != nil)
+                #expect(runs?.frequency == onePass?.frequency && runs?.strength == onePass?.strength, "sound \(s), \(analysis.method)")
+            }
+        }
+    }
 }

@@ -45,6 +45,10 @@ struct PraatPitchAnalysis {
     var octaveCost = 0.01
     var octaveJumpCost = 0.35
     var voicedUnvoicedCost = 0.14
+    /// Frames are analysed in runs of at least this many (at most ``maxRuns`` runs), the runs
+    /// over Dispatch's threads (``Parallel``); each run is the frames a single pass would give.
+    var framesPerRun = 48
+    var maxRuns = 16
 
     struct Candidate {
         var frequency: Double
@@ -112,16 +116,34 @@ struct PraatPitchAnalysis {
 
         let mean = sound.samples.reduce(0, +) / Double(sound.count)
         let globalPeak = sound.samples.withUnsafeBufferPointer { Statistics.peakDeviation($0, from: mean) }
-        var frames = [Frame](repeating: Frame(), count: frameCount)
-        if globalPeak > 0 {
-            var context = FrameContext(sound: sound, windowSamples: windowSamples, halfWindow: halfWindow, maximumLag: maximumLag,
-                                       samplesPerPeriod: samplesPerPeriod, halfSamplesPerPeriod: halfSamplesPerPeriod,
-                                       interpolationDepth: interpolationDepth, brentDepth: brentDepth, globalPeak: globalPeak)
-            for f in 0..<frameCount {
-                frames[f] = context.frame(at: firstTime + Double(f) * dt, analysis: self, maxCandidates: maxCandidates, accurate: accurate)
+        guard globalPeak > 0 else { return pathFinder([Frame](repeating: Frame(), count: frameCount), x1: firstTime, dx: dt, ceiling: ceiling) }
+        let analysis = self
+        @Sendable func context() -> FrameContext {
+            FrameContext(sound: sound, windowSamples: windowSamples, halfWindow: halfWindow, maximumLag: maximumLag,
+                         samplesPerPeriod: samplesPerPeriod, halfSamplesPerPeriod: halfSamplesPerPeriod,
+                         interpolationDepth: interpolationDepth, brentDepth: brentDepth, globalPeak: globalPeak)
+        }
+        @Sendable func time(_ frame: Int) -> Double { firstTime + Double(frame) * dt }
+        // Runs of frames, each with its own buffers. A cross-correlation frame computes the lags
+        // its stretch of the sound holds and keeps the others from the frames before. Frames
+        // fitted into the sound (the analysis window spans maximumLag + windowSamples samples and
+        // more) all compute the same lags, so a lag none computes stays 0 in every run and the
+        // frames of a run are those of one pass. Should the last frame's stretch fall short of
+        // the sound's end, one pass.
+        let fitted = !accurate || sound.count - crossCorrelationStart(sound, at: time(frameCount - 1)) >= maximumLag + windowSamples
+        let runCount = fitted ? min(max(frameCount / max(framesPerRun, 1), 1), max(maxRuns, 1)) : 1
+        let runs = Parallel.map(runCount, parallel: runCount > 1) { run in
+            var context = context()
+            return (run * frameCount / runCount..<(run + 1) * frameCount / runCount).map {
+                context.frame(at: time($0), analysis: analysis, maxCandidates: maxCandidates, accurate: accurate)
             }
         }
-        return pathFinder(frames, x1: firstTime, dx: dt, ceiling: ceiling)
+        return pathFinder(Array(runs.joined()), x1: firstTime, dx: dt, ceiling: ceiling)
+    }
+
+    /// The first sample of the cross-correlation's stretch at frame centre `t`.
+    func crossCorrelationStart(_ sound: PraatSound, at t: Double) -> Int {
+        max(sound.lowIndex(t - 0.5 * (1 / floor + periodsPerWindow / floor)), 0)  // dt_window in seconds, as Praat
     }
 
     /// Buffers and constants of the per-frame analysis.
@@ -230,16 +252,12 @@ struct PraatPitchAnalysis {
             // Praat. The buffer lives across frames: lags a frame near the end cannot compute keep
             // the previous frame's values, as Praat's do.
             if accurate {
-                let startTime = t - 0.5 * (1 / a.floor + a.periodsPerWindow / a.floor)  // dt_window in seconds, as Praat
-                var begin = sound.lowIndex(startTime)
-                if begin < 0 { begin = 0 }
-                var span = maximumLag + windowSamples
-                span = min(span, s.count - begin)
-                let localMaximumLag = span - windowSamples
                 // The mean-removed stretch once, contiguous, so the lag products run over
                 // unchecked pointers, from a 64-byte boundary (a cache line): the kernel's loads
                 // of x never straddle two lines, whatever address the allocator gave the buffer.
-                let count = max(span, 0), window = windowSamples, lastLag = min(localMaximumLag, brentMax)
+                let begin = a.crossCorrelationStart(sound, at: t)
+                let span = min(maximumLag + windowSamples, s.count - begin)
+                let count = max(span, 0), window = windowSamples, lastLag = min(span - windowSamples, brentMax)
                 if lastLag >= 1 { segment.withUnsafeMutableBufferPointer { storage in
                     let offset = (64 - Int(bitPattern: storage.baseAddress) % 64) % 64 / MemoryLayout<Double>.stride
                     for j in 0..<count { storage[offset + j] = s[begin + j] - localMean }

@@ -165,24 +165,29 @@ public enum VoiceAnalysis {
     /// threshold 0.1, 1 period per window) and its mean over voiced frames: per frame
     /// 10·lg(r/(1 − r)) of the best cross-correlation r (Boersma 1993).
     static func harmonicity(_ sound: PraatSound, floor: Double) -> Double? {
-        var analysis = PraatPitchAnalysis()
-        analysis.method = .crossCorrelation
-        analysis.timeStep = 0.01
-        analysis.floor = floor
-        analysis.ceiling = 0.5 / sound.dx
-        analysis.periodsPerWindow = 1
-        analysis.silenceThreshold = 0.1
-        analysis.voicingThreshold = 0
-        analysis.octaveCost = 0
-        analysis.octaveJumpCost = 0
-        analysis.voicedUnvoicedCost = 0
-        guard let contour = analysis.analyze(sound) else { return nil }
+        guard let contour = harmonicityAnalysis(floor: floor, sampleRateHz: 1 / sound.dx).analyze(sound) else { return nil }
         var values: [Double] = []
         for f in contour.frequency.indices where contour.frequency[f] > 0 {
             let r = contour.strength[f]
             values.append(r <= 1e-15 ? -150 : r > 1 - 1e-15 ? 150 : 10 * log10(r / (1 - r)))
         }
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// The pitch analysis behind ``harmonicity(_:floor:)``: Praat's "To Harmonicity (cc)" settings.
+    static func harmonicityAnalysis(floor: Double, sampleRateHz: Double) -> PraatPitchAnalysis {
+        var analysis = PraatPitchAnalysis()
+        analysis.method = .crossCorrelation
+        analysis.timeStep = 0.01
+        analysis.floor = floor
+        analysis.ceiling = 0.5 * sampleRateHz
+        analysis.periodsPerWindow = 1
+        analysis.silenceThreshold = 0.1
+        analysis.voicingThreshold = 0
+        analysis.octaveCost = 0
+        analysis.octaveJumpCost = 0
+        analysis.voicedUnvoicedCost = 0
+        return analysis
     }
 
     /// Frame levels, dB re full scale (floored at −3000 dB), of the frames of `length` every `hop`
