@@ -156,4 +156,18 @@ import TestSupport
             }
         }
     }
+
+    @Test("the too-loud rule's Int16 rounding equals Int(clamping:rounding:to:) half away from zero: halves, their neighbours, the clamps, ±0, NaN, ±∞, 1e±308, and 100,000 random values")
+    func int16Rounding() {
+        var values: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e308, -1e308, 1e-308, 1, -1, 1.5, -1.5, 32767.5 / 32767, -32768.5 / 32767]
+        for k in stride(from: -32770.0, through: 32770, by: 0.5) {
+            let x = k / 32767
+            values += [x, x.nextUp, x.nextDown]
+        }
+        var random = SeededRandom(seed: 11)
+        for _ in 0..<100_000 { values.append(4 * random.unit() - 2) }
+        for x in values {
+            #expect(VoiceAnalysis.int16(x) == Int(clamping: x * 32767, rounding: .toNearestOrAwayFromZero, to: -32768...32767), "\(x)")
+        }
+    }
 }

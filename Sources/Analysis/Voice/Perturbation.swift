@@ -175,15 +175,17 @@ enum Perturbation {
         guard let meanPeriod, periods.count >= 2 else { return m }
 
         // Jitter: sums over windows of consecutive periods, each window valid as a whole.
-        func jitter(_ width: Int, _ term: ([Double]) -> Double) -> Double? {
+        func jitter(_ width: Int, _ term: (UnsafeBufferPointer<Double>) -> Double) -> Double? {
             var count = periods.count, sum = 0.0
             guard periods.count >= width else { return nil }
-            for start in 0...(periods.count - width) {
-                let window = Array(periods[start..<(start + width)])
-                if window.allSatisfy(inRange), zip(window, window.dropFirst()).allSatisfy({ ratio($0, $1) <= periodFactor }) {
-                    sum += term(window)
-                } else {
-                    count -= 1
+            periods.withUnsafeBufferPointer { periods in
+                for start in 0...(periods.count - width) {
+                    let window = UnsafeBufferPointer(rebasing: periods[start..<(start + width)])
+                    if window.allSatisfy(inRange), (1..<width).allSatisfy({ ratio(window[$0 - 1], window[$0]) <= periodFactor }) {
+                        sum += term(window)
+                    } else {
+                        count -= 1
+                    }
                 }
             }
             let windows = count - (width - 1)
@@ -198,32 +200,34 @@ enum Perturbation {
 
         // Shimmer: amplitude at each pulse with both adjacent periods valid, Hann-windowed RMS
         // over 0.2 period to each side.
-        var amplitudes: [(time: Double, value: Double)] = []
+        var times: [Double] = [], amplitudes: [Double] = []
         if n >= 3 {
             for i in 1..<(n - 1) {
                 let p1 = t[i] - t[i - 1], p2 = t[i + 1] - t[i]
                 guard inRange(p1), inRange(p2), ratio(p1, p2) <= periodFactor,
                     let a = hannRMS(sound, t[i], 0.2 * p1, 0.2 * p2), a > 0
                 else { continue }
-                amplitudes.append((t[i], a))
+                times.append(t[i])
+                amplitudes.append(a)
             }
         }
-        func shimmer(_ width: Int, _ term: ([Double]) -> Double) -> Double? {
+        func shimmer(_ width: Int, _ term: (UnsafeBufferPointer<Double>) -> Double) -> Double? {
             guard amplitudes.count >= width else { return nil }
             var sum = 0.0, count = 0
-            for start in 0...(amplitudes.count - width) {
-                let window = Array(amplitudes[start..<(start + width)])
-                let times = window.map(\.time), values = window.map(\.value)
-                if zip(times, times.dropFirst()).allSatisfy({ inRange($0.1 - $0.0) }),
-                    zip(values, values.dropFirst()).allSatisfy({ ratio($0, $1) <= amplitudeFactor })
-                {
-                    sum += term(values)
-                    count += 1
+            amplitudes.withUnsafeBufferPointer { amplitudes in
+                for start in 0...(amplitudes.count - width) {
+                    let values = UnsafeBufferPointer(rebasing: amplitudes[start..<(start + width)])
+                    if (start + 1..<start + width).allSatisfy({ inRange(times[$0] - times[$0 - 1]) }),
+                        (1..<width).allSatisfy({ ratio(values[$0 - 1], values[$0]) <= amplitudeFactor })
+                    {
+                        sum += term(values)
+                        count += 1
+                    }
                 }
             }
             return count > 0 ? sum / Double(count) : nil
         }
-        let meanAmplitude = amplitudes.count >= 2 ? amplitudes.dropLast().reduce(0) { $0 + $1.value } / Double(amplitudes.count - 1) : 0
+        let meanAmplitude = amplitudes.count >= 2 ? amplitudes.dropLast().reduce(0, +) / Double(amplitudes.count - 1) : 0
         if meanAmplitude > 0 {
             m.shimmerLocal = shimmer(2) { abs($0[0] - $0[1]) }.map { $0 / meanAmplitude }
             m.shimmerLocalDb = shimmer(2) { abs(20 * log10($0[0] / $0[1])) }

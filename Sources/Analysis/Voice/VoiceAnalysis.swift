@@ -50,6 +50,18 @@ public enum VoiceAnalysis {
         return max(decibels / 60, -1) + 1
     }
 
+    /// x·32767 rounded half away from zero and clamped to −32768…32767 (NaN: −32768), as
+    /// `Int(clamping:rounding:to:)` gives it, without a rounding call per sample: the fraction
+    /// x·32767 − trunc(x·32767) is exact below 2¹⁵.
+    @inline(__always)
+    static func int16(_ x: Double) -> Int {
+        let y = x * 32767
+        guard y > -32767.5 else { return -32768 }
+        guard y < 32766.5 else { return 32767 }
+        let whole = Int(y), fraction = y - Double(whole)
+        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
+    }
+
     /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1].
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
         var set = FeatureSet(name: "atk")
@@ -79,11 +91,13 @@ public enum VoiceAnalysis {
         // ResearchKit's too-loud rule (ORKAudioLevelNavigationRule.m): non-zero Int16 samples of
         // all channels, m = max(dB/60, −1) + 1, too loud if mean m > 0.45.
         var sumM = 0.0, countM = 0
-        for value in interleaved {
-            let a = Int(clamping: value * 32767, rounding: .toNearestOrAwayFromZero, to: -32768...32767)
-            guard a != 0 else { continue }
-            sumM += Self.tooLoudLevels[abs(a)]
-            countM += 1
+        Self.tooLoudLevels.withUnsafeBufferPointer { levels in
+            for value in interleaved {
+                let a = Self.int16(value)
+                guard a != 0 else { continue }
+                sumM += levels[abs(a)]
+                countM += 1
+            }
         }
         let tooLoudMean = countM > 0 ? sumM / Double(countM) : 0
         set.append("researchKitTooLoudMeanLevel", tooLoudMean)
