@@ -19,9 +19,21 @@ public enum Parallel {
     /// `first()` and `second()`, the second on another thread when `parallel`.
     public static func pair<A: Sendable, B: Sendable>(parallel: Bool, _ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
         guard parallel else { return (first(), second()) }
-        let results = map(2, parallel: true) { i -> Either<A, B> in i == 0 ? .first(first()) : .second(second()) }
-        guard case .first(let a) = results[0], case .second(let b) = results[1] else { preconditionFailure("pair results out of order") }
-        return (a, b)
+        let (a, b) = map(beside: first, 1, parallel: true) { _ in second() }
+        return (a, b[0])
+    }
+
+    /// `first()` and `body(i)` for i in 0..<count: when `parallel`, `first()` on one thread
+    /// while the others start on the bodies, which its thread joins once `first()` returns.
+    public static func map<A: Sendable, T: Sendable>(beside first: @Sendable () -> A, _ count: Int, parallel: Bool,
+                                                     _ body: @Sendable (Int) -> T) -> (A, [T]) {
+        guard parallel, count > 0 else { return (first(), (0..<count).map(body)) }
+        var results = map(count + 1, parallel: true) { i -> Either<A, T> in i == 0 ? .first(first()) : .second(body(i - 1)) }
+        guard case .first(let a) = results.removeFirst() else { preconditionFailure("map(beside:) results out of order") }
+        return (a, results.map {
+            guard case .second(let value) = $0 else { preconditionFailure("map(beside:) results out of order") }
+            return value
+        })
     }
 
     private enum Either<A: Sendable, B: Sendable>: Sendable {

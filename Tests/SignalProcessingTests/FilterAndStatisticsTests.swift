@@ -389,4 +389,15 @@ import TestSupport
         let ((a, b), c) = Parallel.pair(parallel: true) { Parallel.pair(parallel: true) { "a" } _: { [1, 2] } } _: { 3.5 }
         #expect(a == "a" && b == [1, 2] && c == 3.5)
     }
+
+    @Test("map(beside:) gives first() and body(i) in index order, on two threads and on one, for 0, 1 and 500 pieces")
+    func mapBeside() {
+        for count in [0, 1, 500] {
+            for parallel in [false, true] {
+                let (first, rest) = Parallel.map(beside: { (0..<10_000).reduce(0.0) { $0 + cos(Double($1)) } }, count, parallel: parallel) { i in "\(i * i)" }
+                #expect(first == (0..<10_000).reduce(0.0) { $0 + cos(Double($1)) })
+                #expect(rest == (0..<count).map { "\($0 * $0)" })
+            }
+        }
+    }
 }

@@ -91,6 +91,13 @@ struct PraatPitchAnalysis {
     }
 
     func analyze(_ sound: PraatSound) -> Contour? {
+        guard let plan = plan(sound) else { return nil }
+        return plan.contour(Parallel.map(plan.runCount, parallel: plan.runCount > 1, plan.frames(run:)))
+    }
+
+    /// The frames of this analysis of `sound` and the runs to analyse them in; nil where the
+    /// sound is too short for one frame.
+    func plan(_ sound: PraatSound) -> Plan? {
         let ceiling = min(self.ceiling, 0.5 / sound.dx)
         let periodsPerWindow = self.periodsPerWindow
         let accurate = method == .crossCorrelation
@@ -116,29 +123,43 @@ struct PraatPitchAnalysis {
 
         let mean = sound.samples.reduce(0, +) / Double(sound.count)
         let globalPeak = sound.samples.withUnsafeBufferPointer { Statistics.peakDeviation($0, from: mean) }
-        guard globalPeak > 0 else { return pathFinder([Frame](repeating: Frame(), count: frameCount), x1: firstTime, dx: dt, ceiling: ceiling) }
-        let analysis = self
-        @Sendable func context() -> FrameContext {
-            FrameContext(sound: sound, windowSamples: windowSamples, halfWindow: halfWindow, maximumLag: maximumLag,
-                         samplesPerPeriod: samplesPerPeriod, halfSamplesPerPeriod: halfSamplesPerPeriod,
-                         interpolationDepth: interpolationDepth, brentDepth: brentDepth, globalPeak: globalPeak)
-        }
-        @Sendable func time(_ frame: Int) -> Double { firstTime + Double(frame) * dt }
+        let context = globalPeak > 0
+            ? FrameContext(sound: sound, windowSamples: windowSamples, halfWindow: halfWindow, maximumLag: maximumLag,
+                           samplesPerPeriod: samplesPerPeriod, halfSamplesPerPeriod: halfSamplesPerPeriod,
+                           interpolationDepth: interpolationDepth, brentDepth: brentDepth, globalPeak: globalPeak)
+            : nil
         // Runs of frames, each with its own buffers. A cross-correlation frame computes the lags
         // its stretch of the sound holds and keeps the others from the frames before. Frames
         // fitted into the sound (the analysis window spans maximumLag + windowSamples samples and
         // more) all compute the same lags, so a lag none computes stays 0 in every run and the
         // frames of a run are those of one pass. Should the last frame's stretch fall short of
         // the sound's end, one pass.
-        let fitted = !accurate || sound.count - crossCorrelationStart(sound, at: time(frameCount - 1)) >= maximumLag + windowSamples
-        let runCount = fitted ? min(max(frameCount / max(framesPerRun, 1), 1), max(maxRuns, 1)) : 1
-        let runs = Parallel.map(runCount, parallel: runCount > 1) { run in
-            var context = context()
-            return (run * frameCount / runCount..<(run + 1) * frameCount / runCount).map {
-                context.frame(at: time($0), analysis: analysis, maxCandidates: maxCandidates, accurate: accurate)
-            }
+        let lastTime = firstTime + Double(frameCount - 1) * dt
+        let fitted = !accurate || sound.count - crossCorrelationStart(sound, at: lastTime) >= maximumLag + windowSamples
+        let runCount = fitted && context != nil ? min(max(frameCount / max(framesPerRun, 1), 1), max(maxRuns, 1)) : 1
+        return Plan(analysis: self, context: context, ceiling: ceiling, firstTime: firstTime, dt: dt, frameCount: frameCount,
+                    runCount: runCount, maxCandidates: maxCandidates, accurate: accurate)
+    }
+
+    /// The frames of one analysis of one sound in ``runCount`` runs: ``frames(run:)`` of every
+    /// run, on any threads, then ``contour(_:)`` of them in order.
+    struct Plan: Sendable {
+        let analysis: PraatPitchAnalysis
+        /// The buffers each run starts from; nil for a silent sound (every frame unvoiced).
+        let context: FrameContext?
+        let ceiling: Double, firstTime: Double, dt: Double
+        let frameCount: Int, runCount: Int, maxCandidates: Int
+        let accurate: Bool
+
+        func frames(run: Int) -> [Frame] {
+            let range = run * frameCount / runCount..<(run + 1) * frameCount / runCount
+            guard var context else { return [Frame](repeating: Frame(), count: range.count) }
+            return range.map { context.frame(at: firstTime + Double($0) * dt, analysis: analysis, maxCandidates: maxCandidates, accurate: accurate) }
         }
-        return pathFinder(Array(runs.joined()), x1: firstTime, dx: dt, ceiling: ceiling)
+
+        func contour(_ runs: [[Frame]]) -> Contour {
+            analysis.pathFinder(Array(runs.joined()), x1: firstTime, dx: dt, ceiling: ceiling)
+        }
     }
 
     /// The first sample of the cross-correlation's stretch at frame centre `t`.

@@ -62,12 +62,38 @@ public enum VoiceAnalysis {
         return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 
-    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1].
+    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1], on two threads: the recording's levels beside the pitch frames, then what the pitch contour
+    /// gives (F0 statistics, voiced levels, pulses, jitter, shimmer) beside the harmonicity frames.
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
-        var set = FeatureSet(name: "atk")
-        var warnings: [String] = []
         let frames = interleaved.count / max(1, channels)
         let channel0 = (0..<frames).map { interleaved[$0 * channels] }
+        // Praat-compatible F0, pulses, perturbation and harmonicity on channel 0.
+        let sound = PraatSound(samples: channel0, dx: 1 / sampleRateHz)
+        var pitchAnalysis = PraatPitchAnalysis()
+        pitchAnalysis.floor = options.pitchFloorHz
+        pitchAnalysis.ceiling = options.pitchCeilingHz
+        let pitch = pitchAnalysis.plan(sound)
+        let harmonicity = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound)
+
+        let (recording, pitchRuns) = Parallel.map(beside: { levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options) },
+                                                  pitch?.runCount ?? 0, parallel: true) { pitch?.frames(run: $0) ?? [] }
+        let contour = pitch?.contour(pitchRuns)
+        let (voice, harmonicityRuns) = Parallel.map(beside: { contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour) },
+                                                    harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
+        var set = recording.features
+        set.append(contentsOf: voice.features)
+        set.append("hnrDb", harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
+        let frameIndices = contour?.frequency.indices ?? 0..<0
+        return Result(features: set, warnings: recording.warnings + voice.warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
+                      pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan })
+    }
+
+    /// Channel layout, duration, levels and loudness of the whole recording, and ResearchKit's
+    /// too-loud rule.
+    static func levels(interleaved: [Double], channels: Int, channel0: [Double], sampleRateHz: Double, options: Options) -> (features: FeatureSet, warnings: [String]) {
+        var set = FeatureSet(name: "atk")
+        var warnings: [String] = []
+        let frames = channel0.count
         let dualMono = channels == 2 && (0..<frames).allSatisfy { interleaved[2 * $0] == interleaved[2 * $0 + 1] }
         let loudnessChannels = channels == 1 || (dualMono && options.countIdenticalChannelsOnce) ? 1 : channels
         set.append("channelMode", .text(channels == 1 ? "mono" : dualMono ? "dualMono" : "multichannel"))
@@ -104,13 +130,15 @@ public enum VoiceAnalysis {
         set.append("researchKitTooLoud", tooLoudMean > 0.45)
         let clipped = channel0.filter { abs($0) >= 0.999 }.count
         if clipped > 0 { warnings.append("clipping: \(clipped) sample(s) at |x| ≥ 0.999") }
+        return (set, warnings)
+    }
 
-        // Praat-compatible F0, pulses, perturbation and harmonicity on channel 0.
-        let sound = PraatSound(samples: channel0, dx: 1 / sampleRateHz)
-        var pitchAnalysis = PraatPitchAnalysis()
-        pitchAnalysis.floor = options.pitchFloorHz
-        pitchAnalysis.ceiling = options.pitchCeilingHz
-        let contour = pitchAnalysis.analyze(sound)
+    /// F0 statistics, voiced material and its levels, pulses, jitter and shimmer of `sound` (one
+    /// channel) and its pitch contour.
+    static func contourFeatures(_ sound: PraatSound, sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> (features: FeatureSet, warnings: [String]) {
+        var set = FeatureSet(name: "atk")
+        var warnings: [String] = []
+        let channel0 = sound.samples, frames = sound.count
         let voicedF0 = contour.map { c in c.frequency.indices.filter(c.isVoiced).map { c.frequency[$0] } } ?? []
         let sorted = voicedF0.sorted()
         set.append("voicedFrameCount", Double(voicedF0.count))
@@ -169,17 +197,13 @@ public enum VoiceAnalysis {
         set.append("shimmerApq5", m.shimmerApq5)
         set.append("shimmerApq11", m.shimmerApq11)
         set.append("shimmerDda", m.shimmerDda)
-        set.append("hnrDb", harmonicity(sound, floor: options.pitchFloorHz))
-        let frameIndices = contour?.frequency.indices ?? 0..<0
-        return Result(features: set, warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
-                      pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan })
+        return (set, warnings)
     }
 
     /// Praat "Sound: To Harmonicity (cc)" (time step 0.01 s, minimum pitch 75 Hz, silence
     /// threshold 0.1, 1 period per window) and its mean over voiced frames: per frame
     /// 10·lg(r/(1 − r)) of the best cross-correlation r (Boersma 1993).
-    static func harmonicity(_ sound: PraatSound, floor: Double) -> Double? {
-        guard let contour = harmonicityAnalysis(floor: floor, sampleRateHz: 1 / sound.dx).analyze(sound) else { return nil }
+    static func meanHarmonicity(_ contour: PraatPitchAnalysis.Contour) -> Double? {
         var values: [Double] = []
         for f in contour.frequency.indices where contour.frequency[f] > 0 {
             let r = contour.strength[f]
@@ -188,7 +212,7 @@ public enum VoiceAnalysis {
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
-    /// The pitch analysis behind ``harmonicity(_:floor:)``: Praat's "To Harmonicity (cc)" settings.
+    /// The pitch analysis behind ``meanHarmonicity(_:)``: Praat's "To Harmonicity (cc)" settings.
     static func harmonicityAnalysis(floor: Double, sampleRateHz: Double) -> PraatPitchAnalysis {
         var analysis = PraatPitchAnalysis()
         analysis.method = .crossCorrelation
