@@ -77,26 +77,21 @@ public struct SincInterpolant: Sendable {
     /// first term left out is below 3·10⁻²² there), by Horner's rule in x², eight at a time.
     @inline(__always)
     static func cosine(_ x: SIMD8<Double>) -> SIMD8<Double> {
-        // (−1)ⁿ/(2n)!, n = 0…12.
-        let coefficients: [Double] = [
-            1 / 1.0,
-            -1 / 2.0,
-            1 / 24.0,
-            -1 / 720.0,
-            1 / 40320.0,
-            -1 / 3628800.0,
-            1 / 479001600.0,
-            -1 / 87178291200.0,
-            1 / 20922789888000.0,
-            -1 / 6402373705728000.0,
-            1 / 2432902008176640000.0,
-            -1 / 1124000727777607680000.0,
-            1 / 620448401733239439360000.0,
-        ]
+        // (−1)ⁿ/(2n)!, n = 12 down to 0, written out (no array, no loop): Horner's rule in x².
         let x2 = x * x
-        var sum = SIMD8<Double>(repeating: coefficients[12])
-        for n in stride(from: 11, through: 0, by: -1) { sum = sum * x2 + SIMD8(repeating: coefficients[n]) }
-        return sum
+        var sum = SIMD8<Double>(repeating: 1 / 620448401733239439360000.0)
+        sum = sum * x2 + SIMD8(repeating: -1 / 1124000727777607680000.0)
+        sum = sum * x2 + SIMD8(repeating: 1 / 2432902008176640000.0)
+        sum = sum * x2 + SIMD8(repeating: -1 / 6402373705728000.0)
+        sum = sum * x2 + SIMD8(repeating: 1 / 20922789888000.0)
+        sum = sum * x2 + SIMD8(repeating: -1 / 87178291200.0)
+        sum = sum * x2 + SIMD8(repeating: 1 / 479001600.0)
+        sum = sum * x2 + SIMD8(repeating: -1 / 3628800.0)
+        sum = sum * x2 + SIMD8(repeating: 1 / 40320.0)
+        sum = sum * x2 + SIMD8(repeating: -1 / 720.0)
+        sum = sum * x2 + SIMD8(repeating: 1 / 24.0)
+        sum = sum * x2 + SIMD8(repeating: -1 / 2.0)
+        return sum * x2 + SIMD8(repeating: 1 / 1.0)
     }
 
     /// Maximum of the interpolant on [i − 1, i + 1] by Brent's method (R. P. Brent,
