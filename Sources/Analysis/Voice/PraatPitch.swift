@@ -390,7 +390,9 @@ struct PraatPitchAnalysis {
                     let cost: Double
                     switch (voiced(f1), voiced(f2)) {
                     case (false, false): cost = 0
-                    case (true, true): cost = jump * abs(log2(f1 / f2))
+                    // Without a jump cost (harmonicity) the cost is 0 exactly: voiced
+                    // frequencies lie in (rate/count, ceiling), so log2 of their ratio is finite.
+                    case (true, true): cost = jump == 0 ? 0 : jump * abs(log2(f1 / f2))
                     default: cost = vuv
                     }
                     let value = delta[f - 1][c1] - cost + delta[f][c2]

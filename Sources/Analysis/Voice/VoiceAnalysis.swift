@@ -62,8 +62,9 @@ public enum VoiceAnalysis {
         return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 
-    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1], on two threads: the recording's levels beside the pitch frames, then what the pitch contour
-    /// gives (F0 statistics, voiced levels, pulses, jitter, shimmer) beside the harmonicity frames.
+    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1], on two threads:
+    /// the recording's levels beside the pitch frames, then the pitch contour and what it gives
+    /// (F0 statistics, voiced levels, pulses, jitter, shimmer) beside the harmonicity frames.
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
         let frames = interleaved.count / max(1, channels)
         let channel0 = (0..<frames).map { interleaved[$0 * channels] }
@@ -77,9 +78,10 @@ public enum VoiceAnalysis {
 
         let (recording, pitchRuns) = Parallel.map(beside: { levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options) },
                                                   pitch?.runCount ?? 0, parallel: true) { pitch?.frames(run: $0) ?? [] }
-        let contour = pitch?.contour(pitchRuns)
-        let (voice, harmonicityRuns) = Parallel.map(beside: { contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour) },
-                                                    harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
+        let ((contour, voice), harmonicityRuns) = Parallel.map(beside: {
+            let contour = pitch?.contour(pitchRuns)
+            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour))
+        }, harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
         var set = recording.features
         set.append(contentsOf: voice.features)
         set.append("hnrDb", harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
