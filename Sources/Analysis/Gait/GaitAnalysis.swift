@@ -273,20 +273,15 @@ struct StepAnalysis {
                 parts.append((current.range, (median(lags.map(\.m1)), median(lags.map(\.m2)), median(lags.map(\.r1)), median(lags.map(\.r2)))))
                 run = nil
             }
-            for chunk in chunks[next..<(next + chunkCount)] {
-                let (lower, upper) = (chunk.lowerBound, chunk.upperBound)
-                defer { next += 1 }
-                if let lags = chunkLags[next], lags.r2 >= p.minimumStrideRegularity {
-                    if let current = run {
-                        run = (current.range.lowerBound..<upper, current.lags + [lags])
-                    } else {
-                        run = (lower..<upper, [lags])
-                    }
+            for c in next..<(next + chunkCount) {
+                if let lags = chunkLags[c], lags.r2 >= p.minimumStrideRegularity {
+                    run = ((run?.range.lowerBound ?? chunks[c].lowerBound)..<chunks[c].upperBound, (run?.lags ?? []) + [lags])
                 } else {
                     close()
                 }
             }
             close()
+            next += chunkCount
         }
         return parts
     }

@@ -84,7 +84,7 @@ extension StepAnalysis {
 
     /// The tremor features computed with the steps (``tremor``).
     func appendTremorFeatures(to set: inout FeatureSet) {
-        for (name, value) in zip(tremor.names, tremor.values) { set.append(name, value) }
+        set.append(contentsOf: tremor)
     }
 
     /// Tremor spectrum (analysis.md §2.9) of the dynamic acceleration (suffix `Accel`) and, for

@@ -270,8 +270,8 @@ struct PraatPitchAnalysis {
             guard localPeak > 0 else { return result }
 
             // r[m] for m = 0…brentMax, the sinc interpolant's support r[−brentMax…brentMax] as in
-            // Praat. The buffer lives across frames: lags a frame near the end cannot compute keep
-            // the previous frame's values, as Praat's do.
+            // Praat. The buffer lives across frames, as Praat's does: lags a frame does not compute
+            // keep their earlier values (see ``plan(_:)`` for why runs of frames still agree).
             if accurate {
                 // The mean-removed stretch once, contiguous, so the lag products run over
                 // unchecked pointers, from a 64-byte boundary (a cache line): the kernel's loads
