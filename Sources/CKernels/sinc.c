@@ -1,6 +1,7 @@
-/* One side of Praat's windowed-sinc interpolant (CKernels.h, atk_sinc_side). */
+/* Praat's windowed-sinc interpolant and its Brent maximum (CKernels.h, atk_sinc_value). */
 #include "CKernels.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The same bits on every instruction set: no contraction, one order for all (see lagproducts.c). */
@@ -10,6 +11,7 @@
 #define INLINE static inline __attribute__((always_inline))
 
 typedef double v4 __attribute__((vector_size(32), aligned(8)));
+typedef double v8 __attribute__((vector_size(64), aligned(8)));
 
 /* π as a double, the value of Swift's Double.pi. */
 static const double pi = 3.141592653589793115997963468544185161590576171875;
@@ -77,26 +79,157 @@ INLINE double side_body(const double *p, int reversed, size_t count, double star
     return ((sums_a[0] + sums_a[1]) + (sums_a[2] + sums_a[3])) + ((sums_b[0] + sums_b[1]) + (sums_b[2] + sums_b[3]));
 }
 
-#define SINC_INSTANCE(attribute, suffix)                                                                  \
-    attribute static double side_##suffix(const double *p, int reversed, size_t count, double start, double h, \
-                                          double c0, double cm1, double cs) {                             \
-        return reversed ? side_body(p, 1, count, start, h, c0, cm1, cs) : side_body(p, 0, count, start, h, c0, cm1, cs); \
+/* cos x for the eight lanes of x, |x| ≤ π/2: the Taylor series to x²⁴/24! (Abramowitz & Stegun
+ * 4.3.66; the first term left out is below 3·10⁻²² there) by Horner's rule in x². */
+INLINE void cosine8(const double *in, double *out) {
+    v8 x;
+    memcpy(&x, in, sizeof x);
+    const v8 x2 = x * x;
+    v8 sum = x2 * (1 / 620448401733239439360000.0) + -1 / 1124000727777607680000.0;
+    sum = sum * x2 + 1 / 2432902008176640000.0;
+    sum = sum * x2 + -1 / 6402373705728000.0;
+    sum = sum * x2 + 1 / 20922789888000.0;
+    sum = sum * x2 + -1 / 87178291200.0;
+    sum = sum * x2 + 1 / 479001600.0;
+    sum = sum * x2 + -1 / 3628800.0;
+    sum = sum * x2 + 1 / 40320.0;
+    sum = sum * x2 + -1 / 720.0;
+    sum = sum * x2 + 1 / 24.0;
+    sum = sum * x2 + -1 / 2.0;
+    sum = sum * x2 + 1 / 1.0;
+    memcpy(out, &sum, sizeof sum);
+}
+
+/* r[k] of the mirrored sequence r[−bound…bound] around `centre`, 0 beyond it. */
+INLINE double at(const double *centre, ptrdiff_t bound, ptrdiff_t k) { return k >= -bound && k <= bound ? centre[k] : 0; }
+
+INLINE double value_body(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
+    if (!(x >= -(double)bound && x <= (double)bound)) return centre[bound]; /* NaN, ±∞, beyond ±B */
+    const ptrdiff_t mid_left = (ptrdiff_t)floor(x), mid_right = mid_left + 1;
+    if (x == (double)mid_left) return centre[mid_left];
+    ptrdiff_t span = depth;
+    if (mid_right + bound < span) span = mid_right + bound;
+    if (bound - mid_left < span) span = bound - mid_left;
+    const double yl = at(centre, bound, mid_left), yr = at(centre, bound, mid_right);
+    if (span <= 0) return at(centre, bound, (ptrdiff_t)floor(x + 0.5));
+    if (span == 1) return yl + (x - (double)mid_left) * (yr - yl);
+    if (span == 2) {
+        const double dyl = 0.5 * (yr - at(centre, bound, mid_left - 1)), dyr = 0.5 * (at(centre, bound, mid_right + 1) - yl);
+        const double fil = x - (double)mid_left, fir = (double)mid_right - x;
+        return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)));
     }
+    const ptrdiff_t left = mid_right - span, right = mid_left + span;
+    const double fraction = x - (double)mid_left;
+    /* sin(π(1 − f)) = sin(πf): one sine for both sides. */
+    const double half_sin = 0.5 * sin(pi * fraction);
+    const double start_left = pi * fraction, start_right = pi * ((double)mid_right - x);
+    const double scale_left = 1 / (x - (double)left + 1), scale_right = 1 / ((double)right - x + 1);
+    const double step_left = pi * scale_left, step_right = pi * scale_right;
+    /* The window's six starting cosines (each side: its first angle, the one before, the step),
+     * all within ±π/3 since span ≥ 3. */
+    const double angles[8] = {start_left * scale_left, start_left * scale_left - step_left, step_left, start_right * scale_right,
+                              start_right * scale_right - step_right, step_right, 0, 0};
+    double c[8];
+    cosine8(angles, c);
+    return side_body(centre + mid_left, 1, (size_t)(mid_left - left + 1), start_left, half_sin, c[0], c[1], c[2])
+        + side_body(centre + mid_right, 0, (size_t)(right - mid_right + 1), start_right, half_sin, c[3], c[4], c[5]);
+}
+
+/* Brent's minimisation of −value on [i − 1, i + 1] (R. P. Brent, "Algorithms for Minimization
+ * without Derivatives", 1973, ch. 5: golden-section steps with parabolic interpolation), with the
+ * tolerance Praat's NUMimproveMaximum gives its NUMminimize_brent (1e-10, plus √ε·|x|). */
+INLINE double maximum_body(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, double *place) {
+    const double golden = 0.3819660112501051; /* (3 − √5) / 2 */
+    const double sqrt_epsilon = 0x1p-26, tolerance = 1e-10;
+    double a = (double)i - 1, b = (double)i + 1;
+    double x = a + golden * (b - a), w = x, v = x;
+    double fx = -value_body(centre, bound, x, depth), fw = fx, fv = fx;
+    double d = 0, e = 0;
+    for (int iteration = 0; iteration < 100; iteration++) {
+        const double middle = 0.5 * (a + b);
+        const double tol1 = sqrt_epsilon * fabs(x) + tolerance / 3, tol2 = 2 * tol1;
+        if (fabs(x - middle) <= tol2 - 0.5 * (b - a)) break;
+        int parabolic = 0;
+        if (fabs(e) > tol1) {
+            /* The parabola through (x, fx), (w, fw), (v, fv). */
+            double t = (x - w) * (fx - fv);
+            double q = (x - v) * (fx - fw);
+            double p = (x - v) * q - (x - w) * t;
+            q = 2 * (q - t);
+            if (q > 0) p = -p;
+            else q = -q;
+            t = e;
+            e = d;
+            if (fabs(p) < fabs(0.5 * q * t) && p > q * (a - x) && p < q * (b - x)) {
+                d = p / q;
+                const double u = x + d;
+                if (u - a < tol2 || b - u < tol2) d = x < middle ? tol1 : -tol1;
+                parabolic = 1;
+            }
+        }
+        if (!parabolic) {
+            e = (x < middle ? b : a) - x;
+            d = golden * e;
+        }
+        const double u = fabs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1);
+        const double fu = -value_body(centre, bound, u, depth);
+        if (fu <= fx) {
+            if (u < x) b = x;
+            else a = x;
+            v = w, fv = fw, w = x, fw = fx, x = u, fx = fu;
+        } else {
+            if (u < x) a = u;
+            else b = u;
+            if (fu <= fw || w == x) {
+                v = w, fv = fw, w = u, fw = fu;
+            } else if (fu <= fv || v == x || v == w) {
+                v = u, fv = fu;
+            }
+        }
+    }
+    *place = x;
+    return -fx;
+}
+
+#define SINC_INSTANCE(attribute, suffix)                                                                          \
+    attribute static double value_##suffix(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {    \
+        return value_body(centre, bound, x, depth);                                                             \
+    }                                                                                                           \
+    attribute static double maximum_##suffix(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, \
+                                             double *place) {                                                   \
+        return maximum_body(centre, bound, i, depth, place);                                                    \
+    }                                                                                                           \
+    attribute static void cosines_##suffix(const double *x, double *out) { cosine8(x, out); }
 
 SINC_INSTANCE(, 1)
 #if defined(__x86_64__)
 SINC_INSTANCE(__attribute__((target("avx2,fma"))), 2)
 SINC_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
+#define SINC_DISPATCH(name, ...)                         \
+    switch (atk_kernel_level()) {                        \
+    case 3: return name##_3(__VA_ARGS__);                \
+    case 2: return name##_2(__VA_ARGS__);                \
+    default: return name##_1(__VA_ARGS__);               \
+    }
+#else
+#define SINC_DISPATCH(name, ...) return name##_1(__VA_ARGS__);
 #endif
 
-double atk_sinc_side(const double *first, int reversed, size_t count, double start, double half_sin, double cos0,
-                     double cos_before, double cos_step) {
+double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
+    SINC_DISPATCH(value, centre, bound, x, depth)
+}
+
+double atk_sinc_maximum(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, double *place) {
+    SINC_DISPATCH(maximum, centre, bound, i, depth, place)
+}
+
+void atk_sinc_cosines(const double *x, double *out) {
 #if defined(__x86_64__)
     switch (atk_kernel_level()) {
-    case 3: return side_3(first, reversed, count, start, half_sin, cos0, cos_before, cos_step);
-    case 2: return side_2(first, reversed, count, start, half_sin, cos0, cos_before, cos_step);
+    case 3: cosines_3(x, out); return;
+    case 2: cosines_2(x, out); return;
     default: break;
     }
 #endif
-    return side_1(first, reversed, count, start, half_sin, cos0, cos_before, cos_step);
+    cosines_1(x, out);
 }

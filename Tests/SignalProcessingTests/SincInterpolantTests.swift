@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import SignalProcessing
 
-/// Praat's windowed-sinc interpolant (SincInterpolant, CKernels' atk_sinc_side) against Praat's
+/// Praat's windowed-sinc interpolant (SincInterpolant, CKernels' atk_sinc_value) against Praat's
 /// formula written out term by term with a libm sine and cosine per term, and Brent's maximum
 /// against a dense grid over the same interpolant.
 @Suite struct SincInterpolantTests {

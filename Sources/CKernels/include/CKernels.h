@@ -50,13 +50,21 @@ void atk_lag_products(const double *x, size_t window, size_t first, size_t last,
  * atk_lag_products' order) and *peak = max |b[j]| (0 when count is 0), j < count. */
 void atk_correlation_terms(const double *a, const double *b, size_t count, double *product, double *energy, double *peak);
 
-/* One side of Praat's windowed-sinc interpolant (NUM_interpolate_sinc): Σ_k v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ))
- * for k < count, v_k = first[k] (first[−k] when reversed), a_k = start + kπ, h = half_sin, the
- * window's cosines from cos θ0 = cos0, cos(θ0 − φ) = cos_before and cos φ = cos_step by the
- * Chebyshev recurrence in eight lanes eight steps apart; eight partial sums, one fixed order, no
- * fused multiply-adds. */
-double atk_sinc_side(const double *first, int reversed, size_t count, double start, double half_sin, double cos0,
-                     double cos_before, double cos_step);
+/* Praat's windowed-sinc interpolant (NUM_interpolate_sinc) of the even sequence r[−bound…bound]
+ * held contiguous around `centre` (centre[k] = r[k], |k| ≤ bound), at real lag x with `depth`
+ * samples each side clipped to the sequence; near its ends Praat's lower orders (nearest, linear,
+ * cubic), r[bound] for x beyond ±bound, NaN or ±∞. Each side Σ_k r·½ sin(πd)·(−1)^k/(πd + kπ)·(1 +
+ * cos(θ0 + kφ)), the window's first cosines by a Taylor polynomial and the rest by the Chebyshev
+ * recurrence in eight lanes eight steps apart; eight partial sums, one fixed order, no fused
+ * multiply-adds. */
+double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth);
+
+/* The interpolant's maximum on [i − 1, i + 1] by Brent's method with Praat's tolerance (1e-10 plus
+ * √ε·|x|, at most 100 steps): returns the value there and writes the place to *place. */
+double atk_sinc_maximum(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, double *place);
+
+/* The window's cosine polynomial (cos x for |x| ≤ π/2) of eight values x[0…7] into out[0…7]. */
+void atk_sinc_cosines(const double *x, double *out);
 
 /* Dynamic acceleration against a gravity estimate, per sample i < count: u = g/|g| (0, 0, 1 when
  * |g| is 0), d = a − g, v = d·u, h = d − v·u and magnitude = |d|, each rounded as the scalar
