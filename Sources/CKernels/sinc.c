@@ -79,24 +79,37 @@ INLINE double side_body(const double *p, int reversed, size_t count, double star
     return ((sums_a[0] + sums_a[1]) + (sums_a[2] + sums_a[3])) + ((sums_b[0] + sums_b[1]) + (sums_b[2] + sums_b[3]));
 }
 
-/* cos x for the eight lanes of x, |x| ≤ π/2: the Taylor series to x²⁴/24! (Abramowitz & Stegun
- * 4.3.66; the first term left out is below 3·10⁻²² there) by Horner's rule in x². */
-INLINE void cosine8(const double *in, double *out) {
+/* Lanes 0–5 and 7: cos x; lane 6: sin x; each for |x| ≤ π/2, by the Taylor series to x²⁴/24! and
+ * x²⁵/25! (Abramowitz & Stegun 4.3.65–66; the first term left out is below 3·10⁻²² there), a
+ * polynomial in x² of degree 12: its terms from x⁴ on by Estrin's scheme (pairs, then pairs of
+ * pairs with x⁴, x⁸, x¹⁶), the last two by Horner's rule (their rounding as Horner's, within an
+ * ulp): six dependent multiply–add steps instead of twelve. */
+INLINE void cosines_and_sine(const double *in, double *out) {
+#define SINE_IN_LANE_6(c, s) {c, c, c, c, c, c, s, c}
+    static const v8 k[13] = {
+        SINE_IN_LANE_6(1 / 1.0, 1 / 1.0),
+        SINE_IN_LANE_6(-1 / 2.0, -1 / 6.0),
+        SINE_IN_LANE_6(1 / 24.0, 1 / 120.0),
+        SINE_IN_LANE_6(-1 / 720.0, -1 / 5040.0),
+        SINE_IN_LANE_6(1 / 40320.0, 1 / 362880.0),
+        SINE_IN_LANE_6(-1 / 3628800.0, -1 / 39916800.0),
+        SINE_IN_LANE_6(1 / 479001600.0, 1 / 6227020800.0),
+        SINE_IN_LANE_6(-1 / 87178291200.0, -1 / 1307674368000.0),
+        SINE_IN_LANE_6(1 / 20922789888000.0, 1 / 355687428096000.0),
+        SINE_IN_LANE_6(-1 / 6402373705728000.0, -1 / 121645100408832000.0),
+        SINE_IN_LANE_6(1 / 2432902008176640000.0, 1 / 51090942171709440000.0),
+        SINE_IN_LANE_6(-1 / 1124000727777607680000.0, -1 / 25852016738884976640000.0),
+        SINE_IN_LANE_6(1 / 620448401733239439360000.0, 1 / 15511210043330985984000000.0),
+    };
+#undef SINE_IN_LANE_6
     v8 x;
     memcpy(&x, in, sizeof x);
-    const v8 x2 = x * x;
-    v8 sum = x2 * (1 / 620448401733239439360000.0) + -1 / 1124000727777607680000.0;
-    sum = sum * x2 + 1 / 2432902008176640000.0;
-    sum = sum * x2 + -1 / 6402373705728000.0;
-    sum = sum * x2 + 1 / 20922789888000.0;
-    sum = sum * x2 + -1 / 87178291200.0;
-    sum = sum * x2 + 1 / 479001600.0;
-    sum = sum * x2 + -1 / 3628800.0;
-    sum = sum * x2 + 1 / 40320.0;
-    sum = sum * x2 + -1 / 720.0;
-    sum = sum * x2 + 1 / 24.0;
-    sum = sum * x2 + -1 / 2.0;
-    sum = sum * x2 + 1 / 1.0;
+    const v8 y = x * x, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
+    const v8 q0 = (k[2] + k[3] * y) + (k[4] + k[5] * y) * y2, q1 = (k[6] + k[7] * y) + (k[8] + k[9] * y) * y2;
+    const v8 q2 = (k[10] + k[11] * y) + k[12] * y2;
+    /* cos x = 1 + x²·t, sin x = x + x·x²·t, t = k1 + x²·(k2 + …) (k0 = 1 in both). */
+    const v8 m = {1, 1, 1, 1, 1, 1, x[6], 1};
+    const v8 sum = m + (m * y) * (((q0 + q1 * y4) + q2 * y8) * y + k[1]);
     memcpy(out, &sum, sizeof sum);
 }
 
@@ -120,17 +133,19 @@ INLINE double value_body(const double *centre, ptrdiff_t bound, double x, ptrdif
     }
     const ptrdiff_t left = mid_right - span, right = mid_left + span;
     const double fraction = x - (double)mid_left;
-    /* sin(π(1 − f)) = sin(πf): one sine for both sides. */
-    const double half_sin = 0.5 * sin(pi * fraction);
     const double start_left = pi * fraction, start_right = pi * ((double)mid_right - x);
     const double scale_left = 1 / (x - (double)left + 1), scale_right = 1 / ((double)right - x + 1);
     const double step_left = pi * scale_left, step_right = pi * scale_right;
     /* The window's six starting cosines (each side: its first angle, the one before, the step),
-     * all within ±π/3 since span ≥ 3. */
+     * all within ±π/3 since span ≥ 3; and sin πf = sin πg, g = min(f, 1 − f) ≤ ½ (one sine for
+     * both sides), as sin πg for g ≤ ¼ and cos π(½ − g) above (½ − g exact there): arguments
+     * within π/4, where the polynomials are within an ulp. */
+    const double g = fraction <= 0.5 ? fraction : 1 - fraction;
     const double angles[8] = {start_left * scale_left, start_left * scale_left - step_left, step_left, start_right * scale_right,
-                              start_right * scale_right - step_right, step_right, 0, 0};
+                              start_right * scale_right - step_right, step_right, pi * g, pi * (0.5 - g)};
     double c[8];
-    cosine8(angles, c);
+    cosines_and_sine(angles, c);
+    const double half_sin = 0.5 * (g <= 0.25 ? c[6] : c[7]);
     return side_body(centre + mid_left, 1, (size_t)(mid_left - left + 1), start_left, half_sin, c[0], c[1], c[2])
         + side_body(centre + mid_right, 0, (size_t)(right - mid_right + 1), start_right, half_sin, c[3], c[4], c[5]);
 }
@@ -199,7 +214,7 @@ INLINE double maximum_body(const double *centre, ptrdiff_t bound, ptrdiff_t i, p
                                              double *place) {                                                   \
         return maximum_body(centre, bound, i, depth, place);                                                    \
     }                                                                                                           \
-    attribute static void cosines_##suffix(const double *x, double *out) { cosine8(x, out); }
+    attribute static void cosines_##suffix(const double *x, double *out) { cosines_and_sine(x, out); }
 
 SINC_INSTANCE(, 1)
 #if defined(__x86_64__)

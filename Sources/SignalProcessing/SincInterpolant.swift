@@ -40,9 +40,9 @@ public struct SincInterpolant: Sendable {
         mirror.withUnsafeBufferPointer { atk_sinc_value($0.baseAddress! + bound, bound, x, depth) }
     }
 
-    /// cos x for |x| ≤ π/2, as the interpolant computes its window's first cosines: the Taylor
-    /// series to x²⁴/24! (Abramowitz & Stegun 4.3.66; the first term left out is below 3·10⁻²²
-    /// there) by Horner's rule in x².
+    /// The interpolant's window polynomials on eight values: cos x in lanes 0–5 and 7, sin x in
+    /// lane 6, for |x| ≤ π/2 (Taylor series to x²⁴/24! and x²⁵/25!, Abramowitz & Stegun
+    /// 4.3.65–66; the first term left out is below 3·10⁻²² there).
     static func cosine(_ x: SIMD8<Double>) -> SIMD8<Double> {
         var result = SIMD8<Double>()
         withUnsafePointer(to: x) { x in
