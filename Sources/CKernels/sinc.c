@@ -16,14 +16,14 @@ typedef double v8 __attribute__((vector_size(64), aligned(8)));
 /* π as a double, the value of Swift's Double.pi. */
 static const double pi = 3.141592653589793115997963468544185161590576171875;
 
-/* Four values from p in direction ±1 (p[0], p[±1], p[±2], p[±3]); only the first `available`
- * (at most 4) are read, the others are 0. */
-INLINE v4 load_direction(const double *p, int reversed, size_t available) {
-    v4 v = {0, 0, 0, 0};
-    if (available >= 4) {
+/* Eight values from p in direction ±1 (p[0], p[±1], …, p[±7]); only the first `available`
+ * (at most 8) are read, the others are 0. */
+INLINE v8 load_direction(const double *p, int reversed, size_t available) {
+    v8 v = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (available >= 8) {
         if (reversed) {
-            memcpy(&v, p - 3, sizeof v);
-            return __builtin_shufflevector(v, v, 3, 2, 1, 0);
+            memcpy(&v, p - 7, sizeof v);
+            return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0);
         }
         memcpy(&v, p, sizeof v);
         return v;
@@ -32,51 +32,62 @@ INLINE v4 load_direction(const double *p, int reversed, size_t available) {
     return v;
 }
 
-/* Eight lanes, terms k ≡ l (mod 8) in lane l: two vectors of four, each lane's window cosine by
- * the recurrence eight steps apart, cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from the sixteen
- * cosines cos(θ0 + kφ), k = −8…7, of the one-step recurrence. The last 1–7 terms run as one more
- * step with the missing values 0. The eight partial sums are added pairwise within each vector,
- * then the two. */
-INLINE double side_body(const double *p, int reversed, size_t count, double start, double half_sin, double c0, double cm1,
-                        double cos_step) {
-    const double two_cos_step = 2 * cos_step;
-    const double cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
-    const double cos4 = 2 * cos2 * cos2 - 1, two_cos8 = 2 * (2 * cos4 * cos4 - 1);
-    /* c[k + 8] = cos(θ0 + kφ): k = 1 and −2 by one step, then two steps at a time, four chains
-     * of three (the one-step chain would be fourteen long). */
-    double c[16];
-    c[8] = c0;
-    c[7] = cm1;
-    c[9] = two_cos_step * c0 - cm1;
-    c[6] = two_cos_step * cm1 - c0;
-    for (int k = 10; k < 16; k++) c[k] = two_cos2 * c[k - 2] - c[k - 4];
-    for (int k = 5; k >= 0; k--) c[k] = two_cos2 * c[k + 2] - c[k + 4];
-    v4 cos_a = {c[8], c[9], c[10], c[11]}, cos_b = {c[12], c[13], c[14], c[15]};
-    v4 previous_a = {c[0], c[1], c[2], c[3]}, previous_b = {c[4], c[5], c[6], c[7]};
-    v4 a = {start, start + pi, start + 2 * pi, start + 3 * pi};
-    v4 b = {start + 4 * pi, start + 5 * pi, start + 6 * pi, start + 7 * pi};
-    const v4 signs = {half_sin, -half_sin, half_sin, -half_sin};
-    const v4 advance = {8 * pi, 8 * pi, 8 * pi, 8 * pi};
-    v4 sums_a = {0, 0, 0, 0}, sums_b = sums_a;
-    const ptrdiff_t step = reversed ? -1 : 1;
+/* One side of the interpolant at one place: its first value p[0] and the direction it reads
+ * (−1 on the left), a_0 = start, h = half_sin, and the window's cosines cos θ0 = c0,
+ * cos(θ0 − φ) = cm1 and cos φ = cs. */
+typedef struct {
+    const double *p;
+    int reversed;
+    double start, half_sin, c0, cm1, cs;
+} side;
+
+/* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of `n` sides (1, 2 or 4, all of
+ * `count` terms) in one loop, so that the sides' chains overlap. Eight lanes per side, terms
+ * k ≡ l (mod 8) in lane l, each lane's window cosine by the recurrence eight steps apart,
+ * cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from the sixteen cosines cos(θ0 + kφ), k = −8…7,
+ * of the one-step recurrence. The last 1–7 terms run as one more step with the missing values
+ * 0. Each side's eight partial sums are added pairwise: ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)).
+ * Every side's lanes see the same operations in the same order whatever n is. */
+INLINE void sides(const side *s, int n, size_t count, double *out) {
+    v8 cos_now[4], previous[4], a[4], signs[4], sums[4];
+    double two_cos8[4];
+    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
+        const double two_cos_step = 2 * s[j].cs;
+        const double cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
+        const double cos4 = 2 * cos2 * cos2 - 1;
+        two_cos8[j] = 2 * (2 * cos4 * cos4 - 1);
+        /* c[k + 8] = cos(θ0 + kφ): k = 1 and −2 by one step, then two steps at a time, four
+         * chains of three (the one-step chain would be fourteen long). */
+        double c[16];
+        c[8] = s[j].c0;
+        c[7] = s[j].cm1;
+        c[9] = two_cos_step * c[8] - c[7];
+        c[6] = two_cos_step * c[7] - c[8];
+        for (int k = 10; k < 16; k++) c[k] = two_cos2 * c[k - 2] - c[k - 4];
+        for (int k = 5; k >= 0; k--) c[k] = two_cos2 * c[k + 2] - c[k + 4];
+        memcpy(&cos_now[j], c + 8, sizeof(v8));
+        memcpy(&previous[j], c, sizeof(v8));
+        const double start = s[j].start, h = s[j].half_sin;
+        a[j] = (v8){start, start + pi, start + 2 * pi, start + 3 * pi, start + 4 * pi, start + 5 * pi, start + 6 * pi, start + 7 * pi};
+        signs[j] = (v8){h, -h, h, -h, h, -h, h, -h};
+        sums[j] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
+    }
     size_t k = 0;
-    for (; k + 8 <= count; k += 8, p += 8 * step) {
-        sums_a += load_direction(p, reversed, 4) * signs / a * (1 + cos_a);
-        sums_b += load_direction(p + 4 * step, reversed, 4) * signs / b * (1 + cos_b);
-        a += advance;
-        b += advance;
-        const v4 next_a = two_cos8 * cos_a - previous_a, next_b = two_cos8 * cos_b - previous_b;
-        previous_a = cos_a;
-        previous_b = cos_b;
-        cos_a = next_a;
-        cos_b = next_b;
+    for (; k + 8 <= count; k += 8) {
+        _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
+            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, 8) * signs[j] / a[j] * (1 + cos_now[j]);
+            a[j] += 8 * pi;
+            const v8 next = two_cos8[j] * cos_now[j] - previous[j];
+            previous[j] = cos_now[j];
+            cos_now[j] = next;
+        }
     }
-    const size_t rest = count - k;
-    if (rest > 0) {
-        sums_a += load_direction(p, reversed, rest < 4 ? rest : 4) * signs / a * (1 + cos_a);
-        if (rest > 4) sums_b += load_direction(p + 4 * step, reversed, rest - 4) * signs / b * (1 + cos_b);
+    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
+        if (k < count)
+            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k) * signs[j] / a[j] * (1 + cos_now[j]);
+        const v8 t = sums[j];
+        out[j] = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
     }
-    return ((sums_a[0] + sums_a[1]) + (sums_a[2] + sums_a[3])) + ((sums_b[0] + sums_b[1]) + (sums_b[2] + sums_b[3]));
 }
 
 /* Lanes 0–5 and 7: cos x; lane 6: sin x; each for |x| ≤ π/2, by the Taylor series to x²⁴/24! and
@@ -116,20 +127,34 @@ INLINE void cosines_and_sine(const double *in, double *out) {
 /* r[k] of the mirrored sequence r[−bound…bound] around `centre`, 0 beyond it. */
 INLINE double at(const double *centre, ptrdiff_t bound, ptrdiff_t k) { return k >= -bound && k <= bound ? centre[k] : 0; }
 
-INLINE double value_body(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
-    if (!(x >= -(double)bound && x <= (double)bound)) return centre[bound]; /* NaN, ±∞, beyond ±B */
+/* Where the interpolant at x needs no sum (`*value` set, returns 0: x an integer, beyond ±B, NaN,
+ * ±∞, or a span of at most 2, Praat's lower orders), or its two sides of `*count` terms each
+ * (returns 1). */
+INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth, double *value, side *both, size_t *count) {
+    if (!(x >= -(double)bound && x <= (double)bound)) { /* NaN, ±∞, beyond ±B */
+        *value = centre[bound];
+        return 0;
+    }
     const ptrdiff_t mid_left = (ptrdiff_t)floor(x), mid_right = mid_left + 1;
-    if (x == (double)mid_left) return centre[mid_left];
+    if (x == (double)mid_left) {
+        *value = centre[mid_left];
+        return 0;
+    }
     ptrdiff_t span = depth;
     if (mid_right + bound < span) span = mid_right + bound;
     if (bound - mid_left < span) span = bound - mid_left;
     const double yl = at(centre, bound, mid_left), yr = at(centre, bound, mid_right);
-    if (span <= 0) return at(centre, bound, (ptrdiff_t)floor(x + 0.5));
-    if (span == 1) return yl + (x - (double)mid_left) * (yr - yl);
-    if (span == 2) {
-        const double dyl = 0.5 * (yr - at(centre, bound, mid_left - 1)), dyr = 0.5 * (at(centre, bound, mid_right + 1) - yl);
-        const double fil = x - (double)mid_left, fir = (double)mid_right - x;
-        return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)));
+    if (span <= 2) {
+        if (span <= 0) {
+            *value = at(centre, bound, (ptrdiff_t)floor(x + 0.5));
+        } else if (span == 1) {
+            *value = yl + (x - (double)mid_left) * (yr - yl);
+        } else {
+            const double dyl = 0.5 * (yr - at(centre, bound, mid_left - 1)), dyr = 0.5 * (at(centre, bound, mid_right + 1) - yl);
+            const double fil = x - (double)mid_left, fir = (double)mid_right - x;
+            *value = yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)));
+        }
+        return 0;
     }
     const ptrdiff_t left = mid_right - span, right = mid_left + span;
     const double fraction = x - (double)mid_left;
@@ -146,24 +171,92 @@ INLINE double value_body(const double *centre, ptrdiff_t bound, double x, ptrdif
     double c[8];
     cosines_and_sine(angles, c);
     const double half_sin = 0.5 * (g <= 0.25 ? c[6] : c[7]);
-    return side_body(centre + mid_left, 1, (size_t)(mid_left - left + 1), start_left, half_sin, c[0], c[1], c[2])
-        + side_body(centre + mid_right, 0, (size_t)(right - mid_right + 1), start_right, half_sin, c[3], c[4], c[5]);
+    both[0] = (side){centre + mid_left, 1, start_left, half_sin, c[0], c[1], c[2]};
+    both[1] = (side){centre + mid_right, 0, start_right, half_sin, c[3], c[4], c[5]};
+    *count = (size_t)span; /* mid_left − left + 1 = right − mid_right + 1 */
+    return 1;
+}
+
+INLINE double value_body(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
+    double value, sums[2];
+    side both[2];
+    size_t count;
+    if (!setup(centre, bound, x, depth, &value, both, &count)) return value;
+    sides(both, 2, count, sums);
+    return sums[0] + sums[1];
+}
+
+/* The interpolant at two places, each as value_body gives it: their four sides in one loop when
+ * both need sums of the same length. */
+INLINE void value_pair(const double *centre, ptrdiff_t bound, const double *x, const ptrdiff_t *depth, double *value) {
+    side four[4];
+    size_t count[2];
+    const int summed0 = setup(centre, bound, x[0], depth[0], &value[0], four, &count[0]);
+    const int summed1 = setup(centre, bound, x[1], depth[1], &value[1], four + 2, &count[1]);
+    if (summed0 && summed1 && count[0] == count[1]) {
+        double sums[4];
+        sides(four, 4, count[0], sums);
+        value[0] = sums[0] + sums[1];
+        value[1] = sums[2] + sums[3];
+        return;
+    }
+    for (int j = 0; j < 2; j++) {
+        if (!(j == 0 ? summed0 : summed1)) continue;
+        double sums[2];
+        sides(four + 2 * j, 2, count[j], sums);
+        value[j] = sums[0] + sums[1];
+    }
 }
 
 /* Brent's minimisation of −value on [i − 1, i + 1] (R. P. Brent, "Algorithms for Minimization
  * without Derivatives", 1973, ch. 5: golden-section steps with parabolic interpolation), with the
- * tolerance Praat's NUMimproveMaximum gives its NUMminimize_brent (1e-10, plus √ε·|x|). */
-INLINE double maximum_body(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, double *place) {
-    const double golden = 0.3819660112501051; /* (3 − √5) / 2 */
+ * tolerance Praat's NUMimproveMaximum gives its NUMminimize_brent (1e-10, plus √ε·|x|), at most
+ * 100 steps after the first place; one search as a state that names the next place `u` to
+ * evaluate, so that two searches can share the interpolant's loop. */
+typedef struct {
+    double a, b, x, w, v, fx, fw, fv, d, e, u;
+    int steps;
+} brent;
+
+static const double golden = 0.3819660112501051; /* (3 − √5) / 2 */
+
+INLINE void brent_start(brent *s, ptrdiff_t i) {
+    s->a = (double)i - 1;
+    s->b = (double)i + 1;
+    s->u = s->a + golden * (s->b - s->a);
+    s->steps = -1;
+}
+
+/* Takes the value at u; returns 1 with the next place in u, or 0 when the search has ended. */
+long atk_eval_count = 0;
+INLINE int brent_step(brent *s, double value) {
+    atk_eval_count++;
     const double sqrt_epsilon = 0x1p-26, tolerance = 1e-10;
-    double a = (double)i - 1, b = (double)i + 1;
-    double x = a + golden * (b - a), w = x, v = x;
-    double fx = -value_body(centre, bound, x, depth), fw = fx, fv = fx;
-    double d = 0, e = 0;
-    for (int iteration = 0; iteration < 100; iteration++) {
-        const double middle = 0.5 * (a + b);
-        const double tol1 = sqrt_epsilon * fabs(x) + tolerance / 3, tol2 = 2 * tol1;
-        if (fabs(x - middle) <= tol2 - 0.5 * (b - a)) break;
+    const double fu = -value;
+    double a = s->a, b = s->b, x = s->x, w = s->w, v = s->v, fx = s->fx, fw = s->fw, fv = s->fv, d = s->d, e = s->e;
+    const double u = s->u;
+    if (s->steps < 0) {
+        x = w = v = u;
+        fx = fw = fv = fu;
+        d = e = 0;
+    } else if (fu <= fx) {
+        if (u < x) b = x;
+        else a = x;
+        v = w, fv = fw, w = x, fw = fx, x = u, fx = fu;
+    } else {
+        if (u < x) a = u;
+        else b = u;
+        if (fu <= fw || w == x) {
+            v = w, fv = fw, w = u, fw = fu;
+        } else if (fu <= fv || v == x || v == w) {
+            v = u, fv = fu;
+        }
+    }
+    s->steps++;
+    const double middle = 0.5 * (a + b);
+    const double tol1 = sqrt_epsilon * fabs(x) + tolerance / 3, tol2 = 2 * tol1;
+    int more = s->steps < 100 && !(fabs(x - middle) <= tol2 - 0.5 * (b - a));
+    if (more) {
         int parabolic = 0;
         if (fabs(e) > tol1) {
             /* The parabola through (x, fx), (w, fw), (v, fv). */
@@ -177,8 +270,8 @@ INLINE double maximum_body(const double *centre, ptrdiff_t bound, ptrdiff_t i, p
             e = d;
             if (fabs(p) < fabs(0.5 * q * t) && p > q * (a - x) && p < q * (b - x)) {
                 d = p / q;
-                const double u = x + d;
-                if (u - a < tol2 || b - u < tol2) d = x < middle ? tol1 : -tol1;
+                const double next = x + d;
+                if (next - a < tol2 || b - next < tol2) d = x < middle ? tol1 : -tol1;
                 parabolic = 1;
             }
         }
@@ -186,33 +279,53 @@ INLINE double maximum_body(const double *centre, ptrdiff_t bound, ptrdiff_t i, p
             e = (x < middle ? b : a) - x;
             d = golden * e;
         }
-        const double u = fabs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1);
-        const double fu = -value_body(centre, bound, u, depth);
-        if (fu <= fx) {
-            if (u < x) b = x;
-            else a = x;
-            v = w, fv = fw, w = x, fw = fx, x = u, fx = fu;
+        s->u = fabs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1);
+    }
+    s->a = a, s->b = b, s->x = x, s->w = w, s->v = v, s->fx = fx, s->fw = fw, s->fv = fv, s->d = d, s->e = e;
+    return more;
+}
+
+/* The maxima around places[0…n−1], two searches at a time: whenever one ends, the next place's
+ * search takes its turn. Each search evaluates the same places as it would alone. */
+INLINE void maxima_body(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
+                        double *y) {
+    brent search[2];
+    size_t which[2] = {0, 0}, started = 0;
+    int live[2] = {0, 0};
+    for (;;) {
+        for (int j = 0; j < 2; j++) {
+            if (live[j] || started == n) continue;
+            which[j] = started++;
+            brent_start(&search[j], places[which[j]]);
+            live[j] = 1;
+        }
+        double value[2];
+        if (live[0] && live[1]) {
+            const double u[2] = {search[0].u, search[1].u};
+            const ptrdiff_t depth[2] = {depths[which[0]], depths[which[1]]};
+            value_pair(centre, bound, u, depth, value);
+        } else if (live[0] || live[1]) {
+            const int j = live[0] ? 0 : 1;
+            value[j] = value_body(centre, bound, search[j].u, depths[which[j]]);
         } else {
-            if (u < x) a = u;
-            else b = u;
-            if (fu <= fw || w == x) {
-                v = w, fv = fw, w = u, fw = fu;
-            } else if (fu <= fv || v == x || v == w) {
-                v = u, fv = fu;
-            }
+            return;
+        }
+        for (int j = 0; j < 2; j++) {
+            if (!live[j] || brent_step(&search[j], value[j])) continue;
+            live[j] = 0;
+            x[which[j]] = search[j].x;
+            y[which[j]] = -search[j].fx;
         }
     }
-    *place = x;
-    return -fx;
 }
 
 #define SINC_INSTANCE(attribute, suffix)                                                                          \
     attribute static double value_##suffix(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {    \
         return value_body(centre, bound, x, depth);                                                             \
     }                                                                                                           \
-    attribute static double maximum_##suffix(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, \
-                                             double *place) {                                                   \
-        return maximum_body(centre, bound, i, depth, place);                                                    \
+    attribute static void maxima_##suffix(const double *centre, ptrdiff_t bound, const ptrdiff_t *places,          \
+                                          const ptrdiff_t *depths, size_t n, double *x, double *y) {            \
+        maxima_body(centre, bound, places, depths, n, x, y);                                                    \
     }                                                                                                           \
     attribute static void cosines_##suffix(const double *x, double *out) { cosines_and_sine(x, out); }
 
@@ -234,8 +347,16 @@ double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t
     SINC_DISPATCH(value, centre, bound, x, depth)
 }
 
-double atk_sinc_maximum(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, double *place) {
-    SINC_DISPATCH(maximum, centre, bound, i, depth, place)
+void atk_sinc_maxima(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
+                     double *y) {
+#if defined(__x86_64__)
+    switch (atk_kernel_level()) {
+    case 3: maxima_3(centre, bound, places, depths, n, x, y); return;
+    case 2: maxima_2(centre, bound, places, depths, n, x, y); return;
+    default: break;
+    }
+#endif
+    maxima_1(centre, bound, places, depths, n, x, y);
 }
 
 void atk_sinc_cosines(const double *x, double *out) {
@@ -248,3 +369,4 @@ void atk_sinc_cosines(const double *x, double *out) {
 #endif
     cosines_1(x, out);
 }
+long atk_eval_count_get(void) { extern long atk_eval_count; return atk_eval_count; }

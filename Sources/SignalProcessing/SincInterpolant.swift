@@ -56,12 +56,22 @@ public struct SincInterpolant: Sendable {
     /// Maximum of the interpolant on [i − 1, i + 1] by Brent's method (R. P. Brent,
     /// "Algorithms for Minimization without Derivatives", 1973, ch. 5: golden-section steps
     /// with parabolic interpolation), with the tolerance Praat's NUMimproveMaximum gives its
-    /// NUMminimize_brent (1e-10, plus √ε·|x|), at most 100 steps (CKernels' atk_sinc_maximum).
-    /// Parabolic steps converge superlinearly on the smooth peak: about a third of the
-    /// interpolant evaluations of pure golden section.
+    /// NUMminimize_brent (1e-10, plus √ε·|x|), at most 100 steps. Parabolic steps converge
+    /// superlinearly on the smooth peak: about a third of the interpolant evaluations of pure
+    /// golden section.
     public func maximum(around i: Int, depth: Int) -> (x: Double, y: Double) {
-        var x = 0.0
-        let y = mirror.withUnsafeBufferPointer { atk_sinc_maximum($0.baseAddress! + bound, bound, i, depth, &x) }
+        var place = i, depth = depth, x = 0.0, y = 0.0
+        mirror.withUnsafeBufferPointer { atk_sinc_maxima($0.baseAddress! + bound, bound, &place, &depth, 1, &x, &y) }
         return (x, y)
+    }
+
+    /// The maxima around places[j] at depths[j], each as ``maximum(around:depth:)`` finds it,
+    /// into x[j] and y[j]; two searches at a time share the interpolant's loop, the next taking
+    /// the place of one that ends (CKernels' atk_sinc_maxima). All four buffers hold as many.
+    public func maxima(around places: UnsafeBufferPointer<Int>, depths: UnsafeBufferPointer<Int>, x: UnsafeMutableBufferPointer<Double>,
+                       y: UnsafeMutableBufferPointer<Double>) {
+        precondition(depths.count == places.count && x.count == places.count && y.count == places.count)
+        guard let p = places.baseAddress, let d = depths.baseAddress, let xs = x.baseAddress, let ys = y.baseAddress else { return }
+        mirror.withUnsafeBufferPointer { atk_sinc_maxima($0.baseAddress! + bound, bound, p, d, places.count, xs, ys) }
     }
 }

@@ -100,4 +100,29 @@ import TestSupport
             }
         }
     }
+
+    @Test("maxima, two searches sharing the interpolant's loop, equal maximum(around:depth:) one at a time bit for bit: depths 70, 700 and 3 mixed, places near both ends (spans clipped, lower orders), 0 to 9 places")
+    func maximaEqualOneAtATime() {
+        var random = SeededRandom(seed: 20_261_126)
+        let r = (0...300).map { m in m == 0 ? 1 : 0.8 * cos(2 * Double.pi * Double(m) / 23.7) * exp(-Double(m) / 200) + 0.05 * (2 * random.unit() - 1) }
+        var interpolant = SincInterpolant(capacity: 300)
+        r.withUnsafeBufferPointer { interpolant.load($0) }
+        let places = [24, 47, 1, 299, 71, 300, 95, 2, 150], depths = [70, 70, 700, 70, 3, 70, 700, 70, 70]
+        for count in 0...places.count {
+            var x = [Double](repeating: .nan, count: count), y = x
+            places.withUnsafeBufferPointer { p in
+                depths.withUnsafeBufferPointer { d in
+                    x.withUnsafeMutableBufferPointer { x in
+                        y.withUnsafeMutableBufferPointer { y in
+                            interpolant.maxima(around: UnsafeBufferPointer(rebasing: p[..<count]), depths: UnsafeBufferPointer(rebasing: d[..<count]), x: x, y: y)
+                        }
+                    }
+                }
+            }
+            for j in 0..<count {
+                let alone = interpolant.maximum(around: places[j], depth: depths[j])
+                #expect(x[j].bitPattern == alone.x.bitPattern && y[j].bitPattern == alone.y.bitPattern, "\(count) places, place \(places[j]): \(x[j]), \(y[j]) vs \(alone)")
+            }
+        }
+    }
 }

@@ -189,6 +189,9 @@ struct PraatPitchAnalysis {
         var padded: [Double], spectrum: [Double], lagged: [Double]
         /// r[−brentMax…brentMax] for the sinc interpolation.
         var interpolant: SincInterpolant
+        /// Scratch of the candidates: their lags (places[0] stands for the unvoiced candidate),
+        /// the depths of their second pass and its maxima (places, then values).
+        var places: [Int] = [], depths: [Int] = [], maxima: [Double] = []
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
              interpolationDepth: Double, brentDepth: Int, globalPeak: Double) {
@@ -331,7 +334,8 @@ struct PraatPitchAnalysis {
             r.withUnsafeBufferPointer { interpolant.load($0) }
 
             // Candidates at the maxima of r, strongest kept.
-            var places: [Int] = [0]
+            places.removeAll(keepingCapacity: true)
+            places.append(0)
             let maxLag = min(maximumLag, brentMax)
             for i in 2..<max(2, maxLag) where r[i] > 0.5 * a.voicingThreshold && r[i] > r[i - 1] && r[i] >= r[i + 1] {
                 let dr = 0.5 * (r[i + 1] - r[i - 1]), d2r = 2 * r[i] - r[i - 1] - r[i + 1]
@@ -358,11 +362,23 @@ struct PraatPitchAnalysis {
                     places[place] = i
                 }
             }
-            // Second pass: maximise the sinc interpolant of r around each candidate.
-            let refine = 1..<result.candidates.count
-            for k in refine {
-                let depth = result.candidates[k].frequency > 0.3 / sound.dx ? 700 : brentDepth
-                let (x, y) = interpolant.maximum(around: places[k], depth: depth)
+            // Second pass: maximise the sinc interpolant of r around each candidate (two
+            // searches at a time, each as it would run alone).
+            let refine = result.candidates.count - 1
+            guard refine > 0 else { return result }
+            depths.removeAll(keepingCapacity: true)
+            for k in 1...refine { depths.append(result.candidates[k].frequency > 0.3 / sound.dx ? 700 : brentDepth) }
+            if maxima.count < 2 * refine { maxima = [Double](repeating: 0, count: 2 * max(refine, maxCandidates)) }
+            maxima.withUnsafeMutableBufferPointer { xy in
+                places.withUnsafeBufferPointer { places in
+                    depths.withUnsafeBufferPointer { depths in
+                        interpolant.maxima(around: UnsafeBufferPointer(rebasing: places[1...refine]), depths: depths,
+                                           x: UnsafeMutableBufferPointer(rebasing: xy[..<refine]), y: UnsafeMutableBufferPointer(rebasing: xy[refine..<(2 * refine)]))
+                    }
+                }
+            }
+            for k in 1...refine {
+                let x = maxima[k - 1], y = maxima[refine + k - 1]
                 result.candidates[k].frequency = 1 / sound.dx / x
                 result.candidates[k].strength = y > 1 ? 1 / y : y
             }

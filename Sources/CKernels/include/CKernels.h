@@ -59,9 +59,11 @@ void atk_correlation_terms(const double *a, const double *b, size_t count, doubl
  * multiply-adds. */
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth);
 
-/* The interpolant's maximum on [i − 1, i + 1] by Brent's method with Praat's tolerance (1e-10 plus
- * √ε·|x|, at most 100 steps): returns the value there and writes the place to *place. */
-double atk_sinc_maximum(const double *centre, ptrdiff_t bound, ptrdiff_t i, ptrdiff_t depth, double *place);
+/* The interpolant's maxima on [i − 1, i + 1] for i = places[0…n−1], each at depths[j], by Brent's
+ * method with Praat's tolerance (1e-10 plus √ε·|x|, at most 100 steps): places to x[j], values to
+ * y[j]. Two searches share the interpolant's loop; each gives what it gives alone. */
+void atk_sinc_maxima(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
+                     double *y);
 
 /* The window's cosine polynomial (cos x for |x| ≤ π/2) of eight values x[0…7] into out[0…7]. */
 void atk_sinc_cosines(const double *x, double *out);
