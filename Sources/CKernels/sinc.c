@@ -228,9 +228,7 @@ INLINE void brent_start(brent *s, ptrdiff_t i) {
 }
 
 /* Takes the value at u; returns 1 with the next place in u, or 0 when the search has ended. */
-long atk_eval_count = 0;
 INLINE int brent_step(brent *s, double value) {
-    atk_eval_count++;
     const double sqrt_epsilon = 0x1p-26, tolerance = 1e-10;
     const double fu = -value;
     double a = s->a, b = s->b, x = s->x, w = s->w, v = s->v, fx = s->fx, fw = s->fw, fv = s->fv, d = s->d, e = s->e;
@@ -369,4 +367,3 @@ void atk_sinc_cosines(const double *x, double *out) {
 #endif
     cosines_1(x, out);
 }
-long atk_eval_count_get(void) { extern long atk_eval_count; return atk_eval_count; }
