@@ -1,4 +1,4 @@
-/* Praat's windowed-sinc interpolant and its Brent maximum (CKernels.h, atk_sinc_value). */
+/* Praat's windowed-sinc interpolant and its Brent maxima (CKernels.h, atk_sinc_value, atk_sinc_maxima). */
 #include "CKernels.h"
 
 #include <math.h>
@@ -10,7 +10,6 @@
 
 #define INLINE static inline __attribute__((always_inline))
 
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
 typedef double v8 __attribute__((vector_size(64), aligned(8)));
 
 /* π as a double, the value of Swift's Double.pi. */
@@ -41,8 +40,8 @@ typedef struct {
     double start, half_sin, c0, cm1, cs;
 } side;
 
-/* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of `n` sides (1, 2 or 4, all of
- * `count` terms) in one loop, so that the sides' chains overlap. Eight lanes per side, terms
+/* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of `n` sides (2: one place, 4: two;
+ * all of `count` terms) in one loop, so that the sides' chains overlap. Eight lanes per side, terms
  * k ≡ l (mod 8) in lane l, each lane's window cosine by the recurrence eight steps apart,
  * cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from the sixteen cosines cos(θ0 + kφ), k = −8…7,
  * of the one-step recurrence. The last 1–7 terms run as one more step with the missing values
@@ -331,39 +330,20 @@ SINC_INSTANCE(, 1)
 #if defined(__x86_64__)
 SINC_INSTANCE(__attribute__((target("avx2,fma"))), 2)
 SINC_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
-#define SINC_DISPATCH(name, ...)                         \
-    switch (atk_kernel_level()) {                        \
-    case 3: return name##_3(__VA_ARGS__);                \
-    case 2: return name##_2(__VA_ARGS__);                \
-    default: return name##_1(__VA_ARGS__);               \
-    }
+/* The instance for the processor's level (void or not: a conditional of calls). */
+#define SINC_CALL(name, ...)                                                                                      \
+    (atk_kernel_level() == 3 ? name##_3(__VA_ARGS__) : atk_kernel_level() == 2 ? name##_2(__VA_ARGS__) : name##_1(__VA_ARGS__))
 #else
-#define SINC_DISPATCH(name, ...) return name##_1(__VA_ARGS__);
+#define SINC_CALL(name, ...) name##_1(__VA_ARGS__)
 #endif
 
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
-    SINC_DISPATCH(value, centre, bound, x, depth)
+    return SINC_CALL(value, centre, bound, x, depth);
 }
 
 void atk_sinc_maxima(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
                      double *y) {
-#if defined(__x86_64__)
-    switch (atk_kernel_level()) {
-    case 3: maxima_3(centre, bound, places, depths, n, x, y); return;
-    case 2: maxima_2(centre, bound, places, depths, n, x, y); return;
-    default: break;
-    }
-#endif
-    maxima_1(centre, bound, places, depths, n, x, y);
+    SINC_CALL(maxima, centre, bound, places, depths, n, x, y);
 }
 
-void atk_sinc_cosines(const double *x, double *out) {
-#if defined(__x86_64__)
-    switch (atk_kernel_level()) {
-    case 3: cosines_3(x, out); return;
-    case 2: cosines_2(x, out); return;
-    default: break;
-    }
-#endif
-    cosines_1(x, out);
-}
+void atk_sinc_cosines(const double *x, double *out) { SINC_CALL(cosines, x, out); }

@@ -54,9 +54,9 @@ void atk_correlation_terms(const double *a, const double *b, size_t count, doubl
  * held contiguous around `centre` (centre[k] = r[k], |k| ≤ bound), at real lag x with `depth`
  * samples each side clipped to the sequence; near its ends Praat's lower orders (nearest, linear,
  * cubic), r[bound] for x beyond ±bound, NaN or ±∞. Each side Σ_k r·½ sin(πd)·(−1)^k/(πd + kπ)·(1 +
- * cos(θ0 + kφ)), the window's first cosines by a Taylor polynomial and the rest by the Chebyshev
- * recurrence in eight lanes eight steps apart; eight partial sums, one fixed order, no fused
- * multiply-adds. */
+ * cos(θ0 + kφ)), sin πd and the window's first cosines by Taylor polynomials and the rest by the
+ * Chebyshev recurrence in eight lanes eight steps apart; eight partial sums, one fixed order, no
+ * fused multiply-adds. */
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth);
 
 /* The interpolant's maxima on [i − 1, i + 1] for i = places[0…n−1], each at depths[j], by Brent's
@@ -65,7 +65,8 @@ double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t
 void atk_sinc_maxima(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
                      double *y);
 
-/* The window's cosine polynomial (cos x for |x| ≤ π/2) of eight values x[0…7] into out[0…7]. */
+/* The interpolant's polynomials on eight values x[0…7] (|x| ≤ π/2) into out[0…7]: cos x in lanes
+ * 0–5 and 7, sin x in lane 6 (for testing their accuracy). */
 void atk_sinc_cosines(const double *x, double *out);
 
 /* Dynamic acceleration against a gravity estimate, per sample i < count: u = g/|g| (0, 0, 1 when
