@@ -21,6 +21,16 @@ import TestSupport
         return folder
     }
 
+    /// The results committed to the store at `path`, read only and without waiting: nil while
+    /// the file or its table is missing or a lock is held.
+    static func committedResults(_ path: String) -> Int? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .immediateError
+        guard FileManager.default.fileExists(atPath: path), let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        return (try? queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM results") }) ?? nil
+    }
+
     /// The long-form CSV export of a store.
     func export(_ db: String) throws -> String {
         let run = try Run(["batch", "export", "--db", db, "--csv"])
@@ -34,11 +44,16 @@ import TestSupport
         defer { folder.remove() }
         let corpus = folder.path("corpus"), db = folder.path("killed.sqlite")
         let process = try Run.start(["batch", corpus, "--db", db, "--jobs", "2"])
-        // Kill once at least one transaction (64 rows) is committed.
+        // Kill once at least one transaction (64 rows) is committed. The batch is stopped
+        // (SIGSTOP) while the store is looked at, so it cannot finish between a look and the
+        // kill (a look that opened the store read-write, on a loaded machine, once took long
+        // enough for all 300 results); a look never waits for a lock the stopped batch holds.
         var committed = 0
         for _ in 0..<3000 where committed < 64 {
             usleep(10_000)
-            if FileManager.default.fileExists(atPath: db) { committed = (try? ResultStore(path: db).resultRows().count) ?? 0 }
+            kill(process.processIdentifier, SIGSTOP)
+            committed = Self.committedResults(db) ?? committed
+            if committed < 64 { kill(process.processIdentifier, SIGCONT) }
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
