@@ -33,6 +33,13 @@ import TestSupport
         return (Double(sum), magnitude)
     }
 
+    /// r[0…bound] like a voiced frame's correlation: r[0] = 1, then a decaying cosine of
+    /// `period` samples plus uniform noise of ±0.05 (seeded).
+    static func noisyCorrelation(bound: Int, amplitude: Double, period: Double, decay: Double, seed: UInt64) -> [Double] {
+        var random = SeededRandom(seed: seed)
+        return (0...bound).map { m in m == 0 ? 1 : amplitude * cos(2 * Double.pi * Double(m) / period) * exp(-Double(m) / decay) + 0.05 * (2 * random.unit() - 1) }
+    }
+
     @Test("the window's cosines and the sine by Taylor polynomials: cos within 1 ulp of libm's for |x| ≤ π/3 (every argument the interpolant gives it) and 2.3e-16 up to π/2; sin (lane 6) within 1 ulp of libm's on [0, π/4], where the interpolant uses it")
     func cosine() {
         var worstUlps = 0.0, worstAbsolute = 0.0, worstSineUlps = 0.0
@@ -53,8 +60,7 @@ import TestSupport
 
     @Test("values against Praat's formula term by term within 1e-13 of the terms' magnitude: depths 3, 30, 70 and 700 over r[−800…800], spans clipped near both ends; integers give r exactly, beyond ±B the end value")
     func againstPraat() {
-        var random = SeededRandom(seed: 20_261_125)
-        let r = (0...800).map { m in m == 0 ? 1 : 0.9 * cos(2 * Double.pi * Double(m) / 37.3) * exp(-Double(m) / 500) + 0.05 * (2 * random.unit() - 1) }
+        let r = Self.noisyCorrelation(bound: 800, amplitude: 0.9, period: 37.3, decay: 500, seed: 20_261_125)
         var interpolant = SincInterpolant(capacity: 10)
         r.withUnsafeBufferPointer { interpolant.load($0) }
         #expect(interpolant.bound == 800)
@@ -103,8 +109,7 @@ import TestSupport
 
     @Test("maxima, two searches sharing the interpolant's loop, equal maximum(around:depth:) one at a time bit for bit: depths 70, 700 and 3 mixed, places near both ends (spans clipped, lower orders), 0 to 9 places")
     func maximaEqualOneAtATime() {
-        var random = SeededRandom(seed: 20_261_126)
-        let r = (0...300).map { m in m == 0 ? 1 : 0.8 * cos(2 * Double.pi * Double(m) / 23.7) * exp(-Double(m) / 200) + 0.05 * (2 * random.unit() - 1) }
+        let r = Self.noisyCorrelation(bound: 300, amplitude: 0.8, period: 23.7, decay: 200, seed: 20_261_126)
         var interpolant = SincInterpolant(capacity: 300)
         r.withUnsafeBufferPointer { interpolant.load($0) }
         let places = [24, 47, 1, 299, 71, 300, 95, 2, 150], depths = [70, 70, 700, 70, 3, 70, 700, 70, 70]
