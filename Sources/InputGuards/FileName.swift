@@ -55,8 +55,11 @@ public enum FileName {
         return bytes
     }
 
-    /// Calls `body` with the NUL-terminated bytes of `path`, for a system call.
+    /// Calls `body` with the NUL-terminated bytes of `path`, for a system call. A path holding a
+    /// NUL byte (from a manifest cell, a list line, a JSON string) names no file: `body` gets the
+    /// empty path, which every call refuses (ENOENT), rather than the shorter path before the NUL.
     public static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        if path.utf8.contains(0) { return try "".withCString(body) }
         guard path.unicodeScalars.contains(where: { escapes.contains($0.value) }) else {
             return try path.withCString(body)
         }
@@ -69,12 +72,15 @@ public enum FileName {
         path.unicodeScalars.contains { escapes.contains($0.value) }
     }
 
-    /// `path` for people: each escaped byte as `\xHH`, everything else as it is.
+    /// `path` for people: each escaped byte as `\xHH`, and each NUL too (it cannot be part of a
+    /// name), everything else as it is.
     public static func display(_ path: String) -> String {
-        guard hasEscapedBytes(path) else { return path }
+        guard hasEscapedBytes(path) || path.utf8.contains(0) else { return path }
         var text = ""
         for scalar in path.unicodeScalars {
-            if escapes.contains(scalar.value) {
+            if scalar.value == 0 {
+                text += "\\x00"
+            } else if escapes.contains(scalar.value) {
                 let byte = scalar.value - escapeBase
                 text += "\\x" + String(byte, radix: 16, uppercase: true)
             } else {

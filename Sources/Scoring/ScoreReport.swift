@@ -41,24 +41,29 @@ public struct ScoreReport: Sendable {
         return .object(object)
     }
 
-    /// A readable table: the file, kind, dialect, warnings, then each set's features.
+    /// A readable table: the file, kind, dialect, warnings, then each set's features. Every field
+    /// that can come from data (the file's name, a category such as `headphoneType`, a warning
+    /// quoting the file) is escaped (``TerminalText``): it can neither act on a terminal nor forge
+    /// a line of the table.
     public var table: String {
-        var text = "\(FileName.display(file))\n  kind      \(kind)\n"
-        if let dialect { text += "  dialect   \(dialect)\n" }
-        for warning in warnings { text += "  warning   \(warning)\n" }
+        func safe(_ text: String) -> String { TerminalText.escaped(text) }
+        var text = safe(FileName.display(file)) + "\n  kind      \(safe(kind))\n"
+        if let dialect { text += "  dialect   \(safe(dialect))\n" }
+        for warning in warnings { text += "  warning   \(safe(warning))\n" }
         for set in sets {
-            text += "  [\(set.name)]\n"
+            text += "  [\(safe(set.name))]\n"
             let width = set.names.map(\.count).max() ?? 0
             for (name, value) in zip(set.names, set.values) {
                 let shown: String
                 switch value {
                 case .number(let number): shown = number.isFinite ? String(format: "%.10g", number) : "\(number)"
                 case .boolean(let flag): shown = flag ? "true" : "false"
-                case .text(let text): shown = text
+                case .text(let text): shown = safe(text)
                 case .numbers(let values): shown = values.map { String(format: "%.4g", $0) }.joined(separator: " ")
                 case .missing: shown = "–"
                 }
-                text += "    " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + shown + "\n"
+                let padded: String = safe(name).padding(toLength: width, withPad: " ", startingAt: 0)
+                text += "    \(padded)  \(shown)\n"
             }
         }
         return text

@@ -61,7 +61,11 @@ public struct UploadArchive: Sendable {
             throw failure("not a readable ZIP archive (\(error.reason)); nothing read from it")
         }
         // Every name and kind is checked before any entry is inflated.
+        var names = Set<String>()
         for entry in listed {
+            guard names.insert(entry.name).inserted else {
+                throw failure("entry name \(ReadError.quote(entry.name)) appears twice: the archive is ambiguous (which one is the recording?); not read")
+            }
             guard isSafeName(entry.name) else {
                 throw failure("entry name \(ReadError.quote(entry.name)) is not a relative name inside the archive (absolute, \"..\", \"\\\\\" or NUL); not read")
             }

@@ -13,6 +13,8 @@ import CZlib
 struct ZIPDirectory {
     struct Entry {
         let name: String
+        /// Where the name's bytes are in the central directory (the local header must repeat them).
+        let nameBytes: Range<Int>
         let isDirectory: Bool
         let isSymbolicLink: Bool
         let flags: UInt16
@@ -135,7 +137,7 @@ struct ZIPDirectory {
             let madeBy = Self.u16(bytes, at + 4)
             let mode = Self.u32(bytes, at + 38) >> 16
             entries.append(Entry(
-                name: name, isDirectory: name.hasSuffix("/"),
+                name: name, nameBytes: at + Self.headerBytes ..< at + Self.headerBytes + nameLength, isDirectory: name.hasSuffix("/"),
                 isSymbolicLink: madeBy >> 8 == 3 && mode & 0xF000 == 0xA000,
                 flags: flags, method: Self.u16(bytes, at + 10), crc32: Self.u32(bytes, at + 16),
                 compressedSize: compressed, uncompressedSize: uncompressed, localHeaderOffset: local))
@@ -156,7 +158,13 @@ struct ZIPDirectory {
               Self.u32(bytes, Int(header)) == 0x0403_4B50 else {
             throw .entry("has no local header at byte \(header): the archive is corrupt or truncated")
         }
-        let start = Int(header) + Self.localHeaderBytes + Int(Self.u16(bytes, Int(header) + 26)) + Int(Self.u16(bytes, Int(header) + 28))
+        let localName = Int(header) + Self.localHeaderBytes
+        let localNameLength = Int(Self.u16(bytes, Int(header) + 26))
+        let start = localName + localNameLength + Int(Self.u16(bytes, Int(header) + 28))
+        // Readers that go by local headers (streaming unzip) would see another name: ambiguous.
+        guard start <= bytes.count, bytes[localName ..< localName + localNameLength] == bytes[entry.nameBytes] else {
+            throw .entry("has another name in its local header at byte \(header) than in the central directory: the archive is ambiguous, not read")
+        }
         guard start <= bytes.count, entry.compressedSize <= UInt64(bytes.count - start) else {
             throw .entry("has \(entry.compressedSize) bytes of data at byte \(start), past the archive's end: the archive is corrupt or truncated")
         }

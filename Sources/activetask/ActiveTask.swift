@@ -44,7 +44,7 @@ struct ActiveTask: AsyncParsableCommand {
                 Foundation.exit(0)
             }
             // Usage errors: the contract's status 2 instead of sysexits' 64.
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            FileHandle.standardError.write(Data((TerminalText.escaped(fullMessage(for: error), keepingLineBreaks: true) + "\n").utf8))
             Foundation.exit(code == .validationFailure ? CommandFailure.Status.badInvocation.rawValue : code.rawValue)
         }
     }
@@ -63,7 +63,16 @@ extension ActiveTask {
     }
 }
 
-/// Writes one line to standard error, with the options that set the parameters it names.
+/// Writes one line to standard error, with the options that set the parameters it names. The
+/// message quotes data (names, fields), so it is escaped whole (``TerminalText``): one line, and
+/// nothing in it acts on a terminal.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("activetask: " + CommandFailure.withOptionHints(message) + "\n").utf8))
+    FileHandle.standardError.write(Data(("activetask: " + TerminalText.escaped(CommandFailure.withOptionHints(message)) + "\n").utf8))
+}
+
+/// Every `print` of this tool goes here (it shadows `Swift.print` in the module): the text is
+/// escaped (``TerminalText``), keeping the line breaks and tabs of its layout, so no data field
+/// printed to stdout — a path, a category, a table cell — acts on the terminal that shows it.
+func print(_ text: String, terminator: String = "\n") {
+    Swift.print(TerminalText.escaped(text, keepingLineBreaks: true), terminator: terminator)
 }

@@ -270,7 +270,7 @@ struct BatchExport: ParsableCommand {
 
         func writeWide(_ store: ResultStore, _ analyzer: String, to path: String?) throws {
             let table = try WideTable(analyzer: analyzer, store: store)
-            try write(path, header: csv ? table.csvHeader : "", analyzer: analyzer) { row in
+            try write(path, header: csv ? table.csvHeader(rawCells: rawCells) : "", analyzer: analyzer) { row in
                 csv ? table.csvLine(row, rawCells: rawCells) : table.jsonLine(row)
             }
         }
@@ -281,7 +281,8 @@ struct BatchExport: ParsableCommand {
         func write(_ path: String?, header: String, analyzer: String?, _ line: (ResultRow) -> String) throws {
             let file = try path.map { path throws(OutputFile.Refusal) in try OutputFile(path, inputs: [db]) }
             func emit(_ text: String) throws {
-                if let file { try file.write(text) } else { FileHandle.standardOutput.write(Data(text.utf8)) }
+                // Data bytes as they are, but on a terminal escaped (``TerminalText``).
+                if let file { try file.write(text) } else { FileHandle.standardOutput.write(Data((isatty(1) == 1 ? TerminalText.escaped(text, keepingLineBreaks: true) : text).utf8)) }
             }
             var buffer = header
             do {

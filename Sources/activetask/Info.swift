@@ -97,8 +97,10 @@ extension FileDescription {
         if let channels { rows.append(("channels", String(channels))) }
         rows += contents.map { ("contains", $0) }
         rows += warnings.map { ("warning", $0) }
-        var text = "\(FileName.display(file))\n"
-        for (key, value) in rows { text += "  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + value + "\n" }
+        // Every field is data (a file name, an info.json field): escaped so it can neither act on
+        // the terminal nor forge a line of this table.
+        var text = TerminalText.escaped(FileName.display(file)) + "\n"
+        for (key, value) in rows { text += "  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + TerminalText.escaped(value) + "\n" }
         for part in parts {
             text += part.table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
                 .enumerated().map { $0.offset == 0 ? "  ▸ part: \($0.element.replacingOccurrences(of: file + " › ", with: ""))" : "  " + $0.element }

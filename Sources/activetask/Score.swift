@@ -34,7 +34,7 @@ struct ScoreOptions: ParsableArguments {
 
 extension ScoreReport {
     func print(json: Bool) {
-        Swift.print(json ? JSONWriter(indent: 2).string(self.json) : table, terminator: json ? "\n" : "")
+        activetask.print(json ? JSONWriter(indent: 2).string(self.json) : table, terminator: json ? "\n" : "")
     }
 }
 

@@ -62,6 +62,30 @@ import TestSupport
         }
     }
 
+    /// Hardening 3: a 19-KB header of 10,000 dotted keys crashed the conversion (one recursion
+    /// per level). Every way TOML nests — table headers, dotted keys, inline tables, arrays — is
+    /// refused past ``BatchConfiguration/maximumDepth`` levels with the file and the path, and a
+    /// file exactly that deep is still read (the guard is the depth, not the shape).
+    @Test("configurations nested 10,000 deep are refused by depth, whatever the syntax", arguments: [
+        "[" + Array(repeating: "a", count: 10_000).joined(separator: ".") + "]\nx = 1\n",
+        Array(repeating: "a", count: 10_000).joined(separator: ".") + " = 1\n",
+        "x = " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "\n",
+        "x = " + String(repeating: "{a = ", count: 200) + "1" + String(repeating: "}", count: 200) + "\n",
+    ])
+    func depth(text: String) {
+        #expect {
+            try BatchConfiguration.parse(toml: text, file: "deep.toml")
+        } throws: { error in
+            let description = "\(error)"
+            return description.hasPrefix("deep.toml: ") && description.contains("deeper than \(BatchConfiguration.maximumDepth) levels")
+        }
+        let limit = BatchConfiguration.maximumDepth
+        let atLimit = "[" + Array(repeating: "a", count: limit - 1).joined(separator: ".") + "]\nx = 1\n"
+        #expect {
+            try BatchConfiguration.parse(toml: atLimit, file: "deep.toml")
+        } throws: { error in "\(error)".contains("unknown section [a]") }
+    }
+
     @Test("calibrationFile takes the offset a calibration measured, relative to the configuration's folder")
     func calibrationFile() throws {
         let folder = try TemporaryFolder()

@@ -66,7 +66,7 @@ struct StudyManifestTests {
 
         let table = try WideTable(analyzer: "tapping", store: store)
         #expect(table.metadataColumns == ["recordId", "healthCode", "createdOn", "appVersion"])
-        #expect(table.csvHeader.hasPrefix("recordId,healthCode,createdOn,appVersion,recording,"))
+        #expect(table.csvHeader().hasPrefix("recordId,healthCode,createdOn,appVersion,recording,"))
         var lines: [String] = []
         try store.forEachResult(analyzer: "tapping") { lines.append(table.csvLine($0)) }
         #expect(lines.count == 1 && lines[0].hasPrefix(#"r1,hc-1,1426000000000,"version 1.0.7, build 28","#), "\(lines)")

@@ -167,6 +167,15 @@ import TestSupport
             c = b.rfind(b"PK\\x01\\x02"); b[c + 24:c + 28] = struct.pack("<I", 100)  # central directory
             open(z, "wb").write(b)
             """)
+        // Only the CRC-32 is wrong (the central directory's field): the data inflate cleanly.
+        try Self.zip(folder.path("crc.zip"), files: [("accel.json", accel)], after: """
+            b = bytearray(open(z, "rb").read()); c = b.rfind(b"PK\\x01\\x02"); b[c + 16] ^= 0x01; open(z, "wb").write(b)
+            """)
+        // Ambiguous archives: two entries of one name; a central name unlike its local header's.
+        try Self.zip(folder.path("twice.zip"), files: [("accel.json", accel), ("accel.json", Self.motion)])
+        try Self.zip(folder.path("renamed.zip"), files: [("accel.json", accel)], after: """
+            b = bytearray(open(z, "rb").read()); c = b.rfind(b"PK\\x01\\x02"); b[c + 46:c + 51] = b"motio"; open(z, "wb").write(b)
+            """)
         try FileManager.default.copyItem(atPath: accel, toPath: folder.path("good.json"))
         let before = Set(try FileManager.default.subpathsOfDirectory(atPath: folder.url.path))
 
@@ -179,7 +188,10 @@ import TestSupport
         let errors = Dictionary(uniqueKeysWithValues: try store.resultRows().filter { $0.status == .error }.map {
             (TaskFiles.name(of: $0.recording), $0.error ?? "")
         })
-        #expect(errors.count == 8 && counts.errors == 8, "\(errors)")
+        #expect(errors.count == 11 && counts.errors == 11, "\(errors)")
+        #expect(errors["crc.zip"]?.contains("fails its check (CRC-32") == true, "\(errors["crc.zip"] ?? "")")
+        #expect(errors["twice.zip"]?.contains(#""accel.json" appears twice"#) == true, "\(errors["twice.zip"] ?? "")")
+        #expect(errors["renamed.zip"]?.contains(#"entry "motio.json" has another name in its local header"#) == true, "\(errors["renamed.zip"] ?? "")")
         #expect(errors["dotdot.zip"]?.contains(#""../escape.json" is not a relative name"#) == true, "\(errors["dotdot.zip"] ?? "")")
         #expect(errors["absolute.zip"]?.contains(#""/tmp/absolute.json" is not a relative name"#) == true)
         #expect(errors["backslash.zip"]?.contains("is not a relative name") == true)

@@ -17,6 +17,21 @@ import Testing
         #expect(t.columns[2] == .text(["a, b", "say \"hi\""]))
     }
 
+    @Test("RFC 4180 as spreadsheets write it: a BOM, CRLF, quoted line breaks and doubled quotes; rows after it keep their line numbers")
+    func quotedLineBreaks() throws {
+        let t = try table("\u{FEFF}id,note\r\n1,\"two\r\nlines, \"\"quoted\"\"\"\r\n2,\"\"\r\n")
+        #expect(t.header == ["id", "note"] && t.rowCount == 2)
+        #expect(t.columns[1] == .text(["two\r\nlines, \"quoted\"", ""]))
+        #expect(throws: ReadError(file: "t.csv", reason: .invalidValue("1 field(s) where the first row has 2"),
+                                  offset: 20, line: 5, column: 1, path: "line 5")) {
+            try table("id,note\n1,\"a\nb\"\n2,c\n3\n")
+        }
+        #expect(throws: ReadError(file: "t.csv", reason: .invalidValue("a quoted field opened here is never closed (a missing \"?)"),
+                                  offset: 10, path: "line 2")) {
+            try table("id,note\n1,\"open\n2,b\n")
+        }
+    }
+
     @Test("a row with another field count is an error naming its line")
     func ragged() throws {
         #expect(throws: ReadError(file: "t.csv", reason: .invalidValue("2 field(s) where the first row has 3"),

@@ -161,6 +161,11 @@ public struct BatchConfiguration: Sendable, Hashable {
         }
     }
 
+    /// The deepest nesting of tables and arrays a configuration may have. Parameters are at most
+    /// three levels deep (`[gait.analysis]` and a list in it); the conversion below recurses once
+    /// per level, so a deeper file (a header of 10,000 dotted keys) is refused, not followed.
+    static let maximumDepth = 8
+
     /// A TOML table as JSON (integers and floats both numbers; dates refused).
     private static func json(_ table: TOMLTable, path: [String], file: String) throws(ReadError) -> JSONObject {
         var object = JSONObject()
@@ -171,11 +176,17 @@ public struct BatchConfiguration: Sendable, Hashable {
     }
 
     private static func json(_ value: any TOMLValueConvertible, path: [String], file: String) throws(ReadError) -> JSONValue {
+        guard path.count <= maximumDepth else {
+            let shown = path.prefix(maximumDepth).joined(separator: ".")
+            throw ReadError(file: file, reason: .invalidValue("\(shown)…: tables or arrays nested deeper than \(maximumDepth) levels; no parameter is that deep"))
+        }
         switch value.type {
         case .table: return .object(try json(value.table ?? TOMLTable(), path: path, file: file))
         case .array:
             var items: [JSONValue] = []
-            for item in value.array.map(Array.init) ?? [] { items.append(try json(item, path: path, file: file)) }
+            for item in value.array.map(Array.init) ?? [] {
+                items.append(try json(item, path: path + ["\(items.count)"], file: file))
+            }
             return .array(items)
         case .string: return .string(value.string ?? "")
         case .int: return .number(Double(value.int ?? 0))

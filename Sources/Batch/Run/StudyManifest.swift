@@ -8,10 +8,16 @@ import SensorData
 /// a base folder), and metadata columns (`healthCode`, `createdOn`, `appVersion`, `phoneInfo`, …).
 ///
 /// A column holds files when its name says so — an mPower file column (`…json.items`,
-/// `…json.TappingSamples`, `….m4a`, `….json`, `….wav`, `….csv`) — or when one of its cells names a
-/// file that exists; its name tells what the file is (`deviceMotion_walking_rest.json.items` is
-/// the rest part of the walk, `audio_countdown.m4a` the countdown). Every other column is
-/// metadata, stored with the record and exported as the first columns of its wide tables.
+/// `…json.TappingSamples`, `….m4a`, `….json`, `….wav`, `….csv`) — or when one of its first
+/// ``detectionCells`` non-empty cells names a file that exists; its name tells what the file is
+/// (`deviceMotion_walking_rest.json.items` is the rest part of the walk, `audio_countdown.m4a` the
+/// countdown). Every other column is metadata, stored with the record and exported as the first
+/// columns of its wide tables.
+///
+/// Ambiguous tables are refused, naming the file, the row and the column: two columns of one
+/// name (which one would a key or an export mean?), a cell or name holding a NUL byte (a path
+/// would be cut at it and name another file), and a table with no file column at all (every
+/// record would silently give nothing).
 public struct StudyManifest: Sendable {
     public struct Record: Sendable, Hashable {
         public var id: String
@@ -42,14 +48,36 @@ public struct StudyManifest: Sendable {
         guard let idIndex = header.firstIndex(of: idColumn) else {
             throw ReadError(file: file, reason: .invalidValue("no id column \(ReadError.quote(idColumn)) among \(header.prefix(12).map { ReadError.quote($0) }.joined(separator: ", "))"))
         }
+        var columnsByName: [String: Int] = [:]
+        for (column, name) in header.enumerated() {
+            if let first = columnsByName.updateValue(column, forKey: name) {
+                throw ReadError(file: file, reason: .invalidValue("columns \(first + 1) and \(column + 1) are both named \(ReadError.quote(name)); rename one"))
+            }
+            if name.contains("\0") { throw ReadError(file: file, reason: .invalidValue("column \(column + 1)'s name holds a NUL byte")) }
+        }
+        for column in header.indices {
+            guard case .text(let texts) = table.columns[column], let row = texts.firstIndex(where: { $0.contains("\0") }) else { continue }
+            throw ReadError(file: file, reason: .invalidValue("data row \(row + 1), column \(ReadError.quote(header[column])): the cell holds a NUL byte (a path would be cut there); not read"))
+        }
         let folder = base ?? TaskFiles.parent(of: file)
         func path(_ cell: String) -> String {
             cell.hasPrefix("/") || folder.isEmpty ? cell : folder + "/" + cell
         }
-        func cells(_ column: Int) -> [String] { (0..<table.rowCount).map { table.columns[column].text(at: $0) ?? "" } }
+        /// The column's first non-empty cells, at most `detectionCells` of them.
+        func sample(_ column: Int) -> [String] {
+            var cells: [String] = []
+            for row in 0..<table.rowCount where cells.count < detectionCells {
+                if let cell = table.columns[column].text(at: row), !cell.isEmpty { cells.append(cell) }
+            }
+            return cells
+        }
         let fileColumns = header.indices.filter { column in
             guard column != idIndex else { return false }
-            return isFileColumn(header[column]) || cells(column).contains { !$0.isEmpty && FileVersion.exists(path($0)) && !isDirectory(path($0)) }
+            return isFileColumn(header[column]) || sample(column).contains { FileVersion.exists(path($0)) && !isDirectory(path($0)) }
+        }
+        guard !fileColumns.isEmpty || table.rowCount == 0 else {
+            throw ReadError(file: file, reason: .invalidValue("no column names files: no column is named like a file column (….json.items, ….m4a, ….json, ….wav, ….csv) "
+                + "and none of the first \(detectionCells) cells of any column names an existing file (relative to \(FileName.display(folder.isEmpty ? "." : folder))); nothing to analyse"))
         }
         var seen = Set<String>()
         let records = try (0..<table.rowCount).map { row throws(ReadError) -> Record in
@@ -71,6 +99,10 @@ public struct StudyManifest: Sendable {
         }
         return StudyManifest(file: file, idColumn: idColumn, fileColumns: fileColumns.map { header[$0] }, records: records)
     }
+
+    /// How many non-empty cells of a column whose name does not say it holds files are looked up
+    /// as paths: a million-row metadata column costs a thousand `stat` calls, not a million.
+    public static let detectionCells = 1_000
 
     /// Whether a column's name is an mPower file column (`accel_walking_outbound.json.items`,
     /// `tapping_results.json.TappingSamples`, `audio_audio.m4a`) or a file name.

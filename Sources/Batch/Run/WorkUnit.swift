@@ -71,14 +71,19 @@ public enum Discovery {
         for argument in arguments {
             if argument.hasPrefix("@") {
                 let manifest = String(argument.dropFirst())
-                guard let bytes = try? FileBytes.read(manifest), let text = String(validating: bytes, as: UTF8.self) else {
+                guard let bytes = try? FileBytes.read(manifest), String(validating: bytes, as: UTF8.self) != nil else {
                     missing.append(manifest)
                     continue
                 }
                 let folder = TaskFiles.parent(of: manifest)
-                for line in text.split(whereSeparator: \.isNewline) {
-                    let entry = line.trimmingCharacters(in: .whitespaces)
+                for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+                    let entry = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                     guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
+                    guard !entry.utf8.contains(0) else {  // a path cut at the NUL would name another file
+                        refused.append(WorkUnit(path: "\(manifest):\(number + 1)", members: [], shape: .refused(
+                            reason: "line \(number + 1) of the list holds a NUL byte (\(FileName.display(entry))); no file read for it")))
+                        continue
+                    }
                     let path = entry.hasPrefix("/") || folder.isEmpty ? entry : folder + "/" + entry
                     if !collect(path, into: &files, refused: &refused) { missing.append(path) }
                 }

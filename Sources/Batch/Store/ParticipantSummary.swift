@@ -53,9 +53,9 @@ public struct ParticipantSummary: Sendable {
     }
 
     public var csv: String {
-        var text = ([groupColumn] + columns).map(ResultExport.quoted).joined(separator: ",") + "\n"
+        var text = ([groupColumn] + columns).map { ResultExport.cell($0) }.joined(separator: ",") + "\n"
         for row in rows {
-            text += ([ResultExport.quoted(ResultExport.neutralised(row.group))] + row.values.map { $0.map(JSONWriter.number) ?? "" }).joined(separator: ",") + "\n"
+            text += ([ResultExport.cell(row.group)] + row.values.map { $0.map(JSONWriter.number) ?? "" }).joined(separator: ",") + "\n"
         }
         return text
     }

@@ -10,7 +10,12 @@ public enum ResultExport {
     /// (``csvLines(_:)``); a result without features (an error, a skipped analysis) is one line
     /// with empty feature columns. Series values are JSON arrays; non-finite numbers are `NaN`,
     /// `Infinity`, `-Infinity`.
-    public static var csvHeader: String { csvColumns.joined(separator: ",") + "\n" }
+    public static var csvHeader: String { csvColumns.map { cell($0) }.joined(separator: ",") + "\n" }
+
+    /// Every text cell and every header name of every CSV export (long, wide, per participant):
+    /// quoted (RFC 4180) and, unless `rawCells`, neutralised (``neutralised(_:)``) — a manifest's
+    /// column name is as much data as its cells.
+    static func cell(_ text: String, rawCells: Bool = false) -> String { quoted(rawCells ? text : neutralised(text)) }
 
     /// The CSV lines of one result.
     ///
@@ -20,7 +25,7 @@ public enum ResultExport {
     /// as numbers and never changed.
     public static func csvLines(_ row: ResultRow, rawCells: Bool = false) -> String {
         var out = ""
-        func cell(_ text: String) -> String { quoted(rawCells ? text : neutralised(text)) }
+        func cell(_ text: String) -> String { Self.cell(text, rawCells: rawCells) }
         let prefix = [FileName.display(row.recording), pathsJSON(row), row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters,
                       row.status.rawValue, row.kind ?? ""].map(cell)
         var lines = 0

@@ -55,6 +55,11 @@ public final class ResultStore: Sendable {
             configuration.busyMode = .timeout(30)
             switch access {
             case .readWrite:
+                // An existing store is checked without writing before anything writes to it:
+                // opening it read-write already changes it (WAL mode, migrations, the version).
+                if case .success(let version) = FileVersion.of(path), version.size > 0 {
+                    try Self.checkBeforeWriting(path, configuration: configuration)
+                }
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 try pool.read { db in try Self.checkVersion(db, path: path) }
                 try Self.migrator.migrate(pool)
@@ -67,24 +72,8 @@ public final class ResultStore: Sendable {
                 writer = pool
             case .readOnly:
                 guard FileManager.default.fileExists(atPath: path) else { throw StoreError(path: path, message: "no such result store") }
-                configuration.readonly = true
-                var queue: DatabaseQueue
-                do {
-                    queue = try DatabaseQueue(path: path, configuration: configuration)
-                    try queue.read { db in _ = try Int.fetchOne(db, sql: "PRAGMA user_version") }
-                } catch let error as DatabaseError
-                    where [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
-                    // A WAL store on read-only media, whose -shm SQLite cannot create: read it as
-                    // immutable (nothing can write it there anyway).
-                    let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path
-                    queue = try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
-                }
-                try queue.read { db in
-                    try Self.checkVersion(db, path: path)
-                    guard try db.tableExists("results") else {
-                        throw StoreError(path: path, message: "is an SQLite database but not a result store (no results table); give the store that `activetask batch` wrote")
-                    }
-                }
+                let queue = try Self.openReadOnly(path, configuration: configuration)
+                try queue.read { db in try Self.checkReadable(db, path: path, forWriting: false) }
                 database = queue
                 writer = nil
             }
@@ -92,6 +81,68 @@ public final class ResultStore: Sendable {
             throw error
         } catch {
             throw StoreError(path: path, error)
+        }
+    }
+
+    /// The store at `path` opened without any write. A WAL store on read-only media, whose `-shm`
+    /// SQLite cannot create, is read as immutable (nothing can write it there anyway).
+    static func openReadOnly(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+        var configuration = configuration
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.read { db in _ = try Int.fetchOne(db, sql: "PRAGMA user_version") }
+            return queue
+        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode) {
+            return try DatabaseQueue(path: immutableURI(path), configuration: configuration)
+        }
+    }
+
+    /// ``checkReadable(_:path:forWriting:)`` of an existing store, leaving no file behind: without
+    /// a `-wal` beside it (no writer, no interrupted run) the store is opened immutable, so SQLite
+    /// creates neither `-wal` nor `-shm`; with one, the committed transactions in it are part of
+    /// the store and it is opened read-only as a reader beside the writer. A problem seen while a
+    /// writer may have started meanwhile is looked at again the second way.
+    static func checkBeforeWriting(_ path: String, configuration: Configuration) throws {
+        var configuration = configuration
+        configuration.readonly = true
+        if !FileVersion.exists(path + "-wal") {
+            do {
+                let queue = try DatabaseQueue(path: immutableURI(path), configuration: configuration)
+                defer { try? queue.close() }
+                try queue.read { db in try Self.checkReadable(db, path: path, forWriting: true) }
+                return
+            } catch where FileVersion.exists(path + "-wal") {
+                // a writer started: check again beside it
+            }
+        }
+        let queue = try openReadOnly(path, configuration: configuration)
+        defer { try? queue.close() }
+        try queue.read { db in try Self.checkReadable(db, path: path, forWriting: true) }
+    }
+
+    /// The URI that opens `path` immutable (SQLite reads it as a file no one changes).
+    static func immutableURI(_ path: String) -> String {
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path
+        return "file:\(escaped)?immutable=1"
+    }
+
+    /// Refuses what must not be read or written as a store: a newer schema (``checkVersion(_:path:)``),
+    /// an SQLite database that is not a result store, and — before a write (`forWriting`) — a store whose
+    /// pages SQLite's `PRAGMA quick_check` finds damaged (a write into damaged pages spreads the
+    /// damage: SQLite may reuse a page the damaged tree still points to).
+    static func checkReadable(_ db: Database, path: String, forWriting: Bool) throws {
+        try checkVersion(db, path: path)
+        if forWriting {
+            let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
+            guard problems == ["ok"] else {
+                throw StoreError(path: path, message: "is damaged (SQLite quick_check: \(problems.joined(separator: "; "))); nothing was written to it — "
+                    + "restore it from a copy or run `sqlite3 \(path) .recover`, or give a new store path")
+            }
+        }
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        guard tables.contains("results") || (forWriting && tables.isEmpty) else {
+            throw StoreError(path: path, message: "is an SQLite database but not a result store (no results table); give the store that `activetask batch` wrote")
         }
     }
 

@@ -53,8 +53,9 @@ public struct WideTable: Sendable {
         }
     }
 
-    public var csvHeader: String {
-        (metadataColumns + Self.identifierColumns + columns.map(\.name)).map(ResultExport.quoted).joined(separator: ",") + "\n"
+    /// The header line; names are cells like any other (``ResultExport/cell(_:rawCells:)``).
+    public func csvHeader(rawCells: Bool = false) -> String {
+        (metadataColumns + Self.identifierColumns + columns.map(\.name)).map { ResultExport.cell($0, rawCells: rawCells) }.joined(separator: ",") + "\n"
     }
 
     private func metadata(_ row: ResultRow) -> [String] {
@@ -65,7 +66,7 @@ public struct WideTable: Sendable {
     /// spelling both pandas and R's read.csv read as logical, also beside empty cells), text
     /// quoted (RFC 4180) and neutralised unless `rawCells`.
     public func csvLine(_ row: ResultRow, rawCells: Bool = false) -> String {
-        func text(_ value: String) -> String { ResultExport.quoted(rawCells ? value : ResultExport.neutralised(value)) }
+        func text(_ value: String) -> String { ResultExport.cell(value, rawCells: rawCells) }
         let features = ResultExport.features(row)?.object
         var cells = metadata(row).map(text) + identifiers(row).map { $0.map(text) ?? "" }
         for column in columns {

@@ -1,6 +1,7 @@
-/// A delimited text table (RFC 4180: quoted fields may hold delimiters and `""`, but not line
-/// breaks): an optional header line and columns that are numeric (every non-empty cell a number;
-/// empty cells NaN) or text.
+/// A delimited text table (RFC 4180, as spreadsheets and Synapse export it: an optional UTF-8 byte
+/// order mark, LF or CRLF line ends, quoted fields that hold delimiters, `""` and line breaks):
+/// an optional header line and columns that are numeric (every non-empty cell a number; empty
+/// cells NaN) or text.
 public struct CSVTable: Sendable {
     public enum Column: Sendable, Hashable {
         case numbers([Double])
@@ -28,7 +29,7 @@ public struct CSVTable: Sendable {
     /// Parses `bytes`. The delimiter is the first of `,`, `;`, tab found in the first line.
     ///
     /// - Throws: `ReadError` naming the line of a row whose field count differs from the first
-    ///   row's, or `.invalidUTF8`.
+    ///   row's, of a quoted field that is never closed, or `.invalidUTF8`.
     public static func parse(_ bytes: [UInt8], file: String) throws(ReadError) -> CSVTable {
         try bytes.withUnsafeBufferPointer { buffer throws(ReadError) in try parse(buffer, file: file) }
     }
@@ -51,27 +52,42 @@ public struct CSVTable: Sendable {
         var lineStart = start
         while lineStart < buffer.count {
             line += 1
-            var lineEnd = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
-            let next = lineEnd + 1
-            if lineEnd > lineStart, buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-            defer { lineStart = next }
-            if lineEnd == lineStart { continue }  // blank line
+            let recordLine = line
+            // One record: up to the first line break outside quotes (a quoted field may hold
+            // line breaks, RFC 4180 §2.6); a doubled quote inside a quoted field toggles twice.
             var fields: [Range<Int>] = []
             var fieldStart = lineStart
             var quoted = false
-            for i in lineStart..<lineEnd {
-                if buffer[i] == UInt8(ascii: "\"") {
-                    quoted.toggle()  // a doubled quote inside a quoted field toggles twice
-                } else if buffer[i] == delimiter, !quoted {
+            var quoteOpened = lineStart
+            var i = lineStart
+            while i < buffer.count {
+                let byte = buffer[i]
+                if byte == UInt8(ascii: "\"") {
+                    quoted.toggle()
+                    if quoted { quoteOpened = i }
+                } else if byte == UInt8(ascii: "\n") {
+                    if !quoted { break }
+                    line += 1
+                } else if byte == delimiter, !quoted {
                     fields.append(fieldStart..<i)
                     fieldStart = i + 1
                 }
+                i += 1
             }
+            guard !quoted else {
+                throw ReadError(file: file, reason: .invalidValue("a quoted field opened here is never closed (a missing \"?)"),
+                                offset: quoteOpened, path: "line \(recordLine)")
+            }
+            var lineEnd = i
+            let next = i + 1
+            if lineEnd > fieldStart, buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            defer { lineStart = next }
+            if lineEnd == lineStart { continue }  // blank line
             fields.append(fieldStart..<lineEnd)
             if rowCount == 0 && header == nil && numbers.isEmpty {
                 if !fields.allSatisfy({ number(buffer, trimmed(buffer, $0)) != nil }) {
                     header = try fields.map { range throws(ReadError) in
-                        var text = try string(buffer, trimmed(buffer, range), file: file, line: line)
+                        var text = try string(buffer, trimmed(buffer, range), file: file, line: recordLine)
                         if text.hasPrefix("#") { text.removeFirst() }
                         return String(text[...].trimmingSpaces)
                     }
@@ -88,7 +104,7 @@ public struct CSVTable: Sendable {
                 throw ReadError(
                     file: file,
                     reason: .invalidValue("\(fields.count) field(s) where the first row has \(numbers.count)"),
-                    offset: lineStart, line: line, column: 1, path: "line \(line)")
+                    offset: lineStart, line: recordLine, column: 1, path: "line \(recordLine)")
             }
             for (column, range) in fields.enumerated() {
                 let cell = trimmed(buffer, range)

@@ -79,7 +79,11 @@ public struct JSONWriter {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case let c where c.value < 0x20:
+            // Control characters (C0, DEL, C1) and the scalars a terminal would act on or that
+            // end a line in JavaScript are written as escapes: a JSON output printed on a
+            // terminal shows them rather than acting on them (`TerminalText`).
+            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || (0x202A...0x202E).contains(c.value)
+                || (0x2066...0x2069).contains(c.value) || c.value == 0x2028 || c.value == 0x2029:
                 let hex = String(c.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

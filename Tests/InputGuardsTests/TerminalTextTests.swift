@@ -1,0 +1,31 @@
+import Glibc
+import InputGuards
+import Testing
+
+/// Data printed to a terminal (Hardening 3): nothing in it may act on the terminal.
+@Suite struct TerminalTextTests {
+    @Test("ESC, OSC, BEL, C1 controls, DEL and bidirectional overrides are shown as escapes; text, accents and emoji are unchanged")
+    func escapes() {
+        #expect(TerminalText.escaped("\u{1B}]0;owned\u{07}title") == "\\x1B]0;owned\\x07title")
+        #expect(TerminalText.escaped("\u{1B}[2J\u{9B}31m\u{7F}") == "\\x1B[2J\\x9B31m\\x7F")
+        #expect(TerminalText.escaped("a\u{202E}gpj.exe\u{2066}") == "a\\u{202E}gpj.exe\\u{2066}")
+        #expect(TerminalText.escaped("two\nlines\ttab\r") == "two\\x0Alines\\x09tab\\x0D")
+        #expect(TerminalText.escaped("two\nlines\ttab\r", keepingLineBreaks: true) == "two\nlines\ttab\\x0D")
+        #expect(TerminalText.escaped("Ménière 🎧 AirPods Pro \\x1B") == "Ménière 🎧 AirPods Pro \\x1B")
+        // Every scalar below U+0100 that acts is escaped, every other is kept.
+        for value in 0..<0x100 {
+            let scalar = Unicode.Scalar(UInt8(value))
+            let escaped = TerminalText.escaped(String(Character(scalar)))
+            #expect((escaped != String(Character(scalar))) == (value < 0x20 || (0x7F...0x9F).contains(value)), "U+\(value)")
+        }
+    }
+
+    @Test("a path holding a NUL names no file: the shorter path before it is never opened")
+    func pathWithNUL() {
+        var info = stat()
+        #expect(FileName.withCString("/etc/hostname") { stat($0, &info) } == 0)
+        let result = FileName.withCString("/etc/hostname\u{0}.bak") { stat($0, &info) }
+        #expect(result == -1 && errno == ENOENT)
+        #expect(FileName.display("/etc/hostname\u{0}.bak") == "/etc/hostname\\x00.bak")
+    }
+}
