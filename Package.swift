@@ -63,7 +63,9 @@ let package = Package(
 
         // MARK: - Implementation
         // The checked Double → Int conversions every module routes input-derived numbers through.
-        .target(name: "InputGuards", swiftSettings: swiftSettings),
+        // Temporary outputs removed when a signal ends the process (the handler is C: async-signal-safe).
+        .target(name: "CInterrupts"),
+        .target(name: "InputGuards", dependencies: ["CInterrupts"], swiftSettings: swiftSettings),
         .target(name: "SensorData", dependencies: ["InputGuards"], swiftSettings: swiftSettings),
         .target(
             name: "AudioIO",

@@ -108,7 +108,7 @@ struct AudiometryCommand: ParsableCommand {
                 let truth = try auxuAudiogram(nhanes, row: row)
                 let test = AudiometrySimulation.test(truth: truth, procedure: procedure, listener: listener, seed: seed,
                                                      headphone: headphone, outputVolume: volume)
-                try OutputFile.write(JSONWriter().string(test.researchKitJSON), to: out, inputs: [nhanes].compactMap { $0 })
+                try OutputFile.writeOrExit(JSONWriter().string(test.researchKitJSON), to: out, inputs: [nhanes].compactMap { $0 })
                 let presented = test.samples.reduce(0) { $0 + $1.units.count }
                 print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(procedure.rawValue), NHANES row \(row))")
                 return

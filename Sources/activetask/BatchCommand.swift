@@ -247,7 +247,7 @@ struct BatchExport: ParsableCommand {
                     }
                     let summary = try ParticipantSummary(table, store: store, by: per)
                     let text = csv ? summary.csv : summary.jsonLines
-                    if let out { try OutputFile.write(text, to: out, inputs: [db]) } else { print(text, terminator: "") }
+                    if let out { try OutputFile.writeOrExit(text, to: out, inputs: [db]) } else { print(text, terminator: "") }
                 } else {
                     try writeWide(store, analyzer.rawValue, to: out)
                 }

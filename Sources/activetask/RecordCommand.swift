@@ -1,4 +1,5 @@
 import ArgumentParser
+import InputGuards
 import AudioIO
 import Foundation
 import Recording
@@ -130,7 +131,8 @@ struct Record: AsyncParsableCommand {
         if mkdir(out, 0o755) != 0, errno != EEXIST {
             throw CommandFailure(.invalidInput, "\(out): cannot create: \(String(cString: strerror(errno)))")
         }
-        for signalNumber in [SIGINT, SIGTERM] { signal(signalNumber) { _ in interruption.stop() } }
+        // A terminal closing (SIGHUP) ends a recording as SIGINT and SIGTERM do: finished files, nothing torn.
+        InterruptSignals.stopOnInterrupt { _ in interruption.stop() }
         if kind == .step { return try await recordStep() }
         if kind == .audio, source != "simulate" {
             do { Self.printResults([try recordAudio()]) } catch let error as RecordingError {

@@ -1,3 +1,4 @@
+import InputGuards
 import ArgumentParser
 import Batch
 import Scoring
@@ -33,7 +34,7 @@ struct Report: ParsableCommand {
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw CommandFailure(.invalidInput, "\(out): cannot create: \(error.localizedDescription)")
         }
-        try OutputFile.write(html, to: path, inputs: [db])
+        try OutputFile.writeOrExit(html, to: path, inputs: [db])
         print(path)
     }
 }

@@ -1,3 +1,4 @@
+import InputGuards
 import Analysis
 import ArgumentParser
 import Batch
@@ -55,7 +56,7 @@ func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: A
     let report = score.report
     report.print(json: options.json)
     if let html = options.html {
-        try OutputFile.write(HTMLReport.recording(score), to: html, inputs: [options.file])
+        try OutputFile.writeOrExit(HTMLReport.recording(score), to: html, inputs: [options.file])
     }
     if let reason = report.unusable {
         throw CommandFailure(.unusable, "\(report.file): \(reason)")

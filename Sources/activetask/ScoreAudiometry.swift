@@ -42,7 +42,7 @@ struct ScoreAudiometry: ParsableCommand {
         let score = try emit(options, .audiometry, parameters)
         if let svg, case .audiometry(let audiogram) = score {
             let picture = audiogram.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: audiogram.legend)
-            try OutputFile.write(picture, to: svg, inputs: [options.file])
+            try OutputFile.writeOrExit(picture, to: svg, inputs: [options.file])
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import InputGuards
 import SensorData
 
 /// `activetask unpack`: writes the entries of a flattened archive (formats.md §8.4) as the files
@@ -8,13 +9,14 @@ import SensorData
 ///
 /// Entry names come from the input, so they are checked before anything is written: a name that
 /// is not a plain file name (empty, `.`, `..`, or holding `/`, `\` or NUL) refuses the whole
-/// archive. Files are created with `O_EXCL | O_NOFOLLOW`: nothing existing is overwritten and no
-/// link in the output folder is followed out of it.
+/// archive. Every entry is written or none (``writeAll(_:inputs:)``): nothing existing is
+/// overwritten, no link in the output folder is followed out of it, and a failure or a signal
+/// leaves neither a torn file nor a temporary one.
 struct Unpack: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unpack",
         abstract: "Write the files of a flattened archive (one JSON object of file name → content) into a folder.",
-        discussion: "Each entry becomes one file of the same name holding its JSON content. Names that would leave the output folder refuse the archive before anything is written; existing files are never overwritten. Exit status 3 for an unreadable, non-archive or unsafe input."
+        discussion: "Each entry becomes one file of the same name holding its JSON content. Every entry is written or none: names that would leave the output folder, an existing file of an entry's name (never overwritten) or a failed write leave the folder as it was. Exit status 3 for an unreadable, non-archive or unsafe input or a failed write."
     )
 
     @Argument(help: "The flattened archive (e.g. PDScores' tapping.json).")
@@ -31,18 +33,39 @@ struct Unpack: ParsableCommand {
             throw CommandFailure(.invalidInput, error.description)
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        var failed = false
-        for (name, value) in entries {
-            let path = (out as NSString).appendingPathComponent(name)
-            let bytes = JSONWriter(indent: 2).bytes(value) + [UInt8(ascii: "\n")]
-            if let problem = Self.create(path, bytes) {
-                printError("\(path): \(problem); entry \"\(name)\" of \(archive) not written")
-                failed = true
-            } else {
-                print(path)
-            }
+        let paths = entries.map { (out as NSString).appendingPathComponent($0.name) }
+        do {
+            try Self.writeAll(zip(paths, entries.map { JSONWriter(indent: 2).bytes($0.value) + [UInt8(ascii: "\n")] }).map { ($0, $1) }, inputs: [archive])
+        } catch {
+            throw CommandFailure(error.isInput ? .badInvocation : .invalidInput, error.description + "; nothing of \(FileName.display(archive)) was written")
         }
-        if failed { throw CommandFailure(.invalidInput) }
+        for path in paths { print(path) }
+    }
+
+    /// Writes every file or none: each to a temporary file beside its target (``OutputFile``),
+    /// then each put in place without replacing anything; an existing target, a failed write (a
+    /// full disk, a file-size limit) or a failed placement removes every temporary and every file
+    /// this call placed, so the folder is as it was.
+    static func writeAll(_ files: [(path: String, bytes: [UInt8])], inputs: [String]) throws(OutputFile.Refusal) {
+        for (path, _) in files where FileManager.default.fileExists(atPath: path) {
+            throw OutputFile.Refusal(description: "\(FileName.display(path)): exists (not overwritten)")
+        }
+        var pending: [OutputFile] = []
+        for (path, bytes) in files {
+            let file = try OutputFile(path, inputs: inputs)
+            pending.append(file)
+            try file.write(bytes)
+        }
+        var placed: [String] = []
+        do {
+            for file in pending {
+                try file.commit(replacing: false)
+                placed.append(file.path)
+            }
+        } catch {
+            for path in placed { _ = FileName.withCString(path) { unlink($0) } }
+            throw error
+        }
     }
 
     /// The archive's entries in file order, every name checked.
@@ -60,20 +83,5 @@ struct Unpack: ParsableCommand {
     /// A name that stays in its folder: not empty, not `.` or `..`, without `/`, `\` or NUL.
     static func isPlainFileName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" })
-    }
-
-    /// Creates `path` (never an existing file, never through a link) with `bytes`; the problem, or nil.
-    static func create(_ path: String, _ bytes: [UInt8]) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return errno == EEXIST ? "exists (not overwritten)" : String(cString: strerror(errno)) }
-        defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return "write failed: \(String(cString: strerror(errno)))" }
-            written += n
-        }
-        return nil
     }
 }

@@ -65,6 +65,21 @@ import TestSupport
         #expect(Double(series.count) <= (elapsed + 1) * 100)
     }
 
+    @Test("SIGINT, SIGTERM or SIGHUP end a recording as its duration would: exit 0, a finished file holding the items so far", arguments: [SIGINT, SIGTERM, SIGHUP])
+    func interruptedRecording(signalNumber: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = try start(["record", "accelerometer", "--source", "simulate", "--out", folder.url.path, "--duration", "60", "--frequency", "100"])
+        _ = try waitForFile(in: folder.url.path, prefix: "accel_")
+        usleep(500_000)
+        kill(process.processIdentifier, signalNumber)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
+        let path = try waitForFile(in: folder.url.path, prefix: "accel_")  // renamed when finished
+        let series = try #require(try JSONContents.read(path).series.first?.series)
+        #expect(series.count >= 20 && series.count < 6_000, "\(series.count) items")
+    }
+
     @Test("SIGKILL during a 16 kHz WAV recording: the file plays and its header counts every frame written")
     func killAudio() throws {
         let folder = try TemporaryFolder()

@@ -1,0 +1,31 @@
+#ifndef ATK_INTERRUPTS_H
+#define ATK_INTERRUPTS_H
+
+/// Temporary files removed when the process is ended by SIGINT, SIGTERM or SIGHUP.
+///
+/// A command writes each output to a temporary file beside its target and renames it into
+/// place when complete; if a signal ends the command first, the handler unlinks every temporary
+/// still registered (unlink is async-signal-safe, POSIX.1-2017 §2.4.3) and then ends the process
+/// by the same signal with its default action, so the shell sees the signal's status (130 for
+/// SIGINT). The registry is a fixed table of slots filled and emptied with C11 atomics: the
+/// handler never allocates, locks or reads a slot being written.
+
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP (once) and unblocks the three on the
+/// calling thread (each call). Signals whose disposition is SIG_IGN (a `nohup` run) are left ignored.
+void atk_interrupts_install(void);
+
+/// Unblocks SIGINT, SIGTERM and SIGHUP on the calling thread: a mask inherited from the parent's
+/// thread (a test runner's, a supervisor's) would hold them until the process ends by itself.
+void atk_interrupts_unblock(void);
+
+/// Registers `path` for removal; returns the slot, or -1 when the path is longer than the slot
+/// (4,095 bytes) or every slot is taken (then the path is not removed on a signal).
+int atk_interrupts_register(const char *path);
+
+/// Forgets the slot's path (after the file was renamed into place or removed).
+void atk_interrupts_unregister(int slot);
+
+/// The number of slots registered now (for tests).
+int atk_interrupts_registered(void);
+
+#endif

@@ -1,0 +1,74 @@
+#include "CInterrupts.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { slot_count = 256, slot_bytes = 4096 };
+enum { slot_free = 0, slot_writing = 1, slot_active = 2 };
+
+static char slot_paths[slot_count][slot_bytes];
+static _Atomic int slot_states[slot_count];
+static atomic_flag installed = ATOMIC_FLAG_INIT;
+
+static void remove_registered(int signal_number) {
+    for (int i = 0; i < slot_count; i++) {
+        if (atomic_load(&slot_states[i]) == slot_active) unlink(slot_paths[i]);
+    }
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(signal_number, &fallback, NULL);
+    raise(signal_number);
+}
+
+static const int interrupt_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+void atk_interrupts_unblock(void) {
+    sigset_t taken;
+    sigemptyset(&taken);
+    for (unsigned i = 0; i < sizeof interrupt_signals / sizeof interrupt_signals[0]; i++) sigaddset(&taken, interrupt_signals[i]);
+    pthread_sigmask(SIG_UNBLOCK, &taken, NULL);
+}
+
+void atk_interrupts_install(void) {
+    atk_interrupts_unblock();
+    if (atomic_flag_test_and_set(&installed)) return;
+    for (unsigned i = 0; i < sizeof interrupt_signals / sizeof interrupt_signals[0]; i++) {
+        struct sigaction previous;
+        if (sigaction(interrupt_signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = remove_registered;
+        sigfillset(&action.sa_mask);  // one handler at a time
+        sigaction(interrupt_signals[i], &action, NULL);
+    }
+}
+
+int atk_interrupts_register(const char *path) {
+    size_t length = strlen(path);
+    if (length >= slot_bytes) return -1;
+    for (int i = 0; i < slot_count; i++) {
+        int expected = slot_free;
+        if (atomic_compare_exchange_strong(&slot_states[i], &expected, slot_writing)) {
+            memcpy(slot_paths[i], path, length + 1);
+            atomic_store(&slot_states[i], slot_active);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void atk_interrupts_unregister(int slot) {
+    if (slot >= 0 && slot < slot_count) atomic_store(&slot_states[slot], slot_free);
+}
+
+int atk_interrupts_registered(void) {
+    int count = 0;
+    for (int i = 0; i < slot_count; i++) count += atomic_load(&slot_states[i]) == slot_active;
+    return count;
+}

@@ -1,0 +1,19 @@
+import InputGuards
+
+extension OutputFile.Refusal {
+    /// The exit status of the contract: an output that is an input is a bad invocation (2), a
+    /// failed write invalid input (3).
+    var failure: CommandFailure { CommandFailure(isInput ? .badInvocation : .invalidInput, description) }
+}
+
+extension OutputFile {
+    /// ``refuseIfInput(_:inputs:)`` with the failure the command exits with.
+    static func refuseIfInputOrExit(_ path: String, inputs: [String]) throws(CommandFailure) {
+        do { try refuseIfInput(path, inputs: inputs) } catch { throw error.failure }
+    }
+
+    /// ``write(_:to:inputs:)`` with the failure the command exits with.
+    static func writeOrExit(_ text: String, to path: String, inputs: [String]) throws(CommandFailure) {
+        do { try write(text, to: path, inputs: inputs) } catch { throw error.failure }
+    }
+}

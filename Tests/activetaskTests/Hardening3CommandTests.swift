@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+@testable import Batch
+
+/// Hardening 3 through real `activetask` processes: every output complete or absent after a
+/// failure or a signal, with no temporary left; data printed to a terminal escaped.
+@Suite(.serialized) struct Hardening3CommandTests {
+    static let accel = SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path
+
+    /// The names in `folder`, hidden ones included.
+    static func names(_ folder: String) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+
+    /// A flattened archive of two walks (what `unpack` reads).
+    static func archive(in folder: TemporaryFolder) throws -> String {
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: accel))) as? [String: Any])["items"]
+        let data = try JSONSerialization.data(withJSONObject: ["accel_walking_outbound.json.items": items!, "deviceMotion_walking_rest.json.items": items!])
+        return try folder.write("archive.json", Array(data))
+    }
+
+    @Test("unpack under a file-size limit writes nothing: no torn entry, no temporary; an existing entry refuses the whole archive")
+    func unpackAllOrNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let archive = try Self.archive(in: folder)
+        let out = folder.path("out")
+        // 100 blocks of 512 bytes: the first entry (139 KB) cannot be written whole.
+        let limited = try Run(["unpack", archive, "--out", out], launcher: FaultInjectionTests.fileSizeLimit(blocks: 100))
+        if FaultInjectionTests.fileSizeLimitUsable {
+            #expect(limited.status == 3, "\(limited.stderr)")
+            #expect(limited.stderr.contains("File too large") && limited.stderr.contains("nothing of \(archive) was written"), "\(limited.stderr)")
+            #expect(try Self.names(out).isEmpty)
+        }
+        // One entry's name exists: nothing is written, the existing file is untouched.
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        _ = try folder.write("out/deviceMotion_walking_rest.json.items", "mine")
+        let clash = try Run(["unpack", archive, "--out", out])
+        #expect(clash.status == 3 && clash.stderr.contains("exists (not overwritten)"), "\(clash.stderr)")
+        #expect(try Self.names(out) == ["deviceMotion_walking_rest.json.items"])
+        #expect(try String(contentsOfFile: out + "/deviceMotion_walking_rest.json.items", encoding: .utf8) == "mine")
+        // And without obstacles, both entries.
+        try FileManager.default.removeItem(atPath: out + "/deviceMotion_walking_rest.json.items")
+        let plain = try Run(["unpack", archive, "--out", out])
+        #expect(try plain.status == 0 && Self.names(out) == ["accel_walking_outbound.json.items", "deviceMotion_walking_rest.json.items"])
+    }
+
+    /// A store big enough that its long-form export takes seconds, so the signal lands while the
+    /// temporary file is being written.
+    static func largeStore(_ path: String, rows: Int) throws {
+        let store = try ResultStore(path: path)
+        let features = #"{"atk":{"# + (0..<40).map { #""feature\#($0)Hz":\#(Double($0) * 1.25)"# }.joined(separator: ",") + "}}"
+        var batch = StoreBatch()
+        for index in 0..<rows {
+            batch.results.append(ResultRow(recording: "/data/walk-\(index).json", key: ResultKey(contentSHA256: String(index), analyzer: "gait", analyzerVersion: "1", parameters: "{}"),
+                                           toolkitVersion: "test", status: .ok, kind: "gait", dialect: nil, featuresJSON: features, warningsJSON: "[]",
+                                           error: nil, computedAt: 0, durationMilliseconds: 1))
+            if batch.results.count == 5_000 {
+                try store.commit(batch, runID: nil, replace: false)
+                batch = StoreBatch()
+            }
+        }
+        try store.commit(batch, runID: nil, replace: false)
+    }
+
+    @Test("SIGINT, SIGTERM or SIGHUP during batch export --out OLD: OLD unchanged, no hidden temporary, ended by that signal", arguments: [SIGINT, SIGTERM, SIGHUP])
+    func exportInterrupted(signalNumber: Int32) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let db = folder.path("r.sqlite")
+        try Self.largeStore(db, rows: 20_000)
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        let old = try folder.write("out/export.csv", "the previous export\n")
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = ["batch", "export", "--db", db, "--csv", "--out", old]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the temporary file, then signal.
+        let deadline = Date().addingTimeInterval(60)
+        var sawTemporary = false
+        while process.isRunning, Date() < deadline {
+            if try Self.names(folder.path("out")).contains(where: { $0.hasPrefix(".export.csv.partial-") }) {
+                sawTemporary = true
+                break
+            }
+            usleep(1_000)
+        }
+        #expect(sawTemporary, "the export ended before its temporary file was seen")
+        kill(process.processIdentifier, signalNumber)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signalNumber)
+        #expect(try String(contentsOfFile: old, encoding: .utf8) == "the previous export\n")
+        #expect(try Self.names(folder.path("out")) == ["export.csv"])
+    }
+
+    @Test("ESC, OSC and C1 bytes in a result's fields, an info.json field and a file name are printed escaped by score, info and in errors")
+    func terminalEscapes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let osc = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}1m"
+        let result = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("dbhl_tone_audiometry_result.json").path, encoding: .utf8)
+            .replacingOccurrences(of: #""headphoneType":"AIRPODSV1""#, with: #""headphoneType":"AIRPODSV1\u001b]0;owned\u0007\u001b[2J\u009b1m""#)
+        let path = try folder.write("dbhl.json", result)
+        let named = try folder.write("walk\(osc).json", try String(contentsOfFile: Self.accel, encoding: .utf8))
+        try FileManager.default.createDirectory(atPath: folder.path("upload"), withIntermediateDirectories: true)
+        _ = try folder.write("upload/info.json", #"{"item":"Walk\u001b]0;owned\u0007","appVersion":"1\u009b2J","files":[]}"#)
+        let runs = [
+            try Run(["score", "audiometry", path]), try Run(["info", path]), try Run(["info", named]), try Run(["score", "gait", named]),
+            try Run(["info", folder.path("upload/info.json")]), try Run(["score", "tapping", named]),
+        ]
+        for run in runs {
+            for (stream, text) in [("stdout", run.stdout), ("stderr", run.stderr)] {
+                #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(stream): \(text.debugDescription.prefix(300))")
+            }
+        }
+        #expect(runs[0].stdout.contains(#"AIRPODSV1\x1B]0;owned\x07\x1B[2J\x9B1m"#), "\(runs[0].stdout.prefix(400))")
+        #expect(runs[2].stdout.contains(#"walk\x1B]0;owned\x07"#))
+        #expect(runs[5].status == 3 && runs[5].stderr.contains(#"walk\x1B]0;owned\x07"#), "\(runs[5].stderr)")
+        // JSON escapes them too: C0 as \u001b, C1 as \u009b.
+        let json = try Run(["score", "audiometry", path, "--json"])
+        #expect(json.stdout.contains(#"AIRPODSV1\u001b]0;owned\u0007\u001b[2J\u009b1m"#), "\(json.stdout.prefix(300))")
+    }
+}
