@@ -29,3 +29,19 @@ import Testing
         #expect(FileName.display("/etc/hostname\u{0}.bak") == "/etc/hostname\\x00.bak")
     }
 }
+
+/// Errors of the machine told from facts about a file (Hardening 3): only the system's own text
+/// counts, not a file's name or a quoted value that spells it.
+@Suite struct ResourceExhaustionTests {
+    @Test("the system's text after a colon names a resource error; the same words in a path or a quoted value do not")
+    func named() {
+        #expect(ResourceExhaustion.named(in: "/d/a.json: cannot be read: Too many open files") == "Too many open files")
+        #expect(ResourceExhaustion.named(in: "/d/a.wav: cannot open: System error : No space left on device.") == "No space left on device")
+        #expect(ResourceExhaustion.named(in: "/d/a.json: pwrite failed: File too large") == "File too large")
+        let path = "/d/x: Too many open files.json"
+        #expect(ResourceExhaustion.named(in: "\(path): cannot be read: Permission denied", paths: [path]) == nil)
+        #expect(ResourceExhaustion.named(in: #"/d/a.json: invalid value: ": Cannot allocate memory" is not a date at items[0]"#) == nil)
+        #expect(ResourceExhaustion.named(in: #"/d/a.json: invalid value: "\": Input/output error" at x"#) == nil)
+        #expect(ResourceExhaustion.named(in: "/d/a.json: truncated JSON") == nil)
+    }
+}

@@ -95,6 +95,28 @@ import TestSupport
         #expect(try Self.names(folder.path("out")) == ["export.csv"])
     }
 
+    @Test("with 12 file descriptors a batch stops with the limit named and stores no \"Too many open files\" as a result; a normal rerun completes with no error rows")
+    func fileDescriptorLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("corpus"), withIntermediateDirectories: true)
+        let tapping = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, encoding: .utf8)
+        for index in 0..<40 {
+            _ = try folder.write("corpus/t\(index).json", tapping + String(repeating: " ", count: index))
+            try FileManager.default.copyItem(atPath: Self.accel, toPath: folder.path("corpus/a\(index).json"))
+        }
+        let db = folder.path("r.sqlite")
+        let limited = try Run(["batch", folder.path("corpus"), "--db", db], launcher: ["/bin/sh", "-c", "ulimit -n 12 && exec \"$0\" \"$@\""])
+        #expect(limited.status == 3 && limited.stderr.contains("batch stopped: ") && limited.stderr.contains("Too many open files"), "\(limited.status) \(limited.stderr)")
+        let stored = try ResultStore(path: db, access: .readOnly).resultRows()
+        #expect(stored.allSatisfy { $0.status == .ok }, "\(stored.filter { $0.status != .ok }.map { $0.error ?? "" }.prefix(3))")
+        let rerun = try Run(["batch", folder.path("corpus"), "--db", db, "--json"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let rows = try ResultStore(path: db, access: .readOnly).resultRows()
+        // 40 distinct tapping files and one walk content (its 40 copies are one recording, analysed once).
+        #expect(rows.count == 41 && rows.allSatisfy { $0.status == .ok }, "\(rows.count) rows, \(rows.filter { $0.status != .ok }.map { $0.error ?? "" }.prefix(3))")
+    }
+
     @Test("ESC, OSC and C1 bytes in a result's fields, an info.json field and a file name are printed escaped by score, info and in errors")
     func terminalEscapes() throws {
         let folder = try TemporaryFolder()

@@ -48,6 +48,23 @@ public struct BatchCounts: Sendable {
     public var missing: [String] = []
 }
 
+/// Why a batch stopped before its end: the store failed, or the machine ran out of something
+/// (``ResourceExhaustion``) — never stored as a file's result; results committed before are kept.
+public enum BatchFailure: Error, Sendable, CustomStringConvertible {
+    case store(StoreError)
+    /// The message that named the resource error, and the error's text.
+    case environment(message: String, resource: String)
+
+    public var description: String {
+        switch self {
+        case .store(let error): error.description
+        case .environment(let message, let resource):
+            "batch stopped: \(message) — \"\(resource)\" is a limit of this machine or its disks, not a fact about the file; "
+                + "nothing was stored for it, results committed before are kept; raise the limit (ulimit -n, -v, -f; free space) and run the batch again"
+        }
+    }
+}
+
 /// Runs the batch: discovery, sharding, an inventory that reads each file once, parallel
 /// analysis, and the store's transactions.
 ///
@@ -59,7 +76,18 @@ public struct BatchCounts: Sendable {
 /// the store, and when every result of its unit is stored nothing is read.
 public enum BatchRunner {
     public static func run(_ arguments: [String], store: ResultStore, options: BatchOptions,
-                           progress: @escaping @Sendable (BatchCounts) -> Void = { _ in }) async throws(StoreError) -> BatchCounts {
+                           progress: @escaping @Sendable (BatchCounts) -> Void = { _ in }) async throws(BatchFailure) -> BatchCounts {
+        do { return try await run(arguments, store: store, options: options, checked: progress) } catch let error as BatchFailure {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .store(StoreError(path: store.path, error))
+        }
+    }
+
+    private static func run(_ arguments: [String], store: ResultStore, options: BatchOptions,
+                            checked progress: @escaping @Sendable (BatchCounts) -> Void) async throws -> BatchCounts {
         let start = Date()
         let walk = Discovery.walk(arguments)
         var files = walk.files
@@ -110,6 +138,10 @@ public enum BatchRunner {
                 }
                 for _ in 0..<jobs { enqueue() }
                 for try await outcome in group {
+                    if let (message, resource) = outcome.environment {
+                        try store.commit(pending, runID: runID, replace: options.force)
+                        throw BatchFailure.environment(message: message, resource: resource)
+                    }
                     enqueue()
                     counts.add(outcome)
                     pending.recordings += outcome.recording.map { [$0] } ?? []
@@ -127,6 +159,8 @@ public enum BatchRunner {
             try store.commit(pending, runID: runID, replace: options.force)
         } catch let error as StoreError {
             throw error
+        } catch let error as BatchFailure {
+            throw error
         } catch {
             throw StoreError(path: store.path, error)
         }
@@ -142,6 +176,9 @@ public enum BatchRunner {
         var results: [ResultRow] = []
         var unknown: UnknownFile?
         var alreadyStored = 0
+        /// An error of the machine met on the way (the message, the resource): nothing of the
+        /// unit is stored and the batch stops.
+        var environment: (message: String, resource: String)?
     }
 
     struct ReadFailure: Error { var message: String }
@@ -149,6 +186,17 @@ public enum BatchRunner {
     /// Plans a unit from its facts and runs the analyses whose results are not stored, on its
     /// files as loaded by the inventory (or loaded again, hash checked, beyond the budget).
     static func process(_ unit: WorkUnit, inventory: Inventory, stored: Set<ResultKey>, options: BatchOptions) -> UnitOutcome {
+        let outcome = analyse(unit, inventory: inventory, stored: stored, options: options)
+        for message in outcome.results.compactMap(\.error) {
+            if let resource = ResourceExhaustion.named(in: message, paths: [unit.path] + unit.members) {
+                return UnitOutcome(environment: (message, resource))
+            }
+        }
+        return outcome
+    }
+
+    /// ``process(_:inventory:stored:options:)`` before its check for errors of the machine.
+    private static func analyse(_ unit: WorkUnit, inventory: Inventory, stored: Set<ResultKey>, options: BatchOptions) -> UnitOutcome {
         var outcome = UnitOutcome()
         func row(_ analyzer: Analyzer?, parameters: String = "{}", content: String, status: ResultStatus, report: ScoreReport? = nil,
                  error: String? = nil, started: Date = Date()) -> ResultRow {

@@ -57,7 +57,9 @@ struct Inventory: Sendable {
                         }
                     }
                     let (facts, input) = examine(path)
-                    return Taken(path: path, version: version, facts: facts, input: input, isFresh: !facts.sha256.isEmpty, entries: entries(of: input))
+                    // Facts of a read the machine cut short (EIO, ENOMEM, …) are not the file's: never kept.
+                    let isFresh = !facts.sha256.isEmpty && facts.loadError.flatMap { ResourceExhaustion.named(in: $0, paths: [path]) } == nil
+                    return Taken(path: path, version: version, facts: facts, input: input, isFresh: isFresh, entries: entries(of: input))
                 }
             }
             for _ in 0..<max(1, options.jobs) { enqueue() }
