@@ -73,7 +73,13 @@ public enum HTMLReport {
             body += analyzer.features.summary(histograms: histograms)
             var shown = 0
             for row in analyzer.candidates where shown < examples {
-                // The example scored again as it was stored: its analyzer, with its stored parameters.
+                // The example scored again as it was stored: its analyzer, with its stored
+                // parameters, and only if its bytes are still those the features came from.
+                guard Discovery.currentContentKey(of: row.recording) == row.key.contentSHA256 else {
+                    body += "<p class=\"note\">Example \(escape(FileName.display(row.recording))) is not charted: its content changed or vanished after the batch "
+                        + "(its SHA-256 is not the stored \(escape(String(row.key.contentSHA256.prefix(12))))…), so a chart would show other data than these features.</p>"
+                    continue
+                }
                 guard let analyzer = Scoring.Analyzer(rawValue: row.key.analyzer),
                     let parameters = AnalyzerParameters(analyzer, canonical: row.key.parameters),
                     let unit = try? LoadedUnit.load(row.recording),

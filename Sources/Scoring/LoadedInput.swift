@@ -102,10 +102,31 @@ public struct LoadedInput: Sendable {
             try stream(descriptor, path: path, inspect)
             return LoadedInput(path: path, kind: .audio(AudioSource(path: path, bytes: nil)), byteCount: size)
         }
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(descriptor: descriptor, path: path) } catch { throw .input(error) }
-        bytes.withUnsafeBytes(inspect)
-        return LoadedInput(path: path, kind: try classify(bytes, format: format, path: path, lenient: lenient), byteCount: bytes.count)
+        // Held whole and parsed: checked against the memory limits before a byte is read.
+        let estimate = size.multipliedReportingOverflow(by: memoryPerByte(format)).partialValue
+        do {
+            return try MemoryBudget.reserve(estimate, for: "\(FileName.display(path)): reading and parsing its \(size) bytes (~\(memoryPerByte(format)) bytes each)") {
+                () throws(ScoringError) in
+                let bytes: [UInt8]
+                do throws(ReadError) { bytes = try FileBytes.read(descriptor: descriptor, path: path) } catch { throw ScoringError.input(error) }
+                bytes.withUnsafeBytes(inspect)
+                return LoadedInput(path: path, kind: try classify(bytes, format: format, path: path, lenient: lenient), byteCount: bytes.count)
+            }
+        } catch {
+            throw .reserving(error)
+        }
+    }
+
+    /// Peak memory per byte of a file held whole and parsed (``MemoryBudget``): JSON object trees
+    /// (results, manifests) measured 9–19 bytes per byte (`batch` on uploads whose `info.json`
+    /// lists 300,000 files), recorder item arrays and CSV columns about 2, so 24 for every text
+    /// format; archives and audio 1 (their entries reserve their own in ``UploadArchive``, the
+    /// voice analysis in ``VoiceScorer``; the other audio analyses stream).
+    static func memoryPerByte(_ format: InputSniffer.Format) -> Int {
+        switch format {
+        case .zip, .audio: 1
+        default: 24
+        }
     }
 
     /// The kind of `bytes` whose first bytes sniffed as `format`.

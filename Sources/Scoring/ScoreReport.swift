@@ -73,7 +73,12 @@ public struct ScoreReport: Sendable {
 /// Why a recording could not be scored: its message names the file, and the status says whether
 /// the input is unreadable (3) or the request does not fit it (2).
 public struct ScoringError: Error, Sendable, CustomStringConvertible {
-    public enum Status: Sendable { case invalidInput, badInvocation }
+    public enum Status: Sendable {
+        case invalidInput, badInvocation
+        /// The work would not fit under the process's memory limits (``MemoryBudget``): a fact
+        /// about the machine, so a batch stores it as `skipped` and a rerun tries again.
+        case insufficientMemory
+    }
     public var status: Status
     public var description: String
 
@@ -83,4 +88,11 @@ public struct ScoringError: Error, Sendable, CustomStringConvertible {
     }
 
     public static func input(_ error: some CustomStringConvertible) -> ScoringError { ScoringError(.invalidInput, error.description) }
+
+    /// `error` as thrown by ``MemoryBudget/reserve(_:for:_:)`` around scoring work: a shortfall, or
+    /// the work's own ``ScoringError``.
+    static func reserving(_ error: any Error) -> ScoringError {
+        if let error = error as? ScoringError { return error }
+        return ScoringError(error is MemoryBudget.Shortfall ? .insufficientMemory : .invalidInput, "\(error)")
+    }
 }

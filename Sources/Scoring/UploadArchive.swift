@@ -74,6 +74,25 @@ public struct UploadArchive: Sendable {
             }
         }
         let maximumBytes = maximumBytes
+        // What inflating and parsing every entry takes, from the sizes the directory states (an
+        // entry that understates its size is stopped by the inflate bound below).
+        let stated = listed.reduce(0) { $0 &+ Int(clamping: min($1.uncompressedSize, UInt64(maximumBytes))) }
+        let estimate = min(stated, maximumBytes).multipliedReportingOverflow(by: LoadedInput.memoryPerByte(.json)).partialValue
+        do {
+            return try MemoryBudget.reserve(estimate, for: "\(FileName.display(path)): inflating and parsing its entries (\(stated) bytes)") { () throws(ScoringError) in
+                try read(directory, listed, path: path, lenient: lenient, maximumBytes: maximumBytes)
+            }
+        } catch {
+            throw .reserving(error)
+        }
+    }
+
+    /// The entries of `listed`, inflated (at most `maximumBytes` in all) and classified.
+    private static func read(_ directory: ZIPDirectory, _ listed: [ZIPDirectory.Entry], path: String, lenient: Bool,
+                             maximumBytes: Int) throws(ScoringError) -> UploadArchive {
+        func failure(_ what: String) -> ScoringError {
+            ScoringError(.invalidInput, "\(FileName.display(path)): \(what)")
+        }
         var entries: [Entry] = []
         var inflated = 0
         for entry in listed where !entry.isDirectory {

@@ -96,4 +96,27 @@ import Analysis
         #expect(svgs.count >= 8)
         for svg in svgs { #expect(XMLParser(data: Data(svg.utf8)).parse()) }
     }
+
+    /// Hardening 3: a 10-tap chart beside the features of 100 taps. The report charts a stored
+    /// example only while its bytes hash to the stored key.
+    @Test("a recording rewritten after the batch is not charted beside the stored features; the page says why")
+    func rewrittenExample() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let original = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, encoding: .utf8)
+        let tapping = try folder.write("tapping.json", original)
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        _ = try await BatchRunner.run([tapping], store: store, options: BatchOptions(toolkitVersion: "test"))
+        let stored = try #require(try store.resultRows().first)
+        #expect(Discovery.currentContentKey(of: tapping) == stored.key.contentSHA256)
+        #expect(try HTMLReport.store(store).contains("Tapping intervals"))
+        // The same taps, one byte more: other content.
+        _ = try folder.write("tapping.json", original + " ")
+        #expect(Discovery.currentContentKey(of: tapping) != stored.key.contentSHA256)
+        let html = try HTMLReport.store(store)
+        #expect(!html.contains("Tapping intervals"))
+        #expect(html.contains("is not charted: its content changed or vanished after the batch"))
+        try FileManager.default.removeItem(atPath: tapping)
+        #expect(try HTMLReport.store(store).contains("is not charted"))
+    }
 }

@@ -117,6 +117,63 @@ import TestSupport
         #expect(rows.count == 41 && rows.allSatisfy { $0.status == .ok }, "\(rows.count) rows, \(rows.filter { $0.status != .ok }.map { $0.error ?? "" }.prefix(3))")
     }
 
+    /// `sh` that limits the process's address space (RLIMIT_AS) to `megabytes` (10^6 bytes; `ulimit -v` counts KiB) before running it.
+    static func addressSpaceLimit(megabytes: Int) -> [String] { ["/bin/sh", "-c", "ulimit -v \(megabytes * 1_000_000 / 1024) && exec \"$0\" \"$@\""] }
+
+    /// Under a sanitizer the address space holds the shadow memory (terabytes reserved): no limit fits.
+    static let addressSpaceLimitUsable = Sanitizer.active == nil
+
+    @Test("under ulimit -v 600 MB a 6-minute WAV is refused for what its voice analysis needs (skipped, not an error), the small files are scored; score exits 3 with the figures", .enabled(if: addressSpaceLimitUsable))
+    func addressSpaceLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("study"), withIntermediateDirectories: true)
+        // 6 min at 44.1 kHz, mono float: 15,876,000 samples, 636 MB of voice analysis at 40 bytes each.
+        _ = try folder.write("study/long.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
+        try FileManager.default.copyItem(atPath: Self.accel, toPath: folder.path("study/walk.json"))
+        try FileManager.default.copyItem(atPath: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, toPath: folder.path("study/tapping.json"))
+        let db = folder.path("r.sqlite")
+        let batch = try Run(["batch", folder.path("study"), "--db", db], launcher: Self.addressSpaceLimit(megabytes: 600))
+        #expect(batch.status == 0, "\(batch.status) \(batch.stderr)")
+        let rows = try ResultStore(path: db, access: .readOnly).resultRows()
+        let byAnalyzer = Dictionary(uniqueKeysWithValues: rows.map { ($0.key.analyzer, $0) })
+        #expect(byAnalyzer["gait"]?.status == .ok && byAnalyzer["tapping"]?.status == .ok, "\(rows.map { "\($0.key.analyzer) \($0.status)" })")
+        let voice = try #require(byAnalyzer["voice"])
+        #expect(voice.status == .skipped)
+        #expect(voice.error?.contains("the voice analysis of 15876000 samples (~40 bytes each) needs about 636 MB") == true, "\(voice.error ?? "")")
+        #expect(voice.error?.contains("address-space limit (ulimit -v) of 600 MB") == true, "\(voice.error ?? "")")
+        // A skipped result is not a stored one: the next run tries it again.
+        #expect(try !ResultStore(path: db, access: .readOnly).storedKeys().contains(voice.key))
+
+        let score = try Run(["score", "voice", folder.path("study/long.wav")], launcher: Self.addressSpaceLimit(megabytes: 600))
+        #expect(score.status == 3 && score.stderr.contains("needs about 636 MB"), "\(score.status) \(score.stderr)")
+    }
+
+    @Test("an upload whose info.json lists 300,000 files: under ulimit -v 400 MB its read is skipped with what it needs; without the limit a rerun scores it and drops the skipped row", .enabled(if: addressSpaceLimitUsable))
+    func hugeUploadManifest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let listing = "{\"item\":\"Walking Activity\",\"files\":[" + Array(repeating: #"{"filename":"a"}"#, count: 300_000).joined(separator: ",") + "]}"
+        _ = try folder.write("info.json", listing)
+        try FileManager.default.copyItem(atPath: Self.accel, toPath: folder.path("accel_walking_outbound.json.items"))
+        let archive = folder.path("upload.zip")
+        let zip = Process()
+        zip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        zip.arguments = ["python3", "-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED); [z.write(f, f.split('/')[-1]) for f in sys.argv[2:]]; z.close()",
+                         archive, folder.path("info.json"), folder.path("accel_walking_outbound.json.items")]
+        try zip.run()
+        zip.waitUntilExit()
+        let db = folder.path("r.sqlite")
+        let limited = try Run(["batch", archive, "--db", db], launcher: Self.addressSpaceLimit(megabytes: 400))
+        #expect(limited.status == 0, "\(limited.stderr)")
+        let first = try ResultStore(path: db, access: .readOnly).resultRows()
+        #expect(first.map(\.status) == [.skipped] && first[0].error?.contains("inflating and parsing its entries (5") == true, "\(first.map { "\($0.status) \($0.error ?? "")" })")
+        let rerun = try Run(["batch", archive, "--db", db])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let second = try ResultStore(path: db, access: .readOnly).resultRows()
+        #expect(second.map { "\($0.key.analyzer) \($0.status)" } == ["gait ok"], "\(second.map { "\($0.key.analyzer) \($0.status) \($0.error ?? "")" })")
+    }
+
     @Test("ESC, OSC and C1 bytes in a result's fields, an info.json field and a file name are printed escaped by score, info and in errors")
     func terminalEscapes() throws {
         let folder = try TemporaryFolder()

@@ -22,8 +22,9 @@ public struct BatchOptions: Sendable {
     public var configuration = BatchConfiguration()
     /// A study manifest whose records are units too (``StudyManifest``), besides the paths.
     public var manifest: StudyManifest?
-    /// The most file bytes the inventory keeps loaded for the analyses (1 GiB); files beyond it
-    /// are loaded a second time when their unit is analysed.
+    /// The most file bytes the inventory keeps loaded for the analyses (1 GiB, and at most a
+    /// quarter of the memory headroom under a limit); files beyond it are loaded a second time
+    /// when their unit is analysed.
     public var loadedBytesBudget = 1 << 30
 
     public init(toolkitVersion: String) { self.toolkitVersion = toolkitVersion }
@@ -88,6 +89,10 @@ public enum BatchRunner {
 
     private static func run(_ arguments: [String], store: ResultStore, options: BatchOptions,
                             checked progress: @escaping @Sendable (BatchCounts) -> Void) async throws -> BatchCounts {
+        var options = options
+        // Under a memory limit the files kept loaded for later analyses take at most a quarter of
+        // the headroom, leaving the rest to the analyses (``MemoryBudget``).
+        if let (headroom, _) = MemoryBudget.headroom() { options.loadedBytesBudget = min(options.loadedBytesBudget, headroom / 4) }
         let start = Date()
         let walk = Discovery.walk(arguments)
         var files = walk.files
@@ -181,7 +186,11 @@ public enum BatchRunner {
         var environment: (message: String, resource: String)?
     }
 
-    struct ReadFailure: Error { var message: String }
+    struct ReadFailure: Error {
+        var message: String
+        /// Refused for memory (``FileFacts/loadNeedsMemory``): stored `skipped`, not `error`.
+        var needsMemory = false
+    }
 
     /// Plans a unit from its facts and runs the analyses whose results are not stored, on its
     /// files as loaded by the inventory (or loaded again, hash checked, beyond the budget).
@@ -217,14 +226,14 @@ public enum BatchRunner {
         switch contentKey(unit, inventory.facts) {
         case .success(let found): content = found
         case .failure(let failure):
-            outcome.results.append(row(nil, content: "unreadable:" + unit.path, status: .error, error: failure.message))
+            outcome.results.append(row(nil, content: "unreadable:" + unit.path, status: failure.needsMemory ? .skipped : .error, error: failure.message))
             return outcome
         }
         outcome.recording = recordingEntry(unit, content: content, inventory.facts)
         let plan: UnitPlan
         do { plan = try UnitPlan.make(unit, facts: inventory.facts, audio: options.configuration.audio, selected: options.configuration.analyzers) } catch {
             if stored.contains(key(nil, parameters: "{}", content: content)) { outcome.alreadyStored += 1 } else {
-                outcome.results.append(row(nil, content: content, status: .error, error: error.description))
+                outcome.results.append(row(nil, content: content, status: error.status == .insufficientMemory ? .skipped : .error, error: error.description))
             }
             return outcome
         }
@@ -262,7 +271,8 @@ public enum BatchRunner {
                 outcome.results.append(row(plan.analyzer, parameters: plan.parameters, content: content, status: report.unusable == nil ? .ok : .unusable,
                                            report: report, error: report.unusable, started: started))
             } catch {
-                outcome.results.append(row(plan.analyzer, parameters: plan.parameters, content: content, status: .error, error: error.description, started: started))
+                outcome.results.append(row(plan.analyzer, parameters: plan.parameters, content: content,
+                                           status: error.status == .insufficientMemory ? .skipped : .error, error: error.description, started: started))
             }
         }
         // Long audio is decoded from the file rather than the bytes hashed: a file written meanwhile
@@ -326,7 +336,9 @@ public enum BatchRunner {
         var hashes: [String] = []
         for member in unit.members {
             guard let known = facts[member] else { return .failure(ReadFailure(message: "\(FileName.display(member)): was not read")) }
-            if known.sha256.isEmpty { return .failure(ReadFailure(message: known.loadError ?? "\(FileName.display(member)): cannot be read")) }
+            if known.sha256.isEmpty {
+                return .failure(ReadFailure(message: known.loadError ?? "\(FileName.display(member)): cannot be read", needsMemory: known.loadNeedsMemory == true))
+            }
             hashes.append(known.sha256)
         }
         if hashes.count == 1 { return .success(hashes[0]) }

@@ -70,6 +70,9 @@ struct FileFacts: Codable, Sendable, Hashable {
     var detail = ""
     /// Why the file could not be loaded (an error row), or nil.
     var loadError: String?
+    /// The load was refused because it would not fit under the memory limits (``MemoryBudget``):
+    /// nothing about the file; its unit is stored `skipped` and read again by the next run.
+    var loadNeedsMemory: Bool?
 
     struct NamedFile: Codable, Sendable, Hashable {
         var name: String

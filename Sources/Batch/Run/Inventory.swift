@@ -58,7 +58,8 @@ struct Inventory: Sendable {
                     }
                     let (facts, input) = examine(path)
                     // Facts of a read the machine cut short (EIO, ENOMEM, …) are not the file's: never kept.
-                    let isFresh = !facts.sha256.isEmpty && facts.loadError.flatMap { ResourceExhaustion.named(in: $0, paths: [path]) } == nil
+                    let isFresh = !facts.sha256.isEmpty && facts.loadNeedsMemory == nil
+                        && facts.loadError.flatMap { ResourceExhaustion.named(in: $0, paths: [path]) } == nil
                     return Taken(path: path, version: version, facts: facts, input: input, isFresh: isFresh, entries: entries(of: input))
                 }
             }
@@ -103,7 +104,9 @@ struct Inventory: Sendable {
             // Bytes that do not parse still have a hash (their error row is keyed by it); a file
             // that could not be opened has none.
             let sha = opened ? BatchRunner.hexadecimal(hash.finalize()) : ""
-            return (FileFacts(sha256: sha, bytes: bytes, error: error.description), nil)
+            var facts = FileFacts(sha256: sha, bytes: bytes, error: error.description)
+            if error.status == .insufficientMemory { facts.loadNeedsMemory = true }
+            return (facts, nil)
         }
     }
 

@@ -60,7 +60,7 @@ enum UnitPlan {
         var members: [(path: String, facts: FileFacts)] = []
         for member in unit.members {
             guard let known = facts[member] else { throw ScoringError(.invalidInput, "\(FileName.display(member)): was not read") }
-            if let error = known.loadError { throw ScoringError(.invalidInput, error) }
+            if let error = known.loadError { throw ScoringError(known.loadNeedsMemory == true ? .insufficientMemory : .invalidInput, error) }
             members.append((member, known))
         }
         var plans: [AnalysisPlan] = []

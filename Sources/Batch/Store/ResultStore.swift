@@ -270,7 +270,8 @@ public final class ResultStore: Sendable {
     }
 
     /// Writes recordings, results and unknown files in one transaction. A result whose key is
-    /// already stored is replaced only when `replace` (`--force`).
+    /// already stored is replaced only when `replace` (`--force`) or when the stored one was
+    /// `skipped` (not computed).
     public func commit(_ batch: StoreBatch, runID: Int64?, replace: Bool) throws(StoreError) {
         guard !batch.isEmpty else { return }
         try write { db in
@@ -284,12 +285,16 @@ public final class ResultStore: Sendable {
             }
             for row in batch.results {
                 try db.execute(sql: """
-                    INSERT OR \(replace ? "REPLACE" : "IGNORE") INTO results (content_sha256, analyzer, analyzer_version, parameters,
+                    INSERT \(replace ? "OR REPLACE " : "")INTO results (content_sha256, analyzer, analyzer_version, parameters,
                         toolkit_version, status, kind, dialect, features, warnings, error, computed_at, duration_ms, recording, run_id)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    \(replace ? "" : Self.replacingSkipped)
                     """, arguments: [row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters, row.toolkitVersion,
                                      row.status.rawValue, row.kind, row.dialect, row.featuresJSON, row.warningsJSON, row.error,
                                      row.computedAt, row.durationMilliseconds, row.recording, runID])
+                if row.key.analyzer != "read", row.status != .skipped {  // the recording was read after all
+                    try db.execute(sql: "DELETE FROM results WHERE recording = ? AND analyzer = 'read' AND status = 'skipped'", arguments: [row.recording])
+                }
             }
             for file in batch.unknownFiles {
                 try db.execute(sql: "INSERT OR REPLACE INTO unknown_files (path, kind, reason, run_id) VALUES (?, ?, ?, ?)",
@@ -298,12 +303,23 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// The upsert that lets a computed result take the place of a `skipped` one of the same key
+    /// (any other stored result is kept).
+    static let replacingSkipped = """
+        ON CONFLICT (content_sha256, analyzer, analyzer_version, parameters) DO UPDATE SET
+            toolkit_version = excluded.toolkit_version, status = excluded.status, kind = excluded.kind, dialect = excluded.dialect,
+            features = excluded.features, warnings = excluded.warnings, error = excluded.error, computed_at = excluded.computed_at,
+            duration_ms = excluded.duration_ms, recording = excluded.recording, run_id = excluded.run_id
+        WHERE results.status = 'skipped'
+        """
+
     // MARK: - Reading
 
-    /// The keys of every stored result (to skip them on a rerun).
+    /// The keys of every stored result (to skip them on a rerun) but `skipped` ones: those were
+    /// not computed (memory limits, ``ResultStatus/skipped``), so a rerun tries them again.
     public func storedKeys() throws(StoreError) -> Set<ResultKey> {
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT content_sha256, analyzer, analyzer_version, parameters FROM results")
+            let rows = try Row.fetchCursor(db, sql: "SELECT content_sha256, analyzer, analyzer_version, parameters FROM results WHERE status != 'skipped'")
             var keys = Set<ResultKey>()
             while let row = try rows.next() {
                 keys.insert(ResultKey(contentSHA256: row[0], analyzer: row[1], analyzerVersion: row[2], parameters: row[3]))

@@ -15,7 +15,8 @@ public struct ResultKey: Sendable, Hashable {
 }
 
 /// What became of one (recording, analyzer): features (`ok`), analysed but unusable, an error
-/// (with its text), or skipped (with the reason as its error text).
+/// (with its text), or skipped: not computed because it would not fit under the memory limits (the reason as its error text;
+/// a rerun computes it and replaces the row).
 public enum ResultStatus: String, Sendable, CaseIterable {
     case ok, unusable, error, skipped
 }

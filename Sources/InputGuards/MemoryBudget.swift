@@ -1,0 +1,107 @@
+import Glibc
+import Synchronization
+
+/// How much more memory this process may take, and the estimates that claim part of it.
+///
+/// Two limits apply to a process on Linux: its address space (`RLIMIT_AS`, `ulimit -v`), which a
+/// failed `mmap` enforces by aborting a Swift allocation (SIGABRT, "failed to allocate"), and its
+/// cgroup's `memory.max` (cgroup v2; a container's or a Slurm job's limit), which the OOM killer
+/// enforces with SIGKILL. Neither can be caught once an allocation fails, so work whose memory
+/// is known in advance (``reserve(_:for:)``) is checked against both before it starts: a unit
+/// that would not fit is refused with what it needs, while the others go on.
+///
+/// Estimates of work running at the same time are reserved until it ends, so two jobs do not
+/// both take the same headroom. What is already allocated is in the address space and the
+/// cgroup's usage already, so a reservation also counts memory its own work has taken so far:
+/// the check is conservative, never optimistic.
+public enum MemoryBudget {
+    /// What refuses work that would not fit: the estimate, the headroom, and which limit.
+    public struct Shortfall: Error, Sendable, CustomStringConvertible {
+        public var neededBytes: Int
+        public var availableBytes: Int
+        /// `address space (ulimit -v) 600 MB` or `cgroup memory.max 512 MB`.
+        public var limit: String
+        public var what: String
+
+        public var description: String {
+            "\(what) needs about \(Self.megabytes(neededBytes)) MB, and \(Self.megabytes(availableBytes)) MB are available under this process's \(limit); not analysed (raise the limit, or analyse fewer units at once)"
+        }
+
+        static func megabytes(_ bytes: Int) -> String { String(Int((Double(bytes) / 1e6).rounded(.up))) }
+    }
+
+    private static let reserved = Atomic<Int>(0)
+
+    /// The bytes this process may still take, and the limit that decides it (nil: no limit).
+    public static func headroom() -> (bytes: Int, limit: String)? {
+        var candidates: [(bytes: Int, limit: String)] = []
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max, let used = addressSpaceBytes() {
+            let total = Int(clamping: limit.rlim_cur)
+            candidates.append((max(0, total - used), "address-space limit (ulimit -v) of \(Shortfall.megabytes(total)) MB"))
+        }
+        if let (maximum, current) = cgroupMemory() {
+            candidates.append((max(0, maximum - current), "cgroup memory.max of \(Shortfall.megabytes(maximum)) MB"))
+        }
+        return candidates.min { $0.bytes < $1.bytes }
+    }
+
+    /// Runs `body` with `bytes` reserved, or throws ``Shortfall`` (naming `what`) when they exceed
+    /// the headroom less what running work has reserved. Without a limit, `body` just runs.
+    public static func reserve<T, E: Error>(_ bytes: Int, for what: @autoclosure () -> String,
+                                            _ body: () throws(E) -> T) throws -> T {
+        let claim = max(0, bytes)
+        if let (headroom, limit) = headroom() {
+            let before = reserved.add(claim, ordering: .relaxed).oldValue
+            guard before <= headroom, claim <= headroom - before else {
+                reserved.subtract(claim, ordering: .relaxed)
+                throw Shortfall(neededBytes: claim, availableBytes: max(0, headroom - before), limit: limit, what: what())
+            }
+            defer { reserved.subtract(claim, ordering: .relaxed) }
+            return try body()
+        }
+        return try body()
+    }
+
+    /// The process's mapped address space (`VmSize`: /proc/self/statm's first field, in pages).
+    static func addressSpaceBytes() -> Int? {
+        guard let text = read("/proc/self/statm"), let pages = Int(text.split(separator: " ").first ?? "") else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The cgroup v2 `memory.max` and `memory.current` of this process's cgroup (nil: none, or "max").
+    static func cgroupMemory() -> (maximum: Int, current: Int)? {
+        guard let membership = read("/proc/self/cgroup"),
+            let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
+        else { return nil }
+        let folder = "/sys/fs/cgroup" + line.dropFirst(3).trimmingCharacters(in: .whitespaces)
+        guard let maximumText = read(folder + "/memory.max"), let maximum = Int(maximumText.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let currentText = read(folder + "/memory.current"), let current = Int(currentText.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        return (maximum, current)
+    }
+
+    /// A small file of /proc or /sys, whole (at most 64 KiB).
+    private static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters(in set: Set<Character>) -> String { String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed()) }
+}
+
+private extension String {
+    func trimmingCharacters(in set: Set<Character>) -> String { self[...].trimmingCharacters(in: set) }
+}
+
+private extension Set where Element == Character {
+    static let whitespaces: Set<Character> = [" ", "\t"]
+    static let whitespacesAndNewlines: Set<Character> = [" ", "\t", "\n", "\r"]
+}
