@@ -89,10 +89,11 @@ public enum BatchRunner {
 
     private static func run(_ arguments: [String], store: ResultStore, options: BatchOptions,
                             checked progress: @escaping @Sendable (BatchCounts) -> Void) async throws -> BatchCounts {
-        var options = options
         // Under a memory limit the files kept loaded for later analyses take at most a quarter of
         // the headroom, leaving the rest to the analyses (``MemoryBudget``).
-        if let (headroom, _) = MemoryBudget.headroom() { options.loadedBytesBudget = min(options.loadedBytesBudget, headroom / 4) }
+        var adjusted = options
+        if let (headroom, _) = MemoryBudget.headroom() { adjusted.loadedBytesBudget = min(options.loadedBytesBudget, headroom / 4) }
+        let options = adjusted
         let start = Date()
         let walk = Discovery.walk(arguments)
         var files = walk.files
