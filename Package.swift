@@ -62,10 +62,12 @@ let package = Package(
         ),
 
         // MARK: - Implementation
-        // The checked Double → Int conversions every module routes input-derived numbers through.
-        // Temporary outputs removed when a signal ends the process (the handler is C: async-signal-safe).
-        .target(name: "CInterrupts"),
-        .target(name: "InputGuards", dependencies: ["CInterrupts"], swiftSettings: swiftSettings),
+        // Process-wide C: temporary outputs removed when a signal ends the process (an async-signal-safe
+        // handler), malloc arenas under an address-space limit.
+        .target(name: "CProcess"),
+        // The checked Double → Int conversions every module routes input-derived numbers through,
+        // and the process's outputs, signals and memory limits.
+        .target(name: "InputGuards", dependencies: ["CProcess"], swiftSettings: swiftSettings),
         .target(name: "SensorData", dependencies: ["InputGuards"], swiftSettings: swiftSettings),
         .target(
             name: "AudioIO",
@@ -154,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "activetaskTests",
-            dependencies: ["activetask", "Scoring", "Batch", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["activetask", "InputGuards", "Scoring", "Batch", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
     ]

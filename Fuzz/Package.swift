@@ -24,6 +24,16 @@ func fuzzTarget(_ name: String, using products: [String]) -> Target {
     )
 }
 
+/// A target that runs its input through a whole batch into a store (FuzzBatchSupport).
+func batchFuzzTarget(_ name: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport", "FuzzBatchSupport", .product(name: "Batch", package: toolkit), .product(name: "Scoring", package: toolkit)],
+        swiftSettings: [.swiftLanguageMode(.v6)],
+        linkerSettings: [.unsafeFlags(["-use-ld=lld"])]
+    )
+}
+
 let package = Package(
     name: "ActiveTaskKitFuzz",
     platforms: [.macOS(.v15)],
@@ -39,5 +49,14 @@ let package = Package(
         fuzzTarget("fuzz-recorder-lines", using: ["Recording", "SensorData"]),
         fuzzTarget("fuzz-analysis", using: ["Scoring", "Analysis", "Reports"]),
         fuzzTarget("fuzz-archive", using: ["Scoring"]),
+        // The batch path (Hardening 3): configurations, manifests and archives into a store.
+        .target(
+            name: "FuzzBatchSupport",
+            dependencies: [.product(name: "Batch", package: toolkit)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        batchFuzzTarget("fuzz-config"),
+        batchFuzzTarget("fuzz-manifest"),
+        batchFuzzTarget("fuzz-zip-directory"),
     ]
 )

@@ -12,6 +12,7 @@ Bluetooth GATT 0x2A37 layout and from the real accelerometer items.
 """
 
 import io
+import warnings
 import json
 import os
 import struct
@@ -162,11 +163,74 @@ def archive_seeds(tapping, walking, wav):
     return out
 
 
+def config_seeds():
+    """fuzz-config: TOML configurations of every documented shape, and the hostile ones of
+    Hardening 3 (nesting past the limit by headers, dotted keys, inline tables and arrays; dates;
+    wrong types; out-of-range values)."""
+    deep = lambda n: ".".join(["a"] * n)
+    return {
+        "every-section.toml": b'[batch]\nanalyzers = ["tapping", "gait"]\naudio = "both"\n[spl]\ncalibrationOffsetDecibels = 111.28\nthresholdDecibels = 35\n'
+                              b'[voice]\npitchFloorHz = 60\npitchCeilingHz = 500\n[tapping]\nconvention = "little"\n[gait.analysis]\nminimumBoutSeconds = 4\n',
+        "csv-options.toml": b'[gait.csv]\ntimeUnit = "ms"\n[gait.analysis]\nrateHz = 100\n',
+        "empty.toml": b"",
+        "deep-header.toml": f"[{deep(200)}]\nx = 1\n".encode(),
+        "deep-dotted.toml": f"{deep(200)} = 1\n".encode(),
+        "deep-inline.toml": ("x = " + "{a = " * 60 + "1" + "}" * 60 + "\n").encode(),
+        "deep-array.toml": ("x = " + "[" * 60 + "]" * 60 + "\n").encode(),
+        "date.toml": b"[batch]\nsince = 2020-01-01\n",
+        "wrong-type.toml": b'[spl]\nthresholdDecibels = "quiet"\n',
+        "range.toml": b"[gait.analysis]\nrateHz = 1e300\n[voice]\npitchFloorHz = -0.0\n",
+    }
+
+
+def manifest_seeds():
+    """fuzz-manifest: study manifests naming SampleData's files (relative to it) as Synapse and
+    spreadsheets write them, and the ambiguous shapes of Hardening 3."""
+    header = "recordId,healthCode,tapping_results.json.TappingSamples,accel_walking_outbound.json.items"
+    row = "r1,hc-1,tapping_results.json,accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json"
+    return {
+        "plain.csv": f"{header}\n{row}\nr2,hc-2,,walk_accelerometer.csv\n".encode(),
+        "spreadsheet.csv": ("\ufeff" + header + ',note\r\n' + row + ',"said ""go""\r\nthen walked"\r\n').encode(),
+        "missing-file.csv": f"{header}\nr1,hc-1,nothing.json,\n".encode(),
+        "repeated-column.csv": b"recordId,a.json,a.json\nr1,tapping_results.json,tapping_results.json\n",
+        "nul-cell.csv": b"recordId,a.json\nr1,tapping_results.json\x00.bak\n",
+        "no-file-column.csv": b"recordId,healthCode\nr1,h1\nr2,h2\n",
+        "formula-column.csv": b'recordId,"=HYPERLINK(""http://x"",""y"")",walk.json\nr1,x,walk_accelerometer.csv\n',
+        "open-quote.csv": f'{header}\nr1,"hc-1,tapping_results.json,\n'.encode(),
+    }
+
+
+def zip_directory_seeds(archives):
+    """fuzz-zip-directory: the upload archives, and the ambiguous ones of Hardening 3 (an entry
+    named twice, a central directory name unlike its local header's, a CRC-32 that disagrees)."""
+    out = dict(archives)
+    base = next(iter(archives.values()), None)
+    if base is None:
+        return out
+    buffer = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        warnings.simplefilter("ignore")  # "Duplicate name": the point of this seed
+        with zipfile.ZipFile(io.BytesIO(base)) as source:
+            for info in source.infolist():
+                archive.writestr(info.filename, source.read(info))
+                archive.writestr(info.filename, source.read(info))
+    out["twice.zip"] = buffer.getvalue()
+    renamed = bytearray(base)
+    central = renamed.rfind(b"PK\x01\x02")
+    renamed[central + 46] ^= 0x20
+    out["renamed.zip"] = bytes(renamed)
+    crc = bytearray(base)
+    crc[central + 16] ^= 0x01
+    out["crc.zip"] = bytes(crc)
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     out = sys.argv[1]
-    seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines", "analysis", "archive")}
+    seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines", "analysis", "archive",
+                             "config", "manifest", "zip-directory")}
     items = None
     for path in files():
         name = os.path.relpath(path, os.path.dirname(ROOT)).replace(os.sep, "_").replace("..", "")
@@ -197,6 +261,9 @@ def main():
         {"tapping_results.json": first("tapping")} if first("tapping") else {},
         {"accel_walking.outbound.json": first("json-items"), "deviceMotion_walking.rest.json": first("json-items")} if first("json-items") else {},
         {"audio_audio.wav": first("wav")} if first("wav") else {}))
+    seeds["config"].update(config_seeds())
+    seeds["manifest"].update(manifest_seeds())
+    seeds["zip-directory"].update(zip_directory_seeds(seeds["archive"]))
     if items:
         seeds["recorder-lines"]["items.jsonl"] = b"\n".join(json.dumps(i).encode() for i in items) + b"\n"
         keys = [k for k in items[0] if not isinstance(items[0][k], (dict, list))]

@@ -1,9 +1,9 @@
-import CInterrupts
+import CProcess
 import Glibc
 
 /// The signals that ask a command to end: SIGINT (Ctrl-C), SIGTERM (`kill`, a scheduler's
 /// time limit) and SIGHUP (the terminal closed). Commands that write files either remove their
-/// temporaries when one arrives (``OutputFile``, through `CInterrupts`) or stop cleanly
+/// temporaries when one arrives (``OutputFile``, through `CProcess`) or stop cleanly
 /// (``stopOnInterrupt(_:)``, the recorders).
 public enum InterruptSignals {
     public static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]

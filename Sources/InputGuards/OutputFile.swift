@@ -1,4 +1,4 @@
-import CInterrupts
+import CProcess
 import Glibc
 
 /// A command's output file, written so nothing is lost or destroyed (architecture.md): the bytes
@@ -7,7 +7,7 @@ import Glibc
 /// leaves the previous output as it was and never a file that looks complete. The temporary file
 /// is removed on every failure (``discard()``, and when the object goes away uncommitted) and when
 /// SIGINT, SIGTERM or SIGHUP ends the process (it is registered with the C handler of
-/// `CInterrupts` while it exists). A target that is one of the command's inputs (the same file by
+/// `CProcess` while it exists). A target that is one of the command's inputs (the same file by
 /// device and inode, whatever the path) is refused before anything is written.
 public final class OutputFile {
     public let path: String

@@ -59,7 +59,7 @@ public enum VoiceScorer {
         let stated = format.frames.flatMap { Int(exactly: $0) }.map { $0.multipliedReportingOverflow(by: format.channels) }
         let expected = stated.map { $0.overflow ? parameters.maximumSamples : min($0.partialValue, parameters.maximumSamples) } ?? parameters.maximumSamples
         do {
-            return try MemoryBudget.reserve(expected.multipliedReportingOverflow(by: bytesPerSample).partialValue,
+            return try MemoryBudget.reserve(expected.multipliedReportingOverflow(by: bytesPerSample).partialValue + MemoryBudget.threadStacksBytes,
                                             for: "\(FileName.display(file)): the voice analysis of \(expected) samples (~\(bytesPerSample) bytes each)") { () throws(ScoringError) in
                 try analyse(decoder, file: file, parameters)
             }

@@ -18,6 +18,8 @@ struct ActiveTask: AsyncParsableCommand {
         // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the
         // process, so a full disk and a size limit both end in an error naming the file.
         signal(SIGXFSZ, SIG_IGN)
+        // Under an address-space limit, one malloc arena: memory estimates then hold (MemoryBudget).
+        MemoryBudget.prepare()
         // Diagnostics for memory bounds (tests, docs/reliability.md): the peak on exit.
         if ProcessInfo.processInfo.environment["ATK_REPORT_PEAK_MEMORY"] != nil {
             atexit { printError("peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB") }

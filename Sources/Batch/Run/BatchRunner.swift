@@ -106,6 +106,7 @@ public enum BatchRunner {
         var records = options.manifest?.units ?? []
         if let shard = options.shard { records = records.filter { WorkUnit.isInShard(key: $0.path, shard.index, of: shard.count) } }
         let stored = options.force ? [] : try store.storedKeys()
+        let skippedReads = try store.skippedReads()
         let cached = options.force ? [:] : try store.fileFacts()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
@@ -152,6 +153,9 @@ public enum BatchRunner {
                     counts.add(outcome)
                     pending.recordings += outcome.recording.map { [$0] } ?? []
                     pending.results += outcome.results
+                    if let unit = outcome.recording?.path, skippedReads.contains(unit), outcome.results.contains(where: { $0.key.analyzer != "read" && $0.status != .skipped }) {
+                        pending.readAfterSkip.append(unit)
+                    }
                     pending.unknownFiles += outcome.unknown.map { [$0] } ?? []
                     if pending.count >= options.commitRows || Date().timeIntervalSince(lastCommit) >= options.commitSeconds {
                         try store.commit(pending, runID: runID, replace: options.force)

@@ -292,9 +292,10 @@ public final class ResultStore: Sendable {
                     """, arguments: [row.key.contentSHA256, row.key.analyzer, row.key.analyzerVersion, row.key.parameters, row.toolkitVersion,
                                      row.status.rawValue, row.kind, row.dialect, row.featuresJSON, row.warningsJSON, row.error,
                                      row.computedAt, row.durationMilliseconds, row.recording, runID])
-                if row.key.analyzer != "read", row.status != .skipped {  // the recording was read after all
-                    try db.execute(sql: "DELETE FROM results WHERE recording = ? AND analyzer = 'read' AND status = 'skipped'", arguments: [row.recording])
-                }
+            }
+            // Recordings read now whose earlier read was skipped for memory: that row is history.
+            for recording in batch.readAfterSkip {
+                try db.execute(sql: "DELETE FROM results WHERE recording = ? AND analyzer = 'read' AND status = 'skipped'", arguments: [recording])
             }
             for file in batch.unknownFiles {
                 try db.execute(sql: "INSERT OR REPLACE INTO unknown_files (path, kind, reason, run_id) VALUES (?, ?, ?, ?)",
@@ -367,6 +368,11 @@ public final class ResultStore: Sendable {
     /// recording's identity besides its content.
     static func metadataSignature(_ path: String) -> String {
         "(SELECT group_concat(m.key || char(31) || m.value, char(30)) FROM recording_metadata m WHERE m.recording = \(path))"
+    }
+
+    /// The recordings whose read was skipped for memory (a `read` row with status `skipped`).
+    public func skippedReads() throws(StoreError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT recording FROM results WHERE analyzer = 'read' AND status = 'skipped'")) }
     }
 
     /// The analyzers that have results in the store (`read` rows excluded), in name order.

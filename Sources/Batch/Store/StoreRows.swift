@@ -66,9 +66,11 @@ public struct StoreBatch: Sendable {
     public var recordings: [RecordingEntry] = []
     public var results: [ResultRow] = []
     public var unknownFiles: [UnknownFile] = []
+    /// Recordings read whose earlier read had been skipped for memory: their `skipped` read rows go.
+    public var readAfterSkip: [String] = []
 
     public init() {}
 
-    public var isEmpty: Bool { recordings.isEmpty && results.isEmpty && unknownFiles.isEmpty }
+    public var isEmpty: Bool { recordings.isEmpty && results.isEmpty && unknownFiles.isEmpty && readAfterSkip.isEmpty }
     public var count: Int { recordings.count + results.count + unknownFiles.count }
 }

@@ -1,6 +1,9 @@
-#ifndef ATK_INTERRUPTS_H
-#define ATK_INTERRUPTS_H
+#ifndef ATK_PROCESS_H
+#define ATK_PROCESS_H
 
+/// The toolkit's process-wide C: temporary files removed when a signal ends the process, and
+/// malloc's arenas under an address-space limit.
+///
 /// Temporary files removed when the process is ended by SIGINT, SIGTERM or SIGHUP.
 ///
 /// A command writes each output to a temporary file beside its target and renames it into
@@ -27,5 +30,9 @@ void atk_interrupts_unregister(int slot);
 
 /// The number of slots registered now (for tests).
 int atk_interrupts_registered(void);
+
+/// Keeps malloc to one arena (glibc `mallopt(M_ARENA_MAX, 1)`): each thread that allocates
+/// otherwise reserves a 64 MiB heap of address space, which an address-space limit counts.
+void atk_malloc_one_arena(void);
 
 #endif

@@ -1,6 +1,7 @@
-#include "CInterrupts.h"
+#include "CProcess.h"
 
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -72,3 +73,5 @@ int atk_interrupts_registered(void) {
     for (int i = 0; i < slot_count; i++) count += atomic_load(&slot_states[i]) == slot_active;
     return count;
 }
+
+void atk_malloc_one_arena(void) { mallopt(M_ARENA_MAX, 1); }
