@@ -1,4 +1,5 @@
 import Foundation
+import InputGuards
 import SensorData
 
 /// A generated batch corpus (`activetask generate-corpus`, the batch benchmark): mPower-like
@@ -39,8 +40,12 @@ public enum Corpus {
     private static func write(_ folder: String, _ sub: String?, manifest: JSONValue?, files: [(String, [UInt8])]) throws {
         let directory = sub.map { (folder as NSString).appendingPathComponent($0) } ?? folder
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if let manifest { try Data(JSONWriter(indent: 2).bytes(manifest)).write(to: URL(fileURLWithPath: directory).appendingPathComponent("info.json")) }
-        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name)) }
+        // Each file complete or absent (OutputFile), as every output of the toolkit.
+        for (name, bytes) in (manifest.map { [("info.json", JSONWriter(indent: 2).bytes($0))] } ?? []) + files {
+            let file = try OutputFile((directory as NSString).appendingPathComponent(name), inputs: [])
+            try file.write(bytes)
+            try file.commit()
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioIO
 import Recording
 import Foundation
+import InputGuards
 import SensorData
 
 /// `activetask generate-samples`: writes the deterministic recordings of `SampleData/`, one per
@@ -22,7 +23,9 @@ struct GenerateSamples: ParsableCommand {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         var generator = SampleGenerator(seed: seed)
         for (name, bytes) in try generator.jsonFiles() {
-            try Data(bytes).write(to: URL(fileURLWithPath: out).appendingPathComponent(name))
+            let file = try OutputFile((out as NSString).appendingPathComponent(name), inputs: [])
+            try file.write(bytes)
+            try file.commit()
         }
         try generator.writeVoice(to: (out as NSString).appendingPathComponent("voice_aaah.wav"))
     }
