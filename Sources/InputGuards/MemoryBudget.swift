@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// Two limits apply to a process on Linux: its address space (`RLIMIT_AS`, `ulimit -v`), which a
 /// failed `mmap` enforces by aborting a Swift allocation (SIGABRT, "failed to allocate"), and its
-/// cgroup's `memory.max` (cgroup v2; a container's or a Slurm job's limit), which the OOM killer
+/// cgroup's memory limit (v2 `memory.max`, v1 `memory.limit_in_bytes`; a container's or a Slurm job's), which the OOM killer
 /// enforces with SIGKILL. Neither can be caught once an allocation fails, so work whose memory
-/// is known in advance (``reserve(_:for:)``) is checked against both before it starts: a unit
+/// is known in advance (``reserve(_:for:_:)``) is checked against both before it starts: a unit
 /// that would not fit is refused with what it needs, while the others go on.
 ///
 /// Estimates of work running at the same time are reserved until it ends, so two jobs do not
@@ -20,7 +20,7 @@ public enum MemoryBudget {
     public struct Shortfall: Error, Sendable, CustomStringConvertible {
         public var neededBytes: Int
         public var availableBytes: Int
-        /// `address space (ulimit -v) 600 MB` or `cgroup memory.max 512 MB`.
+        /// `address-space limit (ulimit -v) of 600 MB` or `cgroup memory limit of 512 MB`.
         public var limit: String
         public var what: String
 
@@ -58,7 +58,7 @@ public enum MemoryBudget {
             candidates.append((max(0, total - used), "address-space limit (ulimit -v) of \(Shortfall.megabytes(total)) MB"))
         }
         if let (maximum, current) = cgroupMemory() {
-            candidates.append((max(0, maximum - current), "cgroup memory.max of \(Shortfall.megabytes(maximum)) MB"))
+            candidates.append((max(0, maximum - current), "cgroup memory limit of \(Shortfall.megabytes(maximum)) MB"))
         }
         return candidates.min { $0.bytes < $1.bytes }
     }
@@ -86,16 +86,28 @@ public enum MemoryBudget {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// The cgroup v2 `memory.max` and `memory.current` of this process's cgroup (nil: none, or "max").
+    /// This process's cgroup memory limit (bytes) and the file that holds its usage, read once:
+    /// cgroup v2 `memory.max` / `memory.current`, else v1 `memory.limit_in_bytes` /
+    /// `memory.usage_in_bytes` (v1 writes "no limit" as a number near 2^63). Nil: no limit.
+    private static let cgroupLimit: (bytes: Int, usage: String)? = {
+        guard let membership = read("/proc/self/cgroup") else { return nil }
+        let lines = membership.split(separator: "\n")
+        func number(_ path: String) -> Int? { read(path).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+        if let line = lines.first(where: { $0.hasPrefix("0::") }) {
+            let folder = "/sys/fs/cgroup" + line.dropFirst(3).trimmingCharacters(in: .whitespaces)
+            if let limit = number(folder + "/memory.max") { return (limit, folder + "/memory.current") }
+        }
+        if let line = lines.first(where: { $0.split(separator: ":").dropFirst().first?.split(separator: ",").contains("memory") == true }) {
+            let folder = "/sys/fs/cgroup/memory" + (line.split(separator: ":", maxSplits: 2).last.map(String.init) ?? "")
+            if let limit = number(folder + "/memory.limit_in_bytes"), limit < 1 << 60 { return (limit, folder + "/memory.usage_in_bytes") }
+        }
+        return nil
+    }()
+
+    /// The cgroup's memory limit and its usage now (nil: no limit).
     static func cgroupMemory() -> (maximum: Int, current: Int)? {
-        guard let membership = read("/proc/self/cgroup"),
-            let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
-        else { return nil }
-        let folder = "/sys/fs/cgroup" + line.dropFirst(3).trimmingCharacters(in: .whitespaces)
-        guard let maximumText = read(folder + "/memory.max"), let maximum = Int(maximumText.trimmingCharacters(in: .whitespacesAndNewlines)),
-            let currentText = read(folder + "/memory.current"), let current = Int(currentText.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return nil }
-        return (maximum, current)
+        guard let (limit, usage) = cgroupLimit, let text = read(usage), let current = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        return (limit, current)
     }
 
     /// A small file of /proc or /sys, whole (at most 64 KiB).

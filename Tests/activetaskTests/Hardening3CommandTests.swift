@@ -175,6 +175,35 @@ import TestSupport
         #expect(enough.stdout == (try Run(["score", "voice", wav, "--json"])).stdout)
     }
 
+    /// A memory cgroup of `bytes` this process may create (v1 `memory.limit_in_bytes` or v2
+    /// `memory.max`), as a launcher that moves the command into it; nil when none can be made.
+    static func memoryCgroup(bytes: Int) -> (launcher: [String], remove: () -> Void)? {
+        let name = "atk-test-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        for (folder, limitFile) in [("/sys/fs/cgroup/memory/" + name, "memory.limit_in_bytes"), ("/sys/fs/cgroup/" + name, "memory.max")] {
+            guard mkdir(folder, 0o755) == 0 else { continue }
+            if (try? "\(bytes)".write(toFile: folder + "/" + limitFile, atomically: false, encoding: .utf8)) != nil {
+                return (["/bin/sh", "-c", "echo $$ > \(folder)/cgroup.procs && exec \"$0\" \"$@\""], { rmdir(folder) })
+            }
+            rmdir(folder)
+        }
+        return nil
+    }
+
+    @Test("under a cgroup memory limit of 400 MB a 6-minute WAV is refused with the figures (the OOM killer would end it)")
+    func cgroupLimit() throws {
+        guard let cgroup = Self.memoryCgroup(bytes: 400_000_000) else {
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI: no memory cgroup could be created (root and a writable cgroup file system are needed)")
+            print("skipped: no memory cgroup can be created here (needs root and a writable /sys/fs/cgroup)")
+            return
+        }
+        defer { cgroup.remove() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let wav = try folder.write("long.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
+        let run = try Run(["score", "voice", wav], launcher: cgroup.launcher)
+        #expect(run.status == 3 && run.stderr.contains("under this process's cgroup memory limit of 400 MB"), "\(run.status) \(run.stderr)")
+    }
+
     @Test("an upload whose info.json lists 300,000 files: under ulimit -v 400 MB its read is skipped with what it needs; without the limit a rerun scores it and drops the skipped row", .enabled(if: addressSpaceLimitUsable))
     func hugeUploadManifest() throws {
         let folder = try TemporaryFolder()
