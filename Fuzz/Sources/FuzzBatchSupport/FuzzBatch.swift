@@ -27,7 +27,7 @@ public enum FuzzBatch {
                 _ = try await BatchRunner.run(arguments, store: store, options: options)
                 return nil
             } catch {
-                return error.description
+                return "\(error)"
             }
         }
         if let message = outcome, !message.contains(about) { fatalError("the batch failed without naming \(about): \(message)") }

@@ -16,7 +16,7 @@ func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let configuration: BatchConfiguration
         do { configuration = try BatchConfiguration.read(path) } catch {
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            if !error.description.contains(name) { fatalError("error message does not name the file \(name): \"\(error.description)\"") }
+            if !"\(error)".contains(name) { fatalError("error message does not name the file \(name): \"\(error)\"") }
             return
         }
         var options = BatchOptions(toolkitVersion: "fuzz")

@@ -17,7 +17,7 @@ func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         options.jobs = 1
         do { options.manifest = try StudyManifest.read(path, base: FuzzBatch.sampleData) } catch {
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            if !error.description.contains(name) { fatalError("error message does not name the file \(name): \"\(error.description)\"") }
+            if !"\(error)".contains(name) { fatalError("error message does not name the file \(name): \"\(error)\"") }
             return
         }
         // Records are few in a fuzz input; a huge one is still bounded by the input's size.
