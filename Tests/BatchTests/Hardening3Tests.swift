@@ -30,8 +30,9 @@ import TestSupport
         #expect(manifest.records[0].files == ["accel_walking_outbound.json.items": Self.accel])
     }
 
-    @Test("ambiguous manifests are refused naming the file and the place: a repeated column, a NUL in a cell, no file column", arguments: [
+    @Test("ambiguous manifests are refused naming the file and the place: a repeated column, an export's own column name, a NUL in a cell, no file column", arguments: [
         ("recordId,a.json,a.json\nr1,x,y\n", "columns 2 and 3 are both named \"a.json\""),
+        ("recordId,status,a.json\nr1,x,y\n", "column 2 is named \"status\", a column every export adds"),
         ("recordId,a.json\nr1,\(accel)\u{0}.bak\n", "data row 1, column \"a.json\": the cell holds a NUL byte"),
         ("recordId,healthCode\nr1,h1\nr2,h2\n", "no column names files"),
     ])

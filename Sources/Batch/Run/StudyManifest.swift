@@ -15,9 +15,10 @@ import SensorData
 /// columns of its wide tables.
 ///
 /// Ambiguous tables are refused, naming the file, the row and the column: two columns of one
-/// name (which one would a key or an export mean?), a cell or name holding a NUL byte (a path
-/// would be cut at it and name another file), and a table with no file column at all (every
-/// record would silently give nothing).
+/// name, or one named like a column every export adds (`recording`, `status`, …: which one would
+/// a key or an export mean?), a cell or name holding a NUL byte (a path would be cut at it and
+/// name another file), and a table with no file column at all (every record would silently give
+/// nothing).
 public struct StudyManifest: Sendable {
     public struct Record: Sendable, Hashable {
         public var id: String
@@ -54,6 +55,11 @@ public struct StudyManifest: Sendable {
                 throw ReadError(file: file, reason: .invalidValue("columns \(first + 1) and \(column + 1) are both named \(ReadError.quote(name)); rename one"))
             }
             if name.contains("\0") { throw ReadError(file: file, reason: .invalidValue("column \(column + 1)'s name holds a NUL byte")) }
+            // Metadata columns lead every wide export, beside the columns every export adds.
+            if name != idColumn, WideTable.identifierColumns.contains(name) {
+                throw ReadError(file: file, reason: .invalidValue("column \(column + 1) is named \(ReadError.quote(name)), a column every export adds "
+                    + "(\(WideTable.identifierColumns.joined(separator: ", "))); rename it"))
+            }
         }
         for column in header.indices {
             guard case .text(let texts) = table.columns[column], let row = texts.firstIndex(where: { $0.contains("\0") }) else { continue }
