@@ -86,6 +86,24 @@ import TestSupport
         } throws: { error in "\(error)".contains("unknown section [a]") }
     }
 
+    /// toml++ (in TOMLKit) aborts the process on these headers (an assertion in its parser; found
+    /// by fuzz-config): they are refused before it sees them, and valid headers still parse.
+    @Test("table headers whose key does not start on their line with a key character are refused before the TOML parser sees them", arguments: [
+        "[;gait.analysis]\nrateHz = 1\n", "[\nx = 1\n", "[\r\nx = 1\n", "[[;a]]\n", "a = 1\n  [ #c\n", "[=a]\n", "[",
+    ])
+    func headersTheParserAssertsOn(text: String) {
+        #expect {
+            try BatchConfiguration.parse(toml: text, file: "h.toml")
+        } throws: { error in "\(error)".hasPrefix("h.toml: ") && "\(error)".contains("a table header at line") }
+    }
+
+    @Test("valid headers and multi-line lists are not refused by the header check")
+    func validHeaders() throws {
+        let configuration = try BatchConfiguration.parse(toml: "[ gait.analysis ]\nminimumBoutSeconds = 4\n[\"voice\"]\npitchFloorHz = 60\n[batch]\nanalyzers = [\n  \"voice\",\n]\n", file: "h.toml")
+        #expect(configuration.parameters.gait.analysis.minimumBoutSeconds == 4 && configuration.parameters.voice.pitchFloorHz == 60)
+        #expect(configuration.analyzers == [.voice])
+    }
+
     @Test("calibrationFile takes the offset a calibration measured, relative to the configuration's folder")
     func calibrationFile() throws {
         let folder = try TemporaryFolder()

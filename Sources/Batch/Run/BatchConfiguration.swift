@@ -65,6 +65,7 @@ public struct BatchConfiguration: Sendable, Hashable {
 
     /// The configuration of TOML text (`file` names it in errors; relative paths are under `folder`).
     public static func parse(toml text: String, file: String, folder: String = ".") throws(ReadError) -> BatchConfiguration {
+        try refuseHeadersTOMLKitAsserts(text, file: file)
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
             throw ReadError(file: file, reason: .invalidValue("not TOML: \(error.description) at line \(error.source.begin.line), column \(error.source.begin.column)"))
@@ -158,6 +159,28 @@ public struct BatchConfiguration: Sendable, Hashable {
         case is Bool.Type: "true or false"
         case is String.Type, is Optional<String>.Type: "a string"
         default: "one of its documented values"
+        }
+    }
+
+    /// Refuses a line that opens a table header (`[` or `[[` at its start) whose key does not
+    /// start on that line with a bare-key character (A–Z, a–z, 0–9, `_`, `-`) or a quote, and
+    /// does not close at once. toml++ (inside TOMLKit) asserts that it never sees one and aborts
+    /// the process (`[;gait.analysis]`, found by fuzz-config; `[` alone on a line, `[ #`, `[=a]`);
+    /// such a header is invalid TOML anyway. A line inside a multi-line array that starts with
+    /// `[+1]`, `[{…}]` or a lone `[` is refused too: no parameter is such a list.
+    static func refuseHeadersTOMLKitAsserts(_ text: String, file: String) throws(ReadError) {
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line.drop { $0 == " " || $0 == "\t" }
+            guard rest.first == "[" else { continue }
+            rest = rest.dropFirst()
+            if rest.first == "[" { rest = rest.dropFirst() }
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            let first = rest.unicodeScalars.first
+            let allowed = first.map { ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ["_", "-", "\"", "'", "]"].contains($0) }
+            guard allowed == true else {
+                throw ReadError(file: file, reason: .invalidValue("not TOML: a table header at line \(number + 1) needs a key on its line, "
+                    + "starting with a letter, digit, _, - or a quote\(first.map { ", not \(ReadError.quote(String($0)))" } ?? "")"))
+            }
         }
     }
 
