@@ -1,6 +1,5 @@
 #include "CProcess.h"
 
-#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
@@ -66,12 +65,6 @@ int atk_interrupts_register(const char *path) {
 
 void atk_interrupts_unregister(int slot) {
     if (slot >= 0 && slot < slot_count) atomic_store(&slot_states[slot], slot_free);
-}
-
-int atk_interrupts_registered(void) {
-    int count = 0;
-    for (int i = 0; i < slot_count; i++) count += atomic_load(&slot_states[i]) == slot_active;
-    return count;
 }
 
 void atk_malloc_one_arena(void) { mallopt(M_ARENA_MAX, 1); }

@@ -28,9 +28,6 @@ int atk_interrupts_register(const char *path);
 /// Forgets the slot's path (after the file was renamed into place or removed).
 void atk_interrupts_unregister(int slot);
 
-/// The number of slots registered now (for tests).
-int atk_interrupts_registered(void);
-
 /// Keeps malloc to one arena (glibc `mallopt(M_ARENA_MAX, 1)`): each thread that allocates
 /// otherwise reserves a 64 MiB heap of address space, which an address-space limit counts.
 void atk_malloc_one_arena(void);
