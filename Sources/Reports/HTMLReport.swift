@@ -154,17 +154,16 @@ public enum HTMLReport {
     static func featureSets(_ json: String) -> [FeatureSet]? {
         guard let object = (try? JSONValue.parse(Array(json.utf8), file: "features"))?.object else { return nil }
         return object.members.map { name, value in
-            var set = FeatureSet(name: name)
-            for (feature, item) in value.object?.members.map({ ($0.0, $0.1) }) ?? [] {
+            let members = value.object.map { Array($0.members) } ?? []
+            return FeatureSet(name: name, rows: members.map { feature, item -> (name: String, value: FeatureValue) in
                 switch item {
-                case .number(let number): set.append(feature, number)
-                case .bool(let flag): set.append(feature, flag)
-                case .string(let text): set.append(feature, .text(text))
-                case .array(let array): set.append(feature, .numbers(array.map { $0.number ?? .nan }))
-                default: set.append(feature, .missing)
+                case .number(let number): (feature, .number(number))
+                case .bool(let flag): (feature, .boolean(flag))
+                case .string(let text): (feature, .text(text))
+                case .array(let array): (feature, .numbers(array.map { $0.number ?? .nan }))
+                default: (feature, .missing)
                 }
-            }
-            return set
+            })
         }
     }
 

@@ -60,9 +60,9 @@ public enum AudiometryScorer {
 
     private static func scored(_ audiogram: Audiogram, corrected: Audiogram?, file: String, dialect: String, warnings: [String],
                                legend: [String]) -> AudiogramScore {
-        let recorded = audiogram.features()
-        var sets = [recorded.set]
-        if let corrected { sets.append(corrected.features(name: "volumeCorrected").set) }
+        let recorded = audiogram.features
+        var sets = [FeatureSet(name: "atk", features: recorded.features)]
+        if let corrected { sets.append(FeatureSet(name: "volumeCorrected", features: corrected.features.features)) }
         let tested = Audiogram.Ear.allCases.contains { !(audiogram.thresholds[$0]?.isEmpty ?? true) }
         let report = ScoreReport(kind: "audiometry", file: file, dialect: dialect, sets: sets, warnings: warnings + recorded.warnings,
                                  unusable: tested ? nil : "no thresholds")

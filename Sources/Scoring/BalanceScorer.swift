@@ -17,9 +17,6 @@ public enum BalanceScorer {
         public var problem: String? { analysis.problem }
     }
 
-    /// The feature families of a standing recording.
-    static let prefixes = ["sway", "tremor"]
-
     public static func score(_ unit: LoadedUnit, _ parameters: Parameters = .init()) throws(ScoringError) -> BalanceScore {
         if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): \(problem)") }
         var reading = GaitScorer.Parameters()
@@ -38,12 +35,9 @@ public enum BalanceScorer {
             let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis, windows: false)
             scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
             warnings += analysis.inputWarnings.map { rest.count == 1 ? $0 : "\(index + 1): \($0)" }
-            var set = FeatureSet(name: rest.count == 1 ? "atk" : "atk.\(index + 1)")
-            set.append("durationSeconds", signal.time.count > 1 ? signal.time.last! - signal.time.first! : 0)
-            for (name, value) in zip(analysis.features.names, analysis.features.values) where prefixes.contains(where: name.hasPrefix) {
-                set.append(name, value)
-            }
-            sets.append(set)
+            let features = BalanceFeatures(durationSeconds: signal.time.count > 1 ? signal.time.last! - signal.time.first! : 0,
+                                           sway: analysis.features.sway, tremor: analysis.features.tremor)
+            sets.append(FeatureSet(name: rest.count == 1 ? "atk" : "atk.\(index + 1)", features: features))
         }
         if scored.count > 1 { warnings.append("\(scored.count) rest recordings, scored one set each in their order") }
         let usable = scored.contains { $0.analysis.hasTremorSpectrum }

@@ -33,21 +33,21 @@ public enum GaitScorer {
         }
         var sets: [FeatureSet] = []
         var scored: [GaitRecording] = []
-        let pedometer = pedometers.first.map { (label: $0.part ?? "0", features: PedometerAnalysis.features($0.series)) }
+        let pedometer = pedometers.first.flatMap { recording in PedometerAnalysis.features(recording.series).map { (label: recording.part ?? "0", features: $0) } }
         for (index, recording) in motion.enumerated() {
             guard let signal = MotionSignal(recording.series) else { continue }
             let name = recording.part ?? "\(index + 1)"
             let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis)
             scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
-            var set = analysis.features.renamed(motion.count == 1 ? "atk" : "atk." + name)
+            var set = FeatureSet(name: motion.count == 1 ? "atk" : "atk." + name, features: analysis.features)
             warnings += (analysis.inputWarnings + analysis.warnings).map { motion.count == 1 ? $0 : "\(name): \($0)" }
             // The pedometer joins the recording of its own step (or the only one).
-            if let pedometer, motion.count == 1 || pedometer.label == name { set.append(contentsOf: pedometer.features) }
+            if let pedometer, motion.count == 1 || pedometer.label == name { set.append(features: pedometer.features) }
             sets.append(set)
         }
-        if sets.isEmpty, let pedometer { sets.append(pedometer.features.renamed("atk")) }
+        if sets.isEmpty, let pedometer { sets.append(FeatureSet(name: "atk", features: pedometer.features)) }
         let usable = scored.contains { !$0.analysis.stepTimes.isEmpty || $0.analysis.hasTremorSpectrum }
-            || pedometer.map { $0.features["cadencePedometerStepsPerMinute"]?.number != nil } ?? false
+            || pedometer?.features.cadencePedometerStepsPerMinute != nil
         let report = ScoreReport(kind: "gait", file: unit.path, dialect: csvLayout?.summary ?? recordings.map(\.series.kind.rawValue).joined(separator: ", "),
                                  sets: sets, warnings: warnings,
                                  unusable: usable ? nil : "too little motion data to analyse (no walking, less than 5 s for rest and tremor)")

@@ -48,19 +48,33 @@ public enum LoudnessScorer {
             throw error as? ScoringError ?? ScoringError(.invalidInput, String(describing: error))
         }
         let used = identical ? once : meter
-        var set = FeatureSet(name: "bs1770")
-        set.append("integratedLufs", used.integratedLUFS)
-        set.append("loudnessRangeLu", used.loudnessRangeLU)
-        set.append("momentaryMaxLufs", used.momentaryLUFS.max())
-        set.append("shortTermMaxLufs", used.shortTermLUFS.max())
-        set.append("truePeakDbtp", peak.truePeakDbtp.isFinite ? peak.truePeakDbtp : nil)
-        set.append("channelsCounted", Double(identical ? 1 : channels))
-        set.append("oversamplingFactor", Double(peak.factor))
+        let features = LoudnessFeatures(
+            integratedLufs: used.integratedLUFS, loudnessRangeLu: used.loudnessRangeLU, momentaryMaxLufs: used.momentaryLUFS.max(),
+            shortTermMaxLufs: used.shortTermLUFS.max(), truePeakDbtp: peak.truePeakDbtp.isFinite ? peak.truePeakDbtp : nil,
+            channelsCounted: identical ? 1 : channels, oversamplingFactor: peak.factor)
         var warnings = AudioScoring.warnings(decoder)
         if used.integratedLUFS == nil { warnings.append("integrated loudness is −∞: every 400-ms block is below −70 LUFS (or the file is shorter than 400 ms)") }
         let report = ScoreReport(kind: "loudness", file: file,
                                  dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(channels) ch",
-                                 sets: [set], warnings: warnings)
-        return LoudnessScore(report: report, integratedLufs: used.integratedLUFS, truePeakDbtp: peak.truePeakDbtp.isFinite ? peak.truePeakDbtp : nil)
+                                 sets: [FeatureSet(name: "bs1770", features: features)], warnings: warnings)
+        return LoudnessScore(report: report, features: features)
     }
+}
+
+/// Programme loudness of a file (ITU-R BS.1770-4, EBU R 128, EBU Tech 3341/3342).
+public struct LoudnessFeatures: Sendable, Hashable, Encodable {
+    /// Gated integrated loudness over every channel (identical stereo channels once), LUFS; null when every 400-ms block is below −70 LUFS.
+    public var integratedLufs: Double?
+    /// EBU Tech 3342 loudness range (10th–95th percentile of gated 3-s short-term loudness), LU.
+    public var loudnessRangeLu: Double?
+    /// Highest momentary (400-ms) loudness, LUFS.
+    public var momentaryMaxLufs: Double?
+    /// Highest short-term (3-s) loudness, LUFS.
+    public var shortTermMaxLufs: Double?
+    /// True peak (BS.1770-4 Annex 2: oversampled by `oversamplingFactor`), dBTP.
+    public var truePeakDbtp: Double?
+    /// Channels summed for the loudness (1 for sample-identical stereo), count.
+    public var channelsCounted: Int
+    /// The true-peak meter's oversampling factor (4 below 96 kHz, 2 below 192 kHz, else 1).
+    public var oversamplingFactor: Int
 }

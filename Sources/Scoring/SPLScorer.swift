@@ -60,45 +60,23 @@ public enum SPLScorer {
         try AudioScoring.stream(decoder, file: file, channel: parameters.channel) { meter.process($0) }
         let result = meter.result
         let readings = result.intervalLevelsDecibels
-        var set = FeatureSet(name: "atk")
-        set.append("laeqDecibels", result.laeqDecibels)
-        set.append("lceqDecibels", result.lceqDecibels)
-        set.append("lzeqDecibels", result.lzeqDecibels)
-        set.append("laeDecibels", result.laeDecibels)
-        set.append("lafmaxDecibels", result.lafmaxDecibels)
-        set.append("lasmaxDecibels", result.lasmaxDecibels)
-        set.append("l10Decibels", result.laf10Decibels)
-        set.append("l50Decibels", result.laf50Decibels)
-        set.append("l90Decibels", result.laf90Decibels)
-        set.append("statisticsSource", .text("LAF every 0.1 s"))
-        set.append("l10IntervalLaeqDecibels", meter.intervalLevelExceeded(percent: 10))
-        set.append("l50IntervalLaeqDecibels", meter.intervalLevelExceeded(percent: 50))
-        set.append("l90IntervalLaeqDecibels", meter.intervalLevelExceeded(percent: 90))
-        set.append("laeqIntervalsDecibels", .numbers(readings))
-        set.append("intervalSeconds", parameters.intervalSeconds)
-        set.append("durationSeconds", result.durationSeconds)
-        set.append("calibrationOffsetDecibels", parameters.calibrationOffsetDecibels)
-        set.append("calibrationSource", .text(parameters.calibrationSource))
-        set.append("oversampling", Double(parameters.oversampling))
-        let pass = appendDecision(to: &set, readings: readings, parameters)
+        let decision = SPLDecisionFeatures(readings: readings, parameters)
+        let features = SPLMeterFeatures(
+            laeqDecibels: result.laeqDecibels, lceqDecibels: result.lceqDecibels, lzeqDecibels: result.lzeqDecibels, laeDecibels: result.laeDecibels,
+            lafmaxDecibels: result.lafmaxDecibels, lasmaxDecibels: result.lasmaxDecibels,
+            l10Decibels: result.laf10Decibels, l50Decibels: result.laf50Decibels, l90Decibels: result.laf90Decibels,
+            l10IntervalLaeqDecibels: meter.intervalLevelExceeded(percent: 10), l50IntervalLaeqDecibels: meter.intervalLevelExceeded(percent: 50),
+            l90IntervalLaeqDecibels: meter.intervalLevelExceeded(percent: 90), laeqIntervalsDecibels: readings,
+            intervalSeconds: parameters.intervalSeconds, durationSeconds: result.durationSeconds,
+            calibrationOffsetDecibels: parameters.calibrationOffsetDecibels, calibrationSource: parameters.calibrationSource,
+            oversampling: parameters.oversampling, decision: decision)
         var warnings = AudioScoring.warnings(decoder)
         if rate * Double(parameters.oversampling) < 40_000 {
             warnings.append("sample rate \(rate) Hz: A and C weighting read low in the top octave (bilinear design below 40 kHz)")
         }
-        return SPLScore(report: ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [set], warnings: warnings), source: .audio(result),
-                        readingsDecibels: readings, intervalSeconds: parameters.intervalSeconds, thresholdDecibels: parameters.thresholdDecibels,
-                        passIndex: pass)
-    }
-
-    /// Appends ResearchKit's decision on `readings` and returns the index of the reading at which
-    /// the step passes (nil: it fails).
-    static func appendDecision(to set: inout FeatureSet, readings: [Double], _ parameters: Parameters) -> Int? {
-        let pass = ResearchKitSPL.decision(readings: readings, threshold: parameters.thresholdDecibels, required: parameters.requiredIntervals)
-        set.append("thresholdDecibels", parameters.thresholdDecibels)
-        set.append("requiredContiguousIntervals", Double(parameters.requiredIntervals))
-        set.append("researchKitDecision", .text(pass == nil ? "fail" : "pass"))
-        set.append("researchKitPassIntervalIndex", pass.map(Double.init))
-        return pass
+        return SPLScore(report: ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [FeatureSet(name: "atk", features: features)], warnings: warnings),
+                        source: .audio(result), readingsDecibels: readings, intervalSeconds: parameters.intervalSeconds,
+                        thresholdDecibels: parameters.thresholdDecibels, passIndex: decision.researchKitPassIntervalIndex)
     }
 
     /// An ORKEnvironmentSPLMeterResult: the decision on its recorded readings (one per second).
@@ -107,14 +85,94 @@ public enum SPLScorer {
             throw .input(ReadError(file: file, reason: .notFound("no audio and no environment SPL meter result in this file (\(contents.layout.name))")))
         }
         let readings = result.recordedSPLMeterSamplesDecibels
-        var set = FeatureSet(name: "researchKit")
-        set.append("readingCount", Double(readings.count))
-        set.append("readingsDecibels", .numbers(readings))
-        set.append("sensitivityOffsetDecibels", result.sensitivityOffsetDecibels)
-        set.append("calibrationOffsetDecibels", result.sensitivityOffsetDecibels.map { 94 - $0 })
-        let pass = appendDecision(to: &set, readings: readings, parameters)
-        let report = ScoreReport(kind: "spl", file: file, dialect: "ORKEnvironmentSPLMeterResult", sets: [set], warnings: contents.warnings.map(\.description))
+        let features = ResearchKitSPLFeatures(
+            readingCount: readings.count, readingsDecibels: readings, sensitivityOffsetDecibels: result.sensitivityOffsetDecibels,
+            calibrationOffsetDecibels: result.sensitivityOffsetDecibels.map { 94 - $0 }, decision: SPLDecisionFeatures(readings: readings, parameters))
+        let report = ScoreReport(kind: "spl", file: file, dialect: "ORKEnvironmentSPLMeterResult", sets: [FeatureSet(name: "researchKit", features: features)],
+                                 warnings: contents.warnings.map(\.description))
         return SPLScore(report: report, source: .researchKitResult, readingsDecibels: readings, intervalSeconds: 1,
-                        thresholdDecibels: parameters.thresholdDecibels, passIndex: pass)
+                        thresholdDecibels: parameters.thresholdDecibels, passIndex: features.decision.researchKitPassIntervalIndex)
     }
+}
+
+/// ResearchKit's quiet-room decision on a series of readings (analysis.md §3.6;
+/// ORKEnvironmentSPLMeterStep): the step passes at the first reading that ends a run of
+/// `requiredContiguousIntervals` readings below the threshold.
+public struct SPLDecisionFeatures: Sendable, Hashable, Encodable {
+    public enum Decision: String, Sendable, Hashable, Encodable {
+        case pass, fail
+    }
+
+    /// The threshold, dB(A).
+    public var thresholdDecibels: Double
+    /// Consecutive readings below the threshold needed to pass, count.
+    public var requiredContiguousIntervals: Int
+    public var researchKitDecision: Decision
+    /// The reading (0-based) at which the step passes; null when it fails.
+    public var researchKitPassIntervalIndex: Int?
+
+    init(readings: [Double], _ parameters: SPLScorer.Parameters) {
+        let pass = ResearchKitSPL.decision(readings: readings, threshold: parameters.thresholdDecibels, required: parameters.requiredIntervals)
+        thresholdDecibels = parameters.thresholdDecibels
+        requiredContiguousIntervals = parameters.requiredIntervals
+        researchKitDecision = pass == nil ? .fail : .pass
+        researchKitPassIntervalIndex = pass
+    }
+}
+
+/// Environment sound metered from audio (IEC 61672-1:2013 class 1 weighting; analysis.md §3), in dB
+/// re 20 µPa through the calibration offset.
+public struct SPLMeterFeatures: Sendable, Hashable, Encodable {
+    /// A-weighted equivalent level, dB(A).
+    public var laeqDecibels: Double
+    /// C-weighted equivalent level, dB(C).
+    public var lceqDecibels: Double
+    /// Unweighted (Z) equivalent level, dB.
+    public var lzeqDecibels: Double
+    /// A-weighted sound exposure level (re 1 s), dB(A).
+    public var laeDecibels: Double
+    /// Maximum A-weighted, Fast (125 ms) level, dB(A).
+    public var lafmaxDecibels: Double?
+    /// Maximum A-weighted, Slow (1 s) level, dB(A).
+    public var lasmaxDecibels: Double?
+    /// LAF exceeded 10 % of the time (LAF sampled every 0.1 s), dB(A).
+    public var l10Decibels: Double?
+    /// LAF exceeded 50 % of the time, dB(A).
+    public var l50Decibels: Double?
+    /// LAF exceeded 90 % of the time, dB(A).
+    public var l90Decibels: Double?
+    /// How L10/L50/L90 were sampled: always "LAF every 0.1 s".
+    public var statisticsSource = "LAF every 0.1 s"
+    /// The interval LAeq readings' level exceeded 10 % of the intervals, dB(A).
+    public var l10IntervalLaeqDecibels: Double?
+    /// Exceeded by 50 % of the intervals, dB(A).
+    public var l50IntervalLaeqDecibels: Double?
+    /// Exceeded by 90 % of the intervals, dB(A).
+    public var l90IntervalLaeqDecibels: Double?
+    /// LAeq of each interval (the readings the decision uses), dB(A).
+    public var laeqIntervalsDecibels: [Double]
+    /// Length of one reading, s.
+    public var intervalSeconds: Double
+    /// Length of the audio metered, s.
+    public var durationSeconds: Double
+    /// dB SPL that an RMS of 1.0 reads.
+    public var calibrationOffsetDecibels: Double
+    /// Where the offset came from.
+    public var calibrationSource: String
+    /// Weighting filters at this multiple of the file's rate (1, 2 or 4).
+    public var oversampling: Int
+    public var decision: SPLDecisionFeatures
+}
+
+/// An `ORKEnvironmentSPLMeterResult`: the readings ResearchKit recorded and the decision on them.
+public struct ResearchKitSPLFeatures: Sendable, Hashable, Encodable {
+    /// Readings, count.
+    public var readingCount: Int
+    /// ResearchKit's readings (one per second), dB(A).
+    public var readingsDecibels: [Double]
+    /// The result's `sensitivityOffset`, dB.
+    public var sensitivityOffsetDecibels: Double?
+    /// 94 − sensitivityOffset: dB SPL at RMS 1.0 as ResearchKit calibrated it.
+    public var calibrationOffsetDecibels: Double?
+    public var decision: SPLDecisionFeatures
 }

@@ -47,6 +47,8 @@ public struct TappingScore: Sendable {
     /// The result scored (of those in the file: the one chosen by identifier, or the first).
     public var result: TappingResult
     public var analysis: TappingAnalysis.Result
+    /// What the task says about the result (the hand).
+    public var task: TappingTaskFeatures
     /// The minimum |Δx| between kept taps the features used, points.
     public var depressThreshold: Double
 }
@@ -104,8 +106,7 @@ public struct SPLScore: Sendable {
 /// Programme loudness (ITU-R BS.1770-4, EBU R 128).
 public struct LoudnessScore: Sendable {
     public var report: ScoreReport
-    public var integratedLufs: Double?
-    public var truePeakDbtp: Double?
+    public var features: LoudnessFeatures
 }
 
 /// An audiogram scored by ``Audiogram`` (audiometry.md §10–11).

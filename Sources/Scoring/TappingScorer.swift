@@ -31,17 +31,24 @@ public enum TappingScorer {
         warnings += note.map { [$0] } ?? []
         let analysis = TappingAnalysis.analyze(chosen, convention: parameters.convention, depressThreshold: parameters.depressThreshold)
         warnings += analysis.warnings.map(\.description)
-        var atk = analysis.atk
-        atk.append("hand", hand(of: [chosen.identifier, context, TaskFiles.name(of: input.path)]).map { .text($0.rawValue) } ?? .missing)
+        let task = TappingTaskFeatures(hand: hand(of: [chosen.identifier, context, TaskFiles.name(of: input.path)]))
+        var atk = FeatureSet(name: "atk", features: analysis.atk)
+        atk.append(features: task)
         let report = ScoreReport(kind: "tapping", file: input.path, dialect: chosen.dialect == .appCore ? "AppCore" : "ResearchKit serializer",
-                                 sets: [analysis.peer, atk], warnings: warnings, unusable: analysis.error)
-        return TappingScore(report: report, result: chosen, analysis: analysis, depressThreshold: parameters.depressThreshold)
+                                 sets: [FeatureSet(name: parameters.convention.setName, features: analysis.peer), atk], warnings: warnings, unusable: analysis.error)
+        return TappingScore(report: report, result: chosen, analysis: analysis, task: task, depressThreshold: parameters.depressThreshold)
     }
+}
+
+/// What the task says about a tapping result, beside the ``TappingExtraFeatures`` of the `atk` set.
+public struct TappingTaskFeatures: Sendable, Hashable, Encodable {
+    /// The hand that tapped, when the task says (``TappingScorer/hand(of:)``).
+    public var hand: TappingScorer.Hand?
 }
 
 extension TappingScorer {
     /// The hand that tapped, when the task says.
-    public enum Hand: String, Sendable {
+    public enum Hand: String, Sendable, Encodable {
         case left, right
     }
 

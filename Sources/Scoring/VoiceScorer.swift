@@ -82,7 +82,7 @@ public enum VoiceScorer {
         var analysis = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
         analysis.warnings += AudioScoring.warnings(decoder)
         let report = ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
-                                 sets: [analysis.features], warnings: analysis.warnings,
+                                 sets: [FeatureSet(name: "atk", features: analysis.features)], warnings: analysis.warnings,
                                  unusable: analysis.pitchF0Hz.allSatisfy(\.isNaN) ? "no voiced signal found" : nil)
         let (levelTime, level) = levels(samples, channels: format.channels, sampleRateHz: format.sampleRateHz)
         return VoiceScore(report: report, format: format, analysis: analysis, levelTimeSeconds: levelTime, levelDbfs: level)

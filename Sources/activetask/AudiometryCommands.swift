@@ -179,9 +179,10 @@ struct AudiometryCommand: ParsableCommand {
             do { samples = try decoder.readAll(maximumSamples: maximumSamples) } catch {
                 throw CommandFailure(.invalidInput, error.description + ({ if case .tooLong = error.reason { true } else { false } }() ? " (raise the limit with --max-samples)" : ""))
             }
-            guard let set = ToneVerification.features(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz) else {
+            guard let features = ToneVerification.features(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz) else {
                 throw CommandFailure(.unusable, "\(FileName.display(file)): too short to analyse")
             }
+            let set = FeatureSet(name: "atk", features: features)
             if json {
                 var object = set.json.object ?? JSONObject()
                 object.append("kind", .string("toneVerification"))

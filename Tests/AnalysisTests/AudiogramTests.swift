@@ -15,22 +15,29 @@ import TestSupport
     @Test("PTAs, better ear, WHO 2021 / 1991, Clark and asymmetry by hand")
     func grades() throws {
         let audiogram = Self.audiogram(right: [500: 10, 1000: 20, 2000: 30, 4000: 40], left: [500: 40, 1000: 50, 2000: 60, 4000: 70])
-        let (set, warnings) = audiogram.features()
+        let (f, warnings) = audiogram.features
         #expect(warnings.isEmpty)
-        #expect(set["rightPTA3DbHL"]?.number == 20)  // (10 + 20 + 30) / 3
-        #expect(set["rightPTA4DbHL"]?.number == 25)  // (10 + 20 + 30 + 40) / 4
-        #expect(set["leftPTA4DbHL"]?.number == 55)
-        #expect(set["betterEar"] == .text("right"))
-        #expect(set["rightWHO2021Grade"] == .text("mild"))  // 20 ≤ 25 < 35
-        #expect(set["leftWHO2021Grade"] == .text("moderately severe"))  // 50 ≤ 55 < 65
-        #expect(set["who2021Category"] == .text("mild"))  // better ear 25 is not < 20: not unilateral
-        #expect(set["who1991Grade"]?.number == 0)  // 25 ≤ 25
-        #expect(set["clarkDegree"] == .text("slight"))  // better-ear PTA3 20: 15 < 20 ≤ 25
-        #expect(set["asymmetric"] == .boolean(true))
-        #expect(set["asymmetricFrequenciesHz"] == .numbers([500, 1000, 2000, 4000]))  // 30 dB apart everywhere
+        #expect(f.right.pta3DbHL == 20)  // (10 + 20 + 30) / 3
+        #expect(f.right.pta4DbHL == 25)  // (10 + 20 + 30 + 40) / 4
+        #expect(f.left.pta4DbHL == 55)
+        #expect(f.betterEar == .right)
+        #expect(f.right.who2021Grade == "mild")  // 20 ≤ 25 < 35
+        #expect(f.left.who2021Grade == "moderately severe")  // 50 ≤ 55 < 65
+        #expect(f.who2021Category == "mild")  // better ear 25 is not < 20: not unilateral
+        #expect(f.who1991Grade == 0)  // 25 ≤ 25
+        #expect(f.clarkDegree == "slight")  // better-ear PTA3 20: 15 < 20 ≤ 25
+        #expect(f.asymmetric)
+        #expect(f.asymmetricFrequenciesHz == [500, 1000, 2000, 4000])  // 30 dB apart everywhere
+        // The rows: per ear its frequencies ascending (threshold, status), its averages and grade.
+        let set = FeatureSet(name: "atk", features: f)
+        #expect(Array(set.names.prefix(11)) == [
+            "right500HzDbHL", "right500HzStatus", "right1000HzDbHL", "right1000HzStatus", "right2000HzDbHL", "right2000HzStatus",
+            "right4000HzDbHL", "right4000HzStatus", "rightPTA3DbHL", "rightPTA4DbHL", "rightWHO2021Grade",
+        ])
+        #expect(set["betterEar"] == .text("right") && set["right500HzDbHL"] == .number(10) && set["who1991Grade"] == .number(0))
 
         let unilateral = Self.audiogram(right: [500: 10, 1000: 10, 2000: 10, 4000: 10], left: [500: 40, 1000: 40, 2000: 40, 4000: 40])
-        #expect(unilateral.features().set["who2021Category"] == .text("unilateral"))
+        #expect(unilateral.features.features.who2021Category == "unilateral")
         // One frequency 15 dB apart is not asymmetry; two adjacent ones are.
         let single = Self.audiogram(right: [1000: 0, 2000: 0, 4000: 0], left: [1000: 0, 2000: 15, 4000: 0])
         #expect(!single.isAsymmetric && single.asymmetricFrequencies == [2000])
@@ -43,13 +50,14 @@ import TestSupport
         #expect(audiogram.thresholds[.right] == [1000: 20, 500: 10, 2000: 30, 4000: Double?.none] as [Double: Double?])
         #expect(audiogram.thresholds[.left] == [1000: 5, 2000: 10] as [Double: Double?])
         #expect(audiogram.retestDifference == [.right: 10])
-        let (set, warnings) = audiogram.features()
-        #expect(set["rightPTA3DbHL"]?.number == 20)
-        #expect(set["rightPTA4DbHL"] == .missing)
-        #expect(set["right4000HzDbHL"] == .missing)
-        #expect(set["right4000HzStatus"] == .text("noResponse"))
-        #expect(set["betterEar"] == .missing)
-        #expect(set["rightRetest1000HzDifferenceDb"]?.number == 10)
+        let (f, warnings) = audiogram.features
+        #expect(f.right.pta3DbHL == 20)
+        #expect(f.right.pta4DbHL == nil)
+        #expect(f.right.thresholds.last == AudiogramFeatures.Threshold(frequencyHz: 4000, decibelsHL: nil))
+        let set = FeatureSet(name: "atk", features: f)
+        #expect(set["right4000HzDbHL"] == .missing && set["right4000HzStatus"] == .text("noResponse") && set["right2000HzStatus"] == .text("measured"))
+        #expect(f.betterEar == nil && set["betterEar"] == .missing)
+        #expect(f.rightRetest1000HzDifferenceDb == 10)
         #expect(warnings.contains("right PTA4 undefined: 4000 Hz no response"))
         #expect(warnings.contains("left PTA3 undefined: 500 Hz missing"))
         #expect(warnings.contains { $0.hasPrefix("right ear: 1 kHz test and retest differ by 10 dB") })
@@ -66,8 +74,8 @@ import TestSupport
         }
         // Levels beyond ±2^63 (a test and retest 1e300 dB apart) are reported, not converted.
         let audiogram = Audiogram(columns: ["AUXU1K1R", "AUXU1K2R", "AUXU500R"], values: [1e300, -1e300, 10])
-        let (set, warnings) = audiogram.features()
-        #expect(set["right1000HzDbHL"]?.number == 1e300)
+        let (f, warnings) = audiogram.features
+        #expect(f.right.thresholds.first { $0.frequencyHz == 1000 }?.decibelsHL == 1e300)
         #expect(warnings.contains { $0.hasPrefix("right ear: 1 kHz test and retest differ by 2e+300 dB") }, "\(warnings)")
     }
 

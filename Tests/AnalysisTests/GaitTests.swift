@@ -20,20 +20,20 @@ import TestSupport
 
     static func g1(_ t: Double) -> Double { sin(2 * .pi * 1.8 * t) + 0.5 * sin(.pi * 1.8 * t + 0.3) }
 
-    func number(_ set: FeatureSet, _ name: String) throws -> Double {
-        try #require(set[name]?.number, "\(name)")
+    func number(_ value: Double?, _ name: String = #function) throws -> Double {
+        try #require(value, "\(name)")
     }
 
     @Test("G1: lags 55.56/111.11 samples, regularity 0.6/1.0, cadence 108, 54 steps")
     func g1() throws {
         let result = GaitAnalysis.analyze(Self.walk(Self.g1), windows: false)
         let f = result.features
-        #expect(abs(try number(f, "stepLagSamples") - 55.56) <= 0.3)
-        #expect(abs(try number(f, "strideLagSamples") - 111.11) <= 0.3)
-        #expect(abs(try number(f, "stepRegularityV") - 0.6) <= 0.01)
-        #expect(abs(try number(f, "strideRegularityV") - 1.0) <= 0.01)
-        #expect(abs(try number(f, "stepSymmetryRatioV") - 0.6) <= 0.02)
-        #expect(abs(try number(f, "cadenceAutocorrStepsPerMinute") - 108) <= 0.5)
+        #expect(abs(try number(f.regularity.stepLagSamples) - 55.56) <= 0.3)
+        #expect(abs(try number(f.regularity.strideLagSamples) - 111.11) <= 0.3)
+        #expect(abs(try number(f.regularity.v.stepRegularity) - 0.6) <= 0.01)
+        #expect(abs(try number(f.regularity.v.strideRegularity) - 1.0) <= 0.01)
+        #expect(abs(try number(f.regularity.v.stepSymmetryRatio) - 0.6) <= 0.02)
+        #expect(abs(try number(f.cadenceAutocorrStepsPerMinute) - 108) <= 0.5)
         #expect(abs(result.stepTimes.count - 54) <= 1)
     }
 
@@ -102,7 +102,8 @@ import TestSupport
                 }
             }
             let result = GaitAnalysis.analyze(walk, windows: true)
-            for (name, value) in zip(result.features.names, result.features.values) {
+            let rows = FeatureSet(name: "atk", features: result.features)
+            for (name, value) in zip(rows.names, rows.values) {
                 switch value {
                 case .number(let x): #expect(x.isFinite, "\(n) rows: \(name) = \(x)")
                 case .numbers(let xs): #expect(xs.allSatisfy { $0.isFinite || $0.isNaN }, "\(n) rows: \(name)")
@@ -132,8 +133,9 @@ import TestSupport
             let one = GaitAnalysis.analyze(walk, parameters: .init(), windows: true, parallelFrom: .max)
             #expect(two.stepTimes.count > 500)
             #expect(two.stepTimes == one.stepTimes && two.bouts == one.bouts && two.warnings == one.warnings && two.inputWarnings == one.inputWarnings)
-            #expect(two.features.names == one.features.names)
-            for (name, (a, b)) in zip(one.features.names, zip(two.features.values, one.features.values)) {
+            let (twoRows, oneRows) = (FeatureSet(name: "atk", features: two.features), FeatureSet(name: "atk", features: one.features))
+            #expect(twoRows.names == oneRows.names)
+            for (name, (a, b)) in zip(oneRows.names, zip(twoRows.values, oneRows.values)) {
                 // Bit for bit (NaN included, which == would not count as equal).
                 switch (a, b) {
                 case (.number(let x), .number(let y)): #expect(x.bitPattern == y.bitPattern, "\(name): \(x) vs \(y)")
@@ -141,7 +143,7 @@ import TestSupport
                 default: #expect(a == b, "\(name)")
                 }
             }
-            #expect(two.features["tremorDominantFrequencyHzAccel"]?.number != nil)
+            #expect(two.features.tremor.tremorDominantFrequencyHzAccel != nil)
         }
     }
 
@@ -172,13 +174,13 @@ import TestSupport
     func g3() throws {
         let result = GaitAnalysis.analyze(Self.walk { sin(2 * .pi * 1.8 * $0) }, windows: false)
         #expect(abs(result.stepTimes.count - 54) <= 1)
-        #expect(abs(try number(result.features, "cadenceFromStepsStepsPerMinute") - 108) <= 0.5)
+        #expect(abs(try number(result.features.cadenceFromStepsStepsPerMinute) - 108) <= 0.5)
     }
 
     @Test("G4: harmonic ratio 2.00 for v = sin(2π·2t) + 0.5·sin(2πt + 0.3)")
     func g4() throws {
         let result = GaitAnalysis.analyze(Self.walk { sin(2 * .pi * 2 * $0) + 0.5 * sin(2 * .pi * $0 + 0.3) }, windows: false)
-        #expect(abs(try number(result.features, "harmonicRatioV") - 2.0) <= 0.02)
+        #expect(abs(try number(result.features.regularity.harmonicRatioV) - 2.0) <= 0.02)
     }
 
     /// Properties: cadence of a periodic walk at a known rate within 0.5 steps/min, whatever the
@@ -198,7 +200,7 @@ import TestSupport
         ]
         for (index, signal) in variants.enumerated() {
             let result = GaitAnalysis.analyze(signal, windows: false)
-            let value = try number(result.features, "cadenceStepsPerMinute")
+            let value = try number(result.features.cadenceStepsPerMinute)
             #expect(abs(value - cadence) <= 0.5, "variant \(index): \(value)")
             #expect(abs(Double(result.stepTimes.count) - 30 * f) <= 1.5, "variant \(index): \(result.stepTimes.count) steps")
         }
@@ -210,9 +212,9 @@ import TestSupport
         let signal = Self.walk(seconds: 20) { _ in 0.01 * (random.unit() - 0.5) }
         let result = GaitAnalysis.analyze(signal)
         #expect(result.stepTimes.isEmpty)
-        #expect(result.features["walkingBoutCount"] == .number(0))
-        #expect(result.features["swayRmsMetersPerSecondSquaredV"]?.number != nil)
-        #expect(result.features["tremorDominantFrequencyHzAccel"]?.number != nil)
+        #expect(result.features.walkingBoutCount == 0)
+        #expect(result.features.sway.swayRmsMetersPerSecondSquaredV != nil)
+        #expect(result.features.tremor.tremorDominantFrequencyHzAccel != nil)
     }
 
     /// Found by Fuzz/run.sh (fuzz-csv): one timestamp 10^12 s after the rest made the 20-s
@@ -223,15 +225,11 @@ import TestSupport
         var signal = walk
         signal.time.append(1e12)
         for axis in [\MotionSignal.x, \MotionSignal.y, \MotionSignal.z] { signal[keyPath: axis].append(walk[keyPath: axis].last!) }
-        let cadences = { (result: GaitAnalysis.Result) in result.features["cadenceWindowsStepsPerMinute"] }
-        let windows = try #require(cadences(GaitAnalysis.analyze(walk)))
+        let without = try #require(GaitAnalysis.analyze(walk).features.cadenceWindowsStepsPerMinute)
         // Windows must end by the last sample: the walk alone has those at 0 and 10 s; with the
         // outlier, those at 20 and 30 s (the walk's last 20 and 10 s) count too, and none of the
         // 10^11 empty ones in between.
-        guard case .numbers(let with) = try #require(cadences(GaitAnalysis.analyze(signal))), case .numbers(let without) = windows else {
-            Issue.record("no window cadences")
-            return
-        }
+        let with = try #require(GaitAnalysis.analyze(signal).features.cadenceWindowsStepsPerMinute)
         #expect(without.count == 2 && with.count == 4 && Array(with.prefix(2)) == without, "\(with) vs \(without)")
         #expect(with.allSatisfy { abs($0 - 108) < 1 }, "\(with)")
     }
@@ -241,8 +239,8 @@ import TestSupport
     func tremor() throws {
         let signal = Self.walk(seconds: 20, up: (0.6, 0, 0.8)) { 0.3 * sin(2 * .pi * 6 * $0) }
         let f = GaitAnalysis.analyze(signal, windows: false).features
-        #expect(abs(try number(f, "tremorDominantFrequencyHzAccel") - 6) <= 0.05)
-        #expect(try number(f, "tremorRelativeBandPowerAccel") > 0.9)
+        #expect(abs(try number(f.tremor.tremorDominantFrequencyHzAccel) - 6) <= 0.05)
+        #expect(try number(f.tremor.tremorRelativeBandPowerAccel) > 0.9)
     }
 
     /// Pedometer cadence: 60·(S_last − S_first)/(E_last − E_first) over cumulative items.
@@ -250,11 +248,12 @@ import TestSupport
     func pedometer() throws {
         var series = SensorSeries(kind: .pedometer)
         for second in 1...20 { series.append(numbers: [1000, 1000 + Double(second), Double(second * 2), .nan, .nan, .nan]) }
-        let f = PedometerAnalysis.features(series)
-        #expect(try number(f, "cadencePedometerStepsPerMinute") == 120)
+        let f = try #require(PedometerAnalysis.features(series))
+        #expect(f.cadencePedometerStepsPerMinute == 120 && f.pedometerStepCount == 40 && f.pedometerDurationSeconds == 20)
         var short = SensorSeries(kind: .pedometer)
         short.append(numbers: [1000, 1005, 9, .nan, .nan, .nan])
-        #expect(PedometerAnalysis.features(short)["cadencePedometerStepsPerMinute"] == .missing)
+        #expect(try #require(PedometerAnalysis.features(short)).cadencePedometerStepsPerMinute == nil)
+        #expect(PedometerAnalysis.features(SensorSeries(kind: .accelerometer)) == nil)
     }
 }
 
@@ -344,12 +343,12 @@ struct OxfordAccuracyTests {
         for (name, signal) in signals {
             let result = GaitAnalysis.analyze(signal, windows: false)
             let f = result.features
-            let steps = (f["stepCount"]?.number ?? 0) >= 8 ? f["cadenceFromStepsStepsPerMinute"]?.number : nil
-            let estimates = [steps, f["cadenceAutocorrStepsPerMinute"]?.number, f["cadenceDominantFrequencyStepsPerMinute"]?.number].compactMap { $0 }
-            let disagree = f["cadenceStepsPerMinute"]?.number != nil && (estimates.max() ?? 0) > 1.15 * (estimates.min() ?? 0)
+            let steps = f.stepCount >= 8 ? f.cadenceFromStepsStepsPerMinute : nil
+            let estimates = [steps, f.cadenceAutocorrStepsPerMinute, f.cadenceDominantFrequencyStepsPerMinute].compactMap { $0 }
+            let disagree = f.cadenceStepsPerMinute != nil && (estimates.max() ?? 0) > 1.15 * (estimates.min() ?? 0)
             #expect(result.warnings.contains { $0.hasPrefix("cadenceDisagreement") } == disagree, "\(name): \(estimates) \(result.warnings)")
-            let fromSteps = f["cadenceFromStepsStepsPerMinute"]?.number
-            let reported = f["cadenceStepsPerMinute"]?.number
+            let fromSteps = f.cadenceFromStepsStepsPerMinute
+            let reported = f.cadenceStepsPerMinute
             let implausible = fromSteps.map { !(40...160).contains($0) } ?? reported.map { !(40...160).contains($0) } ?? false
             #expect(result.warnings.contains { $0.hasPrefix("implausibleCadence") } == implausible, "\(name): steps \(fromSteps ?? .nan), reported \(reported ?? .nan) \(result.warnings)")
             warned += result.warnings.isEmpty ? 0 : 1

@@ -47,12 +47,16 @@ import TestSupport
     @Test("T1, mhealthtools: the 42 features in R's order and value, then error = None")
     func mhealthtoolsT1() throws {
         let result = TappingAnalysis.analyze(Self.t1)
-        #expect(result.peer.names == Self.mhealthtoolsT1.map(\.0) + ["error"])
+        // The rows derived from the typed features carry R's names in R's order.
+        let rows = FeatureSet(name: "mhealthtools", features: result.peer)
+        #expect(rows.names == Self.mhealthtoolsT1.map(\.0) + ["error"])
         for (name, expected) in Self.mhealthtoolsT1 {
-            let value = try #require(result.peer[name]?.number, "\(name)")
+            let value = try #require(rows[name]?.number, "\(name)")
             #expect(Self.close(value, expected), "\(name): \(value) vs \(expected)")
         }
-        #expect(result.peer["error"] == .missing)
+        #expect(rows["error"] == .missing)
+        guard case .mhealthtools(let features) = result.peer else { Issue.record("not the mhealthtools set: \(result.peer)"); return }
+        #expect(features.intervals.tapInter.mean == rows["meanTapInter"]?.number && features.intervals.numberTaps == 11 && features.error == nil)
         #expect(result.error == nil)
         #expect(result.warnings.contains(.duplicateNoneTaps(count: 1)))
         #expect(result.warnings.contains(.unsortedTimestamps(count: 1)))
@@ -60,7 +64,7 @@ import TestSupport
 
     @Test("T1, mPower-sdata: kept taps before jumps, population moments, fatigue25")
     func mpowerSdataT1() throws {
-        let set = TappingAnalysis.analyze(Self.t1, convention: .mpowerSdata).peer
+        let set = FeatureSet(name: "mpowerSdata", features: TappingAnalysis.analyze(Self.t1, convention: .mpowerSdata).peer)
         let expected: [(String, Double)] = [
             ("meanTapInter", 0.196666666667), ("medianTapInter", 0.2), ("iqrTapInter", 0.06), ("sdTapInter", 0.04213074887),
             ("skewTapInter", 0.2151140947), ("kurTapInter", 1.738048006), ("cvTapInter", 21.42241468),
@@ -75,14 +79,15 @@ import TestSupport
 
     @Test("T1, PDScores (little): raw order, tapdt = 0.2, tapiqr = 0.07 with type-5 quantiles")
     func pdscoresT1() throws {
-        let set = TappingAnalysis.analyze(Self.t1, convention: .little).peer
-        #expect(Self.close(try #require(set["tapdt"]?.number), 0.2))
-        #expect(Self.close(try #require(set["tapiqr"]?.number), 0.07))
+        guard case .pdscores(let set) = TappingAnalysis.analyze(Self.t1, convention: .little).peer else { Issue.record("not the PDScores set"); return }
+        #expect(Self.close(set.tapdt, 0.2))
+        #expect(Self.close(set.tapiqr, 0.07))
     }
 
     @Test("T1, atk extras by hand")
     func atkT1() throws {
-        let set = TappingAnalysis.analyze(Self.t1).atk
+        let atk = TappingAnalysis.analyze(Self.t1).atk
+        let set = FeatureSet(name: "atk", features: atk)
         let expected: [(String, Double)] = [
             ("buttonTapCount", 13), ("noneTapCount", 1), ("noneDuplicatesRemoved", 1), ("alternationErrorCount", 3),
             ("alternationErrorRate", 0.25), ("keptTapRatePerSecond", 10 / 1.98), ("buttonTapRatePerSecond", 12 / 1.98),
@@ -96,8 +101,9 @@ import TestSupport
             let actual = try #require(set[name]?.number, "\(name)")
             #expect(abs(actual - value) <= 1e-7 * max(1, abs(value)), "\(name): \(actual) vs \(value)")
         }
-        #expect(set["dfaTapInter"]?.number?.isNaN == true)
-        #expect(set["dwellMeanSeconds"] == .missing)  // AppCore dialect has no durations
+        #expect(atk.dfaTapInter?.isNaN == true)
+        #expect(atk.dwellMeanSeconds == nil)  // AppCore dialect has no durations
+        #expect(atk.buttonTapCount == 13 && atk.left.targetDistanceMedianPoints == set["targetDistanceMedianPointsLeft"]?.number)
     }
 
     @Test("T2: the three errors of analysis.md §1.2, in order")
@@ -113,7 +119,8 @@ import TestSupport
         #expect(TappingAnalysis.analyze(nones).error == "sensor data has less than 5 unique rows")
         let still = result((0..<5).map { (Double($0) * 0.2, 100 + Double($0), .left) })
         #expect(TappingAnalysis.analyze(still).error == "post cleaning less than 5 tap points remain")
-        #expect(TappingAnalysis.analyze(still).peer.names == ["error"])
+        #expect(TappingAnalysis.analyze(still).peer == .unusable(error: "post cleaning less than 5 tap points remain"))
+        #expect(FeatureSet(name: "mhealthtools", features: TappingAnalysis.analyze(still).peer).names == ["error"])
     }
 
     @Test("fatigue k: round half to even, the k + 1 tail, k = 0 compares the ends")
@@ -150,7 +157,8 @@ import TestSupport
         shifted.timestamp = shifted.timestamp.map { $0 + 1234.5 }
         shifted.x = shifted.x.map { $0 + 7 }
         shifted.y = shifted.y.map { $0 - 11 }
-        let a = TappingAnalysis.analyze(Self.t1).peer, b = TappingAnalysis.analyze(shifted).peer
+        let a = FeatureSet(name: "mhealthtools", features: TappingAnalysis.analyze(Self.t1).peer)
+        let b = FeatureSet(name: "mhealthtools", features: TappingAnalysis.analyze(shifted).peer)
         for name in a.names where name.hasSuffix("TapInter") || name.contains("Drift") || name == "numberTaps" {
             let x = try #require(a[name]?.number), y = try #require(b[name]?.number)
             #expect(abs(x - y) <= 1e-9 * max(1, abs(x)), "\(name)")
@@ -181,11 +189,9 @@ struct RealTappingTests {
             let result = TappingAnalysis.analyze(tapping, convention: convention)
             #expect(result.error == nil, "\(convention)")
         }
-        let result = TappingAnalysis.analyze(tapping)
-        #expect(result.peer.names.count == 43)
-        let taps = try #require(result.peer["numberTaps"]?.number)
-        #expect(taps > 100 && taps <= Double(tapping.count))
-        let mean = try #require(result.peer["meanTapInter"]?.number)
-        #expect(mean > 0.05 && mean < 0.5)
+        guard case .mhealthtools(let features) = TappingAnalysis.analyze(tapping).peer else { Issue.record("no mhealthtools features"); return }
+        #expect(FeatureSet(name: "mhealthtools", features: features).names.count == 43)
+        #expect(features.intervals.numberTaps > 100 && features.intervals.numberTaps <= tapping.count)
+        #expect(features.intervals.tapInter.mean > 0.05 && features.intervals.tapInter.mean < 0.5)
     }
 }

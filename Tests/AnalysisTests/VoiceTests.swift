@@ -37,18 +37,18 @@ import TestSupport
         return x
     }
 
-    static func features(_ x: [Double]) -> FeatureSet {
+    static func features(_ x: [Double]) -> VoiceFeatures {
         VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: rate).features
     }
 
-    func number(_ set: FeatureSet, _ name: String) throws -> Double { try #require(set[name]?.number, "\(name)") }
+    func number(_ value: Double?, _ name: String = #function) throws -> Double { try #require(value, "\(name)") }
 
     @Test("E1: Praat intensity of sines of RMS 0.02, 1/√2, 1 is 60.000, 90.969, 93.979 dB")
     func intensity() throws {
         for (rms, expected) in [(0.02, 60.000), (1 / 2.0.squareRoot(), 90.969), (1.0, 93.979)] {
             let x = (0..<Int(Self.rate)).map { rms * 2.0.squareRoot() * sin(2 * Double.pi * 441 * Double($0) / Self.rate) }
             let set = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate).features
-            #expect(abs(try number(set, "intensityDb") - expected) <= 0.001)
+            #expect(abs(try number(set.levels.intensityDb) - expected) <= 0.001)
         }
     }
 
@@ -68,41 +68,41 @@ import TestSupport
     @Test("E3: the clean 120 Hz pulse vowel: F0 120.00, jitter and shimmer < 0.05 %, HNR > 35 dB")
     func clean() throws {
         let set = Self.features(Self.vowel())
-        #expect(abs(try number(set, "f0MedianHz") - 120) <= 0.05)
-        #expect(try number(set, "jitterLocal") < 0.0005)
-        #expect(try number(set, "shimmerLocal") < 0.0005)
-        #expect(try number(set, "hnrDb") > 35)
-        #expect(abs(try number(set, "intensityDb") - 55.404) <= 0.05)
+        #expect(abs(try number(set.contour.f0MedianHz) - 120) <= 0.05)
+        #expect(try number(set.contour.perturbation.jitterLocal) < 0.0005)
+        #expect(try number(set.contour.perturbation.shimmerLocal) < 0.0005)
+        #expect(try number(set.hnrDb) > 35)
+        #expect(abs(try number(set.levels.intensityDb) - 55.404) <= 0.05)
     }
 
     @Test("E3: ε = 0.005 gives jitter local 1 %, rap 0.667 %, ppq5 0.4 %")
     func jitter() throws {
         let set = Self.features(Self.vowel(epsilon: 0.005))
-        #expect(abs(try number(set, "jitterLocal") - 0.01) <= 0.0005)
-        #expect(abs(try number(set, "jitterRap") - 0.00667) <= 0.0003)
-        #expect(abs(try number(set, "jitterPpq5") - 0.004) <= 0.0003)
+        #expect(abs(try number(set.contour.perturbation.jitterLocal) - 0.01) <= 0.0005)
+        #expect(abs(try number(set.contour.perturbation.jitterRap) - 0.00667) <= 0.0003)
+        #expect(abs(try number(set.contour.perturbation.jitterPpq5) - 0.004) <= 0.0003)
     }
 
     @Test("E3: δ = 0.02 gives shimmer local 4 %, 0.347 dB, apq3 2.66 %, apq5 1.6 %, apq11 2.18 %")
     func shimmer() throws {
         let set = Self.features(Self.vowel(delta: 0.02))
-        #expect(abs(try number(set, "shimmerLocal") - 0.04) <= 0.002)
-        #expect(abs(try number(set, "shimmerLocalDb") - 0.347) <= 0.02)
-        #expect(abs(try number(set, "shimmerApq3") - 0.0266) <= 0.0015)
-        #expect(abs(try number(set, "shimmerApq5") - 0.016) <= 0.001)
-        #expect(abs(try number(set, "shimmerApq11") - 0.0218) <= 0.0012)
+        #expect(abs(try number(set.contour.perturbation.shimmerLocal) - 0.04) <= 0.002)
+        #expect(abs(try number(set.contour.perturbation.shimmerLocalDb) - 0.347) <= 0.02)
+        #expect(abs(try number(set.contour.perturbation.shimmerApq3) - 0.0266) <= 0.0015)
+        #expect(abs(try number(set.contour.perturbation.shimmerApq5) - 0.016) <= 0.001)
+        #expect(abs(try number(set.contour.perturbation.shimmerApq11) - 0.0218) <= 0.0012)
     }
 
     @Test("E3: noise σ = 0.001 / 0.003 gives HNR 21.1 / 11.7 dB (±1)", arguments: [(0.001, 21.1), (0.003, 11.7)])
     func harmonicity(sigma: Double, expected: Double) throws {
         let set = Self.features(Self.vowel(sigma: sigma))
-        #expect(abs(try number(set, "hnrDb") - expected) <= 1)
+        #expect(abs(try number(set.hnrDb) - expected) <= 1)
     }
 
     @Test("E4: median F0 within 0.01 % at 100, 220, 440 Hz", arguments: [100.0, 220, 440])
     func f0(frequency: Double) throws {
         let set = Self.features(Self.vowel(f0: frequency))
-        #expect(abs(try number(set, "f0MedianHz") / frequency - 1) <= 0.0001)
+        #expect(abs(try number(set.contour.f0MedianHz) / frequency - 1) <= 0.0001)
     }
 
     @Test("identical stereo channels both count in BS.1770 loudness (+10·lg 2 = 3.0103 LU over mono), once only on request; too-loud rule on a full-scale sine")
@@ -111,29 +111,29 @@ import TestSupport
         let stereo = mono.flatMap { [$0, $0] }
         let a = VoiceAnalysis.analyze(interleaved: mono, channels: 1, sampleRateHz: Self.rate).features
         let b = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate).features
-        #expect(b["channelMode"] == .text("dualMono"))
-        #expect(abs(try number(b, "loudnessLufs") - number(a, "loudnessLufs") - 10 * log10(2)) < 1e-9)
+        #expect(b.levels.channelMode == .dualMono)
+        #expect(abs(try number(b.levels.loudnessLufs) - number(a.levels.loudnessLufs) - 10 * log10(2)) < 1e-9)
         var once = VoiceAnalysis.Options()
         once.countIdenticalChannelsOnce = true
         let c = VoiceAnalysis.analyze(interleaved: stereo, channels: 2, sampleRateHz: Self.rate, options: once).features
-        #expect(abs(try number(a, "loudnessLufs") - number(c, "loudnessLufs")) < 1e-9)
-        #expect(b["researchKitTooLoud"] == .boolean(true))  // mean clamped level of a −6 dBFS sine ≈ 0.83
+        #expect(abs(try number(a.levels.loudnessLufs) - number(c.levels.loudnessLufs)) < 1e-9)
+        #expect(b.levels.researchKitTooLoud)  // mean clamped level of a −6 dBFS sine ≈ 0.83
         let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).features
-        #expect(quiet["researchKitTooLoud"] == .boolean(false))
+        #expect(!quiet.levels.researchKitTooLoud)
     }
 
     @Test("ResearchKit's too-loud level by hand: Int16 samples 16384, −8192, 32767 and −32768 (1.5 clamped), zeros skipped; m = max(dB/60, −1) + 1: (0.899661 + 0.799318 + 1 + 1.000004) / 4; a sample at −70 dBFS counts as 0")
     func tooLoudLevel() {
         // 0.5·32767 = 16383.5 and −0.25·32767 = −8191.75 round away from zero; 1e-7·32767 rounds to 0.
         let samples = [0.5, -0.25, 0, 1.0, -1.5, 1e-7] + [Double](repeating: 0, count: 4_000)
-        let level = VoiceAnalysis.analyze(interleaved: samples, channels: 1, sampleRateHz: 8_000).features["researchKitTooLoudMeanLevel"]?.number
+        let level = VoiceAnalysis.analyze(interleaved: samples, channels: 1, sampleRateHz: 8_000).features.levels.researchKitTooLoudMeanLevel
         // 20·lg(16384/32767) = −6.020335 dB → 0.899661; 20·lg(8192/32767) = −12.040935 → 0.799318;
         // 20·lg(32767/32767) = 0 → 1; 20·lg(32768/32767) = +0.000265 → 1.0000044.
         let m = [16384.0, 8192, 32767, 32768].map { max(20 * log10($0 / 32767) / 60, -1) + 1 }
         #expect(abs(m[0] - 0.899661) < 1e-6 && abs(m[1] - 0.799318) < 1e-6 && abs(m[3] - 1.0000044) < 1e-7)
         #expect(level == m.reduce(0, +) / 4)
         let quietest = VoiceAnalysis.analyze(interleaved: [1 / 32767] + [Double](repeating: 0, count: 4_000), channels: 1, sampleRateHz: 8_000)
-        #expect(quietest.features["researchKitTooLoudMeanLevel"]?.number == 0)  // −90 dB: max(−1.5, −1) + 1
+        #expect(quietest.features.levels.researchKitTooLoudMeanLevel == 0)  // −90 dB: max(−1.5, −1) + 1
     }
 
     @Test("frames analysed in runs (over threads) are those of one pass, bit for bit: autocorrelation and cross-correlation, the cross-correlation's frames keeping the lags they do not compute from the frames before, runs starting in silence, sounds ending voiced or silent, a 0.1-s sound",

@@ -7,29 +7,17 @@ extension Audiogram {
         Int(exactly: x.rounded()).map(String.init) ?? "\(x)"
     }
 
-    /// Thresholds, pure-tone averages and grades as a feature set (audiometry.md §11): per ear
-    /// `right1000HzDbHL` … (null for no response) with `right1000HzStatus` (`measured` or
-    /// `noResponse`), `rightPTA3DbHL`, `rightPTA4DbHL`,
-    /// `rightWHO2021Grade`; the better ear (lower PTA4), its WHO 2021 category, WHO 1991 grade
-    /// and Clark degree (of its PTA3); asymmetry; |test − retest| at 1 kHz. Undefined averages
-    /// are `missing` and explained in `warnings` (never silently substituted).
-    public func features(name: String = "atk") -> (set: FeatureSet, warnings: [String]) {
-        var set = FeatureSet(name: name)
+    /// Thresholds, pure-tone averages and grades (audiometry.md §11), with the warnings that
+    /// explain undefined averages (never silently substituted) and retests that disagree.
+    public var features: (features: AudiogramFeatures, warnings: [String]) {
         var warnings: [String] = []
         var pta4: [Ear: Double] = [:]
         var pta3: [Ear: Double] = [:]
+        var ears: [Ear: AudiogramFeatures.EarFeatures] = [:]
         for ear in [Ear.right, .left] {
             let values = thresholds[ear] ?? [:]
-            for f in values.keys.sorted() {
-                let key = "\(ear.name)\(Self.integerText(f))HzDbHL"
-                let threshold = values[f] ?? nil
-                set.append(key, threshold)
-                set.append("\(ear.name)\(Self.integerText(f))HzStatus", .text(threshold == nil ? "noResponse" : "measured"))
-            }
             for (label, frequencies) in [("PTA3", Self.pta3Frequencies), ("PTA4", Self.pta4Frequencies)] {
-                let average = pureToneAverage(ear, frequencies: frequencies)
-                set.append("\(ear.name)\(label)DbHL", average)
-                if let average {
+                if let average = pureToneAverage(ear, frequencies: frequencies) {
                     if label == "PTA3" { pta3[ear] = average } else { pta4[ear] = average }
                 } else if !values.isEmpty {
                     let missing = frequencies.filter { values[$0] == nil }.map { "\(Self.integerText($0)) Hz missing" }
@@ -37,31 +25,103 @@ extension Audiogram {
                     warnings.append("\(ear.name) \(label) undefined: " + (missing + noResponse).joined(separator: ", "))
                 }
             }
-            set.append("\(ear.name)WHO2021Grade", pta4[ear].map { .text(Self.who2021Grade($0)) } ?? .missing)
+            ears[ear] = AudiogramFeatures.EarFeatures(
+                ear: ear, thresholds: values.keys.sorted().map { AudiogramFeatures.Threshold(frequencyHz: $0, decibelsHL: values[$0] ?? nil) },
+                pta3DbHL: pta3[ear], pta4DbHL: pta4[ear], who2021Grade: pta4[ear].map(Self.who2021Grade))
         }
+        var features = AudiogramFeatures(right: ears[.right]!, left: ears[.left]!, asymmetric: isAsymmetric, asymmetricFrequenciesHz: asymmetricFrequencies,
+                                         rightRetest1000HzDifferenceDb: retestDifference[.right], leftRetest1000HzDifferenceDb: retestDifference[.left])
         if let right = pta4[.right], let left = pta4[.left] {
             let better: Ear = right <= left ? .right : .left
             let (b, w) = better == .right ? (right, left) : (left, right)
-            set.append("betterEar", .text(better.name))
-            set.append("betterEarPTA4DbHL", b)
-            set.append("betterEarPTA3DbHL", pta3[better])
-            set.append("who2021Category", .text(Self.who2021Category(better: b, worse: w)))
-            set.append("who1991Grade", Double(Self.who1991Grade(b)))
-            set.append("clarkDegree", pta3[better].map { .text(Self.clarkDegree($0)) } ?? .missing)
-        } else {
-            for key in ["betterEar", "betterEarPTA4DbHL", "betterEarPTA3DbHL", "who2021Category", "who1991Grade", "clarkDegree"] {
-                set.append(key, .missing)
-            }
+            features.betterEar = better
+            features.betterEarPTA4DbHL = b
+            features.betterEarPTA3DbHL = pta3[better]
+            features.who2021Category = Self.who2021Category(better: b, worse: w)
+            features.who1991Grade = Self.who1991Grade(b)
+            features.clarkDegree = pta3[better].map(Self.clarkDegree)
         }
-        set.append("asymmetric", isAsymmetric)
-        set.append("asymmetricFrequenciesHz", .numbers(asymmetricFrequencies))
         for ear in [Ear.right, .left] {
-            let difference = retestDifference[ear]
-            set.append("\(ear.name)Retest1000HzDifferenceDb", difference)
-            if let difference, difference > 5 {
+            if let difference = retestDifference[ear], difference > 5 {
                 warnings.append("\(ear.name) ear: 1 kHz test and retest differ by \(Self.integerText(difference)) dB (> 5 dB); the first is used")
             }
         }
-        return (set, warnings)
+        return (features, warnings)
     }
+}
+
+extension Audiogram.Ear: Encodable {
+    /// As its name: `right`, `left`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}
+
+/// The features of an audiogram (audiometry.md §11), right ear first. Averages are of dB HL
+/// thresholds (ISO 389-1 RETSPL reference); grades follow WHO 2021 (World report on hearing),
+/// WHO 1991 and Clark (1981).
+public struct AudiogramFeatures: Sendable, Hashable, Encodable {
+    /// One tested frequency's threshold.
+    public struct Threshold: Sendable, Hashable {
+        public var frequencyHz: Double
+        /// dB HL; nil for no response.
+        public var decibelsHL: Double?
+    }
+
+    /// One ear's thresholds and averages, named with the ear first (`right1000HzDbHL`,
+    /// `right1000HzStatus`, `rightPTA3DbHL`, `rightPTA4DbHL`, `rightWHO2021Grade`): per tested
+    /// frequency, ascending, its threshold (null for no response) and status (`measured` or
+    /// `noResponse`); PTA3 = mean at 0.5, 1, 2 kHz and PTA4 = mean at 0.5, 1, 2, 4 kHz, dB HL
+    /// (null when one is missing or no response); the WHO 2021 grade of the PTA4.
+    public struct EarFeatures: Sendable, Hashable, Encodable {
+        public var ear: Audiogram.Ear
+        public var thresholds: [Threshold]
+        public var pta3DbHL: Double?
+        public var pta4DbHL: Double?
+        public var who2021Grade: String?
+
+        private struct Name: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ name: String) { stringValue = name }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Name.self)
+            for threshold in thresholds {
+                let frequency = "\(ear.name)\(Audiogram.integerText(threshold.frequencyHz))Hz"
+                try container.encodeIfPresent(threshold.decibelsHL, forKey: Name(frequency + "DbHL"))
+                try container.encode(threshold.decibelsHL == nil ? "noResponse" : "measured", forKey: Name(frequency + "Status"))
+            }
+            try container.encodeIfPresent(pta3DbHL, forKey: Name(ear.name + "PTA3DbHL"))
+            try container.encodeIfPresent(pta4DbHL, forKey: Name(ear.name + "PTA4DbHL"))
+            try container.encodeIfPresent(who2021Grade, forKey: Name(ear.name + "WHO2021Grade"))
+        }
+    }
+
+    public var right: EarFeatures
+    public var left: EarFeatures
+    /// The ear with the lower PTA4 (right on a tie); null unless both ears have a PTA4.
+    public var betterEar: Audiogram.Ear?
+    /// The better ear's PTA4, dB HL.
+    public var betterEarPTA4DbHL: Double?
+    /// The better ear's PTA3, dB HL.
+    public var betterEarPTA3DbHL: Double?
+    /// WHO 2021 category from both ears' PTA4 (including `unilateral`).
+    public var who2021Category: String?
+    /// WHO 1991 grade (0–4) of the better ear's PTA4.
+    public var who1991Grade: Int?
+    /// Clark (1981) degree of the better ear's PTA3.
+    public var clarkDegree: String?
+    /// Whether the ears differ by ≥ 15 dB at some frequency tested in both (``Audiogram/isAsymmetric``).
+    public var asymmetric: Bool
+    /// The frequencies where they do, Hz.
+    public var asymmetricFrequenciesHz: [Double]
+    /// |test − retest| at 1 kHz, right ear, dB (null without a retest).
+    public var rightRetest1000HzDifferenceDb: Double?
+    /// The same, left ear, dB.
+    public var leftRetest1000HzDifferenceDb: Double?
 }

@@ -211,7 +211,7 @@ extension ToneVerification {
     /// frequency, level, peak and THD(+N) of its steady part (the ramps and 0.1 s lead-in
     /// skipped, at most a quarter at each end); `rampsWithin20To50Milliseconds` checks ANSI
     /// S3.6's 20–50 ms rise and fall. Nil when the recording is too short to analyse.
-    public static func features(interleaved samples: [Float], channels: Int, sampleRateHz: Double) -> FeatureSet? {
+    public static func features(interleaved samples: [Float], channels: Int, sampleRateHz: Double) -> ToneFeatures? {
         guard channels >= 1 else { return nil }
         let frames = samples.count / channels
         let energies = (0..<channels).map { c in (0..<frames).reduce(0.0) { $0 + Double(samples[$1 * channels + c]) * Double(samples[$1 * channels + c]) } }
@@ -220,18 +220,37 @@ extension ToneVerification {
         guard let ramps = rampTimes(x, sampleRateHz: sampleRateHz) else { return nil }
         let margin = min(frames / 4, Int(clamping: (ramps.rise + 0.1) * sampleRateHz, to: 0...frames))
         guard let result = analyze(Array(x[margin..<(frames - margin)]), sampleRateHz: sampleRateHz) else { return nil }
-        var set = FeatureSet(name: "atk")
-        set.append("frequencyHz", result.frequencyHz)
-        set.append("hannFrequencyHz", result.hannFrequencyHz)
-        set.append("levelDbfs", result.levelDbfs)
-        set.append("peakAmplitude", result.peakAmplitude)
-        set.append("thdDecibels", result.thdDecibels)
-        set.append("thdPercent", 100 * result.thd)
-        set.append("thdPlusNoiseDecibels", result.thdPlusNoiseDecibels)
-        set.append("riseTimeMilliseconds", 1000 * ramps.rise)
-        set.append("fallTimeMilliseconds", 1000 * ramps.fall)
-        set.append("rampsWithin20To50Milliseconds", ramps.rise >= 0.02 && ramps.rise <= 0.05 && ramps.fall >= 0.02 && ramps.fall <= 0.05)
-        set.append("channel", Double(channel))
-        return set
+        return ToneFeatures(
+            frequencyHz: result.frequencyHz, hannFrequencyHz: result.hannFrequencyHz, levelDbfs: result.levelDbfs, peakAmplitude: result.peakAmplitude,
+            thdDecibels: result.thdDecibels, thdPercent: 100 * result.thd, thdPlusNoiseDecibels: result.thdPlusNoiseDecibels,
+            riseTimeMilliseconds: 1000 * ramps.rise, fallTimeMilliseconds: 1000 * ramps.fall,
+            rampsWithin20To50Milliseconds: ramps.rise >= 0.02 && ramps.rise <= 0.05 && ramps.fall >= 0.02 && ramps.fall <= 0.05, channel: channel)
     }
+}
+
+/// What ``ToneVerification/features(interleaved:channels:sampleRateHz:)`` measures on a recorded
+/// tone (audiometry.md §10; ``ToneVerification/Result``).
+public struct ToneFeatures: Sendable, Hashable, Encodable {
+    /// Sine-fit frequency (IEEE Std 1057), Hz; the Hann estimate when the fit fails.
+    public var frequencyHz: Double
+    /// Hann log-parabolic estimate, Hz.
+    public var hannFrequencyHz: Double
+    /// 20·lg of the sine's peak amplitude (flat-top), dBFS.
+    public var levelDbfs: Double
+    /// The sine's peak amplitude, full scale 1.
+    public var peakAmplitude: Double
+    /// THD_F over harmonics 2…10 below Nyquist, dB.
+    public var thdDecibels: Double
+    /// THD_F, percent of the fundamental's amplitude.
+    public var thdPercent: Double
+    /// Power of everything but the fitted fundamental and DC re the fundamental's, dB (NaN when the fit failed).
+    public var thdPlusNoiseDecibels: Double
+    /// Envelope rise from −20 dB to −1 dB of the steady level, ms.
+    public var riseTimeMilliseconds: Double
+    /// Envelope fall from −1 dB to −20 dB, ms.
+    public var fallTimeMilliseconds: Double
+    /// Whether both ramps last 20–50 ms (ANSI S3.6).
+    public var rampsWithin20To50Milliseconds: Bool
+    /// The channel analysed (the one with the most energy: the tested ear), 0-based.
+    public var channel: Int
 }

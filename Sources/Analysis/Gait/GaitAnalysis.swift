@@ -79,14 +79,14 @@ public enum GaitAnalysis {
         public var stepTimes: [Double]
         /// Walking bouts, s.
         public var bouts: [ClosedRange<Double>]
-        public var features: FeatureSet
+        public var features: GaitFeatures
         /// Cadence estimators that disagree, or a cadence walking does not reach.
         public var warnings: [String]
         /// Rows left out for values no sensor measures (``implausibleRowsWarning``), for gait and balance alike.
         public var inputWarnings: [String]
 
         /// Whether the recording was long enough (≥ 5 s without gaps) for the tremor spectrum (§2.9).
-        public var hasTremorSpectrum: Bool { features["tremorDominantFrequencyHzAccel"]?.number != nil }
+        public var hasTremorSpectrum: Bool { features.tremor.tremorDominantFrequencyHzAccel != nil }
     }
 
     /// Analyses `signal`. With `windows` true, the cadence of every 20-s window (10-s hop) is
@@ -99,18 +99,12 @@ public enum GaitAnalysis {
     /// threads (`Int.max`: all on this one; the results are the same bits).
     static func analyze(_ signal: MotionSignal, parameters p: Parameters, windows: Bool, parallelFrom: Int) -> Result {
         let core = StepAnalysis(signal, parameters: p, tremor: true, parallelFrom: parallelFrom)
-        var set = FeatureSet(name: "atk")
         let (cadence, regularity) = Parallel.pair(parallel: core.isLong) { core.cadence } _: { core.regularityAndHarmonicRatios }
-        core.appendFeatures(to: &set, cadence: cadence, regularity: regularity)
+        var features = core.features(cadence: cadence, regularity: regularity)
         // Sway describes standing still: only for recordings that are mostly not walking.
         let span = (core.sampleTimes.last ?? 0) - (core.sampleTimes.first ?? 0)
         let walking = core.bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
-        if walking < 0.5 * span {
-            core.appendRestFeatures(to: &set)
-        } else {
-            for name in StepAnalysis.restFeatureNames { set.append(name, .missing) }
-        }
-        core.appendTremorFeatures(to: &set)
+        if walking < 0.5 * span { features.sway = core.sway }
         if windows {
             // Windows over the cleaned (sorted, finite) samples; windows without samples are
             // skipped in one jump, so the work follows the samples, not the time span. Each
@@ -138,10 +132,10 @@ public enum GaitAnalysis {
             let cadences = Parallel.map(spans.count, parallel: spans.count >= 8 && cleaned.count >= parallelFrom) {
                 StepAnalysis(cleaned.slice(spans[$0]), parameters: p).cadence.value ?? .nan
             }
-            set.append("cadenceWindowsStepsPerMinute", .numbers(cadences))
+            features.cadenceWindowsStepsPerMinute = cadences
         }
         let inputWarnings = core.implausibleRows > 0 ? [implausibleRowsWarning(core.implausibleRows)] : []
-        return Result(stepTimes: core.steps, bouts: core.bouts, features: set, warnings: cadence.warnings, inputWarnings: inputWarnings)
+        return Result(stepTimes: core.steps, bouts: core.bouts, features: features, warnings: cadence.warnings, inputWarnings: inputWarnings)
     }
 
     /// The warning for `count` rows left out because they hold an acceleration beyond ±1,000 g or
@@ -181,7 +175,7 @@ struct StepAnalysis {
     }
 
     /// Features of the tremor spectrum (§2.9) of the longest segment, when asked for.
-    var tremor = FeatureSet(name: "tremor")
+    var tremor = TremorFeatures()
 
     /// Segments of this many samples or more run their independent stages on two threads.
     let parallelFrom: Int
@@ -210,7 +204,7 @@ struct StepAnalysis {
         (segments, self.tremor) = Parallel.pair(parallel: tremor && long) {
             motions.map { Self.segment($0, parameters: p, parallelFrom: parallelFrom) }
         } _: {
-            tremor ? Self.tremorFeatures(of: longest.map { motions[$0] }, rateHz: p.rateHz) : FeatureSet(name: "tremor")
+            tremor ? Self.tremorFeatures(of: longest.map { motions[$0] }, rateHz: p.rateHz) : TremorFeatures()
         }
         for segment in segments {
             for bout in segment.bouts {

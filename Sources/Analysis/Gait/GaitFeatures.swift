@@ -11,7 +11,7 @@ extension StepAnalysis {
         var dominantFrequency: Double?
         var dominantFrequencyHz: Double?
         var value: Double?
-        var source: String
+        var source: CadenceSource
         /// Set when the estimators disagree by more than 15 %, or the steps imply a cadence that
         /// walking does not reach (``walkingCadenceRange``).
         var warnings: [String] = []
@@ -36,7 +36,7 @@ extension StepAnalysis {
     }
 
     var cadence: Cadence {
-        var c = Cadence(source: "none")
+        var c = Cadence(source: .none)
         let fs = p.rateHz
         let runs = self.runs.filter { $0.count >= 2 }
         let stepSpan = runs.reduce(0.0) { $0 + ($1.last! - $1.first!) }
@@ -70,22 +70,22 @@ extension StepAnalysis {
         // produce, are warned about, never passed silently.
         let stepsUsable = steps.count >= 8 ? c.fromSteps : nil
         if let fromSteps = stepsUsable, let auto = c.autocorrelation, abs(fromSteps - auto) <= 0.1 * auto {
-            (c.value, c.source) = (fromSteps, "steps")
+            (c.value, c.source) = (fromSteps, .steps)
         } else if let auto = c.autocorrelation {
-            (c.value, c.source) = (auto, "autocorrelation")
+            (c.value, c.source) = (auto, .autocorrelation)
         } else if let fromSteps = stepsUsable {
-            (c.value, c.source) = (fromSteps, "steps")
+            (c.value, c.source) = (fromSteps, .steps)
         }
         let estimates = [("steps", stepsUsable), ("autocorrelation", c.autocorrelation), ("dominant frequency", c.dominantFrequency)]
             .compactMap { name, value in value.map { (name, $0) } }
         if let low = estimates.map(\.1).min(), let high = estimates.map(\.1).max(), high > 1.15 * low, let value = c.value {
             let listed = estimates.map { "\($0.0) \(($0.1 * 10).rounded() / 10)" }.joined(separator: ", ")
-            c.warnings.append("cadenceDisagreement: the estimators differ by more than 15 % (\(listed) steps/min); reported \((value * 10).rounded() / 10) from the \(c.source) by the documented rule")
+            c.warnings.append("cadenceDisagreement: the estimators differ by more than 15 % (\(listed) steps/min); reported \((value * 10).rounded() / 10) from the \(c.source.rawValue) by the documented rule")
         }
         if let fromSteps = c.fromSteps, !Self.walkingCadenceRange.contains(fromSteps) {
             c.warnings.append("implausibleCadence: \(steps.count) steps imply \((fromSteps * 10).rounded() / 10) steps/min, outside walking's \(Int(Self.walkingCadenceRange.lowerBound))–\(Int(Self.walkingCadenceRange.upperBound)) steps/min (miscounted steps, or not a walk)")
         } else if let value = c.value, !Self.walkingCadenceRange.contains(value) {
-            c.warnings.append("implausibleCadence: \((value * 10).rounded() / 10) steps/min (\(c.source)) is outside walking's \(Int(Self.walkingCadenceRange.lowerBound))–\(Int(Self.walkingCadenceRange.upperBound)) steps/min")
+            c.warnings.append("implausibleCadence: \((value * 10).rounded() / 10) steps/min (\(c.source.rawValue)) is outside walking's \(Int(Self.walkingCadenceRange.lowerBound))–\(Int(Self.walkingCadenceRange.upperBound)) steps/min")
         }
         return c
     }
@@ -139,70 +139,50 @@ extension StepAnalysis {
         return (Double(low - 1 + k) + offset) * resolution
     }
 
-    /// Appends the gait features (analysis.md §2.5–2.7) to `set`, with `c` this recording's
-    /// ``cadence`` and `regularity` its ``regularityAndHarmonicRatios``.
-    func appendFeatures(to set: inout FeatureSet, cadence c: Cadence, regularity: [(String, Double?)]) {
-        set.append("stepCount", Double(steps.count))
-        set.append("cadenceStepsPerMinute", c.value)
-        set.append("cadenceSource", .text(c.source))
-        set.append("cadenceFromStepsStepsPerMinute", c.fromSteps)
-        set.append("cadenceMedianFromStepsStepsPerMinute", c.medianFromSteps)
-        set.append("cadenceAutocorrStepsPerMinute", c.autocorrelation)
-        set.append("cadenceDominantFrequencyStepsPerMinute", c.dominantFrequency)
-        set.append("dominantGaitFrequencyHz", c.dominantFrequencyHz)
-
+    /// The gait features (analysis.md §2.5–2.7), with `c` this recording's ``cadence`` and
+    /// `regularity` its ``regularityAndHarmonicRatios``; sway, tremor and windows are the caller's.
+    func features(cadence c: Cadence, regularity: GaitRegularity) -> GaitFeatures {
         let runs = self.runs
         let stepTimes = runs.flatMap { run in zip(run.dropFirst(), run).map { $0 - $1 } }
         let strideTimes = runs.flatMap { run in run.count >= 3 ? (2..<run.count).map { run[$0] - run[$0 - 2] } : [] }
-        set.append("stepTimeMeanSeconds", stepTimes.isEmpty ? nil : stepTimes.statistic(Statistics.mean))
-        set.append("stepTimeSdSeconds", stepTimes.count < 2 ? nil : stepTimes.statistic(Statistics.standardDeviation))
-        set.append("strideTimeMeanSeconds", strideTimes.isEmpty ? nil : strideTimes.statistic(Statistics.mean))
-        set.append("strideTimeSdSeconds", strideTimes.count < 2 ? nil : strideTimes.statistic(Statistics.standardDeviation))
-
-        for (name, value) in regularity { set.append(name, value) }
-
         let origin = sampleTimes.first ?? 0
-        set.append("walkingBoutCount", Double(bouts.count))
-        set.append("walkingDurationSeconds", bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) })
-        set.append("walkingBoutStartsSeconds", .numbers(bouts.map { $0.lowerBound - origin }))
-        set.append("walkingBoutEndsSeconds", .numbers(bouts.map { $0.upperBound - origin }))
+        return GaitFeatures(
+            stepCount: steps.count, cadenceStepsPerMinute: c.value, cadenceSource: c.source,
+            cadenceFromStepsStepsPerMinute: c.fromSteps, cadenceMedianFromStepsStepsPerMinute: c.medianFromSteps,
+            cadenceAutocorrStepsPerMinute: c.autocorrelation, cadenceDominantFrequencyStepsPerMinute: c.dominantFrequency,
+            dominantGaitFrequencyHz: c.dominantFrequencyHz,
+            stepTimeMeanSeconds: stepTimes.isEmpty ? nil : stepTimes.statistic(Statistics.mean),
+            stepTimeSdSeconds: stepTimes.count < 2 ? nil : stepTimes.statistic(Statistics.standardDeviation),
+            strideTimeMeanSeconds: strideTimes.isEmpty ? nil : strideTimes.statistic(Statistics.mean),
+            strideTimeSdSeconds: strideTimes.count < 2 ? nil : strideTimes.statistic(Statistics.standardDeviation),
+            regularity: regularity,
+            walkingBoutCount: bouts.count, walkingDurationSeconds: bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) },
+            walkingBoutStartsSeconds: bouts.map { $0.lowerBound - origin }, walkingBoutEndsSeconds: bouts.map { $0.upperBound - origin },
+            sway: SwayFeatures(), tremor: tremor)
     }
 
     /// Regularity and symmetry (Moe-Nilssen & Helbostad 2004) and harmonic ratios of the longest
-    /// bout, trimmed, in the order `appendFeatures` writes them.
-    var regularityAndHarmonicRatios: [(String, Double?)] {
+    /// bout, trimmed.
+    var regularityAndHarmonicRatios: GaitRegularity {
         let fs = p.rateHz
-        var regularity: [(String, Double?)] = []
-        var harmonic: [(String, Double?)] = []
-        if let (segment, bout, index) = longestBout {
-            let trim = Int(clamping: p.trimSeconds * fs)
-            let inner = bout.count > 2 * trim + Int(clamping: 2 * fs) ? (bout.lowerBound + trim)..<(bout.upperBound - trim) : bout
-            for (suffix, signal) in [("V", segment.v20), ("H1", segment.h1)] {
-                let lags = StepAnalysis.strideLags(Array(signal[inner]), fs: fs)
-                if suffix == "V" {
-                    regularity.append(("stepLagSamples", lags?.m1))
-                    regularity.append(("strideLagSamples", lags?.m2))
-                }
-                regularity.append(("stepRegularity" + suffix, lags?.r1))
-                regularity.append(("strideRegularity" + suffix, lags?.r2))
-                regularity.append(("stepSymmetryRatio" + suffix, lags.map { $0.r1 / $0.r2 }))
-                regularity.append(("stepSymmetryDifference" + suffix, lags.map { abs($0.r2 - $0.r1) }))
-                regularity.append(("regularityIndex" + suffix, lags.map { 1 - 2 * abs($0.r2 - $0.r1) / ($0.r2 + $0.r1) }))
-            }
-            let boutSteps = segment.steps[index].filter { $0 >= Double(inner.lowerBound) && $0 < Double(inner.upperBound) }
-            let horizontal = Self.harmonicRatios(segment.h1, steps: boutSteps)
-            harmonic.append(("harmonicRatioV", Self.harmonicRatios(segment.v20, steps: boutSteps).even))
-            harmonic.append(("harmonicRatioH1", horizontal.even))
-            harmonic.append(("harmonicRatioML", horizontal.odd))
-        } else {
-            for name in ["stepLagSamples", "strideLagSamples"] + ["V", "H1"].flatMap({ s in
-                ["stepRegularity", "strideRegularity", "stepSymmetryRatio", "stepSymmetryDifference", "regularityIndex"].map { $0 + s } })
-            {
-                regularity.append((name, nil))
-            }
-            harmonic = [("harmonicRatioV", nil), ("harmonicRatioH1", nil), ("harmonicRatioML", nil)]
+        var result = GaitRegularity(v: AxisRegularity(), h1: AxisRegularity())
+        guard let (segment, bout, index) = longestBout else { return result }
+        let trim = Int(clamping: p.trimSeconds * fs)
+        let inner = bout.count > 2 * trim + Int(clamping: 2 * fs) ? (bout.lowerBound + trim)..<(bout.upperBound - trim) : bout
+        func axis(_ signal: [Double]) -> (lags: (m1: Double, m2: Double, r1: Double, r2: Double)?, AxisRegularity) {
+            let lags = StepAnalysis.strideLags(Array(signal[inner]), fs: fs)
+            return (lags, AxisRegularity(
+                stepRegularity: lags?.r1, strideRegularity: lags?.r2, stepSymmetryRatio: lags.map { $0.r1 / $0.r2 },
+                stepSymmetryDifference: lags.map { abs($0.r2 - $0.r1) }, regularityIndex: lags.map { 1 - 2 * abs($0.r2 - $0.r1) / ($0.r2 + $0.r1) }))
         }
-        return regularity + harmonic
+        let vertical = axis(segment.v20)
+        (result.stepLagSamples, result.strideLagSamples, result.v) = (vertical.lags?.m1, vertical.lags?.m2, vertical.1)
+        result.h1 = axis(segment.h1).1
+        let boutSteps = segment.steps[index].filter { $0 >= Double(inner.lowerBound) && $0 < Double(inner.upperBound) }
+        let horizontal = Self.harmonicRatios(segment.h1, steps: boutSteps)
+        result.harmonicRatioV = Self.harmonicRatios(segment.v20, steps: boutSteps).even
+        (result.harmonicRatioH1, result.harmonicRatioML) = (horizontal.even, horizontal.odd)
+        return result
     }
 
     /// Harmonic ratios (Menz, Lord & Fitzpatrick 2003, Gait Posture 18:35–46): per stride

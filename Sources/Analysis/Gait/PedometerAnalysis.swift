@@ -5,36 +5,18 @@ import SensorData
 public enum PedometerAnalysis {
     /// 60·(S_last − S_first)/(E_last − E_first); one item: 60·S/(E − startDate); nil when the
     /// span is below 10 s. Also the last item's steps and distance.
-    public static func features(_ series: SensorSeries) -> FeatureSet {
-        var set = FeatureSet(name: "pedometer")
+    public static func features(_ series: SensorSeries) -> PedometerFeatures? {
         guard series.kind == .pedometer, let steps = series["numberOfSteps"], let ends = series["endDate"],
             let starts = series["startDate"], let last = steps.indices.last
-        else { return set }
+        else { return nil }
         var cadence: Double?
         if steps.count >= 2, ends[last] - ends[0] >= 10 {
             cadence = 60 * (steps[last] - steps[0]) / (ends[last] - ends[0])
         } else if steps.count == 1, ends[0] - starts[0] >= 10 {
             cadence = 60 * steps[0] / (ends[0] - starts[0])
         }
-        set.append("cadencePedometerStepsPerMinute", cadence)
-        set.append("pedometerStepCount", steps[last])
         let distance = series["distance"]?[last]
-        set.append("pedometerDistanceMeters", distance.flatMap { $0.isNaN ? nil : $0 })
-        set.append("pedometerDurationSeconds", ends[last] - starts[0])
-        return set
-    }
-}
-
-extension FeatureSet {
-    /// The same features under another set name.
-    public func renamed(_ name: String) -> FeatureSet {
-        var set = FeatureSet(name: name)
-        for (feature, value) in zip(names, values) { set.append(feature, value) }
-        return set
-    }
-
-    /// Appends every feature of `other`.
-    public mutating func append(contentsOf other: FeatureSet) {
-        for (feature, value) in zip(other.names, other.values) { append(feature, value) }
+        return PedometerFeatures(cadencePedometerStepsPerMinute: cadence, pedometerStepCount: steps[last],
+                                 pedometerDistanceMeters: distance.flatMap { $0.isNaN ? nil : $0 }, pedometerDurationSeconds: ends[last] - starts[0])
     }
 }

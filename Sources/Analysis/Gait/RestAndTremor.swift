@@ -9,19 +9,10 @@ extension StepAnalysis {
     /// Accelerometric sway on a rest recording (analysis.md §2.8; Mancini et al. 2012,
     /// J NeuroEng Rehabil 9:59): the segment minus its first 5 s (mPower-sdata
     /// `TrimData(timeStart = 5)`) when it is at least 10 s long.
-    static let restFeatureNames = [
-        "swayRmsMetersPerSecondSquaredH", "swayRmsMetersPerSecondSquaredH1", "swayRmsMetersPerSecondSquaredH2",
-        "swayRmsMetersPerSecondSquaredV", "swayJerkRmsMetersPerSecondCubed", "swayEllipseArea95MetersSquaredPerSecondToTheFourth",
-        "swayCentroidFrequencyHz", "swayF95Hz",
-    ]
-
-    func appendRestFeatures(to set: inout FeatureSet) {
-        let names = Self.restFeatureNames
+    var sway: SwayFeatures {
         let fs = p.rateHz
-        guard let segment = longestSegment, Double(segment.motion.count) / fs >= 5 else {
-            for name in names { set.append(name, .missing) }
-            return
-        }
+        var sway = SwayFeatures()
+        guard let segment = longestSegment, Double(segment.motion.count) / fs >= 5 else { return sway }
         let trim = Double(segment.motion.count) / fs >= 10 ? Int(clamping: 5 * fs) : 0
         let h1 = Array(segment.h1[trim...]), h2 = Array(segment.h2[trim...]), v = Array(segment.v[trim...])
         func rms(_ x: [Double]) -> Double {
@@ -29,16 +20,16 @@ extension StepAnalysis {
             return (x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(x.count)).squareRoot()
         }
         let r1 = rms(h1), r2 = rms(h2)
-        set.append(names[0], (r1 * r1 + r2 * r2).squareRoot())
-        set.append(names[1], r1)
-        set.append(names[2], r2)
-        set.append(names[3], rms(v))
+        sway.swayRmsMetersPerSecondSquaredH = (r1 * r1 + r2 * r2).squareRoot()
+        sway.swayRmsMetersPerSecondSquaredH1 = r1
+        sway.swayRmsMetersPerSecondSquaredH2 = r2
+        sway.swayRmsMetersPerSecondSquaredV = rms(v)
         var jerk = 0.0
         for i in 1..<h1.count {
             let d1 = (h1[i] - h1[i - 1]) * fs, d2 = (h2[i] - h2[i - 1]) * fs
             jerk += d1 * d1 + d2 * d2
         }
-        set.append(names[4], (jerk / Double(max(1, h1.count - 1))).squareRoot())
+        sway.swayJerkRmsMetersPerSecondCubed = (jerk / Double(max(1, h1.count - 1))).squareRoot()
         // 95 % confidence ellipse of (H1, H2): π·χ²₂(0.95)·√(λ1λ2), χ²₂(0.95) = 5.991.
         let n = Double(h1.count)
         let m1 = h1.reduce(0, +) / n, m2 = h2.reduce(0, +) / n
@@ -51,25 +42,17 @@ extension StepAnalysis {
         c11 /= n - 1
         c22 /= n - 1
         c12 /= n - 1
-        set.append(names[5], Double.pi * 5.991 * max(0, c11 * c22 - c12 * c12).squareRoot())
+        sway.swayEllipseArea95MetersSquaredPerSecondToTheFourth = Double.pi * 5.991 * max(0, c11 * c22 - c12 * c12).squareRoot()
         // Summed Welch PSD of H1 and H2 over 0.1–5 Hz: centroid and 95 % power frequency.
         let segmentSize = min(h1.count, Int(clamping: 10 * fs))
         guard let psd1 = try? Spectrum.welch(h1, sampleRateHz: fs, segmentSize: segmentSize),
             let psd2 = try? Spectrum.welch(h2, sampleRateHz: fs, segmentSize: segmentSize)
-        else {
-            set.append(names[6], .missing)
-            set.append(names[7], .missing)
-            return
-        }
+        else { return sway }
         let band = psd1.frequenciesHz.indices.filter { psd1.frequenciesHz[$0] >= 0.1 && psd1.frequenciesHz[$0] <= 5 }
         let power = band.map { psd1.density[$0] + psd2.density[$0] }
         let total = power.reduce(0, +)
-        guard total > 0 else {
-            set.append(names[6], .missing)
-            set.append(names[7], .missing)
-            return
-        }
-        set.append(names[6], zip(band, power).reduce(0) { $0 + psd1.frequenciesHz[$1.0] * $1.1 } / total)
+        guard total > 0 else { return sway }
+        sway.swayCentroidFrequencyHz = zip(band, power).reduce(0) { $0 + psd1.frequenciesHz[$1.0] * $1.1 } / total
         var cumulative = 0.0
         var f95 = psd1.frequenciesHz[band.last!]
         for (k, value) in zip(band, power) {
@@ -79,29 +62,25 @@ extension StepAnalysis {
                 break
             }
         }
-        set.append(names[7], f95)
-    }
-
-    /// The tremor features computed with the steps (``tremor``).
-    func appendTremorFeatures(to set: inout FeatureSet) {
-        set.append(contentsOf: tremor)
+        sway.swayF95Hz = f95
+        return sway
     }
 
     /// Tremor spectrum (analysis.md §2.9) of the dynamic acceleration (suffix `Accel`) and, for
     /// device motion, the rotation rate (`Gyro`): per axis demeaned, zero-phase 1 Hz high-pass,
     /// Welch PSD (Hann, 4-s segments, 50 % overlap), axes summed.
-    static func tremorFeatures(of motion: UniformMotion?, rateHz fs: Double) -> FeatureSet {
-        var set = FeatureSet(name: "tremor")
+    static func tremorFeatures(of motion: UniformMotion?, rateHz fs: Double) -> TremorFeatures {
+        var set = TremorFeatures()
         // Per axis a signal and what is subtracted from it first (gravity, or nothing).
         let accel: [([Double], [Double]?)]? = motion.map { m in [(m.x, m.gx), (m.y, m.gy), (m.z, m.gz)] }
         let gyro: [([Double], [Double]?)]? = motion?.rotation.map { [($0.x, nil), ($0.y, nil), ($0.z, nil)] }
-        for (suffix, axes) in [("Accel", accel), ("Gyro", gyro)] {
-            let unit = suffix == "Accel" ? "MetersSquaredPerSecondToTheFourth" : "RadiansSquaredPerSecondSquared"
-            let names = ["tremorDominantFrequencyHz", "tremorBandPower3To12" + unit, "tremorRelativeBandPower", "tremorPeakProminence"].map { $0 + suffix }
-            guard let axes, let first = axes.first, Double(first.0.count) / fs >= 5, fs >= 30 else {
-                for name in names { set.append(name, .missing) }
-                continue
-            }
+        let fields: [(WritableKeyPath<TremorFeatures, Double?>, WritableKeyPath<TremorFeatures, Double?>, WritableKeyPath<TremorFeatures, Double?>,
+                      WritableKeyPath<TremorFeatures, Double?>)] = [
+            (\.tremorDominantFrequencyHzAccel, \.tremorBandPower3To12MetersSquaredPerSecondToTheFourthAccel, \.tremorRelativeBandPowerAccel, \.tremorPeakProminenceAccel),
+            (\.tremorDominantFrequencyHzGyro, \.tremorBandPower3To12RadiansSquaredPerSecondSquaredGyro, \.tremorRelativeBandPowerGyro, \.tremorPeakProminenceGyro),
+        ]
+        for (axes, field) in zip([accel, gyro], fields) {
+            guard let axes, let first = axes.first, Double(first.0.count) / fs >= 5, fs >= 30 else { continue }
             let highPass = Butterworth.highPass(order: 2, cutoffHz: 1, sampleRateHz: fs)
             var frequencies: [Double] = []
             var density: [Double] = []
@@ -123,18 +102,15 @@ extension StepAnalysis {
             let df = frequencies.count > 1 ? frequencies[1] - frequencies[0] : 0
             let band = frequencies.indices.filter { frequencies[$0] >= 3 && frequencies[$0] <= 12 }
             let wide = frequencies.indices.filter { frequencies[$0] >= 1 && frequencies[$0] <= 20 }
-            guard let peak = band.max(by: { density[$0] < density[$1] }), df > 0 else {
-                for name in names { set.append(name, .missing) }
-                continue
-            }
+            guard let peak = band.max(by: { density[$0] < density[$1] }), df > 0 else { continue }
             let offset = peak > 0 && peak < density.count - 1
                 ? Peaks.parabolicVertex(log(density[peak - 1]), log(density[peak]), log(density[peak + 1])).offset : 0
             let bandPower = band.reduce(0) { $0 + density[$1] } * df
             let widePower = wide.reduce(0) { $0 + density[$1] } * df
-            set.append(names[0], frequencies[peak] + offset * df)
-            set.append(names[1], bandPower)
-            set.append(names[2], widePower > 0 ? bandPower / widePower : nil)
-            set.append(names[3], density[peak] / band.map { density[$0] }.statistic(Statistics.median))
+            set[keyPath: field.0] = frequencies[peak] + offset * df
+            set[keyPath: field.1] = bandPower
+            set[keyPath: field.2] = widePower > 0 ? bandPower / widePower : nil
+            set[keyPath: field.3] = density[peak] / band.map { density[$0] }.statistic(Statistics.median)
         }
         return set
     }

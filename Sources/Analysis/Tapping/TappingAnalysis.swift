@@ -26,11 +26,11 @@ public enum TappingAnalysis {
 
     /// Everything `score tapping` reports.
     public struct Result: Sendable {
-        public var peer: FeatureSet
-        public var atk: FeatureSet
+        public var peer: TappingPeerFeatures
+        public var atk: TappingExtraFeatures
         public var warnings: [ReadWarning]
         /// The peer's error text when the input is unusable (exit status 1), else nil.
-        public var error: String?
+        public var error: String? { peer.error }
     }
 
     /// Scores `result` with `convention` plus the `atk` extras.
@@ -39,7 +39,7 @@ public enum TappingAnalysis {
     public static func analyze(_ result: TappingResult, convention: Convention = .mhealthtools, depressThreshold: Double = 20) -> Result {
         let rows = Rows(result)
         let cleaned = MhealthtoolsCleaning(rows, depressThreshold: depressThreshold)
-        let peer: FeatureSet
+        let peer: TappingPeerFeatures
         switch convention {
         case .mhealthtools: peer = mhealthtools(cleaned)
         case .mpowerSdata: peer = mpowerSdata(rows, depressThreshold: depressThreshold)
@@ -48,9 +48,7 @@ public enum TappingAnalysis {
         var warnings: [ReadWarning] = []
         if cleaned.noneDuplicatesRemoved > 0 { warnings.append(.duplicateNoneTaps(count: cleaned.noneDuplicatesRemoved)) }
         if result.decreasingTimestampPairs > 0 { warnings.append(.unsortedTimestamps(count: result.decreasingTimestampPairs)) }
-        var error: String?
-        if case .text(let text)? = peer["error"] { error = text }
-        return Result(peer: peer, atk: atk(result, cleaned), warnings: warnings, error: error)
+        return Result(peer: peer, atk: atk(result, cleaned), warnings: warnings)
     }
 
     /// The taps the mhealthtools features are computed from (analysis.md §1.2 cleaning) as their
@@ -134,58 +132,40 @@ public enum TappingAnalysis {
 
     /// The 42 mhealthtools features in R column order, then `error` (its message; null where
     /// mhealthtools writes "None").
-    static func mhealthtools(_ cleaned: MhealthtoolsCleaning) -> FeatureSet {
-        var set = FeatureSet(name: Convention.mhealthtools.setName, capacity: 43)
-        if let error = cleaned.error {
-            set.append("error", .text(error))
-            return set
-        }
-        appendFeatures(&set, rows: cleaned.rows, kept: cleaned.kept, intervals: cleaned.intervals, moments: .e1071Type3, shortNA: false)
-        set.append("error", .missing)  // mhealthtools writes "None"; no error is null here
-        return set
+    static func mhealthtools(_ cleaned: MhealthtoolsCleaning) -> TappingPeerFeatures {
+        if let error = cleaned.error { return .unusable(error: error) }
+        let intervals = intervalFeatures(rows: cleaned.rows, kept: cleaned.kept, intervals: cleaned.intervals, moments: .e1071Type3, shortNA: false)
+        return .mhealthtools(MhealthtoolsTappingFeatures(intervals: intervals))
     }
 
-    /// The eleven statistics of each series, in R column order.
-    private static let statisticNames = ["mean", "median", "iqr", "min", "max", "skew", "kur", "sd", "mad", "cv", "range"]
-    /// Feature names of the interval, left-drift and right-drift series, built once.
-    private static let intervalNames = (statisticNames + ["tkeo", "ar1", "ar2", "fatigue10", "fatigue25", "fatigue50"]).map { $0 + "TapInter" }
-    private static let driftNames = [statisticNames.map { $0 + "DriftLeft" }, statisticNames.map { $0 + "DriftRight" }]
-
     /// Interval, drift and count features shared by the mhealthtools and mPower-sdata sets.
-    static func appendFeatures(
-        _ set: inout FeatureSet, rows: Rows, kept: [Int], intervals d: [Double], moments: TapStatistics.Moments, shortNA: Bool
-    ) {
+    static func intervalFeatures(rows: Rows, kept: [Int], intervals d: [Double], moments: TapStatistics.Moments, shortNA: Bool) -> TapIntervalFeatures {
         typealias S = TapStatistics
-        /// Appends the eleven statistics of `v` under `names`.
-        func eleven(_ v: [Double], _ names: [String]) {
+        /// The eleven statistics of `v` (skew, kur and cv NaN below 3 values under `shortNA`).
+        func eleven(_ v: [Double]) -> TapSeriesStatistics {
             let tooShort = shortNA && v.count < 3
             let (median, iqr, mad) = S.medianIQRAndMAD(v)
-            let values = [
-                S.mean(v), median, iqr, S.min(v), S.max(v), tooShort ? .nan : S.skew(v, moments), tooShort ? .nan : S.kurtosis(v, moments),
-                S.sd(v), mad, tooShort ? .nan : S.cv(v), S.range(v),
-            ]
-            for (name, value) in zip(names, values) { set.append(name, value) }
+            return TapSeriesStatistics(
+                mean: S.mean(v), median: median, iqr: iqr, min: S.min(v), max: S.max(v), skew: tooShort ? .nan : S.skew(v, moments),
+                kur: tooShort ? .nan : S.kurtosis(v, moments), sd: S.sd(v), mad: mad, cv: tooShort ? .nan : S.cv(v), range: S.range(v))
         }
         let short = shortNA && d.count < 3
-        eleven(d, intervalNames)
         let (k10, k25, k50) = S.fatigueCounts(d.count)
-        let intervalExtras = short ? [Double](repeating: .nan, count: 6) : [
-            S.tkeo(d), S.autocorrelation(d, lag: 1), S.autocorrelation(d, lag: 2), S.fatigue(d, k: k10), S.fatigue(d, k: k25), S.fatigue(d, k: k50),
-        ]
-        for (name, value) in zip(intervalNames[statisticNames.count...], intervalExtras) { set.append(name, value) }
         // Drift: sides by position relative to the mean x of the kept taps, not by label.
         let xs = kept.map { rows.x[$0] }
         let meanX = S.mean(xs)
-        for (left, names) in zip([true, false], driftNames) {
+        let drift = [true, false].map { left in
             let side = kept.filter { (rows.x[$0] < meanX) == left }
-            let drift = side.indices.dropFirst().map { j in
-                hypot(rows.x[side[j]] - rows.x[side[j - 1]], rows.y[side[j]] - rows.y[side[j - 1]])
-            }
-            eleven(drift, names)
+            return eleven(side.indices.dropFirst().map { j in hypot(rows.x[side[j]] - rows.x[side[j - 1]], rows.y[side[j]] - rows.y[side[j - 1]]) })
         }
-        set.append("numberTaps", Double(kept.count))
-        set.append("buttonNoneFreq", Double(kept.filter { rows.button[$0] == .none }.count) / Double(kept.count))
-        set.append("corXY", S.correlation(xs, kept.map { rows.y[$0] }))
+        return TapIntervalFeatures(
+            tapInter: eleven(d),
+            tkeoTapInter: short ? .nan : S.tkeo(d), ar1TapInter: short ? .nan : S.autocorrelation(d, lag: 1),
+            ar2TapInter: short ? .nan : S.autocorrelation(d, lag: 2), fatigue10TapInter: short ? .nan : S.fatigue(d, k: k10),
+            fatigue25TapInter: short ? .nan : S.fatigue(d, k: k25), fatigue50TapInter: short ? .nan : S.fatigue(d, k: k50),
+            driftLeft: drift[0], driftRight: drift[1],
+            numberTaps: kept.count, buttonNoneFreq: Double(kept.filter { rows.button[$0] == .none }.count) / Double(kept.count),
+            corXY: S.correlation(xs, kept.map { rows.y[$0] }))
     }
 
     // MARK: - mPower-sdata and PDScores
@@ -194,8 +174,7 @@ public enum TappingAnalysis {
     /// Left rows, Right rows, None rows; rows sorted by time; kept = the tap before each jump
     /// (|x_{i+1} − x_i| > threshold), so the last tap is never kept; population moments; skew,
     /// kur, cv, tkeo, fatigue, ar are NA with fewer than 3 intervals; plus `dfaTapInter`.
-    static func mpowerSdata(_ rows: Rows, depressThreshold: Double) -> FeatureSet {
-        var set = FeatureSet(name: Convention.mpowerSdata.setName)
+    static func mpowerSdata(_ rows: Rows, depressThreshold: Double) -> TappingPeerFeatures {
         let ordered = rows.button.indices.filter { rows.button[$0] == .left } + rows.button.indices.filter { rows.button[$0] == .right }
             + rows.button.indices.filter { rows.button[$0] == .none }
         var unique: [Int] = []
@@ -207,25 +186,18 @@ public enum TappingAnalysis {
             rows.t[a.element] < rows.t[b.element] || (rows.t[a.element] == rows.t[b.element] && a.offset < b.offset)
         }.map(\.element)
         let kept = tapsBeforeJumps(sorted, rows: rows, threshold: depressThreshold)
-        guard !kept.isEmpty else {
-            set.append("error", .text("no taps remain after cleaning"))
-            return set
-        }
+        guard !kept.isEmpty else { return .unusable(error: "no taps remain after cleaning") }
         let d = kept.indices.dropFirst().map { rows.t[kept[$0]] - rows.t[kept[$0 - 1]] }
-        appendFeatures(&set, rows: rows, kept: kept, intervals: d, moments: .population, shortNA: true)
-        set.append("dfaTapInter", TapStatistics.dfa(d))
-        return set
+        let intervals = intervalFeatures(rows: rows, kept: kept, intervals: d, moments: .population, shortNA: true)
+        return .mpowerSdata(MpowerSdataTappingFeatures(intervals: intervals, dfaTapInter: TapStatistics.dfa(d)))
     }
 
     /// PDScores `features_bta`: recorded order, no de-duplication, kept taps as mPower-sdata;
     /// `tapdt` = median interval (s), `tapiqr` = interval IQR with type-5 quantiles (MATLAB).
-    static func pdscores(_ rows: Rows, depressThreshold: Double) -> FeatureSet {
-        var set = FeatureSet(name: Convention.little.setName)
+    static func pdscores(_ rows: Rows, depressThreshold: Double) -> TappingPeerFeatures {
         let kept = tapsBeforeJumps(Array(0..<rows.count), rows: rows, threshold: depressThreshold)
         let d = kept.indices.dropFirst().map { rows.t[kept[$0]] - rows.t[kept[$0 - 1]] }
-        set.append("tapdt", TapStatistics.median(d))
-        set.append("tapiqr", TapStatistics.iqrType5(d))
-        return set
+        return .pdscores(PDScoresTappingFeatures(tapdt: TapStatistics.median(d), tapiqr: TapStatistics.iqrType5(d)))
     }
 
     /// Indices i of `order` with |x(order[i+1]) − x(order[i])| > threshold.

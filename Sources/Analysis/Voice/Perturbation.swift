@@ -5,7 +5,7 @@ import SignalProcessing
 /// Glottal pulses and their perturbation, after Praat's "Sound & Pitch: To PointProcess (cc)"
 /// and the voice-report measures (Praat manual "Voice 2. Jitter", "Voice 3. Shimmer";
 /// analysis.md §4.7).
-enum Perturbation {
+public enum Perturbation {
     /// Pulse times: from the middle of each voiced stretch, the absolute extremum within ±½ period,
     /// then period by period to both sides the best cross-correlation of one period with the
     /// previous one (lags 0.8–1.25 periods), kept when r > 0.3 and the local peak exceeds 1 % of
@@ -131,20 +131,42 @@ enum Perturbation {
     }
 
     /// Jitter and shimmer measures; nil where too few valid periods.
-    struct Measures {
-        var jitterLocal: Double?
-        var jitterLocalAbsoluteSeconds: Double?
-        var jitterRap: Double?
-        var jitterPpq5: Double?
-        var jitterDdp: Double?
-        var shimmerLocal: Double?
-        var shimmerLocalDb: Double?
-        var shimmerApq3: Double?
-        var shimmerApq5: Double?
-        var shimmerApq11: Double?
-        var shimmerDda: Double?
-        var meanPeriodSeconds: Double?
-        var periodCount: Int
+    /// Jitter and shimmer as Praat's "Get jitter/shimmer" (periods 0.0001–0.02 s, period factor
+    /// 1.3, amplitude factor 1.6; Praat manual, "Voice 2. Jitter", "Voice 3. Shimmer"); relative
+    /// measures are fractions (Praat shows them in %), null when too few valid periods. Encoded as
+    /// features without the mean period and period count.
+    public struct Measures: Sendable, Hashable, Encodable {
+        /// Mean |T_i − T_{i−1}| / mean period (Praat "local").
+        public var jitterLocal: Double?
+        /// Mean |T_i − T_{i−1}|, s (Praat "local, absolute").
+        public var jitterLocalAbsoluteSeconds: Double?
+        /// Relative average perturbation over 3 periods / mean period.
+        public var jitterRap: Double?
+        /// Five-point period perturbation quotient / mean period.
+        public var jitterPpq5: Double?
+        /// Mean |difference of differences| of periods / mean period (= 3 × RAP).
+        public var jitterDdp: Double?
+        /// Mean |A_i − A_{i−1}| / mean amplitude.
+        public var shimmerLocal: Double?
+        /// Mean |20·lg(A_i / A_{i−1})|, dB.
+        public var shimmerLocalDb: Double?
+        /// Three-point amplitude perturbation quotient.
+        public var shimmerApq3: Double?
+        /// Five-point amplitude perturbation quotient.
+        public var shimmerApq5: Double?
+        /// Eleven-point amplitude perturbation quotient.
+        public var shimmerApq11: Double?
+        /// 3 × APQ3 (Praat "dda").
+        public var shimmerDda: Double?
+        /// Mean of the valid periods (Praat's isPeriod), s: the divisor of the relative jitters.
+        public var meanPeriodSeconds: Double?
+        /// Valid periods, count.
+        public var periodCount: Int
+
+        private enum CodingKeys: String, CodingKey {
+            case jitterLocal, jitterLocalAbsoluteSeconds, jitterRap, jitterPpq5, jitterDdp
+            case shimmerLocal, shimmerLocalDb, shimmerApq3, shimmerApq5, shimmerApq11, shimmerDda
+        }
     }
 
     /// The standard arguments: periods 0.0001–0.02 s, period factor 1.3, amplitude factor 1.6.

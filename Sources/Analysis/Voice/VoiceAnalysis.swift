@@ -24,7 +24,7 @@ public enum VoiceAnalysis {
     /// What ``analyze(interleaved:channels:sampleRateHz:options:)`` found: the features, the
     /// warnings, and the F0 contour the features were computed from (for plotting).
     public struct Result: Sendable {
-        public var features: FeatureSet
+        public var features: VoiceFeatures
         public var warnings: [String]
         /// Frame centres, s, and F0, Hz (NaN where unvoiced): Praat's "To Pitch (ac)" contour.
         public var pitchTimeSeconds: [Double]
@@ -82,38 +82,28 @@ public enum VoiceAnalysis {
             let contour = pitch?.contour(pitchRuns)
             return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour))
         }, harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
-        var set = recording.features
-        set.append(contentsOf: voice.features)
-        set.append("hnrDb", harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
+        let features = VoiceFeatures(levels: recording.features, contour: voice.features,
+                                     hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
         let frameIndices = contour?.frequency.indices ?? 0..<0
-        return Result(features: set, warnings: recording.warnings + voice.warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
+        return Result(features: features, warnings: recording.warnings + voice.warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
                       pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan })
     }
 
     /// Channel layout, duration, levels and loudness of the whole recording, and ResearchKit's
     /// too-loud rule.
-    static func levels(interleaved: [Double], channels: Int, channel0: [Double], sampleRateHz: Double, options: Options) -> (features: FeatureSet, warnings: [String]) {
-        var set = FeatureSet(name: "atk")
+    static func levels(interleaved: [Double], channels: Int, channel0: [Double], sampleRateHz: Double, options: Options) -> (features: VoiceLevelFeatures, warnings: [String]) {
         var warnings: [String] = []
         let frames = channel0.count
         let dualMono = channels == 2 && (0..<frames).allSatisfy { interleaved[2 * $0] == interleaved[2 * $0 + 1] }
         let loudnessChannels = channels == 1 || (dualMono && options.countIdenticalChannelsOnce) ? 1 : channels
-        set.append("channelMode", .text(channels == 1 ? "mono" : dualMono ? "dualMono" : "multichannel"))
-        set.append("durationSeconds", Double(frames) / sampleRateHz)
 
         // Levels of the whole recording (channel 0).
         let meanSquare = channel0.reduce(0) { $0 + $1 * $1 } / Double(max(1, frames))
         let rmsDbfs = 10 * log10(meanSquare)
-        set.append("rmsDbfs", rmsDbfs.isFinite ? rmsDbfs : nil)
-        // Praat "Sound: Get intensity (dB)": samples as pascals re 2·10⁻⁵ Pa — not SPL.
-        set.append("intensityDb", rmsDbfs.isFinite ? rmsDbfs + 20 * log10(1 / 2e-5) : nil)
-        set.append("splDecibels", options.calibrationOffsetDecibels.flatMap { rmsDbfs.isFinite ? rmsDbfs + $0 : nil })
 
         // ITU-R BS.1770-4 over all channels (identical channels counted once only on request).
         var meter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: loudnessChannels)
         meter.process(interleaved: loudnessChannels == channels ? interleaved : channel0)
-        set.append("loudnessLufs", meter.integratedLUFS)
-        set.append("loudnessRangeLu", meter.loudnessRangeLU)
         if meter.integratedLUFS == nil { warnings.append("integrated loudness is −∞: every block is below −70 LUFS") }
 
         // ResearchKit's too-loud rule (ORKAudioLevelNavigationRule.m): non-zero Int16 samples of
@@ -128,38 +118,32 @@ public enum VoiceAnalysis {
             }
         }
         let tooLoudMean = countM > 0 ? sumM / Double(countM) : 0
-        set.append("researchKitTooLoudMeanLevel", tooLoudMean)
-        set.append("researchKitTooLoud", tooLoudMean > 0.45)
         let clipped = channel0.filter { abs($0) >= 0.999 }.count
         if clipped > 0 { warnings.append("clipping: \(clipped) sample(s) at |x| ≥ 0.999") }
-        return (set, warnings)
+        let features = VoiceLevelFeatures(
+            channelMode: channels == 1 ? .mono : dualMono ? .dualMono : .multichannel, durationSeconds: Double(frames) / sampleRateHz,
+            rmsDbfs: rmsDbfs.isFinite ? rmsDbfs : nil,
+            // Praat "Sound: Get intensity (dB)": samples as pascals re 2·10⁻⁵ Pa — not SPL.
+            intensityDb: rmsDbfs.isFinite ? rmsDbfs + 20 * log10(1 / 2e-5) : nil,
+            splDecibels: options.calibrationOffsetDecibels.flatMap { rmsDbfs.isFinite ? rmsDbfs + $0 : nil },
+            loudnessLufs: meter.integratedLUFS, loudnessRangeLu: meter.loudnessRangeLU,
+            researchKitTooLoudMeanLevel: tooLoudMean, researchKitTooLoud: tooLoudMean > 0.45)
+        return (features, warnings)
     }
 
     /// F0 statistics, voiced material and its levels, pulses, jitter and shimmer of `sound` (one
     /// channel) and its pitch contour.
-    static func contourFeatures(_ sound: PraatSound, sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> (features: FeatureSet, warnings: [String]) {
-        var set = FeatureSet(name: "atk")
+    static func contourFeatures(_ sound: PraatSound, sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> (features: VoiceContourFeatures, warnings: [String]) {
         var warnings: [String] = []
         let channel0 = sound.samples, frames = sound.count
         let voicedF0 = contour.map { c in c.frequency.indices.filter(c.isVoiced).map { c.frequency[$0] } } ?? []
         let sorted = voicedF0.sorted()
-        set.append("voicedFrameCount", Double(voicedF0.count))
-        set.append("f0MedianHz", sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.5))
-        set.append("f0MeanHz", sorted.isEmpty ? nil : voicedF0.statistic(Statistics.mean))
-        set.append("f0SdHz", sorted.count < 2 ? nil : voicedF0.statistic(Statistics.standardDeviation))
-        set.append("f0SdSemitones", sorted.count < 2 ? nil : voicedF0.map { 12 * log2($0 / 100) }.statistic(Statistics.standardDeviation))
-        set.append("f0P5Hz", sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.05))
-        set.append("f0P95Hz", sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.95))
-        set.append("f0RangeHz", sorted.isEmpty ? nil : sorted.last! - sorted.first!)
-
         // Voiced material (analysis.md §4.5, `atk`): 40 ms frames, 10 ms hop, voiced if the frame
         // RMS is at least max(P95 of frame levels − 30 dB, −60 dBFS) and the pitch tracker calls
         // its centre voiced; gaps < 0.2 s bridged, segments < 0.3 s dropped.
         let segments = voicedSegments(channel0, sampleRateHz: sampleRateHz, contour: contour)
         let voicedSamples = segments.reduce(0) { $0 + $1.count }
         let voicedSeconds = Double(voicedSamples) / sampleRateHz
-        set.append("voicedDurationSeconds", voicedSeconds)
-        set.append("voicedFraction", frames > 0 ? voicedSeconds / (Double(frames) / sampleRateHz) : 0)
         if voicedSeconds < 1 { warnings.append("less than 1 s of voiced signal: F0 and perturbation are unreliable") }
         var voicedSquares = 0.0
         var frameLevels: [Double] = []
@@ -169,37 +153,33 @@ public enum VoiceAnalysis {
             frameLevels += Self.frameLevels(channel0, in: segment, length: frameLength, hop: hop)
         }
         let voicedDbfs = voicedSamples > 0 ? 10 * log10(voicedSquares / Double(voicedSamples)) : .nan
-        set.append("rmsVoicedDbfs", voicedDbfs.isFinite ? voicedDbfs : nil)
-        set.append("intensityVoicedDb", voicedDbfs.isFinite ? voicedDbfs + 20 * log10(1 / 2e-5) : nil)
         let sortedLevels = frameLevels.sorted()
-        // Energy mean of the frame levels: 10·lg mean 10^(L/10).
-        set.append("frameRmsDbfsMean", frameLevels.isEmpty ? nil : 10 * log10(frameLevels.reduce(0) { $0 + pow(10, $1 / 10) } / Double(frameLevels.count)))
-        set.append("frameRmsDbfsMedian", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.5))
-        set.append("frameRmsDbfsP10", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.1))
-        set.append("frameRmsDbfsP90", sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.9))
+        var voicedLoudness: Double?
         if Double(voicedSamples) >= 0.4 * sampleRateHz {
             var voicedMeter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: 1)
             voicedMeter.process(interleaved: segments.flatMap { channel0[$0] })
-            set.append("loudnessVoicedLufs", voicedMeter.integratedLUFS)
-        } else {
-            set.append("loudnessVoicedLufs", .missing)
+            voicedLoudness = voicedMeter.integratedLUFS
         }
-
         let pulses = contour.map { Perturbation.pulses(sound, pitch: $0) } ?? []
-        let m = Perturbation.measures(pulses, sound: sound)
-        set.append("pulseCount", Double(pulses.count))
-        set.append("jitterLocal", m.jitterLocal)
-        set.append("jitterLocalAbsoluteSeconds", m.jitterLocalAbsoluteSeconds)
-        set.append("jitterRap", m.jitterRap)
-        set.append("jitterPpq5", m.jitterPpq5)
-        set.append("jitterDdp", m.jitterDdp)
-        set.append("shimmerLocal", m.shimmerLocal)
-        set.append("shimmerLocalDb", m.shimmerLocalDb)
-        set.append("shimmerApq3", m.shimmerApq3)
-        set.append("shimmerApq5", m.shimmerApq5)
-        set.append("shimmerApq11", m.shimmerApq11)
-        set.append("shimmerDda", m.shimmerDda)
-        return (set, warnings)
+        let features = VoiceContourFeatures(
+            voicedFrameCount: voicedF0.count,
+            f0MedianHz: sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.5),
+            f0MeanHz: sorted.isEmpty ? nil : voicedF0.statistic(Statistics.mean),
+            f0SdHz: sorted.count < 2 ? nil : voicedF0.statistic(Statistics.standardDeviation),
+            f0SdSemitones: sorted.count < 2 ? nil : voicedF0.map { 12 * log2($0 / 100) }.statistic(Statistics.standardDeviation),
+            f0P5Hz: sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.05),
+            f0P95Hz: sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.95),
+            f0RangeHz: sorted.isEmpty ? nil : sorted.last! - sorted.first!,
+            voicedDurationSeconds: voicedSeconds, voicedFraction: frames > 0 ? voicedSeconds / (Double(frames) / sampleRateHz) : 0,
+            rmsVoicedDbfs: voicedDbfs.isFinite ? voicedDbfs : nil,
+            intensityVoicedDb: voicedDbfs.isFinite ? voicedDbfs + 20 * log10(1 / 2e-5) : nil,
+            // Energy mean of the frame levels: 10·lg mean 10^(L/10).
+            frameRmsDbfsMean: frameLevels.isEmpty ? nil : 10 * log10(frameLevels.reduce(0) { $0 + pow(10, $1 / 10) } / Double(frameLevels.count)),
+            frameRmsDbfsMedian: sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.5),
+            frameRmsDbfsP10: sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.1),
+            frameRmsDbfsP90: sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.9),
+            loudnessVoicedLufs: voicedLoudness, pulseCount: pulses.count, perturbation: Perturbation.measures(pulses, sound: sound))
+        return (features, warnings)
     }
 
     /// Praat "Sound: To Harmonicity (cc)" (time step 0.01 s, minimum pitch 75 Hz, silence
