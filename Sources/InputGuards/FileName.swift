@@ -116,3 +116,16 @@ public enum FileName {
         return Unicode.Scalar(value).map { ($0, length) }
     }
 }
+
+extension Sequence<UInt8> {
+    /// The bytes as lowercase hexadecimal, two digits each (how digests appear in keys and stores).
+    public var hexadecimal: String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return text
+    }
+}

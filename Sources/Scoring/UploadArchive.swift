@@ -113,7 +113,7 @@ public struct UploadArchive: Sendable {
             let entryPath = path + "/" + name
             let kind = try LoadedInput.classify(content, format: format, path: entryPath, lenient: lenient)
             entries.append(Entry(name: name, input: LoadedInput(path: entryPath, kind: kind, byteCount: content.count),
-                                 sha256: SHA256.hash(data: content).map { byte in String(byte >> 4, radix: 16) + String(byte & 15, radix: 16) }.joined()))
+                                 sha256: SHA256.hash(data: content).hexadecimal))
         }
         return UploadArchive(path: path, entries: entries)
     }

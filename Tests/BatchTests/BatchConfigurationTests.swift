@@ -29,13 +29,17 @@ import TestSupport
         #expect(configuration.analyzers == [.spl, .voice] && configuration.audio == .both)
         var expected = AnalyzerParameters()
         expected.spl.calibrationOffsetDecibels = 111.28
-        expected.spl.calibrationSource = "configuration file c.toml"
+        expected.spl.calibrationSource = "configuration file"
         expected.spl.thresholdDecibels = 40
         expected.voice.pitchFloorHz = 60
         expected.tapping.convention = .little
         expected.gait.analysis.minimumBoutSeconds = 4
         expected.gait.csv.timeUnit = .milliseconds
         #expect(configuration.parameters == expected)
+        // The path the configuration was named by keys nothing: ./c.toml, c.toml and /tmp/x/c.toml alike.
+        for file in ["./c.toml", "/tmp/x/c.toml"] {
+            #expect(try BatchConfiguration.parse(toml: "[spl]\ncalibrationOffsetDecibels = 111.28\nthresholdDecibels = 40\n", file: file).parameters.spl == expected.spl)
+        }
         #expect(try BatchConfiguration.parse(toml: "", file: "empty.toml") == BatchConfiguration())
     }
 
@@ -113,7 +117,10 @@ import TestSupport
         let config = try folder.write("c.toml", "[spl]\ncalibrationFile = \"cal/calibration.json\"\n")
         let configuration = try BatchConfiguration.read(config)
         #expect(configuration.parameters.spl.calibrationOffsetDecibels == 108.5)
-        #expect(configuration.parameters.spl.calibrationSource.hasSuffix("cal/calibration.json"))
+        // By content: SHA-256 of the calibration file's bytes (sha256sum), whatever path reached it.
+        #expect(configuration.parameters.spl.calibrationSource == "calibration file sha256:\(try SHA256Sum.of(folder.path("cal/calibration.json")))")
+        let dotted = try folder.write("dotted.toml", "[spl]\ncalibrationFile = \"./cal/../cal/calibration.json\"\n")
+        #expect(try BatchConfiguration.read(dotted).parameters == configuration.parameters)
         let both = try folder.write("both.toml", "[spl]\ncalibrationFile = \"cal/calibration.json\"\ncalibrationOffsetDecibels = 100\n")
         #expect(throws: ReadError.self) { try BatchConfiguration.read(both) }
     }

@@ -130,3 +130,19 @@ public final class OpenCounter: @unchecked Sendable {
         return counts
     }
 }
+
+/// coreutils' `sha256sum`: the independent reference for content keys.
+public enum SHA256Sum {
+    /// The lowercase hex SHA-256 `/usr/bin/sha256sum` prints for `file`.
+    public static func of(_ file: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [file]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output.prefix(64), as: UTF8.self)
+    }
+}

@@ -157,13 +157,12 @@ import TestSupport
 
 /// The HTML report in a real headless browser (Debian's chromium).
 @Suite struct ReportScreenshotTests {
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// A PNG screenshot of `html` at 1200 × `height`.
     func screenshot(_ html: String, height: Int, in folder: TemporaryFolder, name: String) throws -> [UInt8] {
         let png = folder.path(name + ".png")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.chromium!)
+        process.executableURL = URL(fileURLWithPath: Peer.chromium.files[0])
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,\(height)",
                              "--screenshot=\(png)", URL(fileURLWithPath: html).absoluteString]
         process.standardOutput = FileHandle.nullDevice
@@ -174,8 +173,9 @@ import TestSupport
     }
 
     @Test("the report of SampleData's batch and a score --html page render in chromium: 1200-px PNGs far richer than a blank page",
-          .enabled(if: chromium != nil, "chromium is not installed (scripts/test.sh installs it): screenshot test skipped"))
+          .enabled(if: Peer.chromium.runs, Peer.chromium.skipMessage))
     func screenshots() throws {
+        guard Peer.chromium.require() != nil else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let db = folder.path("r.sqlite")

@@ -10,13 +10,9 @@ import TestSupport
 /// 6.1.38 (praat-parselmouth 0.4.7, in `.build/peers-venv`, made by `scripts/setup.sh`).
 /// Every measure (F0, jitter, shimmer, HNR): 1e-6 relative (largest seen: F0 1.5e-8, HNR 3.3e-9).
 @Suite struct PraatCorpusTests {
-    @Test("every F0, jitter, shimmer and HNR measure equals Praat's to 1e-6 relative on the corpus")
+    @Test("every F0, jitter, shimmer and HNR measure equals Praat's to 1e-6 relative on the corpus", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
     func corpus() throws {
-        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng") else {
-            Issue.record("the Praat peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
-            return
-        }
+        guard let python = Peer.praat.require() else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let real = SharedData.isAvailable ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []

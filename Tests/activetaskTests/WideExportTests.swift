@@ -95,9 +95,10 @@ import TestSupport
         #expect(unknown.status == 2 && unknown.stderr.contains("tapping"))
     }
 
-    @Test("pandas reads the wide CSV with numeric, boolean and text columns, equal to the JSONL and to pandas.read_sql of the wide_<analyzer> view; R's read.csv gives the same types")
+    @Test("pandas reads the wide CSV with numeric, boolean and text columns, equal to the JSONL and to pandas.read_sql of the wide_<analyzer> view; R's read.csv gives the same types",
+          .enabled(if: Peer.python.runs && Peer.r.runs, Peer.python.skipMessage))
     func peersReadTheWideTable() throws {
-        guard let python = PandasPeer.python() else { return }
+        guard let python = Peer.python.require(), Peer.r.require() != nil else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let db = try Self.store(folder)
@@ -135,9 +136,9 @@ import TestSupport
                         elif isinstance(value, bool):
                             if bool(cell) != value: problems.append(f"{analyzer}.{column}[{index}]: {value} vs {cell!r}")
                             if int(view[column].iloc[index]) != int(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs view (0/1)")
-            # R's read.csv (when installed): each column's class agrees with its JSON values' type.
-            import os, subprocess
-            if os.path.exists("/usr/bin/Rscript"):
+            # R's read.csv: each column's class agrees with its JSON values' type.
+            import subprocess
+            if True:
                 for analyzer in ["tapping", "gait", "voice", "spl", "audiometry"]:
                     code = ('frame <- read.csv(commandArgs(TRUE)[1], check.names = FALSE); '
                             'classes <- sapply(frame, class); cat(paste(names(classes), classes, sep = "\\\\t"), sep = "\\\\n")')
@@ -164,9 +165,10 @@ import TestSupport
 /// The README's three lines from a Synapse-style table to a data frame keyed by recordId
 /// (issue 18, item 1), run as written, with pandas.
 @Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct ManifestToDataFrameTests {
-    @Test("batch --manifest, export --wide, pandas.read_csv(index_col=\"recordId\"): one row per record with its metadata and typed features")
+    @Test("batch --manifest, export --wide, pandas.read_csv(index_col=\"recordId\"): one row per record with its metadata and typed features",
+          .enabled(if: Peer.python.runs, Peer.python.skipMessage))
     func threeLines() throws {
-        guard let python = PandasPeer.python() else { return }
+        guard let python = Peer.python.require() else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let manifest = try folder.write("walking.csv", """
@@ -196,9 +198,10 @@ import TestSupport
 /// `batch export --wide --per healthCode` (issue 18, item 5) against pandas' groupby on the
 /// wide table itself (median, and quantile(0.75) − quantile(0.25), both linear = type 7).
 @Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct PerParticipantTests {
-    @Test("per-participant medians and IQRs equal pandas' groupby of the exported wide table; an unknown column exits 2")
+    @Test("per-participant medians and IQRs equal pandas' groupby of the exported wide table; an unknown column exits 2",
+          .enabled(if: Peer.python.runs, Peer.python.skipMessage))
     func equalsPandas() throws {
-        guard let python = PandasPeer.python() else { return }
+        guard let python = Peer.python.require() else { return }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let sample = SharedData.sampleData.appendingPathComponent("tapping_results.json").path
@@ -242,16 +245,6 @@ import TestSupport
 
 /// The peers' Python (pandas, numpy, parselmouth) that scripts/setup.sh installs.
 enum PandasPeer {
-    /// Its path, or nil with an issue recorded (CI always has it).
-    static func python() -> String? {
-        let python = SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            Issue.record("the pandas peer is missing: run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
-            return nil
-        }
-        return python
-    }
-
     /// Runs it with `arguments`: its status and standard output (with standard error when `mergingErrors`).
     static func run(_ python: String, _ arguments: [String], mergingErrors: Bool) throws -> (status: Int32, output: String) {
         let process = Process()

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import InputGuards
 import SensorData
@@ -113,18 +114,23 @@ public struct BatchConfiguration: Sendable, Hashable {
             guard spl["calibrationOffsetDecibels"] == nil else { throw invalid("[spl] sets both calibrationFile and calibrationOffsetDecibels; keep one") }
             guard let relative = name.string else { throw invalid("[spl] calibrationFile must be a path") }
             let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
-            let calibration = try JSONValue.parse(FileBytes.read(path, maximumBytes: 1 << 20), file: path)
+            let bytes = try FileBytes.read(path, maximumBytes: 1 << 20)
+            let calibration = try JSONValue.parse(bytes, file: path)
             guard let offset = calibration.object?["calibrationOffsetDecibels"]?.number else {
                 throw ReadError(file: path, reason: .invalidValue("no number \"calibrationOffsetDecibels\" (the JSON object `activetask calibrate` prints)"))
             }
             var rest = JSONObject()
             for (key, value) in spl.members where key != "calibrationFile" { rest.append(key, value) }
             rest.append("calibrationOffsetDecibels", .number(offset))
-            rest.append("calibrationSource", .string("calibration file \(FileName.display(path))"))
+            // By content, never by path: the source is part of every SPL result's key, and the same
+            // calibration reached as `./c.json` or `c.json` must key the same results.
+            let digest = SHA256.hash(data: bytes).hexadecimal
+            rest.append("calibrationSource", .string("calibration file sha256:\(digest)"))
             spl = rest
             document = document.replacing("spl", with: .object(spl))
         } else if let spl = document["spl"]?.object, spl["calibrationOffsetDecibels"] != nil, spl["calibrationSource"] == nil {
-            document = document.replacing("spl", with: .object(spl.replacing("calibrationSource", with: .string("configuration file \(FileName.display(file))"))))
+            // The offset itself is in the key; the file's path is not.
+            document = document.replacing("spl", with: .object(spl.replacing("calibrationSource", with: .string("configuration file"))))
         }
         // Each analyzer's section over its defaults: decoded, re-encoded, and every key set must
         // be there (a key the type does not have would otherwise be dropped silently).

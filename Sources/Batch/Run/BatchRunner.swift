@@ -351,11 +351,7 @@ public enum BatchRunner {
         for (member, memberHash) in zip(unit.members, hashes) {
             hash.update(data: Array((unit.relativeName(member) + "\u{0}" + memberHash + "\n").utf8))
         }
-        return .success(hexadecimal(hash.finalize()))
-    }
-
-    static func hexadecimal(_ digest: SHA256.Digest) -> String {
-        digest.map { byte in String(byte >> 4, radix: 16) + String(byte & 15, radix: 16) }.joined()
+        return .success(hash.finalize().hexadecimal)
     }
 }
 

@@ -99,11 +99,11 @@ struct Inventory: Sendable {
                 bytes += block.count
                 opened = true
             }
-            return (FileFacts(input, sha256: BatchRunner.hexadecimal(hash.finalize())), input)
+            return (FileFacts(input, sha256: hash.finalize().hexadecimal), input)
         } catch {
             // Bytes that do not parse still have a hash (their error row is keyed by it); a file
             // that could not be opened has none.
-            let sha = opened ? BatchRunner.hexadecimal(hash.finalize()) : ""
+            let sha = opened ? hash.finalize().hexadecimal : ""
             var facts = FileFacts(sha256: sha, bytes: bytes, error: error.description)
             if error.status == .insufficientMemory { facts.loadNeedsMemory = true }
             return (facts, nil)

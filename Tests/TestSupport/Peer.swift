@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// A peer a test compares with: a Debian package or the Python peers' virtual environment that
+/// `scripts/setup.sh` installs. Under `CI=true` a test that needs a missing peer fails (setup
+/// installs it, so its absence is a defect of the run); elsewhere it is skipped with a message.
+public struct Peer: Sendable {
+    /// What to install, for messages.
+    public let name: String
+    /// Files that must all exist and be executable (or readable, for headers).
+    public let files: [String]
+
+    public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    public var isInstalled: Bool {
+        files.allSatisfy { $0.hasSuffix(".h") ? FileManager.default.fileExists(atPath: $0) : FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Whether a test needing the peer runs: always under CI, otherwise when the peer is installed.
+    public var runs: Bool { Self.inCI || isInstalled }
+
+    /// Why the test was skipped (outside CI, peer missing).
+    public var skipMessage: Comment { "\(name) is not installed (scripts/setup.sh --with-browser installs it; CI requires it): skipped" }
+
+    /// The peer's first file when installed; otherwise nil, with an issue recorded (the test fails).
+    public func require() -> String? {
+        guard isInstalled else {
+            Issue.record("\(name) is missing (\(files.filter { !FileManager.default.fileExists(atPath: $0) }.joined(separator: ", "))): run scripts/setup.sh --with-browser (scripts/test.sh and CI do)")
+            return nil
+        }
+        return files[0]
+    }
+
+    /// The Python of `.build/peers-venv` (pandas, praat-parselmouth, …).
+    public static let python = Peer(name: "the Python peers (.build/peers-venv)", files: [SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path])
+    /// Praat through praat-parselmouth, with espeak-ng for the synthetic voices.
+    public static let praat = Peer(name: "praat-parselmouth and espeak-ng", files: python.files + ["/usr/bin/espeak-ng"])
+    /// libebur128 (built into a small peer tool with gcc).
+    public static let ebur128 = Peer(name: "libebur128-dev and gcc", files: ["/usr/include/ebur128.h", "/usr/bin/gcc"])
+    /// R's Rscript.
+    public static let r = Peer(name: "r-base (Rscript)", files: ["/usr/bin/Rscript"])
+    /// Debian's headless chromium.
+    public static let chromium = Peer(name: "chromium", files: [["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/chromium"])
+}
