@@ -66,7 +66,7 @@ def main():
             (["info", wav], 64, "streaming: O(block)", None),
             (["score", "spl", wav], 64, "streaming: O(block) + one number per 1-s interval", None),
             (["score", "spl", wav, "--html", os.path.join(folder, "spl.html")], 256, "as above + the chart of 20,833 readings", None),
-            (["score", "voice", wav], 64, "refused from the header: 10^9 samples > 2^24", "--max-voice-samples"),
+            (["score", "voice", wav], 64, "refused from the header: 10^9 samples > 2^24", "--maximum-samples"),
             (["calibrate", wav], 64, "streaming", None),
             (["audiometry", "verify", wav], 64, "refused from the header: 10^9 samples > 2^24", "--max-samples"),
             (["batch", "run", wav, "--db", db], 256, "jobs × largest streaming analysis; voice refused", None),

@@ -473,7 +473,7 @@ def main():
         row("full IEC 61672 meter (score spl), 1 h", ours, peer("leq", files["hour"]), "soundfile+scipy+numpy", "(more work)",
             lambda r, o: True, "A, C, Z Leq, F/S, Lmax, percentiles vs A-weighted Leq only")
     if wanted("spl"):
-        seconds, peak, out, _ = whole([tool, "score", "spl", "--json", "--calibration-offset", "0", files["tenMinutes"]])
+        seconds, peak, out, _ = whole([tool, "score", "spl", "--json", "--calibration-offset-decibels", "0", files["tenMinutes"]])
         ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["atk"]["laeqDecibels"]}
         row("score spl (whole command: A/C/Z Leq, LAF/LAS max, LAF L10/50/90, LAeq/s), 10 min 48 kHz", ours,
             peer("meter", files["tenMinutes"]), "numpy+scipy, same measures", "≥ 4×", lambda r, o: r >= 4,

@@ -6,7 +6,8 @@ import SensorData
 /// rest-tremor features of ``GaitAnalysis`` (analysis.md §2.8 sway: Mancini et al. 2012; §2.9 the
 /// tremor spectrum), never with steps and cadence: a rest recording's "cadence" is noise. A
 /// recording is a rest part when its step identifier, manifest column or file name says `rest`
-/// (``GaitScorer/part(file:steps:)``).
+/// (``GaitScorer/part(file:steps:)``); without one, the recordings nothing names at all are
+/// scored (balance asked for by name), never one named as a walk (outbound, return).
 public enum BalanceScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         public var lenient = false
@@ -23,9 +24,13 @@ public enum BalanceScorer {
         reading.lenient = parameters.lenient
         reading.analysis = parameters.analysis
         let (recordings, readWarnings, _) = try GaitScorer.recordings(unit, reading)
-        let rest = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) && $0.part == "rest" }
+        let motion = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) }
+        // The rest parts; when none is named, the recordings nothing names at all (asked for as
+        // balance, a recording no step, column or name calls a walk is scored as one standing).
+        let named = motion.filter { $0.part == "rest" }
+        let rest = named.isEmpty ? motion.filter { $0.part == nil } : named
         guard !rest.isEmpty else {
-            throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): no rest recording (a motion recording whose step, manifest column or file name says rest)")
+            throw ScoringError(.invalidInput, "\(FileName.display(unit.path)): no rest recording (a motion recording whose step, manifest column or file name says rest, or that nothing names a walk)")
         }
         var warnings = readWarnings
         var sets: [FeatureSet] = []

@@ -135,6 +135,7 @@ struct BatchRun: AsyncParsableCommand {
                 "unusable": .number(Double(counts.unusable)), "errors": .number(Double(counts.errors)), "skipped": .number(Double(counts.skipped)),
                 "unknownFiles": .number(Double(counts.unknownFiles)), "megabytes": .number(Double(counts.bytes) / 1e6),
                 "seconds": .number(counts.elapsedSeconds), "missing": .array(counts.missing.map { .string($0) }),
+                "withoutResult": .object(counts.withoutResult.sorted { $0.key < $1.key }.reduce(into: JSONObject()) { $0.append($1.key, .number(Double($1.value))) }),
             ]))))
         } else {
             print("""
@@ -143,7 +144,7 @@ struct BatchRun: AsyncParsableCommand {
                   results stored   \(counts.computed) (\(counts.unusable) unusable, \(counts.errors) errors, \(counts.skipped) skipped)
                   already stored   \(counts.alreadyStored)
                   unknown files    \(counts.unknownFiles)
-                """)
+                """ + counts.withoutResult.sorted { $0.key < $1.key }.map { "\n  no result        \($0.value) × \(TerminalText.escaped($0.key))" }.joined())
         }
         if !counts.missing.isEmpty { throw CommandFailure(.invalidInput) }
     }
@@ -188,7 +189,7 @@ struct BatchExport: ParsableCommand {
         commandName: "export",
         abstract: "Export a result store for pandas or R: long form (one row per feature), JSON lines (one object per result), or --wide (one row per recording, one column per feature).",
         discussion: """
-            Long CSV columns: recording, content_sha256, analyzer, analyzer_version, parameters, status, kind, feature_set, feature, \
+            Long CSV columns: a manifest's metadata columns (recordId, healthCode, …), then recording, content_sha256, analyzer, analyzer_version, parameters, status, kind, feature_set, feature, \
             value, error (series features as JSON arrays in value). --wide --analyzer NAME: one row per recording and result of that \
             analyzer, the identifiers first (recording, content_sha256, analyzer_version, parameters, status, error), then one \
             typed column per scalar feature named set.feature (numbers, true/false, text; empty when absent). --wide without \
@@ -236,8 +237,9 @@ struct BatchExport: ParsableCommand {
         do {
             switch (wide, analyzer) {
             case (false, _):
-                try write(out, header: csv ? ResultExport.csvHeader : "", analyzer: nil) { row in
-                    csv ? ResultExport.csvLines(row, rawCells: rawCells) : ResultExport.jsonLine(row)
+                let long = try LongExport(store: store)
+                try write(out, header: csv ? long.csvHeader(rawCells: rawCells) : "", analyzer: nil) { row in
+                    csv ? long.csvLines(row, rawCells: rawCells) : long.jsonLine(row)
                 }
             case (true, let analyzer?):
                 if let per {

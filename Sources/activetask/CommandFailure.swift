@@ -33,9 +33,9 @@ struct CommandFailure: Error {
     /// What a library error names as a parameter, as this tool's option: library messages name
     /// parameters (`timeColumn`), never flags; the hint is added here, once, for every message.
     static let optionHints: [(parameter: String, option: String)] = [
-        ("FileBytes.maximumBytes", "--max-file-bytes"), ("maximumSamples", "--max-voice-samples"),
+        ("FileBytes.maximumBytes", "--max-file-bytes"), ("maximumSamples", "--maximum-samples (score voice) or --max-voice-samples (batch)"),
         ("timeColumn", "--time-column"), ("xColumn", "--x-column"), ("yColumn", "--y-column"), ("zColumn", "--z-column"),
-        ("timeUnit", "--time-unit"), ("accelerationUnit", "--acceleration-unit"), ("oxford layout", "--csv-layout oxford"),
+        ("timeUnit", "--time-unit"), ("accelerationUnit", "--acceleration-unit"), ("oxford layout", "--oxford"),
         ("sampleRateHz", "--sample-rate"), ("channels)", "--channels"), ("step identifier", "--identifier"), ("data rows", "--row"),
     ]
 

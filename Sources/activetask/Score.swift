@@ -24,6 +24,9 @@ struct ScoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Keep the complete items before a torn tail, with a warning.")
     var lenient = false
 
+    @Option(name: .long, help: "A TOML file with the analyzer's parameters, as batch --config reads it (README, \"Batch configuration\"); the options below override it.")
+    var config: String?
+
     @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.")
     var html: String?
 
@@ -39,10 +42,40 @@ extension ScoreReport {
     }
 }
 
-/// Loads the file once, runs `analyzer` on it with `parameters` (the dispatch `batch` uses too),
-/// prints the score's report (table or JSON), writes its HTML page when asked, and exits with
-/// the contract's status — 1 when the recording is unusable, 2 or 3 for a scoring error
-/// (message on stderr). Returns the score for commands that write more.
+extension ScoreOptions {
+    /// `analyzer`'s parameters: the defaults, then `--config`, then the options given in
+    /// `groups` (and `--lenient`), each checked as a configuration is.
+    func parameters(_ analyzer: Scoring.Analyzer, _ groups: [any ParameterOptions]) throws -> AnalyzerParameters {
+        var configuration = BatchConfiguration()
+        if let config {
+            do { configuration = try BatchConfiguration.read(config) } catch { throw CommandFailure(.badInvocation, error.description) }
+        }
+        var section = JSONObject()
+        for group in groups {
+            for (key, value) in group.overrides.members { section.append(key, value) }
+        }
+        if lenient, AnalyzerParameters.encoded(configuration.parameters)[analyzer.rawValue]?.object?["lenient"] != nil {
+            section.append("lenient", .bool(true))
+        }
+        var document = JSONObject()
+        document.append(analyzer.rawValue, .object(section))
+        do { return try configuration.overriding(document, file: "command line").parameters } catch {
+            throw CommandFailure(.badInvocation, error.description)
+        }
+    }
+}
+
+/// Loads the file once, runs `analyzer` on it with the parameters of the defaults, `--config`
+/// and the options in `groups` (the dispatch `batch` uses too), prints the score's report
+/// (table or JSON), writes its HTML page when asked, and exits with the contract's status — 1
+/// when the recording is unusable, 2 or 3 for a scoring error (message on stderr). Returns the
+/// score for commands that write more.
+@discardableResult
+func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ groups: [any ParameterOptions]) throws -> Score {
+    try emit(options, analyzer, options.parameters(analyzer, groups))
+}
+
+/// ``emit(_:_:_:)`` with the parameters resolved.
 @discardableResult
 func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters) throws -> Score {
     if let html = options.html { try OutputFile.refuseIfInputOrExit(html, inputs: [options.file]) }
@@ -54,7 +87,14 @@ func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: A
     let score: Score
     do { score = try scored.get() } catch { throw failure(error) }
     let report = score.report
-    report.print(json: options.json)
+    if options.json {
+        // The result key a batch with the same parameters stores the same features under.
+        var object = report.json.object ?? JSONObject()
+        object.append("key", ResultKey(scoring: options.file, analyzer, parameters)?.json ?? .null)
+        print(JSONWriter(indent: 2).string(.object(object)))
+    } else {
+        report.print(json: false)
+    }
     if let html = options.html {
         try OutputFile.writeOrExit(HTMLReport.recording(score), to: html, inputs: [options.file])
     }
@@ -78,77 +118,29 @@ struct ScoreTapping: ParsableCommand {
 
     @OptionGroup var options: ScoreOptions
 
-    @Option(name: .long, help: "Peer convention of the main feature set: \(TappingAnalysis.Convention.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var convention: TappingAnalysis.Convention = .mhealthtools
-
-    @Option(name: .long, help: "Minimum |Δx| between kept taps, points.")
-    var depressThreshold: Double = 20
-
-    @Option(name: .long, help: "Which tapping result to score when the file holds several (its step identifier, e.g. tapping.left).")
-    var identifier: String?
+    @OptionGroup var parameters: TappingParameterOptions
 
     func run() throws {
-        var parameters = AnalyzerParameters()
-        parameters.tapping.convention = convention
-        parameters.tapping.depressThreshold = depressThreshold
-        parameters.tapping.identifier = identifier
-        parameters.tapping.lenient = options.lenient
-        try emit(options, .tapping, parameters)
+        try emit(options, .tapping, [parameters])
     }
 }
-
-extension TappingAnalysis.Convention: ExpressibleByArgument {}
 
 struct ScoreGait: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gait",
         abstract: "Gait features: steps, cadence (overall and per 20-s window), step/stride times, regularity, symmetry, harmonic ratio, bouts.",
-        discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV with --csv-layout) and pedometer files. A walking task (a folder of an unpacked upload, a flattened archive, or a task result whose recorder files sit next to it) is scored per recording: outbound, return, rest."
+        discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV: layout from the header, or the options below) and pedometer files. A walking task (a folder of an unpacked upload, a flattened archive, or a task result whose recorder files sit next to it) is scored per recording: outbound, return, rest."
     )
 
     @OptionGroup var options: ScoreOptions
 
-    enum CSVLayout: String, ExpressibleByArgument, CaseIterable {
-        case auto, oxford
-    }
-
-    @Option(name: .long, help: "CSV column layout: auto (from the header: phyphox, Sensor Logger, Physics Toolbox, time/x/y/z) or oxford (ns, accuracy, x, y, z in m/s², no header).")
-    var csvLayout: CSVLayout = .auto
-
-    @Option(name: .long, help: "CSV: the time column, by header name or 1-based number.")
-    var timeColumn: String?
-
-    @Option(name: .long, help: "CSV: the x acceleration column, by header name or 1-based number.")
-    var xColumn: String?
-
-    @Option(name: .long, help: "CSV: the y acceleration column, by header name or 1-based number.")
-    var yColumn: String?
-
-    @Option(name: .long, help: "CSV: the z acceleration column, by header name or 1-based number.")
-    var zColumn: String?
-
-    @Option(name: .long, help: "CSV: unit of the time column (\(MotionCSVLayout.TimeUnit.allCases.map(\.rawValue).joined(separator: ", "))); default: from the header, else from the sampling interval.")
-    var timeUnit: MotionCSVLayout.TimeUnit?
-
-    @Option(name: .long, help: "CSV: unit of the acceleration columns (g, m/s2); default: from the header, else from the magnitude.")
-    var accelerationUnit: MotionCSVLayout.AccelerationUnit?
+    @OptionGroup(title: "CSV") var csv: MotionCSVOptions
+    @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
 
     func run() throws {
-        var parameters = AnalyzerParameters()
-        parameters.gait.csv.oxford = csvLayout == .oxford
-        parameters.gait.csv.timeColumn = timeColumn
-        parameters.gait.csv.xColumn = xColumn
-        parameters.gait.csv.yColumn = yColumn
-        parameters.gait.csv.zColumn = zColumn
-        parameters.gait.csv.timeUnit = timeUnit
-        parameters.gait.csv.accelerationUnit = accelerationUnit
-        parameters.gait.lenient = options.lenient
-        try emit(options, .gait, parameters)
+        try emit(options, .gait, [csv, analysis])
     }
 }
-
-extension MotionCSVLayout.TimeUnit: ExpressibleByArgument {}
-extension MotionCSVLayout.AccelerationUnit: ExpressibleByArgument {}
 
 struct ScoreBalance: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -158,10 +150,9 @@ struct ScoreBalance: ParsableCommand {
     )
 
     @OptionGroup var options: ScoreOptions
+    @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
 
     func run() throws {
-        var parameters = AnalyzerParameters()
-        parameters.balance.lenient = options.lenient
-        try emit(options, .balance, parameters)
+        try emit(options, .balance, [analysis])
     }
 }

@@ -16,30 +16,14 @@ struct ScoreAudiometry: ParsableCommand {
 
     @OptionGroup var options: ScoreOptions
 
-    @Option(name: .long, help: "Data row of a CSV (first = 1).")
-    var row: Int = 1
-
-    @Option(name: .long, help: "Which dB HL result to score when the file holds several (its step identifier).")
-    var identifier: String?
-
-    @Option(name: .long, help: "Headphone table version for the volume correction: rk-2.x, rk-3.0, rk-3.2.")
-    var tables: HeadphoneCalibration.TableVersion = .researchKit3_2
+    @OptionGroup(title: "Audiometry") var parameters: AudiometryParameterOptions
 
     @Option(name: .long, help: "Write the audiogram as SVG to this file.")
     var svg: String?
 
-    func validate() throws {
-        try OptionCheck.require(row, "--row", in: 1...100_000_000)
-    }
-
     func run() throws {
-        var parameters = AnalyzerParameters()
-        parameters.audiometry.row = row
-        parameters.audiometry.identifier = identifier
-        parameters.audiometry.tables = tables
-        parameters.audiometry.lenient = options.lenient
         if let svg { try OutputFile.refuseIfInputOrExit(svg, inputs: [options.file]) }
-        let score = try emit(options, .audiometry, parameters)
+        let score = try emit(options, .audiometry, [parameters])
         if let svg, case .audiometry(let audiogram) = score {
             let picture = audiogram.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: audiogram.legend)
             try OutputFile.writeOrExit(picture, to: svg, inputs: [options.file])
@@ -62,4 +46,3 @@ func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
     do { return try auxuTable(file).audiogram(row: row) } catch let error as ScoringError { throw failure(error) }
 }
 
-extension HeadphoneCalibration.TableVersion: ExpressibleByArgument {}

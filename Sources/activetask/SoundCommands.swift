@@ -7,22 +7,15 @@ import InputGuards
 import Foundation
 import SensorData
 
-/// Calibration options shared by the sound commands (analysis.md §3.5).
-struct CalibrationOptions: ParsableArguments {
-    enum Device: String, ExpressibleByArgument, CaseIterable { case iphone, ipad }
+/// ResearchKit's device calibrations (analysis.md §3.5): a preset for the SPL calibration offset.
+enum CalibrationDevice: String, ExpressibleByArgument, CaseIterable {
+    case iphone, ipad
 
-    @Option(name: .long, help: "dB SPL that an RMS of 1.0 reads (default: ResearchKit's iPhone value 117.3).")
-    var calibrationOffset: Double?
-
-    @Option(name: .long, help: "ResearchKit device default when no offset is given: iphone (117.3) or ipad (123.3).")
-    var device: Device = .iphone
-
-    /// The offset and where it came from.
-    var resolved: (offset: Double, source: String) {
-        if let calibrationOffset { return (calibrationOffset, "--calibration-offset") }
-        switch device {
-        case .iphone: return (94 - ResearchKitSPL.iPhoneSensitivityOffset, "ResearchKit iPhone sensitivity offset −23.3 dB")
-        case .ipad: return (94 - ResearchKitSPL.iPadSensitivityOffset, "ResearchKit iPad sensitivity offset −29.3 dB")
+    /// The offset (dB SPL at RMS 1.0) and its source, as the SPL parameters name them.
+    var calibration: (offset: Double, source: String) {
+        switch self {
+        case .iphone: (94 - ResearchKitSPL.iPhoneSensitivityOffset, "ResearchKit iPhone sensitivity offset −23.3 dB")
+        case .ipad: (94 - ResearchKitSPL.iPadSensitivityOffset, "ResearchKit iPad sensitivity offset −29.3 dB")
         }
     }
 }
@@ -45,50 +38,35 @@ struct ScoreSPL: ParsableCommand {
     )
 
     @OptionGroup var options: ScoreOptions
-    @OptionGroup var calibration: CalibrationOptions
+    @OptionGroup(title: "SPL") var parameters: SPLParameterOptions
 
-    @Option(name: .long, help: "Decision threshold, dB(A).")
-    var threshold: Double = 35
-
-    @Option(name: .long, help: "Length of each reading, s.")
-    var interval: Double = 1
-
-    @Option(name: .long, help: "Consecutive readings below the threshold needed to pass.")
-    var required: Int = 5
-
-    @Option(name: .long, help: "Audio channel to measure.")
-    var channel: Int = 0
-
-    @Option(name: .long, help: "Run the weighting filters at 1, 2 or 4 × the file's rate (half-band FIR upsampling).")
-    var oversampling: Int = 1
+    @Option(help: "ResearchKit's calibration of this device (\(CalibrationDevice.allCases.map(\.rawValue).joined(separator: ", "))): sets the calibration offset and source unless --calibration-offset-decibels is given.")
+    var device: CalibrationDevice?
 
     @Flag(name: .long, help: "Print a ResearchKit ORKEnvironmentSPLMeterResult JSON instead of the report.")
     var researchkitJson = false
 
     func run() throws {
-        var parameters = SPLScorer.Parameters()
-        (parameters.calibrationOffsetDecibels, parameters.calibrationSource) = calibration.resolved
-        parameters.thresholdDecibels = threshold
-        parameters.intervalSeconds = interval
-        parameters.requiredIntervals = required
-        parameters.channel = channel
-        parameters.oversampling = oversampling
-        parameters.lenient = options.lenient
-        if researchkitJson {
-            let score: SPLScore
-            do { score = try SPLScorer.score(LoadedInput.load(options.file, lenient: options.lenient), parameters) } catch { throw failure(error) }
-            guard case .audio = score.source, !score.readingsDecibels.isEmpty else {
-                throw CommandFailure(.unusable, "\(options.file): \(score.report.unusable ?? "not an audio recording")")
-            }
-            let readings = score.readingsDecibels
-            let recorded = score.passIndex.map { Array(readings[...$0]) } ?? readings
-            let result = SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: 94 - parameters.calibrationOffsetDecibels,
-                                        recordedSPLMeterSamplesDecibels: recorded)
-            return print(JSONWriter(indent: 2).string(result.researchKitJSON))
+        var all = try options.parameters(.spl, [parameters])
+        if let device, parameters.calibrationOffsetDecibels == nil {
+            (all.spl.calibrationOffsetDecibels, all.spl.calibrationSource) = device.calibration
+        } else if parameters.calibrationOffsetDecibels != nil, parameters.calibrationSource == nil {
+            all.spl.calibrationSource = "--calibration-offset-decibels"
         }
-        var all = AnalyzerParameters()
-        all.spl = parameters
-        try emit(options, .spl, all)
+        guard researchkitJson else {
+            try emit(options, .spl, all)
+            return
+        }
+        let score: SPLScore
+        do { score = try SPLScorer.score(LoadedInput.load(options.file, lenient: options.lenient), all.spl) } catch { throw failure(error) }
+        guard case .audio = score.source, !score.readingsDecibels.isEmpty else {
+            throw CommandFailure(.unusable, "\(options.file): \(score.report.unusable ?? "not an audio recording")")
+        }
+        let readings = score.readingsDecibels
+        let recorded = score.passIndex.map { Array(readings[...$0]) } ?? readings
+        let result = SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: 94 - all.spl.calibrationOffsetDecibels,
+                                    recordedSPLMeterSamplesDecibels: recorded)
+        print(JSONWriter(indent: 2).string(result.researchKitJSON))
     }
 }
 
@@ -162,29 +140,10 @@ struct ScoreVoice: ParsableCommand {
 
     @OptionGroup var options: ScoreOptions
 
-    @Option(name: .long, help: "dB SPL at RMS 1.0 of the recording chain; adds splDecibels.")
-    var calibrationOffset: Double?
-
-    @Option(name: .long, help: "Pitch floor, Hz.")
-    var pitchFloor: Double = 75
-
-    @Option(name: .long, help: "Pitch ceiling, Hz.")
-    var pitchCeiling: Double = 600
-
-    @Option(name: .long, help: "The most samples (frames × channels) the analysis holds in memory, ~40 bytes each; longer recordings are refused.")
-    var maxVoiceSamples: Int = VoiceScorer.Parameters.defaultMaximumSamples
-
-    @Flag(name: .long, help: "Loudness: count a stereo file whose two channels are sample-identical once (−3.01 LU), instead of summing both as BS.1770-4 does.")
-    var countIdenticalChannelsOnce = false
+    @OptionGroup(title: "Voice") var parameters: VoiceParameterOptions
 
     func run() throws {
-        var parameters = AnalyzerParameters()
-        parameters.voice.maximumSamples = maxVoiceSamples
-        parameters.voice.calibrationOffsetDecibels = calibrationOffset
-        parameters.voice.pitchFloorHz = pitchFloor
-        parameters.voice.pitchCeilingHz = pitchCeiling
-        parameters.voice.countIdenticalChannelsOnce = countIdenticalChannelsOnce
-        try emit(options, .voice, parameters)
+        try emit(options, .voice, [parameters])
     }
 }
 
@@ -197,12 +156,9 @@ struct ScoreLoudness: ParsableCommand {
 
     @OptionGroup var options: ScoreOptions
 
-    @Flag(name: .long, help: "Count a stereo file whose two channels are sample-identical once (−3.01 LU), instead of summing both as BS.1770-4 does.")
-    var countIdenticalChannelsOnce = false
+    @OptionGroup(title: "Loudness") var parameters: LoudnessParameterOptions
 
     func run() throws {
-        var parameters = AnalyzerParameters()
-        parameters.loudness.countIdenticalChannelsOnce = countIdenticalChannelsOnce
-        try emit(options, .loudness, parameters)
+        try emit(options, .loudness, [parameters])
     }
 }

@@ -74,6 +74,17 @@ struct StudyManifestTests {
             try Row.fetchAll(db, sql: "SELECT recordId, healthCode, appVersion FROM wide_voice ORDER BY recording").map { "\($0[0] as String) \($0[1] as String) \($0[2] as String)" }
         }
         #expect(view == ["r1 hc-1 version 1.0.7, build 28", "r3 hc-1 version 1.0.8, build 30"])
+        // The long forms carry the same metadata first: every line of every result, the error's too.
+        let long = try LongExport(store: store)
+        #expect(long.csvHeader().hasPrefix("recordId,healthCode,createdOn,appVersion,recording,paths,content_sha256,"))
+        var csv: [String] = [], json: [[String: Any]] = []
+        try store.forEachResult(analyzer: nil) { row in
+            csv += long.csvLines(row).split(separator: "\n").map(String.init)
+            json.append(try #require(try JSONSerialization.jsonObject(with: Data(long.jsonLine(row).utf8)) as? [String: Any]))
+        }
+        #expect(csv.count > 40 && csv.allSatisfy { $0.hasPrefix("r1,hc-1,") || $0.hasPrefix("r2,hc-2,") || $0.hasPrefix("r3,hc-1,") }, "\(csv.prefix(3))")
+        #expect(json.count == rows.count && json.allSatisfy { ($0["healthCode"] as? String)?.hasPrefix("hc-") == true && $0["recordId"] != nil })
+        #expect(json.contains { $0["recordId"] as? String == "r2" && $0["status"] as? String == "error" && $0["appVersion"] as? String != nil })
         // The error row keeps its record's identifiers.
         #expect(try store.recordingMetadata().values[folder.path("records.csv") + "#r2"]?["healthCode"] == "hc-2")
     }

@@ -80,7 +80,7 @@ import Batch
         #expect(large.status == 0 && large.stdout.range(of: "\"lzeqDecibels\": [0-9]", options: .regularExpression) != nil, "\(large.stderr) \(large.stdout.prefix(400))")
     }
 
-    @Test("class 1: accelerometer timestamps 1e-20 s apart, a pedometer count of 1e300, --interval 1e300 / 0 and --threshold nan: no trap")
+    @Test("class 1: accelerometer timestamps 1e-20 s apart, a pedometer count of 1e300, --interval-seconds 1e300 / 0 and --threshold-decibels nan: no trap")
     func numbersFromFilesAndOptions() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -93,8 +93,8 @@ import Batch
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("1e+300 steps"), "\(info.stdout)")
         let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel()))
-        for (option, value, message) in [("--interval", "1e300", "reading interval 1e+300 s"), ("--interval", "0", "reading interval 0.0 s"),
-                                         ("--threshold", "nan", "threshold nan dB")] {
+        for (option, value, message) in [("--interval-seconds", "1e300", "reading interval 1e+300 s"), ("--interval-seconds", "0", "reading interval 0.0 s"),
+                                         ("--threshold-decibels", "nan", "[spl] thresholdDecibels must be a number")] {
             let run = try Self.run(["score", "spl", wav, option, value])
             #expect(run.status == 2, "\(option) \(value): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(run.stderr)")
@@ -195,11 +195,11 @@ import Batch
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel(seconds: 2)))  // 16,000 samples
-        let refused = try Self.run(["score", "voice", wav, "--max-voice-samples", "10000"])
+        let refused = try Self.run(["score", "voice", wav, "--maximum-samples", "10000"])
         #expect(refused.status == 3, "\(refused.stderr)")
         #expect(refused.stderr.contains("16000 frames × 1 channels exceed the limit of 10000 samples"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("--max-voice-samples"))
-        #expect(try Self.run(["score", "voice", wav, "--max-voice-samples", "16000"]).status == 0)
+        #expect(refused.stderr.contains("--maximum-samples"))
+        #expect(try Self.run(["score", "voice", wav, "--maximum-samples", "16000"]).status == 0)
         let tone = try Self.run(["audiometry", "verify", wav, "--max-samples", "10000"])
         #expect(tone.status == 3 && tone.stderr.contains("16000 frames × 1 channels exceed the limit of 10000 samples")
                 && tone.stderr.contains("--max-samples"), "\(tone.stderr)")

@@ -78,10 +78,10 @@ import TestSupport
         // Unrecognised headers say which flags name the columns; a flag naming no column says so.
         let unknown = try folder.write("unknown.csv", Self.csv("t_ms;raw_a;raw_b;raw_c", ["1;2;3;4", "2;3;4;5"]))
         let refused = try Run(["score", "gait", unknown])
-        #expect(refused.status == 3 && refused.stderr.contains("timeColumn, xColumn, yColumn, zColumn") && refused.stderr.contains("[options: --time-column, --x-column, --y-column, --z-column, --csv-layout oxford]"), "\(refused.stderr)")
+        #expect(refused.status == 3 && refused.stderr.contains("timeColumn, xColumn, yColumn, zColumn") && refused.stderr.contains("[options: --time-column, --x-column, --y-column, --z-column, --oxford]"), "\(refused.stderr)")
         let wrong = try Run(["score", "gait", unknown, "--time-column", "nope", "--x-column", "2", "--y-column", "3", "--z-column", "4"])
         #expect(wrong.status == 3 && wrong.stderr.contains(#"timeColumn "nope" names no column"#) && wrong.stderr.contains("[options: --time-column]"), "\(wrong.stderr)")
-        let bogus = try Run(["score", "gait", unknown, "--csv-layout", "bogus"])
+        let bogus = try Run(["score", "gait", unknown, "--time-unit", "bogus"])
         #expect(bogus.status == 2, "\(bogus.stderr)")
     }
 }

@@ -57,7 +57,7 @@ struct ScoreVoiceRealTests {
         #expect(atk["loudnessLufs"] is Double)
         #expect(atk["channelMode"] as? String == "mono")
         #expect(atk["splDecibels"] is NSNull)
-        let calibrated = try Run(["score", "voice", "--json", "--calibration-offset", "110", SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path])
+        let calibrated = try Run(["score", "voice", "--json", "--calibration-offset-decibels", "110", SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path])
         let features = try #require((calibrated.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
         #expect(abs((features["splDecibels"] as? Double ?? 0) - ((features["rmsDbfs"] as? Double ?? 0) + 110)) < 1e-9)
     }

@@ -32,7 +32,7 @@ import TestSupport
         #expect(atk["researchKitDecision"] as? String == "pass")
         #expect(atk["researchKitPassIntervalIndex"] as? Int == 4)
         #expect(atk["calibrationOffsetDecibels"] as? Double == 117.3)
-        let loud = try Run(["score", "spl", "--json", "--calibration-offset", "100", try tone(folder, dbfs: -40)])
+        let loud = try Run(["score", "spl", "--json", "--calibration-offset-decibels", "100", try tone(folder, dbfs: -40)])
         let loudFeatures = try #require((loud.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
         #expect(abs((loudFeatures["laeqDecibels"] as? Double ?? 0) - 60) < 0.01)
         #expect(loudFeatures["researchKitDecision"] as? String == "fail")
@@ -76,7 +76,7 @@ struct CalibratorTests {
         let calibration = try Run(["calibrate", "--json", "--reference", "94", file])
         #expect(calibration.status == 0)
         let offset = try #require(calibration.json?["calibrationOffsetDecibels"] as? Double)
-        let run = try Run(["score", "spl", "--json", "--calibration-offset", "\(offset)", file])
+        let run = try Run(["score", "spl", "--json", "--calibration-offset-decibels", "\(offset)", file])
         let atk = try #require((run.json?["features"] as? [String: Any])?["atk"] as? [String: Any])
         for name in ["laeqDecibels", "lceqDecibels", "lzeqDecibels"] {
             #expect(abs((atk[name] as? Double ?? 0) - 94) <= 0.05, "\(name)")

@@ -132,18 +132,28 @@ public struct BatchConfiguration: Sendable, Hashable {
             // The offset itself is in the key; the file's path is not.
             document = document.replacing("spl", with: .object(spl.replacing("calibrationSource", with: .string("configuration file"))))
         }
-        // Each analyzer's section over its defaults: decoded, re-encoded, and every key set must
-        // be there (a key the type does not have would otherwise be dropped silently).
-        let defaults = AnalyzerParameters.encoded(configuration.parameters)
+        return try configuration.overriding(document, file: file)
+    }
+
+    /// This configuration with `document`'s analyzer sections (section → key → value, nested
+    /// objects for nested parameters) laid over its parameters: what `--config` and each
+    /// command-line parameter option do, in that order. Errors name `file` (the configuration,
+    /// or the command line) and the key.
+    public func overriding(_ document: JSONObject, file: String) throws(ReadError) -> BatchConfiguration {
+        func invalid(_ message: String) -> ReadError { ReadError(file: file, reason: .invalidValue(message)) }
+        var configuration = self
+        // Each analyzer's section over the current parameters: decoded, re-encoded, and every key
+        // set must be there (a key the type does not have would otherwise be dropped silently).
+        let current = AnalyzerParameters.encoded(parameters)
         var merged = JSONObject()
         for section in AnalyzerParameters.sections {
-            let base = defaults[section]?.object ?? JSONObject()
+            let base = current[section]?.object ?? JSONObject()
             merged.append(section, .object(document[section]?.object.map { base.merging($0) } ?? base))
         }
         do {
             configuration.parameters = try JSONDecoder().decode(AnalyzerParameters.self, from: Data(JSONWriter().string(.object(merged)).utf8))
         } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
-            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last?.stringValue ?? "?") must be \(typeName(type))")
+            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last?.stringValue ?? "?") must be \(Self.typeName(type))")
         } catch let DecodingError.dataCorrupted(context) {
             throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last?.stringValue ?? "?"): \(context.debugDescription)")
         } catch {
@@ -151,8 +161,8 @@ public struct BatchConfiguration: Sendable, Hashable {
         }
         let used = AnalyzerParameters.encoded(configuration.parameters)
         for section in AnalyzerParameters.sections {
-            for path in document[section]?.object.map({ leaves($0) }) ?? [] where used[section]?.object?.value(at: path) == nil {
-                throw invalid("unknown key \"\(path.joined(separator: "."))\" in [\(section)]; known: \(leaves(defaults[section]?.object ?? JSONObject()).map { $0.joined(separator: ".") }.joined(separator: ", "))")
+            for path in document[section]?.object.map({ Self.leaves($0) }) ?? [] where used[section]?.object?.value(at: path) == nil {
+                throw invalid("unknown key \"\(path.joined(separator: "."))\" in [\(section)]; known: \(Self.leaves(current[section]?.object ?? JSONObject()).map { $0.joined(separator: ".") }.joined(separator: ", "))")
             }
         }
         if let problem = configuration.parameters.problem { throw invalid(problem) }
@@ -226,7 +236,8 @@ public struct BatchConfiguration: Sendable, Hashable {
         }
     }
 
-    private static func leaves(_ object: JSONObject, prefix: [String] = []) -> [[String]] {
+    /// The paths of `object`'s non-object values (`analysis.rateHz`).
+    public static func leaves(_ object: JSONObject, prefix: [String] = []) -> [[String]] {
         object.members.flatMap { key, value -> [[String]] in
             if let nested = value.object { return leaves(nested, prefix: prefix + [key]) }
             return [prefix + [key]]
@@ -238,7 +249,8 @@ extension AnalyzerParameters {
     /// The configuration sections, one per analyzer (the `CodingKeys` of this type).
     static let sections = Analyzer.allCases.map(\.rawValue)
 
-    static func encoded(_ parameters: AnalyzerParameters) -> JSONObject {
+    /// The parameters as JSON, section → key → value.
+    public static func encoded(_ parameters: AnalyzerParameters) -> JSONObject {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = (try? encoder.encode(parameters)) ?? Data("{}".utf8)
@@ -285,7 +297,8 @@ extension JSONObject {
         return copy
     }
 
-    func value(at path: [String]) -> JSONValue? {
+    /// The value at `path` (keys of nested objects), or nil.
+    public func value(at path: [String]) -> JSONValue? {
         guard let first = path.first, let value = self[first] else { return nil }
         return path.count == 1 ? value : value.object?.value(at: Array(path.dropFirst()))
     }

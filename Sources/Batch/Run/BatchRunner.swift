@@ -42,6 +42,9 @@ public struct BatchCounts: Sendable {
     /// Results already in the store (not recomputed).
     public var alreadyStored = 0
     public var unknownFiles = 0
+    /// Recordings that got no result, per reason (unknown files by what they are; readable
+    /// recordings whose analyzers were not selected), for the run's summary.
+    public var withoutResult: [String: Int] = [:]
     /// Bytes of the recordings done.
     public var bytes = 0
     public var elapsedSeconds = 0.0
@@ -129,6 +132,7 @@ public enum BatchRunner {
                                                                          selected: options.configuration.analyzers) {
                 pending.unknownFiles.append(UnknownFile(path: alias.unit.path, kind: kind, reason: reason))
                 counts.unknownFiles += 1
+                counts.withoutResult["unknown: \(kind) (\(reason))", default: 0] += 1
             }
         }
         let units = longestFirst(distinct, inventory.facts)
@@ -185,6 +189,8 @@ public enum BatchRunner {
         var recording: RecordingEntry?
         var results: [ResultRow] = []
         var unknown: UnknownFile?
+        /// Why the unit got no result although it was read (its analyzers were not selected).
+        var notSelected: String?
         var alreadyStored = 0
         /// An error of the machine met on the way (the message, the resource): nothing of the
         /// unit is stored and the batch stops.
@@ -252,6 +258,10 @@ public enum BatchRunner {
                 var plan = $0
                 plan.settings = options.configuration.parameters
                 return plan
+            }
+            if plans.isEmpty, !all.isEmpty {
+                let applicable = Set(all.map(\.analyzer.rawValue)).sorted().joined(separator: ", ")
+                outcome.notSelected = "only \(applicable) applies, not selected"
             }
         }
         let pending = plans.filter { plan in
@@ -360,7 +370,11 @@ extension BatchCounts {
         unitsDone += 1
         alreadyStored += outcome.alreadyStored
         bytes += outcome.recording?.bytes ?? 0
-        if outcome.unknown != nil { unknownFiles += 1 }
+        if let unknown = outcome.unknown {
+            unknownFiles += 1
+            withoutResult["unknown: \(unknown.kind) (\(unknown.reason))", default: 0] += 1
+        }
+        if let reason = outcome.notSelected { withoutResult[reason, default: 0] += 1 }
         for row in outcome.results {
             computed += 1
             switch row.status {

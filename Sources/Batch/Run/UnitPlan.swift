@@ -99,11 +99,11 @@ enum UnitPlan {
                 if plans.isEmpty { return .unknown(kind: "countdown recording", reason: "the countdown before a phonation (by its name): not scored") }
             case .json:
                 plans = tappingPlans(facts, path)
-                if facts.motion { plans.append(.plan(GaitScorer.isRest(file: path) ? .balance : .gait, path)) }
+                if facts.motion { plans.append(.plan(motionAnalyzer(rest: GaitScorer.isRest(file: path), selected: selected), path)) }
                 if facts.splResult { plans.append(.plan(.spl, path)) }
                 if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
             case .motionTable:
-                plans = [.plan(GaitScorer.isRest(file: path) ? .balance : .gait, path)]
+                plans = [.plan(motionAnalyzer(rest: GaitScorer.isRest(file: path), selected: selected), path)]
             case .audiogramTable:
                 plans = (1...max(1, facts.audiogramRows)).map { .plan(.audiometry, path, row: $0) }
             case .archive, .stepGroundTruth, .table, .text, .binary, .unreadable:  // an archive with JSON or audio is an upload unit
@@ -119,12 +119,21 @@ enum UnitPlan {
         return .analyses(plans)
     }
 
-    /// The analyses of an audio file: those its task calls for, else the configuration's default;
-    /// loudness too when it was selected.
+    /// The analyzer of a motion recording on its own: balance for the rest part of a walk (its
+    /// name says `rest`), else gait — or balance when the user selected balance and not gait
+    /// (nothing says the recording is a walk: what was asked for is run).
+    private static func motionAnalyzer(rest: Bool, selected: Set<Analyzer>?) -> Analyzer {
+        rest || (selected?.contains(.balance) == true && selected?.contains(.gait) != true) ? .balance : .gait
+    }
+
+    /// The analyses of an audio file: those its task calls for; when no task says, the audio
+    /// analyzers the user selected by name (what was asked for), else the configuration's
+    /// default; loudness too when it was selected.
     private static func audioPlans(_ path: String, task: RecordingTask?, default audio: BatchConfiguration.AudioTask,
                                    selected: Set<Analyzer>?) -> [AnalysisPlan] {
         guard task != .countdown else { return [] }
-        var plans = (task?.analyzers ?? audio.analyzers).map { AnalysisPlan.plan($0, path) }
+        let asked = [Analyzer.voice, .spl].filter { selected?.contains($0) == true }
+        var plans = (task?.analyzers ?? (asked.isEmpty ? audio.analyzers : asked)).map { AnalysisPlan.plan($0, path) }
         if selected?.contains(.loudness) == true { plans.append(.plan(.loudness, path)) }
         return plans
     }

@@ -1,3 +1,6 @@
+import Scoring
+import SensorData
+
 /// The key of a stored result: content, analyzer, its version and its parameters (canonical
 /// JSON). Equal keys mean the same computation, so it is done once (resume, merge).
 public struct ResultKey: Sendable, Hashable {
@@ -11,6 +14,24 @@ public struct ResultKey: Sendable, Hashable {
         self.analyzer = analyzer
         self.analyzerVersion = analyzerVersion
         self.parameters = parameters
+    }
+
+    /// The key a batch gives `analyzer` with `parameters` on the recording at `path` (its content
+    /// key as a batch finds it, ``Discovery/currentContentKey(of:)``), or nil when `path` is not
+    /// one readable recording: what `score --json` reports beside the features.
+    public init?(scoring path: String, _ analyzer: Analyzer, _ parameters: AnalyzerParameters) {
+        guard let content = Discovery.currentContentKey(of: path) else { return nil }
+        self.init(contentSHA256: content, analyzer: analyzer.rawValue, analyzerVersion: analyzer.version, parameters: parameters.canonical(analyzer))
+    }
+
+    /// `{"contentSHA256", "analyzer", "analyzerVersion", "parameters"}`, the parameters as their canonical JSON text.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("contentSHA256", .string(contentSHA256))
+        object.append("analyzer", .string(analyzer))
+        object.append("analyzerVersion", .string(analyzerVersion))
+        object.append("parameters", .string(parameters))
+        return .object(object)
     }
 }
 

@@ -245,7 +245,7 @@ extension SensorSeries {
 }
 
 /// What a caller states about a CSV motion table (the CLI's `--time-column`, `--x-column`,
-/// `--time-unit`, `--acceleration-unit`, `--csv-layout oxford`): stated facts win over the
+/// `--time-unit`, `--acceleration-unit`, `--oxford`): stated facts win over the
 /// header's and the data's.
 public struct MotionCSVOverrides: Sendable, Hashable, Codable {
     /// Columns by header name (case-insensitive) or 1-based number.
