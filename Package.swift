@@ -148,6 +148,11 @@ let package = Package(
             dependencies: ["Batch", "Scoring", "SensorData", "AudioIO", "Analysis", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "ScoringTests",
+            dependencies: ["Scoring", "Analysis", "SensorData", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Scoring", "Batch", "Analysis", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RecordingTests",

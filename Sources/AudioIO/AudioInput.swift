@@ -111,9 +111,9 @@ public enum AudioInput {
     /// Up to `count` bytes from the start of the file (empty if unreadable or not a regular file).
     public static func leadingBytes(_ path: String, count: Int) -> [UInt8] {
         guard let descriptor = try? RegularFile.openForReading(path) else { return [] }
-        defer { close(descriptor) }
+        defer { FileSystem.close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: max(0, count))
-        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        return Array(bytes.prefix(max(0, read)))
+        let read = (try? FileSystem.read(descriptor, path: path, into: &bytes, at: 0)) ?? 0
+        return Array(bytes.prefix(read))
     }
 }

@@ -1,3 +1,4 @@
+import InputGuards
 import Glibc
 
 /// The RIFF/WAVE chunk sizes, checked before libsndfile opens a file.
@@ -11,11 +12,10 @@ enum RIFFHeader {
     /// Looks at the chunks of `descriptor` (read with `pread`, so its offset is unchanged). Nil
     /// when the file is not little-endian RIFF/WAVE or its data size is consistent.
     static func inspect(_ path: String, descriptor: Int32) throws(AudioError) -> UnfinishedHeader? {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        return try inspect(path, size: UInt64(max(0, status.st_size))) { count, offset in
+        guard let status = try? FileSystem.status(descriptor: descriptor, path: path) else { return nil }
+        return try inspect(path, size: UInt64(max(0, status.size))) { count, offset in
             var buffer = [UInt8](repeating: 0, count: count)
-            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            let got = (try? FileSystem.read(descriptor, path: path, into: &buffer, at: Int64(clamping: offset))) ?? -1
             return got == count ? buffer : nil
         }
     }
@@ -129,7 +129,7 @@ public struct UnfinishedHeader: Sendable, Equatable {
 /// from bytes in memory, with a corrected header's patched bytes laid over it.
 final class PatchedFile {
     enum Source {
-        case descriptor(Int32)
+        case descriptor(Int32, path: String)
         case bytes([UInt8])
     }
 
@@ -141,9 +141,8 @@ final class PatchedFile {
     init(_ source: Source, patches: [(offset: UInt64, bytes: [UInt8])]) {
         self.source = source
         switch source {
-        case .descriptor(let descriptor):
-            var status = stat()
-            length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+        case .descriptor(let descriptor, let path):
+            length = (try? FileSystem.status(descriptor: descriptor, path: path))?.size ?? 0
         case .bytes(let bytes):
             length = Int64(bytes.count)
         }
@@ -151,7 +150,7 @@ final class PatchedFile {
     }
 
     deinit {
-        if case .descriptor(let descriptor) = source { close(descriptor) }
+        if case .descriptor(let descriptor, _) = source { FileSystem.close(descriptor) }
     }
 
     func read(into pointer: UnsafeMutableRawPointer, count: Int64) -> Int64 {
@@ -159,8 +158,8 @@ final class PatchedFile {
         let wanted = Int(min(count, length - position))
         let got: Int
         switch source {
-        case .descriptor(let descriptor):
-            got = pread(descriptor, pointer, wanted, off_t(position))
+        case .descriptor(let descriptor, let path):
+            got = (try? FileSystem.read(descriptor, path: path, into: UnsafeMutableRawBufferPointer(start: pointer, count: wanted), at: position)) ?? 0
         case .bytes(let bytes):
             bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress! + Int(position), byteCount: wanted) }
             got = wanted

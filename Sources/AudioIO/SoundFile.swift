@@ -47,16 +47,16 @@ public final class SoundFile: AudioDecoder {
         do { descriptor = try RegularFile.openForReading(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
         let unfinished: UnfinishedHeader?
         do { unfinished = try RIFFHeader.inspect(path, descriptor: descriptor) } catch {
-            close(descriptor)
+            FileSystem.close(descriptor)
             throw error
         }
         if let unfinished {
             // libsndfile reads the file through the corrected header (virtual I/O).
-            try self.init(path: path, virtual: PatchedFile(.descriptor(descriptor), patches: unfinished.patches), unfinished: unfinished)
+            try self.init(path: path, virtual: PatchedFile(.descriptor(descriptor, path: path), patches: unfinished.patches), unfinished: unfinished)
         } else {
             var info = SF_INFO()
             guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {  // 1: sf_close closes the descriptor
-                close(descriptor)
+                FileSystem.close(descriptor)
                 throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
             }
             try self.init(path: path, handle: handle, info: info, patchedFile: nil, unfinished: nil)

@@ -1,3 +1,4 @@
+import InputGuards
 import Glibc
 
 /// ResearchKit's data logger (`ORKDataLogger`, formats.md §2): a `{"items":[…]}` file that is a
@@ -77,7 +78,7 @@ public final class DataLogger {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { FileSystem.close(descriptor) }
     }
 
     /// Unix time now, s (`CLOCK_REALTIME`).
@@ -122,11 +123,13 @@ public final class DataLogger {
         bytes += Array("]}".utf8)
         do throws(RecordingError) {
             try writeFully(bytes, at: offset)
-            if configuration.syncToDisk, fsync(descriptor) != 0 { throw RecordingError.system("fsync", file: currentPath) }
+            if configuration.syncToDisk {
+                do { try FileSystem.synchronize(descriptor, path: currentPath) } catch { throw .system(error) }
+            }
         } catch {
             // Restore the last complete document (formats.md §2.2 step 3).
             if checkpoint >= 2 { try? writeFully(Array("]}".utf8), at: checkpoint - 2) }
-            _ = ftruncate(descriptor, off_t(checkpoint))
+            try? FileSystem.truncate(descriptor, path: currentPath, to: Int64(checkpoint))
             throw error
         }
         length = offset + bytes.count
@@ -153,9 +156,7 @@ public final class DataLogger {
     }
 
     private func openCurrent() throws(RecordingError) {
-        let fd = open(currentPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RecordingError.system("open", file: currentPath) }
-        descriptor = fd
+        do { descriptor = try FileSystem.open(currentPath, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644) } catch { throw .system(error) }
         length = 0
         itemsInFile = 0
     }
@@ -164,9 +165,9 @@ public final class DataLogger {
         let path = currentPath
         let fd = descriptor
         descriptor = -1
-        guard close(fd) == 0 else { throw RecordingError.system("close", file: path) }
+        do { try FileSystem.closeChecked(fd, path: path) } catch { throw .system(error) }
         if length == 0 {
-            unlink(path)
+            try? FileSystem.remove(path)
             return
         }
         let end = clock()
@@ -174,28 +175,18 @@ public final class DataLogger {
         let suffix = configuration.jsonExtension ? ".json" : ""
         var name = "\(configuration.logName)-\(stamp)\(suffix)"
         var sequence = 1
-        while access(configuration.directory + "/" + name, F_OK) == 0 {
+        while FileSystem.linkStatusIfAny(configuration.directory + "/" + name) != nil {
             name = "\(configuration.logName)-\(stamp)-\(sequence < 10 ? "0" : "")\(sequence)\(suffix)"
             sequence += 1
         }
         let target = configuration.directory + "/" + name
-        guard rename(path, target) == 0 else { throw RecordingError.system("rename", file: path) }
+        do { try FileSystem.rename(path, to: target) } catch { throw .system(error) }
         finishedFiles.append(FinishedFile(path: target, fileName: name, startSeconds: fileStart, endSeconds: end,
                                           items: itemsInFile, bytes: length))
     }
 
     private func writeFully(_ bytes: [UInt8], at offset: Int) throws(RecordingError) {
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError.system("pwrite", file: currentPath)
-            }
-            done += written
-        }
+        do { try FileSystem.write(descriptor, path: currentPath, bytes, at: Int64(offset)) } catch { throw .system(error) }
     }
 
     /// `yyyyMMddHHmmss` in the machine's local time zone, as ResearchKit's formatter (no time zone set).

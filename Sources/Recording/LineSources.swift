@@ -1,5 +1,6 @@
 import Glibc
 import SensorData
+import InputGuards
 
 /// Reads a file descriptor (stdin, a socket) as lines, in chunks: `nextLines()` returns every
 /// complete line read so far (without `\n`, `\r` stripped) and nil at end of input. A last line
@@ -29,11 +30,8 @@ public final class LineReader {
                 return [strip(pending[...])]
             }
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw RecordingError.system("read", file: name)
-            }
+            let count: Int
+            do { count = try FileSystem.read(descriptor, path: name, into: &chunk) } catch { throw .system(error) }
             if count == 0 {
                 finished = true
                 continue

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InputGuards
 import SensorData
 import SignalProcessing
 import Synchronization
@@ -170,7 +171,7 @@ public final class LiveLineSource: Sendable {
             defer {
                 if listener != nil, descriptor > 0 {
                     connection.store(-1, ordering: .releasing)
-                    Glibc.close(descriptor)
+                    FileSystem.close(descriptor)
                 }
                 queue.finish()
             }

@@ -1,4 +1,5 @@
 import Glibc
+import InputGuards
 
 /// Interleaved PCM from a descriptor (stdin, a socket): raw little-endian samples (e.g.
 /// `arecord -f S16_LE -t raw`), or a WAV stream (`arecord -t wav`, `sox … -t wav -`), whose
@@ -94,9 +95,8 @@ public final class PCMStreamReader {
         guard !ended else { return false }
         var chunk = [UInt8](repeating: 0, count: max(size, 4_096))
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RecordingError.system("read", file: name) }
+            let count: Int
+            do { count = try FileSystem.read(descriptor, path: name, into: &chunk) } catch { throw .system(error) }
             if count == 0 {
                 ended = true
                 return false

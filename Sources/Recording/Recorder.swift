@@ -1,3 +1,4 @@
+import InputGuards
 import AudioIO
 import Foundation
 import SensorData
@@ -72,7 +73,7 @@ struct RecorderLocation {
         self.uuid = uuid
         relativeFolder = "recorder-\(uuid)"
         folder = outputDirectory + "/" + relativeFolder
-        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw RecordingError.system("mkdir", file: folder) }
+        do { try FileSystem.makeDirectory(folder) } catch { throw .system(error) }
     }
 }
 

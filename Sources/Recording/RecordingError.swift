@@ -1,3 +1,4 @@
+import InputGuards
 import Glibc
 
 /// Why a recording step failed: the file (or source) and what went wrong.
@@ -22,6 +23,11 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The current `errno` as a system-call failure of `call`.
+    /// A failure of the file-system layer, as the recording's error.
+    static func system(_ failure: FileSystem.Failure) -> RecordingError {
+        RecordingError(file: failure.path, reason: .system(call: failure.operation, message: failure.reason))
+    }
+
     static func system(_ call: String, file: String) -> RecordingError {
         RecordingError(file: file, reason: .system(call: call, message: String(cString: strerror(errno))))
     }

@@ -30,25 +30,25 @@ public final class SocketListener: Sendable {
             let bytes = Array(path.utf8)
             let capacity = MemoryLayout.size(ofValue: address.sun_path)
             guard bytes.count < capacity else {
-                close(fd)
+                FileSystem.close(fd)
                 throw RecordingError(file: specification, reason: .sample("socket path longer than \(capacity - 1) bytes"))
             }
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
                 for (index, byte) in bytes.enumerated() { raw[index] = byte }
             }
             do { try Self.removeStaleSocket(path, &address, specification) } catch {
-                close(fd)
+                FileSystem.close(fd)
                 throw error
             }
             try Self.bindAndListen(fd, &address, specification)
-            var status = stat()
-            guard lstat(path, &status) == 0 else {
-                close(fd)
-                throw RecordingError.system("stat", file: specification)
+            guard let status = FileSystem.linkStatusIfAny(path) else {
+                let error = RecordingError.system("stat", file: specification)
+                FileSystem.close(fd)
+                throw error
             }
             descriptor = fd
             unixPath = path
-            unixIdentity = (UInt64(status.st_dev), UInt64(status.st_ino))
+            unixIdentity = (status.device, status.inode)
         } else {
             throw RecordingError(file: specification, reason: .sample("expected tcp:PORT, tcp:HOST:PORT or unix:PATH"))
         }
@@ -80,7 +80,7 @@ public final class SocketListener: Sendable {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         guard bind(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0, listen(fd, 1) == 0 else {
             let error = RecordingError.system("bind/listen", file: specification)
-            close(fd)
+            FileSystem.close(fd)
             throw error
         }
         return fd
@@ -88,22 +88,21 @@ public final class SocketListener: Sendable {
 
     /// Nothing at `path`, or a socket nobody listens on (removed). Anything else is refused.
     private static func removeStaleSocket(_ path: String, _ address: inout sockaddr_un, _ specification: String) throws(RecordingError) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return }
-        guard (status.st_mode & S_IFMT) == S_IFSOCK else {
+        guard let status = FileSystem.linkStatusIfAny(path) else { return }
+        guard (status.mode & S_IFMT) == S_IFSOCK else {
             throw RecordingError(file: specification, reason: .sample(
-                "\(path) exists and is \(RegularFile.kind(of: status.st_mode)), not a socket; it is not replaced"))
+                "\(path) exists and is \(status.kind), not a socket; it is not replaced"))
         }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard probe >= 0 else { throw RecordingError.system("socket", file: specification) }
-        defer { close(probe) }
+        defer { FileSystem.close(probe) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected != 0 else {
             throw RecordingError(file: specification, reason: .sample("\(path) is a socket another process listens on"))
         }
-        unlink(path)
+        try? FileSystem.remove(path)
     }
 
     /// Binds `fd` to `address` (a `sockaddr_in` or `sockaddr_un`) and listens; closes `fd` on failure.
@@ -113,17 +112,15 @@ public final class SocketListener: Sendable {
         }
         guard bound == 0, listen(fd, 1) == 0 else {
             let error = RecordingError.system("bind/listen", file: specification)
-            close(fd)
+            FileSystem.close(fd)
             throw error
         }
     }
 
     deinit {
-        close(descriptor)
-        var status = stat()
-        if let unixPath, let unixIdentity, lstat(unixPath, &status) == 0,
-           (UInt64(status.st_dev), UInt64(status.st_ino)) == unixIdentity {
-            unlink(unixPath)
+        FileSystem.close(descriptor)
+        if let unixPath, let unixIdentity, let status = FileSystem.linkStatusIfAny(unixPath), (status.device, status.inode) == unixIdentity {
+            try? FileSystem.remove(unixPath)
         }
     }
 

@@ -86,6 +86,23 @@ public struct AUXUTable: Sendable {
         self.table = table
     }
 
+    /// (frequency, threshold) of every threshold (both ears, the first 1-kHz test) of the first
+    /// `limit` data rows that have any: the true thresholds of a simulated test
+    /// (``AudiometrySimulation``).
+    public func thresholds(rows limit: Int) -> [(frequencyHz: Double, threshold: Double)] {
+        var truths: [(frequencyHz: Double, threshold: Double)] = []
+        var used = 0
+        for row in 0..<table.rowCount where used < limit {
+            let audiogram = Audiogram(columns: header, values: table.columns.map { $0.numbers?[row] ?? .nan })
+            let found = Audiogram.Ear.allCases.flatMap { ear in
+                (audiogram.thresholds[ear] ?? [:]).compactMap { f, value in value.map { (frequencyHz: f, threshold: $0) } }
+            }
+            truths += found.sorted { $0.frequencyHz < $1.frequencyHz }  // stable: the left ear first at one frequency
+            if !found.isEmpty { used += 1 }
+        }
+        return truths
+    }
+
     /// The audiogram of data row `row` (first = 1).
     public func audiogram(row: Int) throws(ScoringError) -> Audiogram {
         guard row >= 1, row <= table.rowCount else { throw ScoringError(.badInvocation, "\(FileName.display(file)): row \(row) is outside the table's data rows 1…\(table.rowCount)") }

@@ -88,12 +88,11 @@ public struct LoadedInput: Sendable {
         do { descriptor = try RegularFile.openForReading(path) } catch {
             throw ScoringError(.invalidInput, "\(FileName.display(path)): cannot be read: \(error.description)")
         }
-        defer { close(descriptor) }
-        var status = stat()
-        let size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        defer { FileSystem.close(descriptor) }
+        let size = (try? FileSystem.status(descriptor: descriptor, path: path)).map { Int(clamping: $0.size) } ?? 0
         var prefix = [UInt8](repeating: 0, count: InputSniffer.prefixLength)
-        let got = prefix.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        prefix.removeSubrange(max(0, got)...)
+        let got = (try? FileSystem.read(descriptor, path: path, into: &prefix, at: 0)) ?? 0
+        prefix.removeSubrange(got...)
         let format = InputSniffer.sniff(prefix: prefix)
         if case .audio = format, !loadingAudio {
             return LoadedInput(path: path, kind: .audio(AudioSource(path: path, bytes: nil)), byteCount: size)
@@ -158,9 +157,10 @@ public struct LoadedInput: Sendable {
     private static func stream(_ descriptor: Int32, path: String, _ inspect: (UnsafeRawBufferPointer) -> Void) throws(ScoringError) {
         var block = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .input(ReadError(file: path, reason: .unreadable(String(cString: strerror(errno))))) }
+            let count: Int
+            do { count = try FileSystem.read(descriptor, path: path, into: &block) } catch {
+                throw .input(ReadError(file: path, reason: .unreadable(error.reason)))
+            }
             if count == 0 { return }
             block.withUnsafeBytes { inspect(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
@@ -203,8 +203,7 @@ public struct LoadedUnit: Sendable {
     /// Loads what `path` names for `score`: a folder's JSON files (an unpacked upload), or a file
     /// and the recorder files its task result names (``TaskFiles/named(by:_:)``).
     public static func load(_ path: String, lenient: Bool = false) throws(ScoringError) -> LoadedUnit {
-        var status = stat()
-        if FileName.withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR {
+        if FileSystem.statusIfAny(path)?.isDirectory == true {
             var inputs: [LoadedInput] = []
             for file in TaskFiles.folderMembers(path) {
                 let input = try LoadedInput.load(file, lenient: lenient, loadingAudio: false)
@@ -266,8 +265,7 @@ public enum TaskFiles {
     public static func named(by path: String, _ contents: JSONContents) -> [(path: String, step: String?)] {
         contents.fileResults.compactMap { reference in
             guard let sibling = resolve(reference.fileName, nextTo: path) else { return nil }
-            var status = stat()
-            guard FileName.withCString(sibling, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard FileSystem.statusIfAny(sibling)?.isRegularFile == true else { return nil }
             return (sibling, reference.stepIdentifier)
         }
     }
@@ -283,9 +281,8 @@ public enum TaskFiles {
     /// The visible files directly in `folder`, in name order.
     public static func folderMembers(_ folder: String) -> [String] {
         let names = (try? DirectoryListing.names(in: folder).get().names) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }.filter { path in
-            var status = stat()
-            return FileName.withCString(path, { stat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFREG
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0 }.filter {
+            FileSystem.statusIfAny($0)?.isRegularFile == true
         }
     }
 

@@ -137,19 +137,7 @@ struct AudiometryCommand: ParsableCommand {
         /// (frequency, threshold) of every threshold (both ears, first 1 kHz test) of the first
         /// `limit` NHANES rows that have any.
         static func nhanesTruths(_ path: String, limit: Int) throws -> [(frequencyHz: Double, threshold: Double)] {
-            let auxu = try auxuTable(path)
-            let (header, table) = (auxu.header, auxu.table)
-            var truths: [(Double, Double)] = []
-            var used = 0
-            for row in 0..<table.rowCount where used < limit {
-                let audiogram = Audiogram(columns: header, values: table.columns.map { $0.numbers?[row] ?? .nan })
-                let found = Audiogram.Ear.allCases.flatMap { ear in
-                    (audiogram.thresholds[ear] ?? [:]).compactMap { f, value in value.map { (f, $0) } }
-                }
-                truths += found.sorted { $0.0 < $1.0 }
-                if !found.isEmpty { used += 1 }
-            }
-            return truths
+            try auxuTable(path).thresholds(rows: limit)
         }
     }
 
@@ -229,7 +217,7 @@ struct Tone: ParsableCommand {
     func run() throws {
         let amplitude: Double
         if let levelDbfs {
-            amplitude = pow(10, levelDbfs / 20)
+            amplitude = Decibels.amplitude(dbfs: levelDbfs)
         } else if let levelHl, let headphone {
             guard let table = HeadphoneCalibration.tables(for: headphone, version: tables) else {
                 throw CommandFailure(.badInvocation, "unknown headphone \"\(headphone)\" for tables \(tables.rawValue)")

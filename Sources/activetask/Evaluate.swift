@@ -135,10 +135,7 @@ struct EvaluateOxford: ParsableCommand {
     }
 
     func runLeaveOneUserOut() throws {
-        let walks = try walkNames().compactMap { try loadWalk($0) }.filter { walk in
-            let span = (walk.signal.time.last ?? 0) - (walk.signal.time.first ?? 0)
-            return Double(walk.truth.count) >= 0.2 * span
-        }.map { GaitEvaluation.LabelledWalk(name: $0.name, group: Self.part($0.name, 1), signal: $0.signal, truth: $0.truth) }
+        let walks = try walkNames().compactMap { try loadWalk($0) }.filter { GaitEvaluation.groundTruthUsable(steps: $0.truth.count, signal: $0.signal) }.map { GaitEvaluation.LabelledWalk(name: $0.name, group: Self.part($0.name, 1), signal: $0.signal, truth: $0.truth) }
         let folds = GaitEvaluation.leaveOneGroupOut(walks)
         let heldOut = folds.flatMap(\.walks)
         let lines = folds.map { fold in

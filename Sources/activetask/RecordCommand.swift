@@ -128,8 +128,8 @@ struct Record: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if mkdir(out, 0o755) != 0, errno != EEXIST {
-            throw CommandFailure(.invalidInput, "\(out): cannot create: \(String(cString: strerror(errno)))")
+        do { try FileSystem.makeDirectory(out) } catch {
+            throw CommandFailure(.invalidInput, "\(FileName.display(out)): cannot create: \(error.reason)")
         }
         // A terminal closing (SIGHUP) ends a recording as SIGINT and SIGTERM do: finished files, nothing torn.
         InterruptSignals.stopOnInterrupt { _ in interruption.stop() }

@@ -95,31 +95,11 @@ struct Calibrate: ParsableCommand {
 
     func run() throws {
         let decoder = try openAudio(file)
-        let trim = Int(clamping: 0.5 * decoder.format.sampleRateHz)
-        // Sum of squares of everything, of the first `trim` samples, and a ring of the last `trim`.
-        var total = 0.0, head = 0.0, count = 0
-        var ring = [Double](repeating: 0, count: max(1, trim)), ringSum = 0.0
-        try streamChannel(decoder, file: file, channel: channel) { block in
-            for value in block {
-                let square = value * value
-                total += square
-                if count < trim { head += square }
-                let slot = count % ring.count
-                ringSum += square - ring[slot]
-                ring[slot] = square
-                count += 1
-            }
-        }
-        var n = count
-        if Double(count) >= 4 * Double(trim) {  // ≥ 2 s: skip 0.5 s at both ends
-            total -= head + ringSum
-            n -= 2 * trim
-        }
-        guard n > 0, total > 0 else {
+        var meter = CalibratorLevel(sampleRateHz: decoder.format.sampleRateHz)
+        try streamChannel(decoder, file: file, channel: channel) { meter.process($0) }
+        guard let levelDbfs = meter.levelDbfs, let offset = meter.offsetDecibels(reference: reference) else {
             throw CommandFailure(.unusable, "\(FileName.display(file)): silent or empty channel \(channel)")
         }
-        let levelDbfs = 10 * log10(total / Double(n))
-        let offset = reference - levelDbfs
         if json {
             print(JSONWriter(indent: 2).string(.object(JSONObject([
                 "kind": .string("calibration"), "file": .string(file), "referenceDecibels": .number(reference),

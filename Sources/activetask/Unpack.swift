@@ -63,7 +63,7 @@ struct Unpack: ParsableCommand {
                 placed.append(file.path)
             }
         } catch {
-            for path in placed { _ = FileName.withCString(path) { unlink($0) } }
+            for path in placed { try? FileSystem.remove(path) }
             throw error
         }
     }

@@ -44,10 +44,16 @@ public enum GaitEvaluation {
             }
         }
         let truth = groundTruth.count
-        let span = signal.time.last.map { $0 - signal.time[0] } ?? 0
         return Walk(name: name, groundTruthSteps: truth, detectedSteps: detected,
                     countErrorPercent: truth > 0 ? 100 * Double(detected - truth) / Double(truth) : .nan, windows: windows,
-                    groundTruthUsable: Double(truth) >= 0.2 * span)
+                    groundTruthUsable: groundTruthUsable(steps: truth, signal: signal))
+    }
+
+    /// Whether `steps` ground-truth steps can be right for a recording as long as `signal`: at
+    /// least 0.2 steps/s over its span (a step counter that missed most of the walk is not truth).
+    public static func groundTruthUsable(steps: Int, signal: MotionSignal) -> Bool {
+        let span = signal.time.last.map { $0 - signal.time[0] } ?? 0
+        return Double(steps) >= 0.2 * span
     }
 
     /// Summary over walks: mean/median |count error| (%), and cadence error statistics.

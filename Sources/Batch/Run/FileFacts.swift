@@ -15,24 +15,19 @@ struct FileVersion: Codable, Sendable, Hashable {
     var changedNanoseconds: Int64
 
     /// Whether something exists at `path` (a FIFO or a device too: reading it reports why it is not read).
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return FileName.withCString(path, { stat($0, &info) }) == 0
-    }
+    static func exists(_ path: String) -> Bool { FileSystem.statusIfAny(path) != nil }
 
     /// The version of `path` (links followed), or the system's reason it has none.
     static func of(_ path: String) -> Result<FileVersion, BatchRunner.ReadFailure> {
-        var info = stat()
-        guard FileName.withCString(path, { stat($0, &info) }) == 0 else {
-            return .failure(.init(message: "\(FileName.display(path)): cannot be read: \(String(cString: strerror(errno)))"))
+        let info: FileSystem.Status
+        do { info = try FileSystem.status(path) } catch {
+            return .failure(.init(message: "\(FileName.display(path)): cannot be read: \(error.reason)"))
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(.init(message: "\(FileName.display(path)): is \(RegularFile.kind(of: info.st_mode)), not a regular file; not read"))
+        guard info.isRegularFile else {
+            return .failure(.init(message: "\(FileName.display(path)): is \(info.kind), not a regular file; not read"))
         }
-        // Times are identities here, not quantities: a timestamp beyond ±292 years wraps instead of trapping.
-        return .success(FileVersion(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                    modifiedNanoseconds: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec),
-                                    changedNanoseconds: Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)))
+        return .success(FileVersion(device: info.device, inode: info.inode, size: info.size,
+                                    modifiedNanoseconds: info.modifiedNanoseconds, changedNanoseconds: info.changedNanoseconds))
     }
 }
 

@@ -27,9 +27,12 @@ struct FolderWalk {
     }
 
     private mutating func walk(_ folder: String) {
-        var info = stat()
-        guard FileName.withCString(folder, { stat($0, &info) }) == 0 else { refused.append((folder, "cannot be listed: \(Self.lastError())")); return }
-        guard listed.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted else { return }
+        let info: FileSystem.Status
+        do { info = try FileSystem.status(folder) } catch {
+            refused.append((folder, "cannot be listed: \(error.reason)"))
+            return
+        }
+        guard listed.insert(FileID(device: info.device, inode: info.inode)).inserted else { return }
         let listing: DirectoryListing.Listing
         switch DirectoryListing.names(in: folder) {
         case .success(let found): listing = found
@@ -38,18 +41,17 @@ struct FolderWalk {
         if let interruption = listing.interruption { refused.append((folder, "cannot be listed completely: \(interruption)")) }
         for name in listing.names.sorted() where includeHidden || !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            var entry = stat()
-            guard FileName.withCString(path, { stat($0, &entry) }) == 0 else {
+            guard let entry = FileSystem.statusIfAny(path) else {
                 files.append(path)  // vanished, or a dangling link: its unit reports the reason
                 continue
             }
-            switch entry.st_mode & S_IFMT {
-            case S_IFDIR: walk(path)
-            case S_IFREG: files.append(path)
-            default: refused.append((path, "is not a regular file (a FIFO, socket or device); not read"))
+            if entry.isDirectory {
+                walk(path)
+            } else if entry.isRegularFile {
+                files.append(path)
+            } else {
+                refused.append((path, "is not a regular file (a FIFO, socket or device); not read"))
             }
         }
     }
-
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }

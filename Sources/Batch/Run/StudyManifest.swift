@@ -118,8 +118,7 @@ public struct StudyManifest: Sendable {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return FileName.withCString(path, { stat($0, &info) }) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        FileSystem.statusIfAny(path)?.isDirectory == true
     }
 
     /// One unit per record: its files, keyed by column; a record naming a missing file is an

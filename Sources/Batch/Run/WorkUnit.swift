@@ -189,9 +189,8 @@ public enum Discovery {
     /// Adds `path` (a file, or the files under a folder, hidden ones left out) to `files`, and
     /// what the walk refused to `refused`; false if it does not exist.
     private static func collect(_ path: String, into files: inout [String], refused: inout [WorkUnit]) -> Bool {
-        var info = stat()
-        guard FileName.withCString(path, { stat($0, &info) }) == 0 else { return false }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard let info = FileSystem.statusIfAny(path) else { return false }
+        guard info.isDirectory else {
             files.append(path)
             return true
         }

@@ -18,29 +18,24 @@ public enum FileBytes {
     public static func read(_ path: String, maximumBytes: Int = FileBytes.maximumBytes) throws(ReadError) -> [UInt8] {
         let fd: Int32
         do { fd = try RegularFile.openForReading(path) } catch { throw ReadError(file: path, reason: .unreadable(error.description)) }
-        defer { close(fd) }
+        defer { FileSystem.close(fd) }
         return try read(descriptor: fd, path: path, maximumBytes: maximumBytes)
     }
 
     /// Reads the rest of an open descriptor (from its current offset) the same way; `path`
     /// names it in errors. The caller closes it.
     public static func read(descriptor fd: Int32, path: String, maximumBytes: Int = FileBytes.maximumBytes) throws(ReadError) -> [UInt8] {
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            throw ReadError(file: path, reason: .unreadable(systemMessage()))
-        }
-        guard status.st_size <= maximumBytes else {
-            throw ReadError(file: path, reason: .tooLarge(bytes: Int(status.st_size), limit: maximumBytes))
+        let size: Int64
+        do { size = try FileSystem.status(descriptor: fd, path: path).size } catch { throw ReadError(file: path, reason: .unreadable(error.reason)) }
+        guard size <= maximumBytes else {
+            throw ReadError(file: path, reason: .tooLarge(bytes: Int(clamping: size), limit: maximumBytes))
         }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(0, Int(status.st_size)))
+        bytes.reserveCapacity(max(0, Int(clamping: size)))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(file: path, reason: .unreadable(systemMessage()))
-            }
+            let count: Int
+            do { count = try FileSystem.read(fd, path: path, into: &chunk) } catch { throw ReadError(file: path, reason: .unreadable(error.reason)) }
             if count == 0 { break }
             // A file that grows while it is read is bounded the same way.
             guard bytes.count + count <= maximumBytes else {
@@ -49,9 +44,5 @@ public enum FileBytes {
             bytes.append(contentsOf: chunk[0..<count])
         }
         return bytes
-    }
-
-    static func systemMessage() -> String {
-        String(cString: strerror(errno))
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+@testable import Scoring
+@testable import SensorData
+
+/// The scoring layer: one dispatch for every analyzer, typed scores whose report rows are
+/// derived from their fields.
+@Suite struct ScoringTests {
+    static func sample(_ name: String) -> String { SharedData.sampleData.appendingPathComponent(name).path }
+
+    @Test("each analyzer's score on its SampleData file: the typed fields are the report's rows (read back by name only here)")
+    func typedScoresAreTheRows() throws {
+        let parameters = AnalyzerParameters()
+        guard case .tapping(let tapping) = try parameters.score(.tapping, file: Self.sample("tapping_results.json")),
+            case .mhealthtools(let peer) = tapping.analysis.peer
+        else { Issue.record("not a tapping score"); return }
+        #expect(tapping.report.sets.map(\.name) == ["mhealthtools", "atk"])
+        #expect(tapping.report.sets[0]["meanTapInter"] == .number(peer.intervals.tapInter.mean))
+        #expect(tapping.report.sets[1]["buttonTapCount"] == .number(Double(tapping.analysis.atk.buttonTapCount)))
+
+        guard case .gait(let gait) = try parameters.score(.gait, file: Self.sample("walk_accelerometer.csv")) else { Issue.record("not gait"); return }
+        let walk = try #require(gait.recordings.first?.analysis.features)
+        #expect(gait.report.sets[0]["cadenceStepsPerMinute"] == walk.cadenceStepsPerMinute.map(FeatureValue.number) ?? .missing)
+        #expect(gait.report.sets[0]["cadenceSource"] == .text(walk.cadenceSource.rawValue))
+
+        guard case .voice(let voice) = try parameters.score(.voice, file: Self.sample("voice_aaah.wav")) else { Issue.record("not voice"); return }
+        #expect(voice.report.sets[0]["jitterLocal"] == voice.analysis.features.contour.perturbation.jitterLocal.map(FeatureValue.number) ?? .missing)
+
+        guard case .spl(let spl) = try parameters.score(.spl, file: Self.sample("spl_meter_result.json")) else { Issue.record("not spl"); return }
+        #expect(spl.report.sets[0]["researchKitDecision"] == .text(spl.passIndex == nil ? "fail" : "pass"))
+        #expect(spl.thresholdDecibels == 35)
+
+        guard case .loudness(let loudness) = try parameters.score(.loudness, file: Self.sample("voice_aaah.wav")) else { Issue.record("not loudness"); return }
+        #expect(loudness.report.sets[0]["integratedLufs"] == loudness.features.integratedLufs.map(FeatureValue.number) ?? .missing)
+        #expect(loudness.features.channelsCounted == 1 && loudness.features.oversamplingFactor == 4)
+
+        guard case .audiometry(let audiogram) = try parameters.score(.audiometry, file: Self.sample("dbhl_tone_audiometry_result.json")) else { Issue.record("not audiometry"); return }
+        #expect(audiogram.report.sets[0]["asymmetric"] == .boolean(audiogram.audiogram.isAsymmetric))
+    }
+
+    @Test("the analyzer a file does not fit is refused with the file named and the reason, status invalid input")
+    func mismatch() {
+        #expect { try AnalyzerParameters().score(.voice, file: Self.sample("tapping_results.json")) } throws: { error in
+            guard let error = error as? ScoringError else { return false }
+            return error.status == .invalidInput && error.description.contains("tapping_results.json")
+        }
+    }
+
+    @Test("AUXU thresholds for a simulation: both ears of the first rows that have any, ascending per row (left ear first at one frequency), no-response and untested left out")
+    func auxuThresholds() throws {
+        let csv = "SEQN,AUXU1K1R,AUXU500R,AUXU1K1L,AUXU500L\n1,20,10,666,888\n2,,,,\n3,5,15,25,35\n"
+        let table = try #require(AUXUTable(try CSVTable.parse(Array(csv.utf8), file: "a.csv"), file: "a.csv"))
+        let truths = table.thresholds(rows: 2)
+        #expect(truths.map(\.frequencyHz) == [500, 1000, 500, 500, 1000, 1000])
+        #expect(truths.map(\.threshold) == [10, 20, 35, 15, 25, 5])  // at one frequency the left ear first
+        #expect(table.thresholds(rows: 1).count == 2)
+    }
+}

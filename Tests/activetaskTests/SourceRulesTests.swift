@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `scripts/lint-sources.sh`: the source rules the compiler does not check (one file-system
+/// layer, a thin executable, features read as fields).
+@Suite struct SourceRulesTests {
+    static func lint(_ sources: String? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [SharedData.packageRoot.appendingPathComponent("scripts/lint-sources.sh").path] + (sources.map { [$0] } ?? [])
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test("the package's sources keep the rules")
+    func packageSources() throws {
+        let result = try Self.lint()
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test("each rule fails on a planted violation and names it; the layer itself and doc comments are allowed",
+          arguments: [
+              ("Batch/Walk.swift", "var info = stat()\nlet ok = stat(path, &info) == 0", "system calls outside"),
+              ("Recording/Log.swift", "let fd = open(path, O_WRONLY | O_CREAT, 0o644)", "system calls outside"),
+              ("Scoring/Read.swift", "let n = read(descriptor, buffer, 10)", "system calls outside"),
+              ("activetask/Calibrate.swift", "let level = 10 * log10(total / n)", "level arithmetic"),
+              ("activetask/Loop.swift", "for value in block { total += value * value }", "level arithmetic"),
+              ("Scoring/Gait.swift", "let cadence = pedometer.features[\"cadencePedometerStepsPerMinute\"]", "a feature read back by name"),
+          ])
+    func plantedViolation(file: String, line: String, rule: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for sub in ["InputGuards", "Batch", "Recording", "Scoring", "activetask"] {
+            try FileManager.default.createDirectory(atPath: folder.path(sub), withIntermediateDirectories: true)
+        }
+        _ = try folder.write("InputGuards/FileSystem.swift", "var info = stat()\nlet fd = open(path, O_RDONLY)\n")
+        _ = try folder.write("Batch/Doc.swift", "/// calls stat(2) through the layer\n")
+        #expect(try Self.lint(folder.url.path).status == 0)
+        _ = try folder.write(file, line + "\n")
+        let result = try Self.lint(folder.url.path)
+        #expect(result.status == 1 && result.output.contains(rule) && result.output.contains(file), "\(result.output)")
+    }
+}

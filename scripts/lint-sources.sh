@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Source rules the compiler does not check (issue 35; run by the tests, SourceRulesTests):
+# 1. System calls on files go through InputGuards' one layer (FileSystem, RegularFile,
+#    OutputFile, DirectoryListing): no open/stat/read/write/rename/unlink/mkdir/fsync/… elsewhere.
+# 2. The executable parses, calls the library and prints: no level arithmetic (logarithms, powers,
+#    roots) and no loops over samples in Sources/activetask.
+# 3. Feature rows come from typed results (FeatureSet(name:features:)): no feature read back by
+#    name in library code.
+# Usage: lint-sources.sh [SOURCES]   (default: the package's Sources). Exit 1 listing each violation.
+set -euo pipefail
+sources="${1:-$(cd "$(dirname "$0")/.." && pwd)/Sources}"
+status=0
+report() { # rule, matches
+    if [ -n "$2" ]; then
+        echo "lint-sources: $1" >&2
+        echo "$2" >&2
+        status=1
+    fi
+}
+layer='(^|[^.A-Za-z0-9_])(lstat|fstat|stat|pread|pwrite|mkdir|rmdir|unlink|rename|fsync|ftruncate|opendir|readdir|access)\(|Glibc\.(open|read|write|close)\(|(^|[^.A-Za-z0-9_])(close|read|write)\((fd|descriptor|probe)[,)]|(^|[^.A-Za-z0-9_])open\([^)]*O_(RDONLY|WRONLY|RDWR)'
+report "system calls outside InputGuards' FileSystem layer" \
+    "$(grep -rnE --include='*.swift' "$layer" "$sources" | grep -v "^$sources/InputGuards/" | grep -vE ':[0-9]+:\s*///' || true)"
+front="$sources/activetask"
+if [ -d "$front" ]; then
+    report "level arithmetic or sample loops in the executable (move them into a library module)" \
+        "$(grep -rnE --include='*.swift' '(^|[^A-Za-z0-9_])(log10|log2|log|pow|exp)\(|squareRoot\(\)|for [a-z]+ in (block|samples|buffer|frames|channel)\b' "$front" | grep -vE ':[0-9]+:\s*///' || true)"
+fi
+report "a feature read back by name in library code (read the typed result's field)" \
+    "$(grep -rnE --include='*.swift' '(features|peer|atk|set)\["[A-Za-z]' "$sources" | grep -vE ':[0-9]+:\s*///' || true)"
+exit $status
