@@ -135,14 +135,14 @@ do {
         guard let result = try JSONContents.read(arguments[1]).tappingResults.first else {
             throw ScoringError(.invalidInput, "\(arguments[1]): no tapping result")
         }
-        report(workload, repeats: 201, measure(repeats: 201) { TappingAnalysis.analyze(result).peer["meanTapInter"]?.number ?? .nan })
+        report(workload, repeats: 201, measure(repeats: 201) { { if case .mhealthtools(let features) = TappingAnalysis.analyze(result).peer { features.intervals.tapInter.mean } else { .nan } }() })
     case "gait":
         let contents = try JSONContents.read(arguments[1])
         guard let series = contents.series.first?.series, let signal = MotionSignal(series) else {
             throw ScoringError(.invalidInput, "\(arguments[1]): no accelerometer items")
         }
         report(workload, repeats: 3, measure(repeats: 3) {
-            GaitAnalysis.analyze(signal, windows: false).features["stepCount"]?.number ?? .nan
+            Double(GaitAnalysis.analyze(signal, windows: false).features.stepCount)
         })
     case "json":
         let bytes = try FileBytes.read(arguments[1])
