@@ -6,6 +6,8 @@
 #    roots) and no loops over samples in Sources/activetask.
 # 3. Feature rows come from typed results (FeatureSet(name:features:)): no feature read back by
 #    name in library code.
+# 4. Every stored property of a feature type (a struct named …Features, …Measures, …Statistics,
+#    …Distances, …Regularity) has a doc comment: its definition, unit and source.
 # Usage: lint-sources.sh [SOURCES]   (default: the package's Sources). Exit 1 listing each violation.
 set -euo pipefail
 sources="${1:-$(cd "$(dirname "$0")/.." && pwd)/Sources}"
@@ -27,4 +29,10 @@ if [ -d "$front" ]; then
 fi
 report "a feature read back by name in library code (read the typed result's field)" \
     "$(grep -rnE --include='*.swift' '(features|peer|atk|set)\["[A-Za-z]' "$sources" | grep -vE ':[0-9]+:\s*///' || true)"
+report "a feature without a doc comment" \
+    "$(find "$sources" -name '*.swift' -print0 | xargs -0 awk '
+        FNR == 1 { inside = 0 }
+        /struct [A-Za-z0-9]+/ { match($0, /struct [A-Za-z0-9]+/); name = substr($0, RSTART + 7, RLENGTH - 7); inside = name ~ /(Features|Measures|Statistics|Distances|Regularity)$/ }
+        inside && /^ *public var [A-Za-z0-9]+:/ && previous !~ /^ *\/\/\// { print FILENAME ":" FNR ": " $0 }
+        { previous = $0 }' || true)"
 exit $status

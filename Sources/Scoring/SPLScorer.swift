@@ -107,6 +107,7 @@ public struct SPLDecisionFeatures: Sendable, Hashable, Encodable {
     public var thresholdDecibels: Double
     /// Consecutive readings below the threshold needed to pass, count.
     public var requiredContiguousIntervals: Int
+    /// `pass` or `fail`.
     public var researchKitDecision: Decision
     /// The reading (0-based) at which the step passes; null when it fails.
     public var researchKitPassIntervalIndex: Int?
@@ -161,6 +162,7 @@ public struct SPLMeterFeatures: Sendable, Hashable, Encodable {
     public var calibrationSource: String
     /// Weighting filters at this multiple of the file's rate (1, 2 or 4).
     public var oversampling: Int
+    /// ResearchKit's decision on the readings (in place).
     public var decision: SPLDecisionFeatures
 }
 
@@ -174,5 +176,6 @@ public struct ResearchKitSPLFeatures: Sendable, Hashable, Encodable {
     public var sensitivityOffsetDecibels: Double?
     /// 94 − sensitivityOffset: dB SPL at RMS 1.0 as ResearchKit calibrated it.
     public var calibrationOffsetDecibels: Double?
+    /// ResearchKit's decision on the readings (in place).
     public var decision: SPLDecisionFeatures
 }

@@ -101,6 +101,15 @@ public struct SPLScore: Sendable {
     public var thresholdDecibels: Double
     /// The index of the reading at which ResearchKit's step passes (nil: it fails).
     public var passIndex: Int?
+
+    /// The metered audio as ResearchKit's `ORKEnvironmentSPLMeterResult` records it: the readings up
+    /// to the one at which the step passes (all of them when it fails), and the sensitivity offset
+    /// 94 − calibration offset (analysis.md §3.5); nil unless audio was metered.
+    public var researchKitResult: SPLMeterResult? {
+        guard case .audio(let result) = source, !readingsDecibels.isEmpty else { return nil }
+        let recorded = passIndex.map { Array(readingsDecibels[...$0]) } ?? readingsDecibels
+        return SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: 94 - result.calibrationOffsetDecibels, recordedSPLMeterSamplesDecibels: recorded)
+    }
 }
 
 /// Programme loudness (ITU-R BS.1770-4, EBU R 128).

@@ -256,3 +256,18 @@ struct Tone: ParsableCommand {
 
 extension AudiometrySimulation.Procedure: ExpressibleByArgument {}
 extension ToneSpecification.Ear: ExpressibleByArgument {}
+
+/// The AUXU CSV `file` (read once), errors as exit statuses.
+func auxuTable(_ file: String) throws -> AUXUTable {
+    let input: LoadedInput
+    do { input = try LoadedInput.load(file) } catch { throw failure(error) }
+    guard case .table(_, .audiogram(let table)) = input.kind else {
+        throw failure(ScoringError(.invalidInput, "\(FileName.display(file)): no header with AUXU…R/L columns (NHANES AUX layout); this file is \(input.kind.summary)"))
+    }
+    return table
+}
+
+/// The audiogram of data row `row` (first = 1) of an AUXU CSV.
+func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
+    do { return try auxuTable(file).audiogram(row: row) } catch let error as ScoringError { throw failure(error) }
+}

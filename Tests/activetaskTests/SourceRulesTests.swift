@@ -32,6 +32,7 @@ import TestSupport
               ("activetask/Calibrate.swift", "let level = 10 * log10(total / n)", "level arithmetic"),
               ("activetask/Loop.swift", "for value in block { total += value * value }", "level arithmetic"),
               ("Scoring/Gait.swift", "let cadence = pedometer.features[\"cadencePedometerStepsPerMinute\"]", "a feature read back by name"),
+              ("Scoring/New.swift", "public struct StepFeatures: Encodable {\n    /// Steps, count.\n    public var stepCount: Int\n    public var cadence: Double\n}", "a feature without a doc comment"),
           ])
     func plantedViolation(file: String, line: String, rule: String) throws {
         let folder = try TemporaryFolder()

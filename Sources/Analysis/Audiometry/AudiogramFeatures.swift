@@ -64,6 +64,7 @@ extension Audiogram.Ear: Encodable {
 public struct AudiogramFeatures: Sendable, Hashable, Encodable {
     /// One tested frequency's threshold.
     public struct Threshold: Sendable, Hashable {
+        /// The tested frequency, Hz.
         public var frequencyHz: Double
         /// dB HL; nil for no response.
         public var decibelsHL: Double?
@@ -75,10 +76,15 @@ public struct AudiogramFeatures: Sendable, Hashable, Encodable {
     /// `noResponse`); PTA3 = mean at 0.5, 1, 2 kHz and PTA4 = mean at 0.5, 1, 2, 4 kHz, dB HL
     /// (null when one is missing or no response); the WHO 2021 grade of the PTA4.
     public struct EarFeatures: Sendable, Hashable, Encodable {
+        /// The ear, the first word of each name.
         public var ear: Audiogram.Ear
+        /// Per tested frequency, ascending: `…HzDbHL` (null: no response) and `…HzStatus`.
         public var thresholds: [Threshold]
+        /// `…PTA3DbHL`: mean threshold at 0.5, 1, 2 kHz, dB HL (null when one is missing or no response).
         public var pta3DbHL: Double?
+        /// `…PTA4DbHL`: mean threshold at 0.5, 1, 2, 4 kHz, dB HL.
         public var pta4DbHL: Double?
+        /// `…WHO2021Grade`: the WHO 2021 grade of the PTA4 (World report on hearing, 2021).
         public var who2021Grade: String?
 
         private struct Name: CodingKey {
@@ -102,7 +108,9 @@ public struct AudiogramFeatures: Sendable, Hashable, Encodable {
         }
     }
 
+    /// The right ear's thresholds and averages (in place, `right…`).
     public var right: EarFeatures
+    /// The left ear's (`left…`).
     public var left: EarFeatures
     /// The ear with the lower PTA4 (right on a tie); null unless both ears have a PTA4.
     public var betterEar: Audiogram.Ear?

@@ -111,6 +111,7 @@ public struct GaitFeatures: Sendable, Hashable, Encodable {
     public var strideTimeMeanSeconds: Double?
     /// Sample standard deviation of the stride intervals, s.
     public var strideTimeSdSeconds: Double?
+    /// Regularity, symmetry and harmonic ratios (in place).
     public var regularity: GaitRegularity
     /// Walking bouts, count.
     public var walkingBoutCount: Int
@@ -122,6 +123,7 @@ public struct GaitFeatures: Sendable, Hashable, Encodable {
     public var walkingBoutEndsSeconds: [Double]
     /// Sway, when the recording is mostly not walking (null otherwise).
     public var sway: SwayFeatures
+    /// The tremor spectrum of the longest gap-free segment (in place).
     public var tremor: TremorFeatures
     /// Cadence of every 20-s window (10-s hop), each analysed on its own, steps/min (NaN: no
     /// walking); null when windows were not asked for.
@@ -144,7 +146,9 @@ public struct PedometerFeatures: Sendable, Hashable, Encodable {
 public struct BalanceFeatures: Sendable, Hashable, Encodable {
     /// Last − first sample time, s.
     public var durationSeconds: Double
+    /// Sway of the standing recording (in place).
     public var sway: SwayFeatures
+    /// The tremor spectrum of the longest gap-free segment (in place).
     public var tremor: TremorFeatures
 
     public init(durationSeconds: Double, sway: SwayFeatures, tremor: TremorFeatures) {

@@ -169,7 +169,7 @@ public struct SoundLevelMeter: Sendable {
             lasmaxDecibels: maxSlow.isFinite ? level(maxSlow) : nil,
             // Percentiles interpolate between 0.01-dB bin centres; LAFmax bounds them.
             laf10Decibels: capped(percentile(90)), laf50Decibels: capped(percentile(50)), laf90Decibels: capped(percentile(10)),
-            intervalLevelsDecibels: intervalLevelsDecibels)
+            intervalLevelsDecibels: intervalLevelsDecibels, calibrationOffsetDecibels: calibrationOffsetDecibels)
     }
 
     private func capped(_ percentile: Double?) -> Double? {
@@ -218,6 +218,8 @@ public struct SoundLevelMeter: Sendable {
         public var laf90Decibels: Double?
         /// LAeq of each complete interval.
         public var intervalLevelsDecibels: [Double]
+        /// The offset the levels were read with: dB SPL at RMS 1.0.
+        public var calibrationOffsetDecibels: Double
     }
 }
 

@@ -58,6 +58,7 @@ public struct TapIntervalFeatures: Sendable, Hashable, Encodable {
 /// Sage-Bionetworks/mhealthtools 0.2.1 `get_tapping_features`: the 42 features in R's column
 /// order, then `error`.
 public struct MhealthtoolsTappingFeatures: Sendable, Hashable, Encodable {
+    /// The interval, drift and count features (in place, R's names).
     public var intervals: TapIntervalFeatures
     /// mhealthtools' `error` column: null in a usable result (mhealthtools writes "None").
     public var error: String? = nil
@@ -66,6 +67,7 @@ public struct MhealthtoolsTappingFeatures: Sendable, Hashable, Encodable {
 /// Sage-Bionetworks/mPower-sdata `tappingHelpers.R` (Bot et al. 2016): the shared features with
 /// population moments, then the intervals' detrended fluctuation exponent.
 public struct MpowerSdataTappingFeatures: Sendable, Hashable, Encodable {
+    /// The interval, drift and count features (in place, R's names).
     public var intervals: TapIntervalFeatures
     /// DFA exponent α of the intervals (mPower-sdata `dfaTapInter`), dimensionless.
     public var dfaTapInter: Double

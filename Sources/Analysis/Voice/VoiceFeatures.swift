@@ -9,6 +9,7 @@ public enum ChannelMode: String, Sendable, Hashable, Encodable {
 /// Channel layout, duration, levels and loudness of a whole voice recording, and ResearchKit's
 /// too-loud rule (analysis.md §4.2–4.4).
 public struct VoiceLevelFeatures: Sendable, Hashable, Encodable {
+    /// One channel, two sample-identical channels, or more.
     public var channelMode: ChannelMode
     /// Frames / rate, s.
     public var durationSeconds: Double
@@ -68,12 +69,15 @@ public struct VoiceContourFeatures: Sendable, Hashable, Encodable {
     public var loudnessVoicedLufs: Double?
     /// Glottal pulses (Praat "To PointProcess (cc)"), count.
     public var pulseCount: Int
+    /// Jitter and shimmer of the pulses (in place; Praat's "Voice 2/3").
     public var perturbation: Perturbation.Measures
 }
 
 /// Everything a voice recording is scored with, in output order.
 public struct VoiceFeatures: Sendable, Hashable, Encodable {
+    /// Layout, levels, loudness, too-loud rule (in place).
     public var levels: VoiceLevelFeatures
+    /// F0, voiced material, pulses, jitter, shimmer (in place).
     public var contour: VoiceContourFeatures
     /// Praat "To Harmonicity (cc)" (0.01 s, 75 Hz, silence 0.1, 1 period) mean over voiced frames of 10·lg(r/(1 − r)), dB.
     public var hnrDb: Double?

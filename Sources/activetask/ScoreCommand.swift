@@ -1,0 +1,269 @@
+import Analysis
+import ArgumentParser
+import Batch
+import Foundation
+import InputGuards
+import Reports
+import Scoring
+import SensorData
+
+/// `activetask score KIND FILE`: features of one recording, one subcommand per analyzer (nested types).
+struct ScoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "score",
+        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry.",
+        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self]
+    )
+}
+
+/// Options every `score` subcommand shares.
+struct ScoreOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print one JSON object instead of a table.")
+    var json = false
+
+    @Flag(name: .long, help: "Keep the complete items before a torn tail, with a warning.")
+    var lenient = false
+
+    @Option(name: .long, help: "A TOML file with the analyzer's parameters, as batch --config reads it (README, \"Batch configuration\"); the options below override it.")
+    var config: String?
+
+    @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.")
+    var html: String?
+
+    @OptionGroup var limits: FileLimitOptions
+
+    @Argument(help: "The file to score.")
+    var file: String
+}
+
+extension ScoreReport {
+    func print(json: Bool) {
+        activetask.print(json ? JSONWriter(indent: 2).string(self.json) : table, terminator: json ? "\n" : "")
+    }
+}
+
+extension ScoreOptions {
+    /// `analyzer`'s parameters: the defaults, then `--config`, then the options given in
+    /// `groups` (and `--lenient`), each checked as a configuration is.
+    func parameters(_ analyzer: Scoring.Analyzer, _ groups: [any ParameterOptions]) throws -> AnalyzerParameters {
+        var configuration = BatchConfiguration()
+        if let config {
+            do { configuration = try BatchConfiguration.read(config) } catch { throw CommandFailure(.badInvocation, error.description) }
+        }
+        var section = JSONObject()
+        for group in groups {
+            for (key, value) in group.overrides.members { section.append(key, value) }
+        }
+        if lenient, AnalyzerParameters.encoded(configuration.parameters)[analyzer.rawValue]?.object?["lenient"] != nil {
+            section.append("lenient", .bool(true))
+        }
+        var document = JSONObject()
+        document.append(analyzer.rawValue, .object(section))
+        do { return try configuration.overriding(document, file: "command line").parameters } catch {
+            throw CommandFailure(.badInvocation, error.description)
+        }
+    }
+}
+
+/// Loads the file once, runs `analyzer` on it with the parameters of the defaults, `--config`
+/// and the options in `groups` (the dispatch `batch` uses too), prints the score's report
+/// (table or JSON), writes its HTML page when asked, and exits with the contract's status — 1
+/// when the recording is unusable, 2 or 3 for a scoring error (message on stderr). Returns the
+/// score for commands that write more.
+@discardableResult
+func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ groups: [any ParameterOptions]) throws -> Score {
+    try emit(options, analyzer, options.parameters(analyzer, groups))
+}
+
+/// Runs `analyzer` on the options' file with `parameters` under the options' limits: the one
+/// dispatch `batch` uses too.
+func score(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters) throws -> Score {
+    let scored = options.limits.applied {
+        Result { () throws(ScoringError) in
+            try parameters.score(analyzer, file: options.file, lenient: options.lenient)
+        }
+    }
+    do { return try scored.get() } catch { throw failure(error) }
+}
+
+/// ``emit(_:_:_:)`` with the parameters resolved.
+@discardableResult
+func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters) throws -> Score {
+    if let html = options.html { try OutputFile.refuseIfInputOrExit(html, inputs: [options.file]) }
+    let score = try score(options, analyzer, parameters)
+    let report = score.report
+    if options.json {
+        // The result key a batch with the same parameters stores the same features under.
+        var object = report.json.object ?? JSONObject()
+        object.append("key", ResultKey(scoring: options.file, analyzer, parameters)?.json ?? .null)
+        print(JSONWriter(indent: 2).string(.object(object)))
+    } else {
+        report.print(json: false)
+    }
+    if let html = options.html {
+        try OutputFile.writeOrExit(HTMLReport.recording(score), to: html, inputs: [options.file])
+    }
+    if let reason = report.unusable {
+        throw CommandFailure(.unusable, "\(report.file): \(reason)")
+    }
+    return score
+}
+
+/// A scoring error as the command's failure (its message, status 2 or 3).
+func failure(_ error: ScoringError) -> CommandFailure {
+    CommandFailure(error)
+}
+
+extension ScoreCommand {
+    struct Tapping: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tapping",
+            abstract: "Two-finger tapping features (mhealthtools-compatible by default, plus atk extras).",
+            discussion: "Reads either dialect, alone, inside a task result or a flattened archive, or a bare TappingSamples array. Exit status 1 when too few taps remain (the peer's reason text)."
+        )
+
+        @OptionGroup var options: ScoreOptions
+
+        @OptionGroup var parameters: TappingParameterOptions
+
+        func run() throws {
+            try emit(options, .tapping, [parameters])
+        }
+    }
+
+    struct Gait: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gait",
+            abstract: "Gait features: steps, cadence (overall and per 20-s window), step/stride times, regularity, symmetry, harmonic ratio, bouts.",
+            discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV: layout from the header, or the options below) and pedometer files. A walking task (a folder of an unpacked upload, a flattened archive, or a task result whose recorder files sit next to it) is scored per recording: outbound, return, rest."
+        )
+
+        @OptionGroup var options: ScoreOptions
+
+        @OptionGroup(title: "CSV") var csv: MotionCSVOptions
+        @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
+
+        func run() throws {
+            try emit(options, .gait, [csv, analysis])
+        }
+    }
+
+    struct Balance: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "balance",
+            abstract: "Sway and rest tremor of the rest part of a walking task (standing still): no steps, no cadence.",
+            discussion: "Reads the recordings a gait score reads and keeps those whose step, manifest column or file name says rest (accelerometer_walking.rest, deviceMotion_walking_rest.json.items): sway RMS, jerk, 95 % ellipse area, centroid and F95 frequencies (Mancini et al. 2012) and the 3–12 Hz tremor spectrum."
+        )
+
+        @OptionGroup var options: ScoreOptions
+        @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
+
+        func run() throws {
+            try emit(options, .balance, [analysis])
+        }
+    }
+
+    struct SPL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "spl",
+            abstract: "Environment sound level (IEC 61672-1 A/C/Z, F/S, Leq, SEL, Lmax, L10/50/90) and ResearchKit's quiet-room decision.",
+            discussion: "Reads audio (any format AudioIO reads; channel 0 by default) streamed in blocks, or an ORKEnvironmentSPLMeterResult, whose readings get the same decision rule."
+        )
+
+        @OptionGroup var options: ScoreOptions
+        @OptionGroup(title: "SPL") var parameters: SPLParameterOptions
+
+        @Option(help: "ResearchKit's calibration of this device (\(CalibrationDevice.allCases.map(\.rawValue).joined(separator: ", "))): sets the calibration offset and source unless --calibration-offset-decibels is given.")
+        var device: CalibrationDevice?
+
+        @Flag(name: .long, help: "Print a ResearchKit ORKEnvironmentSPLMeterResult JSON instead of the report.")
+        var researchkitJson = false
+
+        func run() throws {
+            var all = try options.parameters(.spl, [parameters])
+            if let device, parameters.calibrationOffsetDecibels == nil {
+                (all.spl.calibrationOffsetDecibels, all.spl.calibrationSource) = device.calibration
+            } else if parameters.calibrationOffsetDecibels != nil, parameters.calibrationSource == nil {
+                all.spl.calibrationSource = "--calibration-offset-decibels"
+            }
+            guard researchkitJson else {
+                try emit(options, .spl, all)
+                return
+            }
+            let scored = try score(options, .spl, all)
+            guard case .spl(let spl) = scored, let result = spl.researchKitResult else {
+                throw CommandFailure(.unusable, "\(options.file): \(scored.report.unusable ?? "not an audio recording")")
+            }
+            print(JSONWriter(indent: 2).string(result.researchKitJSON))
+        }
+    }
+
+    struct Voice: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "voice",
+            abstract: "Voice loudness and quality: RMS dBFS, Praat intensity, BS.1770 loudness, ResearchKit's too-loud rule, F0, jitter, shimmer, HNR.",
+            discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz) on channel 0."
+        )
+
+        @OptionGroup var options: ScoreOptions
+
+        @OptionGroup(title: "Voice") var parameters: VoiceParameterOptions
+
+        func run() throws {
+            try emit(options, .voice, [parameters])
+        }
+    }
+
+    struct Loudness: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "loudness",
+            abstract: "Programme loudness (ITU-R BS.1770-4, EBU R 128): integrated, loudness range, momentary and short-term maxima, true peak.",
+            discussion: "Every channel counts, with BS.1770-4's weights (1.41 for the surrounds of a five-channel file). Integrated loudness and loudness range match EBU Tech 3341/3342 test signals and libebur128 (docs: README, \"Accuracy\"). True peak: 4× oversampling below 96 kHz (BS.1770-4 Annex 2)."
+        )
+
+        @OptionGroup var options: ScoreOptions
+
+        @OptionGroup(title: "Loudness") var parameters: LoudnessParameterOptions
+
+        func run() throws {
+            try emit(options, .loudness, [parameters])
+        }
+    }
+
+    struct Audiometry: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "audiometry",
+            abstract: "Audiogram of a ResearchKit dB HL result or an AUXU… CSV row: thresholds, PTA3/PTA4, WHO 2021 grades, asymmetry.",
+            discussion: "When outputVolume < 1 the recorded thresholds are reported unchanged and a second set, volumeCorrected, adds the volume offset ResearchKit ≥ 3.1.0 did not apply (audiometry.md §7.5), assuming the volume did not change during the test."
+        )
+
+        @OptionGroup var options: ScoreOptions
+
+        @OptionGroup(title: "Audiometry") var parameters: AudiometryParameterOptions
+
+        @Option(name: .long, help: "Write the audiogram as SVG to this file.")
+        var svg: String?
+
+        func run() throws {
+            if let svg { try OutputFile.refuseIfInputOrExit(svg, inputs: [options.file]) }
+            let score = try emit(options, .audiometry, [parameters])
+            if let svg, case .audiometry(let audiogram) = score {
+                let picture = audiogram.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: audiogram.legend)
+                try OutputFile.writeOrExit(picture, to: svg, inputs: [options.file])
+            }
+        }
+    }
+}
+
+/// ResearchKit's device calibrations (analysis.md §3.5): a preset for the SPL calibration offset.
+enum CalibrationDevice: String, ExpressibleByArgument, CaseIterable {
+    case iphone, ipad
+
+    /// The offset (dB SPL at RMS 1.0) and its source, as the SPL parameters name them.
+    var calibration: (offset: Double, source: String) {
+        switch self {
+        case .iphone: (94 - ResearchKitSPL.iPhoneSensitivityOffset, "ResearchKit iPhone sensitivity offset −23.3 dB")
+        case .ipad: (94 - ResearchKitSPL.iPadSensitivityOffset, "ResearchKit iPad sensitivity offset −29.3 dB")
+        }
+    }
+}
