@@ -31,11 +31,12 @@ extension Evaluate {
 
         func run() throws {
             if leaveOneUserOut { return try runLeaveOneUserOut() }
-            let names = try walkNames()
+            let dataset = self.dataset
+            let names = try dataset.walkNames()
             let results = Parallel.map(names.count, parallel: true) { index -> Result<GaitEvaluation.Walk, LoadFailure> in
                 do {
-                    guard let walk = try loadWalk(names[index]) else {
-                        return .failure(LoadFailure(message: "\(dataFolder)/\(names[index])/stepcounter.csv: not the Oxford ground-truth layout"))
+                    guard let walk = try dataset.walk(names[index]) else {
+                        return .failure(LoadFailure(message: "\(dataset.dataFolder)/\(names[index])/stepcounter.csv: not the Oxford ground-truth layout"))
                     }
                     return .success(GaitEvaluation.evaluate(name: walk.name, signal: walk.signal, groundTruth: walk.truth))
                 } catch {
@@ -105,38 +106,15 @@ extension Evaluate {
             ]))
         }
 
-        /// A walk loaded once for repeated scoring.
-        struct LoadedWalk: Sendable {
-            let name: String
-            let signal: MotionSignal
-            let truth: [Double]
-        }
-
         struct LoadFailure: Error {
             let message: String
         }
 
-        var dataFolder: String { (folder as NSString).appendingPathComponent("data") }
-
-        /// The walks of the data folder: its subfolders with an accelerometer.csv, by name.
-        func walkNames() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: dataFolder).sorted().filter {
-                FileManager.default.fileExists(atPath: "\(dataFolder)/\($0)/accelerometer.csv")
-            }
-        }
-
-        /// One walk's accelerometer and ground-truth step times; nil when the step counter file is
-        /// not the Oxford ground-truth layout.
-        func loadWalk(_ name: String) throws -> LoadedWalk? {
-            let accelerometer = "\(dataFolder)/\(name)/accelerometer.csv", steps = "\(dataFolder)/\(name)/stepcounter.csv"
-            let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
-            let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
-            guard let truth = StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)), let signal = MotionSignal(series) else { return nil }
-            return LoadedWalk(name: name, signal: signal, truth: truth.stepTimesSeconds)
-        }
+        var dataset: OxfordDataset { OxfordDataset(folder: folder) }
 
         func runLeaveOneUserOut() throws {
-            let walks = try walkNames().compactMap { try loadWalk($0) }.filter { GaitEvaluation.groundTruthUsable(steps: $0.truth.count, signal: $0.signal) }.map { GaitEvaluation.LabelledWalk(name: $0.name, group: Self.part($0.name, 1), signal: $0.signal, truth: $0.truth) }
+            let walks = try dataset.walkNames().compactMap { try dataset.walk($0, group: Self.part($0, 1)) }
+                .filter { GaitEvaluation.groundTruthUsable(steps: $0.truth.count, signal: $0.signal) }
             let folds = GaitEvaluation.leaveOneGroupOut(walks)
             let heldOut = folds.flatMap(\.walks)
             let lines = folds.map { fold in

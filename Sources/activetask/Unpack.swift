@@ -70,14 +70,11 @@ struct Unpack: ParsableCommand {
 
     /// The archive's entries in file order, every name checked.
     static func entries(_ bytes: [UInt8], file: String) throws(ReadError) -> [(name: String, value: JSONValue)] {
-        let layout = try JSONContents.decode(bytes, file: file).layout
-        guard case .flattenedArchive = layout, case .object(let object) = try JSONValue.parse(bytes, file: file) else {
-            throw ReadError(file: file, reason: .unrecognisedLayout("not a flattened archive (this is a \(layout.name))"))
-        }
-        for name in object.keys where !isPlainFileName(name) {
+        let entries = try JSONContents.flattenedArchiveEntries(bytes, file: file)
+        for (name, _) in entries where !isPlainFileName(name) {
             throw ReadError(file: file, reason: .invalidValue("entry name \(ReadError.quote(name)) is not a plain file name (no \"/\", \"\\\\\", NUL, \".\" or \"..\"); nothing written"))
         }
-        return Array(zip(object.keys, object.values))
+        return entries
     }
 
     /// A name that stays in its folder: not empty, not `.` or `..`, without `/`, `\` or NUL.

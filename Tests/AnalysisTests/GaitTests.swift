@@ -263,17 +263,11 @@ import TestSupport
 struct OxfordAccuracyTests {
     @Test("mean |step count error| ≤ 3 % and median |20-s cadence error| ≤ 2 steps/min over the walks")
     func targets() throws {
-        let data = SharedData.root.appendingPathComponent("gait-oxford/data")
-        let names = try FileManager.default.contentsOfDirectory(atPath: data.path).sorted()
+        let dataset = OxfordDataset(folder: SharedData.path("gait-oxford"))
         var walks: [GaitEvaluation.Walk] = []
-        for name in names {
-            let accelerometer = data.appendingPathComponent("\(name)/accelerometer.csv").path
-            let steps = data.appendingPathComponent("\(name)/stepcounter.csv").path
-            guard FileManager.default.fileExists(atPath: accelerometer) else { continue }
-            let table = try CSVTable.parse(FileBytes.read(accelerometer), file: accelerometer)
-            let (series, _) = try SensorSeries.accelerometer(from: table, layout: .oxfordStepCounter, file: accelerometer)
-            let truth = try #require(StepGroundTruth(try CSVTable.parse(FileBytes.read(steps), file: steps)))
-            walks.append(GaitEvaluation.evaluate(name: name, signal: try #require(MotionSignal(series)), groundTruth: truth.stepTimesSeconds))
+        for name in try dataset.walkNames() {
+            let walk = try #require(try dataset.walk(name), "\(name)")
+            walks.append(GaitEvaluation.evaluate(name: name, signal: walk.signal, groundTruth: walk.truth))
         }
         #expect(walks.count == 49)
         #expect(walks.filter { !$0.groundTruthUsable }.map(\.name) == ["_Patient_3"])

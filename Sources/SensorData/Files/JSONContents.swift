@@ -306,6 +306,18 @@ public struct JSONContents: Sendable {
 
     /// Archive keys: `info.json`, `*.json`, `*.m4a`, RK recorder names (`accel_tapping-20150204152021`,
     /// `deviceMotion_walking.rest`).
+    /// The entries of a flattened archive (formats.md §8.4) from one parse: the object's members in
+    /// file order, when every key names a file and every value is an object or array (the rule
+    /// ``decode(_:file:options:)`` recognises the layout by); otherwise a `ReadError` saying so.
+    public static func flattenedArchiveEntries(_ bytes: [UInt8], file: String) throws(ReadError) -> [(name: String, value: JSONValue)] {
+        guard case .object(let object) = try JSONValue.parse(bytes, file: file), !object.keys.isEmpty,
+            object.members.allSatisfy({ name, value in looksLikeFileName(name) && (value.object != nil || value.array != nil) })
+        else {
+            throw ReadError(file: file, reason: .unrecognisedLayout("not a flattened archive: not an object whose every key names a file (.json, .m4a, .wav, a recorder file) and whose every value is JSON content"))
+        }
+        return Array(zip(object.keys, object.values))
+    }
+
     static func looksLikeFileName(_ key: String) -> Bool {
         if key.hasSuffix(".json") || key.hasSuffix(".m4a") || key.hasSuffix(".wav") { return true }
         return RecorderFileName(key) != nil
