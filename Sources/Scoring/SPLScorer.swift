@@ -9,12 +9,12 @@ import SensorData
 public enum SPLScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         /// dB SPL that an RMS of 1.0 reads, and where the value came from.
-        public var calibrationOffsetDecibels = 94 - ResearchKitSPL.iPhoneSensitivityOffset
+        public var calibrationOffsetDecibels = ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPhoneSensitivityOffset)
         public var calibrationSource = "ResearchKit iPhone sensitivity offset −23.3 dB"
         /// Decision threshold, dB(A); reading length, s; consecutive readings below the threshold to pass.
-        public var thresholdDecibels = 35.0
+        public var thresholdDecibels = ResearchKitSPL.thresholdDecibels
         public var intervalSeconds = 1.0
-        public var requiredIntervals = 5
+        public var requiredIntervals = ResearchKitSPL.requiredReadings
         public var channel = 0
         /// Weighting filters at 1, 2 or 4 × the file's rate.
         public var oversampling = 1
@@ -87,7 +87,7 @@ public enum SPLScorer {
         let readings = result.recordedSPLMeterSamplesDecibels
         let features = ResearchKitSPLFeatures(
             readingCount: readings.count, readingsDecibels: readings, sensitivityOffsetDecibels: result.sensitivityOffsetDecibels,
-            calibrationOffsetDecibels: result.sensitivityOffsetDecibels.map { 94 - $0 }, decision: SPLDecisionFeatures(readings: readings, parameters))
+            calibrationOffsetDecibels: result.sensitivityOffsetDecibels.map { ResearchKitSPL.calibrationOffset(sensitivityOffset: $0) }, decision: SPLDecisionFeatures(readings: readings, parameters))
         let report = ScoreReport(kind: "spl", file: file, dialect: "ORKEnvironmentSPLMeterResult", sets: [FeatureSet(name: "researchKit", features: features)],
                                  warnings: contents.warnings.map(\.description))
         return SPLScore(report: report, source: .researchKitResult, readingsDecibels: readings, intervalSeconds: 1,

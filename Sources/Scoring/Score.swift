@@ -108,7 +108,7 @@ public struct SPLScore: Sendable {
     public var researchKitResult: SPLMeterResult? {
         guard case .audio(let result) = source, !readingsDecibels.isEmpty else { return nil }
         let recorded = passIndex.map { Array(readingsDecibels[...$0]) } ?? readingsDecibels
-        return SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: 94 - result.calibrationOffsetDecibels, recordedSPLMeterSamplesDecibels: recorded)
+        return SPLMeterResult(identifier: "splMeter", sensitivityOffsetDecibels: ResearchKitSPL.calibrationOffset(sensitivityOffset: result.calibrationOffsetDecibels), recordedSPLMeterSamplesDecibels: recorded)
     }
 }
 

@@ -8,7 +8,7 @@ public enum TappingScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         public var convention: TappingAnalysis.Convention = .mhealthtools
         /// Minimum |Δx| between kept taps, points.
-        public var depressThreshold: Double = 20
+        public var depressThreshold = TappingAnalysis.mhealthtoolsDepressThreshold
         /// The step identifier of the result to score when the file holds several (nil: the first).
         public var identifier: String?
         public var lenient = false

@@ -22,8 +22,8 @@ public enum VoiceScorer {
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
         public var calibrationOffsetDecibels: Double?
         /// Praat's pitch floor and ceiling, Hz.
-        public var pitchFloorHz = 75.0
-        public var pitchCeilingHz = 600.0
+        public var pitchFloorHz = VoiceAnalysis.Options().pitchFloorHz
+        public var pitchCeilingHz = VoiceAnalysis.Options().pitchCeilingHz
         /// The most samples (frames × channels) the analysis holds: 2^24, 6.3 min of mono 44.1 kHz.
         public var maximumSamples = Self.defaultMaximumSamples
         public static let defaultMaximumSamples = 1 << 24

@@ -262,8 +262,8 @@ enum CalibrationDevice: String, ExpressibleByArgument, CaseIterable {
     /// The offset (dB SPL at RMS 1.0) and its source, as the SPL parameters name them.
     var calibration: (offset: Double, source: String) {
         switch self {
-        case .iphone: (94 - ResearchKitSPL.iPhoneSensitivityOffset, "ResearchKit iPhone sensitivity offset −23.3 dB")
-        case .ipad: (94 - ResearchKitSPL.iPadSensitivityOffset, "ResearchKit iPad sensitivity offset −29.3 dB")
+        case .iphone: (ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPhoneSensitivityOffset), "ResearchKit iPhone sensitivity offset −23.3 dB")
+        case .ipad: (ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPadSensitivityOffset), "ResearchKit iPad sensitivity offset −29.3 dB")
         }
     }
 }

@@ -231,9 +231,16 @@ public enum ResearchKitSPL {
     public static let iPhoneSensitivityOffset = -23.3
     /// iPad sensitivity offset (dB); calibration offset 123.3.
     public static let iPadSensitivityOffset = -29.3
+    /// The step's threshold, dB(A), and the consecutive readings below it that pass.
+    public static let thresholdDecibels = 35.0
+    public static let requiredReadings = 5
+
+    /// The calibration offset (dB SPL at RMS 1.0) of a sensitivity offset: 94 − it (a 94-dB
+    /// calibrator reads at RMS 1 + the offset).
+    public static func calibrationOffset(sensitivityOffset: Double) -> Double { 94 - sensitivityOffset }
 
     /// The 0-based index of the reading at which the step passes, or nil.
-    public static func decision(readings: [Double], threshold: Double = 35, required: Int = 5) -> Int? {
+    public static func decision(readings: [Double], threshold: Double = thresholdDecibels, required: Int = requiredReadings) -> Int? {
         var run = 0
         for (index, reading) in readings.enumerated() {
             run = reading < threshold ? run + 1 : 0

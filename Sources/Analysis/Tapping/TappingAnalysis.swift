@@ -24,6 +24,9 @@ public enum TappingAnalysis {
         }
     }
 
+    /// mhealthtools' `depressThr`: the minimum |Δx| between kept taps, points.
+    public static let mhealthtoolsDepressThreshold = 20.0
+
     /// Everything `score tapping` reports.
     public struct Result: Sendable {
         public var peer: TappingPeerFeatures
@@ -36,7 +39,7 @@ public enum TappingAnalysis {
     /// Scores `result` with `convention` plus the `atk` extras.
     ///
     /// - Parameter depressThreshold: minimum |Δx| between kept taps, points (mhealthtools 20).
-    public static func analyze(_ result: TappingResult, convention: Convention = .mhealthtools, depressThreshold: Double = 20) -> Result {
+    public static func analyze(_ result: TappingResult, convention: Convention = .mhealthtools, depressThreshold: Double = mhealthtoolsDepressThreshold) -> Result {
         let rows = Rows(result)
         let cleaned = MhealthtoolsCleaning(rows, depressThreshold: depressThreshold)
         let peer: TappingPeerFeatures
@@ -54,7 +57,7 @@ public enum TappingAnalysis {
     /// The taps the mhealthtools features are computed from (analysis.md §1.2 cleaning) as their
     /// times since the first kept tap, s, and the interval from the previous kept tap, s (the
     /// series `tapInter` statistics describe). Empty when fewer than 5 taps remain.
-    public static func keptIntervals(_ result: TappingResult, depressThreshold: Double = 20) -> (timeSeconds: [Double], intervalSeconds: [Double]) {
+    public static func keptIntervals(_ result: TappingResult, depressThreshold: Double = mhealthtoolsDepressThreshold) -> (timeSeconds: [Double], intervalSeconds: [Double]) {
         let cleaned = MhealthtoolsCleaning(Rows(result), depressThreshold: depressThreshold)
         guard cleaned.error == nil, let first = cleaned.kept.first else { return ([], []) }
         let times = cleaned.kept.dropFirst().map { result.timestamp[$0] - result.timestamp[first] }

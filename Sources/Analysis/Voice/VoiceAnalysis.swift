@@ -10,8 +10,9 @@ public enum VoiceAnalysis {
     public struct Options: Sendable {
         /// dB SPL at RMS 1.0, when the recording chain is calibrated (§3.5).
         public var calibrationOffsetDecibels: Double?
-        public var pitchFloorHz = 75.0
-        public var pitchCeilingHz = 600.0
+        /// Praat's pitch floor and ceiling, Hz ("To Pitch (ac)": 75 and 600 Hz by default).
+        public var pitchFloorHz = PraatPitchAnalysis().floor
+        public var pitchCeilingHz = PraatPitchAnalysis().ceiling
         /// Loudness of a stereo file whose channels are sample-identical as one channel (the
         /// "dual mono counted once" convention, −3.01 LU). Off by default: ITU-R BS.1770-4 sums
         /// every channel of every layout.

@@ -16,7 +16,7 @@ internal import TOMLKit
 ///
 /// [spl]
 /// calibrationOffsetDecibels = 111.28          # or calibrationFile = "calibration.json"
-/// thresholdDecibels = 35
+/// thresholdDecibels = 40                      # default 35
 ///
 /// [voice]
 /// pitchFloorHz = 60
