@@ -135,8 +135,19 @@ import TestSupport
             _ = try ResultStore(path: path)
         } throws: { error in "\(error)".contains("is an SQLite database but not a result store") }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        // An empty file is a new store.
+        // An empty file is a new store, and so is one killed while being created: GRDB's
+        // migration table made, no migration committed (found by FaultInjectionTests' SIGKILL at a random point).
         let empty = try folder.write("empty.sqlite", [UInt8]())
         _ = try ResultStore(path: empty)
+        let unmigrated = folder.path("unmigrated.sqlite")
+        try DatabaseQueue(path: unmigrated).write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+        let store = try ResultStore(path: unmigrated)
+        #expect(try store.resultRows().isEmpty)
+        // With a migration recorded but no results table it is not a store this toolkit made.
+        let recorded = folder.path("recorded.sqlite")
+        try DatabaseQueue(path: recorded).write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1')")
+        }
+        #expect { _ = try ResultStore(path: recorded) } throws: { error in "\(error)".contains("not a result store") }
     }
 }

@@ -141,7 +141,10 @@ public final class ResultStore: Sendable {
             }
         }
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        guard tables.contains("results") || (forWriting && tables.isEmpty) else {
+        // A store killed while being created holds GRDB's migration table and no migration yet
+        // (the table is made before the first migration's transaction): still a new store.
+        let unmigrated = try tables == ["grdb_migrations"] && (Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") ?? 0) == 0
+        guard tables.contains("results") || (forWriting && (tables.isEmpty || unmigrated)) else {
             throw StoreError(path: path, message: "is an SQLite database but not a result store (no results table); give the store that `activetask batch` wrote")
         }
     }
