@@ -7,7 +7,13 @@ import SignalProcessing
 struct PraatSound {
     let samples: [Double]
     let dx: Double
-    var x1: Double { 0.5 * dx }
+    /// Time of the first sample, s: ½·dx for a sound read from a file; elsewhere after resampling.
+    let x1: Double
+    init(samples: [Double], dx: Double, firstTime: Double? = nil) {
+        self.samples = samples
+        self.dx = dx
+        x1 = firstTime ?? 0.5 * dx
+    }
     var count: Int { samples.count }
     var duration: Double { Double(count) * dx }
 

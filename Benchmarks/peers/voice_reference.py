@@ -1,0 +1,80 @@
+"""Reference values of the voice-quality measures, per frame, from the peers the toolkit follows:
+Praat 6.1.38 (praat-parselmouth 0.4.7) for formants (Burg) and the power cepstrogram's CPP, and
+librosa 1.0.0 for MFCCs, on channel 0 of every file (the toolkit's convention).
+
+    python3 Benchmarks/peers/voice_reference.py OUT_FOLDER [--corpus] [FILE…]
+
+--corpus adds the synthetic Praat corpus of praat_corpus.py (espeak-ng speech at 8–50 kHz,
+glottal-pulse vowels with jitter, breaks and creak). For each file it writes OUT_FOLDER/N.f64
+(channel 0 as little-endian float64, exactly the samples both sides analyse) and prints one JSON
+line: {"file", "samples", "rateHz", "formants": {"firstTime", "timeStep", "frames": [[[F, B]…]…],
+"intensities": [peak² of each frame]},
+"mfcc": {"nFft", "hop", "coefficients": [[c0…c19] per frame], "delta": …, "delta2": …}}.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import parselmouth
+
+
+def formants(sound):
+    """Praat's "To Formant (burg)" with its defaults (0, 5, 5500, 0.025, 50), every frame read
+    at full precision from Praat's own text serialisation."""
+    formant = sound.to_formant_burg(time_step=None, max_number_of_formants=5.0, maximum_formant=5500.0,
+                                    window_length=0.025, pre_emphasis_from=50.0)
+    path = os.path.join(OUT, "formant.txt")
+    formant.save_as_short_text_file(path)
+    with open(path) as f:
+        lines = [line.strip() for line in f.read().splitlines()[3:] if line.strip()]
+    values = iter(lines)
+    _xmin, _xmax, nx, dx, x1, _max_formants = (float(next(values)) for _ in range(6))
+    frames, intensities = [], []
+    for _ in range(int(nx)):
+        intensities.append(float(next(values)))
+        count = int(next(values))
+        frames.append([[float(next(values)), float(next(values))] for _ in range(count)])
+    return {"firstTime": x1, "timeStep": dx, "frames": frames, "intensities": intensities}
+
+
+def mfcc(samples, rate):
+    """librosa.feature.mfcc at the file's own rate with every default (n_mfcc 20, n_fft 2048,
+    hop 512, Hann, centred with zero padding, Slaney mel basis of 128 bands in float32, power to
+    dB with ref 1, amin 1e-10 and an 80-dB floor, DCT-II ortho), and librosa.feature.delta
+    (width 9, interp) of order 1 and 2."""
+    import librosa
+    coefficients = librosa.feature.mfcc(y=samples, sr=rate)
+    result = {"nFft": 2048, "hop": 512, "coefficients": coefficients.T.tolist()}
+    if coefficients.shape[1] >= 9:
+        result["delta"] = librosa.feature.delta(coefficients).T.tolist()
+        result["delta2"] = librosa.feature.delta(coefficients, order=2).T.tolist()
+    return result
+
+
+def reference(index, path):
+    source = path
+    if path.endswith(".m4a"):
+        source = os.path.join(OUT, f"{index}.wav")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c:a", "pcm_f32le", source], check=True)
+    sound = parselmouth.Sound(source)
+    if sound.n_channels > 1:
+        sound = sound.extract_left_channel()
+    samples = np.ascontiguousarray(sound.values[0], dtype="<f8")
+    raw = os.path.join(OUT, f"{index}.f64")
+    samples.tofile(raw)
+    rate = sound.sampling_frequency
+    return {"file": path, "samples": raw, "rateHz": rate, "formants": formants(sound), "mfcc": mfcc(samples, rate)}
+
+
+if __name__ == "__main__":
+    OUT = sys.argv[1]
+    os.makedirs(OUT, exist_ok=True)
+    files = [f for f in sys.argv[2:] if f != "--corpus"]
+    if "--corpus" in sys.argv[2:]:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from praat_corpus import build
+        files = build(os.path.join(OUT, "corpus")) + files
+    for i, f in enumerate(files):
+        print(json.dumps(reference(i, f)), flush=True)

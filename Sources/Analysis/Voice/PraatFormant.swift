@@ -1,0 +1,163 @@
+import Glibc
+import SignalProcessing
+
+/// Praat's "Sound: To Formant (burg)..." (Praat 6.1.38 fon/Sound_to_Formant.cpp; Praat manual,
+/// "Sound: To Formant (burg)..."), on channel 0:
+/// 1. the sound resampled to twice the maximum formant (``PraatSound/resampled(toRateHz:precision:)``,
+///    depth 50), unless its rate is already that;
+/// 2. pre-emphasis s[i] −= e^(−2π·F·Δt)·s[i − 1] from the last sample back (F: "pre-emphasis from");
+/// 3. frames every `timeStep` (0: window length / 4) fitted symmetrically into the sound, each
+///    2 × window length long, multiplied by Praat's Gaussian window
+///    (e^(−48(i − m)²/(N + 1)²) − e^(−12)) / (1 − e^(−12)), m = (N + 1)/2;
+/// 4. per frame Burg's LPC (J. P. Burg 1967; Praat's VECburg, sums in extended precision) of order
+///    2 × maximum number of formants, the roots of its polynomial (``PolynomialRoots``), each root
+///    outside the unit circle reflected into it, and a formant for every root on or above the real
+///    axis at F = |arg z|·fₙ/π within [50 Hz, fₙ − 50 Hz], bandwidth −ln|z|²·fₙ/π, sorted by F.
+/// A frame whose samples are all zero has no formants. The resampling runs on Praat's own FFT
+/// (``PraatFFT``), so the frames are Praat's to the bit, also where the LPC polynomial is
+/// ill-conditioned (the resampler's ringing in a digitally silent stretch).
+struct PraatFormantAnalysis: Sendable, Hashable {
+    /// Seconds between frame centres (0: window length / 4).
+    var timeStep = 0.0
+    /// Formants sought per frame (LPC order 2 × this).
+    var maximumFormantCount = 5.0
+    /// The top of the analysed band, Hz (Praat's default 5500; its manual advises 5000 for a male
+    /// and 5500 for a female voice).
+    var maximumFormantHz = 5500.0
+    /// Praat's "window length", s: the Gaussian window is twice as long.
+    var windowLength = 0.025
+    /// Pre-emphasis from this frequency, Hz.
+    var preEmphasisFromHz = 50.0
+
+    /// One frame's formants, lowest first.
+    struct Frame: Sendable, Hashable {
+        var frequencyHz: [Double] = []
+        var bandwidthHz: [Double] = []
+    }
+
+    /// The frames of an analysis: centre of frame i at `firstTime + i·timeStep`.
+    struct Track: Sendable, Hashable {
+        var firstTime: Double
+        var timeStep: Double
+        var frames: [Frame]
+        func time(_ frame: Int) -> Double { firstTime + Double(frame) * timeStep }
+    }
+
+    enum Failure: Error, Equatable {
+        /// The window holds fewer samples than the LPC order + 1.
+        case windowTooShort(samples: Int, order: Int)
+    }
+
+    func analyze(_ input: PraatSound) throws(Failure) -> Track {
+        let poles = Int(clamping: (2 * maximumFormantCount).rounded(.toNearestOrAwayFromZero), to: 1...1000)
+        let nyquist = 0.5 / input.dx
+        let sound = maximumFormantHz <= 0 || abs(maximumFormantHz / nyquist - 1) < 1e-12 ? input : input.resampled(toRateHz: 2 * maximumFormantHz)
+        var s = sound.samples
+        let dx = sound.dx, nx = s.count
+        let dt = timeStep > 0 ? timeStep : windowLength / 4
+        let duration = Double(nx) * dx
+        var windowSeconds = 2 * windowLength
+        var frameCount = Int(clamping: (duration - windowSeconds) / dt, rounding: .down, to: -1...Int(Int32.max)) + 1
+        var windowSamples = Int(clamping: windowSeconds / dx, rounding: .down, to: 0...Int(Int32.max))
+        let halfWindow = windowSamples / 2
+        guard windowSamples >= poles + 1 else { throw .windowTooShort(samples: windowSamples, order: poles) }
+        var firstTime = sound.x1 + 0.5 * (duration - dx - Double(frameCount - 1) * dt)
+        if frameCount < 1 {
+            frameCount = 1
+            firstTime = sound.x1 + 0.5 * duration
+            windowSeconds = duration
+            windowSamples = nx
+        }
+        // Pre-emphasis, from the end back so that each step uses the sample before it unchanged.
+        let preEmphasis = exp(-2 * Double.pi * preEmphasisFromHz * dx)
+        if nx >= 2 { for i in stride(from: nx - 1, through: 1, by: -1) { s[i] -= preEmphasis * s[i - 1] } }
+        let edge = exp(-12.0)
+        let middle = 0.5 * Double(windowSamples + 1), span = Double(windowSamples + 1)
+        let window = (1...max(windowSamples, 1)).map { i -> Double in
+            let d = Double(i) - middle
+            return (exp(-48 * d * d / span / span) - edge) / (1 - edge)
+        }
+        var frames = [Frame](repeating: Frame(), count: frameCount)
+        var buffer = [Double](repeating: 0, count: windowSamples)
+        let burg = BurgLPC(order: poles)
+        for frame in 0..<frameCount {
+            let t = firstTime + Double(frame) * dt
+            // Sampled_xToLowIndex (1-based) and the window around it, clipped to the sound.
+            let left = Int(clamping: (t - sound.x1) / dx, rounding: .down, to: -1...nx) + 1
+            let start = max(left + 1 - halfWindow, 1), end = min(left + halfWindow, nx)
+            guard end >= start else { continue }
+            var peak = 0.0
+            for i in start...end { peak = max(peak, s[i - 1] * s[i - 1]) }
+            guard peak > 0 else { continue }
+            let length = end - start + 1
+            for j in 0..<length { buffer[j] = s[start - 1 + j] * window[j] }
+            guard let coefficients = buffer.withUnsafeBufferPointer({ burg.coefficients(UnsafeBufferPointer(rebasing: $0[0..<length])) }) else { continue }
+            frames[frame] = Self.formants(coefficients, nyquist: 0.5 / dx, safetyMargin: 50)
+        }
+        return Track(firstTime: firstTime, timeStep: dt, frames: frames)
+    }
+
+    /// The formants of LPC coefficients a[1…p] (x[n] ≈ Σ a[k]·x[n − k]): the roots of
+    /// zᵖ − a₁zᵖ⁻¹ − … − aₚ, reflected into the unit circle, above the real axis, within the margins.
+    static func formants(_ a: [Double], nyquist: Double, safetyMargin: Double) -> Frame {
+        let p = a.count
+        var polynomial = [Double](repeating: 0, count: p + 1)
+        for i in 0..<p { polynomial[i] = -a[p - 1 - i] }
+        polynomial[p] = 1
+        guard let roots = PolynomialRoots.roots(polynomial) else { return Frame() }
+        var found: [(Double, Double)] = []
+        for var z in roots where z.im >= 0 {
+            let magnitude = z.squaredMagnitude
+            if magnitude > 1 { z = PolynomialRoots.Root(re: z.re / magnitude, im: z.im / magnitude) }
+            let f = abs(atan2(z.im, z.re)) * nyquist / .pi
+            guard f >= safetyMargin, f <= nyquist - safetyMargin else { continue }
+            found.append((f, -log(z.squaredMagnitude) * nyquist / .pi))
+        }
+        found.sort { $0.0 < $1.0 }
+        return Frame(frequencyHz: found.map(\.0), bandwidthHz: found.map(\.1))
+    }
+}
+
+/// Burg's method for the coefficients of a linear predictor (J. P. Burg, "Maximum entropy
+/// spectral analysis", 1967; the recursion of Praat's VECburg, Praat 6.1.38 dwsys/NUM2.cpp, with
+/// its sums in 80-bit extended precision).
+struct BurgLPC: Sendable {
+    let order: Int
+
+    /// a[1…order] for `x`, or nil when x has no energy or the recursion becomes ill-conditioned
+    /// (Praat then leaves the coefficients it has, here: no coefficients).
+    func coefficients(_ x: UnsafeBufferPointer<Double>) -> [Double]? {
+        let n = x.count, m = order
+        guard n >= 2 else { return nil }
+        var a = [Double](repeating: 0, count: m + 1), aa = [Double](repeating: 0, count: m + 1)
+        var energy: Float80 = 0
+        for v in x { energy += Float80(v) * Float80(v) }
+        guard energy > 0 else { return nil }
+        var b1 = [Double](repeating: 0, count: n + 1), b2 = [Double](repeating: 0, count: n + 1)
+        b1[1] = x[0]
+        b2[n - 1] = x[n - 1]
+        if n >= 3 { for j in 2...n - 1 { b1[j] = x[j - 1]; b2[j - 1] = x[j - 1] } }
+        for i in 1...m {
+            var numerator: Float80 = 0, denominator: Float80 = 0
+            if n - i >= 1 {
+                for j in 1...n - i {
+                    numerator += Float80(b1[j]) * Float80(b2[j])
+                    denominator += Float80(b1[j]) * Float80(b1[j]) + Float80(b2[j]) * Float80(b2[j])
+                }
+            }
+            guard denominator > 0 else { return Array(a[1...]) }
+            a[i] = Double(2 * numerator / denominator)
+            if i > 1 { for j in 1..<i { a[j] = aa[j] - a[i] * aa[i - j] } }
+            if i < m {
+                for j in 1...i { aa[j] = a[j] }
+                if n - i - 1 >= 1 {
+                    for j in 1...n - i - 1 {
+                        b1[j] -= aa[i] * b2[j]
+                        b2[j] = b2[j + 1] - aa[i] * b1[j + 1]
+                    }
+                }
+            }
+        }
+        return Array(a[1...])
+    }
+}

@@ -1,0 +1,142 @@
+import Glibc
+
+/// Praat's "Sound: Resample..." (Sound_resample, Praat 6.1.38 fon/Sound.cpp), which its formant
+/// and cepstrogram analyses run first to bring the sound to twice their maximum frequency:
+/// - downsampling: the sound, zero-padded by 1000 samples each side to a power of two, is
+///   low-passed in the frequency domain (every value of Praat's packed real spectrum from index
+///   ⌊(new/old rate)·N⌋ on set to zero, and the Nyquist value), then
+/// - every new sample is the windowed-sinc interpolation (NUM_interpolate_sinc, depth
+///   `precision`) of the old samples at its time;
+/// - exactly twice the rate: Praat's Sound_upsample (zero-padding the spectrum, the top 5 % of the
+///   old band tapered linearly);
+/// - a rate within 10⁻⁶ of the old: the sound unchanged.
+/// The new samples are centred in the old time domain (first at ½(duration − (n − 1)/rate)).
+extension PraatSound {
+    func resampled(toRateHz rate: Double, precision: Int = 50) -> PraatSound {
+        let upfactor = rate * dx
+        if abs(upfactor - 2) < 1e-6 { return upsampledTwice() }
+        if abs(upfactor - 1) < 1e-6 { return self }
+        let duration = Double(count) * dx
+        let newCount = Int(clamping: (duration * rate).rounded(.toNearestOrAwayFromZero), to: 0...Int.max)
+        guard newCount >= 1 else { return PraatSound(samples: [], dx: 1 / rate) }
+        let source = upfactor < 1 ? lowPassed(keepingBelow: upfactor) : samples
+        let newDx = 1 / rate
+        let newX1 = 0.5 * (duration - Double(newCount - 1) / rate)
+        let result = source.withUnsafeBufferPointer { y in
+            (0..<newCount).map { i -> Double in
+                // Sampled_xToIndex of the old sound, 1-based as NUM_interpolate_sinc takes it.
+                let index = (newX1 + Double(i) * newDx - x1) / dx + 1
+                return Self.interpolateSinc(y, at: index, depth: precision)
+            }
+        }
+        return PraatSound(samples: result, dx: newDx, firstTime: newX1)
+    }
+
+    /// The samples low-passed as Sound_resample's anti-aliasing does it: Praat's FFT of the sound
+    /// with 1000 zeros each side (N a power of two), its packed spectrum (index 1: DC, 2: Nyquist,
+    /// 2k + 1 and 2k + 2: real and imaginary part of bin k) zeroed from index ⌊factor·N⌋ on and
+    /// at index 2, back to the time domain, divided by N.
+    private func lowPassed(keepingBelow factor: Double) -> [Double] {
+        var (fft, data) = Self.padded(samples, sides: 1000, size: 1)
+        fft.forward(&data)
+        let size = fft.size
+        let first = Int(clamping: (factor * Double(size)).rounded(.down), to: 1...size + 1)
+        for index in first..<size + 1 { data[Self.offset(ofPacked: index, size: size)] = 0 }
+        data[Self.offset(ofPacked: 2, size: size)] = 0
+        fft.inverse(&data)
+        return (0..<count).map { data[$0 + 1000] / Double(size) }
+    }
+
+    /// Praat's Sound_upsample: twice the rate by zero-padding the spectrum, the packed spectrum
+    /// from index ⌊0.95·N⌋ + 1 tapered linearly to zero, the Nyquist value zeroed.
+    private func upsampledTwice() -> PraatSound {
+        let (fft, padded) = Self.padded(samples, sides: 1000, size: 1)
+        let size = fft.size
+        guard let twice = PraatFFT(size: 2 * size) else { return self }
+        var spectrum = padded
+        fft.forward(&spectrum)
+        // Packed index p ≥ 3 is bin (p − 1)/2 in both transforms; index 2 (the old Nyquist value)
+        // is zeroed, and the new transform's bins from N/2 on are zero.
+        var wide = [Double](repeating: 0, count: 2 * size)
+        let taperStart = Int(Double(size) * 0.95)
+        for index in 1...size where index != 2 {
+            let value = spectrum[Self.offset(ofPacked: index, size: size)]
+            wide[Self.offset(ofPacked: index, size: 2 * size)] = index > taperStart ? value * (Double(size - index) / Double(size - taperStart)) : value
+        }
+        twice.inverse(&wide)
+        let newDx = dx / 2
+        return PraatSound(samples: (0..<2 * count).map { wide[$0 + 2000] / Double(size) }, dx: newDx, firstTime: x1 - 0.5 * (dx - newDx))
+    }
+
+    /// Praat's FFT of the smallest power-of-two size ≥ `size` holding the samples with `sides`
+    /// zeros before and at least as many after, and those values.
+    static func padded(_ samples: [Double], sides: Int, size minimum: Int) -> (PraatFFT, [Double]) {
+        var size = 2
+        while size < max(samples.count + 2 * sides, minimum) { size *= 2 }
+        var data = [Double](repeating: 0, count: size)
+        data.replaceSubrange(sides..<sides + samples.count, with: samples)
+        return (PraatFFT(size: size)!, data)
+    }
+
+    /// Where Praat's packed real-spectrum index (1-based; N = `size`) lives in FFTPACK order:
+    /// 1 → r₀, 2 → r_{N/2} (last), p ≥ 3 → position p − 2.
+    static func offset(ofPacked index: Int, size: Int) -> Int {
+        switch index {
+        case 1: return 0
+        case 2: return size - 1
+        default: return index - 2
+        }
+    }
+
+    /// Praat's NUM_interpolate_sinc (melder/NUMinterpol.cpp) of y[1…n] at the 1-based real
+    /// index x: constant beyond the ends, exact at integers, the depth clipped to the samples
+    /// available each side (nearest, linear and cubic below depth 3), and otherwise
+    /// Σ y[i]·sinc(π(x − i))·½(1 + cos(π(x − i)/(x − left + 1))) over `depth` samples each side,
+    /// the window's cosines by Praat's angle-addition recurrence.
+    static func interpolateSinc(_ y: UnsafeBufferPointer<Double>, at x: Double, depth maxDepth: Int) -> Double {
+        let n = y.count
+        guard n >= 1, x.isFinite else { return .nan }
+        if x < 1 { return y[0] }
+        if x > Double(n) { return y[n - 1] }
+        let midleft = Int(x.rounded(.down)), midright = midleft + 1
+        if x == Double(midleft) { return y[midleft - 1] }
+        let depth = min(maxDepth, midright - 1, n - midleft)
+        if depth <= 0 { return y[Int((x + 0.5).rounded(.down)) - 1] }
+        if depth == 1 { return y[midleft - 1] + (x - Double(midleft)) * (y[midright - 1] - y[midleft - 1]) }
+        if depth == 2 {
+            let yl = y[midleft - 1], yr = y[midright - 1]
+            let dyl = 0.5 * (yr - y[midleft - 2]), dyr = 0.5 * (y[midright] - yl)
+            let fil = x - Double(midleft), fir = Double(midright) - x
+            return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)))
+        }
+        let left = midright - depth, right = midleft + depth
+        var result = 0.0
+        var a = Double.pi * (x - Double(midleft))
+        var halfSinA = 0.5 * sin(a)
+        var aa = a / (x - Double(left) + 1)
+        var daa = Double.pi / (x - Double(left) + 1)
+        var cosaa = cos(aa), sinaa = sin(aa), cosdaa = cos(daa), sindaa = sin(daa)
+        for ix in stride(from: midleft, through: left, by: -1) {
+            result += y[ix - 1] * (halfSinA / a * (1 + cosaa))
+            a += .pi
+            let help = cosaa * cosdaa - sinaa * sindaa
+            sinaa = cosaa * sindaa + sinaa * cosdaa
+            cosaa = help
+            halfSinA = -halfSinA
+        }
+        a = Double.pi * (Double(midright) - x)
+        halfSinA = 0.5 * sin(a)
+        aa = a / (Double(right) - x + 1)
+        daa = Double.pi / (Double(right) - x + 1)
+        cosaa = cos(aa); sinaa = sin(aa); cosdaa = cos(daa); sindaa = sin(daa)
+        for ix in midright...right {
+            result += y[ix - 1] * (halfSinA / a * (1 + cosaa))
+            a += .pi
+            let help = cosaa * cosdaa - sinaa * sindaa
+            sinaa = cosaa * sindaa + sinaa * cosdaa
+            cosaa = help
+            halfSinA = -halfSinA
+        }
+        return result
+    }
+}

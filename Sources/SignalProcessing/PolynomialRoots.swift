@@ -1,0 +1,114 @@
+import Glibc
+
+/// The complex roots of a real polynomial: found by the Aberth–Ehrlich simultaneous iteration
+/// (O. Aberth, "Iteration methods for finding all zeros of a polynomial simultaneously", Math.
+/// Comp. 27:339–344, 1973), then each polished by Newton–Raphson with the polynomial and its
+/// derivative evaluated in extended precision, stopping when |p(z)| no longer decreases — the
+/// polishing Praat gives the eigenvalues of its companion matrix (Roots_Polynomial_polish,
+/// Praat 6.1.38 dwsys/Roots.cpp), so a simple root ends where Praat's does, to rounding.
+public enum PolynomialRoots {
+    /// A complex number (real, imaginary).
+    public struct Root: Sendable, Hashable {
+        public var re: Double
+        public var im: Double
+        public init(re: Double, im: Double) { self.re = re; self.im = im }
+        /// |z|².
+        public var squaredMagnitude: Double { re * re + im * im }
+    }
+
+    /// The roots of c[0] + c[1]·z + … + c[n]·zⁿ (c[n] ≠ 0, n ≥ 1, every coefficient finite), in no
+    /// particular order; nil if the coefficients are not usable or an iterate stops being finite.
+    /// The iteration stops when no root moves by more than 10⁻¹⁴ of its size, or after 500 sweeps
+    /// (the polishing finishes what a slow cluster leaves).
+    public static func roots(_ c: [Double]) -> [Root]? {
+        guard let n = c.indices.last, n >= 1, c[n] != 0, c.allSatisfy(\.isFinite) else { return nil }
+        let monic = c.map { $0 / c[n] }
+        // Start on a circle of the Cauchy-type radius 1 + max |cₖ/cₙ|^(1/(n−k)) / 2, at angles
+        // offset so that no start is real or a conjugate of another.
+        var radius = 0.0
+        for k in 0..<n where monic[k] != 0 { radius = max(radius, pow(abs(monic[k]), 1 / Double(n - k))) }
+        radius = max(radius, 1e-3)
+        var z = (0..<n).map { k -> (Double, Double) in
+            let angle = 2 * Double.pi * Double(k) / Double(n) + 0.4
+            return (radius * cos(angle), radius * sin(angle))
+        }
+        var converged = false
+        for _ in 0..<500 where !converged {
+            converged = true
+            for i in 0..<n {
+                let (p, dp) = evaluate(monic, at: z[i])
+                if p.0 == 0 && p.1 == 0 { continue }
+                let w = divide(p, dp)
+                var sum = (0.0, 0.0)
+                for j in 0..<n where j != i {
+                    let inverse = divide((1, 0), (z[i].0 - z[j].0, z[i].1 - z[j].1))
+                    sum.0 += inverse.0
+                    sum.1 += inverse.1
+                }
+                let denominator = (1 - (w.0 * sum.0 - w.1 * sum.1), -(w.0 * sum.1 + w.1 * sum.0))
+                let step = divide(w, denominator)
+                guard step.0.isFinite, step.1.isFinite else { return nil }
+                z[i].0 -= step.0
+                z[i].1 -= step.1
+                if abs(step.0) + abs(step.1) > 1e-14 * (abs(z[i].0) + abs(z[i].1) + 1e-300) { converged = false }
+            }
+        }
+        return z.map { polish(c, $0) }
+    }
+
+    /// Newton–Raphson from `start` on p with p and p′ in extended precision, at most 80 steps,
+    /// returning the best point seen once |p| stops decreasing by more than ε (Praat's
+    /// Polynomial_polish_complexroot_nr).
+    static func polish(_ c: [Double], _ start: (Double, Double)) -> Root {
+        var z = start, best = start
+        var smallest = 1e308
+        for _ in 0..<80 {
+            let (p, dp) = evaluateExtended(c, at: z)
+            let size = (p.0 * p.0 + p.1 * p.1).squareRoot()
+            if size > smallest || abs(size - smallest) < Double.ulpOfOne { return Root(re: best.0, im: best.1) }
+            smallest = size
+            best = z
+            if dp.0 == 0 && dp.1 == 0 { break }
+            let step = divide(p, dp)
+            z.0 -= step.0
+            z.1 -= step.1
+        }
+        return Root(re: z.0, im: z.1)
+    }
+
+    /// p(z) and p′(z) by Horner's scheme.
+    private static func evaluate(_ c: [Double], at z: (Double, Double)) -> ((Double, Double), (Double, Double)) {
+        var p = (c[c.count - 1], 0.0), dp = (0.0, 0.0)
+        for k in stride(from: c.count - 2, through: 0, by: -1) {
+            dp = (dp.0 * z.0 - dp.1 * z.1 + p.0, dp.0 * z.1 + dp.1 * z.0 + p.1)
+            p = (p.0 * z.0 - p.1 * z.1 + c[k], p.0 * z.1 + p.1 * z.0)
+        }
+        return (p, dp)
+    }
+
+    /// p(z) and p′(z) by Horner's scheme in 80-bit extended precision, rounded to Double, as
+    /// Praat's Polynomial_evaluateWithDerivative_z (longdouble) computes them.
+    private static func evaluateExtended(_ c: [Double], at z: (Double, Double)) -> ((Double, Double), (Double, Double)) {
+        let x = Float80(z.0), y = Float80(z.1)
+        var pr = Float80(c[c.count - 1]), pi: Float80 = 0, dpr: Float80 = 0, dpi: Float80 = 0
+        for k in stride(from: c.count - 2, through: 0, by: -1) {
+            var t = dpr
+            dpr = dpr * x - dpi * y + pr
+            dpi = t * y + dpi * x + pi
+            t = pr
+            pr = pr * x - pi * y + Float80(c[k])
+            pi = t * y + pi * x
+        }
+        return ((Double(pr), Double(pi)), (Double(dpr), Double(dpi)))
+    }
+
+    /// a / b, scaled against overflow (Smith's algorithm).
+    private static func divide(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) {
+        if abs(b.0) >= abs(b.1) {
+            let r = b.1 / b.0, d = b.0 + b.1 * r
+            return ((a.0 + a.1 * r) / d, (a.1 - a.0 * r) / d)
+        }
+        let r = b.0 / b.1, d = b.0 * r + b.1
+        return ((a.0 * r + a.1) / d, (a.1 * r - a.0) / d)
+    }
+}

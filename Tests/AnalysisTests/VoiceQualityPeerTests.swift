@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+
+/// Voice quality per frame against the peers it follows, on the Praat corpus (espeak-ng speech at
+/// 8–50 kHz, glottal-pulse vowels with jitter, breaks and creak; `Benchmarks/peers/praat_corpus.py`)
+/// and the real voice recordings of `../shared/data`: `Benchmarks/peers/voice_reference.py` writes
+/// each file's channel 0 as the float64 samples both sides analyse and the peers' values for them.
+@Suite(.serialized) struct VoiceQualityPeerTests {
+    /// One file's reference values (voice_reference.py's JSON line).
+    struct Reference: Decodable {
+        struct Formants: Decodable {
+            var firstTime: Double
+            var timeStep: Double
+            var frames: [[[Double]]]
+            /// Praat's frame intensity: the peak square of the frame's samples.
+            var intensities: [Double]
+        }
+        var file: String
+        var samples: String
+        var rateHz: Double
+        var formants: Formants
+    }
+
+    /// Runs the reference script once per test process.
+    static let references: Result<[Reference], ReferenceError> = {
+        guard let python = Peer.praat.require() else { return .failure(ReferenceError(message: "no peers")) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("voice-reference-\(getpid())").path
+        let real = SharedData.isAvailable ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/voice_reference.py").path, folder, "--corpus"] + real
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch { return .failure(ReferenceError(message: "\(error)")) }
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return .failure(ReferenceError(message: String(stderr.suffix(2000)))) }
+        do {
+            return .success(try stdout.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Reference.self, from: Data($0)) })
+        } catch {
+            return .failure(ReferenceError(message: "\(error)"))
+        }
+    }()
+
+    struct ReferenceError: Error { var message: String }
+
+    static func samples(_ reference: Reference) throws -> [Double] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: reference.samples))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+    }
+
+    /// |a/b − 1|, 0 when equal.
+    static func relative(_ a: Double, _ b: Double) -> Double { a == b ? 0 : abs(a / b - 1) }
+
+    @Test("formants F1–F5 and bandwidths of every frame equal Praat's To Formant (burg) to 1e-6 relative (bandwidths 1e-5 more than 60 dB down)", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func formantsEqualPraat() throws {
+        let references = try Self.references.get()
+        #expect(references.count >= 13)
+        var worstFrequency = 0.0, worstBandwidth = 0.0, worstQuietBandwidth = 0.0, frames = 0, quietFrames = 0
+        for reference in references {
+            let name = URL(fileURLWithPath: reference.file).lastPathComponent
+            let track = try PraatFormantAnalysis().analyze(PraatSound(samples: try Self.samples(reference), dx: 1 / reference.rateHz))
+            try #require(track.frames.count == reference.formants.frames.count, "\(name): \(track.frames.count) frames, Praat \(reference.formants.frames.count)")
+            #expect(Self.relative(track.firstTime, reference.formants.firstTime) < 1e-12, "\(name)")
+            #expect(Self.relative(track.timeStep, reference.formants.timeStep) < 1e-12, "\(name)")
+            let loudest = reference.formants.intensities.max() ?? 0
+            for (index, (ours, praat)) in zip(track.frames, reference.formants.frames).enumerated() {
+                frames += 1
+                // More than 60 dB below the loudest frame (the resampler's ringing after a sound
+                // stops), near-double roots close to the unit circle: Praat's bandwidths there are
+                // conditioned to a few 1e-6 (its eigenvalue solver and this root finder polish to
+                // the same noise floor), so 1e-5.
+                let quiet = reference.formants.intensities[index] < 1e-6 * loudest
+                quietFrames += quiet ? 1 : 0
+                guard ours.frequencyHz.count == praat.count else {
+                    Issue.record("\(name) frame \(index): \(ours.frequencyHz) against Praat's \(praat.map { $0[0] })")
+                    continue
+                }
+                for (k, pair) in praat.enumerated() {
+                    worstFrequency = max(worstFrequency, Self.relative(ours.frequencyHz[k], pair[0]))
+                    let bandwidth = Self.relative(ours.bandwidthHz[k], pair[1])
+                    if quiet { worstQuietBandwidth = max(worstQuietBandwidth, bandwidth) } else { worstBandwidth = max(worstBandwidth, bandwidth) }
+                    #expect(Self.relative(ours.frequencyHz[k], pair[0]) <= 1e-6, "\(name) frame \(index) F\(k + 1): \(ours.frequencyHz[k]) against \(pair[0])")
+                    #expect(bandwidth <= (quiet ? 1e-5 : 1e-6), "\(name) frame \(index) B\(k + 1): \(ours.bandwidthHz[k]) against \(pair[1])")
+                }
+            }
+        }
+        print("formants: \(references.count) files, \(frames) frames (\(quietFrames) more than 60 dB below the loudest); worst relative difference F \(worstFrequency), B \(worstBandwidth), B in the quiet frames \(worstQuietBandwidth)")
+    }
+}
