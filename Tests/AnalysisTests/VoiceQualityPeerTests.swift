@@ -17,10 +17,16 @@ import TestSupport
             /// Praat's frame intensity: the peak square of the frame's samples.
             var intensities: [Double]
         }
+        struct MFCC: Decodable {
+            var coefficients: [[Double]]
+            var delta: [[Double]]?
+            var delta2: [[Double]]?
+        }
         var file: String
         var samples: String
         var rateHz: Double
         var formants: Formants
+        var mfcc: MFCC
     }
 
     /// Runs the reference script once per test process.
@@ -90,5 +96,31 @@ import TestSupport
             }
         }
         print("formants: \(references.count) files, \(frames) frames (\(quietFrames) more than 60 dB below the loudest); worst relative difference F \(worstFrequency), B \(worstBandwidth), B in the quiet frames \(worstQuietBandwidth)")
+    }
+
+    @Test("MFCCs, Δ and ΔΔ of every frame equal librosa 1.0.0's to 1e-6 dB at 8–50 kHz", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func mfccEqualLibrosa() throws {
+        let references = try Self.references.get()
+        var worst = [0.0, 0.0, 0.0], frames = 0
+        var rates = Set<Double>()
+        for reference in references {
+            let name = URL(fileURLWithPath: reference.file).lastPathComponent
+            let result = MFCCAnalysis().analyze(try Self.samples(reference), sampleRateHz: reference.rateHz)
+            rates.insert(reference.rateHz)
+            try #require(result.coefficients.count == reference.mfcc.coefficients.count, "\(name): \(result.coefficients.count) frames, librosa \(reference.mfcc.coefficients.count)")
+            #expect((result.delta == nil) == (reference.mfcc.delta == nil), "\(name)")
+            let pairs = [(result.coefficients, reference.mfcc.coefficients), (result.delta ?? [], reference.mfcc.delta ?? []), (result.deltaDelta ?? [], reference.mfcc.delta2 ?? [])]
+            for (series, (ours, theirs)) in pairs.enumerated() {
+                for (frame, (a, b)) in zip(ours, theirs).enumerated() {
+                    for (k, (x, y)) in zip(a, b).enumerated() {
+                        worst[series] = max(worst[series], abs(x - y))
+                        #expect(abs(x - y) <= 1e-6, "\(name) \(["c", "Δ", "ΔΔ"][series])\(k) frame \(frame): \(x) against \(y)")
+                    }
+                }
+            }
+            frames += result.coefficients.count
+        }
+        #expect(rates.isSuperset(of: [8000, 16000, 22050, 44100, 48000]))
+        print("MFCC: \(references.count) files, \(frames) frames, rates \(rates.sorted()); worst absolute difference c \(worst[0]), Δ \(worst[1]), ΔΔ \(worst[2]) dB")
     }
 }

@@ -1,0 +1,148 @@
+import Glibc
+import SignalProcessing
+
+/// Mel-frequency cepstral coefficients with librosa's conventions (librosa 1.0.0
+/// `feature.mfcc`, `feature.melspectrogram`, `filters.mel`, `power_to_db`, `feature.delta`;
+/// B. McFee et al., "librosa: Audio and music signal analysis in Python", Proc. SciPy 2015), at
+/// the recording's own rate (librosa resamples to 22,050 Hz only when asked to; so does no one
+/// here):
+/// 1. frames of `fftSize` samples every `hop`, centred (the signal padded with fftSize/2 zeros
+///    each side), periodic Hann window (scipy's `get_window("hann", N)`), power spectrum |X|²;
+/// 2. `melBands` triangular filters between 0 Hz and the Nyquist frequency on Slaney's mel scale
+///    (linear 200/3 Hz per mel below 1 kHz, logarithmic 27 mels per factor 6.4 above), each
+///    scaled by 2/(upper − lower edge) ("slaney" norm) and, as librosa stores them, rounded to
+///    float32;
+/// 3. 10·log₁₀(max(10⁻¹⁰, energy)) dB (ref 1), floored at the maximum over the recording − 80 dB;
+/// 4. DCT-II with orthonormal scaling over the bands, the first `coefficientCount` kept;
+/// 5. Δ and ΔΔ: Savitzky–Golay derivatives over 9 frames (polynomial order = derivative order;
+///    the first and last 4 frames from the polynomial fitted to the first and last 9, scipy's
+///    "interp"), in coefficient units per frame.
+struct MFCCAnalysis: Sendable, Hashable {
+    var coefficientCount = 20
+    var fftSize = 2048
+    var hop = 512
+    var melBands = 128
+    var topDecibels = 80.0
+
+    /// Per frame: coefficients c₀…c_{n−1} (dB), and their Δ and ΔΔ (nil with fewer than 9
+    /// frames: librosa's delta refuses a window longer than the data).
+    struct Result: Sendable, Hashable {
+        var coefficients: [[Double]]
+        var delta: [[Double]]?
+        var deltaDelta: [[Double]]?
+    }
+
+    /// Frames of `samples` at `sampleRateHz`: 1 + ⌊count / hop⌋.
+    func analyze(_ samples: [Double], sampleRateHz: Double) -> Result {
+        let bins = fftSize / 2 + 1
+        let weights = melWeights(sampleRateHz: sampleRateHz)
+        let window = Self.periodicHann(fftSize)
+        let frameCount = 1 + samples.count / hop
+        guard let fft = try? FFT(size: fftSize) else { return Result(coefficients: []) }
+        var energies = [Double](repeating: 0, count: frameCount * melBands)
+        var frame = [Double](repeating: 0, count: fftSize), spectrum = [Double](repeating: 0, count: 2 * bins)
+        var power = [Double](repeating: 0, count: bins)
+        let half = fftSize / 2
+        for index in 0..<frameCount {
+            // Sample j of frame `index` is samples[index·hop + j − N/2] (zero outside).
+            let start = index * hop - half
+            for j in 0..<fftSize {
+                let i = start + j
+                frame[j] = i >= 0 && i < samples.count ? samples[i] * window[j] : 0
+            }
+            frame.withUnsafeBufferPointer { x in spectrum.withUnsafeMutableBufferPointer { fft.forward(x, into: $0) } }
+            for k in 0..<bins { power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+            for band in 0..<melBands {
+                var sum = 0.0
+                let row = band * bins
+                for k in 0..<bins where weights[row + k] != 0 { sum += power[k] * weights[row + k] }
+                energies[index * melBands + band] = sum
+            }
+        }
+        // power_to_db with its floor over the whole recording.
+        var decibels = energies.map { 10 * log10(max(1e-10, $0)) }
+        if let top = decibels.max() { decibels = decibels.map { max($0, top - topDecibels) } }
+        let dct = Self.orthonormalDCT(bands: melBands, kept: coefficientCount)
+        let coefficients = (0..<frameCount).map { frame -> [Double] in
+            (0..<coefficientCount).map { k in
+                var sum = 0.0
+                for n in 0..<melBands { sum += decibels[frame * melBands + n] * dct[k * melBands + n] }
+                return sum
+            }
+        }
+        return Result(coefficients: coefficients, delta: Self.savitzkyGolay(coefficients, order: 1),
+                      deltaDelta: Self.savitzkyGolay(coefficients, order: 2))
+    }
+
+    /// scipy.signal.get_window("hann", N): 0.5 + 0.5·cos(−π + 2πn/N), n = 0…N−1, the phase as
+    /// numpy's linspace computes it.
+    static func periodicHann(_ n: Int) -> [Double] {
+        let step = 2 * Double.pi / Double(n)
+        return (0..<n).map { 0.5 + 0.5 * cos(Double($0) * step - .pi) }
+    }
+
+    /// librosa.filters.mel(sr, n_fft, n_mels, norm="slaney", dtype=float32), row-major
+    /// (band × bin), as Double values of the float32 weights.
+    func melWeights(sampleRateHz: Double) -> [Double] {
+        let bins = fftSize / 2 + 1
+        let linearStep = 200.0 / 3, logStart = 1000.0 / linearStep, logStep = log(6.4) / 27
+        func mel(_ hz: Double) -> Double { hz >= 1000 ? logStart + log(hz / 1000) / logStep : hz / linearStep }
+        func hz(_ mel: Double) -> Double { mel >= logStart ? 1000 * exp(logStep * (mel - logStart)) : linearStep * mel }
+        let top = mel(sampleRateHz / 2), count = melBands + 2
+        let step = top / Double(count - 1)
+        let edges = (0..<count).map { i in hz(i == count - 1 ? top : Double(i) * step) }
+        let binWidth = 1 / (Double(fftSize) * (1 / sampleRateHz))
+        let frequencies = (0..<bins).map { Double($0) * binWidth }
+        var weights = [Double](repeating: 0, count: melBands * bins)
+        for band in 0..<melBands {
+            let lowerWidth = edges[band + 1] - edges[band], upperWidth = edges[band + 2] - edges[band + 1]
+            let norm = 2 / (edges[band + 2] - edges[band])
+            for k in 0..<bins {
+                let lower = -(edges[band] - frequencies[k]) / lowerWidth
+                let upper = (edges[band + 2] - frequencies[k]) / upperWidth
+                let triangle = Double(Float(max(0, min(lower, upper))))
+                weights[band * bins + k] = Double(Float(triangle * norm))
+            }
+        }
+        return weights
+    }
+
+    /// scipy.fft.dct(type 2, norm "ortho") rows: √(2/N)·cos(πk(2n + 1)/(2N)), row 0 √(1/N).
+    static func orthonormalDCT(bands n: Int, kept: Int) -> [Double] {
+        let first = (1 / Double(n)).squareRoot(), other = (2 / Double(n)).squareRoot()
+        var rows = [Double](repeating: first, count: kept * n)
+        for k in 1..<max(kept, 1) {
+            for i in 0..<n {
+                let angle: Double = Double.pi * Double(k) * Double(2 * i + 1) / Double(2 * n)
+                rows[k * n + i] = other * cos(angle)
+            }
+        }
+        return rows
+    }
+
+    /// librosa.feature.delta(width 9, order, mode "interp") along frames: the least-squares
+    /// polynomial of degree `order` over frames t−4…t+4, its `order`-th derivative — k/60 weights
+    /// for the slope, 2(k² − 20/3)/308 for the second derivative; the first and last four frames
+    /// take the value of the fit over the first and last nine, which for these orders is the
+    /// value at frame 4 and at frame n − 5. nil for fewer than 9 frames.
+    static func savitzkyGolay(_ series: [[Double]], order: Int) -> [[Double]]? {
+        let n = series.count
+        guard n >= 9, let width = series.first?.count else { return nil }
+        let weights = (-4...4).map { k -> Double in
+            order == 1 ? Double(k) / 60 : 2 * (Double(k * k) - 20.0 / 3) / 308
+        }
+        var result = [[Double]](repeating: [Double](repeating: 0, count: width), count: n)
+        for t in 4..<n - 4 {
+            for c in 0..<width {
+                var sum = 0.0
+                for (offset, weight) in weights.enumerated() { sum += weight * series[t + offset - 4][c] }
+                result[t][c] = sum
+            }
+        }
+        for t in 0..<4 {
+            result[t] = result[4]
+            result[n - 1 - t] = result[n - 5]
+        }
+        return result
+    }
+}
