@@ -9,6 +9,11 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+/// The signal-processing and analysis modules are optimised in debug builds too: their sample
+/// loops (Praat's FFT and resampling, Burg's recursion, the pitch frames) run 5–20 times slower
+/// unoptimised, and the test suite, a debug build, runs them on minutes of audio.
+let optimisedSwiftSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "ActiveTaskKit",
     platforms: [.macOS(.v15)],
@@ -79,7 +84,7 @@ let package = Package(
         ),
         // The toolkit's own hot loops in C, compiled for AVX-512, AVX2 + FMA and SSE2, chosen at run time.
         .target(name: "CKernels"),
-        .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: swiftSettings),
+        .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: optimisedSwiftSettings),
         .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .target(
             name: "Analysis",
@@ -90,7 +95,7 @@ let package = Package(
                 .embedInCode("Audiometry/Tables/volume_curves.csv"),
                 .embedInCode("Audiometry/Tables/standard_retspl.csv"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: optimisedSwiftSettings
         ),
         // Between the analyzers and the front ends: one classifier, inputs loaded once, typed scores.
         .target(

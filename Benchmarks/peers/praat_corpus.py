@@ -1,12 +1,14 @@
-"""Praat parity on a corpus built from public tools (issue 16, point 4): every voice measure of
-`activetask score voice --json` next to Praat (praat-parselmouth) on speech from espeak-ng,
+"""Praat and librosa parity on a corpus built from public tools: every voice measure of
+`activetask score voice --json` next to Praat (praat-parselmouth) — F0, jitter, shimmer, HNR, and
+the formant statistics over voiced frames from Praat's own Burg frames — and next to librosa's
+MFCC statistics (absolute difference, dB), on speech from espeak-ng,
 vowels with jitter, shimmer, breaks and creak generated here, the same resampled by sox to 8–50 kHz,
 stereo copies, and the real voice files given on the command line.
 
     python3 Benchmarks/peers/praat_corpus.py ACTIVETASK OUT_FOLDER [REAL_FILE…]
 
 Prints one line per file and measure with the relative difference, and a JSON summary on the last
-line; exits 1 if any measure differs by more than 1e-6 relative (HNR and F0: 1e-6 relative too).
+line; exits 1 if any measure differs by more than 1e-6 relative (MFCCs: 1e-6 dB absolute).
 Needs espeak-ng, sox, numpy and praat-parselmouth.
 """
 import json
@@ -19,6 +21,7 @@ import wave
 import numpy as np
 from parselmouth.praat import call
 from voice_parselmouth import analysis_objects
+from voice_reference import formants, mfcc
 
 MEASURES = {
     "f0MedianHz": lambda s, p, q, h: call(p, "Get quantile", 0, 0, 0.5, "Hertz"),
@@ -106,9 +109,42 @@ def build(folder):
     return files
 
 
-def praat(path):
+def statistics(values):
+    """Mean, median and sample SD (None where undefined), as the toolkit reports them."""
+    values = np.asarray(values, dtype=float)
+    return (float(values.mean()) if len(values) else None, float(np.median(values)) if len(values) else None,
+            float(values.std(ddof=1)) if len(values) >= 2 else None)
+
+
+def quality(sound, pitch, scratch):
+    """The `formants` set from Praat's own frames (To Formant (burg), defaults) at the times its
+    pitch contour calls voiced, and the `mfcc` set from librosa's coefficients."""
+    track = formants(sound, scratch)
+    times = [track["firstTime"] + i * track["timeStep"] for i in range(len(track["frames"]))]
+    voiced = [frame for t, frame in zip(times, track["frames"]) if not math.isnan(pitch.get_value_at_time(t))]
+    result = {"formants.voicedFrameCount": len(voiced)}
+    for letter, column in (("f", 0), ("b", 1)):
+        for k in range(4):
+            mean, median, sd = statistics([frame[k][column] for frame in voiced if len(frame) > k])
+            result.update({f"formants.{letter}{k + 1}MeanHz": mean, f"formants.{letter}{k + 1}MedianHz": median, f"formants.{letter}{k + 1}SdHz": sd})
+    ratios = [frame[1][0] / frame[0][0] for frame in voiced if len(frame) >= 2]
+    result["formants.f2OverF1Ratio"] = float(np.mean(ratios)) if ratios else None
+    f1, f4 = result["formants.f1MeanHz"], result["formants.f4MeanHz"]
+    result["formants.formantDispersionHz"] = (f4 - f1) / 3 if f1 is not None and f4 is not None else None
+    cepstra = mfcc(np.ascontiguousarray(sound.values[0]), sound.sampling_frequency)
+    for name, key, unit in (("coefficients", "", "Db"), ("delta", "Delta", "DbPerFrame"), ("delta2", "DeltaDelta", "DbPerFrame2")):
+        frames = np.asarray(cepstra.get(name, []))
+        for k in range(20):
+            mean, _, sd = statistics(frames[:, k] if len(frames) else [])
+            result[f"mfcc.mfcc{k}{key}Mean{unit}"], result[f"mfcc.mfcc{k}{key}Sd{unit}"] = mean, sd
+    return result
+
+
+def praat(path, scratch):
     sound, pitch, pulses, harmonicity = analysis_objects(path)
-    return {name: f(sound, pitch, pulses, harmonicity) for name, f in MEASURES.items()}
+    measures = {"atk." + name: f(sound, pitch, pulses, harmonicity) for name, f in MEASURES.items()}
+    measures.update(quality(sound, pitch, scratch))
+    return measures
 
 
 def main(tool, folder, real):
@@ -116,14 +152,21 @@ def main(tool, folder, real):
     worst = {}
     failures = 0
     for path in files:
-        ours = json.loads(subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout)["features"]["atk"]
+        sets = json.loads(subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout)["features"]
+        ours = {f"{name}.{feature}": value for name, features in sets.items() for feature, value in features.items()}
         source = path
         if path.endswith(".m4a"):
             source = os.path.join(folder, os.path.basename(path) + ".wav")
             subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c:a", "pcm_f32le", source], check=True)
-        for name, value in praat(source).items():
+        for name, value in praat(source, os.path.join(folder, "formant.txt")).items():
             mine = ours.get(name)
-            if value is None or (isinstance(value, float) and math.isnan(value)):
+            if name.startswith("mfcc."):
+                # librosa's MFCCs: absolute agreement, dB (their values cross zero).
+                ok = (mine is None) == (value is None) and (value is None or abs(mine - value) <= 1e-6)
+                relative = 0.0 if value is None or mine is None else abs(mine - value)
+                if not ok and (mine is None) != (value is None):
+                    relative = math.inf
+            elif value is None or (isinstance(value, float) and math.isnan(value)):
                 ok = mine is None
                 relative = 0.0 if ok else math.inf
             else:
@@ -131,7 +174,7 @@ def main(tool, folder, real):
                 ok = relative <= 1e-6
             failures += not ok
             worst[name] = max(worst.get(name, 0), relative)
-            print(f"{os.path.basename(path)[:30]:30s} {name:27s} {mine!s:>22s} {value!s:>22s} {relative:9.2e}{'' if ok else '  OUTSIDE'}")
+            print(f"{os.path.basename(path)[:30]:30s} {name:40s} {mine!s:>22s} {value!s:>22s} {relative:9.2e}{'' if ok else '  OUTSIDE'}")
     print(json.dumps({"files": len(files), "outside": failures, "worstRelative": worst}))
     return 1 if failures else 0
 

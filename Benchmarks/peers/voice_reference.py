@@ -20,14 +20,13 @@ import numpy as np
 import parselmouth
 
 
-def formants(sound):
+def formants(sound, scratch):
     """Praat's "To Formant (burg)" with its defaults (0, 5, 5500, 0.025, 50), every frame read
-    at full precision from Praat's own text serialisation."""
+    at full precision from Praat's own text serialisation (written to the file `scratch`)."""
     formant = sound.to_formant_burg(time_step=None, max_number_of_formants=5.0, maximum_formant=5500.0,
                                     window_length=0.025, pre_emphasis_from=50.0)
-    path = os.path.join(OUT, "formant.txt")
-    formant.save_as_short_text_file(path)
-    with open(path) as f:
+    formant.save_as_short_text_file(scratch)
+    with open(scratch) as f:
         lines = [line.strip() for line in f.read().splitlines()[3:] if line.strip()]
     values = iter(lines)
     _xmin, _xmax, nx, dx, x1, _max_formants = (float(next(values)) for _ in range(6))
@@ -65,7 +64,7 @@ def reference(index, path):
     raw = os.path.join(OUT, f"{index}.f64")
     samples.tofile(raw)
     rate = sound.sampling_frequency
-    return {"file": path, "samples": raw, "rateHz": rate, "formants": formants(sound), "mfcc": mfcc(samples, rate)}
+    return {"file": path, "samples": raw, "rateHz": rate, "formants": formants(sound, os.path.join(OUT, "formant.txt")), "mfcc": mfcc(samples, rate)}
 
 
 if __name__ == "__main__":

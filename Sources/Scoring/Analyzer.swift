@@ -18,7 +18,8 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// through the segments' summed autocorrelation (within 4.2e-16 of before on real walks).
     public var version: String {
         switch self {
-        case .voice, .tapping, .gait: "3"
+        case .voice: "4"
+        case .tapping, .gait: "3"
         case .spl, .audiometry, .balance: "2"
         case .loudness: "1"
         }

@@ -5,7 +5,8 @@ import InputGuards
 import SensorData
 
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
-/// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4).
+/// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4) in the set `atk`,
+/// Praat's Burg formants of the voiced frames in `formants`, librosa's MFCCs in `mfcc`.
 ///
 /// Memory: the analysis holds the whole recording, about ``bytesPerSample`` bytes per sample in all
 /// (docs/reliability.md, "Memory model"), so a file with more than ``Parameters/maximumSamples``
@@ -14,9 +15,11 @@ import SensorData
 /// not fit under the process's memory limits (``MemoryBudget``; the bound when the container
 /// states no frame count).
 public enum VoiceScorer {
-    /// Peak memory of a voice analysis per sample held: 34.5–38 bytes measured (peak resident set
-    /// less the idle process's, `score voice` on 60-s and 6-min mono 44.1-kHz WAVs), rounded up.
-    public static let bytesPerSample = 40
+    /// Peak memory of a voice analysis per sample held: 47–56 bytes measured (peak resident set
+    /// less the idle process's, `score voice` on 48-s and 60-s mono 44.1-kHz WAVs; the most when
+    /// the formant analysis' resampling pads the recording to twice its length for Praat's FFT,
+    /// whose two buffers are the peak), rounded up.
+    public static let bytesPerSample = 60
 
     public struct Parameters: Sendable, Hashable, Codable {
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
@@ -31,6 +34,18 @@ public enum VoiceScorer {
         public static let maximumSamplesRange = 1...(1 << 34)
         /// Loudness of sample-identical stereo channels counted once (off: BS.1770-4 sums both).
         public var countIdenticalChannelsOnce = false
+        /// Praat "To Formant (burg)": the top of the analysed band, Hz (5000 for a male, 5500 for a
+        /// female voice in Praat's advice), formants sought per frame, window length, s (the
+        /// Gaussian window is twice as long), pre-emphasis from, Hz.
+        public var maximumFormantHz = PraatFormantAnalysis().maximumFormantHz
+        public var maximumFormantCount = PraatFormantAnalysis().maximumFormantCount
+        public var formantWindowLengthSeconds = PraatFormantAnalysis().windowLength
+        public var formantPreEmphasisFromHz = PraatFormantAnalysis().preEmphasisFromHz
+        /// librosa MFCCs: coefficients, frame length and hop, samples, mel bands.
+        public var mfccCount = MFCCAnalysis().coefficientCount
+        public var mfccFftSize = MFCCAnalysis().fftSize
+        public var mfccHop = MFCCAnalysis().hop
+        public var melBands = MFCCAnalysis().melBands
         public init() {}
 
         /// Why these parameters cannot be used (nil: they can).
@@ -40,6 +55,22 @@ public enum VoiceScorer {
             }
             guard pitchFloorHz.isFinite, pitchCeilingHz.isFinite, pitchFloorHz >= 1, pitchCeilingHz <= 100_000, pitchFloorHz < pitchCeilingHz else {
                 return "pitch range \(pitchFloorHz)–\(pitchCeilingHz) Hz is not a range within 1–100,000 Hz"
+            }
+            guard maximumFormantHz.isFinite, (500...100_000).contains(maximumFormantHz) else {
+                return "maximum formant \(maximumFormantHz) Hz is outside 500–100,000 Hz"
+            }
+            guard maximumFormantCount.isFinite, (1...20).contains(maximumFormantCount) else {
+                return "maximum formant count \(maximumFormantCount) is outside 1–20"
+            }
+            guard formantWindowLengthSeconds.isFinite, (0.001...1).contains(formantWindowLengthSeconds) else {
+                return "formant window length \(formantWindowLengthSeconds) s is outside 0.001–1 s"
+            }
+            guard formantPreEmphasisFromHz.isFinite, (0...100_000).contains(formantPreEmphasisFromHz) else {
+                return "formant pre-emphasis from \(formantPreEmphasisFromHz) Hz is outside 0–100,000 Hz"
+            }
+            // Bounds that keep the MFCC frames within the voice memory model (≤ 10 bytes per sample).
+            guard (16...65_536).contains(mfccFftSize), (256...65_536).contains(mfccHop), (1...256).contains(melBands), (1...melBands).contains(mfccCount) else {
+                return "MFCC settings (\(mfccCount) coefficients of \(melBands) mel bands, \(mfccFftSize)-sample frames every \(mfccHop)) are outside 1 ≤ coefficients ≤ mel bands ≤ 256, frames 16–65,536, hop 256–65,536"
             }
             guard Self.maximumSamplesRange.contains(maximumSamples) else {
                 return "maximum samples \(maximumSamples) is outside \(Self.maximumSamplesRange.lowerBound)…\(Self.maximumSamplesRange.upperBound)"
@@ -79,10 +110,19 @@ public enum VoiceScorer {
         options.pitchFloorHz = parameters.pitchFloorHz
         options.pitchCeilingHz = parameters.pitchCeilingHz
         options.countIdenticalChannelsOnce = parameters.countIdenticalChannelsOnce
+        options.formants.maximumFormantHz = parameters.maximumFormantHz
+        options.formants.maximumFormantCount = parameters.maximumFormantCount
+        options.formants.windowLength = parameters.formantWindowLengthSeconds
+        options.formants.preEmphasisFromHz = parameters.formantPreEmphasisFromHz
+        options.mfcc.coefficientCount = parameters.mfccCount
+        options.mfcc.fftSize = parameters.mfccFftSize
+        options.mfcc.hop = parameters.mfccHop
+        options.mfcc.melBands = parameters.melBands
         var analysis = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
         analysis.warnings += AudioScoring.warnings(decoder)
         let report = ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
-                                 sets: [FeatureSet(name: "atk", features: analysis.features)], warnings: analysis.warnings,
+                                 sets: [FeatureSet(name: "atk", features: analysis.features), FeatureSet(name: "formants", features: analysis.formants),
+                                        FeatureSet(name: "mfcc", features: analysis.mfcc)], warnings: analysis.warnings,
                                  unusable: analysis.pitchF0Hz.allSatisfy(\.isNaN) ? "no voiced signal found" : nil)
         let (levelTime, level) = levels(samples, channels: format.channels, sampleRateHz: format.sampleRateHz)
         return VoiceScore(report: report, format: format, analysis: analysis, levelTimeSeconds: levelTime, levelDbfs: level)

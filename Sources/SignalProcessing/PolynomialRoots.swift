@@ -18,8 +18,8 @@ public enum PolynomialRoots {
 
     /// The roots of c[0] + c[1]·z + … + c[n]·zⁿ (c[n] ≠ 0, n ≥ 1, every coefficient finite), in no
     /// particular order; nil if the coefficients are not usable or an iterate stops being finite.
-    /// The iteration stops when no root moves by more than 10⁻¹⁴ of its size, or after 500 sweeps
-    /// (the polishing finishes what a slow cluster leaves).
+    /// Each root stops when p there is at its rounding error or it moves by less than 10⁻¹⁵ of
+    /// its size, and every root after 200 sweeps (the polishing finishes what a cluster leaves).
     public static func roots(_ c: [Double]) -> [Root]? {
         guard let n = c.indices.last, n >= 1, c[n] != 0, c.allSatisfy(\.isFinite) else { return nil }
         let monic = c.map { $0 / c[n] }
@@ -32,12 +32,17 @@ public enum PolynomialRoots {
             let angle = 2 * Double.pi * Double(k) / Double(n) + 0.4
             return (radius * cos(angle), radius * sin(angle))
         }
-        var converged = false
-        for _ in 0..<500 where !converged {
-            converged = true
-            for i in 0..<n {
+        // A root stops moving once |p(z)| is within the rounding error of evaluating p there,
+        // 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only linearly; this ends it at the noise).
+        var done = [Bool](repeating: false, count: n)
+        let magnitudes = monic.map(abs)
+        for _ in 0..<200 where done.contains(false) {
+            for i in 0..<n where !done[i] {
                 let (p, dp) = evaluate(monic, at: z[i])
-                if p.0 == 0 && p.1 == 0 { continue }
+                let size = (z[i].0 * z[i].0 + z[i].1 * z[i].1).squareRoot()
+                var bound = 0.0
+                for k in stride(from: n, through: 0, by: -1) { bound = bound * size + magnitudes[k] }
+                if (p.0 * p.0 + p.1 * p.1).squareRoot() <= 4 * Double.ulpOfOne * bound { done[i] = true; continue }
                 let w = divide(p, dp)
                 var sum = (0.0, 0.0)
                 for j in 0..<n where j != i {
@@ -50,7 +55,7 @@ public enum PolynomialRoots {
                 guard step.0.isFinite, step.1.isFinite else { return nil }
                 z[i].0 -= step.0
                 z[i].1 -= step.1
-                if abs(step.0) + abs(step.1) > 1e-14 * (abs(z[i].0) + abs(z[i].1) + 1e-300) { converged = false }
+                if abs(step.0) + abs(step.1) <= 1e-15 * (abs(z[i].0) + abs(z[i].1)) { done[i] = true }
             }
         }
         return z.map { polish(c, $0) }

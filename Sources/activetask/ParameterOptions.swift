@@ -185,6 +185,22 @@ struct VoiceParameterOptions: ParameterOptions {
     var maximumSamples: Int?
     @Flag(inversion: .prefixedNo, help: "Loudness: count a stereo file whose two channels are sample-identical once (−3.01 LU) instead of summing both as BS.1770-4 does (default \(defaults.voice.countIdenticalChannelsOnce ? "on" : "off")).")
     var countIdenticalChannelsOnce: Bool?
+    @Option(help: "Formants (Praat's Burg method): the top of the analysed band, Hz (default \(defaults.voice.maximumFormantHz.compactDescription); Praat advises 5000 for a male, 5500 for a female voice).")
+    var maximumFormantHz: Double?
+    @Option(help: "Formants sought per frame; the LPC order is twice this (default \(defaults.voice.maximumFormantCount.compactDescription)).")
+    var maximumFormantCount: Double?
+    @Option(help: "Formant analysis window length, s; the Gaussian window is twice as long (default \(defaults.voice.formantWindowLengthSeconds.compactDescription)).")
+    var formantWindowLengthSeconds: Double?
+    @Option(help: "Formant pre-emphasis from this frequency, Hz (default \(defaults.voice.formantPreEmphasisFromHz.compactDescription)).")
+    var formantPreEmphasisFromHz: Double?
+    @Option(help: "MFCCs kept (librosa's n_mfcc; default \(defaults.voice.mfccCount)).")
+    var mfccCount: Int?
+    @Option(help: "MFCC frame length, samples (n_fft; default \(defaults.voice.mfccFftSize)).")
+    var mfccFftSize: Int?
+    @Option(help: "Samples between MFCC frames (hop_length; default \(defaults.voice.mfccHop)).")
+    var mfccHop: Int?
+    @Option(help: "Mel bands of the MFCC filter bank (n_mels; default \(defaults.voice.melBands)).")
+    var melBands: Int?
 }
 
 struct LoudnessParameterOptions: ParameterOptions {

@@ -4,6 +4,7 @@ import InputGuards
 import Testing
 import TestSupport
 @testable import Batch
+import Scoring
 
 /// Hardening 3 through real `activetask` processes: every output complete or absent after a
 /// failure or a signal, with no temporary left; data printed to a terminal escaped.
@@ -129,7 +130,7 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path("study"), withIntermediateDirectories: true)
-        // 6 min at 44.1 kHz, mono float: 15,876,000 samples, 635 MB of voice analysis at 40 bytes each.
+        // 6 min at 44.1 kHz, mono float: 15,876,000 samples, 953 MB of voice analysis at 60 bytes each.
         _ = try folder.write("study/long.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
         try FileManager.default.copyItem(atPath: Self.accel, toPath: folder.path("study/walk.json"))
         try FileManager.default.copyItem(atPath: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, toPath: folder.path("study/tapping.json"))
@@ -141,9 +142,9 @@ import TestSupport
         #expect(byAnalyzer["gait"]?.status == .ok && byAnalyzer["tapping"]?.status == .ok, "\(rows.map { "\($0.key.analyzer) \($0.status)" })")
         let voice = try #require(byAnalyzer["voice"])
         #expect(voice.status == .skipped)
-        // 40 bytes × 15,876,000 samples and the analysis' thread stacks, in MB rounded up.
-        let needed = "needs about \(Int((Double(635_040_000 + MemoryBudget.threadStacksBytes) / 1e6).rounded(.up))) MB"
-        #expect(voice.error?.contains("the voice analysis of 15876000 samples (~40 bytes each) \(needed)") == true, "\(voice.error ?? "")")
+        // bytesPerSample × 15,876,000 samples and the analysis' thread stacks, in MB rounded up.
+        let needed = "needs about \(Int((Double(VoiceScorer.bytesPerSample * 15_876_000 + MemoryBudget.threadStacksBytes) / 1e6).rounded(.up))) MB"
+        #expect(voice.error?.contains("the voice analysis of 15876000 samples (~\(VoiceScorer.bytesPerSample) bytes each) \(needed)") == true, "\(voice.error ?? "")")
         #expect(voice.error?.contains("address-space limit (ulimit -v) of 600 MB") == true, "\(voice.error ?? "")")
         // A skipped result is not a stored one: the next run tries it again.
         #expect(try !ResultStore(path: db, access: .readOnly).storedKeys().contains(voice.key))
@@ -163,17 +164,17 @@ import TestSupport
         #expect(score.status == 3 && score.stderr.contains(needed), "\(score.status) \(score.stderr)")
     }
 
-    /// README "Memory": voice needs B + 40 × samples + thread stacks, B ≈ 280 MB of address space.
-    /// A 60-s WAV (2,646,000 samples: 106 MB + 16 MiB of stacks on 2 cores) is refused, with the
+    /// README "Memory": voice needs B + 60 × samples + thread stacks, B ≈ 280 MB of address space.
+    /// A 60-s WAV (2,646,000 samples: 159 MB + 16 MiB of stacks on 2 cores) is refused, with the
     /// figures, where that does not fit, and scored where it does (was SIGABRT at 400 MB).
-    @Test("the voice bound holds under RLIMIT_AS: a 60-s WAV refused at 380 MB (exit 3, never SIGABRT), scored at 450 MB", .enabled(if: addressSpaceLimitUsable))
+    @Test("the voice bound holds under RLIMIT_AS: a 60-s WAV refused at 380 MB (exit 3, never SIGABRT), scored at 520 MB", .enabled(if: addressSpaceLimitUsable))
     func voiceBoundHolds() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let wav = try folder.write("minute.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 60, rate: 44_100), rate: 44_100))
         let tight = try Run(["score", "voice", wav, "--json"], launcher: Self.addressSpaceLimit(megabytes: 380))
-        #expect(tight.status == 3 && tight.stderr.contains("the voice analysis of 2646000 samples (~40 bytes each) needs about"), "\(tight.status) \(tight.stderr)")
-        let enough = try Run(["score", "voice", wav, "--json"], launcher: Self.addressSpaceLimit(megabytes: 450))
+        #expect(tight.status == 3 && tight.stderr.contains("the voice analysis of 2646000 samples (~\(VoiceScorer.bytesPerSample) bytes each) needs about"), "\(tight.status) \(tight.stderr)")
+        let enough = try Run(["score", "voice", wav, "--json"], launcher: Self.addressSpaceLimit(megabytes: 520))
         #expect(enough.status == 0, "\(enough.status) \(enough.stderr)")
         #expect(enough.stdout == (try Run(["score", "voice", wav, "--json"])).stdout)
     }

@@ -17,12 +17,18 @@ import SignalProcessing
 /// 5. Δ and ΔΔ: Savitzky–Golay derivatives over 9 frames (polynomial order = derivative order;
 ///    the first and last 4 frames from the polynomial fitted to the first and last 9, scipy's
 ///    "interp"), in coefficient units per frame.
-struct MFCCAnalysis: Sendable, Hashable {
-    var coefficientCount = 20
-    var fftSize = 2048
-    var hop = 512
-    var melBands = 128
-    var topDecibels = 80.0
+public struct MFCCAnalysis: Sendable, Hashable {
+    /// Coefficients kept (librosa's n_mfcc).
+    public var coefficientCount = 20
+    /// Frame length, samples (n_fft).
+    public var fftSize = 2048
+    /// Samples between frames (hop_length).
+    public var hop = 512
+    /// Mel bands (n_mels).
+    public var melBands = 128
+    /// The floor below the loudest band of the recording, dB (top_db).
+    public var topDecibels = 80.0
+    public init() {}
 
     /// Per frame: coefficients c₀…c_{n−1} (dB), and their Δ and ΔΔ (nil with fewer than 9
     /// frames: librosa's delta refuses a window longer than the data).
@@ -36,6 +42,12 @@ struct MFCCAnalysis: Sendable, Hashable {
     func analyze(_ samples: [Double], sampleRateHz: Double) -> Result {
         let bins = fftSize / 2 + 1
         let weights = melWeights(sampleRateHz: sampleRateHz)
+        // Each band's non-zero bins (a triangle: one run).
+        let spans = (0..<melBands).map { band -> Range<Int> in
+            let row = weights[band * bins..<(band + 1) * bins]
+            guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else { return 0..<0 }
+            return first - band * bins..<last - band * bins + 1
+        }
         let window = Self.periodicHann(fftSize)
         let frameCount = 1 + samples.count / hop
         guard let fft = try? FFT(size: fftSize) else { return Result(coefficients: []) }
@@ -55,7 +67,7 @@ struct MFCCAnalysis: Sendable, Hashable {
             for band in 0..<melBands {
                 var sum = 0.0
                 let row = band * bins
-                for k in 0..<bins where weights[row + k] != 0 { sum += power[k] * weights[row + k] }
+                for k in spans[band] { sum += power[k] * weights[row + k] }
                 energies[index * melBands + band] = sum
             }
         }

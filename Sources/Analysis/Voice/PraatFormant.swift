@@ -16,18 +16,19 @@ import SignalProcessing
 /// A frame whose samples are all zero has no formants. The resampling runs on Praat's own FFT
 /// (``PraatFFT``), so the frames are Praat's to the bit, also where the LPC polynomial is
 /// ill-conditioned (the resampler's ringing in a digitally silent stretch).
-struct PraatFormantAnalysis: Sendable, Hashable {
+public struct PraatFormantAnalysis: Sendable, Hashable {
     /// Seconds between frame centres (0: window length / 4).
-    var timeStep = 0.0
+    public var timeStep = 0.0
     /// Formants sought per frame (LPC order 2 × this).
-    var maximumFormantCount = 5.0
+    public var maximumFormantCount = 5.0
     /// The top of the analysed band, Hz (Praat's default 5500; its manual advises 5000 for a male
     /// and 5500 for a female voice).
-    var maximumFormantHz = 5500.0
+    public var maximumFormantHz = 5500.0
     /// Praat's "window length", s: the Gaussian window is twice as long.
-    var windowLength = 0.025
+    public var windowLength = 0.025
     /// Pre-emphasis from this frequency, Hz.
-    var preEmphasisFromHz = 50.0
+    public var preEmphasisFromHz = 50.0
+    public init() {}
 
     /// One frame's formants, lowest first.
     struct Frame: Sendable, Hashable {
@@ -46,11 +47,15 @@ struct PraatFormantAnalysis: Sendable, Hashable {
     enum Failure: Error, Equatable {
         /// The window holds fewer samples than the LPC order + 1.
         case windowTooShort(samples: Int, order: Int)
+        /// Twice the maximum formant is more than four times the recording's rate: the resampled
+        /// sound would outgrow the voice analysis' memory model.
+        case rateTooHigh(maximumFormantHz: Double, sampleRateHz: Double)
     }
 
     func analyze(_ input: PraatSound) throws(Failure) -> Track {
         let poles = Int(clamping: (2 * maximumFormantCount).rounded(.toNearestOrAwayFromZero), to: 1...1000)
         let nyquist = 0.5 / input.dx
+        guard maximumFormantHz <= 4 * nyquist else { throw .rateTooHigh(maximumFormantHz: maximumFormantHz, sampleRateHz: 2 * nyquist) }
         let sound = maximumFormantHz <= 0 || abs(maximumFormantHz / nyquist - 1) < 1e-12 ? input : input.resampled(toRateHz: 2 * maximumFormantHz)
         var s = sound.samples
         let dx = sound.dx, nx = s.count

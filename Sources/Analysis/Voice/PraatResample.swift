@@ -19,41 +19,43 @@ extension PraatSound {
         let duration = Double(count) * dx
         let newCount = Int(clamping: (duration * rate).rounded(.toNearestOrAwayFromZero), to: 0...Int.max)
         guard newCount >= 1 else { return PraatSound(samples: [], dx: 1 / rate) }
-        let source = upfactor < 1 ? lowPassed(keepingBelow: upfactor) : samples
         let newDx = 1 / rate
         let newX1 = 0.5 * (duration - Double(newCount - 1) / rate)
-        let result = source.withUnsafeBufferPointer { y in
+        // Every new sample is the sinc interpolation of the old samples (low-passed first when
+        // the rate goes down) at its time.
+        func interpolated(_ y: UnsafeBufferPointer<Double>) -> [Double] {
             (0..<newCount).map { i -> Double in
                 // Sampled_xToIndex of the old sound, 1-based as NUM_interpolate_sinc takes it.
                 let index = (newX1 + Double(i) * newDx - x1) / dx + 1
                 return Self.interpolateSinc(y, at: index, depth: precision)
             }
         }
-        return PraatSound(samples: result, dx: newDx, firstTime: newX1)
-    }
-
-    /// The samples low-passed as Sound_resample's anti-aliasing does it: Praat's FFT of the sound
-    /// with 1000 zeros each side (N a power of two), its packed spectrum (index 1: DC, 2: Nyquist,
-    /// 2k + 1 and 2k + 2: real and imaginary part of bin k) zeroed from index ⌊factor·N⌋ on and
-    /// at index 2, back to the time domain, divided by N.
-    private func lowPassed(keepingBelow factor: Double) -> [Double] {
-        var (fft, data) = Self.padded(samples, sides: 1000, size: 1)
+        guard upfactor < 1 else {
+            return PraatSound(samples: samples.withUnsafeBufferPointer(interpolated), dx: newDx, firstTime: newX1)
+        }
+        // Anti-aliasing: Praat's FFT of the sound with 1000 zeros each side (N a power of two),
+        // its packed spectrum (index 1: DC, 2: Nyquist, 2k + 1 and 2k + 2: real and imaginary
+        // part of bin k) zeroed from index ⌊upfactor·N⌋ on and at index 2, back to the time
+        // domain, times 1/N; the interpolation reads the sound's stretch of that buffer.
+        var (fft, data) = Self.padded(samples, sides: 1000)
         fft.forward(&data)
         let size = fft.size
-        let first = Int(clamping: (factor * Double(size)).rounded(.down), to: 1...size + 1)
+        let first = Int(clamping: (upfactor * Double(size)).rounded(.down), to: 1...size + 1)
         for index in first..<size + 1 { data[Self.offset(ofPacked: index, size: size)] = 0 }
         data[Self.offset(ofPacked: 2, size: size)] = 0
         fft.inverse(&data)
-        return (0..<count).map { data[$0 + 1000] / Double(size) }
+        let factor = 1 / Double(size)
+        for i in 1000..<1000 + count { data[i] *= factor }
+        let result = data.withUnsafeBufferPointer { interpolated(UnsafeBufferPointer(rebasing: $0[1000..<1000 + count])) }
+        return PraatSound(samples: result, dx: newDx, firstTime: newX1)
     }
 
     /// Praat's Sound_upsample: twice the rate by zero-padding the spectrum, the packed spectrum
     /// from index ⌊0.95·N⌋ + 1 tapered linearly to zero, the Nyquist value zeroed.
     private func upsampledTwice() -> PraatSound {
-        let (fft, padded) = Self.padded(samples, sides: 1000, size: 1)
+        var (fft, spectrum) = Self.padded(samples, sides: 1000)
         let size = fft.size
         guard let twice = PraatFFT(size: 2 * size) else { return self }
-        var spectrum = padded
         fft.forward(&spectrum)
         // Packed index p ≥ 3 is bin (p − 1)/2 in both transforms; index 2 (the old Nyquist value)
         // is zeroed, and the new transform's bins from N/2 on are zero.
@@ -68,11 +70,11 @@ extension PraatSound {
         return PraatSound(samples: (0..<2 * count).map { wide[$0 + 2000] / Double(size) }, dx: newDx, firstTime: x1 - 0.5 * (dx - newDx))
     }
 
-    /// Praat's FFT of the smallest power-of-two size ≥ `size` holding the samples with `sides`
-    /// zeros before and at least as many after, and those values.
-    static func padded(_ samples: [Double], sides: Int, size minimum: Int) -> (PraatFFT, [Double]) {
+    /// Praat's FFT of the smallest power-of-two size holding the samples with `sides` zeros
+    /// before and at least as many after, and those values.
+    static func padded(_ samples: [Double], sides: Int) -> (PraatFFT, [Double]) {
         var size = 2
-        while size < max(samples.count + 2 * sides, minimum) { size *= 2 }
+        while size < samples.count + 2 * sides { size *= 2 }
         var data = [Double](repeating: 0, count: size)
         data.replaceSubrange(sides..<sides + samples.count, with: samples)
         return (PraatFFT(size: size)!, data)

@@ -17,6 +17,10 @@ public enum VoiceAnalysis {
         /// "dual mono counted once" convention, −3.01 LU). Off by default: ITU-R BS.1770-4 sums
         /// every channel of every layout.
         public var countIdenticalChannelsOnce = false
+        /// Praat's "To Formant (burg)" settings.
+        public var formants = PraatFormantAnalysis()
+        /// librosa's MFCC settings.
+        public var mfcc = MFCCAnalysis()
         public init(calibrationOffsetDecibels: Double? = nil) {
             self.calibrationOffsetDecibels = calibrationOffsetDecibels
         }
@@ -26,10 +30,17 @@ public enum VoiceAnalysis {
     /// warnings, and the F0 contour the features were computed from (for plotting).
     public struct Result: Sendable {
         public var features: VoiceFeatures
+        /// Formants of the voiced frames (Praat's Burg method).
+        public var formants: FormantFeatures
+        /// librosa MFCCs of the whole recording.
+        public var mfcc: MFCCFeatures
         public var warnings: [String]
         /// Frame centres, s, and F0, Hz (NaN where unvoiced): Praat's "To Pitch (ac)" contour.
         public var pitchTimeSeconds: [Double]
         public var pitchF0Hz: [Double]
+        /// Formant frame centres, s, and F1…F4 per frame, Hz (NaN where a frame has fewer).
+        public var formantTimeSeconds: [Double]
+        public var formantFrequenciesHz: [[Double]]
     }
 
     /// The F0 contour of `samples` (one channel) by Praat's "To Pitch (ac)" with the options'
@@ -68,7 +79,7 @@ public enum VoiceAnalysis {
     /// (F0 statistics, voiced levels, pulses, jitter, shimmer) beside the harmonicity frames.
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
         let frames = interleaved.count / max(1, channels)
-        let channel0 = (0..<frames).map { interleaved[$0 * channels] }
+        let channel0 = channels == 1 ? interleaved : (0..<frames).map { interleaved[$0 * channels] }
         // Praat-compatible F0, pulses, perturbation and harmonicity on channel 0.
         let sound = PraatSound(samples: channel0, dx: 1 / sampleRateHz)
         var pitchAnalysis = PraatPitchAnalysis()
@@ -77,17 +88,34 @@ public enum VoiceAnalysis {
         let pitch = pitchAnalysis.plan(sound)
         let harmonicity = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound)
 
-        let (recording, pitchRuns) = Parallel.map(beside: { levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options) },
-                                                  pitch?.runCount ?? 0, parallel: true) { pitch?.frames(run: $0) ?? [] }
-        let ((contour, voice), harmonicityRuns) = Parallel.map(beside: {
+        let ((recording, formantTrack), pitchRuns) = Parallel.map(beside: {
+            (levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options),
+             Swift.Result<PraatFormantAnalysis.Track, PraatFormantAnalysis.Failure> { () throws(PraatFormantAnalysis.Failure) in try options.formants.analyze(sound) })
+        }, pitch?.runCount ?? 0, parallel: true) { pitch?.frames(run: $0) ?? [] }
+        let ((contour, voice, mfcc), harmonicityRuns) = Parallel.map(beside: {
             let contour = pitch?.contour(pitchRuns)
-            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour))
+            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour), options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz))
         }, harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
         let features = VoiceFeatures(levels: recording.features, contour: voice.features,
                                      hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
+        var warnings = recording.warnings + voice.warnings
+        let track: PraatFormantAnalysis.Track
+        switch formantTrack {
+        case .success(let found): track = found
+        case .failure(.windowTooShort(let samples, let order)):
+            warnings.append("formants: the \(samples)-sample window is shorter than the LPC order \(order) + 1")
+            track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
+        case .failure(.rateTooHigh(let maximum, let rate)):
+            warnings.append("formants: a maximum formant of \(maximum) Hz needs a rate over 4 times the recording's \(rate) Hz; not analysed")
+            track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
+        }
+        let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0
-        return Result(features: features, warnings: recording.warnings + voice.warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
-                      pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan })
+        return Result(features: features, formants: formants, mfcc: MFCCFeatures(mfcc, coefficientCount: options.mfcc.coefficientCount),
+                      warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
+                      pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan },
+                      formantTimeSeconds: track.frames.indices.map(track.time),
+                      formantFrequenciesHz: track.frames.map { frame in (0..<FormantFeatures.reported).map { $0 < frame.frequencyHz.count ? frame.frequencyHz[$0] : .nan } })
     }
 
     /// Channel layout, duration, levels and loudness of the whole recording, and ResearchKit's

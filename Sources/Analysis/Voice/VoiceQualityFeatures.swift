@@ -1,0 +1,122 @@
+import SignalProcessing
+
+/// Mean, median and sample standard deviation of one measure over frames, Hz.
+public struct FrameStatistics: Sendable, Hashable {
+    /// Arithmetic mean.
+    public var mean: Double?
+    /// Median (the type-7 quantile at ½).
+    public var median: Double?
+    /// n − 1 in the denominator; nil below two frames.
+    public var sd: Double?
+
+    init(_ values: [Double]) {
+        guard !values.isEmpty else { return }
+        let sorted = values.sorted()
+        mean = values.statistic(Statistics.mean)
+        median = Statistics.quantileOfSorted(sorted, 0.5)
+        sd = values.count >= 2 ? values.statistic(Statistics.standardDeviation) : nil
+    }
+    init() {}
+}
+
+/// Formants of the voiced stretches by Praat's "To Formant (burg)" (``PraatFormantAnalysis``,
+/// settings in the voice parameters), per formant k = 1…4: frequency Fk and bandwidth Bk over
+/// the formant frames whose centre Praat's pitch contour calls voiced (Pitch "Get value at time"
+/// defined there) and that have a k-th formant. Encoded as `f1MeanHz`, `f1MedianHz`, `f1SdHz`,
+/// `b1MeanHz`, … `b4SdHz`, then the vowel-space measures.
+public struct FormantFeatures: Sendable, Hashable, Encodable {
+    /// Formant frames at voiced times, count.
+    public var voicedFrameCount: Int
+    /// F1…F4 over the voiced frames, Hz.
+    public var frequencies: [FrameStatistics]
+    /// B1…B4 over the voiced frames, Hz.
+    public var bandwidths: [FrameStatistics]
+    /// Mean of F2/F1 over the voiced frames with both, ratio.
+    public var f2OverF1Ratio: Double?
+    /// Formant dispersion (F4 − F1)/3 of the mean formants, Hz (W. T. Fitch, "Vocal tract length
+    /// and formant frequency dispersion correlate with body size in rhesus macaques", J. Acoust.
+    /// Soc. Am. 102:1213–1222, 1997: the mean spacing of successive formants).
+    public var formantDispersionHz: Double?
+
+    /// Formants reported.
+    public static let reported = 4
+
+    enum CodingKeys: String, CodingKey {
+        case voicedFrameCount, f2OverF1Ratio, formantDispersionHz
+    }
+
+    struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fixed = encoder.container(keyedBy: CodingKeys.self)
+        try fixed.encode(voicedFrameCount, forKey: .voicedFrameCount)
+        var named = encoder.container(keyedBy: Name.self)
+        for (letter, series) in [("f", frequencies), ("b", bandwidths)] {
+            for k in 0..<Self.reported {
+                let statistics = k < series.count ? series[k] : FrameStatistics()
+                try named.encodeIfPresent(statistics.mean, forKey: Name(stringValue: "\(letter)\(k + 1)MeanHz"))
+                try named.encodeIfPresent(statistics.median, forKey: Name(stringValue: "\(letter)\(k + 1)MedianHz"))
+                try named.encodeIfPresent(statistics.sd, forKey: Name(stringValue: "\(letter)\(k + 1)SdHz"))
+            }
+        }
+        try fixed.encodeIfPresent(f2OverF1Ratio, forKey: .f2OverF1Ratio)
+        try fixed.encodeIfPresent(formantDispersionHz, forKey: .formantDispersionHz)
+    }
+
+    /// The statistics of `track` over the frames at which `isVoiced` holds.
+    init(_ track: PraatFormantAnalysis.Track, isVoiced: (Double) -> Bool) {
+        let voiced = track.frames.indices.filter { isVoiced(track.time($0)) }.map { track.frames[$0] }
+        voicedFrameCount = voiced.count
+        frequencies = (0..<Self.reported).map { k in FrameStatistics(voiced.compactMap { $0.frequencyHz.count > k ? $0.frequencyHz[k] : nil }) }
+        bandwidths = (0..<Self.reported).map { k in FrameStatistics(voiced.compactMap { $0.bandwidthHz.count > k ? $0.bandwidthHz[k] : nil }) }
+        let ratios = voiced.compactMap { $0.frequencyHz.count >= 2 ? $0.frequencyHz[1] / $0.frequencyHz[0] : nil }
+        f2OverF1Ratio = ratios.isEmpty ? nil : ratios.statistic(Statistics.mean)
+        formantDispersionHz = frequencies[3].mean.flatMap { f4 in frequencies[0].mean.map { (f4 - $0) / 3 } }
+    }
+}
+
+/// librosa MFCCs (``MFCCAnalysis``) over every frame of the recording: per coefficient c₀…c₁₉ the
+/// mean and sample SD of the coefficient (dB, librosa's power_to_db scale), of its Δ (dB per
+/// frame) and of its ΔΔ (dB per frame²). Encoded as `mfcc0MeanDb`, `mfcc0SdDb`,
+/// `mfcc0DeltaMeanDbPerFrame`, `mfcc0DeltaSdDbPerFrame`, `mfcc0DeltaDeltaMeanDbPerFrame2`,
+/// `mfcc0DeltaDeltaSdDbPerFrame2`, … (Δ and ΔΔ null below 9 frames).
+public struct MFCCFeatures: Sendable, Hashable, Encodable {
+    /// Frames, count (1 + ⌊samples / hop⌋).
+    public var frameCount: Int
+    /// c₀…c₁₉ over the frames, dB.
+    public var coefficients: [FrameStatistics]
+    /// Their Δ, dB per frame.
+    public var delta: [FrameStatistics]
+    /// Their ΔΔ, dB per frame².
+    public var deltaDelta: [FrameStatistics]
+
+    enum CodingKeys: String, CodingKey { case frameCount }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fixed = encoder.container(keyedBy: CodingKeys.self)
+        try fixed.encode(frameCount, forKey: .frameCount)
+        var named = encoder.container(keyedBy: FormantFeatures.Name.self)
+        for k in coefficients.indices {
+            for (label, unit, series) in [("", "Db", coefficients), ("Delta", "DbPerFrame", delta), ("DeltaDelta", "DbPerFrame2", deltaDelta)] {
+                let statistics = k < series.count ? series[k] : FrameStatistics()
+                try named.encodeIfPresent(statistics.mean, forKey: .init(stringValue: "mfcc\(k)\(label)Mean\(unit)"))
+                try named.encodeIfPresent(statistics.sd, forKey: .init(stringValue: "mfcc\(k)\(label)Sd\(unit)"))
+            }
+        }
+    }
+
+    init(_ result: MFCCAnalysis.Result, coefficientCount: Int) {
+        frameCount = result.coefficients.count
+        func columns(_ frames: [[Double]]?) -> [FrameStatistics] {
+            (0..<coefficientCount).map { k in FrameStatistics(frames?.map { $0[k] } ?? []) }
+        }
+        coefficients = columns(result.coefficients)
+        delta = columns(result.delta)
+        deltaDelta = columns(result.deltaDelta)
+    }
+}
