@@ -16,6 +16,9 @@ public struct SVGPlot: Sendable {
         case threshold(y: Double, color: String, label: String)
         /// Bars from `edges[i]` to `edges[i + 1]` with height `counts[i]` (a histogram).
         case bars(edges: [Double], counts: [Double], color: String, label: String)
+        /// Cells from xEdges[i]…xEdges[i + 1] by yEdges[j]…yEdges[j + 1] shaded by values[i][j]:
+        /// white at `floor` and below, black at the largest value (a spectrogram in dB).
+        case heatmap(xEdges: [Double], yEdges: [Double], values: [[Double]], floor: Double, label: String)
     }
 
     public var title: String
@@ -94,6 +97,16 @@ public struct SVGPlot: Sendable {
                     out += #"<rect x="\#(f(x0 + 0.5))" y="\#(f(py(count)))" width="\#(f(max(0.5, x1 - x0 - 1)))" height="\#(f(py(0) - py(count)))" fill="\#(color)"/>"#
                 }
                 legend.append((label, color, false))
+            case .heatmap(let xEdges, let yEdges, let values, let floor, let label):
+                let top = values.joined().filter(\.isFinite).max() ?? floor
+                for (i, column) in values.enumerated() where i + 1 < xEdges.count {
+                    for (j, value) in column.enumerated() where j + 1 < yEdges.count && value.isFinite && value > floor && top > floor {
+                        let shade = Int(clamping: 255 * (1 - (value - floor) / (top - floor)), rounding: .toNearestOrAwayFromZero, to: 0...255)
+                        let x0 = px(xEdges[i]), x1 = px(xEdges[i + 1]), y0 = py(yEdges[j + 1]), y1 = py(yEdges[j])
+                        out += #"<rect x="\#(f(x0))" y="\#(f(y0))" width="\#(f(x1 - x0 + 0.3))" height="\#(f(y1 - y0 + 0.3))" fill="rgb(\#(shade),\#(shade),\#(shade))"/>"#
+                    }
+                }
+                legend.append((label, "rgb(96,96,96)", false))
             }
         }
         out += "</svg>"
@@ -115,6 +128,7 @@ public struct SVGPlot: Sendable {
         case .line(let x, _, _, _), .points(let x, _, _, _), .markers(let x, _, _): x
         case .threshold: []
         case .bars(let edges, _, _, _): edges
+        case .heatmap(let xEdges, _, _, _, _): xEdges
         }
     }
 
@@ -124,6 +138,7 @@ public struct SVGPlot: Sendable {
         case .markers: []
         case .threshold(let y, _, _): [y]
         case .bars(_, let counts, _, _): counts + [0]
+        case .heatmap(_, let yEdges, _, _, _): yEdges
         }
     }
 

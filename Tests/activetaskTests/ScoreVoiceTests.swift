@@ -62,3 +62,81 @@ struct ScoreVoiceRealTests {
         #expect(abs((features["splDecibels"] as? Double ?? 0) - ((features["rmsDbfs"] as? Double ?? 0) + 110)) < 1e-9)
     }
 }
+
+/// The formant and MFCC sets on signals that break naive analyses: every value a finite number or
+/// null, every set complete, never a crash; where a set cannot be computed, a warning says why.
+@Suite struct VoiceQualityHostileTests {
+    static func signal(_ name: String, rate: Double) -> [Float] {
+        let n = Int(rate)
+        switch name {
+        case "silence": return [Float](repeating: 0, count: n)
+        case "one sample": return [0.5]
+        case "DC": return [Float](repeating: 0.25, count: n)
+        case "pure tone": return (0..<n).map { Float(0.5 * sin(2 * Double.pi * 220 * Double($0) / rate)) }
+        case "clipped": return (0..<n).map { Float(max(-1, min(1, 3 * sin(2 * Double.pi * 150 * Double($0) / rate)))) }
+        case "NaN stretch": return (0..<n).map { $0 % 4000 < 400 ? .nan : Float(0.3 * sin(2 * Double.pi * 150 * Double($0) / rate)) }
+        default: return []
+        }
+    }
+
+    @Test("silence, one sample, DC, a pure tone, clipping and a NaN stretch at 8 and 44.1 kHz: formants and mfcc sets complete, numbers finite or null", arguments: ["silence", "one sample", "DC", "pure tone", "clipped", "NaN stretch"])
+    func hostile(_ name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for rate in [8_000.0, 44_100] {
+            let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Self.signal(name, rate: rate), rate: UInt32(rate)))
+            let run = try Run(["score", "voice", "--json", wav])
+            // 0, or 1 with the JSON and "no voiced signal found" (silence, DC, a single sample).
+            #expect(run.status == 0 || (run.status == 1 && run.stderr.contains("no voiced signal found")), "\(name) \(rate): \(run.status) \(run.stderr)")
+            let features = try #require(run.json?["features"] as? [String: Any], "\(name)")
+            let formants = try #require(features["formants"] as? [String: Any], "\(name)")
+            let mfcc = try #require(features["mfcc"] as? [String: Any], "\(name)")
+            #expect(formants.count == 27 && mfcc.count == 121, "\(name) \(rate): \(formants.count) formant, \(mfcc.count) MFCC features")
+            for (key, value) in formants.merging(mfcc, uniquingKeysWith: { a, _ in a }) {
+                #expect(value is NSNull || (value as? Double)?.isFinite == true, "\(name) \(rate) \(key): \(value)")
+            }
+            if name == "one sample" {
+                #expect((run.json?["warnings"] as? [String])?.contains("mfcc: Δ and ΔΔ need 9 frames (4096 samples); this recording has 1") == true, "\(run.json?["warnings"] ?? "")")
+            }
+        }
+    }
+
+    @Test("a maximum formant beyond twice the recording's rate is not analysed (a warning), not a memory bomb")
+    func absurdMaximumFormant() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 1, rate: 8_000), rate: 8_000))
+        let run = try Run(["score", "voice", "--json", "--maximum-formant-hz", "90000", wav])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect((run.json?["warnings"] as? [String])?.contains { $0.contains("a maximum formant of 90000.0 Hz needs a rate over 4 times") } == true, "\(run.json?["warnings"] ?? "")")
+        let formants = try #require((run.json?["features"] as? [String: Any])?["formants"] as? [String: Any])
+        #expect(formants["voicedFrameCount"] as? Double == 0 && formants["f1MeanHz"] is NSNull)
+        let fine = try Run(["score", "voice", "--json", "--maximum-formant-hz", "5000", wav])
+        #expect(((fine.json?["features"] as? [String: Any])?["formants"] as? [String: Any])?["f1MeanHz"] is Double)
+    }
+
+    @Test("MFCC settings outside their bounds (hop below 256, more coefficients than mel bands) are refused with the setting named")
+    func mfccBounds() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 1, rate: 8_000), rate: 8_000))
+        for options in [["--mfcc-hop", "1"], ["--mfcc-count", "40", "--mel-bands", "20"], ["--mfcc-fft-size", "1000000"], ["--maximum-formant-count", "40"]] {
+            let run = try Run(["score", "voice", wav] + options)
+            #expect(run.status == 2 && (run.stderr.contains("MFCC settings") || run.stderr.contains("maximum formant count")), "\(options): \(run.status) \(run.stderr)")
+        }
+    }
+
+    @Test("the HTML page draws the formant tracks of the voiced frames over a spectrogram of at most 100 × 40 cells")
+    func formantChart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 2, rate: 16_000), rate: 16_000))
+        let run = try Run(["score", "voice", wav, "--html", folder.path("x.html")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: folder.path("x.html"), encoding: .utf8)
+        #expect(html.contains("Formants F1–F4 of the voiced frames over the spectrogram"))
+        let cells = html.components(separatedBy: "<rect x=").count - 1
+        #expect(cells > 100 && cells <= 100 * 40 + 20, "\(cells) rectangles")
+        #expect(html.contains(">F1</text>") && html.contains(">F4</text>"))
+    }
+}

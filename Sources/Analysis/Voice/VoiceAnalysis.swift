@@ -38,9 +38,12 @@ public enum VoiceAnalysis {
         /// Frame centres, s, and F0, Hz (NaN where unvoiced): Praat's "To Pitch (ac)" contour.
         public var pitchTimeSeconds: [Double]
         public var pitchF0Hz: [Double]
-        /// Formant frame centres, s, and F1…F4 per frame, Hz (NaN where a frame has fewer).
+        /// Formant frame centres, s, and F1…F4 per frame, Hz (NaN at unvoiced times, the frames
+        /// the formant features leave out, and where a frame has fewer formants).
         public var formantTimeSeconds: [Double]
         public var formantFrequenciesHz: [[Double]]
+        /// Channel 0's coarse spectrogram up to the maximum formant, for the formant chart.
+        public var spectrogram: VoiceSpectrogram
     }
 
     /// The F0 contour of `samples` (one channel) by Praat's "To Pitch (ac)" with the options'
@@ -109,13 +112,21 @@ public enum VoiceAnalysis {
             warnings.append("formants: a maximum formant of \(maximum) Hz needs a rate over 4 times the recording's \(rate) Hz; not analysed")
             track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
         }
+        if mfcc.delta == nil {
+            warnings.append("mfcc: Δ and ΔΔ need 9 frames (\(8 * options.mfcc.hop) samples); this recording has \(mfcc.coefficients.count)")
+        }
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0
         return Result(features: features, formants: formants, mfcc: MFCCFeatures(mfcc, coefficientCount: options.mfcc.coefficientCount),
                       warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
                       pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan },
                       formantTimeSeconds: track.frames.indices.map(track.time),
-                      formantFrequenciesHz: track.frames.map { frame in (0..<FormantFeatures.reported).map { $0 < frame.frequencyHz.count ? frame.frequencyHz[$0] : .nan } })
+                      formantFrequenciesHz: track.frames.indices.map { i in
+                          (0..<FormantFeatures.reported).map { k in
+                              k < track.frames[i].frequencyHz.count && contour?.value(at: track.time(i)) != nil ? track.frames[i].frequencyHz[k] : .nan
+                          }
+                      },
+                      spectrogram: VoiceSpectrogram(channel0, sampleRateHz: sampleRateHz, topHz: options.formants.maximumFormantHz))
     }
 
     /// Channel layout, duration, levels and loudness of the whole recording, and ResearchKit's
