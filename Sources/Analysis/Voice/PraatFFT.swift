@@ -48,58 +48,55 @@ struct PraatFFT: Sendable {
 
     /// In place: N samples → the spectrum in FFTPACK order.
     func forward(_ data: inout [Double]) {
-        precondition(data.count == size, "PraatFFT size")
-        var scratch = [Double](repeating: 0, count: size)
-        var resultInData = true
-        data.withUnsafeMutableBufferPointer { c in
-            scratch.withUnsafeMutableBufferPointer { ch in
-                twiddles.withUnsafeBufferPointer { wa in
-                    // The radices from the last; each pass's twiddles start where the ones of the
-                    // passes after it in the inverse end (FFTPACK's wa + iw − 1).
-                    var l2 = size, offset = size - 1
-                    var inData = true
-                    for radix in factors.reversed() {
-                        let l1 = l2 / radix, ido = size / l2
-                        offset -= (radix - 1) * ido
-                        let (from, to) = inData ? (c, ch) : (ch, c)
-                        if radix == 4 {
-                            Self.forward4(ido, l1, from, to, wa.baseAddress! + offset, wa.baseAddress! + offset + ido, wa.baseAddress! + offset + 2 * ido)
-                        } else {
-                            Self.forward2(ido, l1, from, to, wa.baseAddress! + offset)
-                        }
-                        inData.toggle()
-                        l2 = l1
-                    }
-                    resultInData = inData
-                }
-            }
+        // The radices from the last; each pass's twiddles start where those of the passes after
+        // it end (FFTPACK's wa + iw − 1).
+        var passes: [Pass] = [], l2 = size, offset = size - 1
+        for radix in factors.reversed() {
+            let l1 = l2 / radix, ido = size / l2
+            offset -= (radix - 1) * ido
+            passes.append(Pass(radix: radix, l1: l1, ido: ido, twiddles: offset))
+            l2 = l1
         }
-        if !resultInData { data = scratch }
+        run(&data, passes, inverse: false)
     }
 
     /// In place: a spectrum in FFTPACK order → N times the samples.
     func inverse(_ data: inout [Double]) {
+        var passes: [Pass] = [], l1 = 1, offset = 0
+        for radix in factors {
+            let ido = size / (radix * l1)
+            passes.append(Pass(radix: radix, l1: l1, ido: ido, twiddles: offset))
+            l1 *= radix
+            offset += (radix - 1) * ido
+        }
+        run(&data, passes, inverse: true)
+    }
+
+    /// One radix pass: FFTPACK's ido, l1 and where its twiddles start.
+    private struct Pass {
+        var radix: Int, l1: Int, ido: Int, twiddles: Int
+    }
+
+    /// The passes in order, each from one buffer into the other (data, then a scratch buffer of
+    /// the same size), the result copied into `data` if it ends in the scratch buffer.
+    private func run(_ data: inout [Double], _ passes: [Pass], inverse: Bool) {
         precondition(data.count == size, "PraatFFT size")
         var scratch = [Double](repeating: 0, count: size)
         var resultInData = true
         data.withUnsafeMutableBufferPointer { c in
             scratch.withUnsafeMutableBufferPointer { ch in
                 twiddles.withUnsafeBufferPointer { wa in
-                    var l1 = 1, offset = 0
-                    var inData = true
-                    for radix in factors {
-                        let l2 = radix * l1, ido = size / l2
-                        let (from, to) = inData ? (c, ch) : (ch, c)
-                        if radix == 4 {
-                            Self.backward4(ido, l1, from, to, wa.baseAddress! + offset, wa.baseAddress! + offset + ido, wa.baseAddress! + offset + 2 * ido)
-                        } else {
-                            Self.backward2(ido, l1, from, to, wa.baseAddress! + offset)
+                    for pass in passes {
+                        let (from, to) = resultInData ? (c, ch) : (ch, c)
+                        let w = wa.baseAddress! + pass.twiddles, ido = pass.ido
+                        switch (pass.radix, inverse) {
+                        case (4, false): Self.forward4(ido, pass.l1, from, to, w, w + ido, w + 2 * ido)
+                        case (4, true): Self.backward4(ido, pass.l1, from, to, w, w + ido, w + 2 * ido)
+                        case (_, false): Self.forward2(ido, pass.l1, from, to, w)
+                        case (_, true): Self.backward2(ido, pass.l1, from, to, w)
                         }
-                        inData.toggle()
-                        l1 = l2
-                        offset += (radix - 1) * ido
+                        resultInData.toggle()
                     }
-                    resultInData = inData
                 }
             }
         }

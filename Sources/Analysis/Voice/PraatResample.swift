@@ -113,32 +113,25 @@ extension PraatSound {
         }
         let left = midright - depth, right = midleft + depth
         var result = 0.0
-        var a = Double.pi * (x - Double(midleft))
-        var halfSinA = 0.5 * sin(a)
-        var aa = a / (x - Double(left) + 1)
-        var daa = Double.pi / (x - Double(left) + 1)
-        var cosaa = cos(aa), sinaa = sin(aa), cosdaa = cos(daa), sindaa = sin(daa)
-        for ix in stride(from: midleft, through: left, by: -1) {
-            result += y[ix - 1] * (halfSinA / a * (1 + cosaa))
-            a += .pi
-            let help = cosaa * cosdaa - sinaa * sindaa
-            sinaa = cosaa * sindaa + sinaa * cosdaa
-            cosaa = help
-            halfSinA = -halfSinA
+        // One side of the window: the samples `indices` at distances d, d + 1, … from x, the
+        // raised cosine spanning `span` samples (Praat's recurrence for its cosines).
+        func add(_ indices: some Sequence<Int>, distance: Double, span: Double) {
+            var a = Double.pi * distance
+            var halfSinA = 0.5 * sin(a)
+            let aa = a / span, daa = Double.pi / span
+            var cosaa = cos(aa), sinaa = sin(aa)
+            let cosdaa = cos(daa), sindaa = sin(daa)
+            for ix in indices {
+                result += y[ix - 1] * (halfSinA / a * (1 + cosaa))
+                a += .pi
+                let help = cosaa * cosdaa - sinaa * sindaa
+                sinaa = cosaa * sindaa + sinaa * cosdaa
+                cosaa = help
+                halfSinA = -halfSinA
+            }
         }
-        a = Double.pi * (Double(midright) - x)
-        halfSinA = 0.5 * sin(a)
-        aa = a / (Double(right) - x + 1)
-        daa = Double.pi / (Double(right) - x + 1)
-        cosaa = cos(aa); sinaa = sin(aa); cosdaa = cos(daa); sindaa = sin(daa)
-        for ix in midright...right {
-            result += y[ix - 1] * (halfSinA / a * (1 + cosaa))
-            a += .pi
-            let help = cosaa * cosdaa - sinaa * sindaa
-            sinaa = cosaa * sindaa + sinaa * cosdaa
-            cosaa = help
-            halfSinA = -halfSinA
-        }
+        add(stride(from: midleft, through: left, by: -1), distance: x - Double(midleft), span: x - Double(left) + 1)
+        add(midright...right, distance: Double(midright) - x, span: Double(right) - x + 1)
         return result
     }
 }
