@@ -38,6 +38,22 @@ def formants(sound, scratch):
     return {"firstTime": x1, "timeStep": dx, "frames": frames, "intensities": intensities}
 
 
+def cepstral(sound):
+    """Praat's "To PowerCepstrogram" (60 Hz, 0.002 s, 5000 Hz, 50 Hz) and "Get CPPS" with its
+    defaults (trend subtracted before smoothing, 0.02 s, 0.0005 s, 60–330 Hz, 0.05, parabolic,
+    0.001–0.05 s, exponential decay, robust); per frame the same chain by hand: "Subtract trend",
+    "Smooth", "To Table (peak prominence)" (time, quefrency and cpp of every frame)."""
+    from parselmouth.praat import call
+    trend = (0.001, 0.05, "Exponential decay", "Robust")
+    cepstrogram = call(sound, "To PowerCepstrogram", 60.0, 0.002, 5000.0, 50.0)
+    cpps = call(cepstrogram, "Get CPPS", "yes", 0.02, 0.0005, 60.0, 330.0, 0.05, "parabolic", *trend)
+    smoothed = call(call(cepstrogram, "Subtract trend", *trend), "Smooth", 0.02, 0.0005)
+    table = call(smoothed, "To Table (peak prominence)", 60.0, 330.0, 0.05, "parabolic", *trend)
+    rows = call(table, "Get number of rows")
+    column = lambda name: [float(call(table, "Get value", row, name)) for row in range(1, rows + 1)]
+    return {"cpps": cpps, "time": column("time"), "quefrency": column("quefrency"), "cpp": column("cpp")}
+
+
 def mfcc(samples, rate):
     """librosa.feature.mfcc at the file's own rate with every default (n_mfcc 20, n_fft 2048,
     hop 512, Hann, centred with zero padding, Slaney mel basis of 128 bands in float32, power to
@@ -64,7 +80,7 @@ def reference(index, path):
     raw = os.path.join(OUT, f"{index}.f64")
     samples.tofile(raw)
     rate = sound.sampling_frequency
-    return {"file": path, "samples": raw, "rateHz": rate, "formants": formants(sound, os.path.join(OUT, "formant.txt")), "mfcc": mfcc(samples, rate)}
+    return {"file": path, "samples": raw, "rateHz": rate, "dx": sound.dx, "xmax": sound.xmax, "formants": formants(sound, os.path.join(OUT, "formant.txt")), "cepstral": cepstral(sound), "mfcc": mfcc(samples, rate)}
 
 
 if __name__ == "__main__":

@@ -22,10 +22,21 @@ import TestSupport
             var delta: [[Double]]?
             var delta2: [[Double]]?
         }
+        struct Cepstral: Decodable {
+            var cpps: Double
+            var time: [Double]
+            var quefrency: [Double]
+            var cpp: [Double]
+        }
         var file: String
         var samples: String
         var rateHz: Double
+        /// Praat's sampling period, s (1/rateHz need not give it back to the bit).
+        var dx: Double
+        /// The end of Praat's time domain, s (n/rate, not n·dx).
+        var xmax: Double
         var formants: Formants
+        var cepstral: Cepstral
         var mfcc: MFCC
     }
 
@@ -69,7 +80,7 @@ import TestSupport
         var worstFrequency = 0.0, worstBandwidth = 0.0, worstQuietBandwidth = 0.0, frames = 0, quietFrames = 0
         for reference in references {
             let name = URL(fileURLWithPath: reference.file).lastPathComponent
-            let track = try PraatFormantAnalysis().analyze(PraatSound(samples: try Self.samples(reference), dx: 1 / reference.rateHz))
+            let track = try PraatFormantAnalysis().analyze(PraatSound(samples: try Self.samples(reference), dx: reference.dx, endTime: reference.xmax))
             try #require(track.frames.count == reference.formants.frames.count, "\(name): \(track.frames.count) frames, Praat \(reference.formants.frames.count)")
             #expect(Self.relative(track.firstTime, reference.formants.firstTime) < 1e-12, "\(name)")
             #expect(Self.relative(track.timeStep, reference.formants.timeStep) < 1e-12, "\(name)")
@@ -122,5 +133,29 @@ import TestSupport
         }
         #expect(rates.isSuperset(of: [8000, 16000, 22050, 44100, 48000]))
         print("MFCC: \(references.count) files, \(frames) frames, rates \(rates.sorted()); worst absolute difference c \(worst[0]), Δ \(worst[1]), ΔΔ \(worst[2]) dB")
+    }
+
+    @Test("CPP of every frame, its peak quefrency and CPPS equal Praat's To PowerCepstrogram and Get CPPS (defaults) to 1e-6 relative", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func cppEqualsPraat() throws {
+        let references = try Self.references.get()
+        var worstFrame = 0.0, worstQuefrency = 0.0, worstCPPS = 0.0, frames = 0
+        for reference in references {
+            let name = URL(fileURLWithPath: reference.file).lastPathComponent
+            let result = try #require(PraatCepstralAnalysis().analyze(PraatSound(samples: try Self.samples(reference), dx: reference.dx, endTime: reference.xmax)), "\(name)")
+            try #require(result.cppDb.count == reference.cepstral.cpp.count, "\(name): \(result.cppDb.count) frames, Praat \(reference.cepstral.cpp.count)")
+            #expect(Self.relative(result.firstTime, reference.cepstral.time[0]) < 1e-12, "\(name)")
+            for (index, (ours, praat)) in zip(result.cppDb, reference.cepstral.cpp).enumerated() {
+                worstFrame = max(worstFrame, Self.relative(ours, praat))
+                #expect(Self.relative(ours, praat) <= 1e-6, "\(name) frame \(index): CPP \(ours) against \(praat)")
+                let q = Self.relative(result.peakQuefrencySeconds[index], reference.cepstral.quefrency[index])
+                worstQuefrency = max(worstQuefrency, q)
+                #expect(q <= 1e-6, "\(name) frame \(index): peak at \(result.peakQuefrencySeconds[index]) s against \(reference.cepstral.quefrency[index])")
+            }
+            let cpps = try #require(result.cppsDb, "\(name)")
+            worstCPPS = max(worstCPPS, Self.relative(cpps, reference.cepstral.cpps))
+            #expect(Self.relative(cpps, reference.cepstral.cpps) <= 1e-6, "\(name): CPPS \(cpps) against \(reference.cepstral.cpps)")
+            frames += result.cppDb.count
+        }
+        print("CPP: \(references.count) files, \(frames) frames; worst relative difference per frame \(worstFrame), peak quefrency \(worstQuefrency), CPPS \(worstCPPS)")
     }
 }

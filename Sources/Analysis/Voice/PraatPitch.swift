@@ -9,10 +9,19 @@ struct PraatSound {
     let dx: Double
     /// Time of the first sample, s: ½·dx for a sound read from a file; elsewhere after resampling.
     let x1: Double
-    init(samples: [Double], dx: Double, firstTime: Double? = nil) {
+    /// The end of the time domain, s (it starts at 0): n/rate for a sound read from a file, which
+    /// Praat's resampling keeps and measures with, not n·dx.
+    let xmax: Double
+    init(samples: [Double], dx: Double, firstTime: Double? = nil, endTime: Double? = nil) {
         self.samples = samples
         self.dx = dx
         x1 = firstTime ?? 0.5 * dx
+        xmax = endTime ?? Double(samples.count) * dx
+    }
+
+    /// A sound as Praat reads it from a file at `sampleRateHz`: dx = 1/rate, x1 = ½·dx, xmax = n/rate.
+    init(samples: [Double], sampleRateHz: Double) {
+        self.init(samples: samples, dx: 1 / sampleRateHz, endTime: Double(samples.count) / sampleRateHz)
     }
     var count: Int { samples.count }
     var duration: Double { Double(count) * dx }

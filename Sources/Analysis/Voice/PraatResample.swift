@@ -10,15 +10,16 @@ import Glibc
 /// - exactly twice the rate: Praat's Sound_upsample (zero-padding the spectrum, the top 5 % of the
 ///   old band tapered linearly);
 /// - a rate within 10⁻⁶ of the old: the sound unchanged.
-/// The new samples are centred in the old time domain (first at ½(duration − (n − 1)/rate)).
+/// The new samples are centred in the old time domain (first at ½(xmax − (n − 1)/rate)), which
+/// they keep.
 extension PraatSound {
     func resampled(toRateHz rate: Double, precision: Int = 50) -> PraatSound {
         let upfactor = rate * dx
         if abs(upfactor - 2) < 1e-6 { return upsampledTwice() }
         if abs(upfactor - 1) < 1e-6 { return self }
-        let duration = Double(count) * dx
+        let duration = xmax
         let newCount = Int(clamping: (duration * rate).rounded(.toNearestOrAwayFromZero), to: 0...Int.max)
-        guard newCount >= 1 else { return PraatSound(samples: [], dx: 1 / rate) }
+        guard newCount >= 1 else { return PraatSound(samples: [], dx: 1 / rate, endTime: xmax) }
         let newDx = 1 / rate
         let newX1 = 0.5 * (duration - Double(newCount - 1) / rate)
         // Every new sample is the sinc interpolation of the old samples (low-passed first when
@@ -31,7 +32,7 @@ extension PraatSound {
             }
         }
         guard upfactor < 1 else {
-            return PraatSound(samples: samples.withUnsafeBufferPointer(interpolated), dx: newDx, firstTime: newX1)
+            return PraatSound(samples: samples.withUnsafeBufferPointer(interpolated), dx: newDx, firstTime: newX1, endTime: xmax)
         }
         // Anti-aliasing: Praat's FFT of the sound with 1000 zeros each side (N a power of two),
         // its packed spectrum (index 1: DC, 2: Nyquist, 2k + 1 and 2k + 2: real and imaginary
@@ -47,7 +48,7 @@ extension PraatSound {
         let factor = 1 / Double(size)
         for i in 1000..<1000 + count { data[i] *= factor }
         let result = data.withUnsafeBufferPointer { interpolated(UnsafeBufferPointer(rebasing: $0[1000..<1000 + count])) }
-        return PraatSound(samples: result, dx: newDx, firstTime: newX1)
+        return PraatSound(samples: result, dx: newDx, firstTime: newX1, endTime: xmax)
     }
 
     /// Praat's Sound_upsample: twice the rate by zero-padding the spectrum, the packed spectrum
@@ -67,7 +68,7 @@ extension PraatSound {
         }
         twice.inverse(&wide)
         let newDx = dx / 2
-        return PraatSound(samples: (0..<2 * count).map { wide[$0 + 2000] / Double(size) }, dx: newDx, firstTime: x1 - 0.5 * (dx - newDx))
+        return PraatSound(samples: (0..<2 * count).map { wide[$0 + 2000] / Double(size) }, dx: newDx, firstTime: x1 - 0.5 * (dx - newDx), endTime: xmax)
     }
 
     /// Praat's FFT of the smallest power-of-two size holding the samples with `sides` zeros

@@ -52,7 +52,7 @@ public enum VoiceAnalysis {
         var analysis = PraatPitchAnalysis()
         analysis.floor = options.pitchFloorHz
         analysis.ceiling = options.pitchCeilingHz
-        guard let contour = analysis.analyze(PraatSound(samples: samples, dx: 1 / sampleRateHz)) else { return ([], []) }
+        guard let contour = analysis.analyze(PraatSound(samples: samples, sampleRateHz: sampleRateHz)) else { return ([], []) }
         let frames = contour.frequency.indices
         return (frames.map(contour.time), frames.map { contour.isVoiced($0) ? contour.frequency[$0] : .nan })
     }
@@ -84,7 +84,7 @@ public enum VoiceAnalysis {
         let frames = interleaved.count / max(1, channels)
         let channel0 = channels == 1 ? interleaved : (0..<frames).map { interleaved[$0 * channels] }
         // Praat-compatible F0, pulses, perturbation and harmonicity on channel 0.
-        let sound = PraatSound(samples: channel0, dx: 1 / sampleRateHz)
+        let sound = PraatSound(samples: channel0, sampleRateHz: sampleRateHz)
         var pitchAnalysis = PraatPitchAnalysis()
         pitchAnalysis.floor = options.pitchFloorHz
         pitchAnalysis.ceiling = options.pitchCeilingHz
