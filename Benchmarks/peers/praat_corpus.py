@@ -1,6 +1,7 @@
 """Praat and librosa parity on a corpus built from public tools: every voice measure of
 `activetask score voice --json` next to Praat (praat-parselmouth) — F0, jitter, shimmer, HNR, and
-the formant statistics over voiced frames from Praat's own Burg frames — and next to librosa's
+the formant statistics over voiced frames from Praat's own Burg frames, CPPS and the CPP
+statistics from Praat's cepstrogram — and next to librosa's
 MFCC statistics (absolute difference, dB), on speech from espeak-ng,
 vowels with jitter, shimmer, breaks and creak generated here, the same resampled by sox to 8–50 kHz,
 stereo copies, and the real voice files given on the command line.
@@ -21,7 +22,7 @@ import wave
 import numpy as np
 from parselmouth.praat import call
 from voice_parselmouth import analysis_objects
-from voice_reference import formants, mfcc
+from voice_reference import cepstral, formants, mfcc
 
 MEASURES = {
     "f0MedianHz": lambda s, p, q, h: call(p, "Get quantile", 0, 0, 0.5, "Hertz"),
@@ -131,6 +132,12 @@ def quality(sound, pitch, scratch):
     result["formants.f2OverF1Ratio"] = float(np.mean(ratios)) if ratios else None
     f1, f4 = result["formants.f1MeanHz"], result["formants.f4MeanHz"]
     result["formants.formantDispersionHz"] = (f4 - f1) / 3 if f1 is not None and f4 is not None else None
+    cpp = cepstral(sound)
+    values = np.asarray(cpp["cpp"])
+    _, median, sd = statistics(values)
+    voiced_cpp = [c for t, c in zip(cpp["time"], cpp["cpp"]) if not math.isnan(pitch.get_value_at_time(t))]
+    result.update({"cepstral.frameCount": len(values), "cepstral.cppsDb": cpp["cpps"], "cepstral.cppMedianDb": median, "cepstral.cppSdDb": sd,
+                   "cepstral.cppVoicedMeanDb": statistics(voiced_cpp)[0]})
     cepstra = mfcc(np.ascontiguousarray(sound.values[0]), sound.sampling_frequency)
     for name, key, unit in (("coefficients", "", "Db"), ("delta", "Delta", "DbPerFrame"), ("delta2", "DeltaDelta", "DbPerFrame2")):
         frames = np.asarray(cepstra.get(name, []))

@@ -6,7 +6,8 @@ import SensorData
 
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
 /// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4) in the set `atk`,
-/// Praat's Burg formants of the voiced frames in `formants`, librosa's MFCCs in `mfcc`.
+/// Praat's Burg formants of the voiced frames in `formants`, Praat's CPPS in `cepstral`, librosa's
+/// MFCCs in `mfcc`.
 ///
 /// Memory: the analysis holds the whole recording, about ``bytesPerSample`` bytes per sample in all
 /// (docs/reliability.md, "Memory model"), so a file with more than ``Parameters/maximumSamples``
@@ -15,11 +16,11 @@ import SensorData
 /// not fit under the process's memory limits (``MemoryBudget``; the bound when the container
 /// states no frame count).
 public enum VoiceScorer {
-    /// Peak memory of a voice analysis per sample held: 47–56 bytes measured (peak resident set
+    /// Peak memory of a voice analysis per sample held: 52–60.5 bytes measured (peak resident set
     /// less the idle process's, `score voice` on 48-s and 60-s mono 44.1-kHz WAVs; the most when
-    /// the formant analysis' resampling pads the recording to twice its length for Praat's FFT,
-    /// whose two buffers are the peak), rounded up.
-    public static let bytesPerSample = 60
+    /// the resampling for the formants and the cepstrogram pads the recording to twice its length
+    /// for Praat's FFT, whose two buffers are the peak), rounded up.
+    public static let bytesPerSample = 64
 
     public struct Parameters: Sendable, Hashable, Codable {
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
@@ -46,6 +47,10 @@ public enum VoiceScorer {
         public var mfccFftSize = MFCCAnalysis().fftSize
         public var mfccHop = MFCCAnalysis().hop
         public var melBands = MFCCAnalysis().melBands
+        /// Praat's cepstrogram pitch floor (frames of 2 × 3/floor s) and the CPP peak search range, Hz.
+        public var cepstrogramPitchFloorHz = PraatCepstralAnalysis().pitchFloorHz
+        public var cppPeakSearchFloorHz = PraatCepstralAnalysis().peakSearchFloorHz
+        public var cppPeakSearchCeilingHz = PraatCepstralAnalysis().peakSearchCeilingHz
         public init() {}
 
         /// Why these parameters cannot be used (nil: they can).
@@ -71,6 +76,12 @@ public enum VoiceScorer {
             // Bounds that keep the MFCC frames within the voice memory model (≤ 10 bytes per sample).
             guard (16...65_536).contains(mfccFftSize), (256...65_536).contains(mfccHop), (1...256).contains(melBands), (1...melBands).contains(mfccCount) else {
                 return "MFCC settings (\(mfccCount) coefficients of \(melBands) mel bands, \(mfccFftSize)-sample frames every \(mfccHop)) are outside 1 ≤ coefficients ≤ mel bands ≤ 256, frames 16–65,536, hop 256–65,536"
+            }
+            guard cepstrogramPitchFloorHz.isFinite, (20...1000).contains(cepstrogramPitchFloorHz) else {
+                return "cepstrogram pitch floor \(cepstrogramPitchFloorHz) Hz is outside 20–1000 Hz"
+            }
+            guard cppPeakSearchFloorHz.isFinite, cppPeakSearchCeilingHz.isFinite, cppPeakSearchFloorHz >= 20, cppPeakSearchCeilingHz <= 2000, cppPeakSearchFloorHz < cppPeakSearchCeilingHz else {
+                return "CPP peak search range \(cppPeakSearchFloorHz)–\(cppPeakSearchCeilingHz) Hz is not a range within 20–2000 Hz"
             }
             guard Self.maximumSamplesRange.contains(maximumSamples) else {
                 return "maximum samples \(maximumSamples) is outside \(Self.maximumSamplesRange.lowerBound)…\(Self.maximumSamplesRange.upperBound)"
@@ -118,11 +129,14 @@ public enum VoiceScorer {
         options.mfcc.fftSize = parameters.mfccFftSize
         options.mfcc.hop = parameters.mfccHop
         options.mfcc.melBands = parameters.melBands
+        options.cepstral.pitchFloorHz = parameters.cepstrogramPitchFloorHz
+        options.cepstral.peakSearchFloorHz = parameters.cppPeakSearchFloorHz
+        options.cepstral.peakSearchCeilingHz = parameters.cppPeakSearchCeilingHz
         var analysis = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
         analysis.warnings += AudioScoring.warnings(decoder)
         let report = ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
                                  sets: [FeatureSet(name: "atk", features: analysis.features), FeatureSet(name: "formants", features: analysis.formants),
-                                        FeatureSet(name: "mfcc", features: analysis.mfcc)], warnings: analysis.warnings,
+                                        FeatureSet(name: "cepstral", features: analysis.cepstral), FeatureSet(name: "mfcc", features: analysis.mfcc)], warnings: analysis.warnings,
                                  unusable: analysis.pitchF0Hz.allSatisfy(\.isNaN) ? "no voiced signal found" : nil)
         let (levelTime, level) = levels(samples, channels: format.channels, sampleRateHz: format.sampleRateHz)
         return VoiceScore(report: report, format: format, analysis: analysis, levelTimeSeconds: levelTime, levelDbfs: level)

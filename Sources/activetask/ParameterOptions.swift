@@ -201,6 +201,12 @@ struct VoiceParameterOptions: ParameterOptions {
     var mfccHop: Int?
     @Option(help: "Mel bands of the MFCC filter bank (n_mels; default \(defaults.voice.melBands)).")
     var melBands: Int?
+    @Option(help: "Praat's cepstrogram pitch floor, Hz: frames of 2 × 3/floor s (default \(defaults.voice.cepstrogramPitchFloorHz.compactDescription)).")
+    var cepstrogramPitchFloorHz: Double?
+    @Option(help: "CPP peak search range, lower end, Hz (default \(defaults.voice.cppPeakSearchFloorHz.compactDescription)).")
+    var cppPeakSearchFloorHz: Double?
+    @Option(help: "CPP peak search range, upper end, Hz (default \(defaults.voice.cppPeakSearchCeilingHz.compactDescription)).")
+    var cppPeakSearchCeilingHz: Double?
 }
 
 struct LoudnessParameterOptions: ParameterOptions {

@@ -130,7 +130,7 @@ import Scoring
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path("study"), withIntermediateDirectories: true)
-        // 6 min at 44.1 kHz, mono float: 15,876,000 samples, 953 MB of voice analysis at 60 bytes each.
+        // 6 min at 44.1 kHz, mono float: 15,876,000 samples, 1,016 MB of voice analysis at 64 bytes each.
         _ = try folder.write("study/long.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
         try FileManager.default.copyItem(atPath: Self.accel, toPath: folder.path("study/walk.json"))
         try FileManager.default.copyItem(atPath: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, toPath: folder.path("study/tapping.json"))
@@ -164,8 +164,8 @@ import Scoring
         #expect(score.status == 3 && score.stderr.contains(needed), "\(score.status) \(score.stderr)")
     }
 
-    /// README "Memory": voice needs B + 60 × samples + thread stacks, B ≈ 280 MB of address space.
-    /// A 60-s WAV (2,646,000 samples: 159 MB + 16 MiB of stacks on 2 cores) is refused, with the
+    /// README "Memory": voice needs B + 64 × samples + thread stacks, B ≈ 280 MB of address space.
+    /// A 60-s WAV (2,646,000 samples: 169 MB + 16 MiB of stacks on 2 cores) is refused, with the
     /// figures, where that does not fit, and scored where it does (was SIGABRT at 400 MB).
     @Test("the voice bound holds under RLIMIT_AS: a 60-s WAV refused at 380 MB (exit 3, never SIGABRT), scored at 520 MB", .enabled(if: addressSpaceLimitUsable))
     func voiceBoundHolds() throws {

@@ -79,7 +79,7 @@ struct ScoreVoiceRealTests {
         }
     }
 
-    @Test("silence, one sample, DC, a pure tone, clipping and a NaN stretch at 8 and 44.1 kHz: formants and mfcc sets complete, numbers finite or null", arguments: ["silence", "one sample", "DC", "pure tone", "clipped", "NaN stretch"])
+    @Test("silence, one sample, DC, a pure tone, clipping and a NaN stretch at 8 and 44.1 kHz: formants, cepstral and mfcc sets complete, numbers finite or null", arguments: ["silence", "one sample", "DC", "pure tone", "clipped", "NaN stretch"])
     func hostile(_ name: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -91,8 +91,9 @@ struct ScoreVoiceRealTests {
             let features = try #require(run.json?["features"] as? [String: Any], "\(name)")
             let formants = try #require(features["formants"] as? [String: Any], "\(name)")
             let mfcc = try #require(features["mfcc"] as? [String: Any], "\(name)")
-            #expect(formants.count == 27 && mfcc.count == 121, "\(name) \(rate): \(formants.count) formant, \(mfcc.count) MFCC features")
-            for (key, value) in formants.merging(mfcc, uniquingKeysWith: { a, _ in a }) {
+            let cepstral = try #require(features["cepstral"] as? [String: Any], "\(name)")
+            #expect(formants.count == 27 && mfcc.count == 121 && cepstral.count == 5, "\(name) \(rate): \(formants.count) formant, \(mfcc.count) MFCC, \(cepstral.count) cepstral features")
+            for (key, value) in formants.merging(mfcc, uniquingKeysWith: { a, _ in a }).merging(cepstral, uniquingKeysWith: { a, _ in a }) {
                 #expect(value is NSNull || (value as? Double)?.isFinite == true, "\(name) \(rate) \(key): \(value)")
             }
             if name == "one sample" {

@@ -16,28 +16,20 @@ import Glibc
 /// frames and 0.0005 s of quefrency (Praat's interpolating Sampled_getMean); per frame the
 /// highest peak (parabolic interpolation) between 1/330 and 1/60 s and its height above the trend
 /// fitted again to the smoothed frame: the CPP, dB; CPPS is their mean over all frames.
-struct PraatCepstralAnalysis: Sendable, Hashable {
-    var pitchFloorHz = 60.0
+public struct PraatCepstralAnalysis: Sendable, Hashable {
+    /// "To PowerCepstrogram" pitch floor, Hz: frames are 2 × 3/floor s long.
+    public var pitchFloorHz = 60.0
     var timeStep = 0.002
     var maximumFrequencyHz = 5000.0
     var preEmphasisFromHz = 50.0
     var timeAveragingSeconds = 0.02
     var quefrencyAveragingSeconds = 0.0005
-    var peakSearchFloorHz = 60.0
-    var peakSearchCeilingHz = 330.0
+    /// "Get CPPS" peak search range, Hz.
+    public var peakSearchFloorHz = 60.0
+    public var peakSearchCeilingHz = 330.0
     var trendFromSeconds = 0.001
     var trendToSeconds = 0.05
-
-    /// Power cepstra of frames: values[frame][bin], bin q = k·dq (k = 0…bins − 1).
-    struct Cepstrogram {
-        var firstTime: Double
-        var timeStep: Double
-        /// The end of the time domain (the sound's), s.
-        var duration: Double
-        var quefrencyStep: Double
-        var values: [[Double]]
-        var bins: Int { values.first?.count ?? 0 }
-    }
+    public init() {}
 
     /// Per frame the CPP, dB, and the quefrency of its peak, s; CPPS, dB.
     struct Result {
@@ -48,12 +40,65 @@ struct PraatCepstralAnalysis: Sendable, Hashable {
         var cppsDb: Double?
     }
 
-    func analyze(_ sound: PraatSound) -> Result? {
-        guard let cepstrogram = cepstrogram(sound) else { return nil }
-        return prominence(cepstrogram)
+    /// The frames of the power cepstrogram, each made when asked for: the resampled,
+    /// pre-emphasised sound and what every frame shares.
+    struct Frames {
+        let samples: [Double]
+        let dx: Double
+        let x1: Double
+        let firstTime: Double
+        let timeStep: Double
+        let count: Int
+        /// The end of the time domain (the original sound's), s.
+        let end: Double
+        let windowDuration: Double
+        let window: [Double]
+        let fft: PraatFFT
+        /// Quefrency step, s; bins 0…size/2.
+        let quefrencyStep: Double
+        var bins: Int { fft.size / 2 + 1 }
+
+        /// Frame `index`'s power cepstrum (Sound_into_Sound, mean removed, windowed; the ln power
+        /// spectrum scaled by Δt, back through Spectrum_to_Sound scaled by Δf; squared).
+        func cepstrum(_ index: Int) -> [Double] {
+            let length = window.count, size = fft.size, bins = self.bins
+            let t = firstTime + Double(index) * timeStep
+            // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based).
+            let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
+            var frame = [Double](repeating: 0, count: length)
+            var sum: Float80 = 0
+            for i in 0..<length {
+                let j = first + i
+                frame[i] = j >= 1 && j <= samples.count ? samples[j - 1] : 0
+                sum += Float80(frame[i])
+            }
+            let mean = Double(sum / Float80(length))
+            var data = [Double](repeating: 0, count: size)
+            for i in 0..<length { data[i] = (frame[i] - mean) * window[i] }
+            fft.forward(&data)
+            var logs = [Double](repeating: 0, count: bins)
+            let r0 = data[0] * dx, rn = data[size - 1] * dx
+            logs[0] = log(r0 * r0 + 0 * 0 + 1e-300)
+            for k in 1..<bins - 1 {
+                let re = data[2 * k - 1] * dx, im = data[2 * k] * dx
+                logs[k] = log(re * re + im * im + 1e-300)
+            }
+            logs[bins - 1] = log(rn * rn + 0 * 0 + 1e-300)
+            let spectrumStep = 1 / (dx * Double(size))
+            data[0] = logs[0] * spectrumStep
+            for k in 1..<bins - 1 {
+                data[2 * k - 1] = logs[k] * spectrumStep
+                data[2 * k] = 0 * spectrumStep
+            }
+            data[size - 1] = logs[bins - 1] * spectrumStep
+            fft.inverse(&data)
+            return (0..<bins).map { data[$0] * data[$0] }
+        }
     }
 
-    func cepstrogram(_ sound: PraatSound) -> Cepstrogram? {
+    /// "To PowerCepstrogram": the sound resampled and pre-emphasised, frames fitted into the
+    /// original sound (Sampled_shortTermAnalysis); nil when no frame fits.
+    func frames(_ sound: PraatSound) -> Frames? {
         let duration = sound.dx * Double(sound.count)
         var windowDuration = 2 * (3 / pitchFloorHz)
         if windowDuration > duration { windowDuration = duration }
@@ -65,9 +110,8 @@ struct PraatCepstralAnalysis: Sendable, Hashable {
             let factor = exp(-(2 * Double.pi) * preEmphasisFromHz * rdx)
             for i in stride(from: s.count - 1, through: 1, by: -1) { s[i] -= factor * s[i - 1] }
         }
-        // Sampled_shortTermAnalysis of the original sound.
         let frameCount = Int(clamping: (duration - windowDuration) / timeStep, rounding: .down, to: -1...Int(Int32.max)) + 1
-        guard frameCount >= 1, windowDuration > 0 else { return nil }
+        guard frameCount >= 1, windowDuration > 0, !s.isEmpty else { return nil }
         let middle = sound.x1 - 0.5 * sound.dx + 0.5 * duration
         let firstTime = middle - 0.5 * (Double(frameCount) * timeStep) + 0.5 * timeStep
         let length = Int(clamping: (windowDuration * rate).rounded(.toNearestOrAwayFromZero), to: 1...Int(Int32.max))
@@ -79,97 +123,70 @@ struct PraatCepstralAnalysis: Sendable, Hashable {
         var size = 2
         while size < length { size *= 2 }
         guard let fft = PraatFFT(size: size) else { return nil }
-        let bins = size / 2 + 1
-        let spectrumStep = 1 / (rdx * Double(size))
-        var values = [[Double]]()
-        values.reserveCapacity(frameCount)
-        var frame = [Double](repeating: 0, count: length), data = [Double](repeating: 0, count: size)
-        for index in 0..<frameCount {
-            let t = firstTime + Double(index) * timeStep
-            // Sound_into_Sound: the frame starts at the sample nearest t − window/2 (1-based j).
-            let first = Int(clamping: ((t - windowDuration / 2 - resampled.x1) / rdx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
-            var sum: Float80 = 0
-            for i in 0..<length {
-                let j = first + i
-                frame[i] = j >= 1 && j <= s.count ? s[j - 1] : 0
-                sum += Float80(frame[i])
-            }
-            let mean = Double(sum / Float80(length))
-            for i in 0..<length { data[i] = (frame[i] - mean) * window[i] }
-            for i in length..<size { data[i] = 0 }
-            fft.forward(&data)
-            // Sound_to_Spectrum (scaled by Δt), then ln power, back through Spectrum_to_Sound
-            // (scaled by Δf), squared: the power cepstrum.
-            var logs = [Double](repeating: 0, count: bins)
-            let r0 = data[0] * rdx
-            logs[0] = log(r0 * r0 + 0 * 0 + 1e-300)
-            for k in 1..<bins - 1 {
-                let re = data[2 * k - 1] * rdx, im = data[2 * k] * rdx
-                logs[k] = log(re * re + im * im + 1e-300)
-            }
-            let rn = data[size - 1] * rdx
-            logs[bins - 1] = log(rn * rn + 0 * 0 + 1e-300)
-            data[0] = logs[0] * spectrumStep
-            for k in 1..<bins - 1 {
-                data[2 * k - 1] = logs[k] * spectrumStep
-                data[2 * k] = 0 * spectrumStep
-            }
-            data[size - 1] = logs[bins - 1] * spectrumStep
-            fft.inverse(&data)
-            values.append((0..<bins).map { data[$0] * data[$0] })
-        }
-        return Cepstrogram(firstTime: firstTime, timeStep: timeStep, duration: sound.xmax, quefrencyStep: (0.5 * Double(size) / rate) / Double(bins - 1), values: values)
+        return Frames(samples: s, dx: rdx, x1: resampled.x1, firstTime: firstTime, timeStep: timeStep, count: frameCount, end: sound.xmax,
+                      windowDuration: windowDuration, window: window, fft: fft, quefrencyStep: (0.5 * Double(size) / rate) / Double(size / 2))
     }
 
-    func prominence(_ input: Cepstrogram) -> Result {
-        var c = input
-        let dq = c.quefrencyStep, bins = c.bins, frames = c.values.count
+    /// "Get CPPS" frame by frame: each frame's trend subtracted, the time averaging over the
+    /// flattened frames around it (made once each and kept only while a later frame needs them:
+    /// memory for 2·⌈window/step⌉ + 5 frames, whatever the recording's length), the quefrency
+    /// averaging, the trend fitted again, the peak.
+    func analyze(_ sound: PraatSound) -> Result? {
+        guard let frames = frames(sound) else { return nil }
+        let dq = frames.quefrencyStep, bins = frames.bins, count = frames.count
         let qmax = dq * Double(bins - 1)
-        // The trend subtracted from every frame before smoothing.
-        for f in 0..<frames {
-            guard let (slope, intercept) = Self.trend(c.values[f], dq: dq, from: trendFromSeconds, to: trendToSeconds) else { continue }
-            for j in 0..<bins {
-                let q = j == 0 ? 0.5 * dq : Double(j) * dq
-                let background = slope * log(q) + intercept
-                let difference = max(0, 10 * log10(c.values[f][j] + 1e-30) - background)
-                c.values[f][j] = exp(difference * M_LN10 / 10) - 1e-30
-            }
-        }
-        // Averaging over time (each quefrency bin across frames), then over quefrency.
-        if Int(clamping: timeAveragingSeconds / c.timeStep, rounding: .down, to: 0...Int.max) > 1 {
-            var smoothed = c.values
-            var row = [Double](repeating: 0, count: frames)
-            for j in 0..<bins {
-                for f in 0..<frames { row[f] = c.values[f][j] }
-                for f in 0..<frames {
-                    let mid = c.firstTime + Double(f) * c.timeStep
-                    smoothed[f][j] = Self.mean(row, x1: c.firstTime, dx: c.timeStep, domain: 0...c.duration, from: mid - 0.5 * timeAveragingSeconds, to: mid + 0.5 * timeAveragingSeconds)
+        var flattened: [Int: [Double]] = [:]
+        func flat(_ index: Int) -> [Double] {
+            if let kept = flattened[index] { return kept }
+            var c = frames.cepstrum(index)
+            if let (slope, intercept) = Self.trend(c, dq: dq, from: trendFromSeconds, to: trendToSeconds) {
+                for j in 0..<bins {
+                    let q = j == 0 ? 0.5 * dq : Double(j) * dq
+                    let difference = max(0, 10 * log10(c[j] + 1e-30) - (slope * log(q) + intercept))
+                    c[j] = exp(difference * M_LN10 / 10) - 1e-30
                 }
             }
-            c.values = smoothed
+            flattened[index] = c
+            return c
         }
-        if Int(clamping: quefrencyAveragingSeconds / dq, rounding: .down, to: 0...Int.max) > 1 {
-            for f in 0..<frames {
-                let row = c.values[f]
-                c.values[f] = (0..<bins).map { j in
+        let averageTime = Int(clamping: timeAveragingSeconds / timeStep, rounding: .down, to: 0...Int.max) > 1
+        let averageQuefrency = Int(clamping: quefrencyAveragingSeconds / dq, rounding: .down, to: 0...Int.max) > 1
+        // Frames whose values a window around frame f reads: those within reach + 1 either side.
+        let reach = Int(clamping: (0.5 * timeAveragingSeconds / timeStep).rounded(.up), to: 0...1_000_000) + 2
+        var cpp = [Double](repeating: .nan, count: count), peaks = [Double](repeating: .nan, count: count)
+        for f in 0..<count {
+            flattened = flattened.filter { $0.key >= f - reach }
+            var values: [Double]
+            if averageTime {
+                let low = max(0, f - reach), high = min(count - 1, f + reach)
+                let near = (low...high).map(flat)
+                let mid = frames.firstTime + Double(f) * timeStep
+                values = (0..<bins).map { j in
+                    Self.mean(count: count, x1: frames.firstTime, dx: timeStep, domain: 0...frames.end,
+                              from: mid - 0.5 * timeAveragingSeconds, to: mid + 0.5 * timeAveragingSeconds) { i in near[i - 1 - low][j] }
+                }
+            } else {
+                values = flat(f)
+            }
+            if averageQuefrency {
+                let row = values
+                values = (0..<bins).map { j in
                     let mid = Double(j) * dq
-                    return Self.mean(row, x1: 0, dx: dq, domain: 0...qmax, from: mid - 0.5 * quefrencyAveragingSeconds, to: mid + 0.5 * quefrencyAveragingSeconds)
+                    return Self.mean(count: bins, x1: 0, dx: dq, domain: 0...qmax, from: mid - 0.5 * quefrencyAveragingSeconds,
+                                     to: mid + 0.5 * quefrencyAveragingSeconds) { row[$0 - 1] }
                 }
             }
-        }
-        var cpp = [Double](repeating: .nan, count: frames), peaks = [Double](repeating: .nan, count: frames)
-        for f in 0..<frames {
-            guard let (slope, intercept) = Self.trend(c.values[f], dq: dq, from: trendFromSeconds, to: trendToSeconds) else { continue }
-            let decibels = c.values[f].map { 10 * log10($0 + 1e-30) }
+            guard let (slope, intercept) = Self.trend(values, dq: dq, from: trendFromSeconds, to: trendToSeconds) else { continue }
+            let decibels = values.map { 10 * log10($0 + 1e-30) }
             guard let (peak, quefrency) = Self.maximum(decibels, dx: dq, from: 1 / peakSearchCeilingHz, to: 1 / peakSearchFloorHz) else { continue }
             cpp[f] = peak - (slope * log(quefrency) + intercept)
             peaks[f] = quefrency
         }
         var sum: Float80 = 0
         for value in cpp { sum += Float80(value) }
-        let defined = cpp.allSatisfy(\.isFinite) && frames > 0
-        return Result(firstTime: c.firstTime, timeStep: c.timeStep, cppDb: cpp, peakQuefrencySeconds: peaks,
-                      cppsDb: defined ? Double(sum) / Double(frames) : nil)
+        let defined = cpp.allSatisfy(\.isFinite) && count > 0
+        return Result(firstTime: frames.firstTime, timeStep: timeStep, cppDb: cpp, peakQuefrencySeconds: peaks,
+                      cppsDb: defined ? Double(sum) / Double(count) : nil)
     }
 
     /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
@@ -242,16 +259,15 @@ struct PraatCepstralAnalysis: Sendable, Hashable {
     }
 
     /// Praat's Sampled_getMean with interpolation: the area under the linearly interpolated
-    /// values y[i] at x1 + (i − 1)·dx over [from, to] ∩ domain, divided by its length in samples
+    /// values y(i), i = 1…n, at x1 + (i − 1)·dx over [from, to] ∩ domain, divided by its length in samples
     /// (constant extrapolation over the half sample at each end).
-    static func mean(_ y: [Double], x1: Double, dx: Double, domain: ClosedRange<Double>, from: Double, to: Double) -> Double {
-        let n = y.count
+    static func mean(count n: Int, x1: Double, dx: Double, domain: ClosedRange<Double>, from: Double, to: Double, _ y: (Int) -> Double) -> Double {
         var a = from, b = to
         guard a != b else { return .nan }
         a = max(a, domain.lowerBound)
         b = min(b, domain.upperBound)
         guard b > a else { return .nan }
-        func value(_ i: Int) -> Double? { i >= 1 && i <= n ? y[i - 1] : nil }
+        func value(_ i: Int) -> Double? { i >= 1 && i <= n ? y(i) : nil }
         var sum: Float80 = 0, range: Float80 = 0
         let lowReal = 1 + ((a - x1) / dx).rounded(.up), highReal = 1 + ((b - x1) / dx).rounded(.down)
         let low = lowReal < 1 ? 1 : Int(lowReal), high = highReal > Double(n) ? n : Int(highReal)
@@ -259,7 +275,7 @@ struct PraatCepstralAnalysis: Sendable, Hashable {
             let leftEdge = x1 - 0.5 * dx, rightEdge = leftEdge + Double(n) * dx
             for i in low...high {
                 range += 1
-                sum += Float80(y[i - 1])
+                sum += Float80(y(i))
             }
             if a > leftEdge {
                 var phase = (x1 + Double(low - 1) * dx - a) / dx

@@ -21,6 +21,8 @@ public enum VoiceAnalysis {
         public var formants = PraatFormantAnalysis()
         /// librosa's MFCC settings.
         public var mfcc = MFCCAnalysis()
+        /// Praat's cepstrogram and CPPS settings.
+        public var cepstral = PraatCepstralAnalysis()
         public init(calibrationOffsetDecibels: Double? = nil) {
             self.calibrationOffsetDecibels = calibrationOffsetDecibels
         }
@@ -34,6 +36,8 @@ public enum VoiceAnalysis {
         public var formants: FormantFeatures
         /// librosa MFCCs of the whole recording.
         public var mfcc: MFCCFeatures
+        /// Praat's CPPS and the per-frame CPP.
+        public var cepstral: CepstralFeatures
         public var warnings: [String]
         /// Frame centres, s, and F0, Hz (NaN where unvoiced): Praat's "To Pitch (ac)" contour.
         public var pitchTimeSeconds: [Double]
@@ -95,10 +99,13 @@ public enum VoiceAnalysis {
             (levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options),
              Swift.Result<PraatFormantAnalysis.Track, PraatFormantAnalysis.Failure> { () throws(PraatFormantAnalysis.Failure) in try options.formants.analyze(sound) })
         }, pitch?.runCount ?? 0, parallel: true) { pitch?.frames(run: $0) ?? [] }
-        let ((contour, voice, mfcc), harmonicityRuns) = Parallel.map(beside: {
+        let ((contour, voice, quality), harmonicityRuns) = Parallel.map(beside: {
             let contour = pitch?.contour(pitchRuns)
-            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour), options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz))
+            // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
+            let cepstral = 2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.analyze(sound) : nil
+            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour), (options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz), cepstral))
         }, harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
+        let (mfcc, cepstral) = quality
         let features = VoiceFeatures(levels: recording.features, contour: voice.features,
                                      hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
         var warnings = recording.warnings + voice.warnings
@@ -115,9 +122,11 @@ public enum VoiceAnalysis {
         if mfcc.delta == nil {
             warnings.append("mfcc: Δ and ΔΔ need 9 frames (\(8 * options.mfcc.hop) samples); this recording has \(mfcc.coefficients.count)")
         }
+        if cepstral == nil { warnings.append("cepstral: no cepstrogram frame fits (frames of \(2 * 3 / options.cepstral.pitchFloorHz) s at 10 kHz) or the rate is below 2500 Hz") }
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0
         return Result(features: features, formants: formants, mfcc: MFCCFeatures(mfcc, coefficientCount: options.mfcc.coefficientCount),
+                      cepstral: CepstralFeatures(cepstral) { contour?.value(at: $0) != nil },
                       warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
                       pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan },
                       formantTimeSeconds: track.frames.indices.map(track.time),

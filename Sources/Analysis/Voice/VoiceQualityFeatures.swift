@@ -120,3 +120,30 @@ public struct MFCCFeatures: Sendable, Hashable, Encodable {
         deltaDelta = columns(result.deltaDelta)
     }
 }
+
+/// Cepstral peak prominence by Praat's "To PowerCepstrogram" and "Get CPPS" with their defaults
+/// (``PraatCepstralAnalysis``): Praat's CPPS over every frame, and the per-frame CPP's median,
+/// SD and mean over the frames at voiced times.
+public struct CepstralFeatures: Sendable, Hashable, Encodable {
+    /// Cepstrogram frames (every 2 ms), count.
+    public var frameCount: Int
+    /// Praat's "Get CPPS": the mean CPP of all frames, dB.
+    public var cppsDb: Double?
+    /// Median of the frames' CPP, dB.
+    public var cppMedianDb: Double?
+    /// Sample SD of the frames' CPP, dB.
+    public var cppSdDb: Double?
+    /// Mean CPP of the frames whose centre Praat's pitch contour calls voiced, dB.
+    public var cppVoicedMeanDb: Double?
+
+    init(_ result: PraatCepstralAnalysis.Result?, isVoiced: (Double) -> Bool) {
+        let all = result?.cppDb.filter(\.isFinite) ?? []
+        let statistics = FrameStatistics(all)
+        frameCount = result?.cppDb.count ?? 0
+        cppsDb = result?.cppsDb
+        cppMedianDb = statistics.median
+        cppSdDb = statistics.sd
+        let voiced = result.map { r in r.cppDb.indices.filter { r.cppDb[$0].isFinite && isVoiced(r.firstTime + Double($0) * r.timeStep) }.map { r.cppDb[$0] } } ?? []
+        cppVoicedMeanDb = FrameStatistics(voiced).mean
+    }
+}
