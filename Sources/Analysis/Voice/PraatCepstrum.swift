@@ -1,4 +1,5 @@
 import Glibc
+import SignalProcessing
 
 /// Cepstral peak prominence as Praat computes it (Praat 6.1.38 LPC/PowerCepstrogram.cpp,
 /// LPC/PowerCepstrum.cpp; J. Hillenbrand, R. A. Houde, "Acoustic correlates of breathy vocal
@@ -141,8 +142,8 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             var c = frames.cepstrum(index)
             if let (slope, intercept) = Self.trend(c, dq: dq, from: trendFromSeconds, to: trendToSeconds) {
                 for j in 0..<bins {
-                    let q = j == 0 ? 0.5 * dq : Double(j) * dq
-                    let difference = max(0, 10 * log10(c[j] + 1e-30) - (slope * log(q) + intercept))
+                    let lnq = j == 0 ? log(0.5 * dq) : Self.logQuefrency(j, dq)
+                    let difference = max(0, 10 * log10(c[j] + 1e-30) - (slope * lnq + intercept))
                     c[j] = exp(difference * M_LN10 / 10) - 1e-30
                 }
             }
@@ -189,6 +190,17 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                       cppsDb: defined ? Double(sum) / Double(count) : nil)
     }
 
+    /// ln(k·dq), from a table for the usual quefrency step (the same value log gives).
+    static func logQuefrency(_ k: Int, _ dq: Double) -> Double {
+        dq == LogTable.step && k < LogTable.values.count ? LogTable.values[k] : log(Double(k) * dq)
+    }
+
+    /// ln(k·dq) for the cepstrogram of the default settings (1024-point frames at 10 kHz).
+    enum LogTable {
+        static let step = (0.5 * 1024 / 10_000.0) / 512
+        static let values = (0..<513).map { log(Double($0) * step) }
+    }
+
     /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
     /// over the bins with q in [from, to] (bin 0 left out: ln 0).
     static func trend(_ power: [Double], dq: Double, from: Double, to: Double) -> (Double, Double)? {
@@ -199,13 +211,14 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         guard first <= last else { return nil }
         if first == 1 { first = 2 }
         guard last - first + 1 > 1 else { return nil }
-        let x = (first...last).map { log(Double($0 - 1) * dq) }
+        let x = (first...last).map { logQuefrency($0 - 1, dq) }
         let y = (first...last).map { 10 * log10(power[$0 - 1] + 1e-30) }
         return theil(x, y)
     }
 
     /// NUMlineFit_theil, incomplete: the median of the slopes between point i and point i + ⌈n/2⌉,
-    /// then the median of y − slope·x (Praat's NUMquantile at ½ of the sorted values).
+    /// then the median of y − slope·x (Praat's NUMquantile at ½ of the sorted values, its two
+    /// order statistics found by selection, not a sort: the same values).
     static func theil(_ x: [Double], _ y: [Double]) -> (Double, Double) {
         let n = x.count
         if n == 1 { return (0, y[0]) }
@@ -214,20 +227,29 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             return (m, y[0] - m * x[0])
         }
         let pairs = n / 2, offset = n % 2 == 1 ? pairs + 1 : pairs
-        let slopes = (0..<pairs).map { (y[offset + $0] - y[$0]) / (x[offset + $0] - x[$0]) }.sorted()
-        let m = quantile(slopes, 0.5)
-        let intercepts = (0..<n).map { y[$0] - m * x[$0] }.sorted()
-        return (m, quantile(intercepts, 0.5))
+        var slopes = (0..<pairs).map { (y[offset + $0] - y[$0]) / (x[offset + $0] - x[$0]) }
+        let m = median(&slopes)
+        var intercepts = (0..<n).map { y[$0] - m * x[$0] }
+        return (m, median(&intercepts))
     }
 
-    /// Praat's NUMquantile of sorted values: place = p·n + ½, linear between its neighbours.
-    static func quantile(_ a: [Double], _ p: Double) -> Double {
+    /// Praat's NUMquantile(a, ½) of `a` sorted ascending: place = n/2 + ½, linear between the
+    /// order statistics at ⌊place⌋ and ⌊place⌋ + 1 (1-based) — found by selection, reordering `a`.
+    /// NaN when `a` holds a NaN (Praat's sort leaves such an order unspecified too).
+    static func median(_ a: inout [Double]) -> Double {
         let n = a.count
         guard n > 1 else { return a.first ?? 0 }
-        let place = p * Double(n) + 0.5
+        guard !a.contains(where: \.isNaN) else { return .nan }
+        let place = 0.5 * Double(n) + 0.5
         let left = min(max(Int(place.rounded(.down)), 1), n - 1)
-        if a[left] == a[left - 1] { return a[left - 1] }
-        return a[left - 1] + (place - Double(left)) * (a[left] - a[left - 1])
+        return a.withUnsafeMutableBufferPointer { b -> Double in
+            Selection.select(b, left - 1, in: 0..<n)
+            let low = b[left - 1]
+            var high = b[left]
+            for i in left + 1..<n where b[i] < high { high = b[i] }
+            if high == low { return low }
+            return low + (place - Double(left)) * (high - low)
+        }
     }
 
     /// Vector_getMaximumAndX with parabolic interpolation over the samples whose x = (i − 1)·dx
