@@ -292,7 +292,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         func value(_ i: Int) -> Double? { i >= 1 && i <= n ? y(i) : nil }
         var sum: Float80 = 0, range: Float80 = 0
         let lowReal = 1 + ((a - x1) / dx).rounded(.up), highReal = 1 + ((b - x1) / dx).rounded(.down)
-        let low = lowReal < 1 ? 1 : Int(lowReal), high = highReal > Double(n) ? n : Int(highReal)
+        let low = Int(clamping: lowReal, rounding: .down, to: 1...Int(Int32.max)), high = Int(clamping: highReal, rounding: .down, to: Int(Int32.min)...n)
         if low <= high {
             let leftEdge = x1 - 0.5 * dx, rightEdge = leftEdge + Double(n) * dx
             for i in low...high {

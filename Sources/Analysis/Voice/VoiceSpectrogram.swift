@@ -26,7 +26,7 @@ public struct VoiceSpectrogram: Sendable, Hashable {
         let window = (0..<length).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(length)) }
         var frame = [Double](repeating: 0, count: length)
         levelDb = (0..<columns).map { column in
-            let centre = Int((Double(column) + 0.5) / Double(columns) * Double(samples.count))
+            let centre = Int(clamping: (Double(column) + 0.5) / Double(columns) * Double(samples.count), rounding: .down, to: 0...samples.count)
             let start = min(max(0, centre - length / 2), samples.count - length)
             for j in 0..<length { frame[j] = samples[start + j] * window[j] }
             let spectrum = fft.forward(frame)
@@ -34,7 +34,7 @@ public struct VoiceSpectrogram: Sendable, Hashable {
             for k in 0...length / 2 {
                 let f = Double(k) * sampleRateHz / Double(length)
                 guard f < top else { break }
-                let row = min(rows - 1, Int(f / top * Double(rows)))
+                let row = Int(clamping: f / top * Double(rows), rounding: .down, to: 0...rows - 1)
                 power[row] += (spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]) / Double(length * length)
                 count[row] += 1
             }
