@@ -7,7 +7,7 @@ import SensorData
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
 /// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4) in the set `atk`,
 /// Praat's Burg formants of the voiced frames in `formants`, Praat's CPPS in `cepstral`, librosa's
-/// MFCCs in `mfcc`.
+/// MFCCs in `mfcc`, eGeMAPS v02's spectral balance, loudness and temporal features in `egemaps`.
 ///
 /// Memory: the analysis holds the whole recording, about ``bytesPerSample`` bytes per sample in all
 /// (docs/reliability.md, "Memory model"), so a file with more than ``Parameters/maximumSamples``
@@ -51,6 +51,11 @@ public enum VoiceScorer {
         public var cepstrogramPitchFloorHz = PraatCepstralAnalysis().pitchFloorHz
         public var cppPeakSearchFloorHz = PraatCepstralAnalysis().peakSearchFloorHz
         public var cppPeakSearchCeilingHz = PraatCepstralAnalysis().peakSearchCeilingHz
+        /// eGeMAPS: spectral frame length and step, s; the rise and fall of a loudness peak, as a
+        /// fraction of the loudness range.
+        public var spectralFrameLengthSeconds = EGeMAPSAnalysis().frameLengthSeconds
+        public var spectralFrameStepSeconds = EGeMAPSAnalysis().frameStepSeconds
+        public var loudnessPeakThreshold = EGeMAPSAnalysis().loudnessPeakThreshold
         public init() {}
 
         /// Why these parameters cannot be used (nil: they can).
@@ -82,6 +87,13 @@ public enum VoiceScorer {
             }
             guard cppPeakSearchFloorHz.isFinite, cppPeakSearchCeilingHz.isFinite, cppPeakSearchFloorHz >= 20, cppPeakSearchCeilingHz <= 2000, cppPeakSearchFloorHz < cppPeakSearchCeilingHz else {
                 return "CPP peak search range \(cppPeakSearchFloorHz)–\(cppPeakSearchCeilingHz) Hz is not a range within 20–2000 Hz"
+            }
+            // Frames of at least 5 ms every 1 ms or more: at most 1000 spectral frames a second.
+            guard spectralFrameLengthSeconds.isFinite, spectralFrameStepSeconds.isFinite, (0.005...0.2).contains(spectralFrameLengthSeconds), (0.001...0.2).contains(spectralFrameStepSeconds) else {
+                return "spectral frames of \(spectralFrameLengthSeconds) s every \(spectralFrameStepSeconds) s are outside 0.005–0.2 s every 0.001–0.2 s"
+            }
+            guard loudnessPeakThreshold.isFinite, loudnessPeakThreshold > 0, loudnessPeakThreshold < 1 else {
+                return "loudness peak threshold \(loudnessPeakThreshold) is not a fraction of the range between 0 and 1"
             }
             guard Self.maximumSamplesRange.contains(maximumSamples) else {
                 return "maximum samples \(maximumSamples) is outside \(Self.maximumSamplesRange.lowerBound)…\(Self.maximumSamplesRange.upperBound)"
@@ -132,11 +144,15 @@ public enum VoiceScorer {
         options.cepstral.pitchFloorHz = parameters.cepstrogramPitchFloorHz
         options.cepstral.peakSearchFloorHz = parameters.cppPeakSearchFloorHz
         options.cepstral.peakSearchCeilingHz = parameters.cppPeakSearchCeilingHz
+        options.egemaps.frameLengthSeconds = parameters.spectralFrameLengthSeconds
+        options.egemaps.frameStepSeconds = parameters.spectralFrameStepSeconds
+        options.egemaps.loudnessPeakThreshold = parameters.loudnessPeakThreshold
         var analysis = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
         analysis.warnings += AudioScoring.warnings(decoder)
         let report = ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
                                  sets: [FeatureSet(name: "atk", features: analysis.features), FeatureSet(name: "formants", features: analysis.formants),
-                                        FeatureSet(name: "cepstral", features: analysis.cepstral), FeatureSet(name: "mfcc", features: analysis.mfcc)], warnings: analysis.warnings,
+                                        FeatureSet(name: "cepstral", features: analysis.cepstral), FeatureSet(name: "mfcc", features: analysis.mfcc),
+                                        FeatureSet(name: "egemaps", features: analysis.egemaps)], warnings: analysis.warnings,
                                  unusable: analysis.pitchF0Hz.allSatisfy(\.isNaN) ? "no voiced signal found" : nil)
         let (levelTime, level) = levels(samples, channels: format.channels, sampleRateHz: format.sampleRateHz)
         return VoiceScore(report: report, format: format, analysis: analysis, levelTimeSeconds: levelTime, levelDbfs: level)

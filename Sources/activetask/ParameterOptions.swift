@@ -207,6 +207,12 @@ struct VoiceParameterOptions: ParameterOptions {
     var cppPeakSearchFloorHz: Double?
     @Option(help: "CPP peak search range, upper end, Hz (default \(defaults.voice.cppPeakSearchCeilingHz.compactDescription)).")
     var cppPeakSearchCeilingHz: Double?
+    @Option(help: "eGeMAPS spectral frame length, s (Hamming window; default \(defaults.voice.spectralFrameLengthSeconds.compactDescription)).")
+    var spectralFrameLengthSeconds: Double?
+    @Option(help: "eGeMAPS spectral frame step, s (default \(defaults.voice.spectralFrameStepSeconds.compactDescription)).")
+    var spectralFrameStepSeconds: Double?
+    @Option(help: "eGeMAPS loudness peaks: the rise and fall a peak needs, as a fraction of the loudness range (default \(defaults.voice.loudnessPeakThreshold.compactDescription)).")
+    var loudnessPeakThreshold: Double?
 }
 
 struct LoudnessParameterOptions: ParameterOptions {

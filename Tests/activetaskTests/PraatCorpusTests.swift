@@ -13,23 +13,8 @@ import TestSupport
     @Test("every F0, jitter, shimmer, HNR, formant and CPPS measure equals Praat's to 1e-6 relative on the corpus, every MFCC statistic librosa's to 1e-6 dB", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
     func corpus() throws {
         guard let python = Peer.praat.require() else { return }
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let real = SharedData.isAvailable ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
-        let script = SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/praat_corpus.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, Run.executable.path, folder.path("corpus")] + real
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let summary = try #require(stdout.split(separator: "\n").last.flatMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }, "\(stdout.suffix(800))\(stderr.suffix(800))")
+        let real = Self.realFiles
+        let summary = try Self.summary(python, script: "praat_corpus.py", files: real)
         #expect((summary["files"] as? Int ?? 0) >= 13 + real.count)
         let worst = try #require(summary["worstRelative"] as? [String: Double])
         // 13 Praat voice measures, 27 formant statistics, 5 cepstral, 120 MFCC statistics.
@@ -37,5 +22,56 @@ import TestSupport
         for (measure, relative) in worst {
             #expect(relative <= 1e-6, "\(measure): \(relative) relative")
         }
+    }
+
+    /// eGeMAPS against openSMILE 2.6.0's eGeMAPSv02 functionals (`Benchmarks/peers/egemaps_agreement.py`,
+    /// the README's agreement table) on the same corpus: where the paper's definition and
+    /// openSMILE agree (the voiced frames' alpha ratio and Hammarberg index, loudness's shape, its
+    /// peaks), the values follow openSMILE's over the files (r ≥ 0.95; alpha ratio and Hammarberg
+    /// index within 0.1 dB at the median, loudness's CV within 0.01); the rest is reported, not
+    /// asserted (different voicing decisions, openSMILE's harmonic numbering and slope regression).
+    @Test("eGeMAPS spectral balance, loudness and temporal features against openSMILE's eGeMAPSv02", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func egemaps() throws {
+        guard let python = Peer.praat.require() else { return }
+        let summary = try Self.summary(python, script: "egemaps_agreement.py", files: Self.realFiles)
+        let features = try #require(summary["features"] as? [String: [String: Double]])
+        #expect(features.count == 28)
+        func check(_ name: String, r: Double, median: Double? = nil) {
+            let row = features[name] ?? [:]
+            #expect((row["pearsonR"] ?? 0) >= r, "\(name): \(row)")
+            if let median { #expect((row["medianAbsoluteDifference"] ?? .infinity) <= median, "\(name): \(row)") }
+        }
+        check("alphaRatioVoicedMeanDb", r: 0.95, median: 0.1)
+        check("hammarbergIndexVoicedMeanDb", r: 0.95, median: 0.1)
+        check("alphaRatioVoicedCv", r: 0.95)
+        check("hammarbergIndexVoicedCv", r: 0.95)
+        check("loudnessCv", r: 0.99, median: 0.01)
+        for name in ["loudnessMeanAuditory", "loudnessP20Auditory", "loudnessP50Auditory", "loudnessP80Auditory", "loudnessRangeP20ToP80Auditory"] {
+            check(name, r: 0.99)
+        }
+        check("loudnessPeaksPerSecond", r: 0.95)
+    }
+
+    static var realFiles: [String] {
+        SharedData.isAvailable ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
+    }
+
+    /// The JSON summary `script` (in Benchmarks/peers) prints last, run on the corpus and `files`.
+    static func summary(_ python: String, script: String, files: [String]) throws -> [String: Any] {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/\(script)").path, Run.executable.path, folder.path("corpus")] + files
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return try #require(stdout.split(separator: "\n").last.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }, "\(stdout.suffix(800))\(stderr.suffix(800))")
     }
 }

@@ -63,7 +63,7 @@ struct ScoreVoiceRealTests {
     }
 }
 
-/// The formant and MFCC sets on signals that break naive analyses: every value a finite number or
+/// The formant, cepstral, MFCC and eGeMAPS sets on signals that break naive analyses: every value a finite number or
 /// null, every set complete, never a crash; where a set cannot be computed, a warning says why.
 @Suite struct VoiceQualityHostileTests {
     static func signal(_ name: String, rate: Double) -> [Float] {
@@ -79,7 +79,7 @@ struct ScoreVoiceRealTests {
         }
     }
 
-    @Test("silence, one sample, DC, a pure tone, clipping and a NaN stretch at 8 and 44.1 kHz: formants, cepstral and mfcc sets complete, numbers finite or null", arguments: ["silence", "one sample", "DC", "pure tone", "clipped", "NaN stretch"])
+    @Test("silence, one sample, DC, a pure tone, clipping and a NaN stretch at 8 and 44.1 kHz: formants, cepstral, mfcc and egemaps sets complete, numbers finite or null", arguments: ["silence", "one sample", "DC", "pure tone", "clipped", "NaN stretch"])
     func hostile(_ name: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -92,8 +92,10 @@ struct ScoreVoiceRealTests {
             let formants = try #require(features["formants"] as? [String: Any], "\(name)")
             let mfcc = try #require(features["mfcc"] as? [String: Any], "\(name)")
             let cepstral = try #require(features["cepstral"] as? [String: Any], "\(name)")
-            #expect(formants.count == 27 && mfcc.count == 121 && cepstral.count == 5, "\(name) \(rate): \(formants.count) formant, \(mfcc.count) MFCC, \(cepstral.count) cepstral features")
-            for (key, value) in formants.merging(mfcc, uniquingKeysWith: { a, _ in a }).merging(cepstral, uniquingKeysWith: { a, _ in a }) {
+            let egemaps = try #require(features["egemaps"] as? [String: Any], "\(name)")
+            #expect(formants.count == 27 && mfcc.count == 121 && cepstral.count == 5 && egemaps.count == 30,
+                    "\(name) \(rate): \(formants.count) formant, \(mfcc.count) MFCC, \(cepstral.count) cepstral, \(egemaps.count) eGeMAPS features")
+            for (key, value) in [formants, mfcc, cepstral, egemaps].reduce(into: [String: Any](), { $0.merge($1) { a, _ in a } }) {
                 #expect(value is NSNull || (value as? Double)?.isFinite == true, "\(name) \(rate) \(key): \(value)")
             }
             if name == "one sample" {
@@ -116,14 +118,21 @@ struct ScoreVoiceRealTests {
         #expect(((fine.json?["features"] as? [String: Any])?["formants"] as? [String: Any])?["f1MeanHz"] is Double)
     }
 
-    @Test("MFCC settings outside their bounds (hop below 256, more coefficients than mel bands) are refused with the setting named")
+    @Test("MFCC, formant and eGeMAPS settings outside their bounds (hop below 256, more coefficients than mel bands, frames every 0 s) are refused with the setting named")
     func mfccBounds() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 1, rate: 8_000), rate: 8_000))
-        for options in [["--mfcc-hop", "1"], ["--mfcc-count", "40", "--mel-bands", "20"], ["--mfcc-fft-size", "1000000"], ["--maximum-formant-count", "40"]] {
+        let refused = [
+            (["--mfcc-hop", "1"], "MFCC settings"), (["--mfcc-count", "40", "--mel-bands", "20"], "MFCC settings"),
+            (["--mfcc-fft-size", "1000000"], "MFCC settings"), (["--maximum-formant-count", "40"], "maximum formant count"),
+            (["--spectral-frame-step-seconds", "0"], "spectral frames"), (["--spectral-frame-length-seconds", "nan"], "spectralFrameLengthSeconds"),
+            (["--spectral-frame-length-seconds", "1e308"], "spectral frames"),
+            (["--loudness-peak-threshold", "1"], "loudness peak threshold"), (["--loudness-peak-threshold=-0"], "loudness peak threshold"),
+        ]
+        for (options, named) in refused {
             let run = try Run(["score", "voice", wav] + options)
-            #expect(run.status == 2 && (run.stderr.contains("MFCC settings") || run.stderr.contains("maximum formant count")), "\(options): \(run.status) \(run.stderr)")
+            #expect(run.status == 2 && run.stderr.contains(named), "\(options): \(run.status) \(run.stderr)")
         }
     }
 

@@ -23,6 +23,8 @@ public enum VoiceAnalysis {
         public var mfcc = MFCCAnalysis()
         /// Praat's cepstrogram and CPPS settings.
         public var cepstral = PraatCepstralAnalysis()
+        /// eGeMAPS spectral-balance and temporal settings.
+        public var egemaps = EGeMAPSAnalysis()
         public init(calibrationOffsetDecibels: Double? = nil) {
             self.calibrationOffsetDecibels = calibrationOffsetDecibels
         }
@@ -38,6 +40,8 @@ public enum VoiceAnalysis {
         public var mfcc: MFCCFeatures
         /// Praat's CPPS and the per-frame CPP.
         public var cepstral: CepstralFeatures
+        /// eGeMAPS v02 spectral balance, loudness and temporal features.
+        public var egemaps: EGeMAPSFeatures
         public var warnings: [String]
         /// Frame centres, s, and F0, Hz (NaN where unvoiced): Praat's "To Pitch (ac)" contour.
         public var pitchTimeSeconds: [Double]
@@ -103,9 +107,18 @@ public enum VoiceAnalysis {
             let contour = pitch?.contour(pitchRuns)
             // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
             let cepstral = 2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.analyze(sound) : nil
-            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour), (options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz), cepstral))
+            let spectralFrames = options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
+                guard case .success(let track) = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
+                let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
+                return nearest.frequencyHz.count >= 3 ? (nearest.frequencyHz[2], nearest.bandwidthHz[2]) : nil
+            }
+            let egemaps = EGeMAPSFeatures(spectralFrames, voicedPitchFrames: contour.map { c in c.frequency.indices.map(c.isVoiced) } ?? [],
+                                          pitchTimeStep: contour?.dx ?? 0, durationSeconds: Double(frames) / sampleRateHz,
+                                          peakThreshold: options.egemaps.loudnessPeakThreshold)
+            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
+                    (options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz), cepstral, egemaps))
         }, harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
-        let (mfcc, cepstral) = quality
+        let (mfcc, cepstral, egemaps) = quality
         let features = VoiceFeatures(levels: recording.features, contour: voice.features,
                                      hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
         var warnings = recording.warnings + voice.warnings
@@ -126,7 +139,7 @@ public enum VoiceAnalysis {
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0
         return Result(features: features, formants: formants, mfcc: MFCCFeatures(mfcc, coefficientCount: options.mfcc.coefficientCount),
-                      cepstral: CepstralFeatures(cepstral) { contour?.value(at: $0) != nil },
+                      cepstral: CepstralFeatures(cepstral) { contour?.value(at: $0) != nil }, egemaps: egemaps,
                       warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
                       pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan },
                       formantTimeSeconds: track.frames.indices.map(track.time),

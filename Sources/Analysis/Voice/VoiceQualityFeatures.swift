@@ -147,3 +147,102 @@ public struct CepstralFeatures: Sendable, Hashable, Encodable {
         cppVoicedMeanDb = FrameStatistics(voiced).mean
     }
 }
+
+/// eGeMAPS v02's spectral-balance, loudness and temporal features (``EGeMAPSAnalysis``, which
+/// states the definitions): the paper's functionals of the three-frame-smoothed frame series —
+/// means (and coefficients of variation, sample SD / |mean|) over voiced frames, means over
+/// unvoiced frames, loudness's distribution over every frame — and the six temporal features.
+public struct EGeMAPSFeatures: Sendable, Hashable, Encodable {
+    /// Spectral frames (20 ms every 10 ms), count, and those at voiced times.
+    public var frameCount: Int
+    public var voicedFrameCount: Int
+    public var alphaRatioVoicedMeanDb: Double?
+    public var alphaRatioVoicedCv: Double?
+    public var alphaRatioUnvoicedMeanDb: Double?
+    public var hammarbergIndexVoicedMeanDb: Double?
+    public var hammarbergIndexVoicedCv: Double?
+    public var hammarbergIndexUnvoicedMeanDb: Double?
+    public var spectralSlope0To500HzVoicedMeanDbPerHz: Double?
+    public var spectralSlope0To500HzVoicedCv: Double?
+    public var spectralSlope0To500HzUnvoicedMeanDbPerHz: Double?
+    public var spectralSlope500To1500HzVoicedMeanDbPerHz: Double?
+    public var spectralSlope500To1500HzVoicedCv: Double?
+    public var spectralSlope500To1500HzUnvoicedMeanDbPerHz: Double?
+    public var h1MinusH2VoicedMeanDb: Double?
+    public var h1MinusH2VoicedCv: Double?
+    public var h1MinusA3VoicedMeanDb: Double?
+    public var h1MinusA3VoicedCv: Double?
+    /// PLP loudness (auditory units) over every frame: mean, CV, percentiles (type 7), P80 − P20.
+    public var loudnessMeanAuditory: Double?
+    public var loudnessCv: Double?
+    public var loudnessP20Auditory: Double?
+    public var loudnessP50Auditory: Double?
+    public var loudnessP80Auditory: Double?
+    public var loudnessRangeP20ToP80Auditory: Double?
+    /// Temporal features: loudness peaks and voiced runs per second of recording; lengths of the
+    /// voiced and unvoiced runs of the pitch contour, s (SD: sample SD, nil below two runs).
+    public var loudnessPeaksPerSecond: Double?
+    public var voicedSegmentsPerSecond: Double?
+    public var voicedSegmentLengthMeanSeconds: Double?
+    public var voicedSegmentLengthSdSeconds: Double?
+    public var unvoicedSegmentLengthMeanSeconds: Double?
+    public var unvoicedSegmentLengthSdSeconds: Double?
+
+    /// Mean, and SD / |mean| (nil below two values or at a zero mean).
+    static func meanAndCv(_ values: [Double]) -> (Double?, Double?) {
+        let statistics = FrameStatistics(values)
+        guard let mean = statistics.mean else { return (nil, nil) }
+        return (mean, statistics.sd.flatMap { mean != 0 ? $0 / abs(mean) : nil })
+    }
+
+    /// The features of `frames` (``EGeMAPSAnalysis/frames(_:sampleRateHz:f0:thirdFormant:)``)
+    /// and of the voicing of `voicedPitchFrames` (one flag per pitch frame, `pitchTimeStep` s
+    /// apart) over a recording of `durationSeconds`.
+    init(_ frames: EGeMAPSAnalysis.Frames, voicedPitchFrames: [Bool], pitchTimeStep: Double, durationSeconds: Double, peakThreshold: Double) {
+        let voiced = frames.voiced
+        frameCount = voiced.count
+        voicedFrameCount = voiced.filter { $0 }.count
+        let sameClass: (Int, Int) -> Bool = { voiced[$0] == voiced[$1] }
+        func split(_ series: [Double]) -> (voiced: [Double], unvoiced: [Double]) {
+            let smooth = EGeMAPSAnalysis.smoothed(series, keep: sameClass)
+            return (smooth.indices.filter { voiced[$0] && smooth[$0].isFinite }.map { smooth[$0] },
+                    smooth.indices.filter { !voiced[$0] && smooth[$0].isFinite }.map { smooth[$0] })
+        }
+        let alpha = split(frames.alphaRatioDb), hammarberg = split(frames.hammarbergIndexDb)
+        let low = split(frames.slope0To500DbPerHz), high = split(frames.slope500To1500DbPerHz)
+        (alphaRatioVoicedMeanDb, alphaRatioVoicedCv) = Self.meanAndCv(alpha.voiced)
+        alphaRatioUnvoicedMeanDb = FrameStatistics(alpha.unvoiced).mean
+        (hammarbergIndexVoicedMeanDb, hammarbergIndexVoicedCv) = Self.meanAndCv(hammarberg.voiced)
+        hammarbergIndexUnvoicedMeanDb = FrameStatistics(hammarberg.unvoiced).mean
+        (spectralSlope0To500HzVoicedMeanDbPerHz, spectralSlope0To500HzVoicedCv) = Self.meanAndCv(low.voiced)
+        spectralSlope0To500HzUnvoicedMeanDbPerHz = FrameStatistics(low.unvoiced).mean
+        (spectralSlope500To1500HzVoicedMeanDbPerHz, spectralSlope500To1500HzVoicedCv) = Self.meanAndCv(high.voiced)
+        spectralSlope500To1500HzUnvoicedMeanDbPerHz = FrameStatistics(high.unvoiced).mean
+        (h1MinusH2VoicedMeanDb, h1MinusH2VoicedCv) = Self.meanAndCv(split(frames.h1MinusH2Db).voiced)
+        (h1MinusA3VoicedMeanDb, h1MinusA3VoicedCv) = Self.meanAndCv(split(frames.h1MinusA3Db).voiced)
+
+        let loudness = EGeMAPSAnalysis.smoothed(frames.loudness).filter(\.isFinite)
+        (loudnessMeanAuditory, loudnessCv) = Self.meanAndCv(loudness)
+        let sorted = loudness.sorted()
+        if !sorted.isEmpty {
+            loudnessP20Auditory = Statistics.quantileOfSorted(sorted, 0.2)
+            loudnessP50Auditory = Statistics.quantileOfSorted(sorted, 0.5)
+            loudnessP80Auditory = Statistics.quantileOfSorted(sorted, 0.8)
+            loudnessRangeP20ToP80Auditory = loudnessP80Auditory! - loudnessP20Auditory!
+        }
+        guard durationSeconds > 0 else { return }
+        loudnessPeaksPerSecond = Double(EGeMAPSAnalysis.peakCount(loudness, threshold: peakThreshold)) / durationSeconds
+        var runs: (voiced: [Double], unvoiced: [Double]) = ([], [])
+        var i = 0
+        while i < voicedPitchFrames.count {
+            let value = voicedPitchFrames[i], begin = i
+            while i < voicedPitchFrames.count, voicedPitchFrames[i] == value { i += 1 }
+            let seconds = Double(i - begin) * pitchTimeStep
+            if value { runs.voiced.append(seconds) } else { runs.unvoiced.append(seconds) }
+        }
+        voicedSegmentsPerSecond = Double(runs.voiced.count) / durationSeconds
+        let voicedRuns = FrameStatistics(runs.voiced), unvoicedRuns = FrameStatistics(runs.unvoiced)
+        (voicedSegmentLengthMeanSeconds, voicedSegmentLengthSdSeconds) = (voicedRuns.mean, voicedRuns.sd)
+        (unvoicedSegmentLengthMeanSeconds, unvoicedSegmentLengthSdSeconds) = (unvoicedRuns.mean, unvoicedRuns.sd)
+    }
+}
