@@ -82,7 +82,8 @@ def build(folder):
     os.makedirs(folder, exist_ok=True)
     files = []
     def sox(*args):
-        subprocess.run(["sox", *args], check=True)
+        # No dither (-D): sox dithers with fresh noise on each run, which made the corpus differ between runs.
+        subprocess.run(["sox", "-D", *args], check=True)
     speech = os.path.join(folder, "speech-22050.wav")
     subprocess.run(["espeak-ng", "-w", speech, "The quick brown fox jumps over the lazy dog. Aaaaaaaah."], check=True)
     files.append(speech)

@@ -93,6 +93,23 @@ public enum RecordingCharts {
         formants.xRange = pitch.xRange
         formants.yRange = spectrogram.frequencyEdgesHz.last.map { 0...$0 }
         formants.height = 320
-        return [levels.svg, pitch.svg, formants.svg]
+        return [levels.svg, pitch.svg, formants.svg] + (score.analysis.cepstrumSlice.map { [cepstrum($0).svg] } ?? [])
+    }
+
+    /// The smoothed power cepstrum of the median-CPP frame with Praat's trend line and the CPP
+    /// peak above it (quefrency in ms).
+    static func cepstrum(_ slice: PraatCepstralAnalysis.Slice) -> SVGPlot {
+        var plot = SVGPlot(title: "Cepstrum of the median-CPP frame (t = \((slice.timeSeconds * 1000).rounded() / 1000) s): CPP \((slice.cppDb * 100).rounded() / 100) dB at \((slice.peakQuefrencySeconds * 1e5).rounded() / 100) ms",
+                           xLabel: "quefrency, ms", yLabel: "smoothed power cepstrum, dB")
+        // From the start of the trend fit: the cepstrum's first bins (the spectrum's mean level) dwarf the rest.
+        let shown = slice.quefrencySeconds.indices.filter { slice.quefrencySeconds[$0] >= slice.trendFromSeconds }
+        let fit = shown.map { slice.quefrencySeconds[$0] }
+        let peak = slice.peakQuefrencySeconds * 1000
+        plot.layers = [.line(x: fit.map { $0 * 1000 }, y: shown.map { slice.levelDb[$0] }, color: "#1f77b4", label: "cepstrum"),
+                       .line(x: fit.map { $0 * 1000 }, y: fit.map(slice.trendDb), color: "#7f7f7f", label: "trend (Theil fit, exponential decay)"),
+                       .line(x: [peak, peak], y: [slice.trendDb(slice.peakQuefrencySeconds), slice.peakDb], color: "#d62728", label: "CPP"),
+                       .points(x: [peak], y: [slice.peakDb], color: "#d62728", label: "")]
+        plot.height = 280
+        return plot
     }
 }

@@ -151,6 +151,14 @@ import TestSupport
                 worstQuefrency = max(worstQuefrency, q)
                 #expect(q <= 1e-6, "\(name) frame \(index): peak at \(result.peakQuefrencySeconds[index]) s against \(reference.cepstral.quefrency[index])")
             }
+            // The chart's slice: the median-CPP frame made again holds Praat's CPP and peak for that
+            // frame, and its trend line and peak give that CPP.
+            let slice = try #require(result.slice, "\(name)")
+            let f = Int(((slice.timeSeconds - result.firstTime) / result.timeStep).rounded())
+            let finite = reference.cepstral.cpp.filter(\.isFinite).sorted()
+            #expect(Self.relative(slice.cppDb, reference.cepstral.cpp[f]) <= 1e-6 && slice.cppDb == finite[(finite.count - 1) / 2], "\(name): slice CPP \(slice.cppDb)")
+            #expect(Self.relative(slice.peakQuefrencySeconds, reference.cepstral.quefrency[f]) <= 1e-6, "\(name)")
+            #expect(abs(slice.peakDb - slice.trendDb(slice.peakQuefrencySeconds) - slice.cppDb) < 1e-9, "\(name)")
             let cpps = try #require(result.cppsDb, "\(name)")
             worstCPPS = max(worstCPPS, Self.relative(cpps, reference.cepstral.cpps))
             #expect(Self.relative(cpps, reference.cepstral.cpps) <= 1e-6, "\(name): CPPS \(cpps) against \(reference.cepstral.cpps)")

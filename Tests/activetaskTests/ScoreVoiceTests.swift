@@ -136,7 +136,7 @@ struct ScoreVoiceRealTests {
         }
     }
 
-    @Test("the HTML page draws the formant tracks of the voiced frames over a spectrogram of at most 100 × 40 cells")
+    @Test("the HTML page draws the formant tracks of the voiced frames over a spectrogram of at most 100 × 40 cells, and the median-CPP frame's cepstrum with its trend line and peak")
     func formantChart() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -148,5 +148,7 @@ struct ScoreVoiceRealTests {
         let cells = html.components(separatedBy: "<rect x=").count - 1
         #expect(cells > 100 && cells <= 100 * 40 + 20, "\(cells) rectangles")
         #expect(html.contains(">F1</text>") && html.contains(">F4</text>"))
+        // The cepstrogram slice of the median-CPP frame, its trend line and the CPP peak.
+        #expect(html.contains("Cepstrum of the median-CPP frame") && html.contains(">trend (Theil fit, exponential decay)</text>") && html.contains(">CPP</text>"))
     }
 }

@@ -32,13 +32,34 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
     var trendToSeconds = 0.05
     public init() {}
 
-    /// Per frame the CPP, dB, and the quefrency of its peak, s; CPPS, dB.
+    /// Per frame the CPP, dB, and the quefrency of its peak, s; CPPS, dB; the slice of the
+    /// median-CPP frame.
     struct Result {
         var firstTime: Double
         var timeStep: Double
         var cppDb: [Double]
         var peakQuefrencySeconds: [Double]
         var cppsDb: Double?
+        var slice: Slice?
+    }
+
+    /// One frame of the smoothed power cepstrogram (for the chart): its level up to the end of
+    /// the trend fit, the fitted trend dB = slope·ln q + intercept over [from, to], and the CPP
+    /// peak (the peak's level less the trend's at its quefrency).
+    public struct Slice: Sendable, Hashable {
+        public var timeSeconds: Double
+        public var quefrencySeconds: [Double]
+        public var levelDb: [Double]
+        public var trendSlopeDb: Double
+        public var trendInterceptDb: Double
+        public var trendFromSeconds: Double
+        public var trendToSeconds: Double
+        public var peakQuefrencySeconds: Double
+        public var peakDb: Double
+        public var cppDb: Double
+
+        /// The trend line's level at `quefrency`, dB.
+        public func trendDb(_ quefrency: Double) -> Double { trendSlopeDb * log(quefrency) + trendInterceptDb }
     }
 
     /// The frames of the power cepstrogram, each made when asked for: the resampled,
@@ -154,9 +175,8 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         let averageQuefrency = Int(clamping: quefrencyAveragingSeconds / dq, rounding: .down, to: 0...Int.max) > 1
         // Frames whose values a window around frame f reads: those within reach + 1 either side.
         let reach = Int(clamping: (0.5 * timeAveragingSeconds / timeStep).rounded(.up), to: 0...1_000_000) + 2
-        var cpp = [Double](repeating: .nan, count: count), peaks = [Double](repeating: .nan, count: count)
-        for f in 0..<count {
-            flattened = flattened.filter { $0.key >= f - reach }
+        /// The smoothed power cepstrum of frame f (the frames it reads made and kept as needed).
+        func smoothed(_ f: Int) -> [Double] {
             var values: [Double]
             if averageTime {
                 let low = max(0, f - reach), high = min(count - 1, f + reach)
@@ -177,17 +197,42 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                                      to: mid + 0.5 * quefrencyAveragingSeconds) { row[$0 - 1] }
                 }
             }
-            guard let (slope, intercept) = Self.trend(values, dq: dq, from: trendFromSeconds, to: trendToSeconds) else { continue }
+            return values
+        }
+        /// Frame f's trend line and peak: (slope, intercept), (peak dB, quefrency s).
+        func peak(_ values: [Double]) -> (trend: (Double, Double), peak: (Double, Double))? {
+            guard let trend = Self.trend(values, dq: dq, from: trendFromSeconds, to: trendToSeconds) else { return nil }
             let decibels = values.map { 10 * log10($0 + 1e-30) }
-            guard let (peak, quefrency) = Self.maximum(decibels, dx: dq, from: 1 / peakSearchCeilingHz, to: 1 / peakSearchFloorHz) else { continue }
-            cpp[f] = peak - (slope * log(quefrency) + intercept)
+            guard let found = Self.maximum(decibels, dx: dq, from: 1 / peakSearchCeilingHz, to: 1 / peakSearchFloorHz) else { return nil }
+            return (trend, found)
+        }
+        var cpp = [Double](repeating: .nan, count: count), peaks = [Double](repeating: .nan, count: count)
+        for f in 0..<count {
+            flattened = flattened.filter { $0.key >= f - reach }
+            guard let ((slope, intercept), (level, quefrency)) = peak(smoothed(f)) else { continue }
+            cpp[f] = level - (slope * log(quefrency) + intercept)
             peaks[f] = quefrency
+        }
+        // The slice of the frame whose CPP is the median (the lower middle one), made again.
+        var slice: Slice?
+        let defined = cpp.indices.filter { cpp[$0].isFinite }.sorted { cpp[$0] < cpp[$1] }
+        if !defined.isEmpty {
+            let f = defined[(defined.count - 1) / 2]
+            flattened = [:]
+            let values = smoothed(f)
+            if let ((slope, intercept), (level, quefrency)) = peak(values) {
+                let shown = min(bins, Int(clamping: trendToSeconds / dq, rounding: .down, to: 0...bins - 1) + 1)
+                slice = Slice(timeSeconds: frames.firstTime + Double(f) * timeStep, quefrencySeconds: (0..<shown).map { Double($0) * dq },
+                              levelDb: values.prefix(shown).map { 10 * log10($0 + 1e-30) }, trendSlopeDb: slope, trendInterceptDb: intercept,
+                              trendFromSeconds: trendFromSeconds, trendToSeconds: trendToSeconds,
+                              peakQuefrencySeconds: quefrency, peakDb: level, cppDb: cpp[f])
+            }
         }
         var sum: Float80 = 0
         for value in cpp { sum += Float80(value) }
-        let defined = cpp.allSatisfy(\.isFinite) && count > 0
+        let complete = cpp.allSatisfy(\.isFinite) && count > 0
         return Result(firstTime: frames.firstTime, timeStep: timeStep, cppDb: cpp, peakQuefrencySeconds: peaks,
-                      cppsDb: defined ? Double(sum) / Double(count) : nil)
+                      cppsDb: complete ? Double(sum) / Double(count) : nil, slice: slice)
     }
 
     /// ln(k·dq), from a table for the usual quefrency step (the same value log gives).

@@ -52,6 +52,8 @@ public enum VoiceAnalysis {
         public var formantFrequenciesHz: [[Double]]
         /// Channel 0's coarse spectrogram up to the maximum formant, for the formant chart.
         public var spectrogram: VoiceSpectrogram
+        /// The cepstrogram frame of median CPP, for the cepstral chart (nil: no CPP).
+        public var cepstrumSlice: PraatCepstralAnalysis.Slice?
     }
 
     /// The F0 contour of `samples` (one channel) by Praat's "To Pitch (ac)" with the options'
@@ -148,7 +150,8 @@ public enum VoiceAnalysis {
                               k < track.frames[i].frequencyHz.count && contour?.value(at: track.time(i)) != nil ? track.frames[i].frequencyHz[k] : .nan
                           }
                       },
-                      spectrogram: VoiceSpectrogram(channel0, sampleRateHz: sampleRateHz, topHz: options.formants.maximumFormantHz))
+                      spectrogram: VoiceSpectrogram(channel0, sampleRateHz: sampleRateHz, topHz: options.formants.maximumFormantHz),
+                      cepstrumSlice: cepstral?.slice)
     }
 
     /// Channel layout, duration, levels and loudness of the whole recording, and ResearchKit's
