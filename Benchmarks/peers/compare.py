@@ -494,6 +494,24 @@ def main():
         ours = child([workloads, "voice", *voices])
         row(f"F0, pulses, jitter, shimmer, HNR: {len(voices)} real vowels", ours, peer("voice", *voices, repeats=5), "parselmouth (Praat)",
             "≥ 4×", lambda r, o: r >= 4)
+    # Whole `score voice` (every set) per file against Praat, librosa and openSMILE computing the
+    # same measures in one Python process (voice_everything.py, in the peers venv of
+    # scripts/setup.sh: librosa 1.0 needs Python 3.12), on two cores and pinned to one.
+    everything = ROOT / ".build/peers-venv/bin/python"
+    if wanted("voice-all") and everything.exists():
+        generated = sorted(str(p) for p in pathlib.Path(files["corpus"]).glob("run-0000[0-3]/voice/*.wav"))
+        for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
+            if not paths:
+                continue
+            def ours(prefix):
+                runs = [whole(prefix + [tool, "score", "voice", "--json", path]) for path in paths]
+                return {"seconds": sum(r[0] for r in runs), "peakResidentMB": max(r[1] for r in runs),
+                        "check": sum(json.loads(r[2])["features"]["cepstral"]["cppsDb"] for r in runs)}
+            one = ours(["taskset", "-c", "0"])
+            theirs = child([str(everything), str(HERE / "voice_everything.py"), "--repeats", "3", *paths])
+            row(f"score voice, every set, whole command per file: {label}", ours([]), theirs,
+                "parselmouth + librosa + openSMILE (same measures)", "≥ 4×", lambda r, o: r >= 4,
+                f"one CPU {one['seconds']:.3g} s, {theirs['seconds'] / one['seconds']:.2f}×; peer timed in its process (imports excluded)")
     tapping = SHARED / "mpower/pdkit_mpower_finger_tapping.json"
     if wanted("tapping") and tapping.exists():
         ours = child([workloads, "tapping", str(tapping)])

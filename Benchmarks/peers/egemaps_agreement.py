@@ -4,6 +4,9 @@ eGeMAPSv02 functionals (the `opensmile` Python package, a test peer only) on the
 
     python3 Benchmarks/peers/egemaps_agreement.py ACTIVETASK OUT_FOLDER [REAL_FILE…]
 
+(On a folder where praat_corpus.py has just run, the outputs it kept — newer than their audio —
+are read instead of running the command again.)
+
 Prints a Markdown table — per feature the files where both give a value, the median absolute
 difference and Pearson's r over files — and a JSON summary on the last line. Where the paper's
 definition and openSMILE's output differ in sign or orientation, openSMILE's value is turned the
@@ -57,8 +60,14 @@ def main(tool, folder, real):
     smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.Functionals)
     pairs = {ours: ([], []) for ours, _, _, _ in PAIRS}
     for path in files:
-        result = subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True)
-        ours = json.loads(result.stdout)["features"]["egemaps"]
+        # The output praat_corpus.py kept for this file when it ran on this folder, or a new run.
+        kept = os.path.join(folder, os.path.basename(path) + ".json")
+        if os.path.exists(kept) and os.path.getmtime(kept) >= os.path.getmtime(path):
+            with open(kept) as f:
+                output = f.read()
+        else:
+            output = subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout
+        ours = json.loads(output)["features"]["egemaps"]
         source = path
         if path.endswith(".m4a"):
             source = os.path.join(folder, os.path.basename(path) + ".wav")

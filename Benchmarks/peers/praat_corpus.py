@@ -160,7 +160,11 @@ def main(tool, folder, real):
     worst = {}
     failures = 0
     for path in files:
-        sets = json.loads(subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout)["features"]
+        output = subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout
+        # Kept for egemaps_agreement.py on the same folder (it reads the file's output from here).
+        with open(os.path.join(folder, os.path.basename(path) + ".json"), "w") as kept:
+            kept.write(output)
+        sets = json.loads(output)["features"]
         ours = {f"{name}.{feature}": value for name, features in sets.items() for feature, value in features.items()}
         source = path
         if path.endswith(".m4a"):

@@ -10,11 +10,13 @@ import TestSupport
 /// 6.1.38 (praat-parselmouth 0.4.7, in `.build/peers-venv`, made by `scripts/setup.sh`).
 /// Every measure (F0, jitter, shimmer, HNR): 1e-6 relative (largest seen: F0 1.5e-8, HNR 3.3e-9).
 @Suite struct PraatCorpusTests {
-    @Test("every F0, jitter, shimmer, HNR, formant and CPPS measure equals Praat's to 1e-6 relative on the corpus, every MFCC statistic librosa's to 1e-6 dB", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    @Test("every F0, jitter, shimmer, HNR, formant and CPPS measure equals Praat's to 1e-6 relative on the corpus, every MFCC statistic librosa's to 1e-6 dB; the eGeMAPS features follow openSMILE's where the definitions agree", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
     func corpus() throws {
         guard let python = Peer.praat.require() else { return }
         let real = Self.realFiles
-        let summary = try Self.summary(python, script: "praat_corpus.py", files: real)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let summary = try Self.summary(python, script: "praat_corpus.py", folder: folder.path("corpus"), files: real)
         #expect((summary["files"] as? Int ?? 0) >= 13 + real.count)
         let worst = try #require(summary["worstRelative"] as? [String: Double])
         // 13 Praat voice measures, 27 formant statistics, 5 cepstral, 120 MFCC statistics.
@@ -22,19 +24,16 @@ import TestSupport
         for (measure, relative) in worst {
             #expect(relative <= 1e-6, "\(measure): \(relative) relative")
         }
-    }
 
-    /// eGeMAPS against openSMILE 2.6.0's eGeMAPSv02 functionals (`Benchmarks/peers/egemaps_agreement.py`,
-    /// the README's agreement table) on the same corpus: where the paper's definition and
-    /// openSMILE agree (the voiced frames' alpha ratio and Hammarberg index, loudness's shape, its
-    /// peaks), the values follow openSMILE's over the files (r ≥ 0.95; alpha ratio and Hammarberg
-    /// index within 0.1 dB at the median, loudness's CV within 0.01); the rest is reported, not
-    /// asserted (different voicing decisions, openSMILE's harmonic numbering and slope regression).
-    @Test("eGeMAPS spectral balance, loudness and temporal features against openSMILE's eGeMAPSv02", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
-    func egemaps() throws {
-        guard let python = Peer.praat.require() else { return }
-        let summary = try Self.summary(python, script: "egemaps_agreement.py", files: Self.realFiles)
-        let features = try #require(summary["features"] as? [String: [String: Double]])
+        // eGeMAPS against openSMILE 2.6.0's eGeMAPSv02 functionals (egemaps_agreement.py, the
+        // README's agreement table) on the same corpus and outputs: where the paper's definition
+        // and openSMILE agree (the voiced frames' alpha ratio and Hammarberg index, loudness's
+        // shape, its peaks), the values follow openSMILE's over the files (r ≥ 0.95; alpha ratio
+        // and Hammarberg index within 0.1 dB at the median, loudness's CV within 0.01); the rest
+        // is reported, not asserted (different voicing decisions, openSMILE's harmonic numbering
+        // and slope regression).
+        let agreement = try Self.summary(python, script: "egemaps_agreement.py", folder: folder.path("corpus"), files: real)
+        let features = try #require(agreement["features"] as? [String: [String: Double]])
         #expect(features.count == 28)
         func check(_ name: String, r: Double, median: Double? = nil) {
             let row = features[name] ?? [:]
@@ -56,13 +55,11 @@ import TestSupport
         SharedData.isAvailable ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
     }
 
-    /// The JSON summary `script` (in Benchmarks/peers) prints last, run on the corpus and `files`.
-    static func summary(_ python: String, script: String, files: [String]) throws -> [String: Any] {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
+    /// The JSON summary `script` (in Benchmarks/peers) prints last, run on the corpus in `folder` and `files`.
+    static func summary(_ python: String, script: String, folder: String, files: [String]) throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/\(script)").path, Run.executable.path, folder.path("corpus")] + files
+        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/\(script)").path, Run.executable.path, folder] + files
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

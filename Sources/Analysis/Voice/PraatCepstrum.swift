@@ -161,11 +161,13 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         func flat(_ index: Int) -> [Double] {
             if let kept = flattened[index] { return kept }
             var c = frames.cepstrum(index)
-            if let (slope, intercept) = Self.trend(c, dq: dq, from: trendFromSeconds, to: trendToSeconds) {
+            let decibels = c.map { 10 * log10($0 + 1e-30) }
+            if let (slope, intercept) = Self.trend(decibels: decibels, dq: dq, from: trendFromSeconds, to: trendToSeconds) {
                 for j in 0..<bins {
                     let lnq = j == 0 ? log(0.5 * dq) : Self.logQuefrency(j, dq)
-                    let difference = max(0, 10 * log10(c[j] + 1e-30) - (slope * lnq + intercept))
-                    c[j] = exp(difference * M_LN10 / 10) - 1e-30
+                    let difference = max(0, decibels[j] - (slope * lnq + intercept))
+                    // exp(0) is 1 exactly: no call where the trend lies above.
+                    c[j] = (difference == 0 ? 1 : exp(difference * M_LN10 / 10)) - 1e-30
                 }
             }
             flattened[index] = c
@@ -175,34 +177,37 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         let averageQuefrency = Int(clamping: quefrencyAveragingSeconds / dq, rounding: .down, to: 0...Int.max) > 1
         // Frames whose values a window around frame f reads: those within reach + 1 either side.
         let reach = Int(clamping: (0.5 * timeAveragingSeconds / timeStep).rounded(.up), to: 0...1_000_000) + 2
+        // The quefrency averaging's window of every bin (the same in every frame).
+        let quefrencyWindows = averageQuefrency ? (0..<bins).map { j in
+            InterpolatedMean(count: bins, x1: 0, dx: dq, domain: 0...qmax, from: Double(j) * dq - 0.5 * quefrencyAveragingSeconds,
+                             to: Double(j) * dq + 0.5 * quefrencyAveragingSeconds)
+        } : []
         /// The smoothed power cepstrum of frame f (the frames it reads made and kept as needed).
         func smoothed(_ f: Int) -> [Double] {
             var values: [Double]
             if averageTime {
                 let low = max(0, f - reach), high = min(count - 1, f + reach)
-                let near = (low...high).map(flat)
+                // The frames it reads, one after another in one block.
+                var near = [Double]()
+                near.reserveCapacity((high - low + 1) * bins)
+                for i in low...high { near += flat(i) }
                 let mid = frames.firstTime + Double(f) * timeStep
-                values = (0..<bins).map { j in
-                    Self.mean(count: count, x1: frames.firstTime, dx: timeStep, domain: 0...frames.end,
-                              from: mid - 0.5 * timeAveragingSeconds, to: mid + 0.5 * timeAveragingSeconds) { i in near[i - 1 - low][j] }
-                }
+                let window = InterpolatedMean(count: count, x1: frames.firstTime, dx: timeStep, domain: 0...frames.end,
+                                              from: mid - 0.5 * timeAveragingSeconds, to: mid + 0.5 * timeAveragingSeconds)
+                values = near.withUnsafeBufferPointer { near in (0..<bins).map { j in window { i in near[(i - 1 - low) * bins + j] } } }
             } else {
                 values = flat(f)
             }
             if averageQuefrency {
                 let row = values
-                values = (0..<bins).map { j in
-                    let mid = Double(j) * dq
-                    return Self.mean(count: bins, x1: 0, dx: dq, domain: 0...qmax, from: mid - 0.5 * quefrencyAveragingSeconds,
-                                     to: mid + 0.5 * quefrencyAveragingSeconds) { row[$0 - 1] }
-                }
+                values = quefrencyWindows.map { window in window { row[$0 - 1] } }
             }
             return values
         }
         /// Frame f's trend line and peak: (slope, intercept), (peak dB, quefrency s).
         func peak(_ values: [Double]) -> (trend: (Double, Double), peak: (Double, Double))? {
-            guard let trend = Self.trend(values, dq: dq, from: trendFromSeconds, to: trendToSeconds) else { return nil }
             let decibels = values.map { 10 * log10($0 + 1e-30) }
+            guard let trend = Self.trend(decibels: decibels, dq: dq, from: trendFromSeconds, to: trendToSeconds) else { return nil }
             guard let found = Self.maximum(decibels, dx: dq, from: 1 / peakSearchCeilingHz, to: 1 / peakSearchFloorHz) else { return nil }
             return (trend, found)
         }
@@ -247,17 +252,17 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
     }
 
     /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
-    /// over the bins with q in [from, to] (bin 0 left out: ln 0).
-    static func trend(_ power: [Double], dq: Double, from: Double, to: Double) -> (Double, Double)? {
+    /// over the bins with q in [from, to] (bin 0 left out: ln 0), of the levels 10·lg(power + 10⁻³⁰).
+    static func trend(decibels: [Double], dq: Double, from: Double, to: Double) -> (Double, Double)? {
         var first = 1 + Int(clamping: (from / dq).rounded(.up), to: -1...Int.max - 2)
         var last = 1 + Int(clamping: (to / dq).rounded(.down), to: -1...Int.max - 2)
         first = max(first, 1)
-        last = min(last, power.count)
+        last = min(last, decibels.count)
         guard first <= last else { return nil }
         if first == 1 { first = 2 }
         guard last - first + 1 > 1 else { return nil }
         let x = (first...last).map { logQuefrency($0 - 1, dq) }
-        let y = (first...last).map { 10 * log10(power[$0 - 1] + 1e-30) }
+        let y = Array(decibels[(first - 1)...(last - 1)])
         return theil(x, y)
     }
 
@@ -326,83 +331,143 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
     }
 
     /// Praat's Sampled_getMean with interpolation: the area under the linearly interpolated
-    /// values y(i), i = 1…n, at x1 + (i − 1)·dx over [from, to] ∩ domain, divided by its length in samples
-    /// (constant extrapolation over the half sample at each end).
-    static func mean(count n: Int, x1: Double, dx: Double, domain: ClosedRange<Double>, from: Double, to: Double, _ y: (Int) -> Double) -> Double {
-        var a = from, b = to
-        guard a != b else { return .nan }
-        a = max(a, domain.lowerBound)
-        b = min(b, domain.upperBound)
-        guard b > a else { return .nan }
-        func value(_ i: Int) -> Double? { i >= 1 && i <= n ? y(i) : nil }
-        var sum: Float80 = 0, range: Float80 = 0
-        let lowReal = 1 + ((a - x1) / dx).rounded(.up), highReal = 1 + ((b - x1) / dx).rounded(.down)
-        let low = Int(clamping: lowReal, rounding: .down, to: 1...Int(Int32.max)), high = Int(clamping: highReal, rounding: .down, to: Int(Int32.min)...n)
-        if low <= high {
-            let leftEdge = x1 - 0.5 * dx, rightEdge = leftEdge + Double(n) * dx
-            for i in low...high {
-                range += 1
-                sum += Float80(y(i))
-            }
-            if a > leftEdge {
-                var phase = (x1 + Double(low - 1) * dx - a) / dx
-                if let right = value(low) {
-                    range -= 0.5
-                    sum -= Float80(0.5 * right)
-                    if let left = value(low - 1) {
-                        range += Float80(phase)
-                        sum += Float80(phase * (right + 0.5 * phase * (left - right)))
-                    } else {
-                        if phase > 0.5 { phase = 0.5 }
-                        range += Float80(phase)
-                        sum += Float80(phase * right)
-                    }
-                } else if let left = value(low - 1), phase > 0.5 {
-                    range += Float80(phase - 0.5)
-                    sum += Float80((phase - 0.5) * left)
-                }
-            }
-            if b < rightEdge {
-                var phase = (b - (x1 + Double(high - 1) * dx)) / dx
-                if let left = value(high) {
-                    range -= 0.5
-                    sum -= Float80(0.5 * left)
-                    if let right = value(high + 1) {
-                        range += Float80(phase)
-                        sum += Float80(phase * (left + 0.5 * phase * (right - left)))
-                    } else {
-                        if phase > 0.5 { phase = 0.5 }
-                        range += Float80(phase)
-                        sum += Float80(phase * left)
-                    }
-                } else if let right = value(high + 1), phase > 0.5 {
-                    range += Float80(phase - 0.5)
-                    sum += Float80((phase - 0.5) * right)
-                }
-            }
-        } else {
-            // No sample centre inside: the mean of the interpolated values at the two ends.
-            let left = value(high), right = value(low)
-            var phase1 = (a - (x1 + Double(high - 1) * dx)) / dx
-            var phase2 = (b - (x1 + Double(high - 1) * dx)) / dx
-            if low == high + 1 {
-                if let left {
-                    if let right {
-                        range += Float80(phase2 - phase1)
-                        sum += Float80((phase2 - phase1) * (left + 0.5 * (phase1 + phase2) * (right - left)))
-                    } else if phase1 < 0.5 {
-                        if phase2 > 0.5 { phase2 = 0.5 }
-                        range += Float80(phase2 - phase1)
-                        sum += Float80((phase2 - phase1) * left)
-                    }
-                } else if let right, phase2 > 0.5 {
-                    if phase1 < 0.5 { phase1 = 0.5 }
-                    range += Float80(phase2 - phase1)
-                    sum += Float80((phase2 - phase1) * right)
-                }
-            }
+    /// values y(i), i = 1…n, at x1 + (i − 1)·dx over [from, to] ∩ domain, divided by its length in
+    /// samples (constant extrapolation over the half sample at each end). The window's samples,
+    /// edge phases and length depend on the grid only, so they are found once (``init``) and
+    /// applied to any values (``callAsFunction(_:)``) with Praat's operations in Praat's order.
+    struct InterpolatedMean {
+        /// How an edge of a window that holds sample centres adds its partial sample.
+        enum Edge {
+            case none
+            /// The edge sample's half taken off, the interpolation over `phase` toward its neighbour added.
+            case interpolated(Double)
+            /// The edge sample's half taken off, `phase` (≤ ½) of it added (no neighbour).
+            case constant(Double)
+            /// No sample at the edge: `width` of the neighbour outside it.
+            case outside(Double)
         }
-        let total = Double(sum), length = Double(range)
-        return length <= 0 ? .nan : total / length
+        enum Shape {
+            case empty
+            /// Sample centres low…high inside, and the edges.
+            case centres(low: Int, high: Int, left: Edge, right: Edge)
+            /// No centre inside, between samples `high` and `low` = high + 1: interpolated over [phase1, phase2].
+            case between(left: Int, right: Int, width: Double, middle: Double)
+            /// Only the left (right) sample exists: `width` of it.
+            case leftOnly(Int, width: Double)
+            case rightOnly(Int, width: Double)
+        }
+        let shape: Shape
+        let length: Double
+
+        init(count n: Int, x1: Double, dx: Double, domain: ClosedRange<Double>, from: Double, to: Double) {
+            var a = from, b = to
+            a = max(a, domain.lowerBound)
+            b = min(b, domain.upperBound)
+            guard from != to, b > a else {
+                (shape, length) = (.empty, .nan)
+                return
+            }
+            func exists(_ i: Int) -> Bool { i >= 1 && i <= n }
+            var range: Float80 = 0
+            let lowReal = 1 + ((a - x1) / dx).rounded(.up), highReal = 1 + ((b - x1) / dx).rounded(.down)
+            let low = Int(clamping: lowReal, rounding: .down, to: 1...Int(Int32.max)), high = Int(clamping: highReal, rounding: .down, to: Int(Int32.min)...n)
+            if low <= high {
+                let leftEdge = x1 - 0.5 * dx, rightEdge = leftEdge + Double(n) * dx
+                range = Float80(high - low + 1)
+                var left = Edge.none, right = Edge.none
+                if a > leftEdge {
+                    let phase = (x1 + Double(low - 1) * dx - a) / dx
+                    if exists(low) {
+                        range -= 0.5
+                        left = exists(low - 1) ? .interpolated(phase) : .constant(min(phase, 0.5))
+                        range += Float80(min(phase, exists(low - 1) ? phase : 0.5))
+                    } else if exists(low - 1), phase > 0.5 {
+                        range += Float80(phase - 0.5)
+                        left = .outside(phase - 0.5)
+                    }
+                }
+                if b < rightEdge {
+                    let phase = (b - (x1 + Double(high - 1) * dx)) / dx
+                    if exists(high) {
+                        range -= 0.5
+                        right = exists(high + 1) ? .interpolated(phase) : .constant(min(phase, 0.5))
+                        range += Float80(min(phase, exists(high + 1) ? phase : 0.5))
+                    } else if exists(high + 1), phase > 0.5 {
+                        range += Float80(phase - 0.5)
+                        right = .outside(phase - 0.5)
+                    }
+                }
+                shape = .centres(low: low, high: high, left: left, right: right)
+            } else {
+                // No sample centre inside: the mean of the interpolated values at the two ends.
+                var phase1 = (a - (x1 + Double(high - 1) * dx)) / dx
+                var phase2 = (b - (x1 + Double(high - 1) * dx)) / dx
+                var found = Shape.empty
+                if low == high + 1 {
+                    if exists(high) {
+                        if exists(low) {
+                            found = .between(left: high, right: low, width: phase2 - phase1, middle: 0.5 * (phase1 + phase2))
+                        } else if phase1 < 0.5 {
+                            if phase2 > 0.5 { phase2 = 0.5 }
+                            found = .leftOnly(high, width: phase2 - phase1)
+                        }
+                    } else if exists(low), phase2 > 0.5 {
+                        if phase1 < 0.5 { phase1 = 0.5 }
+                        found = .rightOnly(low, width: phase2 - phase1)
+                    }
+                }
+                switch found {
+                case .between(_, _, let width, _), .leftOnly(_, let width), .rightOnly(_, let width): range += Float80(width)
+                default: break
+                }
+                shape = found
+            }
+            length = Double(range)
+        }
+
+        /// The mean of the values `y(1…n)` over the window.
+        @inline(__always)
+        func callAsFunction(_ y: (Int) -> Double) -> Double {
+            var sum: Float80 = 0
+            switch shape {
+            case .empty:
+                return .nan
+            case .centres(let low, let high, let left, let right):
+                for i in low...high { sum += Float80(y(i)) }
+                switch left {
+                case .none: break
+                case .interpolated(let phase):
+                    let r = y(low), l = y(low - 1)
+                    sum -= Float80(0.5 * r)
+                    sum += Float80(phase * (r + 0.5 * phase * (l - r)))
+                case .constant(let phase):
+                    let r = y(low)
+                    sum -= Float80(0.5 * r)
+                    sum += Float80(phase * r)
+                case .outside(let width):
+                    sum += Float80(width * y(low - 1))
+                }
+                switch right {
+                case .none: break
+                case .interpolated(let phase):
+                    let l = y(high), r = y(high + 1)
+                    sum -= Float80(0.5 * l)
+                    sum += Float80(phase * (l + 0.5 * phase * (r - l)))
+                case .constant(let phase):
+                    let l = y(high)
+                    sum -= Float80(0.5 * l)
+                    sum += Float80(phase * l)
+                case .outside(let width):
+                    sum += Float80(width * y(high + 1))
+                }
+            case .between(let left, let right, let width, let middle):
+                let l = y(left), r = y(right)
+                sum += Float80(width * (l + middle * (r - l)))
+            case .leftOnly(let i, let width), .rightOnly(let i, let width):
+                sum += Float80(width * y(i))
+            }
+            let total = Double(sum)
+            return length <= 0 ? .nan : total / length
+        }
     }
 }
