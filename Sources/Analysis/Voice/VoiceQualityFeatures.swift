@@ -153,39 +153,65 @@ public struct CepstralFeatures: Sendable, Hashable, Encodable {
 /// means (and coefficients of variation, sample SD / |mean|) over voiced frames, means over
 /// unvoiced frames, loudness's distribution over every frame — and the six temporal features.
 public struct EGeMAPSFeatures: Sendable, Hashable, Encodable {
-    /// Spectral frames (20 ms every 10 ms), count, and those at voiced times.
+    /// Spectral frames (20 ms every 10 ms by default), count.
     public var frameCount: Int
+    /// Spectral frames whose centre Praat's pitch contour calls voiced, count.
     public var voicedFrameCount: Int
+    /// Alpha ratio, 10·lg(E 50–1000 Hz / E 1–5 kHz): mean over voiced frames, dB.
     public var alphaRatioVoicedMeanDb: Double?
+    /// Its coefficient of variation over voiced frames (SD / |mean|).
     public var alphaRatioVoicedCv: Double?
+    /// Its mean over unvoiced frames, dB.
     public var alphaRatioUnvoicedMeanDb: Double?
+    /// Hammarberg index, 10·lg(peak 0–2 kHz / peak 2–5 kHz): mean over voiced frames, dB.
     public var hammarbergIndexVoicedMeanDb: Double?
+    /// Its coefficient of variation over voiced frames.
     public var hammarbergIndexVoicedCv: Double?
+    /// Its mean over unvoiced frames, dB.
     public var hammarbergIndexUnvoicedMeanDb: Double?
+    /// Least-squares slope of the dB power spectrum over 0–500 Hz: mean over voiced frames, dB/Hz.
     public var spectralSlope0To500HzVoicedMeanDbPerHz: Double?
+    /// Its coefficient of variation over voiced frames.
     public var spectralSlope0To500HzVoicedCv: Double?
+    /// Its mean over unvoiced frames, dB/Hz.
     public var spectralSlope0To500HzUnvoicedMeanDbPerHz: Double?
+    /// The same slope over 500–1500 Hz: mean over voiced frames, dB/Hz.
     public var spectralSlope500To1500HzVoicedMeanDbPerHz: Double?
+    /// Its coefficient of variation over voiced frames.
     public var spectralSlope500To1500HzVoicedCv: Double?
+    /// Its mean over unvoiced frames, dB/Hz.
     public var spectralSlope500To1500HzUnvoicedMeanDbPerHz: Double?
+    /// Level of the first harmonic (F0) less that of the second: mean over voiced frames, dB.
     public var h1MinusH2VoicedMeanDb: Double?
+    /// Its coefficient of variation over voiced frames.
     public var h1MinusH2VoicedCv: Double?
+    /// Level of the first harmonic less the strongest harmonic within F3 ± B3/2: mean over voiced frames, dB.
     public var h1MinusA3VoicedMeanDb: Double?
+    /// Its coefficient of variation over voiced frames.
     public var h1MinusA3VoicedCv: Double?
-    /// PLP loudness (auditory units) over every frame: mean, CV, percentiles (type 7), P80 − P20.
+    /// PLP loudness (Hermansky 1990's auditory spectrum summed; auditory units): mean over every frame.
     public var loudnessMeanAuditory: Double?
+    /// Its coefficient of variation over every frame.
     public var loudnessCv: Double?
+    /// Its 20th percentile (type 7), auditory units.
     public var loudnessP20Auditory: Double?
+    /// Its median, auditory units.
     public var loudnessP50Auditory: Double?
+    /// Its 80th percentile, auditory units.
     public var loudnessP80Auditory: Double?
+    /// P80 − P20, auditory units.
     public var loudnessRangeP20ToP80Auditory: Double?
-    /// Temporal features: loudness peaks and voiced runs per second of recording; lengths of the
-    /// voiced and unvoiced runs of the pitch contour, s (SD: sample SD, nil below two runs).
+    /// Loudness peaks (rise and fall of a tenth of the range by default) per second of recording.
     public var loudnessPeaksPerSecond: Double?
+    /// Runs of voiced pitch frames (F0 > 0) per second of recording.
     public var voicedSegmentsPerSecond: Double?
+    /// Mean length of the voiced runs, s.
     public var voicedSegmentLengthMeanSeconds: Double?
+    /// Sample SD of the voiced runs' lengths, s (nil below two runs).
     public var voicedSegmentLengthSdSeconds: Double?
+    /// Mean length of the unvoiced runs (those at either end included), s.
     public var unvoicedSegmentLengthMeanSeconds: Double?
+    /// Sample SD of the unvoiced runs' lengths, s (nil below two runs).
     public var unvoicedSegmentLengthSdSeconds: Double?
 
     /// Mean, and SD / |mean| (nil below two values or at a zero mean).
