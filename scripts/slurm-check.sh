@@ -41,11 +41,16 @@ pids=()
 cleanup() {
   status=$?
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # The daemons are not this shell's children (they fork away): wait up to 10 s for each to
+  # end, so slurmctld's last state save is not written while the folder is being removed.
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  done
   wait 2>/dev/null || true
   if [ $status -ne 0 ]; then
     echo "slurm-check: failed; logs in $work (slurmctld.log, slurmd.log, job-*.out)" >&2
   else
-    rm -rf "$work"
+    for _ in 1 2 3; do rm -rf "$work" 2>/dev/null && break; sleep 1; done
   fi
 }
 trap cleanup EXIT

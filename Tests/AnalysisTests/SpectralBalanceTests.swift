@@ -26,6 +26,13 @@ struct SpectralBalanceTests {
             #expect(abs(hammarberg - 20) < 1e-3)
         }
         #expect(frames.voiced.allSatisfy { !$0 } && frames.h1MinusH2Db.allSatisfy { $0.isNaN })
+        // Spectral frames longer than the 60-ms harmonic frame (the longest the parameters allow,
+        // 0.2 s, 3200 samples in a 4096-point spectrum), voiced: the same ratio.
+        var long = EGeMAPSAnalysis()
+        long.frameLengthSeconds = 0.2
+        let longFrames = long.frames(x, sampleRateHz: 16000, f0: { _ in 500 }, thirdFormant: { _ in nil })
+        #expect(longFrames.timeSeconds.count == 1 + (8000 - 3200) / 160 && longFrames.voiced.allSatisfy { $0 })
+        for alpha in longFrames.alphaRatioDb { #expect(abs(alpha - 20) < 0.01) }
     }
 
     /// A power spectrum whose dB values are 3 − 0.02·f: the least-squares slope is −0.02 dB/Hz

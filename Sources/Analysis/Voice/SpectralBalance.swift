@@ -73,7 +73,7 @@ public struct EGeMAPSAnalysis: Sendable, Hashable {
         guard let harmonic = FramePowerSpectrum(length: harmonicLength, window: gaussian, sampleRateHz: sampleRateHz) else { return result }
         let bands = AuditoryBands(spectrum: spectral)
         let frameCount = 1 + (samples.count - length) / step
-        var frame = [Double](repeating: 0, count: harmonicLength)
+        var frame = [Double](repeating: 0, count: max(length, harmonicLength))
         for index in 0..<frameCount {
             let start = index * step
             let centre = (Double(start) + 0.5 * Double(length)) / sampleRateHz
