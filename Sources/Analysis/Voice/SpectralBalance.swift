@@ -129,7 +129,7 @@ public struct EGeMAPSAnalysis: Sendable, Hashable {
         values.indices.map { i in
             guard values[i].isFinite else { return .nan }
             var sum = values[i], count = 1.0
-            for j in [i - 1, i + 1] where j >= 0 && j < values.count && values[j].isFinite && keep(i, j) {
+            for j in stride(from: i - 1, through: i + 1, by: 2) where j >= 0 && j < values.count && values[j].isFinite && keep(i, j) {
                 sum += values[j]
                 count += 1
             }
