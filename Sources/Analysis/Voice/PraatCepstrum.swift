@@ -14,7 +14,9 @@ import SignalProcessing
 /// "PowerCepstrogram: Get CPPS" with Praat's defaults: the trend subtracted before smoothing
 /// (an exponential-decay trend, dB = a·ln q + b, fitted by Theil's incomplete robust method to
 /// the quefrencies 0.001–0.05 s; what lies below it set to 0 dB), then averaged over 0.02 s of
-/// frames and 0.0005 s of quefrency (Praat's interpolating Sampled_getMean); per frame the
+/// frames and 0.0005 s of quefrency (Praat's interpolating Sampled_getMean, as weights summed in
+/// Double where Praat sums in 80 bits: a few units in the last place apart, except where that
+/// rounding would decide the peak, below); per frame the
 /// highest peak (parabolic interpolation) between 1/330 and 1/60 s and its height above the trend
 /// fitted again to the smoothed frame: the CPP, dB; CPPS is their mean over all frames.
 public struct PraatCepstralAnalysis: Sendable, Hashable {
@@ -80,41 +82,41 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         let quefrencyStep: Double
         var bins: Int { fft.size / 2 + 1 }
 
-        /// Frame `index`'s power cepstrum (Sound_into_Sound, mean removed, windowed; the ln power
-        /// spectrum scaled by Δt, back through Spectrum_to_Sound scaled by Δf; squared).
-        func cepstrum(_ index: Int) -> [Double] {
+        /// The power cepstra of up to four frames `indices` (Sound_into_Sound, mean removed,
+        /// windowed; the ln power spectrum scaled by Δt, back through Spectrum_to_Sound scaled by
+        /// Δf; squared), the frames' transforms side by side in the lanes of Praat's FFT.
+        func cepstra(_ indices: Range<Int>) -> [[Double]] {
+            precondition(indices.count <= 4, "cepstra: four frames at most")
             let length = window.count, size = fft.size, bins = self.bins
-            let t = firstTime + Double(index) * timeStep
-            // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based).
-            let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
+            var data = [SIMD4<Double>](repeating: .zero, count: size)
             var frame = [Double](repeating: 0, count: length)
-            var sum: Float80 = 0
-            for i in 0..<length {
-                let j = first + i
-                frame[i] = j >= 1 && j <= samples.count ? samples[j - 1] : 0
-                sum += Float80(frame[i])
+            for (lane, index) in indices.enumerated() {
+                let t = firstTime + Double(index) * timeStep
+                // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based).
+                let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
+                var sum: Float80 = 0
+                for i in 0..<length {
+                    let j = first + i
+                    frame[i] = j >= 1 && j <= samples.count ? samples[j - 1] : 0
+                    sum += Float80(frame[i])
+                }
+                let mean = Double(sum / Float80(length))
+                for i in 0..<length { data[i][lane] = (frame[i] - mean) * window[i] }
             }
-            let mean = Double(sum / Float80(length))
-            var data = [Double](repeating: 0, count: size)
-            for i in 0..<length { data[i] = (frame[i] - mean) * window[i] }
             fft.forward(&data)
-            var logs = [Double](repeating: 0, count: bins)
-            let r0 = data[0] * dx, rn = data[size - 1] * dx
-            logs[0] = log(r0 * r0 + 0 * 0 + 1e-300)
-            for k in 1..<bins - 1 {
-                let re = data[2 * k - 1] * dx, im = data[2 * k] * dx
-                logs[k] = log(re * re + im * im + 1e-300)
-            }
-            logs[bins - 1] = log(rn * rn + 0 * 0 + 1e-300)
             let spectrumStep = 1 / (dx * Double(size))
-            data[0] = logs[0] * spectrumStep
-            for k in 1..<bins - 1 {
-                data[2 * k - 1] = logs[k] * spectrumStep
-                data[2 * k] = 0 * spectrumStep
+            for lane in indices.indices.map({ $0 - indices.lowerBound }) {
+                let r0 = data[0][lane] * dx, rn = data[size - 1][lane] * dx
+                data[0][lane] = log(r0 * r0 + 0 * 0 + 1e-300) * spectrumStep
+                for k in 1..<bins - 1 {
+                    let re = data[2 * k - 1][lane] * dx, im = data[2 * k][lane] * dx
+                    data[2 * k - 1][lane] = log(re * re + im * im + 1e-300) * spectrumStep
+                    data[2 * k][lane] = 0 * spectrumStep
+                }
+                data[size - 1][lane] = log(rn * rn + 0 * 0 + 1e-300) * spectrumStep
             }
-            data[size - 1] = logs[bins - 1] * spectrumStep
             fft.inverse(&data)
-            return (0..<bins).map { data[$0] * data[$0] }
+            return (0..<indices.count).map { lane in (0..<bins).map { data[$0][lane] * data[$0][lane] } }
         }
     }
 
@@ -149,95 +151,221 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                       windowDuration: windowDuration, window: window, fft: fft, quefrencyStep: (0.5 * Double(size) / rate) / Double(size / 2))
     }
 
-    /// "Get CPPS" frame by frame: each frame's trend subtracted, the time averaging over the
-    /// flattened frames around it (made once each and kept only while a later frame needs them:
-    /// memory for 2·⌈window/step⌉ + 5 frames, whatever the recording's length), the quefrency
-    /// averaging, the trend fitted again, the peak.
+    /// "Get CPPS" over the frames of `sound`, chunk after chunk on this thread (``plan(_:)`` for
+    /// the chunks on several threads).
     func analyze(_ sound: PraatSound) -> Result? {
-        guard let frames = frames(sound) else { return nil }
-        let dq = frames.quefrencyStep, bins = frames.bins, count = frames.count
-        let qmax = dq * Double(bins - 1)
-        var flattened: [Int: [Double]] = [:]
-        func flat(_ index: Int) -> [Double] {
-            if let kept = flattened[index] { return kept }
-            var c = frames.cepstrum(index)
-            let decibels = c.map { 10 * log10($0 + 1e-30) }
-            if let (slope, intercept) = Self.trend(decibels: decibels, dq: dq, from: trendFromSeconds, to: trendToSeconds) {
-                for j in 0..<bins {
-                    let lnq = j == 0 ? log(0.5 * dq) : Self.logQuefrency(j, dq)
-                    let difference = max(0, decibels[j] - (slope * lnq + intercept))
-                    // exp(0) is 1 exactly: no call where the trend lies above.
-                    c[j] = (difference == 0 ? 1 : exp(difference * M_LN10 / 10)) - 1e-30
+        guard let plan = plan(sound) else { return nil }
+        return plan.result((0..<plan.chunkCount).map(plan.peaks(chunk:)))
+    }
+
+    /// The cepstrogram's frames and what "Get CPPS" applies to every one of them; nil when no
+    /// frame fits.
+    func plan(_ sound: PraatSound) -> Plan? {
+        frames(sound).map { Plan(frames: $0, settings: self) }
+    }
+
+    /// "Get CPPS" frame by frame, in chunks of consecutive frames that can run on different
+    /// threads: each frame's trend subtracted, the time averaging over the flattened frames
+    /// around it, the quefrency averaging, the trend fitted again, the peak. A chunk makes the
+    /// flattened frames it reads (those of its frames and `reach` either side) and keeps
+    /// 2·reach + 1 of them: memory for that many frames, whatever the recording's length.
+    struct Plan: Sendable {
+        let frames: Frames
+        let settings: PraatCepstralAnalysis
+        /// ln q of every bin (bin 0: ln(½·dq), as the flattening takes it).
+        let logQuefrency: [Double]
+        /// Frames whose values a window around frame f reads: those within reach + 1 either side.
+        let reach: Int
+        let averageTime: Bool
+        /// The quefrency averaging's window of every bin (the same in every frame); empty when
+        /// there is no quefrency averaging.
+        let quefrencyWindows: [InterpolatedMean]
+        let quefrencyTaps: [InterpolatedMean.Taps?]
+        /// The bins the peak search and its quefrency windows read: a frame whose flattened
+        /// neighbours are all constant over these is smoothed in Praat's own order (below).
+        let searchBins: ClosedRange<Int>
+        static let chunkLength = 500
+        var chunkCount: Int { (frames.count + Self.chunkLength - 1) / Self.chunkLength }
+
+        init(frames: Frames, settings: PraatCepstralAnalysis) {
+            self.frames = frames
+            self.settings = settings
+            let dq = frames.quefrencyStep, bins = frames.bins
+            logQuefrency = (0..<bins).map { $0 == 0 ? log(0.5 * dq) : PraatCepstralAnalysis.logQuefrency($0, dq) }
+            averageTime = Int(clamping: settings.timeAveragingSeconds / settings.timeStep, rounding: .down, to: 0...Int.max) > 1
+            reach = Int(clamping: (0.5 * settings.timeAveragingSeconds / settings.timeStep).rounded(.up), to: 0...1_000_000) + 2
+            let qmax = dq * Double(bins - 1)
+            let averageQuefrency = Int(clamping: settings.quefrencyAveragingSeconds / dq, rounding: .down, to: 0...Int.max) > 1
+            quefrencyWindows = averageQuefrency ? (0..<bins).map { j in
+                InterpolatedMean(count: bins, x1: 0, dx: dq, domain: 0...qmax, from: Double(j) * dq - 0.5 * settings.quefrencyAveragingSeconds,
+                                 to: Double(j) * dq + 0.5 * settings.quefrencyAveragingSeconds)
+            } : []
+            quefrencyTaps = quefrencyWindows.map(\.taps)
+            let spread = Int(clamping: (settings.quefrencyAveragingSeconds / dq).rounded(.up), to: 0...bins) + 2
+            let low = Int(clamping: (1 / settings.peakSearchCeilingHz / dq).rounded(.down), to: 0...bins - 1)
+            let high = Int(clamping: (1 / settings.peakSearchFloorHz / dq).rounded(.up), to: 0...bins - 1)
+            searchBins = max(0, min(low, high) - spread)...min(bins - 1, max(low, high) + spread)
+        }
+
+        /// One frame's CPP, dB, and the quefrency of its peak, s (NaN where undefined).
+        struct Peak: Sendable {
+            var cppDb = Double.nan
+            var quefrencySeconds = Double.nan
+        }
+
+        /// The peaks of chunk `c`'s frames.
+        func peaks(chunk c: Int) -> [Peak] {
+            let frameRange = c * Self.chunkLength..<min(frames.count, (c + 1) * Self.chunkLength)
+            let pass = Pass(self)
+            return frameRange.map { f in
+                guard let ((slope, intercept), (level, quefrency)) = pass.peak(pass.smoothed(f)) else { return Peak() }
+                return Peak(cppDb: level - (slope * log(quefrency) + intercept), quefrencySeconds: quefrency)
+            }
+        }
+
+        /// The chunks' peaks joined, CPPS, and the slice of the frame whose CPP is the median (the
+        /// lower middle one), made again.
+        func result(_ chunks: [[Peak]]) -> Result {
+            let cpp = chunks.flatMap { $0.map(\.cppDb) }, peaks = chunks.flatMap { $0.map(\.quefrencySeconds) }
+            let dq = frames.quefrencyStep
+            var slice: Slice?
+            let defined = cpp.indices.filter { cpp[$0].isFinite }.sorted { cpp[$0] < cpp[$1] }
+            if !defined.isEmpty {
+                let f = defined[(defined.count - 1) / 2]
+                let pass = Pass(self)
+                let values = pass.smoothed(f)
+                if let ((slope, intercept), (level, quefrency)) = pass.peak(values) {
+                    let shown = min(frames.bins, Int(clamping: settings.trendToSeconds / dq, rounding: .down, to: 0...frames.bins - 1) + 1)
+                    slice = Slice(timeSeconds: frames.firstTime + Double(f) * frames.timeStep, quefrencySeconds: (0..<shown).map { Double($0) * dq },
+                                  levelDb: values.prefix(shown).map { 10 * log10($0 + 1e-30) }, trendSlopeDb: slope, trendInterceptDb: intercept,
+                                  trendFromSeconds: settings.trendFromSeconds, trendToSeconds: settings.trendToSeconds,
+                                  peakQuefrencySeconds: quefrency, peakDb: level, cppDb: cpp[f])
                 }
             }
-            flattened[index] = c
-            return c
+            var sum: Float80 = 0
+            for value in cpp { sum += Float80(value) }
+            let complete = cpp.allSatisfy(\.isFinite) && !cpp.isEmpty
+            return Result(firstTime: frames.firstTime, timeStep: frames.timeStep, cppDb: cpp, peakQuefrencySeconds: peaks,
+                          cppsDb: complete ? Double(sum) / Double(cpp.count) : nil, slice: slice)
         }
-        let averageTime = Int(clamping: timeAveragingSeconds / timeStep, rounding: .down, to: 0...Int.max) > 1
-        let averageQuefrency = Int(clamping: quefrencyAveragingSeconds / dq, rounding: .down, to: 0...Int.max) > 1
-        // Frames whose values a window around frame f reads: those within reach + 1 either side.
-        let reach = Int(clamping: (0.5 * timeAveragingSeconds / timeStep).rounded(.up), to: 0...1_000_000) + 2
-        // The quefrency averaging's window of every bin (the same in every frame).
-        let quefrencyWindows = averageQuefrency ? (0..<bins).map { j in
-            InterpolatedMean(count: bins, x1: 0, dx: dq, domain: 0...qmax, from: Double(j) * dq - 0.5 * quefrencyAveragingSeconds,
-                             to: Double(j) * dq + 0.5 * quefrencyAveragingSeconds)
-        } : []
-        /// The smoothed power cepstrum of frame f (the frames it reads made and kept as needed).
-        func smoothed(_ f: Int) -> [Double] {
-            var values: [Double]
-            if averageTime {
-                let low = max(0, f - reach), high = min(count - 1, f + reach)
-                // The frames it reads, one after another in one block.
-                var near = [Double]()
-                near.reserveCapacity((high - low + 1) * bins)
-                for i in low...high { near += flat(i) }
-                let mid = frames.firstTime + Double(f) * timeStep
-                let window = InterpolatedMean(count: count, x1: frames.firstTime, dx: timeStep, domain: 0...frames.end,
-                                              from: mid - 0.5 * timeAveragingSeconds, to: mid + 0.5 * timeAveragingSeconds)
-                values = near.withUnsafeBufferPointer { near in (0..<bins).map { j in window { i in near[(i - 1 - low) * bins + j] } } }
-            } else {
-                values = flat(f)
+    }
+
+    /// The flattened frames one chunk has made: a ring of the 2·reach + 1 a window reads and the
+    /// three made ahead with them.
+    private final class Pass {
+        let plan: Plan
+        let bins: Int
+        let rows: Int
+        /// Row r % rows holds flattened frame r, for r in `made`.
+        var ring: [Double]
+        var made = 0..<0
+
+        init(_ plan: Plan) {
+            self.plan = plan
+            bins = plan.frames.bins
+            rows = 2 * plan.reach + 4
+            ring = [Double](repeating: 0, count: rows * bins)
+        }
+
+        /// Flattened frames `indices` (up to four) made into their rows: each power cepstrum
+        /// with the trend subtracted in dB (what lies below the trend set to 0 dB).
+        func make(_ indices: Range<Int>) {
+            let settings = plan.settings, dq = plan.frames.quefrencyStep, bins = self.bins
+            for (index, c) in zip(indices, plan.frames.cepstra(indices)) {
+                let decibels = c.map { 10 * log10($0 + 1e-30) }
+                let row = (index % rows) * bins
+                if let (slope, intercept) = PraatCepstralAnalysis.trend(decibels: decibels, dq: dq, from: settings.trendFromSeconds, to: settings.trendToSeconds) {
+                    plan.logQuefrency.withUnsafeBufferPointer { lnq in
+                        for j in 0..<bins {
+                            let difference = max(0, decibels[j] - (slope * lnq[j] + intercept))
+                            // exp(0) is 1 exactly: no call where the trend lies above.
+                            ring[row + j] = (difference == 0 ? 1 : exp(difference * M_LN10 / 10)) - 1e-30
+                        }
+                    }
+                } else {
+                    for j in 0..<bins { ring[row + j] = c[j] }
+                }
             }
-            if averageQuefrency {
-                let row = values
-                values = quefrencyWindows.map { window in window { row[$0 - 1] } }
+        }
+
+        /// Makes the flattened frames in `needed` that are not yet made, four at a time (a
+        /// chunk's frames ascend; the ring keeps the three made ahead).
+        func ensure(_ needed: ClosedRange<Int>) {
+            if needed.lowerBound < made.lowerBound || needed.lowerBound > made.upperBound {
+                made = needed.lowerBound..<needed.lowerBound
+            }
+            while made.upperBound <= needed.upperBound {
+                let group = made.upperBound..<min(made.upperBound + 4, plan.frames.count)
+                make(group)
+                made = max(made.lowerBound, group.upperBound - rows)..<group.upperBound
+            }
+        }
+
+        /// The smoothed power cepstrum of frame f.
+        func smoothed(_ f: Int) -> [Double] {
+            let frames = plan.frames, settings = plan.settings, bins = self.bins, count = frames.count
+            var values = [Double](repeating: 0, count: bins)
+            let low = max(0, f - plan.reach), high = min(count - 1, f + plan.reach)
+            ensure(low...high)
+            let row = { (i: Int) in (i % self.rows) * bins }
+            // Where the time-averaged frame is constant over the peak's bins (the frames it
+            // averages are, as in digital silence), the smoothed values there differ only by the
+            // rounding of the quefrency averaging, and that rounding decides the peak: such a
+            // frame is averaged again in Praat's order, in 80 bits, as Praat does.
+            var exact = false
+            if plan.averageTime {
+                let mid = frames.firstTime + Double(f) * frames.timeStep
+                let window = InterpolatedMean(count: count, x1: frames.firstTime, dx: frames.timeStep, domain: 0...frames.end,
+                                              from: mid - 0.5 * settings.timeAveragingSeconds, to: mid + 0.5 * settings.timeAveragingSeconds)
+                ring.withUnsafeBufferPointer { ring in
+                    values.withUnsafeMutableBufferPointer { out in
+                        if let taps = window.taps {
+                            for (k, weight) in taps.weights.enumerated() {
+                                let r = ring.baseAddress! + row(taps.first - 1 + k)
+                                for j in 0..<bins { out[j] += weight * r[j] }
+                            }
+                        } else {
+                            out.update(repeating: .nan)
+                        }
+                        let level = out[plan.searchBins.lowerBound]
+                        exact = plan.searchBins.allSatisfy { out[$0] == level }
+                        if exact {
+                            for j in 0..<bins { out[j] = window { ring[row($0 - 1) + j] } }
+                        }
+                    }
+                }
+            } else {
+                values = Array(ring[row(f)..<row(f) + bins])
+                exact = plan.searchBins.allSatisfy { values[$0] == values[plan.searchBins.lowerBound] }
+            }
+            guard !plan.quefrencyWindows.isEmpty else { return values }
+            let timeAveraged = values
+            timeAveraged.withUnsafeBufferPointer { y in
+                values.withUnsafeMutableBufferPointer { out in
+                    if exact {
+                        for j in 0..<bins { out[j] = plan.quefrencyWindows[j].callAsFunction { y[$0 - 1] } }
+                    } else {
+                        for j in 0..<bins {
+                            guard let taps = plan.quefrencyTaps[j] else { out[j] = .nan; continue }
+                            var sum = 0.0
+                            for (k, weight) in taps.weights.enumerated() { sum += weight * y[taps.first - 1 + k] }
+                            out[j] = sum
+                        }
+                    }
+                }
             }
             return values
         }
-        /// Frame f's trend line and peak: (slope, intercept), (peak dB, quefrency s).
+
+        /// A smoothed frame's trend line and peak: (slope, intercept), (peak dB, quefrency s).
         func peak(_ values: [Double]) -> (trend: (Double, Double), peak: (Double, Double))? {
+            let settings = plan.settings, dq = plan.frames.quefrencyStep
             let decibels = values.map { 10 * log10($0 + 1e-30) }
-            guard let trend = Self.trend(decibels: decibels, dq: dq, from: trendFromSeconds, to: trendToSeconds) else { return nil }
-            guard let found = Self.maximum(decibels, dx: dq, from: 1 / peakSearchCeilingHz, to: 1 / peakSearchFloorHz) else { return nil }
+            guard let trend = PraatCepstralAnalysis.trend(decibels: decibels, dq: dq, from: settings.trendFromSeconds, to: settings.trendToSeconds),
+                  let found = PraatCepstralAnalysis.maximum(decibels, dx: dq, from: 1 / settings.peakSearchCeilingHz, to: 1 / settings.peakSearchFloorHz)
+            else { return nil }
             return (trend, found)
         }
-        var cpp = [Double](repeating: .nan, count: count), peaks = [Double](repeating: .nan, count: count)
-        for f in 0..<count {
-            flattened = flattened.filter { $0.key >= f - reach }
-            guard let ((slope, intercept), (level, quefrency)) = peak(smoothed(f)) else { continue }
-            cpp[f] = level - (slope * log(quefrency) + intercept)
-            peaks[f] = quefrency
-        }
-        // The slice of the frame whose CPP is the median (the lower middle one), made again.
-        var slice: Slice?
-        let defined = cpp.indices.filter { cpp[$0].isFinite }.sorted { cpp[$0] < cpp[$1] }
-        if !defined.isEmpty {
-            let f = defined[(defined.count - 1) / 2]
-            flattened = [:]
-            let values = smoothed(f)
-            if let ((slope, intercept), (level, quefrency)) = peak(values) {
-                let shown = min(bins, Int(clamping: trendToSeconds / dq, rounding: .down, to: 0...bins - 1) + 1)
-                slice = Slice(timeSeconds: frames.firstTime + Double(f) * timeStep, quefrencySeconds: (0..<shown).map { Double($0) * dq },
-                              levelDb: values.prefix(shown).map { 10 * log10($0 + 1e-30) }, trendSlopeDb: slope, trendInterceptDb: intercept,
-                              trendFromSeconds: trendFromSeconds, trendToSeconds: trendToSeconds,
-                              peakQuefrencySeconds: quefrency, peakDb: level, cppDb: cpp[f])
-            }
-        }
-        var sum: Float80 = 0
-        for value in cpp { sum += Float80(value) }
-        let complete = cpp.allSatisfy(\.isFinite) && count > 0
-        return Result(firstTime: frames.firstTime, timeStep: timeStep, cppDb: cpp, peakQuefrencySeconds: peaks,
-                      cppsDb: complete ? Double(sum) / Double(count) : nil, slice: slice)
     }
 
     /// ln(k·dq), from a table for the usual quefrency step (the same value log gives).
@@ -423,6 +551,55 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                 shape = found
             }
             length = Double(range)
+        }
+
+        /// The mean as weights on consecutive samples: Σ weights[k]·y(first + k).
+        struct Taps {
+            var first: Int
+            var weights: [Double]
+        }
+
+        /// The window's weights (nil where the mean is NaN): the same mean as
+        /// ``callAsFunction(_:)`` gives, its sum in another order and in Double, so within a few
+        /// units in the last place of it.
+        var taps: Taps? {
+            guard length > 0 else { return nil }
+            let taps: Taps
+            switch shape {
+            case .empty:
+                return nil
+            case .centres(let low, let high, let left, let right):
+                var weights = [Double](repeating: 1, count: high - low + 1)
+                var first = low
+                switch left {
+                case .none: break
+                case .interpolated(let phase):
+                    weights[0] += phase - 0.5 * phase * phase - 0.5
+                    weights.insert(0.5 * phase * phase, at: 0)
+                    first -= 1
+                case .constant(let phase):
+                    weights[0] += phase - 0.5
+                case .outside(let width):
+                    weights.insert(width, at: 0)
+                    first -= 1
+                }
+                switch right {
+                case .none: break
+                case .interpolated(let phase):
+                    weights[weights.count - 1] += phase - 0.5 * phase * phase - 0.5
+                    weights.append(0.5 * phase * phase)
+                case .constant(let phase):
+                    weights[weights.count - 1] += phase - 0.5
+                case .outside(let width):
+                    weights.append(width)
+                }
+                taps = Taps(first: first, weights: weights)
+            case .between(let left, _, let width, let middle):
+                taps = Taps(first: left, weights: [width * (1 - middle), width * middle])
+            case .leftOnly(let i, let width), .rightOnly(let i, let width):
+                taps = Taps(first: i, weights: [width])
+            }
+            return Taps(first: taps.first, weights: taps.weights.map { $0 / length })
         }
 
         /// The mean of the values `y(1…n)` over the window.

@@ -46,8 +46,8 @@ struct PraatFFT: Sendable {
         self.twiddles = twiddles
     }
 
-    /// In place: N samples → the spectrum in FFTPACK order.
-    func forward(_ data: inout [Double]) {
+    /// In place: N samples → the spectrum in FFTPACK order (of each lane's samples).
+    func forward<V: PraatFFTValue>(_ data: inout [V]) {
         // The radices from the last; each pass's twiddles start where those of the passes after
         // it end (FFTPACK's wa + iw − 1).
         var passes: [Pass] = [], l2 = size, offset = size - 1
@@ -60,8 +60,8 @@ struct PraatFFT: Sendable {
         run(&data, passes, inverse: false)
     }
 
-    /// In place: a spectrum in FFTPACK order → N times the samples.
-    func inverse(_ data: inout [Double]) {
+    /// In place: a spectrum in FFTPACK order → N times the samples (of each lane's spectrum).
+    func inverse<V: PraatFFTValue>(_ data: inout [V]) {
         var passes: [Pass] = [], l1 = 1, offset = 0
         for radix in factors {
             let ido = size / (radix * l1)
@@ -79,9 +79,9 @@ struct PraatFFT: Sendable {
 
     /// The passes in order, each from one buffer into the other (data, then a scratch buffer of
     /// the same size), the result copied into `data` if it ends in the scratch buffer.
-    private func run(_ data: inout [Double], _ passes: [Pass], inverse: Bool) {
+    private func run<V: PraatFFTValue>(_ data: inout [V], _ passes: [Pass], inverse: Bool) {
         precondition(data.count == size, "PraatFFT size")
-        var scratch = [Double](repeating: 0, count: size)
+        var scratch = data
         var resultInData = true
         data.withUnsafeMutableBufferPointer { c in
             scratch.withUnsafeMutableBufferPointer { ch in
@@ -103,14 +103,13 @@ struct PraatFFT: Sendable {
         if !resultInData { data = scratch }
     }
 
-    private typealias Buffer = UnsafeMutableBufferPointer<Double>
     private typealias Twiddle = UnsafePointer<Double>
 
     // The passes in FFTPACK's notation, 1-based: forward CC(I, K, M) → CH(I, M, K), backward
     // CC(I, M, K) → CH(I, K, M), I = 1…ido, K = 1…l1, M = 1…radix; IC = ido + 2 − I; WA(j) is
     // twiddle[j − 1].
 
-    private static func forward2(_ ido: Int, _ l1: Int, _ cc: Buffer, _ ch: Buffer, _ wa: Twiddle) {
+    private static func forward2<V: PraatFFTValue>(_ ido: Int, _ l1: Int, _ cc: UnsafeMutableBufferPointer<V>, _ ch: UnsafeMutableBufferPointer<V>, _ wa: Twiddle) {
         func CC(_ i: Int, _ k: Int, _ m: Int) -> Int { i - 1 + ido * (k - 1 + l1 * (m - 1)) }
         func CH(_ i: Int, _ m: Int, _ k: Int) -> Int { i - 1 + ido * (m - 1 + 2 * (k - 1)) }
         for k in 1...l1 {
@@ -138,7 +137,7 @@ struct PraatFFT: Sendable {
         }
     }
 
-    private static func forward4(_ ido: Int, _ l1: Int, _ cc: Buffer, _ ch: Buffer, _ wa1: Twiddle, _ wa2: Twiddle, _ wa3: Twiddle) {
+    private static func forward4<V: PraatFFTValue>(_ ido: Int, _ l1: Int, _ cc: UnsafeMutableBufferPointer<V>, _ ch: UnsafeMutableBufferPointer<V>, _ wa1: Twiddle, _ wa2: Twiddle, _ wa3: Twiddle) {
         let hsqt2 = 0.70710678118654752440084436210485
         func CC(_ i: Int, _ k: Int, _ m: Int) -> Int { i - 1 + ido * (k - 1 + l1 * (m - 1)) }
         func CH(_ i: Int, _ m: Int, _ k: Int) -> Int { i - 1 + ido * (m - 1 + 4 * (k - 1)) }
@@ -187,7 +186,7 @@ struct PraatFFT: Sendable {
         }
     }
 
-    private static func backward2(_ ido: Int, _ l1: Int, _ cc: Buffer, _ ch: Buffer, _ wa: Twiddle) {
+    private static func backward2<V: PraatFFTValue>(_ ido: Int, _ l1: Int, _ cc: UnsafeMutableBufferPointer<V>, _ ch: UnsafeMutableBufferPointer<V>, _ wa: Twiddle) {
         func CC(_ i: Int, _ m: Int, _ k: Int) -> Int { i - 1 + ido * (m - 1 + 2 * (k - 1)) }
         func CH(_ i: Int, _ k: Int, _ m: Int) -> Int { i - 1 + ido * (k - 1 + l1 * (m - 1)) }
         for k in 1...l1 {
@@ -215,7 +214,7 @@ struct PraatFFT: Sendable {
         }
     }
 
-    private static func backward4(_ ido: Int, _ l1: Int, _ cc: Buffer, _ ch: Buffer, _ wa1: Twiddle, _ wa2: Twiddle, _ wa3: Twiddle) {
+    private static func backward4<V: PraatFFTValue>(_ ido: Int, _ l1: Int, _ cc: UnsafeMutableBufferPointer<V>, _ ch: UnsafeMutableBufferPointer<V>, _ wa1: Twiddle, _ wa2: Twiddle, _ wa3: Twiddle) {
         let sqrt2 = 1.4142135623730950488016887242097
         func CC(_ i: Int, _ m: Int, _ k: Int) -> Int { i - 1 + ido * (m - 1 + 4 * (k - 1)) }
         func CH(_ i: Int, _ k: Int, _ m: Int) -> Int { i - 1 + ido * (k - 1 + l1 * (m - 1)) }
@@ -270,3 +269,15 @@ struct PraatFFT: Sendable {
         }
     }
 }
+
+/// What the FFT's passes compute with: a Double, or lanes of Doubles (several transforms at
+/// once), each lane with a Double's operations in the same order, so with the same values.
+protocol PraatFFTValue {
+    static func + (a: Self, b: Self) -> Self
+    static func - (a: Self, b: Self) -> Self
+    static prefix func - (a: Self) -> Self
+    static func * (a: Double, b: Self) -> Self
+}
+
+extension Double: PraatFFTValue {}
+extension SIMD4: PraatFFTValue where Scalar == Double {}

@@ -25,11 +25,20 @@ extension PraatSound {
         // Every new sample is the sinc interpolation of the old samples (low-passed first when
         // the rate goes down) at its time.
         func interpolated(_ y: UnsafeBufferPointer<Double>) -> [Double] {
-            (0..<newCount).map { i -> Double in
-                // Sampled_xToIndex of the old sound, 1-based as NUM_interpolate_sinc takes it.
-                let index = (newX1 + Double(i) * newDx - x1) / dx + 1
-                return Self.interpolateSinc(y, at: index, depth: precision)
+            // Sampled_xToIndex of the old sound, 1-based as NUM_interpolate_sinc takes it.
+            func index(_ i: Int) -> Double { (newX1 + Double(i) * newDx - x1) / dx + 1 }
+            var result = [Double](repeating: 0, count: newCount)
+            var i = 0
+            while i < newCount {
+                if i + 4 <= newCount, let four = Self.interpolateSinc(y, at: SIMD4(index(i), index(i + 1), index(i + 2), index(i + 3)), depth: precision) {
+                    for lane in 0..<4 { result[i + lane] = four[lane] }
+                    i += 4
+                } else {
+                    result[i] = Self.interpolateSinc(y, at: index(i), depth: precision)
+                    i += 1
+                }
             }
+            return result
         }
         guard upfactor < 1 else {
             return PraatSound(samples: samples.withUnsafeBufferPointer(interpolated), dx: newDx, firstTime: newX1, endTime: xmax)
@@ -133,6 +142,49 @@ extension PraatSound {
         }
         add(stride(from: midleft, through: left, by: -1), distance: x - Double(midleft), span: x - Double(left) + 1)
         add(midright...right, distance: Double(midright) - x, span: Double(right) - x + 1)
+        return result
+    }
+
+    /// ``interpolateSinc(_:at:depth:)`` at four indices at once, each lane with that function's
+    /// operations in its order (the same values, the four windows' recurrences side by side);
+    /// nil unless every index lies between samples with `depth` ≥ 3 samples each side.
+    static func interpolateSinc(_ y: UnsafeBufferPointer<Double>, at x: SIMD4<Double>, depth: Int) -> SIMD4<Double>? {
+        guard depth >= 3, let base = y.baseAddress else { return nil }
+        var midleft = SIMD4<Int>()
+        for lane in 0..<4 {
+            guard x[lane] >= 1, x[lane] <= Double(y.count) else { return nil }
+            midleft[lane] = Int(x[lane].rounded(.down))
+            guard x[lane] != Double(midleft[lane]), midleft[lane] >= depth, y.count - midleft[lane] >= depth else { return nil }
+        }
+        let left = SIMD4<Double>(midleft &+ 1 &- depth), right = SIMD4<Double>(midleft &+ depth)
+        var result = SIMD4<Double>()
+        // One side of the windows: per lane the samples from `start` (1-based) by `step`, at
+        // distances d, d + 1, … from x, the raised cosine spanning `span` samples.
+        func add(from start: SIMD4<Int>, step: Int, distance: SIMD4<Double>, span: SIMD4<Double>) {
+            var a = Double.pi * distance
+            var halfSinA = SIMD4<Double>(), cosaa = SIMD4<Double>(), sinaa = SIMD4<Double>(), cosdaa = SIMD4<Double>(), sindaa = SIMD4<Double>()
+            let aa = a / span, daa = Double.pi / span
+            for lane in 0..<4 {
+                halfSinA[lane] = 0.5 * sin(a[lane])
+                cosaa[lane] = cos(aa[lane])
+                sinaa[lane] = sin(aa[lane])
+                cosdaa[lane] = cos(daa[lane])
+                sindaa[lane] = sin(daa[lane])
+            }
+            var p = (base + start[0] - 1, base + start[1] - 1, base + start[2] - 1, base + start[3] - 1)
+            for _ in 0..<depth {
+                result += SIMD4(p.0.pointee, p.1.pointee, p.2.pointee, p.3.pointee) * (halfSinA / a * (1 + cosaa))
+                a += .pi
+                let help = cosaa * cosdaa - sinaa * sindaa
+                sinaa = cosaa * sindaa + sinaa * cosdaa
+                cosaa = help
+                halfSinA = -halfSinA
+                p = (p.0 + step, p.1 + step, p.2 + step, p.3 + step)
+            }
+        }
+        let low = SIMD4<Double>(midleft)
+        add(from: midleft, step: -1, distance: x - low, span: x - left + 1)
+        add(from: midleft &+ 1, step: 1, distance: low + 1 - x, span: right - x + 1)
         return result
     }
 }

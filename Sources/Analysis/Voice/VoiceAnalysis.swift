@@ -87,9 +87,11 @@ public enum VoiceAnalysis {
         return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 
-    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1], on two threads:
-    /// the recording's levels beside the pitch frames, then the pitch contour and what it gives
-    /// (F0 statistics, voiced levels, pulses, jitter, shimmer) beside the harmonicity frames.
+    /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1], in two rounds
+    /// of independent jobs over the machine's cores: the recording's levels and formants, the
+    /// cepstrogram's resampled sound and the pitch frames; then the pitch contour and what it
+    /// gives (F0 statistics, voiced levels, pulses, jitter, shimmer, eGeMAPS), MFCCs, the CPP of
+    /// the cepstrogram's frames in chunks and the harmonicity frames.
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
         let frames = interleaved.count / max(1, channels)
         let channel0 = channels == 1 ? interleaved : (0..<frames).map { interleaved[$0 * channels] }
@@ -101,26 +103,63 @@ public enum VoiceAnalysis {
         let pitch = pitchAnalysis.plan(sound)
         let harmonicity = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound)
 
-        let ((recording, formantTrack), pitchRuns) = Parallel.map(beside: {
-            (levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options),
-             Swift.Result<PraatFormantAnalysis.Track, PraatFormantAnalysis.Failure> { () throws(PraatFormantAnalysis.Failure) in try options.formants.analyze(sound) })
-        }, pitch?.runCount ?? 0, parallel: true) { pitch?.frames(run: $0) ?? [] }
-        let ((contour, voice, quality), harmonicityRuns) = Parallel.map(beside: {
-            let contour = pitch?.contour(pitchRuns)
-            // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
-            let cepstral = 2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.analyze(sound) : nil
-            let spectralFrames = options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
-                guard case .success(let track) = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
-                let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
-                return nearest.frequencyHz.count >= 3 ? (nearest.frequencyHz[2], nearest.bandwidthHz[2]) : nil
+        enum First: Sendable {
+            case levels((features: VoiceLevelFeatures, warnings: [String]), Swift.Result<PraatFormantAnalysis.Track, PraatFormantAnalysis.Failure>)
+            case cepstrogram(PraatCepstralAnalysis.Plan?)
+            case pitch([PraatPitchAnalysis.Frame])
+        }
+        let first = Parallel.map(2 + (pitch?.runCount ?? 0), parallel: true) { job -> First in
+            switch job {
+            case 0:
+                .levels(levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options),
+                        Swift.Result { () throws(PraatFormantAnalysis.Failure) in try options.formants.analyze(sound) })
+            case 1:
+                // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
+                .cepstrogram(2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.plan(sound) : nil)
+            default:
+                .pitch(pitch?.frames(run: job - 2) ?? [])
             }
-            let egemaps = EGeMAPSFeatures(spectralFrames, voicedPitchFrames: contour.map { c in c.frequency.indices.map(c.isVoiced) } ?? [],
-                                          pitchTimeStep: contour?.dx ?? 0, durationSeconds: Double(frames) / sampleRateHz,
-                                          peakThreshold: options.egemaps.loudnessPeakThreshold)
-            return (contour, contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
-                    (options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz), cepstral, egemaps))
-        }, harmonicity?.runCount ?? 0, parallel: true) { harmonicity?.frames(run: $0) ?? [] }
-        let (mfcc, cepstral, egemaps) = quality
+        }
+        guard case .levels(let recording, let formantTrack) = first[0], case .cepstrogram(let cepstrogram) = first[1] else {
+            preconditionFailure("voice jobs out of order")
+        }
+        let pitchRuns = first.dropFirst(2).map { job -> [PraatPitchAnalysis.Frame] in
+            guard case .pitch(let frames) = job else { preconditionFailure("voice jobs out of order") }
+            return frames
+        }
+        let contour = pitch?.contour(pitchRuns)
+
+        enum Second: Sendable {
+            case voice((features: VoiceContourFeatures, warnings: [String]), MFCCAnalysis.Result, EGeMAPSFeatures)
+            case cepstral([PraatCepstralAnalysis.Plan.Peak])
+            case harmonicity([PraatPitchAnalysis.Frame])
+        }
+        let chunks = cepstrogram?.chunkCount ?? 0
+        let second = Parallel.map(1 + chunks + (harmonicity?.runCount ?? 0), parallel: true) { job -> Second in
+            if job == 0 {
+                let spectralFrames = options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
+                    guard case .success(let track) = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
+                    let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
+                    return nearest.frequencyHz.count >= 3 ? (nearest.frequencyHz[2], nearest.bandwidthHz[2]) : nil
+                }
+                let egemaps = EGeMAPSFeatures(spectralFrames, voicedPitchFrames: contour.map { c in c.frequency.indices.map(c.isVoiced) } ?? [],
+                                              pitchTimeStep: contour?.dx ?? 0, durationSeconds: Double(frames) / sampleRateHz,
+                                              peakThreshold: options.egemaps.loudnessPeakThreshold)
+                return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
+                              options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz), egemaps)
+            }
+            if job <= chunks, let cepstrogram { return .cepstral(cepstrogram.peaks(chunk: job - 1)) }
+            return .harmonicity(harmonicity?.frames(run: job - 1 - chunks) ?? [])
+        }
+        guard case .voice(let voice, let mfcc, let egemaps) = second[0] else { preconditionFailure("voice jobs out of order") }
+        let cepstral = cepstrogram?.result(second[1..<1 + chunks].map { job in
+            guard case .cepstral(let peaks) = job else { preconditionFailure("voice jobs out of order") }
+            return peaks
+        })
+        let harmonicityRuns = second.dropFirst(1 + chunks).map { job -> [PraatPitchAnalysis.Frame] in
+            guard case .harmonicity(let frames) = job else { preconditionFailure("voice jobs out of order") }
+            return frames
+        }
         let features = VoiceFeatures(levels: recording.features, contour: voice.features,
                                      hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
         var warnings = recording.warnings + voice.warnings
