@@ -60,11 +60,9 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .systemLibrary(
-            name: "CFFmpeg",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]
-        ),
+        // FFmpeg's headers (Debian: libavformat-dev libavcodec-dev libswresample-dev libavutil-dev),
+        // its libraries loaded with dlopen when a file needs them, not linked.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: - Implementation
         // Process-wide C: temporary outputs removed when a signal ends the process (an async-signal-safe

@@ -30,6 +30,8 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     /// The bytes of a file decoded from memory, and libavformat's reader over them.
     private var memory: MemoryReader?
     private var memoryIO: UnsafeMutablePointer<AVIOContext>?
+    /// FFmpeg's functions, loaded by the first decoder.
+    private let ffmpeg: atk_ffmpeg
 
     /// Decodes the file at `path`.
     ///
@@ -49,40 +51,45 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
 
     private init(path: String, bytes: [UInt8]?) throws(AudioError) {
         self.path = path
-        av_log_set_level(AV_LOG_QUIET)  // errors reach the caller as AudioError, stderr stays one line
+        var failure: UnsafePointer<CChar>?
+        guard let table = atk_ffmpeg_load(&failure) else {
+            throw AudioError(file: path, reason: .open(failure.map { String(cString: $0) } ?? "cannot load FFmpeg's libraries"))
+        }
+        ffmpeg = table.pointee
+        ffmpeg.av_log_set_level!(AV_LOG_QUIET)  // errors reach the caller as AudioError, stderr stays one line
         var context: UnsafeMutablePointer<AVFormatContext>?
         if let bytes {
             let reader = MemoryReader(bytes)
             memory = reader
             let size = 1 << 16
-            guard let buffer = av_malloc(size), let allocated = avformat_alloc_context(),
-                let io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 0, Unmanaged.passUnretained(reader).toOpaque(),
+            guard let buffer = ffmpeg.av_malloc!(size), let allocated = ffmpeg.avformat_alloc_context!(),
+                let io = ffmpeg.avio_alloc_context!(buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 0, Unmanaged.passUnretained(reader).toOpaque(),
                                             MemoryReader.read, nil, MemoryReader.seek)
             else { throw AudioError(file: path, reason: .open("out of memory")) }
             memoryIO = io
             allocated.pointee.pb = io
             context = allocated
         }
-        var status = FileName.withCString(path) { avformat_open_input(&context, bytes == nil ? $0 : nil, nil, nil) }
+        var status = FileName.withCString(path) { ffmpeg.avformat_open_input!(&context, bytes == nil ? $0 : nil, nil, nil) }
         guard status >= 0, let context else {
-            throw AudioError(file: path, reason: .open(Self.message(status)))
+            throw AudioError(file: path, reason: .open(message(status)))
         }
         formatContext = context
-        status = avformat_find_stream_info(context, nil)
-        guard status >= 0 else { throw AudioError(file: path, reason: .open(Self.message(status))) }
+        status = ffmpeg.avformat_find_stream_info!(context, nil)
+        guard status >= 0 else { throw AudioError(file: path, reason: .open(message(status))) }
         var codec: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
+        let index = ffmpeg.av_find_best_stream!(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
         guard index >= 0, let codec, let stream = context.pointee.streams[Int(index)] else {
-            throw AudioError(file: path, reason: .open("no decodable audio stream (\(Self.message(index)))"))
+            throw AudioError(file: path, reason: .open("no decodable audio stream (\(message(index)))"))
         }
         streamIndex = index
-        guard let codecContext = avcodec_alloc_context3(codec) else {
+        guard let codecContext = ffmpeg.avcodec_alloc_context3!(codec) else {
             throw AudioError(file: path, reason: .open("cannot allocate a decoder"))
         }
         self.codecContext = codecContext
-        status = avcodec_parameters_to_context(codecContext, stream.pointee.codecpar)
-        if status >= 0 { status = avcodec_open2(codecContext, codec, nil) }
-        guard status >= 0 else { throw AudioError(file: path, reason: .open(Self.message(status))) }
+        status = ffmpeg.avcodec_parameters_to_context!(codecContext, stream.pointee.codecpar)
+        if status >= 0 { status = ffmpeg.avcodec_open2!(codecContext, codec, nil) }
+        guard status >= 0 else { throw AudioError(file: path, reason: .open(message(status))) }
         let channels = Int(codecContext.pointee.ch_layout.nb_channels)
         let rate = codecContext.pointee.sample_rate
         guard channels > 0, rate > 0 else {
@@ -90,16 +97,16 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         }
         var resampler: OpaquePointer?
         var outLayout = AVChannelLayout()
-        av_channel_layout_default(&outLayout, Int32(channels))
-        status = swr_alloc_set_opts2(
+        ffmpeg.av_channel_layout_default!(&outLayout, Int32(channels))
+        status = ffmpeg.swr_alloc_set_opts2!(
             &resampler, &outLayout, AV_SAMPLE_FMT_FLT, rate, &codecContext.pointee.ch_layout,
             codecContext.pointee.sample_fmt, rate, 0, nil)
-        av_channel_layout_uninit(&outLayout)
+        ffmpeg.av_channel_layout_uninit!(&outLayout)
         self.resampler = resampler
-        if status >= 0 { status = swr_init(resampler) }
-        guard status >= 0 else { throw AudioError(file: path, reason: .open(Self.message(status))) }
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
+        if status >= 0 { status = ffmpeg.swr_init!(resampler) }
+        guard status >= 0 else { throw AudioError(file: path, reason: .open(message(status))) }
+        packet = ffmpeg.av_packet_alloc!()
+        frame = ffmpeg.av_frame_alloc!()
         guard packet != nil, frame != nil else { throw AudioError(file: path, reason: .open("out of memory")) }
         let ticks = stream.pointee.duration, base = stream.pointee.time_base
         if ticks > 0, base.den > 0 {
@@ -110,19 +117,19 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         format = try AudioFormat(
             sampleRateHz: Double(rate), channels: channels, frames: nil,
             container: formatName.contains("mp4") ? "MPEG-4" : formatName,
-            encoding: String(cString: avcodec_get_name(codecContext.pointee.codec_id)).uppercased()
+            encoding: (ffmpeg.avcodec_get_name!(codecContext.pointee.codec_id).map { String(cString: $0) } ?? "?").uppercased()
         ).validated(file: path)
     }
 
     deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        swr_free(&resampler)
-        avcodec_free_context(&codecContext)
-        avformat_close_input(&formatContext)
+        ffmpeg.av_frame_free!(&frame)
+        ffmpeg.av_packet_free!(&packet)
+        ffmpeg.swr_free!(&resampler)
+        ffmpeg.avcodec_free_context!(&codecContext)
+        ffmpeg.avformat_close_input!(&formatContext)
         if memoryIO != nil {
-            av_freep(&memoryIO!.pointee.buffer)
-            avio_context_free(&memoryIO)
+            ffmpeg.av_freep!(&memoryIO!.pointee.buffer)
+            ffmpeg.avio_context_free!(&memoryIO)
         }
     }
 
@@ -158,10 +165,10 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     private func decodeNextFrame() throws(AudioError) -> Bool {
         guard let codecContext, let frame, let packet else { return false }
         while true {
-            let received = avcodec_receive_frame(codecContext, frame)
+            let received = ffmpeg.avcodec_receive_frame!(codecContext, frame)
             if received == 0 {
                 try convert(frame)
-                av_frame_unref(frame)
+                ffmpeg.av_frame_unref!(frame)
                 return true
             }
             if received == atk_averror_eof() {
@@ -169,39 +176,39 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
                 return false
             }
             guard received == atk_averror_eagain() else {
-                throw AudioError(file: path, reason: .decode(Self.message(received)))
+                throw AudioError(file: path, reason: .decode(message(received)))
             }
             if draining {
                 finished = true
                 return false
             }
-            let status = av_read_frame(formatContext, packet)
+            let status = ffmpeg.av_read_frame!(formatContext, packet)
             if status < 0 {
                 draining = true
-                avcodec_send_packet(codecContext, nil)
+                _ = ffmpeg.avcodec_send_packet!(codecContext, nil)
                 continue
             }
-            defer { av_packet_unref(packet) }
+            defer { ffmpeg.av_packet_unref!(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(codecContext, packet)
+            let sent = ffmpeg.avcodec_send_packet!(codecContext, packet)
             if sent < 0, sent != atk_averror_eagain() {
-                throw AudioError(file: path, reason: .decode(Self.message(sent)))
+                throw AudioError(file: path, reason: .decode(message(sent)))
             }
         }
     }
 
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioError) {
         let channels = format.channels
-        let capacity = Int(swr_get_out_samples(resampler, frame.pointee.nb_samples))
+        let capacity = Int(ffmpeg.swr_get_out_samples!(resampler, frame.pointee.nb_samples))
         guard capacity > 0 else { return }
         pending = [Float](repeating: 0, count: capacity * channels)
         let converted = pending.withUnsafeMutableBytes { raw -> Int32 in
             var output: UnsafeMutablePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             return frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: channels) { input in
-                swr_convert(resampler, &output, Int32(capacity), input, frame.pointee.nb_samples)
+                ffmpeg.swr_convert!(resampler, &output, Int32(capacity), input, frame.pointee.nb_samples)
             }
         }
-        guard converted >= 0 else { throw AudioError(file: path, reason: .decode(Self.message(converted))) }
+        guard converted >= 0 else { throw AudioError(file: path, reason: .decode(message(converted))) }
         pending.removeSubrange(Int(converted) * channels..<pending.count)
         pendingStart = 0
     }
@@ -209,9 +216,9 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     /// FFmpeg's text for an error code.
     ///
     /// The corresponding C function is `av_strerror`.
-    private static func message(_ code: Int32) -> String {
+    private func message(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
+        _ = ffmpeg.av_strerror!(code, &buffer, buffer.count)
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
     }
