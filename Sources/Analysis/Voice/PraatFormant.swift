@@ -53,6 +53,13 @@ public struct PraatFormantAnalysis: Sendable, Hashable {
     }
 
     func analyze(_ input: PraatSound) throws(Failure) -> Track {
+        let plan = try plan(input)
+        return plan.track((0..<plan.chunkCount).map(plan.frames(chunk:)))
+    }
+
+    /// The resampled, pre-emphasised sound and its frames, to be analysed in chunks of
+    /// consecutive frames (on different threads, if wanted).
+    func plan(_ input: PraatSound) throws(Failure) -> Plan {
         let poles = Int(clamping: (2 * maximumFormantCount).rounded(.toNearestOrAwayFromZero), to: 1...1000)
         let nyquist = 0.5 / input.dx
         guard maximumFormantHz <= 4 * nyquist else { throw .rateTooHigh(maximumFormantHz: maximumFormantHz, sampleRateHz: 2 * nyquist) }
@@ -82,24 +89,50 @@ public struct PraatFormantAnalysis: Sendable, Hashable {
             let d = Double(i) - middle
             return (exp(-48 * d * d / span / span) - edge) / (1 - edge)
         }
-        var frames = [Frame](repeating: Frame(), count: frameCount)
-        var buffer = [Double](repeating: 0, count: windowSamples)
-        let burg = BurgLPC(order: poles)
-        for frame in 0..<frameCount {
-            let t = firstTime + Double(frame) * dt
-            // Sampled_xToLowIndex (1-based) and the window around it, clipped to the sound.
-            let left = Int(clamping: (t - sound.x1) / dx, rounding: .down, to: -1...nx) + 1
-            let start = max(left + 1 - halfWindow, 1), end = min(left + halfWindow, nx)
-            guard end >= start else { continue }
-            var peak = 0.0
-            for i in start...end { peak = max(peak, s[i - 1] * s[i - 1]) }
-            guard peak > 0 else { continue }
-            let length = end - start + 1
-            for j in 0..<length { buffer[j] = s[start - 1 + j] * window[j] }
-            guard let coefficients = buffer.withUnsafeBufferPointer({ burg.coefficients(UnsafeBufferPointer(rebasing: $0[0..<length])) }) else { continue }
-            frames[frame] = Self.formants(coefficients, nyquist: 0.5 / dx, safetyMargin: 50)
+        return Plan(samples: s, dx: dx, x1: sound.x1, firstTime: firstTime, timeStep: dt, frameCount: frameCount,
+                    halfWindow: halfWindow, window: window, poles: poles)
+    }
+
+    /// ``plan(_:)``'s sound and frames.
+    struct Plan: Sendable {
+        let samples: [Double]
+        let dx: Double
+        let x1: Double
+        let firstTime: Double
+        let timeStep: Double
+        let frameCount: Int
+        let halfWindow: Int
+        let window: [Double]
+        let poles: Int
+        static let chunkLength = 400
+        var chunkCount: Int { (frameCount + Self.chunkLength - 1) / Self.chunkLength }
+
+        /// The formants of chunk `c`'s frames.
+        func frames(chunk c: Int) -> [Frame] {
+            let nx = samples.count
+            var buffer = [Double](repeating: 0, count: window.count)
+            let burg = BurgLPC(order: poles)
+            return (c * Self.chunkLength..<min(frameCount, (c + 1) * Self.chunkLength)).map { frame in
+                let t = firstTime + Double(frame) * timeStep
+                // Sampled_xToLowIndex (1-based) and the window around it, clipped to the sound.
+                let left = Int(clamping: (t - x1) / dx, rounding: .down, to: -1...nx) + 1
+                let start = max(left + 1 - halfWindow, 1), end = min(left + halfWindow, nx)
+                guard end >= start else { return Frame() }
+                var peak = 0.0
+                for i in start...end { peak = max(peak, samples[i - 1] * samples[i - 1]) }
+                guard peak > 0 else { return Frame() }
+                let length = end - start + 1
+                for j in 0..<length { buffer[j] = samples[start - 1 + j] * window[j] }
+                guard let coefficients = buffer.withUnsafeBufferPointer({ burg.coefficients(UnsafeBufferPointer(rebasing: $0[0..<length])) })
+                else { return Frame() }
+                return PraatFormantAnalysis.formants(coefficients, nyquist: 0.5 / dx, safetyMargin: 50)
+            }
         }
-        return Track(firstTime: firstTime, timeStep: dt, frames: frames)
+
+        /// The chunks' frames joined.
+        func track(_ chunks: [[Frame]]) -> Track {
+            Track(firstTime: firstTime, timeStep: timeStep, frames: chunks.flatMap { $0 })
+        }
     }
 
     /// The formants of LPC coefficients a[1…p] (x[n] ≈ Σ a[k]·x[n − k]): the roots of

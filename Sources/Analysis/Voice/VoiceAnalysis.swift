@@ -88,10 +88,11 @@ public enum VoiceAnalysis {
     }
 
     /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1], in two rounds
-    /// of independent jobs over the machine's cores: the recording's levels and formants, the
-    /// cepstrogram's resampled sound and the pitch frames; then the pitch contour and what it
-    /// gives (F0 statistics, voiced levels, pulses, jitter, shimmer, eGeMAPS), MFCCs, the CPP of
-    /// the cepstrogram's frames in chunks and the harmonicity frames.
+    /// of independent jobs over the machine's cores: the sounds the formant and cepstrogram
+    /// analyses resample, the recording's levels and the pitch frames; then the pitch contour's
+    /// features (F0 statistics, voiced levels, pulses, jitter, shimmer) and MFCCs, the formant
+    /// and cepstrogram frames in chunks and the harmonicity frames; then eGeMAPS, which needs
+    /// the contour and the formants.
     public static func analyze(interleaved: [Double], channels: Int, sampleRateHz: Double, options: Options = Options()) -> Result {
         let frames = interleaved.count / max(1, channels)
         let channel0 = channels == 1 ? interleaved : (0..<frames).map { interleaved[$0 * channels] }
@@ -104,62 +105,72 @@ public enum VoiceAnalysis {
         let harmonicity = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound)
 
         enum First: Sendable {
-            case levels((features: VoiceLevelFeatures, warnings: [String]), Swift.Result<PraatFormantAnalysis.Track, PraatFormantAnalysis.Failure>)
+            case formants(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>)
             case cepstrogram(PraatCepstralAnalysis.Plan?)
+            case levels((features: VoiceLevelFeatures, warnings: [String]))
             case pitch([PraatPitchAnalysis.Frame])
         }
-        let first = Parallel.map(2 + (pitch?.runCount ?? 0), parallel: true) { job -> First in
+        let first = Parallel.map(3 + (pitch?.runCount ?? 0), parallel: true) { job -> First in
             switch job {
             case 0:
-                .levels(levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options),
-                        Swift.Result { () throws(PraatFormantAnalysis.Failure) in try options.formants.analyze(sound) })
+                .formants(Swift.Result { () throws(PraatFormantAnalysis.Failure) in try options.formants.plan(sound) })
             case 1:
                 // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
                 .cepstrogram(2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.plan(sound) : nil)
+            case 2:
+                .levels(levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options))
             default:
-                .pitch(pitch?.frames(run: job - 2) ?? [])
+                .pitch(pitch?.frames(run: job - 3) ?? [])
             }
         }
-        guard case .levels(let recording, let formantTrack) = first[0], case .cepstrogram(let cepstrogram) = first[1] else {
+        guard case .formants(let formantPlan) = first[0], case .cepstrogram(let cepstrogram) = first[1], case .levels(let recording) = first[2] else {
             preconditionFailure("voice jobs out of order")
         }
-        let pitchRuns = first.dropFirst(2).map { job -> [PraatPitchAnalysis.Frame] in
+        let contour = pitch?.contour(first.dropFirst(3).map { job in
             guard case .pitch(let frames) = job else { preconditionFailure("voice jobs out of order") }
             return frames
-        }
-        let contour = pitch?.contour(pitchRuns)
+        })
 
         enum Second: Sendable {
-            case voice((features: VoiceContourFeatures, warnings: [String]), MFCCAnalysis.Result, EGeMAPSFeatures)
+            case voice((features: VoiceContourFeatures, warnings: [String]), MFCCAnalysis.Result)
             case cepstral([PraatCepstralAnalysis.Plan.Peak])
+            case formants([PraatFormantAnalysis.Frame])
             case harmonicity([PraatPitchAnalysis.Frame])
         }
-        let chunks = cepstrogram?.chunkCount ?? 0
-        let second = Parallel.map(1 + chunks + (harmonicity?.runCount ?? 0), parallel: true) { job -> Second in
+        let cepstralChunks = cepstrogram?.chunkCount ?? 0
+        let formantChunks = (try? formantPlan.get())?.chunkCount ?? 0
+        let second = Parallel.map(1 + cepstralChunks + formantChunks + (harmonicity?.runCount ?? 0), parallel: true) { job -> Second in
             if job == 0 {
-                let spectralFrames = options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
-                    guard case .success(let track) = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
-                    let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
-                    return nearest.frequencyHz.count >= 3 ? (nearest.frequencyHz[2], nearest.bandwidthHz[2]) : nil
-                }
-                let egemaps = EGeMAPSFeatures(spectralFrames, voicedPitchFrames: contour.map { c in c.frequency.indices.map(c.isVoiced) } ?? [],
-                                              pitchTimeStep: contour?.dx ?? 0, durationSeconds: Double(frames) / sampleRateHz,
-                                              peakThreshold: options.egemaps.loudnessPeakThreshold)
-                return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
-                              options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz), egemaps)
+                return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour), options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz))
             }
-            if job <= chunks, let cepstrogram { return .cepstral(cepstrogram.peaks(chunk: job - 1)) }
-            return .harmonicity(harmonicity?.frames(run: job - 1 - chunks) ?? [])
+            let cepstralJob = job - 1, formantJob = job - 1 - cepstralChunks, harmonicityJob = job - 1 - cepstralChunks - formantChunks
+            if cepstralJob < cepstralChunks { return .cepstral(cepstrogram?.peaks(chunk: cepstralJob) ?? []) }
+            if formantJob < formantChunks { return .formants((try? formantPlan.get())?.frames(chunk: formantJob) ?? []) }
+            return .harmonicity(harmonicity?.frames(run: harmonicityJob) ?? [])
         }
-        guard case .voice(let voice, let mfcc, let egemaps) = second[0] else { preconditionFailure("voice jobs out of order") }
-        let cepstral = cepstrogram?.result(second[1..<1 + chunks].map { job in
+        guard case .voice(let voice, let mfcc) = second[0] else { preconditionFailure("voice jobs out of order") }
+        let cepstral = cepstrogram?.result(second[1..<1 + cepstralChunks].map { job in
             guard case .cepstral(let peaks) = job else { preconditionFailure("voice jobs out of order") }
             return peaks
         })
-        let harmonicityRuns = second.dropFirst(1 + chunks).map { job -> [PraatPitchAnalysis.Frame] in
+        let formantTrack = formantPlan.map { plan in
+            plan.track(second[1 + cepstralChunks..<1 + cepstralChunks + formantChunks].map { job in
+                guard case .formants(let frames) = job else { preconditionFailure("voice jobs out of order") }
+                return frames
+            })
+        }
+        let harmonicityRuns = second.dropFirst(1 + cepstralChunks + formantChunks).map { job -> [PraatPitchAnalysis.Frame] in
             guard case .harmonicity(let frames) = job else { preconditionFailure("voice jobs out of order") }
             return frames
         }
+        let spectralFrames = options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
+            guard case .success(let track) = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
+            let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
+            return nearest.frequencyHz.count >= 3 ? (nearest.frequencyHz[2], nearest.bandwidthHz[2]) : nil
+        }
+        let egemaps = EGeMAPSFeatures(spectralFrames, voicedPitchFrames: contour.map { c in c.frequency.indices.map(c.isVoiced) } ?? [],
+                                      pitchTimeStep: contour?.dx ?? 0, durationSeconds: Double(frames) / sampleRateHz,
+                                      peakThreshold: options.egemaps.loudnessPeakThreshold)
         let features = VoiceFeatures(levels: recording.features, contour: voice.features,
                                      hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
         var warnings = recording.warnings + voice.warnings
