@@ -240,8 +240,7 @@ def batch_analyse(unit):
             rows.append((unit, "gait", features))
         audio = [n for n in names if n.endswith(".wav")]
         for name in audio:
-            from voice_parselmouth import praat
-            rows.append((str(path / name), "voice", praat(str(path / name))))
+            rows.append((str(path / name), "voice", voice_everything(str(path / name))))
             rows.append((str(path / name), "spl", {"laeqDecibelsFS": peer_leq(str(path / name))}))
     else:
         d = json.loads(path.read_text())
@@ -258,6 +257,24 @@ def batch_analyse(unit):
             pta = {ch: np.mean([thresholds[(ch, f)] for f in (500, 1000, 2000, 4000) if (ch, f) in thresholds]) for ch in (0, 1)}
             rows.append((unit, "audiometry", {"ptaLeft": pta[0], "ptaRight": pta[1]}))
     return rows
+
+
+SMILE = []
+
+
+def voice_everything(path):
+    """What `score voice` computes, by the peers of voice_everything.py: Praat's F0, perturbation,
+    harmonicity, formants and CPPS, librosa's MFCCs with Δ and ΔΔ, openSMILE's eGeMAPSv02."""
+    import numpy as np
+    import opensmile
+    import voice_everything as peers
+    if not SMILE:  # one per worker process, made on its first recording
+        SMILE.append(opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.Functionals))
+    cpps, values = peers.praat(path)
+    y, rate, statistics = peers.mfcc(path)
+    egemaps = SMILE[0].process_signal(y.astype(np.float32), rate).iloc[0].to_dict()
+    return {"cppsDb": cpps, **{f"praat{k}": v for k, v in enumerate(values)},
+            **{f"mfcc{k}": float(v) for k, v in enumerate(np.concatenate(statistics))}, **{k: float(v) for k, v in egemaps.items()}}
 
 
 def peer_batch(corpus, db, jobs):
