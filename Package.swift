@@ -60,6 +60,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CAlsa",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
         // FFmpeg's headers (Debian: libavformat-dev libavcodec-dev libswresample-dev libavutil-dev),
         // its libraries loaded with dlopen when a file needs them, not linked.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
@@ -75,7 +80,7 @@ let package = Package(
         .target(
             name: "AudioIO",
             dependencies: [
-                "CSndFile", "InputGuards",
+                "CSndFile", "CAlsa", "InputGuards",
                 .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
             ],
             swiftSettings: swiftSettings

@@ -7,7 +7,7 @@
 # (read.csv of the wide table), none of them runtime dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(pkg-config zlib1g-dev libsqlite3-dev libsndfile1-dev libfftw3-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+packages=(pkg-config zlib1g-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core); fi
 command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py
 missing=()

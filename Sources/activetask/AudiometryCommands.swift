@@ -187,7 +187,7 @@ struct AudiometryCommand: ParsableCommand {
 /// `activetask tone`: calibrated pure tones to WAV.
 struct Tone: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a calibrated pure tone to a 32-bit float WAV (stereo; the untested ear silent).",
+        abstract: "Write a calibrated pure tone to a 32-bit float WAV or play it through ALSA (stereo; the untested ear silent).",
         discussion: "Level as --level-dbfs (sine peak) or --level-hl with --headphone and --volume (ResearchKit tables). Raised-cosine ramps of --ramp-ms (rise time 20–50 ms required) or --researchkit-ramp."
     )
 
@@ -202,7 +202,8 @@ struct Tone: ParsableCommand {
     @Option(name: .long, help: "Raised-cosine ramp duration, ms.") var rampMs: Double = 50
     @Flag(name: .long, help: "ResearchKit's −40 → 0 dB ramp over 0.2 s (rise time 95 ms, outside the standard's limits).") var researchkitRamp = false
     @Option(name: .long, help: "Sample rate, Hz.") var sampleRate: Double = 44_100
-    @Option(name: .long, help: "Output WAV file.") var out: String
+    @Option(name: .long, help: "Output WAV file.") var out: String?
+    @Option(name: .long, help: "Play the tone on this ALSA device (alsa:DEVICE, e.g. alsa:default), with or without --out.") var play: String?
 
     func validate() throws {
         try OptionCheck.require(sampleRate, "--sample-rate", in: 8_000...384_000, "Hz")
@@ -212,6 +213,8 @@ struct Tone: ParsableCommand {
         try OptionCheck.require(levelDbfs, "--level-dbfs", in: -400...0, "dBFS")
         try OptionCheck.require(levelHl, "--level-hl", in: -50...200, "dB HL")
         try OptionCheck.require(rampMs, "--ramp-ms", in: 0...10_000, "ms")
+        guard out != nil || play != nil else { throw ValidationError("give --out FILE, --play alsa:DEVICE or both") }
+        if let play, !play.hasPrefix("alsa:") || play.count == "alsa:".count { throw ValidationError("--play takes alsa:DEVICE, got \"\(play)\"") }
     }
 
     func run() throws {
@@ -236,18 +239,34 @@ struct Tone: ParsableCommand {
                                      ramp: researchkitRamp ? .researchKit : .raisedCosine(seconds: rampMs / 1000), sampleRateHz: sampleRate)
         do {
             let samples = try spec.render()
-            // libsndfile writes the temporary file by name; it replaces --out when complete.
-            let file = try OutputFile(out, inputs: [])
-            file.closeForExternalWriter()
-            let writer = try WAVWriter(path: file.temporaryPath, sampleRateHz: Int(clamping: sampleRate, rounding: .toNearestOrAwayFromZero),
-                                       channels: 2, encoding: .float32)
-            try writer.write(samples)
-            try writer.close()
-            try file.commit()
+            let rate = Int(clamping: sampleRate, rounding: .toNearestOrAwayFromZero)
+            if let out {
+                // libsndfile writes the temporary file by name; it replaces --out when complete.
+                let file = try OutputFile(out, inputs: [])
+                file.closeForExternalWriter()
+                let writer = try WAVWriter(path: file.temporaryPath, sampleRateHz: rate, channels: 2, encoding: .float32)
+                try writer.write(samples)
+                try writer.close()
+                try file.commit()
+            }
+            if let play {
+                let device = String(play.dropFirst("alsa:".count))
+                let pcm = try AlsaPCM(device: device, direction: .playback, format: .float, sampleRateHz: rate, channels: 2)
+                // A tone at another rate or in fewer channels would not be the tone asked for.
+                guard pcm.negotiated.sampleRateHz == rate, pcm.negotiated.channels == 2 else {
+                    throw CommandFailure(.invalidInput, "\(play) gives \(pcm.differences(format: .float, sampleRateHz: rate, channels: 2).joined(separator: ", ")); "
+                        + "the tone needs \(rate) Hz in 2 channels (a plughw: device converts)")
+                }
+                try pcm.write(samples)
+                try pcm.drain()
+                if pcm.xruns > 0 { printError("\(play): \(pcm.xruns) underrun(s) while playing") }
+            }
         } catch let refusal as OutputFile.Refusal {
             throw refusal.failure
         } catch let problem as ToneSpecification.Problem {
             throw CommandFailure(.badInvocation, problem.description)
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure(.invalidInput, String(describing: error))
         }

@@ -18,7 +18,9 @@ struct Record: AsyncParsableCommand {
             lines of recorder items, or --format gatt-hex for heart rate; for audio raw interleaved PCM, --pcm s16le|f32le, or a \
             WAV stream whose header must match --sample-rate/--channels; the recording ends when the sender closes; a bad line \
             stops it with its line number, keeping the items before it), replay:FILE (any recording the readers accept, paced by \
-            its timestamps unless --fast). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
+            its timestamps unless --fast), alsa:DEVICE (audio from an ALSA capture device such as alsa:default, alsa:hw:1,0 or \
+            alsa:plughw:CARD=USB, in the sample format of --encoding at --sample-rate and --channels, or the nearest the device \
+            gives, said on stderr; overruns are recovered, counted and reported with the time lost; --list-devices names them). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
             with their lines. Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
             as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL the current file is still \
             valid and holds every item up to the last flush (--flush-interval).
@@ -47,11 +49,13 @@ struct Record: AsyncParsableCommand {
     @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).")
     var config: String?
 
-    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH or replay:FILE (not for step).")
+    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE or alsa:DEVICE (audio) (not for step).")
     var source: String?
 
-    @Option(name: .long, help: "Output directory (created if missing).")
-    var out: String
+    @Option(name: .customLong("out"), help: "Output directory (created if missing).")
+    var output: String?
+    /// --out (validate() requires it unless --list-devices).
+    var out: String { output ?? "." }
 
     @Option(name: .long, help: "Duration, s (simulate: required length; other sources: stop after this long).")
     var duration: Double?
@@ -104,6 +108,9 @@ struct Record: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not pace simulate/replay in real time.")
     var fast = false
 
+    @Flag(name: .long, help: "audio: list the ALSA capture devices (names for --source alsa:NAME) and exit.")
+    var listDevices = false
+
     func validate() throws {
         try OptionCheck.require(frequency, "--frequency", in: 0.001...10_000, "Hz")
         try OptionCheck.require(channels, "--channels", in: 1...8)
@@ -118,16 +125,27 @@ struct Record: AsyncParsableCommand {
         // A week: longer recordings are rolled over into several runs.
         try OptionCheck.require(duration, "--duration", in: 0.001...604_800, "s")
         if kind == .step {
+            guard output != nil else { throw ValidationError("--out DIR is required") }
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
         } else {
-            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:"].contains(where: { source.hasPrefix($0) }) else {
-                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH or replay:FILE")
+            if listDevices {
+                guard kind == .audio else { throw ValidationError("--list-devices lists audio capture devices: record audio --list-devices") }
+                return
             }
+            guard output != nil else { throw ValidationError("--out DIR is required") }
+            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:", "alsa:"].contains(where: { source.hasPrefix($0) }) else {
+                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH, replay:FILE or alsa:DEVICE")
+            }
+            if source.hasPrefix("alsa:"), kind != .audio { throw ValidationError("alsa:DEVICE records audio only") }
             guard config == nil else { throw ValidationError("only record step takes a configuration file") }
         }
     }
 
     func run() async throws {
+        if listDevices {
+            for device in AlsaPCM.devices(.capture) { print(device.description.isEmpty ? device.name : "\(device.name)\t\(device.description)") }
+            return
+        }
         do { try FileSystem.makeDirectory(out) } catch {
             throw CommandFailure(.invalidInput, "\(FileName.display(out)): cannot create: \(error.reason)")
         }
@@ -260,8 +278,10 @@ struct Record: AsyncParsableCommand {
         return (try listener.accept(), source)
     }
 
-    /// The audio recorder fed by raw PCM or a WAV stream from stdin or a socket.
+    /// The audio recorder fed by raw PCM or a WAV stream from stdin or a socket, or by an ALSA
+    /// capture device.
     private func recordAudio() throws -> FileResult {
+        if let source, source.hasPrefix("alsa:") { return try recordAlsa(device: String(source.dropFirst("alsa:".count))) }
         let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
                                                   kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: encoding))
         guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
@@ -277,6 +297,46 @@ struct Record: AsyncParsableCommand {
         }
         if stream.trailingBytes > 0 { printError("\(name): \(stream.trailingBytes) trailing byte(s) do not make a whole frame; left out") }
         return try recorder.stop()
+    }
+
+    /// The audio recorder fed by ALSA capture device `device` in the format of --encoding (the
+    /// nearest the device gives, said on stderr, the WAV at the rate and channels it gave); xruns
+    /// are counted, and said with their lost time.
+    private func recordAlsa(device: String) throws -> FileResult {
+        let asked: AlsaPCM.SampleFormat = switch encoding {
+        case .pcm16: .s16
+        case .pcm24: .s32
+        case .float32: .float
+        }
+        let pcm: AlsaPCM
+        do { pcm = try AlsaPCM(device: device, direction: .capture, format: asked, sampleRateHz: sampleRate, channels: channels) } catch {
+            throw CommandFailure(.invalidInput, error.description)
+        }
+        let differences = pcm.differences(format: asked, sampleRateHz: sampleRate, channels: channels)
+        if !differences.isEmpty { printError("alsa:\(device) gives \(differences.joined(separator: ", "))") }
+        let rate = pcm.negotiated.sampleRateHz
+        let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
+                                                  kind: .audio(sampleRateHz: rate, channels: pcm.negotiated.channels, encoding: encoding))
+        let recorder = try AudioRecorder(configuration, outputDirectory: out)
+        printError("recording audio from alsa:\(device) (\(pcm.negotiated.format.rawValue), \(rate) Hz, \(pcm.negotiated.channels) channel(s), "
+            + "periods of \(pcm.negotiated.periodFrames) frames) to \(recorder.path)")
+        let limit = duration.map { Int(clamping: $0 * Double(rate), rounding: .toNearestOrAwayFromZero, to: 1...Int.max / 2) } ?? Int.max
+        do {
+            while !interruption.isStopped, recorder.frames < limit {
+                let samples = try pcm.read(maximumFrames: min(pcm.negotiated.periodFrames, limit - recorder.frames))
+                if samples.isEmpty { break }
+                try recorder.write(samples)
+            }
+        } catch let error as AudioError {
+            printError("\(error.description) (recording stopped; the frames before it are kept)")
+        }
+        if pcm.xruns > 0 {
+            printError("alsa:\(device): \(pcm.xruns) overrun(s), about \(String(format: "%.3f", pcm.lostSeconds)) s lost")
+        }
+        var result = try recorder.stop()
+        result.userInfo["alsaOverruns"] = Double(pcm.xruns)
+        result.userInfo["alsaLostSeconds"] = pcm.lostSeconds
+        return result
     }
 }
 

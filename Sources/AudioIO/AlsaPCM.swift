@@ -1,0 +1,257 @@
+import Glibc
+import InputGuards
+internal import CAlsa
+
+/// A PCM device through libasound (ALSA): capture or playback of interleaved frames, in the
+/// format, rate and channels asked for where the device has them, else the nearest it gives
+/// (``Negotiated`` says what it gave). Capture overruns and playback underruns (xruns) are
+/// recovered with `snd_pcm_recover`, counted, and the time they lost estimated from the
+/// monotonic clock (``xruns``, ``lostSeconds``).
+///
+/// Samples cross this type as Float in [−1, 1]; the device's integers are scaled by 2⁻¹⁵ or 2⁻³¹
+/// (and back, clipped and rounded to nearest).
+public final class AlsaPCM {
+    public enum Direction: Sendable {
+        case capture, playback
+    }
+
+    /// The device's samples: what a frame holds in its buffer.
+    public enum SampleFormat: String, Sendable, CaseIterable {
+        case s16 = "S16_LE", s32 = "S32_LE", float = "FLOAT_LE"
+
+        var alsa: snd_pcm_format_t {
+            switch self {
+            case .s16: SND_PCM_FORMAT_S16_LE
+            case .s32: SND_PCM_FORMAT_S32_LE
+            case .float: SND_PCM_FORMAT_FLOAT_LE
+            }
+        }
+        var bytes: Int { self == .s16 ? 2 : 4 }
+    }
+
+    /// What the device agreed to.
+    public struct Negotiated: Sendable, Equatable {
+        public var format: SampleFormat
+        public var sampleRateHz: Int
+        public var channels: Int
+        public var periodFrames: Int
+        public var bufferFrames: Int
+    }
+
+    public let device: String
+    public let direction: Direction
+    public let negotiated: Negotiated
+    /// Overruns (capture) or underruns (playback) recovered so far.
+    public private(set) var xruns = 0
+    /// The time those xruns lost, s: the monotonic clock's time since the first transfer less
+    /// the frames transferred, measured at each recovery (an estimate: ALSA does not count the
+    /// frames an xrun drops).
+    public private(set) var lostSeconds = 0.0
+    private var pcm: OpaquePointer?
+    private var bytes: [UInt8] = []
+    private var framesTransferred = 0
+    private var started: Double?
+
+    /// Opens `device` (an ALSA PCM name: `default`, `hw:1,0`, `plughw:CARD=USB`, a name from an
+    /// asoundrc) for `direction` and negotiates `format`, `sampleRateHz` and `channels`: the
+    /// format falls back to the others the device takes (FLOAT_LE, S32_LE, S16_LE), the rate and
+    /// channels to the nearest. Periods of about 25 ms, a buffer of about 200 ms.
+    ///
+    /// The corresponding C functions are `snd_pcm_open`, `snd_pcm_hw_params_set_format`,
+    /// `snd_pcm_hw_params_set_rate_near`, `snd_pcm_hw_params_set_channels_near`,
+    /// `snd_pcm_hw_params_set_period_time_near` and `snd_pcm_hw_params_set_buffer_time_near`.
+    public init(device: String, direction: Direction, format: SampleFormat, sampleRateHz: Int, channels: Int) throws(AudioError) {
+        self.device = device
+        self.direction = direction
+        let name = "alsa:" + device
+        guard (1...384_000).contains(sampleRateHz), (1...64).contains(channels) else {
+            throw AudioError(file: name, reason: .unsupported("\(sampleRateHz) Hz, \(channels) channel(s): rates 1–384000 Hz and 1–64 channels"))
+        }
+        var handle: OpaquePointer?
+        var status = snd_pcm_open(&handle, device, direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK, 0)
+        guard status >= 0, let handle else { throw AudioError(file: name, reason: .open(Self.message(status))) }
+        pcm = handle
+        var hw: OpaquePointer?
+        guard snd_pcm_hw_params_malloc(&hw) >= 0, let hw else { throw AudioError(file: name, reason: .open("out of memory")) }
+        defer { snd_pcm_hw_params_free(hw) }
+        func check(_ status: Int32, _ what: String) throws(AudioError) {
+            guard status >= 0 else { throw AudioError(file: name, reason: .open("\(what): \(Self.message(status))")) }
+        }
+        try check(snd_pcm_hw_params_any(handle, hw), "no configuration")
+        try check(snd_pcm_hw_params_set_access(handle, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
+        let formats = [format] + SampleFormat.allCases.reversed().filter { $0 != format }
+        guard let chosen = formats.first(where: { snd_pcm_hw_params_test_format(handle, hw, $0.alsa) == 0 }) else {
+            throw AudioError(file: name, reason: .unsupported("the device takes none of \(formats.map(\.rawValue).joined(separator: ", "))"))
+        }
+        try check(snd_pcm_hw_params_set_format(handle, hw, chosen.alsa), "format \(chosen.rawValue)")
+        var channelCount = UInt32(channels)
+        try check(snd_pcm_hw_params_set_channels_near(handle, hw, &channelCount), "\(channels) channel(s)")
+        var rate = UInt32(sampleRateHz)
+        var direction: Int32 = 0
+        try check(snd_pcm_hw_params_set_rate_near(handle, hw, &rate, &direction), "\(sampleRateHz) Hz")
+        var periodMicroseconds: UInt32 = 25_000, bufferMicroseconds: UInt32 = 200_000
+        direction = 0
+        try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw, &bufferMicroseconds, &direction), "a buffer of 200 ms")
+        direction = 0
+        try check(snd_pcm_hw_params_set_period_time_near(handle, hw, &periodMicroseconds, &direction), "periods of 25 ms")
+        try check(snd_pcm_hw_params(handle, hw), "the hardware parameters")
+        var period = snd_pcm_uframes_t(0), buffer = snd_pcm_uframes_t(0)
+        direction = 0
+        try check(snd_pcm_hw_params_get_period_size(hw, &period, &direction), "the period size")
+        try check(snd_pcm_hw_params_get_buffer_size(hw, &buffer), "the buffer size")
+        negotiated = Negotiated(format: chosen, sampleRateHz: Int(rate), channels: Int(channelCount),
+                                periodFrames: Int(clamping: period), bufferFrames: Int(clamping: buffer))
+        status = snd_pcm_prepare(handle)
+        try check(status, "prepare")
+    }
+
+    deinit {
+        if let pcm { snd_pcm_close(pcm) }
+    }
+
+    /// What differs from what was asked, one phrase per setting ("48000 Hz instead of 44100 Hz");
+    /// empty when the device gave everything.
+    public func differences(format: SampleFormat, sampleRateHz: Int, channels: Int) -> [String] {
+        var said: [String] = []
+        if negotiated.format != format { said.append("\(negotiated.format.rawValue) instead of \(format.rawValue)") }
+        if negotiated.sampleRateHz != sampleRateHz { said.append("\(negotiated.sampleRateHz) Hz instead of \(sampleRateHz) Hz") }
+        if negotiated.channels != channels { said.append("\(negotiated.channels) channel(s) instead of \(channels)") }
+        return said
+    }
+
+    /// Up to `maximumFrames` captured frames, interleaved; empty at the end of the stream (a
+    /// file-backed PCM's end). Waits for at least one period.
+    ///
+    /// The corresponding C functions are `snd_pcm_readi` and `snd_pcm_recover`.
+    public func read(maximumFrames: Int) throws(AudioError) -> [Float] {
+        precondition(direction == .capture, "read on a playback PCM")
+        let frames = min(max(maximumFrames, 1), negotiated.bufferFrames)
+        let frameBytes = negotiated.channels * negotiated.format.bytes
+        if bytes.count < frames * frameBytes { bytes = [UInt8](repeating: 0, count: frames * frameBytes) }
+        if started == nil { started = Self.now() }
+        while true {
+            let got = bytes.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(frames)) }
+            if got >= 0 {
+                framesTransferred += got
+                return Self.samples(bytes, count: got * negotiated.channels, format: negotiated.format)
+            }
+            try recover(Int32(got))
+        }
+    }
+
+    /// Plays interleaved frames in [−1, 1] (clipped), waiting while the buffer is full.
+    ///
+    /// The corresponding C functions are `snd_pcm_writei` and `snd_pcm_recover`.
+    public func write(_ samples: [Float]) throws(AudioError) {
+        precondition(direction == .playback, "write on a capture PCM")
+        let channels = negotiated.channels
+        guard samples.count % channels == 0 else {
+            throw AudioError(file: "alsa:" + device, reason: .write("\(samples.count) samples are not whole frames of \(channels) channels"))
+        }
+        let data = Self.bytes(samples, format: negotiated.format)
+        let frameBytes = channels * negotiated.format.bytes
+        if started == nil { started = Self.now() }
+        var offset = 0
+        while offset < data.count {
+            let left = (data.count - offset) / frameBytes
+            let put = data.withUnsafeBytes { snd_pcm_writei(pcm, $0.baseAddress! + offset, snd_pcm_uframes_t(left)) }
+            if put >= 0 {
+                offset += put * frameBytes
+                framesTransferred += put
+            } else {
+                try recover(Int32(put))
+            }
+        }
+    }
+
+    /// Plays what is buffered to its end (playback), then stops the device.
+    ///
+    /// The corresponding C function is `snd_pcm_drain`.
+    public func drain() throws(AudioError) {
+        let status = snd_pcm_drain(pcm)
+        guard status >= 0 else { throw AudioError(file: "alsa:" + device, reason: .write(Self.message(status))) }
+    }
+
+    /// An xrun or a suspend recovered (counted, its lost time added), or the error thrown.
+    private func recover(_ error: Int32) throws(AudioError) {
+        let recovered = snd_pcm_recover(pcm, error, 1)
+        guard recovered >= 0 else {
+            let message = "\(Self.message(error)) (recovery: \(Self.message(recovered)))"
+            throw AudioError(file: "alsa:" + device, reason: direction == .capture ? .decode(message) : .write(message))
+        }
+        guard error == -EPIPE else { return }
+        xruns += 1
+        if let started {
+            let expected = (Self.now() - started) * Double(negotiated.sampleRateHz)
+            lostSeconds = max(lostSeconds, (expected - Double(framesTransferred)) / Double(negotiated.sampleRateHz))
+        }
+    }
+
+    /// The PCM devices libasound knows for `direction` (its name hints): name and description.
+    ///
+    /// The corresponding C functions are `snd_device_name_hint` and `snd_device_name_get_hint`.
+    public static func devices(_ direction: Direction) -> [(name: String, description: String)] {
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
+        defer { snd_device_name_free_hint(hints) }
+        func text(_ hint: UnsafeMutableRawPointer, _ id: String) -> String? {
+            guard let value = snd_device_name_get_hint(hint, id) else { return nil }
+            defer { free(value) }
+            return String(cString: value)
+        }
+        var found: [(String, String)] = []
+        var index = 0
+        // The list ends with a null pointer; 65,536 entries bound a corrupt one.
+        while index < 65_536, let hint = hints[index] {
+            index += 1
+            guard let name = text(hint, "NAME") else { continue }
+            // IOID absent: both directions.
+            if let io = text(hint, "IOID"), io != (direction == .capture ? "Input" : "Output") { continue }
+            found.append((name, (text(hint, "DESC") ?? "").split(separator: "\n").joined(separator: " — ")))
+        }
+        return found
+    }
+
+    private static func message(_ status: some BinaryInteger) -> String {
+        String(cString: snd_strerror(Int32(clamping: status)))
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// `count` little-endian samples of `format` as Float.
+    static func samples(_ bytes: [UInt8], count: Int, format: SampleFormat) -> [Float] {
+        bytes.withUnsafeBytes { raw in
+            (0..<count).map { i -> Float in
+                switch format {
+                case .s16: Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))) / 32_768
+                case .s32: Float(Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))) / 2_147_483_648)
+                case .float: Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+                }
+            }
+        }
+    }
+
+    /// Samples as little-endian `format` bytes: clipped to [−1, 1] and rounded for the
+    /// integers (NaN as 0).
+    static func bytes(_ samples: [Float], format: SampleFormat) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: samples.count * format.bytes)
+        out.withUnsafeMutableBytes { raw in
+            for (i, x) in samples.enumerated() {
+                let clipped = x.isNaN ? 0 : Double(min(max(x, -1), 1))
+                switch format {
+                case .s16:
+                    raw.storeBytes(of: Int16(clamping: Int((clipped * 32_768).rounded())).littleEndian, toByteOffset: 2 * i, as: Int16.self)
+                case .s32:
+                    raw.storeBytes(of: Int32(clamping: Int((clipped * 2_147_483_648).rounded())).littleEndian, toByteOffset: 4 * i, as: Int32.self)
+                case .float:
+                    raw.storeBytes(of: (x.isNaN ? 0 : x).bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `record audio --source alsa:DEVICE` and `tone --play alsa:DEVICE` through the real libasound,
+/// with no sound card: an ALSA configuration (ALSA_CONFIG_PATH: the system's, then the test's)
+/// defines `type file` PCMs over the `null` slave, capture reading a known signal from `infile`,
+/// playback writing what it is given to `file`.
+@Suite struct AlsaCommandTests {
+    /// A folder with an asoundrc whose `cap` reads `in.raw` and whose `play` writes `out.raw`.
+    struct Devices {
+        let folder: String
+        var environment: [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(folder)/asoundrc"
+            return environment
+        }
+
+        init(input: [UInt8]) throws {
+            folder = NSTemporaryDirectory() + "atk-alsa-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(input).write(to: URL(fileURLWithPath: folder + "/in.raw"))
+            let configuration = """
+                pcm.cap { type file slave.pcm "null" file "/dev/null" infile "\(folder)/in.raw" format "raw" }
+                pcm.play { type file slave.pcm "null" file "\(folder)/out.raw" format "raw" }
+                """
+            try configuration.write(toFile: folder + "/asoundrc", atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// 16-bit samples from a fixed linear congruential sequence, full scale included.
+    static func signal(count: Int) -> [Int16] {
+        var state: UInt32 = 12345
+        return (0..<count).map { i in
+            if i == 0 { return Int16.min }
+            if i == 1 { return Int16.max }
+            state = state &* 1_103_515_245 &+ 12345
+            return Int16(truncatingIfNeeded: state >> 16)
+        }
+    }
+
+    static func bytes(_ samples: [Int16]) -> [UInt8] { samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] } }
+
+    @Test("record audio from alsa:cap (S16_LE, 16 kHz, stereo): the WAV holds the device's samples exactly, the file result says no overrun")
+    func captureEqualsInput() throws {
+        let input = Self.signal(count: 2 * 24_000)  // 1.5 s of stereo
+        let devices = try Devices(input: Self.bytes(input))
+        let out = devices.folder + "/rec"
+        let run = try Run(["record", "audio", "--source", "alsa:cap", "--out", out, "--sample-rate", "16000", "--channels", "2", "--duration", "1.5"],
+                          environment: devices.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("S16_LE, 16000 Hz, 2 channel(s)"), "\(run.stderr)")
+        let results = try #require((try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [[String: Any]], "\(run.stdout)")
+        let result = try #require(results.first)
+        let userInfo = try #require(result["userInfo"] as? [String: Any])
+        #expect(userInfo["alsaOverruns"] as? Double == 0)
+        let path = out + "/" + (try #require(result["fileName"] as? String))
+        let wav = try Data(contentsOf: URL(fileURLWithPath: path))
+        // The canonical 44-byte header, then the samples as written.
+        #expect(wav.count == 44 + 2 * input.count)
+        let recorded = wav.dropFirst(44).withUnsafeBytes { raw in (0..<input.count).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) } }
+        #expect(recorded == input)
+    }
+
+    @Test("float32 asks FLOAT_LE, which the file PCM gives: the infile's floats exactly")
+    func captureFloatToTheEnd() throws {
+        let floats: [Float] = (0..<8_000).map { Float(sin(Double($0) * 0.05)) * 0.5 }
+        let devices = try Devices(input: floats.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init) })
+        let out = devices.folder + "/rec"
+        let run = try Run(["record", "audio", "--source", "alsa:cap", "--out", out, "--sample-rate", "8000", "--encoding", "float32", "--duration", "1"],
+                          environment: devices.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = try #require((try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [[String: Any]], "\(run.stdout)")
+        let path = out + "/" + (try #require(results.first?["fileName"] as? String))
+        let wav = try Data(contentsOf: URL(fileURLWithPath: path))
+        let data = try #require(wav.range(of: Data("data".utf8)))
+        let samples = wav[(data.upperBound + 4)...].withUnsafeBytes { raw in
+            (0..<raw.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+        }
+        #expect(samples == floats)
+    }
+
+    @Test("a device that does not exist: exit 3 naming alsa:DEVICE and libasound's reason; no recorder folder left")
+    func missingDevice() throws {
+        let devices = try Devices(input: [])
+        let out = devices.folder + "/rec"
+        let run = try Run(["record", "audio", "--source", "alsa:nosuchdevice", "--out", out], environment: devices.environment)
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("alsa:nosuchdevice: cannot open audio:"), "\(run.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).isEmpty)
+    }
+
+    @Test("record --list-devices lists the configuration's capture PCMs")
+    func listDevices() throws {
+        let devices = try Devices(input: [])
+        let run = try Run(["record", "audio", "--list-devices"], environment: devices.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix("null") }, "\(run.stdout)")
+    }
+
+    @Test("tone --play alsa:play: the played samples are the tone --out writes; audiometry verify passes them (1 kHz, −20 dBFS)")
+    func playTone() throws {
+        let devices = try Devices(input: [])
+        let wav = devices.folder + "/tone.wav"
+        let run = try Run(["tone", "--frequency", "1000", "--level-dbfs", "-20", "--duration", "1", "--out", wav, "--play", "alsa:play"],
+                          environment: devices.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let played = try Data(contentsOf: URL(fileURLWithPath: devices.folder + "/out.raw"))
+        let written = try Data(contentsOf: URL(fileURLWithPath: wav))
+        let data = try #require(written.range(of: Data("data".utf8)))
+        let samples = written[(data.upperBound + 4)...]
+        // The file PCM writes whole periods: the tone, then the rest of the last period (silence).
+        #expect(played.count >= samples.count)
+        #expect(played.prefix(samples.count) == samples)
+        #expect(played.dropFirst(samples.count).allSatisfy { $0 == 0 })
+        // The played samples as a WAV, verified as a tone.
+        let header = written.prefix(data.upperBound + 4)
+        let replayed = devices.folder + "/played.wav"
+        try (header + samples).write(to: URL(fileURLWithPath: replayed))
+        let verify = try Run(["audiometry", "verify", "--json", replayed])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        let json = try #require(verify.json)
+        #expect(abs((json["levelDbfs"] as? Double ?? 0) - -20) <= 0.01)
+        #expect(abs((json["frequencyHz"] as? Double ?? 0) - 1000) <= 0.01)
+        #expect((json["thdDecibels"] as? Double ?? 0) < -100)
+    }
+
+    @Test("tone needs --out or --play, and --play names alsa:DEVICE")
+    func toneOptions() throws {
+        #expect(try Run(["tone", "--frequency", "1000", "--level-dbfs", "-20"]).status == 2)
+        #expect(try Run(["tone", "--frequency", "1000", "--level-dbfs", "-20", "--play", "default"]).status == 2)
+    }
+}
