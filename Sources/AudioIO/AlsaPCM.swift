@@ -119,8 +119,8 @@ public final class AlsaPCM {
         return said
     }
 
-    /// Up to `maximumFrames` captured frames, interleaved; empty at the end of the stream (a
-    /// file-backed PCM's end). Waits for at least one period.
+    /// Up to `maximumFrames` captured frames, interleaved (waiting for them as the device
+    /// delivers); empty when the device returns no frame.
     ///
     /// The corresponding C functions are `snd_pcm_readi` and `snd_pcm_recover`.
     public func read(maximumFrames: Int) throws(AudioError) -> [Float] {

@@ -89,7 +89,7 @@ public enum VoiceAnalysis {
 
     /// `interleaved` frames of `channels` channels at `sampleRateHz`, in [−1, 1], in two rounds
     /// of independent jobs over the machine's cores: the sounds the formant and cepstrogram
-    /// analyses resample, the recording's levels and the pitch frames; then the pitch contour's
+    /// analyses resample (one after the other), the recording's levels and the pitch frames; then the pitch contour's
     /// features (F0 statistics, voiced levels, pulses, jitter, shimmer) and MFCCs, the formant
     /// and cepstrogram frames in chunks and the harmonicity frames; then eGeMAPS, which needs
     /// the contour and the formants.
@@ -105,28 +105,28 @@ public enum VoiceAnalysis {
         let harmonicity = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound)
 
         enum First: Sendable {
-            case formants(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>)
-            case cepstrogram(PraatCepstralAnalysis.Plan?)
+            case resampled(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>, PraatCepstralAnalysis.Plan?)
             case levels((features: VoiceLevelFeatures, warnings: [String]))
             case pitch([PraatPitchAnalysis.Frame])
         }
-        let first = Parallel.map(3 + (pitch?.runCount ?? 0), parallel: true) { job -> First in
+        let first = Parallel.map(2 + (pitch?.runCount ?? 0), parallel: true) { job -> First in
             switch job {
             case 0:
-                .formants(Swift.Result { () throws(PraatFormantAnalysis.Failure) in try options.formants.plan(sound) })
+                // One resampling after the other: each holds a padded FFT buffer of twice the
+                // recording (the memory bound, bytesPerSample, counts one).
+                .resampled(Swift.Result { () throws(PraatFormantAnalysis.Failure) in try options.formants.plan(sound) },
+                           // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
+                           2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.plan(sound) : nil)
             case 1:
-                // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
-                .cepstrogram(2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.plan(sound) : nil)
-            case 2:
                 .levels(levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options))
             default:
-                .pitch(pitch?.frames(run: job - 3) ?? [])
+                .pitch(pitch?.frames(run: job - 2) ?? [])
             }
         }
-        guard case .formants(let formantPlan) = first[0], case .cepstrogram(let cepstrogram) = first[1], case .levels(let recording) = first[2] else {
+        guard case .resampled(let formantPlan, let cepstrogram) = first[0], case .levels(let recording) = first[1] else {
             preconditionFailure("voice jobs out of order")
         }
-        let contour = pitch?.contour(first.dropFirst(3).map { job in
+        let contour = pitch?.contour(first.dropFirst(2).map { job in
             guard case .pitch(let frames) = job else { preconditionFailure("voice jobs out of order") }
             return frames
         })
