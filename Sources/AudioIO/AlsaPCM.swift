@@ -135,7 +135,7 @@ public final class AlsaPCM {
                 framesTransferred += got
                 return Self.samples(bytes, count: got * negotiated.channels, format: negotiated.format)
             }
-            try recover(Int32(got))
+            try recover(Int32(clamping: got))
         }
     }
 
@@ -159,7 +159,7 @@ public final class AlsaPCM {
                 offset += put * frameBytes
                 framesTransferred += put
             } else {
-                try recover(Int32(put))
+                try recover(Int32(clamping: put))
             }
         }
     }
