@@ -16,18 +16,7 @@ public final class AlsaPCM {
     }
 
     /// The device's samples: what a frame holds in its buffer.
-    public enum SampleFormat: String, Sendable, CaseIterable {
-        case s16 = "S16_LE", s32 = "S32_LE", float = "FLOAT_LE"
-
-        var alsa: snd_pcm_format_t {
-            switch self {
-            case .s16: SND_PCM_FORMAT_S16_LE
-            case .s32: SND_PCM_FORMAT_S32_LE
-            case .float: SND_PCM_FORMAT_FLOAT_LE
-            }
-        }
-        var bytes: Int { self == .s16 ? 2 : 4 }
-    }
+    public typealias SampleFormat = PCMSamples.Format
 
     /// What the device agreed to.
     public struct Negotiated: Sendable, Equatable {
@@ -80,10 +69,10 @@ public final class AlsaPCM {
         try check(snd_pcm_hw_params_any(handle, hw), "no configuration")
         try check(snd_pcm_hw_params_set_access(handle, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
         let formats = [format] + SampleFormat.allCases.reversed().filter { $0 != format }
-        guard let chosen = formats.first(where: { snd_pcm_hw_params_test_format(handle, hw, $0.alsa) == 0 }) else {
+        guard let chosen = formats.first(where: { snd_pcm_hw_params_test_format(handle, hw, Self.alsa($0)) == 0 }) else {
             throw AudioError(file: name, reason: .unsupported("the device takes none of \(formats.map(\.rawValue).joined(separator: ", "))"))
         }
-        try check(snd_pcm_hw_params_set_format(handle, hw, chosen.alsa), "format \(chosen.rawValue)")
+        try check(snd_pcm_hw_params_set_format(handle, hw, Self.alsa(chosen)), "format \(chosen.rawValue)")
         var channelCount = UInt32(channels)
         try check(snd_pcm_hw_params_set_channels_near(handle, hw, &channelCount), "\(channels) channel(s)")
         var rate = UInt32(sampleRateHz)
@@ -133,7 +122,7 @@ public final class AlsaPCM {
             let got = bytes.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(frames)) }
             if got >= 0 {
                 framesTransferred += got
-                return Self.samples(bytes, count: got * negotiated.channels, format: negotiated.format)
+                return bytes.withUnsafeBytes { PCMSamples.samples($0, count: got * negotiated.channels, format: negotiated.format) }
             }
             try recover(Int32(clamping: got))
         }
@@ -148,7 +137,7 @@ public final class AlsaPCM {
         guard samples.count % channels == 0 else {
             throw AudioError(file: "alsa:" + device, reason: .write("\(samples.count) samples are not whole frames of \(channels) channels"))
         }
-        let data = Self.bytes(samples, format: negotiated.format)
+        let data = PCMSamples.bytes(samples, format: negotiated.format)
         let frameBytes = channels * negotiated.format.bytes
         if started == nil { started = Self.now() }
         var offset = 0
@@ -212,6 +201,14 @@ public final class AlsaPCM {
         return found
     }
 
+    private static func alsa(_ format: SampleFormat) -> snd_pcm_format_t {
+        switch format {
+        case .s16: SND_PCM_FORMAT_S16_LE
+        case .s32: SND_PCM_FORMAT_S32_LE
+        case .float: SND_PCM_FORMAT_FLOAT_LE
+        }
+    }
+
     private static func message(_ status: some BinaryInteger) -> String {
         String(cString: snd_strerror(Int32(clamping: status)))
     }
@@ -220,38 +217,5 @@ public final class AlsaPCM {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    /// `count` little-endian samples of `format` as Float.
-    static func samples(_ bytes: [UInt8], count: Int, format: SampleFormat) -> [Float] {
-        bytes.withUnsafeBytes { raw in
-            (0..<count).map { i -> Float in
-                switch format {
-                case .s16: Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))) / 32_768
-                case .s32: Float(Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: Int32.self))) / 2_147_483_648)
-                case .float: Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
-                }
-            }
-        }
-    }
-
-    /// Samples as little-endian `format` bytes: clipped to [−1, 1] and rounded for the
-    /// integers (NaN as 0).
-    static func bytes(_ samples: [Float], format: SampleFormat) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: samples.count * format.bytes)
-        out.withUnsafeMutableBytes { raw in
-            for (i, x) in samples.enumerated() {
-                let clipped = x.isNaN ? 0 : Double(min(max(x, -1), 1))
-                switch format {
-                case .s16:
-                    raw.storeBytes(of: Int16(clamping: Int((clipped * 32_768).rounded())).littleEndian, toByteOffset: 2 * i, as: Int16.self)
-                case .s32:
-                    raw.storeBytes(of: Int32(clamping: Int((clipped * 2_147_483_648).rounded())).littleEndian, toByteOffset: 4 * i, as: Int32.self)
-                case .float:
-                    raw.storeBytes(of: (x.isNaN ? 0 : x).bitPattern.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
-                }
-            }
-        }
-        return out
     }
 }

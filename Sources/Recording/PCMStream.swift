@@ -1,4 +1,5 @@
 import Glibc
+import AudioIO
 import InputGuards
 
 /// Interleaved PCM from a descriptor (stdin, a socket): raw little-endian samples (e.g.
@@ -74,14 +75,7 @@ public final class PCMStreamReader {
         while pending.count < frameBytes, !ended { _ = try fill(upTo: maximumFrames * frameBytes) }
         if pending.count < frameBytes, ended { return nil }
         let usable = min(pending.count, maximumFrames * frameBytes) / frameBytes * frameBytes
-        var samples = [Float](repeating: 0, count: usable / format.bytes)
-        pending.withUnsafeBytes { raw in
-            for i in 0..<samples.count {
-                samples[i] = format == .s16le
-                    ? Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))) / 32_768
-                    : Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
-            }
-        }
+        let samples = pending.withUnsafeBytes { PCMSamples.samples($0, count: usable / format.bytes, format: format == .s16le ? .s16 : .float) }
         pending.removeFirst(usable)
         return samples
     }
