@@ -184,3 +184,28 @@ public enum FileSystem {
         guard result == 0 else { throw Failure(operation: operation, path: path, code: errno) }
     }
 }
+
+extension FileSystem {
+    /// What `poll(2)` saw on a descriptor.
+    public struct PollEvents: Sendable, Hashable {
+        /// Data to read (or, with ``hangUp``, the end of it).
+        public var readable: Bool
+        /// The writer is gone (a FIFO's last writer closed; a device went away).
+        public var hangUp: Bool
+        /// An error condition or a descriptor that is not open.
+        public var error: Bool
+    }
+
+    /// `poll(2)` of one descriptor for input, waiting at most `milliseconds`; all false on a timeout.
+    public static func poll(_ descriptor: Int32, path: String, milliseconds: Int32) throws(Failure) -> PollEvents {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let count = Glibc.poll(&entry, 1, milliseconds)
+            if count >= 0 { break }
+            guard errno == EINTR else { throw Failure(operation: "poll", path: path, code: errno) }
+        }
+        let events = Int32(entry.revents)
+        return PollEvents(readable: events & Int32(POLLIN) != 0, hangUp: events & Int32(POLLHUP) != 0,
+                          error: events & (Int32(POLLERR) | Int32(POLLNVAL)) != 0)
+    }
+}

@@ -20,6 +20,11 @@ public struct RecorderPlan: Sendable {
         case replay(path: String)
         /// Lines from stdin or a socket as they arrive (sensor kinds), through a bounded queue.
         case live(LiveLineSource)
+        /// Accelerometer scans of a Linux IIO device's buffer (``IIOSource``), through the same bounded queue.
+        case iio(IIOSource)
+        /// Audio from an ALSA capture device, opened in the configuration's encoding or the
+        /// nearest the device gives (``AlsaCapture``); the WAV takes the rate and channels it gives.
+        case alsa(AlsaCapture)
     }
 
     public var configuration: RecorderConfiguration
@@ -136,7 +141,11 @@ public enum ActiveStep {
         let condition: ConditionProgress? = step.stopAfterSteps == nil ? nil : ConditionProgress()
         // Live readers start with the step, not when their recorder's task is first scheduled.
         for plan in step.recorders {
-            if case .live(let live) = plan.source { live.start() }
+            switch plan.source {
+            case .live(let live): live.start()
+            case .iio(let source): source.start()
+            default: break
+            }
         }
         var outcomes: [(files: [FileResult], report: RecorderReport)] = []
         try await withThrowingTaskGroup(of: ([FileResult], RecorderReport).self) { group in
@@ -168,6 +177,10 @@ public enum ActiveStep {
         func ended(_ seconds: Double) -> Bool { stop.isStopped || seconds >= step.durationSeconds }
         switch configuration.kind {
         case .audio(let rate, let channels, _):
+            if case .alsa(let capture) = plan.source {
+                return try await recordAlsa(capture, identifier: configuration.identifier, outputDirectory: outputDirectory,
+                                            durationSeconds: step.durationSeconds) { ended($0) || stepsReached.isStopped }
+            }
             guard case .simulate(let settings) = plan.source else {
                 throw RecordingError(file: configuration.identifier, reason: .sample("audio in a step is simulated (voice or room noise)"))
             }
@@ -193,7 +206,12 @@ public enum ActiveStep {
             return ([try recorder.stop()], RecorderReport(identifier: configuration.identifier, itemsWritten: frames))
         case .sensor(let kind):
             let recorder = try SensorRecorder(configuration, outputDirectory: outputDirectory)
-            if case .live(let live) = plan.source {
+            let live: (any QueuedSource)? = switch plan.source {
+            case .live(let source): source
+            case .iio(let source): source
+            default: nil
+            }
+            if let live {
                 return try await recordLive(live, recorder, outputDirectory: outputDirectory) {
                     ended(DataLogger.wallClock() - start) || stepsReached.isStopped
                 }
@@ -227,10 +245,33 @@ public enum ActiveStep {
         }
     }
 
+    /// An ALSA capture loop: a period at a time until the step's duration (in the device's frames)
+    /// or its end; a device error ends it as a source error, the frames before it kept.
+    private static func recordAlsa(_ capture: AlsaCapture, identifier: String, outputDirectory: String, durationSeconds: Double,
+                                   ended: (Double) -> Bool) async throws -> ([FileResult], RecorderReport) {
+        var report = RecorderReport(identifier: identifier, itemsWritten: 0)
+        if !capture.differences.isEmpty { report.warnings.append("\(capture.address) gives \(capture.differences.joined(separator: ", "))") }
+        let recorder = try AudioRecorder(capture.configuration(identifier: identifier), outputDirectory: outputDirectory)
+        let rate = Double(capture.pcm.negotiated.sampleRateHz)
+        let total = Int(clamping: durationSeconds * rate, rounding: .toNearestOrAwayFromZero, to: 0...Int.max / 2)
+        do {
+            while recorder.frames < total, !ended(Double(recorder.frames) / rate),
+                try capture.capturePeriod(into: recorder, maximumFrames: total - recorder.frames)
+            {
+                await Task.yield()
+            }
+        } catch {
+            report.sourceError = error
+        }
+        if let warning = capture.overrunWarning { report.warnings.append(warning) }
+        report.itemsWritten = recorder.frames
+        return ([try capture.finish(recorder)], report)
+    }
+
     /// A live source's loop: take what the reader thread (started with the step) queued, write
     /// it, flush when due, until the sender closes, a bad line, or the step ends. RR intervals (gatt-hex) go to a second
     /// recorder, `<identifier>RRIntervals`, created when the first arrives.
-    private static func recordLive(_ live: LiveLineSource, _ recorder: SensorRecorder, outputDirectory: String,
+    private static func recordLive(_ live: any QueuedSource, _ recorder: SensorRecorder, outputDirectory: String,
                                    ended: () -> Bool) async throws -> ([FileResult], RecorderReport) {
         let configuration = recorder.configuration
         var rrRecorder: SensorRecorder?

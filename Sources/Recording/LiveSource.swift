@@ -129,9 +129,25 @@ struct RateMonitor {
     }
 }
 
+/// A source read on its own thread into a ``SampleQueue`` (a line source, an IIO device), which
+/// the step's recorder drains.
+protocol QueuedSource: Sendable {
+    var queue: SampleQueue { get }
+    /// Starts the reader thread (once).
+    func start()
+    /// Ends the reading; the queue takes no more.
+    func close()
+    /// Rate and source warnings so far.
+    var warnings: [String] { get }
+    /// The error that ended the reading, if one did.
+    var readError: RecordingError? { get }
+}
+
+extension IIOSource: QueuedSource {}
+
 /// A live line source — stdin, or the first sender on `tcp:PORT` / `unix:PATH` — read on its own
 /// thread, decoded, and handed to the recorder through a ``SampleQueue``.
-public final class LiveLineSource: Sendable {
+public final class LiveLineSource: QueuedSource {
     /// `stdin`, `tcp:PORT` or `unix:PATH`.
     public let address: String
     public let format: LineFormat

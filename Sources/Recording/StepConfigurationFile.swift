@@ -12,12 +12,17 @@ extension ActiveStepConfiguration {
     ///                    {"kind": "deviceMotion", "identifier": "motion", "source": "replay:walk.json"},
     ///                    {"kind": "heartRate", "source": "tcp:5000", "format": "gatt-hex"}]}
     ///
+    /// or with devices: `{"kind": "audio", "source": "alsa:plughw:CARD=USB", "sampleRate": 48000}`,
+    /// `{"kind": "accelerometer", "source": "iio:lsm6dsx_accel", "frequency": 104, "iioRoot": "/"}`.
+    ///
     /// Kinds: accelerometer, deviceMotion, pedometer, heartRate, location, touch, audio; optional per
     /// recorder: identifier (default: the kind), flushInterval (s), rollover (bytes). Sources:
     /// `simulate` (with cadence steps/min, tapsPerSecond, and for audio noiseDBA and
     /// calibrationOffset dB), `replay:FILE`, or live `stdin`, `tcp:PORT`, `unix:PATH` (sensor kinds;
     /// format json, csv or gatt-hex; bufferItems, the queue bound; overflow block or drop; sockets are bound when the
-    /// configuration is read). Errors name the key.
+    /// configuration is read), `iio:DEVICE` (accelerometer; ``IIOSource``, under iioRoot) or `alsa:DEVICE` (audio;
+    /// ``AlsaCapture``); devices are opened when the configuration is read, so a missing or busy one
+    /// leaves no file behind. Errors name the key.
     public init(json: JSONValue, file: String) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(file: file, reason: .sample(message)) }
         /// A whole number within `range` at `key`, or `fallback` when the key is absent.
@@ -76,6 +81,22 @@ extension ActiveStepConfiguration {
                 settings.calibrationOffsetDecibels = try number(item["calibrationOffset"], "\(at).calibrationOffset",
                                                                 settings.calibrationOffsetDecibels, in: -400...400)!
                 source = .simulate(settings)
+            case (_, .audio(let rate, let channels, let encoding)) where sourceName.hasPrefix("alsa:"):
+                do {
+                    source = .alsa(try AlsaCapture(device: String(sourceName.dropFirst("alsa:".count)), encoding: encoding,
+                                                   sampleRateHz: rate, channels: channels))
+                } catch {
+                    throw fail("\(at).source: \(error.description)")
+                }
+            case (_, .sensor(let sensorKind)) where sourceName.hasPrefix("iio:"):
+                let root = item["iioRoot"]?.string ?? "/"
+                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26))
+                do {
+                    source = .iio(try IIOSource(spec: String(sourceName.dropFirst("iio:".count)), root: root, kind: sensorKind,
+                                                frequencyHz: frequency ?? defaultFrequency, capacityItems: capacity))
+                } catch {
+                    throw fail("\(at).source: \(error.description)")
+                }
             case (_, .sensor) where sourceName.hasPrefix("replay:"):
                 source = .replay(path: String(sourceName.dropFirst("replay:".count)))
             case (_, .sensor(let sensorKind)) where sourceName == "stdin" || sourceName.hasPrefix("tcp:") || sourceName.hasPrefix("unix:"):
@@ -93,13 +114,14 @@ extension ActiveStepConfiguration {
                     throw fail("\(at).source: \(error.description)")
                 }
             default:
-                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT or unix:PATH (all but simulate for sensor kinds)")
+                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH or iio:DEVICE (sensor kinds), alsa:DEVICE (audio)")
             }
-            plans.append(RecorderPlan(RecorderConfiguration(
+            var configuration = RecorderConfiguration(
                 identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
                 rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
-                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", 1, in: 0...3_600)!),
-                source: source))
+                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", 1, in: 0...3_600)!)
+            if case .iio(let iio) = source { configuration = iio.configuration(configuration) }
+            plans.append(RecorderPlan(configuration, source: source))
         }
         let steps = root["stopAfterSteps"] == nil ? nil : try integer(root["stopAfterSteps"], "stopAfterSteps", 0, in: 1...10_000_000)
         if steps != nil, !plans.contains(where: { $0.configuration.kind == .sensor(.pedometer) }) {

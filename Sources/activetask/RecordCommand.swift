@@ -20,7 +20,10 @@ struct Record: AsyncParsableCommand {
             stops it with its line number, keeping the items before it), replay:FILE (any recording the readers accept, paced by \
             its timestamps unless --fast), alsa:DEVICE (audio from an ALSA capture device such as alsa:default, alsa:hw:1,0 or \
             alsa:plughw:CARD=USB, in the sample format of --encoding at --sample-rate and --channels, or the nearest the device \
-            gives, said on stderr; overruns are recovered, counted and reported with the time lost; --list-devices names them). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
+            gives, said on stderr; overruns are recovered, counted and reported with the time lost; --list-devices names them), \
+            iio:DEVICE (accelerometer scans from a Linux IIO device's buffer, named by its directory, iio:device0, or its name \
+            attribute, under --iio-root; at the sampling frequency nearest --frequency the device offers; in g with Core Motion's \
+            sign, timed by the device's timestamp channel when it has one; --list-devices names them). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
             with their lines. Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
             as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL the current file is still \
             valid and holds every item up to the last flush (--flush-interval).
@@ -108,7 +111,10 @@ struct Record: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not pace simulate/replay in real time.")
     var fast = false
 
-    @Flag(name: .long, help: "audio: list the ALSA capture devices (names for --source alsa:NAME) and exit.")
+    @Option(name: .long, help: "iio:DEVICE sources: the prefix under which ROOT/sys/bus/iio/devices and ROOT/dev are looked up.")
+    var iioRoot: String = "/"
+
+    @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer, the IIO devices under --iio-root (--source iio:NAME).")
     var listDevices = false
 
     func validate() throws {
@@ -129,21 +135,25 @@ struct Record: AsyncParsableCommand {
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
         } else {
             if listDevices {
-                guard kind == .audio else { throw ValidationError("--list-devices lists audio capture devices: record audio --list-devices") }
+                guard kind == .audio || kind == .accelerometer else {
+                    throw ValidationError("--list-devices lists ALSA capture devices (record audio) or IIO devices (record accelerometer)")
+                }
                 return
             }
             guard output != nil else { throw ValidationError("--out DIR is required") }
-            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:", "alsa:"].contains(where: { source.hasPrefix($0) }) else {
-                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH, replay:FILE or alsa:DEVICE")
+            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:", "alsa:", "iio:"].contains(where: { source.hasPrefix($0) }) else {
+                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH, replay:FILE, alsa:DEVICE or iio:DEVICE")
             }
             if source.hasPrefix("alsa:"), kind != .audio { throw ValidationError("alsa:DEVICE records audio only") }
+            if source.hasPrefix("iio:"), kind != .accelerometer { throw ValidationError("iio:DEVICE records accelerometer items only") }
             guard config == nil else { throw ValidationError("only record step takes a configuration file") }
         }
     }
 
     func run() async throws {
         if listDevices {
-            for device in AlsaPCM.devices(.capture) { print(device.description.isEmpty ? device.name : "\(device.name)\t\(device.description)") }
+            let devices = kind == .audio ? AlsaPCM.devices(.capture) : IIODevice.devices(root: iioRoot).map { ($0.id, $0.name) }
+            for device in devices { print(device.1.isEmpty ? device.0 : "\(device.0)\t\(device.1)") }
             return
         }
         do { try FileSystem.makeDirectory(out) } catch {
@@ -152,7 +162,7 @@ struct Record: AsyncParsableCommand {
         // A terminal closing (SIGHUP) ends a recording as SIGINT and SIGTERM do: finished files, nothing torn.
         InterruptSignals.stopOnInterrupt { _ in interruption.stop() }
         if kind == .step { return try await recordStep() }
-        if kind == .audio, source != "simulate" {
+        if kind == .audio, let source, source == "stdin" || source.hasPrefix("tcp:") || source.hasPrefix("unix:") {
             do { Self.printResults([try recordAudio()]) } catch let error as RecordingError {
                 throw CommandFailure(.invalidInput, error.description)
             }
@@ -230,6 +240,21 @@ struct Record: AsyncParsableCommand {
             plan = RecorderPlan(configuration, source: .simulate(settings))
         } else if sourceName.hasPrefix("replay:") {
             plan = RecorderPlan(configuration, source: .replay(path: String(sourceName.dropFirst("replay:".count))))
+        } else if sourceName.hasPrefix("alsa:") {
+            do {
+                plan = RecorderPlan(configuration, source: .alsa(try AlsaCapture(
+                    device: String(sourceName.dropFirst("alsa:".count)), encoding: encoding, sampleRateHz: sampleRate, channels: channels)))
+            } catch {
+                throw CommandFailure(.invalidInput, error.description)
+            }
+        } else if sourceName.hasPrefix("iio:") {
+            do {
+                let iio = try IIOSource(spec: String(sourceName.dropFirst("iio:".count)), root: iioRoot, kind: kind.recorderKind!,
+                                        frequencyHz: configuration.frequencyHz, capacityItems: bufferItems)
+                plan = RecorderPlan(iio.configuration(configuration), source: .iio(iio))
+            } catch {
+                throw CommandFailure(.invalidInput, error.description)
+            }
         } else {
             // Before any file exists: a bad source leaves nothing behind.
             do {
@@ -252,9 +277,19 @@ struct Record: AsyncParsableCommand {
     /// Runs an active step to its end (SIGINT/SIGTERM stop it), mapping its errors to exit status 3.
     private func runStep(_ step: ActiveStepConfiguration) async throws -> StepResult {
         for plan in step.recorders {
-            if case .live(let live) = plan.source {
-                printError("\(plan.configuration.identifier): " + (live.listener.map { "listening on " + ($0.port.map { "tcp port \($0)" } ?? live.address) }
+            let identifier = plan.configuration.identifier
+            switch plan.source {
+            case .live(let live):
+                printError("\(identifier): " + (live.listener.map { "listening on " + ($0.port.map { "tcp port \($0)" } ?? live.address) }
                     ?? "reading \(live.format.rawValue) lines from stdin"))
+            case .alsa(let capture):
+                printError("\(identifier): recording audio from \(capture.address) (\(capture.summary))")
+            case .iio(let iio):
+                let device = iio.device
+                printError("\(identifier): reading \(device.id) (\(device.name)) at "
+                    + (device.samplingFrequencyHz.map { "\($0.compactDescription) Hz" } ?? "its own rate")
+                    + ", scans of \(device.scanBytes) bytes: \(device.channels.map { "\($0.name) \($0.type)" }.joined(separator: ", "))")
+            case .simulate, .replay: break
             }
         }
         let directory = out
@@ -281,7 +316,6 @@ struct Record: AsyncParsableCommand {
     /// The audio recorder fed by raw PCM or a WAV stream from stdin or a socket, or by an ALSA
     /// capture device.
     private func recordAudio() throws -> FileResult {
-        if let source, source.hasPrefix("alsa:") { return try recordAlsa(device: String(source.dropFirst("alsa:".count))) }
         let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
                                                   kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: encoding))
         guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
@@ -297,46 +331,6 @@ struct Record: AsyncParsableCommand {
         }
         if stream.trailingBytes > 0 { printError("\(name): \(stream.trailingBytes) trailing byte(s) do not make a whole frame; left out") }
         return try recorder.stop()
-    }
-
-    /// The audio recorder fed by ALSA capture device `device` in the format of --encoding (the
-    /// nearest the device gives, said on stderr, the WAV at the rate and channels it gave); xruns
-    /// are counted, and said with their lost time.
-    private func recordAlsa(device: String) throws -> FileResult {
-        let asked: AlsaPCM.SampleFormat = switch encoding {
-        case .pcm16: .s16
-        case .pcm24: .s32
-        case .float32: .float
-        }
-        let pcm: AlsaPCM
-        do { pcm = try AlsaPCM(device: device, direction: .capture, format: asked, sampleRateHz: sampleRate, channels: channels) } catch {
-            throw CommandFailure(.invalidInput, error.description)
-        }
-        let differences = pcm.differences(format: asked, sampleRateHz: sampleRate, channels: channels)
-        if !differences.isEmpty { printError("alsa:\(device) gives \(differences.joined(separator: ", "))") }
-        let rate = pcm.negotiated.sampleRateHz
-        let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
-                                                  kind: .audio(sampleRateHz: rate, channels: pcm.negotiated.channels, encoding: encoding))
-        let recorder = try AudioRecorder(configuration, outputDirectory: out)
-        printError("recording audio from alsa:\(device) (\(pcm.negotiated.format.rawValue), \(rate) Hz, \(pcm.negotiated.channels) channel(s), "
-            + "periods of \(pcm.negotiated.periodFrames) frames) to \(recorder.path)")
-        let limit = duration.map { Int(clamping: $0 * Double(rate), rounding: .toNearestOrAwayFromZero, to: 1...Int.max / 2) } ?? Int.max
-        do {
-            while !interruption.isStopped, recorder.frames < limit {
-                let samples = try pcm.read(maximumFrames: min(pcm.negotiated.periodFrames, limit - recorder.frames))
-                if samples.isEmpty { break }
-                try recorder.write(samples)
-            }
-        } catch let error as AudioError {
-            printError("\(error.description) (recording stopped; the frames before it are kept)")
-        }
-        if pcm.xruns > 0 {
-            printError("alsa:\(device): \(pcm.xruns) overrun(s), about \(String(format: "%.3f", pcm.lostSeconds)) s lost")
-        }
-        var result = try recorder.stop()
-        result.userInfo["alsaOverruns"] = Double(pcm.xruns)
-        result.userInfo["alsaLostSeconds"] = pcm.lostSeconds
-        return result
     }
 }
 

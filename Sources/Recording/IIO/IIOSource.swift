@@ -1,0 +1,191 @@
+import Foundation
+import Glibc
+import InputGuards
+import SensorData
+import SignalProcessing
+import Synchronization
+
+/// Accelerometer items from a Linux IIO device's buffer (``IIODevice``), read on their own thread
+/// into the same bounded queue as the line sources, so the recorder, its flushing and its
+/// crash-safety are those of every live source.
+///
+/// Units: the ABI's processed value is `(raw + offset) · scale` in m/s²; ResearchKit's items are in
+/// g with Core Motion's sign (a device at rest reads −1 g on the axis pointing up, where IIO, like
+/// Android, reads +9.81 m/s²), so x, y, z = −processed / 9.80665 (standard gravity, 3rd CGPM 1901).
+/// The device's mounting matrix is not applied: the axes are the sensor's.
+///
+/// Time: with the timestamp channel enabled (it is whenever the device has one), each scan's
+/// nanoseconds on `current_timestamp_clock` are carried onto `CLOCK_MONOTONIC` for `timestamp`
+/// (seconds since boot, as Core Motion's) and `CLOCK_REALTIME` for `timestampSince1970`, by the
+/// clocks' offsets read when the source opens; without it, scans are timed on arrival, spaced by
+/// the sampling frequency.
+public final class IIOSource: Sendable {
+    public let device: IIODevice
+    /// `iio:SPEC` as given.
+    public let address: String
+    let queue: SampleQueue
+    private let descriptor: Int32
+    private let expectedHz: Double?
+    private let outcome = Locked<(warnings: [String], error: RecordingError?)>(([], nil))
+    private let started = Atomic<Bool>(false)
+    private let running = Atomic<Bool>(false)
+
+    /// The accelerometer channels read, in item order.
+    static let accelerometerChannels = ["in_accel_x", "in_accel_y", "in_accel_z"]
+    /// Standard gravity, m/s² (3rd CGPM, 1901).
+    static let standardGravity = 9.80665
+
+    /// Opens device `spec` under `root` (``IIODevice/open(_:root:wanted:frequencyHz:bufferSeconds:)``)
+    /// and its character device; reading starts with `start()`.
+    public init(spec: String, root: String, kind: RecorderKind, frequencyHz: Double?, capacityItems: Int) throws(RecordingError) {
+        guard kind == .accelerometer else {
+            throw RecordingError(file: "iio:\(spec)", reason: .sample("an IIO device records accelerometer items, not \(kind.rawValue)"))
+        }
+        let device = try IIODevice.open(spec, root: root, wanted: Self.accelerometerChannels, frequencyHz: frequencyHz)
+        do {
+            descriptor = try FileSystem.open(device.node, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        } catch {
+            device.disable()
+            throw RecordingError(file: device.node, reason: .system(call: "open", message: "\(error.reason) (the buffer of \(device.id))"))
+        }
+        self.device = device
+        address = "iio:\(spec)"
+        expectedHz = device.samplingFrequencyHz ?? frequencyHz
+        queue = SampleQueue(capacityItems: capacityItems)
+        outcome.withLock { $0.warnings = device.warnings }
+    }
+
+    deinit { FileSystem.close(descriptor) }
+
+    /// `configuration` with the frequency the device runs at (the file result's userInfo says
+    /// what was recorded, not what was asked).
+    public func configuration(_ configuration: RecorderConfiguration) -> RecorderConfiguration {
+        var result = configuration
+        result.frequencyHz = device.samplingFrequencyHz ?? configuration.frequencyHz
+        return result
+    }
+
+    /// Starts the reader thread (once): poll the buffer, decode whole scans, queue them, until
+    /// the device ends (a FIFO's writer closes), fails or vanishes, or `close()`.
+    public func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        running.store(true, ordering: .releasing)
+        let thread = Thread { [self] in
+            defer {
+                device.disable()
+                queue.finish()
+                running.store(false, ordering: .releasing)
+            }
+            do throws(RecordingError) { try readScans() } catch { outcome.withLock { $0.error = error } }
+        }
+        thread.name = "activetask.\(address)"
+        thread.start()
+    }
+
+    /// Stops the reader (within its 100-ms poll) and waits up to a second for it to turn the
+    /// device's buffer off.
+    public func close() {
+        queue.close()
+        for _ in 0..<1_000 where running.load(ordering: .acquiring) { usleep(1_000) }
+    }
+
+    var warnings: [String] { outcome.withLock { $0.warnings } }
+    var readError: RecordingError? { outcome.withLock { $0.error } }
+
+    private func readScans() throws(RecordingError) {
+        let scan = device.scanBytes
+        let axes = Self.accelerometerChannels.map { name in device.channels.first { $0.name == name }! }
+        let stamp = device.channels.first { $0.name == "in_timestamp" }
+        let clocks = ClockOffsets(source: device.timestampClock)
+        var rate = expectedHz.map { RateMonitor(expectedHz: $0) }
+        // 512 scans per read; bytes of a partial scan wait for the rest.
+        var buffer = [UInt8](repeating: 0, count: scan * 512)
+        var pending = 0
+        var scansRead = 0
+        while !queue.isClosed {
+            let events: FileSystem.PollEvents
+            do { events = try FileSystem.poll(descriptor, path: device.node, milliseconds: 100) } catch { throw .system(error) }
+            if events.error, !events.readable {
+                throw RecordingError(file: device.node, reason: .sample("\(device.id) went away (poll reports an error)"))
+            }
+            guard events.readable || events.hangUp else { continue }
+            let read = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(FileSystem.Failure) in
+                    try FileSystem.read(descriptor, path: device.node, into: UnsafeMutableRawBufferPointer(rebasing: raw[pending...]))
+                }
+            }
+            let count: Int
+            do { count = try read.get() } catch {
+                if error.code == EAGAIN { continue }
+                throw RecordingError(file: device.node, reason: .system(call: "read", message: "\(error.reason) (\(device.id) went away?)"))
+            }
+            if count == 0 {
+                if pending > 0 {
+                    outcome.withLock { $0.warnings.append("\(device.node): \(pending) trailing byte(s) do not make a whole scan of \(scan); left out") }
+                }
+                return
+            }
+            pending += count
+            let whole = pending / scan
+            guard whole > 0 else { continue }
+            let arrival = DataLogger.wallClock()
+            var items = SensorSeries(kind: .accelerometer)
+            buffer.withUnsafeBytes { raw in
+                for k in 0..<whole {
+                    let record = UnsafeRawBufferPointer(rebasing: raw[(k * scan)..<((k + 1) * scan)])
+                    func processed(_ channel: IIODevice.Channel) -> Double {
+                        let counts = channel.type.value(UnsafeRawBufferPointer(rebasing: record[channel.offset...]))
+                        return -(Double(counts) + channel.rawOffset) * channel.scale / Self.standardGravity
+                    }
+                    let (boot, unix): (Double, Double)
+                    if let stamp {
+                        (boot, unix) = clocks.carry(nanoseconds: stamp.type.value(UnsafeRawBufferPointer(rebasing: record[stamp.offset...])))
+                    } else {
+                        let spacing = expectedHz.map { 1 / $0 } ?? 0
+                        unix = arrival - Double(whole - 1 - k) * spacing
+                        boot = unix - clocks.realtimeMinusMonotonic
+                    }
+                    items.append(numbers: [boot, unix, processed(axes[0]), processed(axes[1]), processed(axes[2])])
+                }
+            }
+            let range = (scansRead + 1)...(scansRead + whole)
+            scansRead += whole
+            if var monitor = rate {
+                monitor.observe(items.time, lines: range)
+                if monitor.warnings.count != rate?.warnings.count { outcome.withLock { $0.warnings = device.warnings + monitor.warnings } }
+                rate = monitor
+            }
+            let rest = pending - whole * scan
+            if rest > 0 { buffer.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[(whole * scan)..<pending])) } }
+            pending = rest
+            queue.push(LineDecoder.Decoded(items: items, rrIntervals: SensorSeries(kind: .healthQuantity), error: nil), lines: range, policy: .block)
+        }
+    }
+}
+
+/// The offsets that carry a time on one clock onto the monotonic clock (seconds since boot) and
+/// the realtime clock (Unix time), read once, back to back.
+struct ClockOffsets {
+    let sourceToMonotonic: Double
+    let sourceToRealtime: Double
+    let realtimeMinusMonotonic: Double
+
+    init(source: clockid_t) {
+        func now(_ clock: clockid_t) -> Double {
+            var time = timespec()
+            clock_gettime(clock, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+        }
+        let (real, mono, other) = (now(CLOCK_REALTIME), now(CLOCK_MONOTONIC), now(source))
+        sourceToMonotonic = mono - other
+        sourceToRealtime = real - other
+        realtimeMinusMonotonic = real - mono
+    }
+
+    /// (seconds since boot, Unix seconds) of `nanoseconds` on the source clock; whole seconds
+    /// and the remainder are converted apart, so nanoseconds survive in the remainder.
+    func carry(nanoseconds: Int64) -> (Double, Double) {
+        let seconds = Double(nanoseconds / 1_000_000_000), fraction = Double(nanoseconds % 1_000_000_000) * 1e-9
+        return ((seconds + sourceToMonotonic) + fraction, (seconds + sourceToRealtime) + fraction)
+    }
+}
