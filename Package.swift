@@ -65,6 +65,12 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // BlueZ is reached over the system D-Bus through libdbus-1.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
         // FFmpeg's headers (Debian: libavformat-dev libavcodec-dev libswresample-dev libavutil-dev),
         // its libraries loaded with dlopen when a file needs them, not linked.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
@@ -88,7 +94,7 @@ let package = Package(
         // The toolkit's own hot loops in C, compiled for AVX-512, AVX2 + FMA and SSE2, chosen at run time.
         .target(name: "CKernels"),
         .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: optimisedSwiftSettings),
-        .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
+        .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "CDBus"], swiftSettings: swiftSettings),
         .target(
             name: "Analysis",
             dependencies: ["InputGuards", "SensorData", "SignalProcessing"],

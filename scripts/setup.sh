@@ -4,11 +4,12 @@
 # chromium (report screenshots), gcc + libebur128 (the loudness peer), espeak-ng + sox and a
 # Python venv with praat-parselmouth, librosa, opensmile and pandas (Praat and librosa parity,
 # eGeMAPS agreement, wide-table readers), and R
-# (read.csv of the wide table), none of them runtime dependencies.
+# (read.csv of the wide table), dbus-daemon with python3-dbus and python3-gi (the BlueZ test
+# service), none of them runtime dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(pkg-config zlib1g-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
-if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core); fi
+packages=(pkg-config zlib1g-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev libdbus-1-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core dbus-daemon python3-dbus python3-gi); fi
 command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py
 missing=()
 for package in "${packages[@]}"; do

@@ -22,6 +22,8 @@ public struct RecorderPlan: Sendable {
         case live(LiveLineSource)
         /// Accelerometer scans of a Linux IIO device's buffer (``IIOSource``), through the same bounded queue.
         case iio(IIOSource)
+        /// Heart-rate notifications of a Bluetooth LE strap through BlueZ (``BLEHeartRateSource``), through the same queue.
+        case ble(BLEHeartRateSource)
         /// Audio from an ALSA capture device, opened in the configuration's encoding or the
         /// nearest the device gives (``AlsaCapture``); the WAV takes the rate and channels it gives.
         case alsa(AlsaCapture)
@@ -144,6 +146,7 @@ public enum ActiveStep {
             switch plan.source {
             case .live(let live): live.start()
             case .iio(let source): source.start()
+            case .ble(let source): source.start()
             default: break
             }
         }
@@ -209,6 +212,7 @@ public enum ActiveStep {
             let live: (any QueuedSource)? = switch plan.source {
             case .live(let source): source
             case .iio(let source): source
+            case .ble(let source): source
             default: nil
             }
             if let live {
@@ -303,7 +307,10 @@ public enum ActiveStep {
             identifier: configuration.identifier, itemsWritten: recorder.itemsWritten, itemsRejected: recorder.rejectedItems,
             firstRejection: recorder.firstRejection, itemsDropped: drops.items, firstDroppedLines: drops.firstLines,
             warnings: live.warnings, sourceError: sourceError ?? live.readError)
-        return (try recorder.stop() + (rrRecorder?.stop() ?? []), report)
+        var files = try recorder.stop() + (rrRecorder?.stop() ?? [])
+        let extra = live.userInfo
+        for index in files.indices { files[index].userInfo.merge(extra) { $1 } }
+        return (files, report)
     }
 }
 

@@ -141,9 +141,16 @@ protocol QueuedSource: Sendable {
     var warnings: [String] { get }
     /// The error that ended the reading, if one did.
     var readError: RecordingError? { get }
+    /// What the source adds to its file results' userInfo (link gaps, …).
+    var userInfo: [String: Double] { get }
+}
+
+extension QueuedSource {
+    var userInfo: [String: Double] { [:] }
 }
 
 extension IIOSource: QueuedSource {}
+extension BLEHeartRateSource: QueuedSource {}
 
 /// A live line source — stdin, or the first sender on `tcp:PORT` / `unix:PATH` — read on its own
 /// thread, decoded, and handed to the recorder through a ``SampleQueue``.

@@ -21,7 +21,8 @@ extension ActiveStepConfiguration {
     /// calibrationOffset dB), `replay:FILE`, or live `stdin`, `tcp:PORT`, `unix:PATH` (sensor kinds;
     /// format json, csv or gatt-hex; bufferItems, the queue bound; overflow block or drop; sockets are bound when the
     /// configuration is read), `iio:DEVICE` (accelerometer; ``IIOSource``, under iioRoot) or `alsa:DEVICE` (audio;
-    /// ``AlsaCapture``); devices are opened when the configuration is read, so a missing or busy one
+    /// ``AlsaCapture``) or `ble:ADDRESS` (heartRate; ``BLEHeartRateSource``, reconnectSeconds); devices
+    /// are opened when the configuration is read, so a missing or busy one
     /// leaves no file behind. Errors name the key.
     public init(json: JSONValue, file: String) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(file: file, reason: .sample(message)) }
@@ -97,6 +98,15 @@ extension ActiveStepConfiguration {
                 } catch {
                     throw fail("\(at).source: \(error.description)")
                 }
+            case (_, .sensor(.healthQuantity)) where sourceName.hasPrefix("ble:"):
+                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26))
+                let reconnect = try number(item["reconnectSeconds"], "\(at).reconnectSeconds", 30, in: 0...86_400)!
+                do {
+                    source = .ble(try BLEHeartRateSource(address: String(sourceName.dropFirst("ble:".count)), capacityItems: capacity,
+                                                         reconnectSeconds: reconnect))
+                } catch {
+                    throw fail("\(at).source: \(error.description)")
+                }
             case (_, .sensor) where sourceName.hasPrefix("replay:"):
                 source = .replay(path: String(sourceName.dropFirst("replay:".count)))
             case (_, .sensor(let sensorKind)) where sourceName == "stdin" || sourceName.hasPrefix("tcp:") || sourceName.hasPrefix("unix:"):
@@ -114,7 +124,7 @@ extension ActiveStepConfiguration {
                     throw fail("\(at).source: \(error.description)")
                 }
             default:
-                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH or iio:DEVICE (sensor kinds), alsa:DEVICE (audio)")
+                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH, iio:DEVICE (accelerometer), ble:ADDRESS (heartRate), alsa:DEVICE (audio)")
             }
             var configuration = RecorderConfiguration(
                 identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,

@@ -23,7 +23,10 @@ struct Record: AsyncParsableCommand {
             gives, said on stderr; overruns are recovered, counted and reported with the time lost; --list-devices names them), \
             iio:DEVICE (accelerometer scans from a Linux IIO device's buffer, named by its directory, iio:device0, or its name \
             attribute, under --iio-root; at the sampling frequency nearest --frequency the device offers; in g with Core Motion's \
-            sign, timed by the device's timestamp channel when it has one; --list-devices names them). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
+            sign, timed by the device's timestamp channel when it has one; --list-devices names them), ble:ADDRESS (heart rate \
+            from a Bluetooth LE strap through BlueZ on the system D-Bus: the Heart Rate Measurement characteristic 0x2A37 \
+            notified, decoded as gatt-hex lines are, RR intervals to a second file; a dropped link is reconnected within \
+            --reconnect-seconds and the gap said and counted; --list-devices names the devices BlueZ knows). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
             with their lines. Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
             as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL the current file is still \
             valid and holds every item up to the last flush (--flush-interval).
@@ -52,7 +55,7 @@ struct Record: AsyncParsableCommand {
     @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).")
     var config: String?
 
-    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE or alsa:DEVICE (audio) (not for step).")
+    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE (accelerometer) or ble:ADDRESS (heartRate) (not for step).")
     var source: String?
 
     @Option(name: .customLong("out"), help: "Output directory (created if missing).")
@@ -114,7 +117,10 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: "iio:DEVICE sources: the prefix under which ROOT/sys/bus/iio/devices and ROOT/dev are looked up.")
     var iioRoot: String = "/"
 
-    @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer, the IIO devices under --iio-root (--source iio:NAME).")
+    @Option(name: .long, help: "ble:ADDRESS sources: how long a dropped link is reconnected before the recording ends with an error, s.")
+    var reconnectSeconds: Double = 30
+
+    @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer, the IIO devices under --iio-root (--source iio:NAME); heartRate, the Bluetooth devices BlueZ knows, those with a heart-rate characteristic first (--source ble:ADDRESS).")
     var listDevices = false
 
     func validate() throws {
@@ -130,20 +136,22 @@ struct Record: AsyncParsableCommand {
         try OptionCheck.require(calibrationOffset, "--calibration-offset", in: -400...400, "dB")
         // A week: longer recordings are rolled over into several runs.
         try OptionCheck.require(duration, "--duration", in: 0.001...604_800, "s")
+        try OptionCheck.require(reconnectSeconds, "--reconnect-seconds", in: 0...86_400, "s")
         if kind == .step {
             guard output != nil else { throw ValidationError("--out DIR is required") }
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
         } else {
             if listDevices {
-                guard kind == .audio || kind == .accelerometer else {
-                    throw ValidationError("--list-devices lists ALSA capture devices (record audio) or IIO devices (record accelerometer)")
+                guard kind == .audio || kind == .accelerometer || kind == .heartRate else {
+                    throw ValidationError("--list-devices lists ALSA capture devices (record audio), IIO devices (record accelerometer) or Bluetooth devices (record heartRate)")
                 }
                 return
             }
             guard output != nil else { throw ValidationError("--out DIR is required") }
-            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:", "alsa:", "iio:"].contains(where: { source.hasPrefix($0) }) else {
-                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH, replay:FILE, alsa:DEVICE or iio:DEVICE")
+            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:", "alsa:", "iio:", "ble:"].contains(where: { source.hasPrefix($0) }) else {
+                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH, replay:FILE, alsa:DEVICE, iio:DEVICE or ble:ADDRESS")
             }
+            if source.hasPrefix("ble:"), kind != .heartRate { throw ValidationError("ble:ADDRESS records heartRate only") }
             if source.hasPrefix("alsa:"), kind != .audio { throw ValidationError("alsa:DEVICE records audio only") }
             if source.hasPrefix("iio:"), kind != .accelerometer { throw ValidationError("iio:DEVICE records accelerometer items only") }
             guard config == nil else { throw ValidationError("only record step takes a configuration file") }
@@ -152,7 +160,11 @@ struct Record: AsyncParsableCommand {
 
     func run() async throws {
         if listDevices {
-            let devices = kind == .audio ? AlsaPCM.devices(.capture) : IIODevice.devices(root: iioRoot).map { ($0.id, $0.name) }
+            let devices = switch kind {
+            case .audio: AlsaPCM.devices(.capture)
+            case .heartRate: BLEHeartRateSource.devices().map { ($0.address, $0.name + ($0.heartRate ? "\theart rate" : "")) }
+            default: IIODevice.devices(root: iioRoot).map { ($0.id, $0.name) }
+            }
             for device in devices { print(device.1.isEmpty ? device.0 : "\(device.0)\t\(device.1)") }
             return
         }
@@ -247,6 +259,13 @@ struct Record: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(.invalidInput, error.description)
             }
+        } else if sourceName.hasPrefix("ble:") {
+            do {
+                plan = RecorderPlan(configuration, source: .ble(try BLEHeartRateSource(
+                    address: String(sourceName.dropFirst("ble:".count)), capacityItems: bufferItems, reconnectSeconds: reconnectSeconds)))
+            } catch {
+                throw CommandFailure(.invalidInput, error.description)
+            }
         } else if sourceName.hasPrefix("iio:") {
             do {
                 let iio = try IIOSource(spec: String(sourceName.dropFirst("iio:".count)), root: iioRoot, kind: kind.recorderKind!,
@@ -289,6 +308,8 @@ struct Record: AsyncParsableCommand {
                 printError("\(identifier): reading \(device.id) (\(device.name)) at "
                     + (device.samplingFrequencyHz.map { "\($0.compactDescription) Hz" } ?? "its own rate")
                     + ", scans of \(device.scanBytes) bytes: \(device.channels.map { "\($0.name) \($0.type)" }.joined(separator: ", "))")
+            case .ble(let ble):
+                printError("\(identifier): heart-rate notifications of \(ble.deviceName) (\(ble.deviceAddress)) through BlueZ")
             case .simulate, .replay: break
             }
         }

@@ -7,13 +7,13 @@ import Testing
 public struct Peer: Sendable {
     /// What to install, for messages.
     public let name: String
-    /// Files that must all exist and be executable (or readable, for headers).
+    /// Files that must all exist and be executable (or readable, for headers and Python modules).
     public let files: [String]
 
     public static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     public var isInstalled: Bool {
-        files.allSatisfy { $0.hasSuffix(".h") ? FileManager.default.fileExists(atPath: $0) : FileManager.default.isExecutableFile(atPath: $0) }
+        files.allSatisfy { $0.hasSuffix(".h") || $0.hasSuffix(".py") ? FileManager.default.fileExists(atPath: $0) : FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Whether a test needing the peer runs: always under CI, otherwise when the peer is installed.
@@ -37,6 +37,11 @@ public struct Peer: Sendable {
     public static let praat = Peer(name: "praat-parselmouth and espeak-ng", files: python.files + ["/usr/bin/espeak-ng"])
     /// libebur128 (built into a small peer tool with gcc).
     public static let ebur128 = Peer(name: "libebur128-dev and gcc", files: ["/usr/include/ebur128.h", "/usr/bin/gcc"])
+    /// A private D-Bus daemon and Debian's Python D-Bus bindings with GLib (the BlueZ stand-in).
+    public static let dbus = Peer(name: "dbus-daemon, python3-dbus and python3-gi", files: [
+        "/usr/bin/dbus-daemon", "/usr/bin/python3", "/usr/lib/python3/dist-packages/dbus/__init__.py",
+        "/usr/lib/python3/dist-packages/gi/__init__.py",
+    ])
     /// R's Rscript.
     public static let r = Peer(name: "r-base (Rscript)", files: ["/usr/bin/Rscript"])
     /// Debian's headless chromium.

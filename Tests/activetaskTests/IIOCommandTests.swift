@@ -194,6 +194,7 @@ import TestSupport
         ("scan_elements/in_accel_y_type", "le:s16/16X2>>0", "is not an IIO scan type"),
         ("scan_elements/in_accel_z_index", "99999999999999999999", "in_accel_z_index: \"99999999999999999999\" is not a whole number"),
         ("scan_elements/in_timestamp_type", "le:u32/32>>0", "not a signed 64-bit count of nanoseconds"),
+        ("scan_elements/in_accel_y_index", "0", "in_accel_x and in_accel_y have the same scan index 0"),
         ("sampling_frequency", "inf", "sampling_frequency: \"inf\" is not a number"),
         ("current_timestamp_clock", "sundial", "unknown clock \"sundial\""),
         ("name", "", "name: empty"),
