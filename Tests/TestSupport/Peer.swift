@@ -42,6 +42,8 @@ public struct Peer: Sendable {
         "/usr/bin/dbus-daemon", "/usr/bin/python3", "/usr/lib/python3/dist-packages/dbus/__init__.py",
         "/usr/lib/python3/dist-packages/gi/__init__.py",
     ])
+    /// gcc and alsa-lib's plugin headers (the paced ALSA capture plugin of `Tests/Devices`).
+    public static let alsaPlugin = Peer(name: "gcc and libasound2-dev", files: ["/usr/bin/gcc", "/usr/include/alsa/pcm_external.h"])
     /// R's Rscript.
     public static let r = Peer(name: "r-base (Rscript)", files: ["/usr/bin/Rscript"])
     /// Debian's headless chromium.

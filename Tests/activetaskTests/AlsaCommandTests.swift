@@ -131,4 +131,50 @@ import TestSupport
         #expect(try Run(["tone", "--frequency", "1000", "--level-dbfs", "-20"]).status == 2)
         #expect(try Run(["tone", "--frequency", "1000", "--level-dbfs", "-20", "--play", "default"]).status == 2)
     }
+
+    @Test("overruns: the reader stalled (SIGSTOP) for 0.7 s on a device whose pointer runs with the clock: one overrun recovered, counted and its lost time measured; the WAV still holds the frames asked",
+          .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
+    func stalledReaderOverruns() throws {
+        guard let gcc = Peer.alsaPlugin.require() else { return }
+        let devices = try Devices(input: [])
+        defer { try? FileManager.default.removeItem(atPath: devices.folder) }
+        // The paced plugin (Tests/Devices/alsa-paced-capture.c), built here and named in the asoundrc.
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: gcc)
+        build.arguments = ["-DPIC", "-shared", "-fPIC", "-o", devices.folder + "/libasound_module_pcm_atkpaced.so",
+                           SharedData.packageRoot.appendingPathComponent("Tests/Devices/alsa-paced-capture.c").path, "-lasound"]
+        try build.run()
+        build.waitUntilExit()
+        #expect(build.terminationStatus == 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: devices.folder + "/asoundrc"))
+        handle.seekToEndOfFile()
+        handle.write(Data("\npcm_type.atkpaced { lib \"\(devices.folder)/libasound_module_pcm_atkpaced.so\" }\npcm.paced { type atkpaced }\n".utf8))
+        try handle.close()
+        let out = devices.folder + "/rec"
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = ["record", "audio", "--source", "alsa:paced", "--sample-rate", "16000", "--duration", "2.5", "--out", out]
+        process.environment = devices.environment
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        usleep(800_000)
+        kill(process.processIdentifier, SIGSTOP)
+        usleep(700_000)
+        kill(process.processIdentifier, SIGCONT)
+        let output = stdout.fileHandleForReading.readDataToEndOfFile(), errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(errors)")
+        #expect(errors.contains("alsa:paced: 1 overrun(s), about 0."), "\(errors)")
+        let results = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
+        let info = try #require(results.first?["userInfo"] as? [String: Any])
+        #expect(info["alsaOverruns"] as? Double == 1)
+        // The stall (0.7 s, and however long the stopped process took to be scheduled again) is the time lost.
+        let lost = try #require(info["alsaLostSeconds"] as? Double)
+        #expect(lost >= 0.6 && lost <= 1.5, "\(lost) s")
+        let name = try #require(results.first?["fileName"] as? String)
+        let wav = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
+        #expect(wav.count == 44 + 2 * 40_000)
+    }
 }

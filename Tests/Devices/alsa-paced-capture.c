@@ -1,0 +1,136 @@
+/*
+ * A paced ALSA capture device for AlsaXrunTests, as an external ioplug PCM plugin
+ * (alsa-lib's pcm_ioplug.h): its hardware pointer advances with CLOCK_MONOTONIC at the
+ * negotiated rate from the moment the stream starts, as a sound card's does, and it reports an
+ * overrun (-EPIPE) when the application has fallen more than a buffer behind. Data is silence.
+ * A timerfd firing once a period is the poll descriptor. Not part of the toolkit: built by the test
+ *   gcc -shared -fPIC -o libasound_module_pcm_atkpaced.so alsa-paced-capture.c -lasound
+ * and named in an asoundrc:  pcm_type.atkpaced { lib "DIR/libasound_module_pcm_atkpaced.so" }
+ *                            pcm.paced { type atkpaced }
+ */
+#include <alsa/asoundlib.h>
+#include <alsa/pcm_external.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    snd_pcm_ioplug_t io;
+    int timer;
+    int running;
+    struct timespec start;
+    uint64_t consumed;
+} paced_t;
+
+static uint64_t elapsed_frames(const paced_t *p) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double seconds = (double)(now.tv_sec - p->start.tv_sec) + (double)(now.tv_nsec - p->start.tv_nsec) * 1e-9;
+    return seconds <= 0 ? 0 : (uint64_t)(seconds * p->io.rate);
+}
+
+static int paced_start(snd_pcm_ioplug_t *io) {
+    paced_t *p = io->private_data;
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    p->consumed = 0;
+    p->running = 1;
+    long period_ns = (long)((double)io->period_size / io->rate * 1e9);
+    struct itimerspec spec = {{period_ns / 1000000000, period_ns % 1000000000}, {period_ns / 1000000000, period_ns % 1000000000}};
+    return timerfd_settime(p->timer, 0, &spec, NULL) == 0 ? 0 : -errno;
+}
+
+static int paced_stop(snd_pcm_ioplug_t *io) {
+    paced_t *p = io->private_data;
+    struct itimerspec off = {{0, 0}, {0, 0}};
+    p->running = 0;
+    timerfd_settime(p->timer, 0, &off, NULL);
+    return 0;
+}
+
+static int paced_prepare(snd_pcm_ioplug_t *io) {
+    paced_t *p = io->private_data;
+    p->consumed = 0;
+    p->running = 0;
+    return 0;
+}
+
+static snd_pcm_sframes_t paced_pointer(snd_pcm_ioplug_t *io) {
+    paced_t *p = io->private_data;
+    if (!p->running) return 0;
+    uint64_t captured = elapsed_frames(p);
+    if (captured > p->consumed + io->buffer_size) return -EPIPE;
+    return (snd_pcm_sframes_t)(captured % io->buffer_size);
+}
+
+static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t offset,
+                                        snd_pcm_uframes_t size) {
+    paced_t *p = io->private_data;
+    snd_pcm_areas_silence(areas, offset, io->channels, size, io->format);
+    p->consumed += size;
+    return (snd_pcm_sframes_t)size;
+}
+
+static int paced_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *fds, unsigned int count, unsigned short *revents) {
+    paced_t *p = io->private_data;
+    uint64_t expirations;
+    (void)fds;
+    (void)count;
+    while (read(p->timer, &expirations, sizeof expirations) > 0) {}
+    *revents = POLLIN;
+    return 0;
+}
+
+static int paced_close(snd_pcm_ioplug_t *io) {
+    paced_t *p = io->private_data;
+    close(p->timer);
+    free(p);
+    return 0;
+}
+
+static const snd_pcm_ioplug_callback_t callbacks = {
+    .start = paced_start,
+    .stop = paced_stop,
+    .prepare = paced_prepare,
+    .pointer = paced_pointer,
+    .transfer = paced_transfer,
+    .poll_revents = paced_poll_revents,
+    .close = paced_close,
+};
+
+SND_PCM_PLUGIN_DEFINE_FUNC(atkpaced) {
+    (void)root;
+    (void)conf;
+    if (stream != SND_PCM_STREAM_CAPTURE) return -EINVAL;
+    paced_t *p = calloc(1, sizeof *p);
+    if (!p) return -ENOMEM;
+    p->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    p->io.version = SND_PCM_IOPLUG_VERSION;
+    p->io.name = "ActiveTaskKit paced test capture";
+    p->io.callback = &callbacks;
+    p->io.private_data = p;
+    p->io.poll_fd = p->timer;
+    p->io.poll_events = POLLIN;
+    int err = snd_pcm_ioplug_create(&p->io, name, stream, mode);
+    if (err < 0) {
+        close(p->timer);
+        free(p);
+        return err;
+    }
+    static const unsigned int access[] = {SND_PCM_ACCESS_RW_INTERLEAVED};
+    static const unsigned int formats[] = {SND_PCM_FORMAT_S16_LE};
+    if ((err = snd_pcm_ioplug_set_param_list(&p->io, SND_PCM_IOPLUG_HW_ACCESS, 1, access)) < 0
+        || (err = snd_pcm_ioplug_set_param_list(&p->io, SND_PCM_IOPLUG_HW_FORMAT, 1, formats)) < 0
+        || (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_CHANNELS, 1, 2)) < 0
+        || (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_RATE, 8000, 48000)) < 0
+        || (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, 64, 65536)) < 0
+        || (err = snd_pcm_ioplug_set_param_minmax(&p->io, SND_PCM_IOPLUG_HW_PERIODS, 2, 64)) < 0) {
+        snd_pcm_ioplug_delete(&p->io);
+        return err;
+    }
+    *pcmp = p->io.pcm;
+    return 0;
+}
+SND_PCM_PLUGIN_SYMBOL(atkpaced);
