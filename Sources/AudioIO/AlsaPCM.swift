@@ -118,7 +118,8 @@ public final class AlsaPCM {
         let frameBytes = negotiated.channels * negotiated.format.bytes
         if bytes.count < frames * frameBytes { bytes = [UInt8](repeating: 0, count: frames * frameBytes) }
         if started == nil { started = Self.now() }
-        while true {
+        // A device that fails again at once after every recovery would hold this loop forever.
+        for _ in 0..<Self.recoveriesPerTransfer {
             let got = bytes.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(frames)) }
             if got >= 0 {
                 framesTransferred += got
@@ -126,6 +127,7 @@ public final class AlsaPCM {
             }
             try recover(Int32(clamping: got))
         }
+        throw AudioError(file: "alsa:" + device, reason: .device("capture stopped: the device failed \(Self.recoveriesPerTransfer) times in a row, each recovery in vain"))
     }
 
     /// Plays interleaved frames in [−1, 1] (clipped), waiting while the buffer is full.
@@ -141,15 +143,21 @@ public final class AlsaPCM {
         let frameBytes = channels * negotiated.format.bytes
         if started == nil { started = Self.now() }
         var offset = 0
+        var failures = 0
         while offset < data.count {
             let left = (data.count - offset) / frameBytes
             let put = data.withUnsafeBytes { snd_pcm_writei(pcm, $0.baseAddress! + offset, snd_pcm_uframes_t(left)) }
-            if put >= 0 {
+            if put > 0 {
                 offset += put * frameBytes
                 framesTransferred += put
-            } else {
-                try recover(Int32(clamping: put))
+                failures = 0
+                continue
             }
+            failures += 1
+            guard failures <= Self.recoveriesPerTransfer else {
+                throw AudioError(file: "alsa:" + device, reason: .device("playback stopped: the device took nothing \(Self.recoveriesPerTransfer) times in a row"))
+            }
+            if put < 0 { try recover(Int32(clamping: put)) }
         }
     }
 
@@ -162,11 +170,14 @@ public final class AlsaPCM {
     }
 
     /// An xrun or a suspend recovered (counted, its lost time added), or the error thrown.
+    /// Recoveries one read or write may make before the device is taken as broken.
+    static let recoveriesPerTransfer = 64
+
     private func recover(_ error: Int32) throws(AudioError) {
         let recovered = snd_pcm_recover(pcm, error, 1)
         guard recovered >= 0 else {
-            let message = "\(Self.message(error)) (recovery: \(Self.message(recovered)))"
-            throw AudioError(file: "alsa:" + device, reason: direction == .capture ? .decode(message) : .write(message))
+            throw AudioError(file: "alsa:" + device, reason: .device(
+                "\(direction == .capture ? "capture" : "playback") stopped: \(Self.message(error)) (recovery: \(Self.message(recovered)))"))
         }
         guard error == -EPIPE else { return }
         xruns += 1

@@ -9,6 +9,8 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         case decode(String)
         /// Writing failed (the library's message).
         case write(String)
+        /// A sound device failed while capturing or playing (what failed and the library's message).
+        case device(String)
         /// A RIFF/WAVE data chunk that was never finished (size 0, 0xFFFFFFFF or beyond the file)
         /// and holds not one whole frame.
         case headerSizeMismatch(declaredBytes: UInt64, availableBytes: UInt64, chunkOffset: Int)
@@ -34,23 +36,26 @@ public struct AudioError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String {
-        let file = FileName.display(file)
-        return switch reason {
-        case .open(let message): "\(file): cannot open audio: \(message)"
-        case .decode(let message): "\(file): audio decoding failed: \(message)"
-        case .write(let message): "\(file): cannot write audio: \(message)"
+    public var description: String { "\(FileName.display(file)): \(message)" }
+
+    /// What went wrong, without the file's name.
+    public var message: String {
+        switch reason {
+        case .open(let message): "cannot open audio: \(message)"
+        case .decode(let message): "audio decoding failed: \(message)"
+        case .write(let message): "cannot write audio: \(message)"
+        case .device(let message): message
         case .headerSizeMismatch(let declared, let available, let offset):
-            "\(file): WAV header declares \(declared) data bytes but only \(available) follow the data chunk at byte \(offset): not one whole frame"
+            "WAV header declares \(declared) data bytes but only \(available) follow the data chunk at byte \(offset): not one whole frame"
         case .corruptList(let list, let subchunk, let at, let declared, let length):
-            "\(file): corrupt WAV header: the LIST chunk at byte \(list) holds a sub-chunk '\(subchunk)' at byte \(at) declaring \(declared) bytes, more than the list's \(length)"
-        case .decoderUnavailable(let message): "\(file): \(message)"
-        case .unsupported(let message): "\(file): \(message)"
-        case .invalidFormat(let message): "\(file): invalid audio header: \(message)"
+            "corrupt WAV header: the LIST chunk at byte \(list) holds a sub-chunk '\(subchunk)' at byte \(at) declaring \(declared) bytes, more than the list's \(length)"
+        case .decoderUnavailable(let message): message
+        case .unsupported(let message): message
+        case .invalidFormat(let message): "invalid audio header: \(message)"
         case .tooLong(let frames?, let channels, let limit):
-            "\(file): \(frames) frames × \(channels) channels exceed the limit of \(limit) samples of an analysis that holds the whole recording"
+            "\(frames) frames × \(channels) channels exceed the limit of \(limit) samples of an analysis that holds the whole recording"
         case .tooLong(nil, _, let limit):
-            "\(file): more than \(limit) samples (frames × channels) exceed the limit of an analysis that holds the whole recording"
+            "more than \(limit) samples (frames × channels) exceed the limit of an analysis that holds the whole recording"
         }
     }
 }

@@ -21,7 +21,7 @@ public final class AlsaCapture: @unchecked Sendable {
         case .float32: .float
         }
         do { pcm = try AlsaPCM(device: device, direction: .capture, format: asked, sampleRateHz: sampleRateHz, channels: channels) } catch {
-            throw RecordingError(file: "alsa:\(device)", reason: .sample(error.description))
+            throw RecordingError(file: "alsa:\(device)", reason: .sample(error.message))
         }
         differences = pcm.differences(format: asked, sampleRateHz: sampleRateHz, channels: channels)
         self.encoding = encoding
@@ -48,7 +48,7 @@ public final class AlsaCapture: @unchecked Sendable {
     public func capturePeriod(into recorder: AudioRecorder, maximumFrames: Int) throws(RecordingError) -> Bool {
         let samples: [Float]
         do { samples = try pcm.read(maximumFrames: min(pcm.negotiated.periodFrames, maximumFrames)) } catch {
-            throw RecordingError(file: address, reason: .sample(error.description))
+            throw RecordingError(file: address, reason: .sample(error.message))
         }
         if samples.isEmpty { return false }
         try recorder.write(samples)

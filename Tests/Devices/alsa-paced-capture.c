@@ -3,7 +3,10 @@
  * (alsa-lib's pcm_ioplug.h): its hardware pointer advances with CLOCK_MONOTONIC at the
  * negotiated rate from the moment the stream starts, as a sound card's does, and it reports an
  * overrun (-EPIPE) when the application has fallen more than a buffer behind. Data is silence.
- * A timerfd firing once a period is the poll descriptor. Not part of the toolkit: built by the test
+ * A timerfd firing once a period is the poll descriptor. Options: `busy 1` (the open fails with
+ * EBUSY, as a card another program holds), `vanish_ms N` (after N ms of running the device is
+ * gone: the pointer, prepare and start report ENODEV, as for an unplugged USB microphone),
+ * `broken 1` (every pointer call reports an overrun, so no recovery ever helps). Not part of the toolkit: built by the test
  *   gcc -shared -fPIC -o libasound_module_pcm_atkpaced.so alsa-paced-capture.c -lasound
  * and named in an asoundrc:  pcm_type.atkpaced { lib "DIR/libasound_module_pcm_atkpaced.so" }
  *                            pcm.paced { type atkpaced }
@@ -13,6 +16,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +27,9 @@ typedef struct {
     int running;
     struct timespec start;
     uint64_t consumed;
+    long vanish_ms;
+    int gone;
+    int broken;
 } paced_t;
 
 static uint64_t elapsed_frames(const paced_t *p) {
@@ -34,6 +41,7 @@ static uint64_t elapsed_frames(const paced_t *p) {
 
 static int paced_start(snd_pcm_ioplug_t *io) {
     paced_t *p = io->private_data;
+    if (p->gone) return -ENODEV;
     clock_gettime(CLOCK_MONOTONIC, &p->start);
     p->consumed = 0;
     p->running = 1;
@@ -52,6 +60,7 @@ static int paced_stop(snd_pcm_ioplug_t *io) {
 
 static int paced_prepare(snd_pcm_ioplug_t *io) {
     paced_t *p = io->private_data;
+    if (p->gone) return -ENODEV;
     p->consumed = 0;
     p->running = 0;
     return 0;
@@ -59,8 +68,14 @@ static int paced_prepare(snd_pcm_ioplug_t *io) {
 
 static snd_pcm_sframes_t paced_pointer(snd_pcm_ioplug_t *io) {
     paced_t *p = io->private_data;
+    if (p->gone) return -ENODEV;
     if (!p->running) return 0;
+    if (p->broken) return -EPIPE;
     uint64_t captured = elapsed_frames(p);
+    if (p->vanish_ms > 0 && captured * 1000 / io->rate >= (uint64_t)p->vanish_ms) {
+        p->gone = 1;
+        return -ENODEV;
+    }
     if (captured > p->consumed + io->buffer_size) return -EPIPE;
     return (snd_pcm_sframes_t)(captured % io->buffer_size);
 }
@@ -102,10 +117,22 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(atkpaced) {
     (void)root;
-    (void)conf;
+    long busy = 0, vanish_ms = 0, broken = 0;
+    snd_config_iterator_t i, next;
+    snd_config_for_each(i, next, conf) {
+        snd_config_t *entry = snd_config_iterator_entry(i);
+        const char *id;
+        if (snd_config_get_id(entry, &id) < 0) continue;
+        if (strcmp(id, "busy") == 0) snd_config_get_integer(entry, &busy);
+        if (strcmp(id, "vanish_ms") == 0) snd_config_get_integer(entry, &vanish_ms);
+        if (strcmp(id, "broken") == 0) snd_config_get_integer(entry, &broken);
+    }
     if (stream != SND_PCM_STREAM_CAPTURE) return -EINVAL;
+    if (busy) return -EBUSY;
     paced_t *p = calloc(1, sizeof *p);
     if (!p) return -ENOMEM;
+    p->vanish_ms = vanish_ms;
+    p->broken = (int)broken;
     p->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     p->io.version = SND_PCM_IOPLUG_VERSION;
     p->io.name = "ActiveTaskKit paced test capture";

@@ -138,18 +138,7 @@ import TestSupport
         guard let gcc = Peer.alsaPlugin.require() else { return }
         let devices = try Devices(input: [])
         defer { try? FileManager.default.removeItem(atPath: devices.folder) }
-        // The paced plugin (Tests/Devices/alsa-paced-capture.c), built here and named in the asoundrc.
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: gcc)
-        build.arguments = ["-DPIC", "-shared", "-fPIC", "-o", devices.folder + "/libasound_module_pcm_atkpaced.so",
-                           SharedData.packageRoot.appendingPathComponent("Tests/Devices/alsa-paced-capture.c").path, "-lasound"]
-        try build.run()
-        build.waitUntilExit()
-        #expect(build.terminationStatus == 0)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: devices.folder + "/asoundrc"))
-        handle.seekToEndOfFile()
-        handle.write(Data("\npcm_type.atkpaced { lib \"\(devices.folder)/libasound_module_pcm_atkpaced.so\" }\npcm.paced { type atkpaced }\n".utf8))
-        try handle.close()
+        try Self.addPacedDevices(devices, gcc: gcc)
         let out = devices.folder + "/rec"
         let process = Process()
         process.executableURL = Run.executable
@@ -176,5 +165,59 @@ import TestSupport
         let name = try #require(results.first?["fileName"] as? String)
         let wav = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
         #expect(wav.count == 44 + 2 * 40_000)
+    }
+
+    /// Builds the paced plugin (Tests/Devices/alsa-paced-capture.c) into the devices' folder and
+    /// names it in their asoundrc: `paced`, `busy` (open fails with EBUSY), `vanishing` (ENODEV after
+    /// 0.5 s), `broken` (an overrun at every step).
+    static func addPacedDevices(_ devices: Devices, gcc: String) throws {
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: gcc)
+        build.arguments = ["-DPIC", "-shared", "-fPIC", "-o", devices.folder + "/libasound_module_pcm_atkpaced.so",
+                           SharedData.packageRoot.appendingPathComponent("Tests/Devices/alsa-paced-capture.c").path, "-lasound"]
+        try build.run()
+        build.waitUntilExit()
+        #expect(build.terminationStatus == 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: devices.folder + "/asoundrc"))
+        handle.seekToEndOfFile()
+        handle.write(Data("""
+
+            pcm_type.atkpaced { lib "\(devices.folder)/libasound_module_pcm_atkpaced.so" }
+            pcm.paced { type atkpaced }
+            pcm.busy { type atkpaced busy 1 }
+            pcm.vanishing { type atkpaced vanish_ms 500 }
+            pcm.broken { type atkpaced broken 1 }
+
+            """.utf8))
+        try handle.close()
+    }
+
+    @Test("a busy device, one that vanishes mid-recording, one no recovery helps: exit 3 naming the device; the WAV of the vanished one keeps the frames before, playable",
+          .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
+    func busyAndVanishingDevices() throws {
+        guard let gcc = Peer.alsaPlugin.require() else { return }
+        let devices = try Devices(input: [])
+        defer { try? FileManager.default.removeItem(atPath: devices.folder) }
+        try Self.addPacedDevices(devices, gcc: gcc)
+        let busy = try Run(["record", "audio", "--source", "alsa:busy", "--sample-rate", "16000", "--duration", "1", "--out", devices.folder + "/busy"],
+                           environment: devices.environment)
+        #expect(busy.status == 3)
+        #expect(busy.stderr.contains("alsa:busy: cannot open audio: Device or resource busy"), "\(busy.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: devices.folder + "/busy")) ?? []).isEmpty)
+        let out = devices.folder + "/vanishing"
+        let gone = try Run(["record", "audio", "--source", "alsa:vanishing", "--sample-rate", "16000", "--duration", "5", "--out", out],
+                           environment: devices.environment)
+        #expect(gone.status == 3)
+        #expect(gone.stderr.contains("alsa:vanishing") && gone.stderr.contains("No such device"), "\(gone.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(gone.stdout.utf8)) as? [[String: Any]])
+        let name = try #require(results.first?["fileName"] as? String)
+        let wav = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
+        let declared = wav[40..<44].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        #expect(declared == wav.count - 44 && declared >= 2 * 4_000 && declared <= 2 * 12_000, "\(declared) bytes of 16-bit frames")
+        // A device on which every recovery is in vain ends the recording instead of holding it forever.
+        let broken = try Run(["record", "audio", "--source", "alsa:broken", "--sample-rate", "16000", "--duration", "5", "--out", devices.folder + "/broken"],
+                             environment: devices.environment)
+        #expect(broken.status == 3)
+        #expect(broken.stderr.contains("alsa:broken: ") && broken.stderr.contains("failed 64 times in a row, each recovery in vain"), "\(broken.stderr)")
     }
 }
