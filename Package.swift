@@ -13,6 +13,9 @@ let swiftSettings: [SwiftSetting] = [
 /// loops (Praat's FFT and resampling, Burg's recursion, the pitch frames) run 5–20 times slower
 /// unoptimised, and the test suite, a debug build, runs them on minutes of audio.
 let optimisedSwiftSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// Where libdbus-1-dev puts its headers (`pkg-config --cflags dbus-1`), for the C target and the Swift that imports it.
+let dbusIncludes = ["/usr/include/dbus-1.0", "/usr/lib/x86_64-linux-gnu/dbus-1.0/include", "/usr/lib/aarch64-linux-gnu/dbus-1.0/include"]
+    .map { "-I" + $0 }
 
 let package = Package(
     name: "ActiveTaskKit",
@@ -65,15 +68,13 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
-        // BlueZ is reached over the system D-Bus through libdbus-1.
-        .systemLibrary(
-            name: "CDBus",
-            pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
-        ),
+
         // FFmpeg's headers (Debian: libavformat-dev libavcodec-dev libswresample-dev libavutil-dev),
         // its libraries loaded with dlopen when a file needs them, not linked.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // libdbus-1's headers (Debian: libdbus-1-dev; pkg-config dbus-1 names these folders), the
+        // library loaded with dlopen by a ble: source, not linked: BlueZ is reached over the system D-Bus.
+        .target(name: "CDBus", cSettings: [.unsafeFlags(dbusIncludes)], linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: - Implementation
         // Process-wide C: temporary outputs removed when a signal ends the process (an async-signal-safe
@@ -94,7 +95,8 @@ let package = Package(
         // The toolkit's own hot loops in C, compiled for AVX-512, AVX2 + FMA and SSE2, chosen at run time.
         .target(name: "CKernels"),
         .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: optimisedSwiftSettings),
-        .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "CDBus"], swiftSettings: swiftSettings),
+        .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "CDBus"],
+                swiftSettings: swiftSettings + [.unsafeFlags(dbusIncludes.flatMap { ["-Xcc", $0] })]),
         .target(
             name: "Analysis",
             dependencies: ["InputGuards", "SensorData", "SignalProcessing"],

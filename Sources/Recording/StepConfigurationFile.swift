@@ -124,7 +124,7 @@ extension ActiveStepConfiguration {
                     throw fail("\(at).source: \(error.description)")
                 }
             default:
-                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH, iio:DEVICE (accelerometer), ble:ADDRESS (heartRate), alsa:DEVICE (audio)")
+                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH, iio:DEVICE (accelerometer, deviceMotion), ble:ADDRESS (heartRate), alsa:DEVICE (audio)")
             }
             var configuration = RecorderConfiguration(
                 identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,

@@ -23,7 +23,8 @@ struct Record: AsyncParsableCommand {
             gives, said on stderr; overruns are recovered, counted and reported with the time lost; --list-devices names them), \
             iio:DEVICE (accelerometer scans from a Linux IIO device's buffer, named by its directory, iio:device0, or its name \
             attribute, under --iio-root; at the sampling frequency nearest --frequency the device offers; in g with Core Motion's \
-            sign, timed by the device's timestamp channel when it has one; --list-devices names them), ble:ADDRESS (heart rate \
+            sign, timed by the device's timestamp channel when it has one; deviceMotion from a device with a gyroscope too, \
+            attitude by Madgwick's IMU filter; --list-devices names them), ble:ADDRESS (heart rate \
             from a Bluetooth LE strap through BlueZ on the system D-Bus: the Heart Rate Measurement characteristic 0x2A37 \
             notified, decoded as gatt-hex lines are, RR intervals to a second file; a dropped link is reconnected within \
             --reconnect-seconds and the gap said and counted; --list-devices names the devices BlueZ knows). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
@@ -55,7 +56,7 @@ struct Record: AsyncParsableCommand {
     @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).")
     var config: String?
 
-    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE (accelerometer) or ble:ADDRESS (heartRate) (not for step).")
+    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE (accelerometer, deviceMotion) or ble:ADDRESS (heartRate) (not for step).")
     var source: String?
 
     @Option(name: .customLong("out"), help: "Output directory (created if missing).")
@@ -120,7 +121,7 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: "ble:ADDRESS sources: how long a dropped link is reconnected before the recording ends with an error, s.")
     var reconnectSeconds: Double = 30
 
-    @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer, the IIO devices under --iio-root (--source iio:NAME); heartRate, the Bluetooth devices BlueZ knows, those with a heart-rate characteristic first (--source ble:ADDRESS).")
+    @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer or deviceMotion, the IIO devices under --iio-root (--source iio:NAME); heartRate, the Bluetooth devices BlueZ knows, those with a heart-rate characteristic first (--source ble:ADDRESS).")
     var listDevices = false
 
     func validate() throws {
@@ -142,7 +143,7 @@ struct Record: AsyncParsableCommand {
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
         } else {
             if listDevices {
-                guard kind == .audio || kind == .accelerometer || kind == .heartRate else {
+                guard [.audio, .accelerometer, .deviceMotion, .heartRate].contains(kind) else {
                     throw ValidationError("--list-devices lists ALSA capture devices (record audio), IIO devices (record accelerometer) or Bluetooth devices (record heartRate)")
                 }
                 return
@@ -153,7 +154,9 @@ struct Record: AsyncParsableCommand {
             }
             if source.hasPrefix("ble:"), kind != .heartRate { throw ValidationError("ble:ADDRESS records heartRate only") }
             if source.hasPrefix("alsa:"), kind != .audio { throw ValidationError("alsa:DEVICE records audio only") }
-            if source.hasPrefix("iio:"), kind != .accelerometer { throw ValidationError("iio:DEVICE records accelerometer items only") }
+            if source.hasPrefix("iio:"), kind != .accelerometer, kind != .deviceMotion {
+                throw ValidationError("iio:DEVICE records accelerometer or deviceMotion items")
+            }
             guard config == nil else { throw ValidationError("only record step takes a configuration file") }
         }
     }

@@ -229,4 +229,36 @@ import TestSupport
         let list = try Run(["record", "accelerometer", "--list-devices", "--iio-root", tree.root])
         #expect(list.status == 0 && list.stdout == "iio:device0\taccel_3d\n", "\(list.stdout)")
     }
+
+    @Test("iio: deviceMotion from a device with an accelerometer and a gyroscope, lying flat and turning at 0.5 rad/s: rotation rate as sent, gravity (0, 0, −1) g, user acceleration 0, attitude the yaw 0.5 t (within the filter's 1e-5)")
+    func deviceMotion() throws {
+        let names = ["in_accel_x", "in_accel_y", "in_accel_z", "in_anglvel_x", "in_anglvel_y", "in_anglvel_z"]
+        let tree = try Tree(name: "imu6", channels: names.enumerated().map { Channel(name: $1, index: $0, type: "le:s16/16>>0") }
+            + [Channel(name: "in_timestamp", index: 6, type: "le:s64/64>>0")],
+            attributes: ["sampling_frequency": "100", "in_accel_scale": String(9.80665 / 16384), "in_anglvel_scale": "0.0005",
+                         "current_timestamp_clock": "monotonic"])
+        defer { tree.remove() }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let t0 = Int64(now.tv_sec) * 1_000_000_000
+        var bytes: [UInt8] = []
+        for k in 0..<200 {
+            // Flat, face up: +1 g on z as IIO reads it; 1000 counts of 0.5 mrad/s about z.
+            bytes += [Int16(0), 0, 16_384, 0, 0, 1_000].flatMap { Self.littleEndian($0) } + [0, 0, 0, 0] + Self.littleEndian(t0 + Int64(k) * 10_000_000)
+        }
+        let out = tree.root + "/out"
+        let run = try Self.record(["record", "deviceMotion", "--source", "iio:imu6", "--frequency", "100", "--out", out], tree: tree, scans: bytes)
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = (FileManager.default.enumerator(atPath: out)?.allObjects as? [String] ?? []).filter { $0.contains("deviceMotion_") }
+        let file = try #require(files.first)
+        let series = try #require(try JSONContents.read(out + "/" + file).series.first?.series)
+        #expect(series.count == 200)
+        let w = series["attitude.w"]!, z = series["attitude.z"]!, rate = series["rotationRate.z"]!
+        for k in 0..<series.count {
+            let theta = 0.5 * Double(k) * 0.01
+            #expect(abs(w[k] - cos(theta / 2)) < 1e-5 && abs(z[k] - sin(theta / 2)) < 1e-5, "scan \(k)")
+            #expect(rate[k] == 0.5)
+            #expect(abs(series["gravity.z"]![k] + 1) < 1e-12 && abs(series["userAcceleration.z"]![k]) < 1e-12 && series["userAcceleration.x"]![k] == 0)
+        }
+    }
 }

@@ -1,4 +1,4 @@
-import CDBus
+internal import CDBus
 
 /// A value read from a D-Bus message (D-Bus Specification, "Type System"): variants are
 /// unwrapped, `ay` is bytes, a dictionary's keys are their text (BlueZ's are strings and object
@@ -39,8 +39,8 @@ struct DBusFailure: Error, Sendable, CustomStringConvertible {
     var description: String { "\(message) (\(name))" }
 }
 
-/// A private connection to the system bus through libdbus-1 (`DBUS_SYSTEM_BUS_ADDRESS` chooses
-/// the bus, as for every D-Bus client): blocking method calls with a timeout, match rules, and
+/// A private connection to the system bus through libdbus-1, loaded when the first connection is
+/// made (`DBUS_SYSTEM_BUS_ADDRESS` chooses the bus, as for every D-Bus client): blocking method calls with a timeout, match rules, and
 /// the signals that arrive. Made on one thread and then used by one thread at a time (the
 /// source's reader), hence `@unchecked Sendable`.
 final class DBusConnection: @unchecked Sendable {
@@ -76,43 +76,52 @@ final class DBusConnection: @unchecked Sendable {
         static let array: Int32 = Int32(UInt8(ascii: "a"))
     }
 
+    /// libdbus-1's functions (loaded by the first connection).
+    private let api: atk_dbus
+
     init() throws(DBusFailure) {
+        var reason: UnsafePointer<CChar>?
+        guard let table = atk_dbus_load(&reason) else {
+            throw DBusFailure(name: "org.freedesktop.DBus.Error.NotSupported", message: reason.map { String(cString: $0) } ?? "cannot load libdbus-1")
+        }
+        let api = table.pointee
         var error = DBusError()
-        dbus_error_init(&error)
-        guard let connection = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error) else { throw Self.failure(&error) }
-        dbus_connection_set_exit_on_disconnect(connection, 0)
+        api.dbus_error_init!(&error)
+        guard let connection = api.dbus_bus_get_private!(DBUS_BUS_SYSTEM, &error) else { throw Self.failure(&error, api) }
+        api.dbus_connection_set_exit_on_disconnect!(connection, 0)
         self.connection = connection
+        self.api = api
     }
 
     deinit {
-        dbus_connection_close(connection)
-        dbus_connection_unref(connection)
+        api.dbus_connection_close!(connection)
+        api.dbus_connection_unref!(connection)
     }
 
-    var isConnected: Bool { dbus_connection_get_is_connected(connection) != 0 }
+    var isConnected: Bool { api.dbus_connection_get_is_connected!(connection) != 0 }
 
     /// Calls `interface.method` (no arguments) on `path` of `destination`; its reply's arguments.
     func call(_ destination: String, _ path: String, _ interface: String, _ method: String,
               timeoutMilliseconds: Int32) throws(DBusFailure) -> [DBusValue] {
-        guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
+        guard let message = api.dbus_message_new_method_call!(destination, path, interface, method) else {
             throw DBusFailure(name: "org.freedesktop.DBus.Error.NoMemory", message: "cannot make a method call to \(path)")
         }
-        defer { dbus_message_unref(message) }
+        defer { api.dbus_message_unref!(message) }
         var error = DBusError()
-        dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, timeoutMilliseconds, &error) else {
-            throw Self.failure(&error)
+        api.dbus_error_init!(&error)
+        guard let reply = api.dbus_connection_send_with_reply_and_block!(connection, message, timeoutMilliseconds, &error) else {
+            throw Self.failure(&error, api)
         }
-        defer { dbus_message_unref(reply) }
-        return Self.arguments(reply)
+        defer { api.dbus_message_unref!(reply) }
+        return arguments(reply)
     }
 
     /// Adds a match rule (D-Bus Specification, "Match Rules") for the signals to receive.
     func addMatch(_ rule: String) throws(DBusFailure) {
         var error = DBusError()
-        dbus_error_init(&error)
-        dbus_bus_add_match(connection, rule, &error)
-        if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
+        api.dbus_error_init!(&error)
+        api.dbus_bus_add_match!(connection, rule, &error)
+        if api.dbus_error_is_set!(&error) != 0 { throw Self.failure(&error, api) }
     }
 
     /// The next signal that arrives within `timeoutMilliseconds` (other messages are dropped);
@@ -120,47 +129,47 @@ final class DBusConnection: @unchecked Sendable {
     func nextSignal(timeoutMilliseconds: Int32) -> Signal? {
         var waited = false
         while true {
-            if let message = dbus_connection_pop_message(connection) {
-                defer { dbus_message_unref(message) }
-                guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else { continue }
+            if let message = api.dbus_connection_pop_message!(connection) {
+                defer { api.dbus_message_unref!(message) }
+                guard api.dbus_message_get_type!(message) == DBUS_MESSAGE_TYPE_SIGNAL else { continue }
                 func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
-                return Signal(path: text(dbus_message_get_path(message)), interface: text(dbus_message_get_interface(message)),
-                              member: text(dbus_message_get_member(message)), arguments: Self.arguments(message))
+                return Signal(path: text(api.dbus_message_get_path!(message)), interface: text(api.dbus_message_get_interface!(message)),
+                              member: text(api.dbus_message_get_member!(message)), arguments: arguments(message))
             }
-            guard !waited, dbus_connection_read_write(connection, timeoutMilliseconds) != 0 else { return nil }
+            guard !waited, api.dbus_connection_read_write!(connection, timeoutMilliseconds) != 0 else { return nil }
             waited = true
         }
     }
 
-    private static func failure(_ error: inout DBusError) -> DBusFailure {
-        defer { dbus_error_free(&error) }
+    private static func failure(_ error: inout DBusError, _ api: atk_dbus) -> DBusFailure {
+        defer { api.dbus_error_free!(&error) }
         let name = error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
         return DBusFailure(name: name, message: error.message.map { String(cString: $0) } ?? name)
     }
 
     /// The arguments of a message.
-    private static func arguments(_ message: OpaquePointer) -> [DBusValue] {
+    private func arguments(_ message: OpaquePointer) -> [DBusValue] {
         var iterator = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
+        guard api.dbus_message_iter_init!(message, &iterator) != 0 else { return [] }
         return elements(&iterator, depth: 0)
     }
 
     /// The values from `iterator` to the end of its container. D-Bus nests at most 64 deep
     /// (the specification's limit, which the daemon enforces); deeper is read as empty.
-    private static func elements(_ iterator: inout DBusMessageIter, depth: Int) -> [DBusValue] {
+    private func elements(_ iterator: inout DBusMessageIter, depth: Int) -> [DBusValue] {
         var values: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&iterator) != TypeCode.invalid {
+        while api.dbus_message_iter_get_arg_type!(&iterator) != TypeCode.invalid {
             if let value = value(&iterator, depth: depth) { values.append(value) }
-            dbus_message_iter_next(&iterator)
+            _ = api.dbus_message_iter_next!(&iterator)
         }
         return values
     }
 
-    private static func value(_ iterator: inout DBusMessageIter, depth: Int) -> DBusValue? {
-        let type = dbus_message_iter_get_arg_type(&iterator)
+    private func value(_ iterator: inout DBusMessageIter, depth: Int) -> DBusValue? {
+        let type = api.dbus_message_iter_get_arg_type!(&iterator)
         func basic<T: BitwiseCopyable>(_ initial: T) -> T {
             var value = initial
-            withUnsafeMutableBytes(of: &value) { dbus_message_iter_get_basic(&iterator, $0.baseAddress) }
+            withUnsafeMutableBytes(of: &value) { api.dbus_message_iter_get_basic!(&iterator, $0.baseAddress) }
             return value
         }
         switch type {
@@ -178,8 +187,8 @@ final class DBusConnection: @unchecked Sendable {
         case TypeCode.variant, TypeCode.structure, TypeCode.dictEntry, TypeCode.array:
             guard depth < 64 else { return nil }
             var inner = DBusMessageIter()
-            let element = type == TypeCode.array ? dbus_message_iter_get_element_type(&iterator) : TypeCode.invalid
-            dbus_message_iter_recurse(&iterator, &inner)
+            let element = type == TypeCode.array ? api.dbus_message_iter_get_element_type!(&iterator) : TypeCode.invalid
+            api.dbus_message_iter_recurse!(&iterator, &inner)
             switch type {
             case TypeCode.variant: return value(&inner, depth: depth + 1)
             case TypeCode.structure, TypeCode.dictEntry: return .structure(elements(&inner, depth: depth + 1))
@@ -188,7 +197,7 @@ final class DBusConnection: @unchecked Sendable {
             if element == TypeCode.byte {
                 var pointer: UnsafeMutableRawPointer?
                 var count: Int32 = 0
-                dbus_message_iter_get_fixed_array(&inner, &pointer, &count)
+                api.dbus_message_iter_get_fixed_array!(&inner, &pointer, &count)
                 guard let pointer, count > 0 else { return .bytes([]) }
                 return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: Int(count))))
             }

@@ -5,14 +5,21 @@ import SensorData
 import SignalProcessing
 import Synchronization
 
-/// Accelerometer items from a Linux IIO device's buffer (``IIODevice``), read on their own thread
-/// into the same bounded queue as the line sources, so the recorder, its flushing and its
-/// crash-safety are those of every live source.
+/// Accelerometer or device-motion items from a Linux IIO device's buffer (``IIODevice``), read
+/// on their own thread into the same bounded queue as the line sources, so the recorder, its
+/// flushing and its crash-safety are those of every live source.
 ///
-/// Units: the ABI's processed value is `(raw + offset) · scale` in m/s²; ResearchKit's items are in
-/// g with Core Motion's sign (a device at rest reads −1 g on the axis pointing up, where IIO, like
-/// Android, reads +9.81 m/s²), so x, y, z = −processed / 9.80665 (standard gravity, 3rd CGPM 1901).
-/// The device's mounting matrix is not applied: the axes are the sensor's.
+/// Units: the ABI's processed value is `(raw + offset) · scale`, in m/s² for `in_accel_*` and rad/s
+/// for `in_anglvel_*`. ResearchKit's accelerations are in g with Core Motion's sign (a device at
+/// rest reads −1 g on the axis pointing up, where IIO, like Android, reads +9.81 m/s²), so
+/// x, y, z = −processed / 9.80665 (standard gravity, 3rd CGPM 1901); rates keep their sign (both
+/// follow the right-hand rule about the device's axes). The mounting matrix is not applied: the
+/// axes are the sensor's.
+///
+/// Device motion (a device with both an accelerometer and a gyroscope): `rotationRate` is the
+/// gyroscope; `attitude` comes from ``OrientationFilter`` (Madgwick's IMU filter, β 0.1), `gravity`
+/// is the "up" it predicts with Core Motion's sign (−up, in g) and `userAcceleration` the
+/// acceleration less that gravity; the magnetic field is not measured (left out).
 ///
 /// Time: with the timestamp channel enabled (it is whenever the device has one), each scan's
 /// nanoseconds on `current_timestamp_clock` are carried onto `CLOCK_MONOTONIC` for `timestamp`
@@ -30,18 +37,22 @@ public final class IIOSource: Sendable {
     private let started = Atomic<Bool>(false)
     private let running = Atomic<Bool>(false)
 
-    /// The accelerometer channels read, in item order.
+    /// The accelerometer channels read, in item order, and the gyroscope's.
     static let accelerometerChannels = ["in_accel_x", "in_accel_y", "in_accel_z"]
+    static let gyroscopeChannels = ["in_anglvel_x", "in_anglvel_y", "in_anglvel_z"]
+    let kind: RecorderKind
     /// Standard gravity, m/s² (3rd CGPM, 1901).
     static let standardGravity = 9.80665
 
     /// Opens device `spec` under `root` (``IIODevice/open(_:root:wanted:frequencyHz:bufferSeconds:)``)
     /// and its character device; reading starts with `start()`.
     public init(spec: String, root: String, kind: RecorderKind, frequencyHz: Double?, capacityItems: Int) throws(RecordingError) {
-        guard kind == .accelerometer else {
-            throw RecordingError(file: "iio:\(spec)", reason: .sample("an IIO device records accelerometer items, not \(kind.rawValue)"))
+        guard kind == .accelerometer || kind == .deviceMotion else {
+            throw RecordingError(file: "iio:\(spec)", reason: .sample("an IIO device records accelerometer or deviceMotion items, not \(kind.rawValue)"))
         }
-        let device = try IIODevice.open(spec, root: root, wanted: Self.accelerometerChannels, frequencyHz: frequencyHz)
+        let wanted = Self.accelerometerChannels + (kind == .deviceMotion ? Self.gyroscopeChannels : [])
+        let device = try IIODevice.open(spec, root: root, wanted: wanted, frequencyHz: frequencyHz)
+        self.kind = kind
         do {
             descriptor = try FileSystem.open(device.node, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         } catch {
@@ -95,6 +106,9 @@ public final class IIOSource: Sendable {
     private func readScans() throws(RecordingError) {
         let scan = device.scanBytes
         let axes = Self.accelerometerChannels.map { name in device.channels.first { $0.name == name }! }
+        let rates = kind == .deviceMotion ? Self.gyroscopeChannels.map { name in device.channels.first { $0.name == name }! } : []
+        var filter = OrientationFilter()
+        var previousTime: Double?
         let stamp = device.channels.first { $0.name == "in_timestamp" }
         let clocks = ClockOffsets(source: device.timestampClock)
         var rate = expectedHz.map { RateMonitor(expectedHz: $0) }
@@ -129,13 +143,14 @@ public final class IIOSource: Sendable {
             let whole = pending / scan
             guard whole > 0 else { continue }
             let arrival = DataLogger.wallClock()
-            var items = SensorSeries(kind: .accelerometer)
+            var items = SensorSeries(kind: kind)
             buffer.withUnsafeBytes { raw in
                 for k in 0..<whole {
                     let record = UnsafeRawBufferPointer(rebasing: raw[(k * scan)..<((k + 1) * scan)])
+                    /// The ABI's processed value: (raw + offset) · scale.
                     func processed(_ channel: IIODevice.Channel) -> Double {
                         let counts = channel.type.value(UnsafeRawBufferPointer(rebasing: record[channel.offset...]))
-                        return -(Double(counts) + channel.rawOffset) * channel.scale / Self.standardGravity
+                        return (Double(counts) + channel.rawOffset) * channel.scale
                     }
                     let (boot, unix): (Double, Double)
                     if let stamp {
@@ -145,7 +160,21 @@ public final class IIOSource: Sendable {
                         unix = arrival - Double(whole - 1 - k) * spacing
                         boot = unix - clocks.realtimeMinusMonotonic
                     }
-                    items.append(numbers: [boot, unix, processed(axes[0]), processed(axes[1]), processed(axes[2])])
+                    let force = (x: processed(axes[0]), y: processed(axes[1]), z: processed(axes[2]))
+                    let g = Self.standardGravity
+                    guard kind == .deviceMotion else {
+                        items.append(numbers: [boot, unix, -force.x / g, -force.y / g, -force.z / g])
+                        continue
+                    }
+                    let rate = (x: processed(rates[0]), y: processed(rates[1]), z: processed(rates[2]))
+                    // Δt from the timestamps; the sampling period when they are absent, equal, reversed or a second apart.
+                    let period = 1 / (expectedHz ?? 100)
+                    let step = previousTime.map { boot - $0 }.flatMap { $0 > 0 && $0 <= 1 ? $0 : nil } ?? period
+                    previousTime = boot
+                    filter.update(gyro: rate, accel: force, seconds: step)
+                    let q = filter.q, up = filter.up
+                    items.append(numbers: [boot, unix, q.x, q.y, q.z, q.w, rate.x, rate.y, rate.z, -up.x, -up.y, -up.z,
+                                           up.x - force.x / g, up.y - force.y / g, up.z - force.z / g, .nan, .nan, .nan, .nan])
                 }
             }
             let range = (scansRead + 1)...(scansRead + whole)
