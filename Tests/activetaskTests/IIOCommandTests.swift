@@ -261,4 +261,40 @@ import TestSupport
             #expect(abs(series["gravity.z"]![k] + 1) < 1e-12 && abs(series["userAcceleration.z"]![k]) < 1e-12 && series["userAcceleration.x"]![k] == 0)
         }
     }
+
+    @Test("iio: the buffer device goes away mid-recording (a pseudo-terminal whose master closes: poll reports an error and the data ends): exit 3 naming the device, the scans before it kept in a valid file")
+    func deviceVanishes() throws {
+        let tree = try Tree(channels: ["x", "y", "z"].enumerated().map { Channel(name: "in_accel_\($1)", index: $0, type: "le:s16/16>>0") },
+                            attributes: ["sampling_frequency": "100", "in_accel_scale": "0.01"])
+        defer { tree.remove() }
+        // The node is the slave side of a raw pseudo-terminal instead of a FIFO.
+        // TIOCSPTLCK and TIOCGPTN of Linux's asm-generic/ioctls.h (macros Swift does not import).
+        let (unlockRequest, numberRequest): (UInt, UInt) = (0x4004_5431, 0x8004_5430)
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        let unlocked = ioctl(master, unlockRequest, &unlock), numbered = ioctl(master, numberRequest, &number)
+        #expect(master >= 0 && unlocked == 0 && numbered == 0)
+        var settings = termios()
+        tcgetattr(master, &settings)
+        cfmakeraw(&settings)
+        tcsetattr(master, TCSANOW, &settings)
+        let slave = "/dev/pts/\(number)"
+        try FileManager.default.removeItem(atPath: tree.fifo)
+        try FileManager.default.createSymbolicLink(atPath: tree.fifo, withDestinationPath: slave)
+        let scans = (0..<50).flatMap { k in (0..<3).flatMap { Self.littleEndian(Int16(k * 3 + $0)) } }
+        let writer = Thread {
+            usleep(500_000)
+            _ = scans.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            usleep(300_000)
+            close(master)
+        }
+        writer.start()
+        let out = tree.root + "/out"
+        let run = try Run(["record", "accelerometer", "--source", "iio:device0", "--out", out, "--iio-root", tree.root, "--duration", "10"])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("iio:device0 went away"), "\(run.stderr)")
+        let series = try Self.items(in: out)
+        let expected: [Double] = (0..<50).map { k in -(Double(3 * k) * 0.01) / Self.g }
+        #expect(series["x"]! == expected)
+    }
 }

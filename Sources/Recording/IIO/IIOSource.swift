@@ -134,6 +134,11 @@ public final class IIOSource: Sendable {
                 throw RecordingError(file: device.node, reason: .system(call: "read", message: "\(error.reason) (\(device.id) went away?)"))
             }
             if count == 0 {
+                // The end of the data: a FIFO's writer closing (hang-up alone) ends the recording; a
+                // device that reports an error as well has gone away (a real IIO buffer never ends).
+                if events.error {
+                    throw RecordingError(file: device.node, reason: .sample("\(device.id) went away (its buffer ended with an error)"))
+                }
                 if pending > 0 {
                     outcome.withLock { $0.warnings.append("\(device.node): \(pending) trailing byte(s) do not make a whole scan of \(scan); left out") }
                 }
