@@ -149,6 +149,40 @@ extension QueuedSource {
     var userInfo: [String: Double] { [:] }
 }
 
+/// The thread that reads a device source (IIO, BlueZ) into its queue: started once, `read` until
+/// the queue closes or the device ends, then `release` (the device's buffer off, notifications
+/// stopped) and the queue finished; the error that ended it is kept.
+final class ReaderThread: Sendable {
+    private let started = Atomic<Bool>(false)
+    private let running = Atomic<Bool>(false)
+    private let failure = Locked<RecordingError?>(nil)
+
+    func start(name: String, queue: SampleQueue, read: @escaping @Sendable () throws(RecordingError) -> Void,
+               release: @escaping @Sendable () -> Void) {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        running.store(true, ordering: .releasing)
+        let thread = Thread { [self] in
+            defer {
+                release()
+                queue.finish()
+                running.store(false, ordering: .releasing)
+            }
+            do throws(RecordingError) { try read() } catch { failure.withLock { $0 = error } }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Closes the queue (the reader stops within its 100-ms wait) and waits up to a second for
+    /// the thread to release the device.
+    func stop(_ queue: SampleQueue) {
+        queue.close()
+        for _ in 0..<1_000 where running.load(ordering: .acquiring) { usleep(1_000) }
+    }
+
+    var error: RecordingError? { failure.withLock { $0 } }
+}
+
 extension IIOSource: QueuedSource {}
 extension BLEHeartRateSource: QueuedSource {}
 

@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import SensorData
 import SignalProcessing
-import Synchronization
 
 /// Heart-rate items from a Bluetooth LE strap through BlueZ over the system D-Bus: the device
 /// whose `org.bluez.Device1.Address` is the one asked, its Heart Rate Measurement
@@ -26,9 +25,8 @@ public final class BLEHeartRateSource: Sendable {
     private let bus: DBusConnection
     private let reconnectSeconds: Double
     private let paths: Locked<(device: String, characteristic: String)>
-    private let outcome = Locked<(warnings: [String], error: RecordingError?, gaps: Int, gapSeconds: Double)>(([], nil, 0, 0))
-    private let started = Atomic<Bool>(false)
-    private let running = Atomic<Bool>(false)
+    private let outcome = Locked<(warnings: [String], gaps: Int, gapSeconds: Double)>(([], 0, 0))
+    private let reader = ReaderThread()
 
     static let service = "org.bluez"
     static let heartRateMeasurementUUID = "00002a37-0000-1000-8000-00805f9b34fb"
@@ -68,31 +66,21 @@ public final class BLEHeartRateSource: Sendable {
         paths = Locked((device, characteristic))
     }
 
-    /// Starts the reader thread (once): subscribe, decode notifications, follow the link.
+    /// Starts the reader thread (once): subscribe, decode notifications, follow the link; then
+    /// unsubscribe.
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        running.store(true, ordering: .releasing)
-        let thread = Thread { [self] in
-            defer {
-                let characteristic = paths.withLock { $0.characteristic }
-                _ = try? bus.call(Self.service, characteristic, "org.bluez.GattCharacteristic1", "StopNotify", timeoutMilliseconds: 500)
-                queue.finish()
-                running.store(false, ordering: .releasing)
-            }
-            do throws(RecordingError) { try readNotifications() } catch { outcome.withLock { $0.error = error } }
-        }
-        thread.name = "activetask.\(address)"
-        thread.start()
+        reader.start(name: "activetask.\(address)", queue: queue, read: { [self] () throws(RecordingError) in try readNotifications() },
+                     release: { [self] in
+                         let characteristic = paths.withLock { $0.characteristic }
+                         _ = try? bus.call(Self.service, characteristic, "org.bluez.GattCharacteristic1", "StopNotify", timeoutMilliseconds: 500)
+                     })
     }
 
-    /// Stops the reader (within its 100-ms wait) and waits up to a second for it to unsubscribe.
-    public func close() {
-        queue.close()
-        for _ in 0..<1_000 where running.load(ordering: .acquiring) { usleep(1_000) }
-    }
+    /// Stops the reader and waits up to a second for it to unsubscribe.
+    public func close() { reader.stop(queue) }
 
     var warnings: [String] { outcome.withLock { $0.warnings } }
-    var readError: RecordingError? { outcome.withLock { $0.error } }
+    var readError: RecordingError? { reader.error }
     /// Link gaps: how many, and their total length, s.
     var userInfo: [String: Double] { outcome.withLock { ["bleLinkGaps": Double($0.gaps), "bleGapSeconds": $0.gapSeconds] } }
 

@@ -3,7 +3,6 @@ import Glibc
 import InputGuards
 import SensorData
 import SignalProcessing
-import Synchronization
 
 /// Accelerometer or device-motion items from a Linux IIO device's buffer (``IIODevice``), read
 /// on their own thread into the same bounded queue as the line sources, so the recorder, its
@@ -33,9 +32,8 @@ public final class IIOSource: Sendable {
     let queue: SampleQueue
     private let descriptor: Int32
     private let expectedHz: Double?
-    private let outcome = Locked<(warnings: [String], error: RecordingError?)>(([], nil))
-    private let started = Atomic<Bool>(false)
-    private let running = Atomic<Bool>(false)
+    private let warningList = Locked<[String]>([])
+    private let reader = ReaderThread()
 
     /// The accelerometer channels read, in item order, and the gyroscope's.
     static let accelerometerChannels = ["in_accel_x", "in_accel_y", "in_accel_z"]
@@ -63,7 +61,7 @@ public final class IIOSource: Sendable {
         address = "iio:\(spec)"
         expectedHz = device.samplingFrequencyHz ?? frequencyHz
         queue = SampleQueue(capacityItems: capacityItems)
-        outcome.withLock { $0.warnings = device.warnings }
+        warningList.withLock { $0 = device.warnings }
     }
 
     deinit { FileSystem.close(descriptor) }
@@ -77,31 +75,18 @@ public final class IIOSource: Sendable {
     }
 
     /// Starts the reader thread (once): poll the buffer, decode whole scans, queue them, until
-    /// the device ends (a FIFO's writer closes), fails or vanishes, or `close()`.
+    /// the device ends (a FIFO's writer closes), fails or vanishes, or `close()`; then the
+    /// device's buffer is turned off.
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        running.store(true, ordering: .releasing)
-        let thread = Thread { [self] in
-            defer {
-                device.disable()
-                queue.finish()
-                running.store(false, ordering: .releasing)
-            }
-            do throws(RecordingError) { try readScans() } catch { outcome.withLock { $0.error = error } }
-        }
-        thread.name = "activetask.\(address)"
-        thread.start()
+        reader.start(name: "activetask.\(address)", queue: queue, read: { [self] () throws(RecordingError) in try readScans() },
+                     release: { [device] in device.disable() })
     }
 
-    /// Stops the reader (within its 100-ms poll) and waits up to a second for it to turn the
-    /// device's buffer off.
-    public func close() {
-        queue.close()
-        for _ in 0..<1_000 where running.load(ordering: .acquiring) { usleep(1_000) }
-    }
+    /// Stops the reader and waits up to a second for it to turn the device's buffer off.
+    public func close() { reader.stop(queue) }
 
-    var warnings: [String] { outcome.withLock { $0.warnings } }
-    var readError: RecordingError? { outcome.withLock { $0.error } }
+    var warnings: [String] { warningList.withLock { $0 } }
+    var readError: RecordingError? { reader.error }
 
     private func readScans() throws(RecordingError) {
         let scan = device.scanBytes
@@ -140,7 +125,7 @@ public final class IIOSource: Sendable {
                     throw RecordingError(file: device.node, reason: .sample("\(device.id) went away (its buffer ended with an error)"))
                 }
                 if pending > 0 {
-                    outcome.withLock { $0.warnings.append("\(device.node): \(pending) trailing byte(s) do not make a whole scan of \(scan); left out") }
+                    warningList.withLock { $0.append("\(device.node): \(pending) trailing byte(s) do not make a whole scan of \(scan); left out") }
                 }
                 return
             }
@@ -186,7 +171,7 @@ public final class IIOSource: Sendable {
             scansRead += whole
             if var monitor = rate {
                 monitor.observe(items.time, lines: range)
-                if monitor.warnings.count != rate?.warnings.count { outcome.withLock { $0.warnings = device.warnings + monitor.warnings } }
+                if monitor.warnings.count != rate?.warnings.count { warningList.withLock { $0 = device.warnings + monitor.warnings } }
                 rate = monitor
             }
             let rest = pending - whole * scan
