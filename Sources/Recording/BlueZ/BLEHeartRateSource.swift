@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import InputGuards
 import SensorData
 import SignalProcessing
 
@@ -189,7 +190,7 @@ public final class BLEHeartRateSource: Sendable {
         var lastProblem = "not connected"
         while DataLogger.wallClock() < deadline {
             if stop?.isClosed == true { return nil }
-            let remaining = max(1, Int32(clamping: Int((deadline - DataLogger.wallClock()) * 1000)))
+            let remaining = Int32(Int(clamping: (deadline - DataLogger.wallClock()) * 1000, to: 1...Int(Int32.max)))
             do {
                 _ = try bus.call(service, device, "org.bluez.Device1", "Connect", timeoutMilliseconds: min(callTimeout, remaining))
             } catch {
