@@ -214,7 +214,7 @@ import TestSupport
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).isEmpty)
     }
 
-    @Test("iio: a missing device, a device without an accelerometer channel: exit 3 naming it and what there is")
+    @Test("iio: a missing device, a device without an accelerometer channel, an attribute that cannot be written: exit 3 naming it and what there is")
     func missingDevice() throws {
         let tree = try Tree(channels: [Channel(name: "in_anglvel_x", index: 0, type: "le:s16/16>>0")], attributes: [:])
         defer { tree.remove() }
@@ -226,6 +226,15 @@ import TestSupport
         let noAxis = try Run(["record", "accelerometer", "--source", "iio:device0", "--out", out, "--iio-root", tree.root])
         #expect(noAxis.status == 3)
         #expect(noAxis.stderr.contains("iio:device0 (accel_3d) has no in_accel_x channel; it has in_anglvel_x"), "\(noAxis.stderr)")
+        // An attribute that cannot be written (buffer/enable a directory): the failed call and its path, exit 3.
+        let accel = try Tree(channels: ["x", "y", "z"].enumerated().map { Channel(name: "in_accel_\($1)", index: $0, type: "le:s16/16>>0") },
+                             attributes: ["in_accel_scale": "0.01"])
+        defer { accel.remove() }
+        try FileManager.default.removeItem(atPath: accel.device + "/buffer/enable")
+        try FileManager.default.createDirectory(atPath: accel.device + "/buffer/enable", withIntermediateDirectories: false)
+        let unwritable = try Run(["record", "accelerometer", "--source", "iio:device0", "--out", accel.root + "/out", "--iio-root", accel.root])
+        #expect(unwritable.status == 3)
+        #expect(unwritable.stderr.contains("iio:device0/buffer/enable: open failed: Is a directory"), "\(unwritable.stderr)")
         let list = try Run(["record", "accelerometer", "--list-devices", "--iio-root", tree.root])
         #expect(list.status == 0 && list.stdout == "iio:device0\taccel_3d\n", "\(list.stdout)")
     }
