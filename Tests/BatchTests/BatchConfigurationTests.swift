@@ -156,4 +156,16 @@ import TestSupport
         let voiceOnly = try ResultStore(path: folder.path("voice-only.sqlite")).resultRows().filter { ["voice", "spl"].contains($0.key.analyzer) }
         #expect(voiceOnly.map(\.key.analyzer) == ["voice"])
     }
+
+    @Test("a } closing an array or a ] closing an inline table is refused with its line (toml++ aborted the process on x = [}); brackets in strings and comments are text", arguments: [
+        ("x = [}\n", "line 1 closes an array with"),
+        ("[gait]\nx = {a = 1]\n", "line 2 closes an inline table with"),
+        ("x = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[}\u{0}\u{0}[[]]\n", "line 1 closes an array with"),
+    ])
+    func mismatchedBrackets(text: String, message: String) throws {
+        #expect(throws: ReadError.self) { try BatchConfiguration.parse(toml: text, file: "c.toml") }
+        do { _ = try BatchConfiguration.parse(toml: text, file: "c.toml") } catch { #expect(error.description.contains(message), "\(error)") }
+        // The same characters inside strings and comments are not brackets.
+        _ = try BatchConfiguration.parse(toml: "# x = [}\n[voice]\npitchFloorHz = 75 # ]}\n", file: "c.toml")
+    }
 }

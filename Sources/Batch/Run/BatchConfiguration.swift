@@ -67,6 +67,7 @@ public struct BatchConfiguration: Sendable, Hashable {
     /// The configuration of TOML text (`file` names it in errors; relative paths are under `folder`).
     public static func parse(toml text: String, file: String, folder: String = ".") throws(ReadError) -> BatchConfiguration {
         try refuseHeadersTOMLKitAsserts(text, file: file)
+        try refuseMismatchedBrackets(text, file: file)
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
             throw ReadError(file: file, reason: .invalidValue("not TOML: \(error.description) at line \(error.source.begin.line), column \(error.source.begin.column)"))
@@ -196,6 +197,42 @@ public struct BatchConfiguration: Sendable, Hashable {
             guard allowed == true else {
                 throw ReadError(file: file, reason: .invalidValue("not TOML: a table header at line \(number + 1) needs a key on its line, "
                     + "starting with a letter, digit, _, - or a quote\(first.map { ", not \(ReadError.quote(String($0)))" } ?? "")"))
+            }
+        }
+    }
+
+    /// A `}` that closes an array or a `]` that closes an inline table (outside strings and
+    /// comments) is refused here: toml++ inside TOMLKit asserts on `x = [}` and aborts the
+    /// process (found by Fuzz/ fuzz-config).
+    static func refuseMismatchedBrackets(_ text: String, file: String) throws(ReadError) {
+        var open: [Unicode.Scalar] = []
+        var line = 1
+        var quote: Unicode.Scalar?
+        var escaped = false
+        var comment = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                line += 1
+                comment = false
+                if quote == "\"" || quote == "'" { quote = nil }
+                continue
+            }
+            if comment { continue }
+            if let current = quote {
+                if escaped { escaped = false } else if current == "\"", scalar == "\\" { escaped = true } else if scalar == current { quote = nil }
+                continue
+            }
+            switch scalar {
+            case "#": comment = true
+            case "\"", "'": quote = scalar
+            case "[", "{": open.append(scalar)
+            case "]", "}":
+                let expected: Unicode.Scalar = scalar == "]" ? "[" : "{"
+                if let last = open.last, last != expected {
+                    throw ReadError(file: file, reason: .invalidValue("not TOML: line \(line) closes \(last == "[" ? "an array" : "an inline table") with \(ReadError.quote(String(scalar)))"))
+                }
+                if !open.isEmpty { open.removeLast() }
+            default: break
             }
         }
     }
