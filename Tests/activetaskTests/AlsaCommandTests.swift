@@ -135,10 +135,8 @@ import TestSupport
     @Test("overruns: the reader stalled (SIGSTOP) for 0.7 s on a device whose pointer runs with the clock: one overrun recovered, counted and its lost time measured; the WAV still holds the frames asked",
           .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
     func stalledReaderOverruns() throws {
-        guard let gcc = Peer.alsaPlugin.require() else { return }
-        let devices = try Devices(input: [])
+        guard let devices = try Self.pacedDevices() else { return }
         defer { try? FileManager.default.removeItem(atPath: devices.folder) }
-        try Self.addPacedDevices(devices, gcc: gcc)
         let out = devices.folder + "/rec"
         let process = Process()
         process.executableURL = Run.executable
@@ -167,10 +165,13 @@ import TestSupport
         #expect(wav.count == 44 + 2 * 40_000)
     }
 
-    /// Builds the paced plugin (Tests/Devices/alsa-paced-capture.c) into the devices' folder and
-    /// names it in their asoundrc: `paced`, `busy` (open fails with EBUSY), `vanishing` (ENODEV after
+    /// A fresh devices folder with the paced plugin (Tests/Devices/alsa-paced-capture.c) built into it and
+    /// named in its asoundrc: `paced`, `busy` (open fails with EBUSY), `vanishing` (ENODEV after
     /// 0.5 s), `broken` (an overrun at every step).
-    static func addPacedDevices(_ devices: Devices, gcc: String) throws {
+    /// Nil, with an issue recorded (so the test fails), when gcc or the plugin headers are missing.
+    static func pacedDevices() throws -> Devices? {
+        guard let gcc = Peer.alsaPlugin.require() else { return nil }
+        let devices = try Devices(input: [])
         let build = Process()
         build.executableURL = URL(fileURLWithPath: gcc)
         build.arguments = ["-DPIC", "-shared", "-fPIC", "-o", devices.folder + "/libasound_module_pcm_atkpaced.so",
@@ -190,15 +191,14 @@ import TestSupport
 
             """.utf8))
         try handle.close()
+        return devices
     }
 
     @Test("a busy device, one that vanishes mid-recording, one no recovery helps: exit 3 naming the device; the WAV of the vanished one keeps the frames before, playable",
           .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
     func busyAndVanishingDevices() throws {
-        guard let gcc = Peer.alsaPlugin.require() else { return }
-        let devices = try Devices(input: [])
+        guard let devices = try Self.pacedDevices() else { return }
         defer { try? FileManager.default.removeItem(atPath: devices.folder) }
-        try Self.addPacedDevices(devices, gcc: gcc)
         let busy = try Run(["record", "audio", "--source", "alsa:busy", "--sample-rate", "16000", "--duration", "1", "--out", devices.folder + "/busy"],
                            environment: devices.environment)
         #expect(busy.status == 3)
