@@ -73,6 +73,26 @@ extension ActiveStepConfiguration {
             let defaultFrequency: Double? = kindName == "accelerometer" || kindName == "deviceMotion" ? 100 : nil
             let sourceName = item["source"]?.string ?? "simulate"
             let source: RecorderPlan.Source
+            let configuration = RecorderConfiguration(
+                identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
+                rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
+                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", 1, in: 0...3_600)!)
+            if ["alsa:", "iio:", "ble:"].contains(where: { sourceName.hasPrefix($0) }) {
+                let options = RecorderPlan.DeviceOptions(
+                    iioRoot: item["iioRoot"]?.string ?? "/",
+                    capacityItems: try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26)),
+                    reconnectSeconds: try number(item["reconnectSeconds"], "\(at).reconnectSeconds", 30, in: 0...86_400)!)
+                let plan: RecorderPlan?
+                do {
+                    plan = try RecorderPlan.device(sourceName, configuration, options)
+                } catch {
+                    throw fail("\(at).source: \(error.description)")
+                }
+                if let plan {
+                    plans.append(plan)
+                    continue
+                }
+            }
             switch (sourceName, kind) {
             case ("simulate", _):
                 var settings = SimulatorSettings()
@@ -82,31 +102,6 @@ extension ActiveStepConfiguration {
                 settings.calibrationOffsetDecibels = try number(item["calibrationOffset"], "\(at).calibrationOffset",
                                                                 settings.calibrationOffsetDecibels, in: -400...400)!
                 source = .simulate(settings)
-            case (_, .audio(let rate, let channels, let encoding)) where sourceName.hasPrefix("alsa:"):
-                do {
-                    source = .alsa(try AlsaCapture(device: String(sourceName.dropFirst("alsa:".count)), encoding: encoding,
-                                                   sampleRateHz: rate, channels: channels))
-                } catch {
-                    throw fail("\(at).source: \(error.description)")
-                }
-            case (_, .sensor(let sensorKind)) where sourceName.hasPrefix("iio:"):
-                let root = item["iioRoot"]?.string ?? "/"
-                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26))
-                do {
-                    source = .iio(try IIOSource(spec: String(sourceName.dropFirst("iio:".count)), root: root, kind: sensorKind,
-                                                frequencyHz: frequency ?? defaultFrequency, capacityItems: capacity))
-                } catch {
-                    throw fail("\(at).source: \(error.description)")
-                }
-            case (_, .sensor(.healthQuantity)) where sourceName.hasPrefix("ble:"):
-                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26))
-                let reconnect = try number(item["reconnectSeconds"], "\(at).reconnectSeconds", 30, in: 0...86_400)!
-                do {
-                    source = .ble(try BLEHeartRateSource(address: String(sourceName.dropFirst("ble:".count)), capacityItems: capacity,
-                                                         reconnectSeconds: reconnect))
-                } catch {
-                    throw fail("\(at).source: \(error.description)")
-                }
             case (_, .sensor) where sourceName.hasPrefix("replay:"):
                 source = .replay(path: String(sourceName.dropFirst("replay:".count)))
             case (_, .sensor(let sensorKind)) where sourceName == "stdin" || sourceName.hasPrefix("tcp:") || sourceName.hasPrefix("unix:"):
@@ -126,11 +121,6 @@ extension ActiveStepConfiguration {
             default:
                 throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH, iio:DEVICE (accelerometer, deviceMotion), ble:ADDRESS (heartRate), alsa:DEVICE (audio)")
             }
-            var configuration = RecorderConfiguration(
-                identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
-                rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
-                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", 1, in: 0...3_600)!)
-            if case .iio(let iio) = source { configuration = iio.configuration(configuration) }
             plans.append(RecorderPlan(configuration, source: source))
         }
         let steps = root["stopAfterSteps"] == nil ? nil : try integer(root["stopAfterSteps"], "stopAfterSteps", 0, in: 1...10_000_000)

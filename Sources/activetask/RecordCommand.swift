@@ -255,28 +255,16 @@ struct Record: AsyncParsableCommand {
             plan = RecorderPlan(configuration, source: .simulate(settings))
         } else if sourceName.hasPrefix("replay:") {
             plan = RecorderPlan(configuration, source: .replay(path: String(sourceName.dropFirst("replay:".count))))
-        } else if sourceName.hasPrefix("alsa:") {
+        } else if ["alsa:", "iio:", "ble:"].contains(where: { sourceName.hasPrefix($0) }) {
+            let options = RecorderPlan.DeviceOptions(iioRoot: iioRoot, capacityItems: bufferItems, reconnectSeconds: reconnectSeconds)
+            let device: RecorderPlan?
             do {
-                plan = RecorderPlan(configuration, source: .alsa(try AlsaCapture(
-                    device: String(sourceName.dropFirst("alsa:".count)), encoding: encoding, sampleRateHz: sampleRate, channels: channels)))
+                device = try RecorderPlan.device(sourceName, configuration, options)
             } catch {
                 throw CommandFailure(.invalidInput, error.description)
             }
-        } else if sourceName.hasPrefix("ble:") {
-            do {
-                plan = RecorderPlan(configuration, source: .ble(try BLEHeartRateSource(
-                    address: String(sourceName.dropFirst("ble:".count)), capacityItems: bufferItems, reconnectSeconds: reconnectSeconds)))
-            } catch {
-                throw CommandFailure(.invalidInput, error.description)
-            }
-        } else if sourceName.hasPrefix("iio:") {
-            do {
-                let iio = try IIOSource(spec: String(sourceName.dropFirst("iio:".count)), root: iioRoot, kind: kind.recorderKind!,
-                                        frequencyHz: configuration.frequencyHz, capacityItems: bufferItems)
-                plan = RecorderPlan(iio.configuration(configuration), source: .iio(iio))
-            } catch {
-                throw CommandFailure(.invalidInput, error.description)
-            }
+            guard let device else { throw CommandFailure(.invalidInput, "\(sourceName) cannot record \(kind.rawValue) items") }
+            plan = device
         } else {
             // Before any file exists: a bad source leaves nothing behind.
             do {

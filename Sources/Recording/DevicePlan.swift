@@ -1,0 +1,44 @@
+import AudioIO
+
+extension RecorderPlan {
+    /// What a device source needs beyond its recorder's configuration.
+    public struct DeviceOptions: Sendable {
+        /// `iio:` sources: the prefix under which `sys/bus/iio/devices` and `dev` are looked up.
+        public var iioRoot: String
+        /// `iio:` and `ble:` sources: the bound of the queue between the reader thread and the writer, items.
+        public var capacityItems: Int
+        /// `ble:` sources: how long a dropped link is reconnected before the recording ends with an error, s.
+        public var reconnectSeconds: Double
+
+        public init(iioRoot: String = "/", capacityItems: Int = 262_144, reconnectSeconds: Double = 30) {
+            self.iioRoot = iioRoot
+            self.capacityItems = capacityItems
+            self.reconnectSeconds = reconnectSeconds
+        }
+    }
+
+    /// The plan of a device source for `configuration`'s kind: `alsa:DEVICE` (audio, ``AlsaCapture``),
+    /// `iio:DEVICE` (accelerometer or deviceMotion, ``IIOSource``, which refuses other sensor kinds; the configuration takes the device's
+    /// sampling frequency) or `ble:ADDRESS` (heartRate, ``BLEHeartRateSource``). The device is opened
+    /// here, before any file exists, so a missing or busy one leaves nothing behind. Nil when `source`
+    /// names no device source this kind can record.
+    public static func device(_ source: String, _ configuration: RecorderConfiguration,
+                              _ options: DeviceOptions) throws(RecordingError) -> RecorderPlan? {
+        switch configuration.kind {
+        case .audio(let rate, let channels, let encoding) where source.hasPrefix("alsa:"):
+            let capture = try AlsaCapture(device: String(source.dropFirst("alsa:".count)), encoding: encoding,
+                                          sampleRateHz: rate, channels: channels)
+            return RecorderPlan(configuration, source: .alsa(capture))
+        case .sensor(let kind) where source.hasPrefix("iio:"):
+            let iio = try IIOSource(spec: String(source.dropFirst("iio:".count)), root: options.iioRoot, kind: kind,
+                                    frequencyHz: configuration.frequencyHz, capacityItems: options.capacityItems)
+            return RecorderPlan(iio.configuration(configuration), source: .iio(iio))
+        case .sensor(.healthQuantity) where source.hasPrefix("ble:"):
+            let strap = try BLEHeartRateSource(address: String(source.dropFirst("ble:".count)), capacityItems: options.capacityItems,
+                                               reconnectSeconds: options.reconnectSeconds)
+            return RecorderPlan(configuration, source: .ble(strap))
+        default:
+            return nil
+        }
+    }
+}
