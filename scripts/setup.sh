@@ -2,8 +2,8 @@
 # Installs the Debian packages ActiveTaskKit builds against, if any is missing
 # (as root, or with sudo). Safe to run again. --with-browser adds what the tests use besides:
 # chromium (report screenshots), gcc + libebur128 (the loudness peer), espeak-ng + sox and a
-# Python venv with praat-parselmouth, librosa, opensmile and pandas (Praat and librosa parity,
-# eGeMAPS agreement, wide-table readers), and R
+# Python venv with praat-parselmouth, librosa, opensmile, phonometry and pandas (Praat and librosa
+# parity, eGeMAPS agreement, IEC 61260-1 band levels, wide-table readers), and R
 # (read.csv of the wide table), dbus-daemon with python3-dbus and python3-gi (the BlueZ test
 # service), none of them runtime dependencies.
 set -euo pipefail
@@ -22,15 +22,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6.3 is not on PATH (https://swift.org/install)" >&2; exit 1; }
-# The Python peers need Python ≥ 3.12 (librosa 1.0.0): the first python3.12 or python3.13 on PATH
-# or under pyenv. The venv is made again whenever the pinned list below changes.
-peers="praat-parselmouth==0.4.7 librosa==1.0.0 opensmile==2.6.0 numpy pandas"
+# The Python peers need Python ≥ 3.13 (phonometry 3.3.0; librosa 1.0.0 needs 3.12): the first
+# python3.13 on PATH or under pyenv. The venv is made again whenever the pinned list below changes.
+peers="praat-parselmouth==0.4.7 librosa==1.0.0 opensmile==2.6.0 phonometry==3.3.0 numpy pandas"
 if [ "${1:-}" = "--with-browser" ] && [ "$(cat .build/peers-venv/peers.txt 2>/dev/null)" != "$peers" ]; then
   python=""
-  for candidate in python3.12 python3.13 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.12*/bin/python "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.13*/bin/python; do
-    if "$candidate" -c "import sys, venv; sys.exit(sys.version_info < (3, 12))" >/dev/null 2>&1; then python="$candidate"; break; fi
+  for candidate in python3.13 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.13*/bin/python; do
+    if "$candidate" -c "import sys, venv; sys.exit(sys.version_info < (3, 13))" >/dev/null 2>&1; then python="$candidate"; break; fi
   done
-  [ -n "$python" ] || { echo "setup: the Python peers need Python 3.12 or 3.13 (librosa 1.0.0); none found" >&2; exit 1; }
+  [ -n "$python" ] || { echo "setup: the Python peers need Python 3.13 (phonometry 3.3.0); none found" >&2; exit 1; }
   echo "setup: Python peers ($peers) in .build/peers-venv with $("$python" --version)" >&2
   mkdir -p .build
   rm -rf .build/peers-venv
