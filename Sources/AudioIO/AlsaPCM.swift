@@ -169,6 +169,19 @@ public final class AlsaPCM {
         guard status >= 0 else { throw AudioError(file: "alsa:" + device, reason: .write(Self.message(status))) }
     }
 
+    /// Ends a burst of playback and readies the device for the next: what is buffered plays to its
+    /// end (a device that already ran dry has nothing left), then the stream is prepared again.
+    ///
+    /// The corresponding C functions are `snd_pcm_drain` and `snd_pcm_prepare`.
+    public func finishBurst() throws(AudioError) {
+        let drained = snd_pcm_drain(pcm)
+        guard drained >= 0 || drained == -EPIPE || drained == -EBADFD else {
+            throw AudioError(file: "alsa:" + device, reason: .write(Self.message(drained)))
+        }
+        let prepared = snd_pcm_prepare(pcm)
+        guard prepared >= 0 else { throw AudioError(file: "alsa:" + device, reason: .device("cannot prepare the device again: \(Self.message(prepared))")) }
+    }
+
     /// An xrun or a suspend recovered (counted, its lost time added), or the error thrown.
     /// Recoveries one read or write may make before the device is taken as broken.
     static let recoveriesPerTransfer = 64

@@ -38,6 +38,9 @@ public enum AudiometryScorer {
         var warnings = contents.warnings.map(\.description)
         let (result, note) = try choose(contents.dBHLResults, identifier: parameters.identifier, what: "ORKdBHLToneAudiometryResult", file: file, \.identifier)
         warnings += note.map { [$0] } ?? []
+        if result.userInfo["incomplete"]?.bool == true {
+            warnings.append("the test did not finish (userInfo.incomplete): thresholds of the frequencies it did not reach are missing")
+        }
         let audiogram = Audiogram(result)
         var legend = ["headphone \(result.headphoneType ?? "unknown"), output volume \(result.outputVolume.map { String($0) } ?? "unknown")"]
         var corrected: Audiogram?

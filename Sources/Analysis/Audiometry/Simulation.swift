@@ -29,7 +29,7 @@ public enum AudiometrySimulation {
         case asha
 
         /// A fresh engine of this procedure (ASHA with `ashaCeiling`, dB HL).
-        func engine(ashaCeiling: Double) -> any ThresholdProcedure {
+        public func engine(ashaCeiling: Double) -> any ThresholdProcedure {
             switch self {
             case .researchkit: return ResearchKitThresholdProcedure()
             case .asha:

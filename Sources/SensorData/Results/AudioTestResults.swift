@@ -81,10 +81,14 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
     public var postStimulusDelaySeconds: Double?
     public var headphoneType: String?
     public var samples: [FrequencySample]
+    /// The result's `userInfo` (`hearing-test` writes `incomplete`, true until the test ends).
+    public var userInfo: JSONObject
 
     public init(identifier: String? = nil, startDate: DateString? = nil, endDate: DateString? = nil,
                 outputVolume: Double? = nil, tonePlaybackDurationSeconds: Double? = nil,
-                postStimulusDelaySeconds: Double? = nil, headphoneType: String? = nil, samples: [FrequencySample]) {
+                postStimulusDelaySeconds: Double? = nil, headphoneType: String? = nil, samples: [FrequencySample],
+                userInfo: JSONObject = JSONObject()) {
+        self.userInfo = userInfo
         self.identifier = identifier
         self.startDate = startDate
         self.endDate = endDate
@@ -136,7 +140,7 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
             tonePlaybackDurationSeconds: try reader.optionalNumber(object["tonePlaybackDuration"], path + "tonePlaybackDuration"),
             postStimulusDelaySeconds: try reader.optionalNumber(object["postStimulusDelay"], path + "postStimulusDelay"),
             headphoneType: try reader.optionalString(object["headphoneType"], path + "headphoneType"),
-            samples: samples)
+            samples: samples, userInfo: object["userInfo"]?.object ?? JSONObject())
     }
 }
 

@@ -92,7 +92,7 @@ extension DBHLToneAudiometryResult {
         object.append("identifier", .string(identifier ?? ""))
         object.append("startDate", startDate.map { .string($0.researchKitText) })
         object.append("endDate", endDate.map { .string($0.researchKitText) })
-        object.append("userInfo", .object(JSONObject()))
+        object.append("userInfo", .object(userInfo))
         object.append("outputVolume", outputVolume.map { .number($0) })
         object.append("tonePlaybackDuration", tonePlaybackDurationSeconds.map { .number($0) })
         object.append("postStimulusDelay", postStimulusDelaySeconds.map { .number($0) })

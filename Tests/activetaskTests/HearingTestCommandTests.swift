@@ -1,0 +1,239 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+@testable import Analysis
+import SignalProcessing
+
+/// `hearing-test` driven as a person would take it: in a pseudo-terminal, its tones played through
+/// an ALSA `type file` PCM; a virtual listener with a known audiogram reads each tone from the
+/// file as it is written, measures its level, decides with the psychometric listener whether it
+/// hears it and presses space in the terminal.
+@Suite(.serialized) struct HearingTestCommandTests {
+    struct Setup {
+        let folder: String
+        var environment: [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(folder)/asoundrc"
+            return environment
+        }
+        var played: String { folder + "/played.raw" }
+
+        init() throws {
+            folder = NSTemporaryDirectory() + "atk-hearing-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try "pcm.ears { type file slave.pcm \"null\" file \"\(folder)/played.raw\" format \"raw\" }\n"
+                .write(toFile: folder + "/asoundrc", atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// `activetask ARGUMENTS` with a pseudo-terminal as stdin, stdout and stderr: the process and
+    /// the master side.
+    static func spawn(_ arguments: [String], environment: [String: String]) throws -> (Process, Int32) {
+        let (unlockRequest, numberRequest): (UInt, UInt) = (0x4004_5431, 0x8004_5430)  // TIOCSPTLCK, TIOCGPTN
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        try #require(master >= 0 && ioctl(master, unlockRequest, &unlock) == 0 && ioctl(master, numberRequest, &number) == 0)
+        let slave = try #require(FileHandle(forUpdatingAtPath: "/dev/pts/\(number)"))
+        let process = Process()
+        process.executableURL = Run.executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = slave
+        try process.run()
+        try slave.close()
+        return (process, master)
+    }
+
+    /// The listener: NHANES-like thresholds per ear and frequency, the logistic listener, one
+    /// random draw per tone it hears played.
+    struct Listener {
+        var truth: [Int: [Double: Double]]  // channel → frequency → dB HL
+        var model = VirtualListener(slopeDecibels: 2, falseAlarmRate: 0.01, lapseRate: 0.01)
+        var seed: UInt64
+        let tables = HeadphoneCalibration.tables(for: "AIRPODSV1")!
+
+        /// The thresholds the procedure reaches for this listener, run without sound: the same
+        /// engine, the same stream, a clipped level unplayed (no draw).
+        func expected(_ procedure: AudiometrySimulation.Procedure, ears: [Int], frequencies: [Double]) -> [[Double?]] {
+            var random = SplitMix64(seed: seed)
+            return ears.map { ear in
+                frequencies.map { f in
+                    let maximum = HeadphoneCalibration.maximumHearingLevel(frequencyHz: f, tables: tables)!
+                    var engine = procedure.engine(ashaCeiling: (maximum / 5).rounded(.down) * 5)
+                    engine.run { level in
+                        guard HeadphoneCalibration.researchKitAmplitude(hearingLevel: level, frequencyHz: f, tables: tables)?.amplitude != nil else { return .clipped }
+                        return random.unit() < model.probabilityOfYes(level: level, threshold: truth[ear]![f]!) ? .heard : .missed
+                    }
+                    return engine.threshold
+                }
+            }
+        }
+    }
+
+    /// Watches `played` (float32 stereo at `rate`) as it is written: each tone is measured 0.25 s
+    /// after its first non-zero frame (past the 0.2-s ramp: peak → dB HL through the tables,
+    /// frequency from the zero crossings, ear from the channel) and answered with a space when the
+    /// listener hears it; a tone ends with 0.2 s of zeros. Returns, per tone, the level asked (the
+    /// measured level to the nearest 0.5 dB) minus the measured level, once `done()` says so.
+    static func listen(played: String, rate: Double, listener: Listener, frequencies: [Double], master: Int32,
+                       done: @escaping @Sendable () -> Bool) -> [Double] {
+        var random = SplitMix64(seed: listener.seed)
+        var samples: [Float] = []
+        var position = 0
+        var toneStart: Int?
+        var zeros = 0
+        var errors: [Double] = []
+        let ramp = Int(0.2 * rate), look = Int(0.05 * rate)
+        while !done() {
+            if let data = FileManager.default.contents(atPath: played), data.count / 8 > samples.count / 2 {
+                let all = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+                samples.append(contentsOf: all[samples.count..<(all.count - all.count % 2)])
+            }
+            let frames = samples.count / 2
+            guard position < frames else {
+                usleep(2_000)
+                continue
+            }
+            while position < frames {
+                let silent = samples[2 * position] == 0 && samples[2 * position + 1] == 0
+                if let start = toneStart {
+                    zeros = silent ? zeros + 1 : 0
+                    if position - start == ramp + look {
+                        let channel = samples[2 * (start + ramp) + 1] != 0 || samples[2 * (start + ramp + 1) + 1] != 0 ? 1 : 0
+                        let x = (start + ramp..<start + ramp + look).map { Double(samples[2 * $0 + channel]) }
+                        let crossings = zip(x, x.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+                        let estimate = Double(crossings) / 0.05
+                        let f = frequencies.min { abs($0 - estimate) < abs($1 - estimate) }!
+                        let level = HeadphoneCalibration.levels(amplitude: x.map(abs).max()!, frequencyHz: f, tables: listener.tables)!.hearingLevel
+                        let requested = (level * 2).rounded() / 2
+                        errors.append(requested - level)
+                        if random.unit() < listener.model.probabilityOfYes(level: requested, threshold: listener.truth[channel]![f]!) {
+                            _ = write(master, " ", 1)
+                        }
+                    }
+                    if zeros >= ramp { toneStart = nil }
+                } else if !silent {
+                    toneStart = position
+                    zeros = 0
+                }
+                position += 1
+            }
+        }
+        return errors
+    }
+
+    /// Reads the terminal's output so the program never blocks on it.
+    static func drain(_ master: Int32) -> Thread {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while read(master, &buffer, buffer.count) > 0 {}
+        }
+        thread.start()
+        return thread
+    }
+
+    static func thresholds(_ path: String) throws -> (samples: [[String: Any]], userInfo: [String: Any]) {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        return (try #require(object["samples"] as? [[String: Any]]), try #require(object["userInfo"] as? [String: Any]))
+    }
+
+    static let fast = ["--tone-seconds", "0.1", "--pre-stimulus-min", "0.1", "--pre-stimulus-max", "0.3", "--post-stimulus-seconds", "0.8"]
+
+    @Test("a virtual listener takes the test in a terminal: the thresholds equal the procedure's for the same listener and seed (ResearchKit and ASHA), every tone within 0.5 dB of its level, a result score audiometry reads", arguments: [AudiometrySimulation.Procedure.researchkit, .asha])
+    func listenerTakesTheTest(procedure: AudiometrySimulation.Procedure) throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let listener = Listener(truth: [1: [1000: 15, 4000: 32], 0: [1000: 8, 4000: 47]], seed: 11)
+        let frequencies = [1000.0, 4000]
+        let out = setup.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--procedure", procedure.rawValue,
+                                                "--ears", "right,left", "--frequencies", "1000,4000", "--seed", "5"] + Self.fast, environment: setup.environment)
+        let reader = Self.drain(master)
+        let finished = Locked(false)
+        let errors = Self.listen(played: setup.played, rate: 48_000, listener: listener, frequencies: frequencies, master: master) {
+            if !process.isRunning { finished.withLock { $0 = true } }
+            return finished.withLock { $0 }
+        }
+        process.waitUntilExit()
+        close(master)
+        _ = reader
+        #expect(process.terminationStatus == 0)
+        let (samples, userInfo) = try Self.thresholds(out + "/hearing-test.json")
+        #expect(userInfo["incomplete"] as? Bool == false)
+        let expected = listener.expected(procedure, ears: [1, 0], frequencies: frequencies)
+        let got: [[Double?]] = [1, 0].map { ear in
+            frequencies.map { f in
+                let sample = samples.first { ($0["channel"] as? Double) == Double(ear) && ($0["frequency"] as? Double) == f }
+                return (sample?["calculatedThreshold"] as? Double).flatMap { $0 >= 1e308 ? nil : $0 }
+            }
+        }
+        #expect(got == expected, "\(procedure): thresholds \(got), the procedure without sound \(expected)")
+        let presentations = samples.reduce(0) { $0 + (($1["units"] as? [Any])?.count ?? 0) }
+        #expect(errors.count == presentations && errors.allSatisfy { abs($0) <= 0.5 }, "\(errors.count) tones heard of \(presentations): \(errors) \(samples)")
+        let score = try Run(["score", "audiometry", out + "/hearing-test.json", "--json"])
+        #expect(score.status == 0, "\(score.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out + "/audiogram.svg"))
+    }
+
+    @Test("SIGKILL in the middle of the test leaves a result that score audiometry reads, marked incomplete, with every finished trial")
+    func killedTestLeavesAPartialResult() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let out = setup.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--seed", "3"] + Self.fast,
+                                               environment: setup.environment)
+        let reader = Self.drain(master)
+        var lines = 0
+        for _ in 0..<400 where lines < 3 {
+            usleep(25_000)
+            lines = (try? String(contentsOfFile: out + "/trials.jsonl", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        close(master)
+        _ = reader
+        #expect(lines >= 3)
+        let (samples, userInfo) = try Self.thresholds(out + "/hearing-test.json")
+        #expect(userInfo["incomplete"] as? Bool == true)
+        let units = samples.reduce(0) { $0 + (($1["units"] as? [Any])?.count ?? 0) }
+        let logged = try String(contentsOfFile: out + "/trials.jsonl", encoding: .utf8).split(separator: "\n").count
+        #expect(units >= 3 && units >= logged - 1 && units <= logged)
+        let score = try Run(["score", "audiometry", out + "/hearing-test.json", "--json"])
+        #expect(score.status == 0, "\(score.stderr)")
+        #expect(score.stdout.contains("did not finish"), "\(score.stdout)")
+    }
+
+    @Test("bad starts: stdin not a terminal, an unknown headphone, a calibration table with a gap or an absurd value, a device that does not exist — each exit 2 or 3 saying which, before any tone")
+    func badStarts() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let out = setup.folder + "/test"
+        let notTTY = try Run(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears"], environment: setup.environment, input: Data())
+        #expect(notTTY.status == 2 && notTTY.stderr.contains("not a terminal"), "\(notTTY.stderr)")
+        let unknown = try Run(["hearing-test", "--headphone", "TDH39", "--out", out], environment: setup.environment, input: Data())
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown headphone \"TDH39\""), "\(unknown.stderr)")
+        let gap = setup.folder + "/gap.csv"
+        try "# headphone: HDA 300\n# reference_dbfs: -20\nfrequency_hz,spl_db,retspl_db\n1000,90,7.5\n2000,91,9\n".write(toFile: gap, atomically: true, encoding: .utf8)
+        let gapRun = try Run(["hearing-test", "--calibration", gap, "--out", out, "--frequencies", "1000,2000,4000"], environment: setup.environment, input: Data())
+        #expect(gapRun.status == 3 && gapRun.stderr.contains("no calibration for 4000 Hz"), "\(gapRun.stderr)")
+        let absurd = setup.folder + "/absurd.json"
+        try #"{"headphone": "HDA 300", "referenceLevelDbfs": -20, "points": [{"frequencyHz": 1000, "splDb": 1e308, "retsplDb": 7.5}]}"#
+            .write(toFile: absurd, atomically: true, encoding: .utf8)
+        let absurdRun = try Run(["hearing-test", "--calibration", absurd, "--out", out, "--frequencies", "1000"], environment: setup.environment, input: Data())
+        #expect(absurdRun.status == 3 && absurdRun.stderr.contains("points[0]: the measured level must be in 0–160 dB SPL"), "\(absurdRun.stderr)")
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:nonesuch"], environment: setup.environment)
+        var text: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(master, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += buffer.prefix(count)
+        }
+        process.waitUntilExit()
+        close(master)
+        #expect(process.terminationStatus == 3 && String(decoding: text, as: UTF8.self).contains("alsa:nonesuch"), "\(String(decoding: text, as: UTF8.self))")
+        #expect(!FileManager.default.fileExists(atPath: out + "/hearing-test.json"))
+    }
+}
