@@ -4,6 +4,7 @@ import AudioIO
 import Glibc
 import InputGuards
 import Recording
+import Scoring
 import SensorData
 
 /// `activetask hearing-test`: a dB HL pure-tone test at the terminal.
@@ -35,6 +36,11 @@ struct HearingTest: ParsableCommand {
     @Option(name: .long, help: "Longest pre-stimulus delay, s, drawn in 0.1-s steps (ResearchKit: 1.9).") var preStimulusMax: Double = 1.9
     @Option(name: .long, help: "Response window after the tone, s (ResearchKit's postStimulusDelay: 1).") var postStimulusSeconds: Double = 1
     @Option(name: .long, help: "Seed of the pre-stimulus delays (default: the clock).") var seed: UInt64?
+    @Option(name: .long, help: "Microphone for the ambient-noise check (alsa:DEVICE): before the test and between trials, the one-third-octave bands 31.5 Hz–8 kHz against ISO 8253-1:2010's limits.") var mic: String?
+    @Option(name: .long, help: "The microphone's calibration: an offset in dB SPL at RMS 1.0, or the JSON `calibrate --json` writes (default: ResearchKit's iPhone offset, with a warning that the check is uncalibrated).") var micCalibration: String?
+    @Option(name: .long, help: "Earphones for the ambient limits (ISO 8253-1 Table 3): supra-aural, ER-3A or HDA-200.") var earphone: AmbientNoiseLimits.Earphone = .supraAural
+    @Option(name: .long, parsing: .unconditional, help: "The lowest hearing level the ambient limits must allow, dB HL (ISO 8253-1 clause 11: the limits move with it).") var lowestLevel: Double = 0
+    @Option(name: .long, help: "Length of the ambient check before the test, s.") var ambientSeconds: Double = 3
 
     func validate() throws {
         try OptionCheck.require(volume, "--volume", in: 0...1)
@@ -46,8 +52,30 @@ struct HearingTest: ParsableCommand {
         guard (headphone == nil) != (calibration == nil) else { throw ValidationError("give --headphone ID or --calibration FILE") }
         if calibration != nil, volume != 1 { throw ValidationError("--volume is for --headphone tables; a measured table holds at the volume it was measured at") }
         guard device.hasPrefix("alsa:"), device.count > "alsa:".count else { throw ValidationError("--device takes alsa:DEVICE, got \"\(device)\"") }
+        try OptionCheck.require(lowestLevel, "--lowest-level", in: -20...80, "dB HL")
+        try OptionCheck.require(ambientSeconds, "--ambient-seconds", in: 0.5...600, "s")
+        if let mic, !mic.hasPrefix("alsa:") || mic.count == "alsa:".count { throw ValidationError("--mic takes alsa:DEVICE, got \"\(mic)\"") }
+        if mic == nil, micCalibration != nil { throw ValidationError("--mic-calibration needs --mic") }
         _ = try parsedEars()
         _ = try parsedFrequencies()
+    }
+
+    /// The microphone's offset, dB SPL at RMS 1.0, and whether it is a calibration.
+    func microphoneOffset() throws -> (offset: Double, calibrated: Bool) {
+        guard let micCalibration else { return (SPLScorer.Parameters().calibrationOffsetDecibels, false) }
+        if let value = Double(micCalibration) {
+            guard value.isFinite, abs(value) <= 400 else { throw CommandFailure(.badInvocation, "--mic-calibration \(micCalibration): an offset within ±400 dB is required") }
+            return (value, true)
+        }
+        do {
+            let json = try JSONValue.parse(try FileBytes.read(micCalibration, maximumBytes: 1 << 20), file: micCalibration)
+            guard let value = json["calibrationOffsetDecibels"]?.number, value.isFinite, abs(value) <= 400 else {
+                throw CommandFailure(.invalidInput, "\(micCalibration): no calibrationOffsetDecibels within ±400 dB (the JSON `calibrate --json` writes)")
+            }
+            return (value, true)
+        } catch let error as ReadError {
+            throw CommandFailure(.invalidInput, error.description)
+        }
     }
 
     func parsedEars() throws -> [Audiogram.Ear] {
@@ -94,6 +122,7 @@ struct HearingTest: ParsableCommand {
             throw CommandFailure(calibration == nil ? .badInvocation : .invalidInput,
                                  "\(calibration ?? headphoneName) has no calibration for \(missing.map { $0.compactDescription }.joined(separator: ", ")) Hz")
         }
+        let (micOffset, micCalibrated) = try microphoneOffset()
         let terminal: RawTerminal
         do { terminal = try RawTerminal() } catch {
             throw CommandFailure(.badInvocation, "standard input is not a terminal: the hearing test takes key presses (\(error.description))")
@@ -109,6 +138,33 @@ struct HearingTest: ParsableCommand {
             throw CommandFailure(.invalidInput, "\(device) gives \(pcm.differences(format: .float, sampleRateHz: sampleRate, channels: 2).joined(separator: ", ")); "
                 + "the tones need \(sampleRate) Hz in 2 channels (a plughw: device converts)")
         }
+        var monitor: AmbientMonitor?
+        if let mic {
+            // The column of the lowest frequency tested (Table 2 starts at 125 Hz).
+            guard let limits = AmbientNoiseLimits.limits(lowestTestFrequencyHz: max(125, frequencyList.min()!), lowestHearingLevel: lowestLevel, earphone: earphone) else {
+                throw CommandFailure(.badInvocation, "no ISO 8253-1 limits for these frequencies")
+            }
+            let ambient: AmbientMonitor
+            do {
+                ambient = try AmbientMonitor(device: String(mic.dropFirst("alsa:".count)), sampleRateHz: 48_000, offsetDecibels: micOffset, limits: limits)
+            } catch {
+                throw CommandFailure(.invalidInput, error.description)
+            }
+            if !micCalibrated { printError("warning: --mic-calibration not given: the ambient check uses ResearchKit's iPhone offset \(micOffset) dB and is uncalibrated") }
+            print("Checking the room for \(ambientSeconds.compactDescription) s; keep quiet.\r")
+            let reading: AmbientMonitor.Reading
+            do { reading = try ambient.measure(seconds: ambientSeconds) } catch { throw CommandFailure(.invalidInput, error.description) }
+            guard reading.exceedances.isEmpty else {
+                throw CommandFailure(.unusable, "the room is too loud for a test down to \(lowestLevel.compactDescription) dB HL (ISO 8253-1:2010, \(earphone.rawValue) earphones): "
+                    + reading.exceedances.map(\.description).joined(separator: "; "))
+            }
+            print("The room is within ISO 8253-1's limits in every band (\(earphone.rawValue) earphones, down to \(lowestLevel.compactDescription) dB HL).\r")
+            ambient.start()
+            monitor = ambient
+        } else {
+            printError("warning: no --mic: the room's noise is not checked (ISO 8253-1)")
+        }
+        defer { monitor?.stop() }
         do { try FileSystem.makeDirectory(out) } catch { throw CommandFailure(.badInvocation, "\(out): \(error.description)") }
         let plan = HearingTestPlan(
             procedure: procedure, ears: try parsedEars(), frequenciesHz: frequencyList, headphone: headphoneName, tables: table, volume: volume,
@@ -119,7 +175,8 @@ struct HearingTest: ParsableCommand {
         print("Press space as soon as you hear a tone, however faint; q stops.\r")
         let session: HearingTestSession
         do {
-            session = try HearingTestSession(plan: plan, pcm: pcm, terminal: terminal, resultPath: resultPath, logPath: out + "/trials.jsonl") { line in
+            session = try HearingTestSession(plan: plan, pcm: pcm, terminal: terminal, resultPath: resultPath, logPath: out + "/trials.jsonl",
+                                             monitor: monitor) { line in
                 // Straight to the terminal, unbuffered: the progress line is rewritten in place.
                 let bytes = Array(("\r\u{1B}[K" + line).utf8)
                 bytes.withUnsafeBytes { try? FileSystem.write(STDOUT_FILENO, path: "standard output", $0) }
@@ -127,7 +184,16 @@ struct HearingTest: ParsableCommand {
         } catch {
             throw CommandFailure(.invalidInput, error.description)
         }
-        let (result, ending) = try session.run()
+        let (result, ending): (DBHLToneAudiometryResult, HearingTestSession.Ending)
+        do {
+            (result, ending) = try session.run()
+        } catch let error as RecordingError {
+            throw CommandFailure(.invalidInput, error.description)
+        } catch let error as AudioError {
+            throw CommandFailure(.invalidInput, error.description)
+        } catch let refusal as OutputFile.Refusal {
+            throw refusal.failure
+        }
         print("\r\n")
         let audiogram = Audiogram(result)
         try OutputFile.writeOrExit(audiogram.svg(title: "Hearing test, \(headphoneName)", legend: ["\(procedure.rawValue) procedure"]), to: out + "/audiogram.svg", inputs: [])
@@ -139,3 +205,4 @@ struct HearingTest: ParsableCommand {
         if ending == .stopped { throw CommandFailure(.unusable) }
     }
 }
+extension AmbientNoiseLimits.Earphone: ExpressibleByArgument {}

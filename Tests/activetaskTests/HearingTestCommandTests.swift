@@ -22,8 +22,22 @@ import SignalProcessing
         init() throws {
             folder = NSTemporaryDirectory() + "atk-hearing-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try "pcm.ears { type file slave.pcm \"null\" file \"\(folder)/played.raw\" format \"raw\" }\n"
-                .write(toFile: folder + "/asoundrc", atomically: true, encoding: .utf8)
+            try """
+                pcm.ears { type file slave.pcm "null" file "\(folder)/played.raw" format "raw" }
+                pcm.room { type file slave.pcm "null" file "/dev/null" infile "\(folder)/room.raw" format "raw" }
+
+                """.write(toFile: folder + "/asoundrc", atomically: true, encoding: .utf8)
+        }
+
+        /// `room.raw`: float32 mono at 48 kHz, white noise of RMS 1e-5 with a 250-Hz sine of
+        /// amplitude 1e-3 during `loud` (s).
+        func room(seconds: Double, loud: Range<Double>) throws {
+            var random = SplitMix64(seed: 9)
+            let samples: [Float] = (0..<Int(seconds * 48_000)).map { n in
+                let t = Double(n) / 48_000
+                return Float(1e-5 * random.normal() + (loud.contains(t) ? 1e-3 * sin(2 * .pi * 250 * t) : 0))
+            }
+            try samples.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: folder + "/room.raw"))
         }
     }
 
@@ -225,15 +239,71 @@ import SignalProcessing
         let absurdRun = try Run(["hearing-test", "--calibration", absurd, "--out", out, "--frequencies", "1000"], environment: setup.environment, input: Data())
         #expect(absurdRun.status == 3 && absurdRun.stderr.contains("points[0]: the measured level must be in 0–160 dB SPL"), "\(absurdRun.stderr)")
         let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:nonesuch"], environment: setup.environment)
+        let text = Self.readAll(master)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3 && text.contains("alsa:nonesuch"), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/hearing-test.json"))
+    }
+
+    /// With --mic-calibration 100 (dB SPL at RMS 1), a 250-Hz sine of amplitude 1e-3 reads
+    /// 20·lg(1e-3/√2) + 100 = 37.0 dB SPL in the 250-Hz band, over ISO 8253-1 Table 2's 19 dB for a
+    /// test from 250 Hz; the noise (RMS 1e-5, about −25 dB SPL per band) and the sine's skirts in
+    /// the bands beside it stay under theirs.
+    @Test("the room check: noise over ISO 8253-1's limit in one band (250 Hz) blocks the start and names that band alone with its level")
+    func loudRoomBlocksTheStart() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        try setup.room(seconds: 4, loud: 0..<4)
+        let out = setup.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--mic", "alsa:room",
+                                                "--mic-calibration", "100", "--ambient-seconds", "2"], environment: setup.environment)
+        let text = Self.readAll(master)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("the room is too loud") && text.contains("250 Hz band 37.0 dB SPL > 19 dB"), "\(text)")
+        #expect(text.components(separatedBy: " Hz band ").count == 2, "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/hearing-test.json"))
+    }
+
+    @Test("the room check during the test: a quiet start passes; noise in the 250-Hz band pauses the test before the next trial, naming the band, and a quiet second resumes it")
+    func noiseDuringTheTestPausesIt() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        try setup.room(seconds: 60, loud: 3.0..<4.5)
+        let out = setup.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--mic", "alsa:room",
+                                                "--mic-calibration", "100", "--ambient-seconds", "2", "--seed", "1"] + Self.fast, environment: setup.environment)
+        let reader = Self.drain(master)
+        var events: [[String: Any]] = []
+        for _ in 0..<600 where !events.contains(where: { $0["event"] as? String == "resumed" }) {
+            usleep(50_000)
+            let text = (try? String(contentsOfFile: out + "/trials.jsonl", encoding: .utf8)) ?? ""
+            events = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        _ = write(master, "q", 1)
+        process.waitUntilExit()
+        close(master)
+        _ = reader
+        let paused = try #require(events.firstIndex { $0["event"] as? String == "paused" }, "\(events)")
+        let resumed = try #require(events.firstIndex { $0["event"] as? String == "resumed" }, "\(events)")
+        #expect(paused < resumed && events[paused]["bands"] as? [Double] == [250])
+        let pausedAt = try #require(events[paused]["time"] as? Double), resumedAt = try #require(events[resumed]["time"] as? Double)
+        // The loud 1.5 s began 0.5 s into the test (after 2.5 s of checking): the pause is within
+        // it or the second after, and it lasts until a whole quiet second has passed.
+        #expect(pausedAt >= 0.5 && pausedAt <= 3.5 && resumedAt - pausedAt >= 0.5 && resumedAt <= 6, "\(pausedAt) \(resumedAt)")
+        #expect(process.terminationStatus == 1)
+        #expect(try Self.thresholds(out + "/hearing-test.json").userInfo["incomplete"] as? Bool == true)
+    }
+
+    /// Everything the terminal shows until the program closes it.
+    static func readAll(_ master: Int32) -> String {
         var text: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = read(master, &buffer, buffer.count)
             if count <= 0 { break }
             text += buffer.prefix(count)
         }
-        process.waitUntilExit()
         close(master)
-        #expect(process.terminationStatus == 3 && String(decoding: text, as: UTF8.self).contains("alsa:nonesuch"), "\(String(decoding: text, as: UTF8.self))")
-        #expect(!FileManager.default.fileExists(atPath: out + "/hearing-test.json"))
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -50,7 +50,7 @@ extension HeadphoneCalibration {
             return text[first...last]
         }
 
-        /// Parses a CSV or JSON table (JSON when the first non-blank byte is `{`); `file` names it
+        /// Parses a CSV or JSON table (JSON when the first non-blank byte is `{` or `[`); `file` names it
         /// in errors, which say the line or key.
         public init(bytes: [UInt8], file: String) throws(ReadError) {
             func fail(_ message: String) -> ReadError { ReadError(file: file, reason: .invalidValue(message)) }
@@ -64,7 +64,8 @@ extension HeadphoneCalibration {
                 }
                 return transducer.retspl
             }
-            if bytes.first(where: { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }) == UInt8(ascii: "{") {
+            let first = bytes.first { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
                 let root = try JSONValue.parse(bytes, file: file)
                 guard let object = root.object else { throw fail("the top level is not an object") }
                 headphone = object["headphone"]?.string

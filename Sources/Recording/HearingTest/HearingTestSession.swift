@@ -67,12 +67,16 @@ public final class HearingTestSession {
     let terminal: RawTerminal
     let resultPath: String
     let log: TrialLog
+    let monitor: AmbientMonitor?
     let show: (String) -> Void
     private let started = HearingTestSession.now()
 
-    /// `resultPath` is rewritten after every trial; `logPath` receives one JSON line per trial.
+    /// `resultPath` is rewritten after every trial; `logPath` receives one JSON line per trial;
+    /// with a `monitor` (started), a trial does not begin while the last second's room noise is
+    /// over the limits: the test pauses, says which bands, and goes on after a quiet second.
     public init(plan: HearingTestPlan, pcm: AlsaPCM, terminal: RawTerminal, resultPath: String, logPath: String,
-                show: @escaping (String) -> Void) throws(RecordingError) {
+                monitor: AmbientMonitor? = nil, show: @escaping (String) -> Void) throws(RecordingError) {
+        self.monitor = monitor
         self.plan = plan
         self.pcm = pcm
         self.terminal = terminal
@@ -122,6 +126,7 @@ public final class HearingTestSession {
                 result.samples.append(.init(frequencyHz: f, channel: ear.rawValue, calculatedThresholdDecibelsHL: nil, units: []))
                 let entry = earIndex * plan.frequenciesHz.count + frequencyIndex + 1
                 while let level = engine.nextLevel {
+                    guard try waitForQuiet() else { return try finish(&result, .stopped) }
                     show("\(ear.name) ear, \(f.compactDescription) Hz (\(entry) of \(total)): tone \(engine.presentations.count + 1) at \(level.compactDescription) dB HL")
                     let unitStart = clock
                     let pre = plan.preStimulusDelaySeconds.lowerBound + Double(Int(random.next() % UInt64(max(1, steps)))) / 10
@@ -153,6 +158,34 @@ public final class HearingTestSession {
             }
         }
         return try finish(&result, .completed)
+    }
+
+    /// True at once when the room is quiet (or unmonitored); otherwise pauses until a whole
+    /// second within the limits (true) or a stop key (false). A failed microphone ends the test.
+    private func waitForQuiet() throws -> Bool {
+        guard let monitor else { return true }
+        func check() throws(RecordingError) -> (AmbientMonitor.Reading?, Int) {
+            let latest = monitor.latest
+            if let failure = latest.failure {
+                throw RecordingError(file: "alsa:" + monitor.device, reason: .sample("the ambient-noise microphone failed: \(failure)"))
+            }
+            return (latest.reading, latest.count)
+        }
+        var (reading, seen) = try check()
+        guard let loud = reading, !loud.exceedances.isEmpty else { return true }
+        let bands = loud.exceedances.map(\.description)
+        show("paused, the room is too loud: \(bands.joined(separator: "; ")). Waiting for quiet (q stops).")
+        try log.append(line(["event": .string("paused"), "time": .number(clock), "bands": .array(loud.exceedances.map { .number($0.bandHz) })]))
+        while true {
+            if case .stop = key(until: clock + 0.1) { return false }
+            let now = try check()
+            guard now.1 > seen else { continue }
+            (reading, seen) = now
+            if let quiet = reading, quiet.exceedances.isEmpty {
+                try log.append(line(["event": .string("resumed"), "time": .number(clock)]))
+                return true
+            }
+        }
     }
 
     /// Plays one tone from `onset` and listens until the window closes: the tap time (nil: none)
