@@ -60,6 +60,56 @@ struct FractionalOctaveBandTests {
         #expect(level[0] < level[1] - 20 && level[2] < level[1] - 20)
     }
 
+    /// IEC 61260-1:2014 Table 1, class 1, for octave bands, as exponents x of Ω = G^x (high side;
+    /// the low side mirrors at 1/Ω, Formula 10): the pass-band's maximum relative attenuation
+    /// (its minimum is −0.4 dB throughout) and the stop-band's minimum, constant beyond G^4;
+    /// fractional bands map the breakpoints by Formula 9, 1 + (G^(1/(2b)) − 1)/(G^(1/2) − 1)·(Ω − 1);
+    /// limits between breakpoints are linear in lg Ω (Formula 11).
+    static let passBandMaximum: [(x: Double, dB: Double)] = [(0, 0.4), (1.0 / 8, 0.5), (1.0 / 4, 0.7), (3.0 / 8, 1.4), (1.0 / 2, 5.3)]
+    static let stopBandMinimum: [(x: Double, dB: Double)] = [(1.0 / 2, 1.2), (1, 16.6), (2, 40.5), (3, 60), (4, 70)]
+
+    static func classOneLimits(omega: Double, bandsPerOctave b: Double) -> (minimum: Double, maximum: Double) {
+        let g = pow(10, 0.3)
+        func mapped(_ x: Double) -> Double { 1 + (pow(g, 1 / (2 * b)) - 1) / (pow(g, 0.5) - 1) * (pow(g, x) - 1) }
+        func interpolate(_ table: [(x: Double, dB: Double)], _ h: Double) -> Double {
+            let points = table.map { (lg: log10(mapped($0.x)), dB: $0.dB) }
+            let lg = log10(h)
+            guard lg > points[0].lg else { return points[0].dB }
+            for (a, c) in zip(points, points.dropFirst()) where lg <= c.lg {
+                return a.dB + (c.dB - a.dB) * (lg - a.lg) / (c.lg - a.lg)
+            }
+            return points[points.count - 1].dB
+        }
+        let h = omega < 1 ? 1 / omega : omega
+        return h <= mapped(0.5) ? (-0.4, interpolate(passBandMaximum, h)) : (interpolate(stopBandMinimum, h), .infinity)
+    }
+
+    /// Every band of the octave and one-third-octave banks at 44.1 and 48 kHz meets class 1 of
+    /// IEC 61260-1:2014 Table 1 on 400 frequencies per band from Ω = G^−5 to G^5 (below fs/2):
+    /// relative attenuation −20·lg(|H(f)|/|H(f_m)|) within the limits.
+    @Test func classOneMask() throws {
+        let g = pow(10, 0.3)
+        var worst = Double.infinity
+        for (rate, perOctave) in [(44_100.0, 1), (44_100, 3), (48_000, 1), (48_000, 3)] {
+            let bank = try #require(FractionalOctaveBands(bandsPerOctave: perOctave, nominalRangeHz: 25...20_000, sampleRateHz: rate))
+            let filters = bank.bands.map { Butterworth.bandPassDesigned(order: FractionalOctaveBands.order, lowHz: $0.lowerEdgeHz, highHz: $0.upperEdgeHz, sampleRateHz: rate) }
+            for (band, filter) in zip(bank.bands, filters) {
+                let reference = filter.magnitude(atFrequencyHz: band.midHz, sampleRateHz: rate)
+                for k in 0...400 {
+                    let omega = pow(g, -5 + 10 * Double(k) / 400)
+                    let f = band.midHz * omega
+                    guard f < rate / 2 * 0.999 else { continue }
+                    let attenuation = -20 * log10(filter.magnitude(atFrequencyHz: f, sampleRateHz: rate) / reference)
+                    let limits = Self.classOneLimits(omega: omega, bandsPerOctave: Double(perOctave))
+                    #expect(attenuation >= limits.minimum && attenuation <= limits.maximum,
+                            "\(rate) Hz, 1/\(perOctave) octave, \(band.nominalHz) Hz band at Ω = \(omega): \(attenuation) dB outside \(limits)")
+                    worst = min(worst, attenuation - limits.minimum, limits.maximum - attenuation)
+                }
+            }
+        }
+        print("IEC 61260-1 class 1: smallest margin \(worst) dB")
+    }
+
     struct Reference: Decodable {
         struct Levels: Decodable { var dbfs: [Double]; var midHz: [Double] }
         struct Response: Decodable { var frequencyHz: [Double]; var magnitude: [Double]; var lowHz: Double; var highHz: Double }
