@@ -218,6 +218,35 @@ import SignalProcessing
         let score = try Run(["score", "audiometry", out + "/hearing-test.json", "--json"])
         #expect(score.status == 0, "\(score.stderr)")
         #expect(score.stdout.contains("did not finish"), "\(score.stdout)")
+        // No key was pressed: the first tone played whole (30 dB HL, 1 kHz, right ear). As a WAV
+        // through `audiometry verify`: its frequency, its level as the tables give it, the right
+        // channel, ResearchKit's ramp (rise time 0.2·19/40 s = 95 ms) and no distortion.
+        let played = try Data(contentsOf: URL(fileURLWithPath: setup.played)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let first = try #require((0..<played.count / 2).first { played[2 * $0] != 0 || played[2 * $0 + 1] != 0 })
+        // Its end: the first frame of 10 ms of silence.
+        let silent = { (frame: Int) in (frame..<min(played.count / 2, frame + 480)).allSatisfy { played[2 * $0] == 0 && played[2 * $0 + 1] == 0 } }
+        let end = try #require((first..<played.count / 2).first(where: silent))
+        let wav = setup.folder + "/first.wav"
+        try Self.floatWAV(Array(played[(2 * max(0, first - 480))..<(2 * min(played.count / 2, end + 480))]), rate: 48_000).write(to: URL(fileURLWithPath: wav))
+        let verify = try #require(try Run(["audiometry", "verify", "--json", wav]).json)
+        let tables = try #require(HeadphoneCalibration.tables(for: "AIRPODSV1"))
+        let asked = try #require(HeadphoneCalibration.researchKitAmplitude(hearingLevel: 30, frequencyHz: 1000, tables: tables)).attenuationDecibels
+        #expect(abs((verify["levelDbfs"] as? Double ?? 0) - asked) <= 0.5, "\(verify)")
+        #expect(abs((verify["frequencyHz"] as? Double ?? 0) - 1000) <= 0.01 && verify["channel"] as? Int == 1, "\(verify)")
+        #expect(abs((verify["riseTimeMilliseconds"] as? Double ?? 0) - 95) <= 2 && (verify["thdDecibels"] as? Double ?? 0) < -80, "\(verify)")
+    }
+
+    /// A 32-bit float stereo WAV (WAVE_FORMAT_IEEE_FLOAT, the canonical 44-byte header).
+    static func floatWAV(_ samples: [Float], rate: UInt32) -> Data {
+        var data = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        let bytes = UInt32(samples.count * 4)
+        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes); data.append(contentsOf: Array("WAVEfmt ".utf8))
+        u32(16); u16(3); u16(2); u32(rate); u32(rate * 8); u16(8); u16(32)
+        data.append(contentsOf: Array("data".utf8)); u32(bytes)
+        samples.withUnsafeBytes { data.append(contentsOf: $0) }
+        return data
     }
 
     @Test("bad starts: stdin not a terminal, an unknown headphone, a calibration table with a gap or an absurd value, a device that does not exist — each exit 2 or 3 saying which, before any tone")
