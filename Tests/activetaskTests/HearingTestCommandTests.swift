@@ -324,6 +324,30 @@ import SignalProcessing
         #expect(try Self.thresholds(out + "/hearing-test.json").userInfo["incomplete"] as? Bool == true)
     }
 
+    @Test("a microphone that goes away during the test ends it with exit 3 naming the device; the trials before are kept, marked incomplete; an uncalibrated check says so",
+          .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
+    func microphoneVanishes() throws {
+        guard let devices = try AlsaCommandTests.pacedDevices() else { return }
+        defer { try? FileManager.default.removeItem(atPath: devices.folder) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: devices.folder + "/asoundrc"))
+        handle.seekToEndOfFile()
+        handle.write(Data("""
+            pcm.ears { type file slave.pcm "null" file "\(devices.folder)/played.raw" format "raw" }
+            pcm.fadingmic { type atkpaced vanish_ms 3000 }
+
+            """.utf8))
+        try handle.close()
+        let out = devices.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--mic", "alsa:fadingmic",
+                                                "--ambient-seconds", "1", "--seed", "2"] + Self.fast, environment: devices.environment)
+        let text = Self.readAll(master)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3, "\(text)")
+        #expect(text.contains("uncalibrated") && text.contains("alsa:fadingmic") && text.contains("the ambient-noise microphone failed"), "\(text)")
+        let (samples, userInfo) = try Self.thresholds(out + "/hearing-test.json")
+        #expect(userInfo["incomplete"] as? Bool == true && !samples.isEmpty)
+    }
+
     /// Everything the terminal shows until the program closes it.
     static func readAll(_ master: Int32) -> String {
         var text: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
