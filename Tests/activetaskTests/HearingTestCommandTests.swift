@@ -76,7 +76,7 @@ import SignalProcessing
             return ears.map { ear in
                 frequencies.map { f in
                     let maximum = HeadphoneCalibration.maximumHearingLevel(frequencyHz: f, tables: tables)!
-                    var engine = procedure.engine(ashaCeiling: (maximum / 5).rounded(.down) * 5)
+                    var engine = procedure.engine(ashaCeiling: ((maximum / 5).rounded(.up) - 1) * 5)  // the grid level below the clipping one
                     engine.run { level in
                         guard HeadphoneCalibration.researchKitAmplitude(hearingLevel: level, frequencyHz: f, tables: tables)?.amplitude != nil else { return .clipped }
                         return random.unit() < model.probabilityOfYes(level: level, threshold: truth[ear]![f]!) ? .heard : .missed
@@ -346,6 +346,35 @@ import SignalProcessing
         #expect(text.contains("uncalibrated") && text.contains("alsa:fadingmic") && text.contains("the ambient-noise microphone failed"), "\(text)")
         let (samples, userInfo) = try Self.thresholds(out + "/hearing-test.json")
         #expect(userInfo["incomplete"] as? Bool == true && !samples.isEmpty)
+    }
+
+    @Test("a listener who presses space all the time: every tap falls before the tone; ResearchKit counts them (its cap of 20 presentations ends the entry), ASHA repeats the trial up to 100 times; no threshold either way")
+    func tapsBeforeEveryTone() throws {
+        for (procedure, trials) in [("researchkit", 20), ("asha", 100)] {
+            let setup = try Setup()
+            defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+            let out = setup.folder + "/test"
+            let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--procedure", procedure,
+                                                    "--ears", "right", "--frequencies", "1000", "--seed", "4"] + Self.fast, environment: setup.environment)
+            let reader = Self.drain(master)
+            while process.isRunning {
+                _ = write(master, " ", 1)
+                usleep(20_000)
+            }
+            close(master)
+            _ = reader
+            #expect(process.terminationStatus == 0)
+            let (samples, _) = try Self.thresholds(out + "/hearing-test.json")
+            let units = try #require(samples.first?["units"] as? [[String: Any]])
+            #expect(units.count == trials, "\(procedure): \(units.count) trials")
+            #expect(units.allSatisfy { unit in
+                let start = unit["startOfUnitTimeStamp"] as? Double ?? 0, pre = unit["preStimulusDelay"] as? Double ?? 0
+                return (unit["userTapTimeStamp"] as? Double ?? 0) < start + pre
+            })
+            #expect((samples.first?["calculatedThreshold"] as? Double ?? 0) >= 1e308)
+            let played = FileManager.default.contents(atPath: setup.played) ?? Data()
+            #expect(played.allSatisfy { $0 == 0 }, "no tone is played")
+        }
     }
 
     /// Everything the terminal shows until the program closes it.

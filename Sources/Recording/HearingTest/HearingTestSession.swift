@@ -43,11 +43,12 @@ public struct HearingTestPlan: Sendable {
         self.seed = seed
     }
 
-    /// The highest level the tables produce at `f` without clipping, rounded down to the 5-dB
-    /// grid (the ASHA procedure's ceiling), dB HL.
+    /// The highest level of the 5-dB grid the tables produce at `f` without clipping (below
+    /// ``HeadphoneCalibration/maximumHearingLevel(frequencyHz:tables:volume:)``, which clips): the
+    /// ASHA procedure's ceiling, dB HL.
     func ceiling(_ f: Double) -> Double {
         let maximum = HeadphoneCalibration.maximumHearingLevel(frequencyHz: f, tables: tables, volume: volume) ?? 0
-        return (maximum / 5).rounded(.down) * 5
+        return ((maximum / 5).rounded(.up) - 1) * 5
     }
 }
 
@@ -61,6 +62,10 @@ public struct HearingTestPlan: Sendable {
 /// stops.
 public final class HearingTestSession {
     public enum Ending: Sendable { case completed, stopped }
+
+    /// The most trials one ear and frequency may take (ResearchKit's cap is 20 presentations,
+    /// ASHA's 40; pre-stimulus taps add trials).
+    static let trialsPerEntry = 100
 
     let plan: HearingTestPlan
     let pcm: AlsaPCM
@@ -125,7 +130,8 @@ public final class HearingTestSession {
                 var engine = plan.procedure.engine(ashaCeiling: plan.ceiling(f))
                 result.samples.append(.init(frequencyHz: f, channel: ear.rawValue, calculatedThresholdDecibelsHL: nil, units: []))
                 let entry = earIndex * plan.frequenciesHz.count + frequencyIndex + 1
-                while let level = engine.nextLevel {
+                // Pre-stimulus taps repeat an ASHA trial: at most trialsPerEntry trials, then no threshold.
+                while let level = engine.nextLevel, result.samples[result.samples.count - 1].units.count < Self.trialsPerEntry {
                     guard try waitForQuiet() else { return try finish(&result, .stopped) }
                     show("\(ear.name) ear, \(f.compactDescription) Hz (\(entry) of \(total)): tone \(engine.presentations.count + 1) at \(level.compactDescription) dB HL")
                     let unitStart = clock
@@ -134,7 +140,9 @@ public final class HearingTestSession {
                     case .stop: return try finish(&result, .stopped)
                     case .space:
                         let tap = clock
-                        engine.respond(.preStimulus)
+                        // ResearchKit counts it (rule R3: the same level again, not heard); ASHA's
+                        // procedure knows no such response: the trial is repeated.
+                        if plan.procedure == .researchkit { engine.respond(.preStimulus) }
                         try record(&result, level: level, start: unitStart, pre: pre, tap: tap, timeout: 0, response: "preStimulus", frequency: f, ear: ear)
                         continue
                     case .none: break
