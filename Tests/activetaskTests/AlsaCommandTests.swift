@@ -27,6 +27,14 @@ import TestSupport
                 """
             try configuration.write(toFile: folder + "/asoundrc", atomically: true, encoding: .utf8)
         }
+
+        /// Appends PCM definitions to the asoundrc.
+        func add(_ definitions: String) throws {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/asoundrc"))
+            handle.seekToEndOfFile()
+            handle.write(Data(("\n" + definitions + "\n").utf8))
+            try handle.close()
+        }
     }
 
     /// 16-bit samples from a fixed linear congruential sequence, full scale included.
@@ -179,18 +187,13 @@ import TestSupport
         try build.run()
         build.waitUntilExit()
         #expect(build.terminationStatus == 0)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: devices.folder + "/asoundrc"))
-        handle.seekToEndOfFile()
-        handle.write(Data("""
-
+        try devices.add("""
             pcm_type.atkpaced { lib "\(devices.folder)/libasound_module_pcm_atkpaced.so" }
             pcm.paced { type atkpaced }
             pcm.busy { type atkpaced busy 1 }
             pcm.vanishing { type atkpaced vanish_ms 500 }
             pcm.broken { type atkpaced broken 1 }
-
-            """.utf8))
-        try handle.close()
+            """)
         return devices
     }
 

@@ -10,23 +10,20 @@ import SignalProcessing
 /// file as it is written, measures its level, decides with the psychometric listener whether it
 /// hears it and presses space in the terminal.
 @Suite(.serialized) struct HearingTestCommandTests {
+    /// A devices folder (``AlsaCommandTests/Devices``) whose `ears` writes `played.raw` and whose
+    /// `room` reads `room.raw`.
     struct Setup {
-        let folder: String
-        var environment: [String: String] {
-            var environment = ProcessInfo.processInfo.environment
-            environment["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:\(folder)/asoundrc"
-            return environment
-        }
+        let devices: AlsaCommandTests.Devices
+        var folder: String { devices.folder }
+        var environment: [String: String] { devices.environment }
         var played: String { folder + "/played.raw" }
 
-        init() throws {
-            folder = NSTemporaryDirectory() + "atk-hearing-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try """
+        init(_ devices: AlsaCommandTests.Devices? = nil) throws {
+            self.devices = try devices ?? AlsaCommandTests.Devices(input: [])
+            try self.devices.add("""
                 pcm.ears { type file slave.pcm "null" file "\(folder)/played.raw" format "raw" }
                 pcm.room { type file slave.pcm "null" file "/dev/null" infile "\(folder)/room.raw" format "raw" }
-
-                """.write(toFile: folder + "/asoundrc", atomically: true, encoding: .utf8)
+                """)
         }
 
         /// `room.raw`: float32 mono at 48 kHz, white noise of RMS 1e-5 with a 250-Hz sine of
@@ -328,18 +325,12 @@ import SignalProcessing
           .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
     func microphoneVanishes() throws {
         guard let devices = try AlsaCommandTests.pacedDevices() else { return }
-        defer { try? FileManager.default.removeItem(atPath: devices.folder) }
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: devices.folder + "/asoundrc"))
-        handle.seekToEndOfFile()
-        handle.write(Data("""
-            pcm.ears { type file slave.pcm "null" file "\(devices.folder)/played.raw" format "raw" }
-            pcm.fadingmic { type atkpaced vanish_ms 3000 }
-
-            """.utf8))
-        try handle.close()
+        let setup = try Setup(devices)
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        try devices.add("pcm.fadingmic { type atkpaced vanish_ms 3000 }")
         let out = devices.folder + "/test"
         let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--mic", "alsa:fadingmic",
-                                                "--ambient-seconds", "1", "--seed", "2"] + Self.fast, environment: devices.environment)
+                                                "--ambient-seconds", "1", "--seed", "2"] + Self.fast, environment: setup.environment)
         let text = Self.readAll(master)
         process.waitUntilExit()
         #expect(process.terminationStatus == 3, "\(text)")
