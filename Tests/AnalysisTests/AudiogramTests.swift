@@ -26,7 +26,7 @@ import TestSupport
         #expect(f.who2021Category == "mild")  // better ear 25 is not < 20: not unilateral
         #expect(f.who1991Grade == 0)  // 25 ≤ 25
         #expect(f.clarkDegree == "slight")  // better-ear PTA3 20: 15 < 20 ≤ 25
-        #expect(f.asymmetric)
+        #expect(f.asymmetric == true)
         #expect(f.asymmetricFrequenciesHz == [500, 1000, 2000, 4000])  // 30 dB apart everywhere
         // The rows: per ear its frequencies ascending (threshold, status), its averages and grade.
         let set = FeatureSet(name: "atk", features: f)
@@ -40,7 +40,12 @@ import TestSupport
         #expect(unilateral.features.features.who2021Category == "unilateral")
         // One frequency 15 dB apart is not asymmetry; two adjacent ones are.
         let single = Self.audiogram(right: [1000: 0, 2000: 0, 4000: 0], left: [1000: 0, 2000: 15, 4000: 0])
-        #expect(!single.isAsymmetric && single.asymmetricFrequencies == [2000])
+        #expect(!single.isAsymmetric && single.asymmetricFrequencies == [2000] && single.features.features.asymmetric == false)
+        // Nothing to compare (one ear only, or no frequency with a threshold in both): unknown, null.
+        let oneEar = Self.audiogram(right: [1000: 10, 2000: 20], left: [:])
+        #expect(oneEar.features.features.asymmetric == nil && FeatureSet(name: "atk", features: oneEar.features.features)["asymmetric"] == .missing)
+        let disjoint = Self.audiogram(right: [1000: 10, 2000: nil], left: [2000: 40, 4000: 0])
+        #expect(disjoint.features.features.asymmetric == nil)
     }
 
     @Test("NHANES AUXU row: 666 no response, 888 and empty not tested, AUXU1K2 retest; undefined PTAs say why")

@@ -1,8 +1,9 @@
 /*
- * A paced ALSA capture device for AlsaXrunTests, as an external ioplug PCM plugin
- * (alsa-lib's pcm_ioplug.h): its hardware pointer advances with CLOCK_MONOTONIC at the
- * negotiated rate from the moment the stream starts, as a sound card's does, and it reports an
- * overrun (-EPIPE) when the application has fallen more than a buffer behind. Data is silence.
+ * A paced ALSA device for the device tests, as an external ioplug PCM plugin (alsa-lib's
+ * pcm_ioplug.h): its hardware pointer advances with CLOCK_MONOTONIC at the negotiated rate from
+ * the moment the stream starts, as a sound card's does. Capture reports an overrun (-EPIPE) when
+ * the application has fallen more than a buffer behind, and delivers silence; playback discards
+ * what it is given (its underruns are found by alsa-lib's ioplug layer).
  * A timerfd firing once a period is the poll descriptor. Options: `busy 1` (the open fails with
  * EBUSY, as a card another program holds), `vanish_ms N` (after N ms of running the device is
  * gone: the pointer, prepare and start report ENODEV, as for an unplugged USB microphone),
@@ -76,14 +77,14 @@ static snd_pcm_sframes_t paced_pointer(snd_pcm_ioplug_t *io) {
         p->gone = 1;
         return -ENODEV;
     }
-    if (captured > p->consumed + io->buffer_size) return -EPIPE;
+    if (io->stream == SND_PCM_STREAM_CAPTURE && captured > p->consumed + io->buffer_size) return -EPIPE;
     return (snd_pcm_sframes_t)(captured % io->buffer_size);
 }
 
 static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t offset,
                                         snd_pcm_uframes_t size) {
     paced_t *p = io->private_data;
-    snd_pcm_areas_silence(areas, offset, io->channels, size, io->format);
+    if (io->stream == SND_PCM_STREAM_CAPTURE) snd_pcm_areas_silence(areas, offset, io->channels, size, io->format);
     p->consumed += size;
     return (snd_pcm_sframes_t)size;
 }
@@ -127,7 +128,6 @@ SND_PCM_PLUGIN_DEFINE_FUNC(atkpaced) {
         if (strcmp(id, "vanish_ms") == 0) snd_config_get_integer(entry, &vanish_ms);
         if (strcmp(id, "broken") == 0) snd_config_get_integer(entry, &broken);
     }
-    if (stream != SND_PCM_STREAM_CAPTURE) return -EINVAL;
     if (busy) return -EBUSY;
     paced_t *p = calloc(1, sizeof *p);
     if (!p) return -ENOMEM;
@@ -135,7 +135,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(atkpaced) {
     p->broken = (int)broken;
     p->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     p->io.version = SND_PCM_IOPLUG_VERSION;
-    p->io.name = "ActiveTaskKit paced test capture";
+    p->io.name = "ActiveTaskKit paced test device";
     p->io.callback = &callbacks;
     p->io.private_data = p;
     p->io.poll_fd = p->timer;

@@ -368,6 +368,23 @@ import SignalProcessing
         }
     }
 
+    @Test("headphones that go away during a tone end the test with exit 3 naming the device, the result kept and marked incomplete",
+          .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
+    func headphonesVanish() throws {
+        guard let devices = try AlsaCommandTests.pacedDevices() else { return }
+        let setup = try Setup(devices)
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        try devices.add("pcm.fadingears { type atkpaced vanish_ms 300 }")
+        let out = devices.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:fadingears", "--seed", "2"] + Self.fast,
+                                               environment: setup.environment)
+        let text = Self.readAll(master)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3, "\(text)")
+        #expect(text.contains("alsa:fadingears") && text.contains("No such device"), "\(text)")
+        #expect(try Self.thresholds(out + "/hearing-test.json").userInfo["incomplete"] as? Bool == true)
+    }
+
     /// Everything the terminal shows until the program closes it.
     static func readAll(_ master: Int32) -> String {
         var text: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)

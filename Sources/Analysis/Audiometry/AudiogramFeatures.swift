@@ -29,7 +29,11 @@ extension Audiogram {
                 ear: ear, thresholds: values.keys.sorted().map { AudiogramFeatures.Threshold(frequencyHz: $0, decibelsHL: values[$0] ?? nil) },
                 pta3DbHL: pta3[ear], pta4DbHL: pta4[ear], who2021Grade: pta4[ear].map(Self.who2021Grade))
         }
-        var features = AudiogramFeatures(right: ears[.right]!, left: ears[.left]!, asymmetric: isAsymmetric, asymmetricFrequenciesHz: asymmetricFrequencies,
+        // Asymmetry is a comparison: unknown (null) without a frequency both ears have a threshold at.
+        let comparable = [Ear.right, .left].map { ear in Set((thresholds[ear] ?? [:]).compactMap { $0.value == nil ? nil : $0.key }) }
+        let compared = !comparable[0].isDisjoint(with: comparable[1])
+        var features = AudiogramFeatures(right: ears[.right]!, left: ears[.left]!, asymmetric: compared ? isAsymmetric : nil,
+                                         asymmetricFrequenciesHz: asymmetricFrequencies,
                                          rightRetest1000HzDifferenceDb: retestDifference[.right], leftRetest1000HzDifferenceDb: retestDifference[.left])
         if let right = pta4[.right], let left = pta4[.left] {
             let better: Ear = right <= left ? .right : .left
@@ -124,8 +128,9 @@ public struct AudiogramFeatures: Sendable, Hashable, Encodable {
     public var who1991Grade: Int?
     /// Clark (1981) degree of the better ear's PTA3.
     public var clarkDegree: String?
-    /// Whether the ears differ by ≥ 15 dB at some frequency tested in both (``Audiogram/isAsymmetric``).
-    public var asymmetric: Bool
+    /// Whether the ears differ by ≥ 15 dB at some frequency tested in both (``Audiogram/isAsymmetric``);
+    /// null when no frequency has a threshold in both ears.
+    public var asymmetric: Bool?
     /// The frequencies where they do, Hz.
     public var asymmetricFrequenciesHz: [Double]
     /// |test − retest| at 1 kHz, right ear, dB (null without a retest).

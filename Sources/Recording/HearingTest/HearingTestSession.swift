@@ -125,6 +125,7 @@ public final class HearingTestSession {
             tonePlaybackDurationSeconds: plan.toneSeconds, postStimulusDelaySeconds: plan.postStimulusSeconds,
             headphoneType: plan.headphone, samples: [], userInfo: JSONObject(["incomplete": .bool(true), "procedure": .string(plan.procedure.rawValue)]))
         let total = plan.ears.count * plan.frequenciesHz.count
+        try persist(result)  // a result exists from the first moment, however early the test ends
         for (earIndex, ear) in plan.ears.enumerated() {
             for (frequencyIndex, f) in plan.frequenciesHz.enumerated() {
                 var engine = plan.procedure.engine(ashaCeiling: plan.ceiling(f))
