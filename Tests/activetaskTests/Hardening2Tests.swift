@@ -123,6 +123,8 @@ import Batch
             "record": ["record", "accelerometer", "--source", "simulate", "--fast", "--out", folder.path("rec")],
             "calibrate": ["calibrate", wav],
             "tone": ["tone", "--frequency", "1000", "--level-dbfs", "-20", "--out", folder.path("tone.wav")],
+            // stdin is not a terminal here (exit 2 once the options pass), and the device does not exist (exit 3 if it were).
+            "hearing-test": ["hearing-test", "--headphone", "AIRPODSV1", "--out", folder.path("ht"), "--device", "alsa:nonesuch"],
             "audiometry verify": ["audiometry", "verify", wav],
             "audiometry simulate": ["audiometry", "simulate", "--nhanes", sample + "/../Tests/none.csv"],
             "generate-samples": ["generate-samples", "--out", folder.path("samples")],
