@@ -93,7 +93,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The toolkit's own hot loops in C, compiled for AVX-512, AVX2 + FMA and SSE2, chosen at run time.
-        .target(name: "CKernels"),
+        .target(name: "CKernels", linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: optimisedSwiftSettings),
         .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "CDBus"],
                 swiftSettings: swiftSettings + [.unsafeFlags(dbusIncludes.flatMap { ["-Xcc", $0] })]),

@@ -105,15 +105,22 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             }
             fft.forward(&data)
             let spectrumStep = 1 / (dx * Double(size))
+            var power = [Double](repeating: 0, count: bins)
             for lane in indices.indices.map({ $0 - indices.lowerBound }) {
                 let r0 = data[0][lane] * dx, rn = data[size - 1][lane] * dx
-                data[0][lane] = log(r0 * r0 + 0 * 0 + 1e-300) * spectrumStep
+                power[0] = r0 * r0 + 0 * 0 + 1e-300
                 for k in 1..<bins - 1 {
                     let re = data[2 * k - 1][lane] * dx, im = data[2 * k][lane] * dx
-                    data[2 * k - 1][lane] = log(re * re + im * im + 1e-300) * spectrumStep
+                    power[k] = re * re + im * im + 1e-300
+                }
+                power[bins - 1] = rn * rn + 0 * 0 + 1e-300
+                VectorMath.log(&power)
+                data[0][lane] = power[0] * spectrumStep
+                for k in 1..<bins - 1 {
+                    data[2 * k - 1][lane] = power[k] * spectrumStep
                     data[2 * k][lane] = 0 * spectrumStep
                 }
-                data[size - 1][lane] = log(rn * rn + 0 * 0 + 1e-300) * spectrumStep
+                data[size - 1][lane] = power[bins - 1] * spectrumStep
             }
             fft.inverse(&data)
             return (0..<indices.count).map { lane in (0..<bins).map { data[$0][lane] * data[$0][lane] } }
@@ -271,16 +278,20 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// with the trend subtracted in dB (what lies below the trend set to 0 dB).
         func make(_ indices: Range<Int>) {
             let settings = plan.settings, dq = plan.frames.quefrencyStep, bins = self.bins
+            var exponent = [Double](repeating: 0, count: bins)
             for (index, c) in zip(indices, plan.frames.cepstra(indices)) {
-                let decibels = c.map { 10 * log10($0 + 1e-30) }
+                let decibels = PraatCepstralAnalysis.decibels(c)
                 let row = (index % rows) * bins
-                if let (slope, intercept) = PraatCepstralAnalysis.trend(decibels: decibels, dq: dq, from: settings.trendFromSeconds, to: settings.trendToSeconds) {
+                if let (slope, intercept) = PraatCepstralAnalysis.trend(decibels: decibels, logQuefrency: plan.logQuefrency, dq: dq,
+                                                                        from: settings.trendFromSeconds, to: settings.trendToSeconds) {
                     plan.logQuefrency.withUnsafeBufferPointer { lnq in
-                        for j in 0..<bins {
-                            let difference = max(0, decibels[j] - (slope * lnq[j] + intercept))
-                            // exp(0) is 1 exactly: no call where the trend lies above.
-                            ring[row + j] = (difference == 0 ? 1 : exp(difference * M_LN10 / 10)) - 1e-30
-                        }
+                        for j in 0..<bins { exponent[j] = max(0, decibels[j] - (slope * lnq[j] + intercept)) * M_LN10 / 10 }
+                    }
+                    var power = exponent
+                    VectorMath.exp(&power)
+                    for j in 0..<bins {
+                        // 1 exactly where the trend lies above (10^0).
+                        ring[row + j] = (exponent[j] == 0 ? 1 : power[j]) - 1e-30
                     }
                 } else {
                     for j in 0..<bins { ring[row + j] = c[j] }
@@ -360,8 +371,9 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// A smoothed frame's trend line and peak: (slope, intercept), (peak dB, quefrency s).
         func peak(_ values: [Double]) -> (trend: (Double, Double), peak: (Double, Double))? {
             let settings = plan.settings, dq = plan.frames.quefrencyStep
-            let decibels = values.map { 10 * log10($0 + 1e-30) }
-            guard let trend = PraatCepstralAnalysis.trend(decibels: decibels, dq: dq, from: settings.trendFromSeconds, to: settings.trendToSeconds),
+            let decibels = PraatCepstralAnalysis.decibels(values)
+            guard let trend = PraatCepstralAnalysis.trend(decibels: decibels, logQuefrency: plan.logQuefrency, dq: dq,
+                                                          from: settings.trendFromSeconds, to: settings.trendToSeconds),
                   let found = PraatCepstralAnalysis.maximum(decibels, dx: dq, from: 1 / settings.peakSearchCeilingHz, to: 1 / settings.peakSearchFloorHz)
             else { return nil }
             return (trend, found)
@@ -379,9 +391,18 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         static let values = (0..<513).map { log(Double($0) * step) }
     }
 
+    /// 10·lg(power + 10⁻³⁰) of every value (``VectorMath/log10(_:)``).
+    static func decibels(_ power: [Double]) -> [Double] {
+        var levels = power.map { $0 + 1e-30 }
+        VectorMath.log10(&levels)
+        for j in levels.indices { levels[j] *= 10 }
+        return levels
+    }
+
     /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
-    /// over the bins with q in [from, to] (bin 0 left out: ln 0), of the levels 10·lg(power + 10⁻³⁰).
-    static func trend(decibels: [Double], dq: Double, from: Double, to: Double) -> (Double, Double)? {
+    /// over the bins with q in [from, to] (bin 0 left out: ln 0), of the levels 10·lg(power + 10⁻³⁰);
+    /// `logQuefrency` holds ln q of every bin (``logQuefrency(_:_:)``).
+    static func trend(decibels: [Double], logQuefrency lnq: [Double], dq: Double, from: Double, to: Double) -> (Double, Double)? {
         var first = 1 + Int(clamping: (from / dq).rounded(.up), to: -1...Int.max - 2)
         var last = 1 + Int(clamping: (to / dq).rounded(.down), to: -1...Int.max - 2)
         first = max(first, 1)
@@ -389,7 +410,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         guard first <= last else { return nil }
         if first == 1 { first = 2 }
         guard last - first + 1 > 1 else { return nil }
-        let x = (first...last).map { logQuefrency($0 - 1, dq) }
+        let x = Array(lnq[(first - 1)...(last - 1)])
         let y = Array(decibels[(first - 1)...(last - 1)])
         return theil(x, y)
     }

@@ -77,6 +77,12 @@ void atk_gravity_decompose(const double *x, const double *y, const double *z, co
                            const double *gz, size_t count, double *v, double *hx, double *hy, double *hz, double *magnitude,
                            double *sums);
 
+/* ln, lg and e^x of x[0..<n] in place (logexp.c: glibc's libmvec at the kernel level's width, at
+ * most 4 ulp; a value gives the same result wherever it sits in the array). */
+void atk_log_array(double *x, size_t n);
+void atk_log10_array(double *x, size_t n);
+void atk_exp_array(double *x, size_t n);
+
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
 

@@ -1,0 +1,11 @@
+import CKernels
+
+/// ln, lg and eˣ of whole arrays in place, through glibc's vector math library (``atk_log_array``
+/// and its kin in CKernels: at most 4 ulp from the correctly rounded value, several values per
+/// instruction). A value gives the same result wherever it sits in an array; a result may differ
+/// by a few ulp from the scalar `log`, `log10`, `exp` and between instruction sets.
+public enum VectorMath {
+    public static func log(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_log_array($0.baseAddress, $0.count) } }
+    public static func log10(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_log10_array($0.baseAddress, $0.count) } }
+    public static func exp(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_exp_array($0.baseAddress, $0.count) } }
+}
