@@ -562,6 +562,8 @@ def main():
             lambda r, o: r >= 2, "median of 3 alternations, warm cache")
 
     print()
+    print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs")
+    print()
     print(f"| workload | toolkit s | peer | peer s | speed ratio | target | met | toolkit MB | peer MB | check toolkit / peer |")
     print("|---|---:|---|---:|---:|---|---|---:|---:|---|")
     for name, ours, theirs, peer_name, ratio, target, met, note in rows:
@@ -572,6 +574,19 @@ def main():
             return "–" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v)
         print(f"| {name} | {ours['seconds']:.4g} | {peer_name} | {theirs['seconds']:.4g} | {ratio:.2f}× | {target} | {met} | "
               f"{mb(ours)} | {mb(theirs)} | {fmt(ours.get('check'))} / {fmt(theirs.get('check'))}{' — ' + note if note else ''} |")
+
+
+def cpu_model():
+    """The processor's model name (/proc/cpuinfo), and whether it has AVX-512 and AVX2."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            lines = info.read().splitlines()
+    except OSError:
+        return "unknown"
+    name = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "unknown")
+    flags = next((line.split(":", 1)[1].split() for line in lines if line.startswith("flags")), [])
+    extensions = [label for flag, label in (("avx512f", "AVX-512"), ("avx2", "AVX2")) if flag in flags]
+    return name + (f" ({', '.join(extensions)})" if extensions else "")
 
 
 if __name__ == "__main__":
