@@ -93,6 +93,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The toolkit's own hot loops in C, compiled for AVX-512, AVX2 + FMA and SSE2, chosen at run time.
+        // libmvec: glibc's vector log, log10 and exp (libm's linker script names it as needed anyway).
         .target(name: "CKernels", linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: optimisedSwiftSettings),
         .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "CDBus"],
