@@ -6,6 +6,7 @@ import TestSupport
 import InputGuards
 @testable import Scoring
 import SensorData
+import SignalProcessing
 
 /// Discovery and analysis when the file system misbehaves: links that loop, files that change or
 /// vanish between hashing and analysis, things that are not regular files (docs/reliability.md).
@@ -59,6 +60,31 @@ import SensorData
         _ = try folder.write("tap.json", #"{"items":[]}"#)
         let second = try await BatchRunner.run([path], store: store, options: BatchOptions(toolkitVersion: "test"))
         #expect(second.alreadyStored == 0 && second.unknownFiles == 1)
+    }
+
+    @Test("a file cut short while the batch reads it (the open hook truncates it: the read sees a prefix): an error row saying it changed while read, no result; a later run reads it as it then is")
+    func cutShortWhileRead() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let walk = try String(contentsOfFile: SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path, encoding: .utf8)
+        let path = try folder.write("walk.json", walk)
+        let unit = WorkUnit(path: path, members: [path], shape: .file)
+        let cut = Locked(false)
+        let inventory = await RegularFile.$openObserver.withValue({ opened in
+            guard opened == path, !cut.withLock({ let first = !$0; $0 = true; return !first }) else { return }
+            _ = truncate(path, off_t(walk.utf8.count / 2))
+        }) {
+            await Inventory.take([path], cached: [:], options: BatchOptions(toolkitVersion: "test"))
+        }
+        #expect(cut.withLock { $0 })
+        #expect(inventory.facts[path]?.loadError == "\(path): changed while it was read; not analysed (run the batch again)", "\(String(describing: inventory.facts[path]))")
+        let outcome = BatchRunner.process(unit, inventory: inventory, stored: [], options: BatchOptions(toolkitVersion: "test"))
+        #expect(outcome.results.allSatisfy { $0.status == .error } && !outcome.results.isEmpty, "\(outcome.results.map { $0.status })")
+        // Left alone, the cut file is read as it is: hashed, and refused for what it holds (JSON cut
+        // inside a value), not for changing.
+        let again = await Inventory.take([path], cached: [:], options: BatchOptions(toolkitVersion: "test"))
+        #expect(again.facts[path]?.sha256.isEmpty == false && again.facts[path]?.loadError?.contains("truncated JSON") == true,
+                "\(String(describing: again.facts[path]?.loadError))")
     }
 
     @Test("beyond the memory budget a file is read again for its analyses: changed or vanished meanwhile, it is one error row and nothing is stored under its old hash")

@@ -56,7 +56,7 @@ struct Inventory: Sendable {
                             return Taken(path: path, version: version, facts: known.facts, entries: entries)
                         }
                     }
-                    let (facts, input) = examine(path)
+                    let (facts, input) = examineSteady(path, version: current)
                     // Facts of a read the machine cut short (EIO, ENOMEM, …) are not the file's: never kept.
                     let isFresh = !facts.sha256.isEmpty && facts.loadNeedsMemory == nil
                         && facts.loadError.flatMap { ResourceExhaustion.named(in: $0, paths: [path]) } == nil
@@ -110,6 +110,18 @@ struct Inventory: Sendable {
         }
     }
 
+    /// ``examine(_:)`` of a file whose version was `version` before the read, refused when its
+    /// version after the read differs: bytes read while a writer changed the file may be of no
+    /// version it ever had whole (a prefix of the new one, or the old one's start and the new one's
+    /// end), and a reader that recovers truncated recordings would analyse them.
+    static func examineSteady(_ path: String, version: FileVersion) -> (FileFacts, LoadedInput?) {
+        let (facts, input) = examine(path)
+        guard (try? FileVersion.of(path).get()) == version else {
+            return (FileFacts(sha256: "", bytes: 0, error: "\(FileName.display(path)): changed while it was read; not analysed (run the batch again)"), nil)
+        }
+        return (facts, input)
+    }
+
     mutating func add(_ other: Inventory) {
         facts.merge(other.facts) { $1 }
         versions.merge(other.versions) { $1 }
@@ -134,7 +146,8 @@ struct Inventory: Sendable {
             if facts[archive]?.category == .archive, archivesRead.insert(archive).inserted {
                 for entry in Self.entries(of: Self.examine(archive).1) { reopened[entry.path] = entry }
             }
-            let (again, input) = reopened[member].map { ($0.facts, $0.input) } ?? Self.examine(member)
+            let (again, input) = reopened[member].map { ($0.facts, $0.input) }
+                ?? (try? FileVersion.of(member).get()).map { Self.examineSteady(member, version: $0) } ?? (FileFacts(sha256: "", bytes: 0, error: ""), nil)
             guard again.sha256 == facts[member]?.sha256, let input else {
                 return .failure(.init(message: "\(FileName.display(member)): changed or vanished while the batch ran; its results were not stored (run the batch again)"))
             }
