@@ -81,6 +81,13 @@ public final class DataLogger {
         if descriptor >= 0 { FileSystem.close(descriptor) }
     }
 
+    /// Seconds on `CLOCK_MONOTONIC` (intervals, immune to clock changes).
+    @Sendable public static func monotonicClock() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+    }
+
     /// Unix time now, s (`CLOCK_REALTIME`).
     @Sendable public static func wallClock() -> Double {
         var now = timespec()

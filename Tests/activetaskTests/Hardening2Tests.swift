@@ -20,10 +20,10 @@ import Batch
     static func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
 
     /// A mono 32-bit float WAV.
-    static func floatWAV(_ samples: [Float], rate: UInt32 = 8_000) -> [UInt8] {
+    static func floatWAV(_ samples: [Float], rate: UInt32 = 8_000, channels: UInt16 = 1) -> [UInt8] {
         let data = samples.withUnsafeBytes { Array($0) }
-        return Array("RIFF".utf8) + le(UInt32(36 + data.count)) + Array("WAVEfmt ".utf8) + le(UInt32(16)) + le(UInt16(3)) + le(UInt16(1))
-            + le(rate) + le(rate &* 4) + le(UInt16(4)) + le(UInt16(32)) + Array("data".utf8) + le(UInt32(data.count)) + data
+        return Array("RIFF".utf8) + le(UInt32(36 + data.count)) + Array("WAVEfmt ".utf8) + le(UInt32(16)) + le(UInt16(3)) + le(channels)
+            + le(rate) + le(rate &* 4 &* UInt32(channels)) + le(4 &* channels) + le(UInt16(32)) + Array("data".utf8) + le(UInt32(data.count)) + data
     }
 
     static func vowel(seconds: Double = 2, rate: Double = 8_000) -> [Float] {

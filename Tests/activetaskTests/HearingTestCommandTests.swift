@@ -226,26 +226,14 @@ import SignalProcessing
         let silent = { (frame: Int) in (frame..<min(played.count / 2, frame + 480)).allSatisfy { played[2 * $0] == 0 && played[2 * $0 + 1] == 0 } }
         let end = try #require((first..<played.count / 2).first(where: silent))
         let wav = setup.folder + "/first.wav"
-        try Self.floatWAV(Array(played[(2 * max(0, first - 480))..<(2 * min(played.count / 2, end + 480))]), rate: 48_000).write(to: URL(fileURLWithPath: wav))
+        try Data(Hardening2Tests.floatWAV(Array(played[(2 * max(0, first - 480))..<(2 * min(played.count / 2, end + 480))]), rate: 48_000, channels: 2))
+            .write(to: URL(fileURLWithPath: wav))
         let verify = try #require(try Run(["audiometry", "verify", "--json", wav]).json)
         let tables = try #require(HeadphoneCalibration.tables(for: "AIRPODSV1"))
         let asked = try #require(HeadphoneCalibration.researchKitAmplitude(hearingLevel: 30, frequencyHz: 1000, tables: tables)).attenuationDecibels
         #expect(abs((verify["levelDbfs"] as? Double ?? 0) - asked) <= 0.5, "\(verify)")
         #expect(abs((verify["frequencyHz"] as? Double ?? 0) - 1000) <= 0.01 && verify["channel"] as? Int == 1, "\(verify)")
         #expect(abs((verify["riseTimeMilliseconds"] as? Double ?? 0) - 95) <= 2 && (verify["thdDecibels"] as? Double ?? 0) < -80, "\(verify)")
-    }
-
-    /// A 32-bit float stereo WAV (WAVE_FORMAT_IEEE_FLOAT, the canonical 44-byte header).
-    static func floatWAV(_ samples: [Float], rate: UInt32) -> Data {
-        var data = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        let bytes = UInt32(samples.count * 4)
-        data.append(contentsOf: Array("RIFF".utf8)); u32(36 + bytes); data.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16); u16(3); u16(2); u32(rate); u32(rate * 8); u16(8); u16(32)
-        data.append(contentsOf: Array("data".utf8)); u32(bytes)
-        samples.withUnsafeBytes { data.append(contentsOf: $0) }
-        return data
     }
 
     @Test("bad starts: stdin not a terminal, an unknown headphone, a calibration table with a gap or an absurd value, a device that does not exist — each exit 2 or 3 saying which, before any tone")

@@ -40,7 +40,7 @@ public final class AmbientMonitor: @unchecked Sendable {
         channels = pcm.negotiated.channels
         guard let bank = FractionalOctaveBands(bandsPerOctave: 3, nominalRangeHz: 31.5...8_000, sampleRateHz: rate),
               bank.bands.count == AmbientNoiseLimits.bandsHz.count else {
-            throw AudioError(file: "alsa:" + device, reason: .device("\(Int(rate)) Hz cannot hold the 8-kHz band (at least 17.8 kHz is needed)"))
+            throw AudioError(file: "alsa:" + device, reason: .device("\(pcm.negotiated.sampleRateHz) Hz cannot hold the 8-kHz band (at least 17.8 kHz is needed)"))
         }
         bands = bank
         self.device = device
@@ -50,7 +50,7 @@ public final class AmbientMonitor: @unchecked Sendable {
 
     /// Reads `seconds` (after 0.5 s that settles the filters) and judges them.
     public func measure(seconds: Double) throws(AudioError) -> Reading {
-        if startTime == 0 { startTime = Self.now() }
+        if startTime == 0 { startTime = DataLogger.monotonicClock() }
         _ = try read(seconds: 0.5)
         return try read(seconds: seconds)
     }
@@ -92,20 +92,15 @@ public final class AmbientMonitor: @unchecked Sendable {
         running = false
     }
 
-    private static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
-
     /// Mean squares per band over the next `seconds`, as a reading.
     private func read(seconds: Double) throws(AudioError) -> Reading {
-        let wanted = max(1, Int(seconds * rate))
-        let block = max(1, Int(rate / 20))
+        // seconds: 0.5–600 from the options or 1; rate: the device's, an Int.
+        let wanted = Int(clamping: seconds * rate, to: 1...Int(Int32.max))
+        let block = Int(clamping: rate / 20, to: 1...Int(Int32.max))
         var sums = [Double](repeating: 0, count: bands.bands.count)
         var got = 0
         while got < wanted {
-            let ahead = Double(framesRead) / rate - (Self.now() - startTime)
+            let ahead = Double(framesRead) / rate - (DataLogger.monotonicClock() - startTime)
             if ahead > 0.25 { usleep(useconds_t(min(ahead - 0.2, 1) * 1e6)) }
             let samples = try pcm.read(maximumFrames: min(block, wanted - got))
             let frames = samples.count / channels

@@ -74,7 +74,7 @@ public final class HearingTestSession {
     let log: TrialLog
     let monitor: AmbientMonitor?
     let show: (String) -> Void
-    private let started = HearingTestSession.now()
+    private let started = DataLogger.monotonicClock()
 
     /// `resultPath` is rewritten after every trial; `logPath` receives one JSON line per trial;
     /// with a `monitor` (started), a trial does not begin while the last second's room noise is
@@ -90,21 +90,15 @@ public final class HearingTestSession {
         self.show = show
     }
 
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-    }
-
     /// Seconds since the test began (the result's timestamps).
-    private var clock: Double { Self.now() - started }
+    private var clock: Double { DataLogger.monotonicClock() - started }
 
     private enum Key { case none, space, stop }
 
     private func key(until deadline: Double) -> Key {
         while true {
             let left = deadline - clock
-            guard let byte = terminal.key(withinMilliseconds: left > 0 ? Int32(clamping: Int((left * 1000).rounded(.up))) : 0) else {
+            guard let byte = terminal.key(withinMilliseconds: Int32(clamping: Int(clamping: left * 1000, rounding: .up, to: 0...Int(Int32.max)))) else {
                 if clock >= deadline { return .none }
                 continue
             }
@@ -119,7 +113,9 @@ public final class HearingTestSession {
     /// Runs the test to its end or until stopped; the result as written last.
     public func run() throws -> (result: DBHLToneAudiometryResult, ending: Ending) {
         var random = SplitMix64(seed: plan.seed)
-        let steps = Int(((plan.preStimulusDelaySeconds.upperBound - plan.preStimulusDelaySeconds.lowerBound) * 10).rounded()) + 1
+        // Tenths of a second in the delay's range (the options allow 0–30 s: at most 301 steps).
+        let steps = Int(clamping: (plan.preStimulusDelaySeconds.upperBound - plan.preStimulusDelaySeconds.lowerBound) * 10,
+                        rounding: .toNearestOrAwayFromZero, to: 0...3_000) + 1
         var result = DBHLToneAudiometryResult(
             identifier: "dBHLToneAudiometryStep", startDate: DateString(secondsSince1970: DataLogger.wallClock(), utcOffsetSeconds: 0), outputVolume: plan.volume,
             tonePlaybackDurationSeconds: plan.toneSeconds, postStimulusDelaySeconds: plan.postStimulusSeconds,
@@ -136,7 +132,7 @@ public final class HearingTestSession {
                     guard try waitForQuiet() else { return try finish(&result, .stopped) }
                     show("\(ear.name) ear, \(f.compactDescription) Hz (\(entry) of \(total)): tone \(engine.presentations.count + 1) at \(level.compactDescription) dB HL")
                     let unitStart = clock
-                    let pre = plan.preStimulusDelaySeconds.lowerBound + Double(Int(random.next() % UInt64(max(1, steps)))) / 10
+                    let pre = plan.preStimulusDelaySeconds.lowerBound + Double(random.next() % UInt64(steps)) / 10
                     switch key(until: unitStart + pre) {
                     case .stop: return try finish(&result, .stopped)
                     case .space:
