@@ -1,6 +1,6 @@
 """ActiveTaskKit next to its peers, side by side on this machine in one run (issue 8).
 
-    bash Benchmarks/peers/run.sh [--only fft,leq,...] [--batch-runs N] [--jobs N]
+    bash Benchmarks/peers/run.sh [--only fft,leq,...] [--batch-runs N] [--jobs N] [--one-cpu] [--tool PATH]
     (= setup.sh, a venv with the peers from PyPI, then .peers-venv/bin/python compare.py …)
 
 Every workload runs in its own process (so each peak resident memory is that workload's), the
@@ -435,6 +435,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("--peer", nargs="+")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--one-cpu", action="store_true",
+                        help="the toolkit pinned to CPU 0 (taskset -c 0) against the single-threaded peers; the batch runs one job on both sides")
+    parser.add_argument("--tool", help="the activetask binary to time (default: this package's release build, built first)")
     options = parser.parse_args()
     if options.peer:
         run_peer(options.peer[0], options.peer[1:], options.repeats)
@@ -442,13 +445,18 @@ def main():
 
     bench = ROOT / "Benchmarks"
     subprocess.run(["swift", "build", "-c", "release", "--product", "peer-workloads"], cwd=bench, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "activetask"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    if not options.tool:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "activetask"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     (bench / ".build/peers").mkdir(parents=True, exist_ok=True)
     floor = bench / ".build/peers/fftw_floor"
     subprocess.run(["cc", "-O2", "-o", str(floor), str(HERE / "fftw_floor.c"), "-lfftw3", "-lfftw3f", "-lm"], check=True)
-    workloads = str(bench / ".build/release/peer-workloads")
-    tool = str(ROOT / ".build/release/activetask")
+    pin = ["taskset", "-c", "0"] if options.one_cpu else []
+    if options.one_cpu:
+        options.jobs = 1
+    workloads = pin + [str(bench / ".build/release/peer-workloads")]
+    tool = options.tool or str(ROOT / ".build/release/activetask")
     files = make_inputs(pathlib.Path(options.work), tool, options.batch_runs)
+    tool = pin + [tool]
     only = set(filter(None, options.only.split(",")))
     me = [sys.executable, __file__]
 
@@ -472,35 +480,35 @@ def main():
                 c, s = [], []
                 for _ in range(7):
                     c.append(child([str(floor), str(size), precision]))
-                    s.append(child([workloads, "fft", str(size), precision]))
+                    s.append(child(workloads + ["fft", str(size), precision]))
                 fastest = lambda runs: min(runs, key=lambda r: r["seconds"])  # noqa: E731
                 ours, theirs = fastest(s), fastest(c)
                 row(f"FFT r2c {size} {precision}", ours, theirs, "FFTW from C", "wrapper ≤ 1.1× C",
                     lambda r, o: 1 / r <= 1.1)
     if wanted("fft-numpy"):
         for size in (1024, 65536):
-            ours = min((child([workloads, "fft", str(size), "double"]) for _ in range(3)), key=lambda r: r["seconds"])
+            ours = min((child(workloads + ["fft", str(size), "double"]) for _ in range(3)), key=lambda r: r["seconds"])
             row(f"FFT r2c {size} double", ours, peer("fft-numpy", size, "double"), "numpy.fft (pocketfft)", "(scale)", lambda r, o: True)
     if wanted("leq"):
         for key, label in (("hour", "1 h"), ("tenMinutes", "10 min")):
-            ours = child([workloads, "leq", files[key]])
+            ours = child(workloads + ["leq", files[key]])
             row(f"A-weighted Leq/s, {label} 48 kHz mono PCM16", ours, peer("leq", files[key]), "soundfile+scipy+numpy",
                 "≥ 4×, ≤ 64 MB", lambda r, o: r >= 4 and o["peakResidentMB"] <= 64)
-        ours = child([workloads, "meter", files["hour"]])
+        ours = child(workloads + ["meter", files["hour"]])
         row("full IEC 61672 meter (score spl), 1 h", ours, peer("leq", files["hour"]), "soundfile+scipy+numpy", "(more work)",
             lambda r, o: True, "A, C, Z Leq, F/S, Lmax, percentiles vs A-weighted Leq only")
     if wanted("spl"):
-        seconds, peak, out, _ = whole([tool, "score", "spl", "--json", "--calibration-offset-decibels", "0", files["tenMinutes"]])
+        seconds, peak, out, _ = whole(tool + ["score", "spl", "--json", "--calibration-offset-decibels", "0", files["tenMinutes"]])
         ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["atk"]["laeqDecibels"]}
         row("score spl (whole command: A/C/Z Leq, LAF/LAS max, LAF L10/50/90, LAeq/s), 10 min 48 kHz", ours,
             peer("meter", files["tenMinutes"]), "numpy+scipy, same measures", "≥ 4×", lambda r, o: r >= 4,
             "peer timed in its process (imports excluded)")
     if wanted("loudness"):
-        ours = child([workloads, "loudness", files["stereo"]])
+        ours = child(workloads + ["loudness", files["stereo"]])
         row("BS.1770-4 integrated, 10 min 48 kHz stereo", ours, peer("loudness", files["stereo"]), "pyloudnorm", "≥ 15×", lambda r, o: r >= 15)
         # Whole commands: `score loudness` (I, LRA, M/S max, true peak) vs ffmpeg's ebur128 filter
         # (libebur128's algorithm in C: I, LRA; peak=true adds true peak).
-        seconds, peak, out, _ = whole([tool, "score", "loudness", "--json", files["stereo"]])
+        seconds, peak, out, _ = whole(tool + ["score", "loudness", "--json", files["stereo"]])
         ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["bs1770"]["integratedLufs"]}
         seconds, peak, _, out = whole(["ffmpeg", "-nostats", "-hide_banner", "-i", files["stereo"], "-af", "ebur128=peak=true", "-f", "null", "-"])
         integrated = [line.split()[1] for line in out.splitlines() if line.strip().startswith("I:")]
@@ -508,7 +516,7 @@ def main():
         row("score loudness (whole command), 10 min 48 kHz stereo", ours, theirs, "ffmpeg -af ebur128=peak=true", "≥ 3×", lambda r, o: r >= 3)
     voices = sorted(str(p) for p in (SHARED / "voice").glob("*.wav"))
     if wanted("voice") and voices:
-        ours = child([workloads, "voice", *voices])
+        ours = child(workloads + ["voice", *voices])
         row(f"F0, pulses, jitter, shimmer, HNR: {len(voices)} real vowels", ours, peer("voice", *voices, repeats=5), "parselmouth (Praat)",
             "≥ 4×", lambda r, o: r >= 4)
     # Whole `score voice` (every set) per file against Praat, librosa and openSMILE computing the
@@ -521,7 +529,7 @@ def main():
             if not paths:
                 continue
             def ours(prefix):
-                runs = [whole(prefix + [tool, "score", "voice", "--json", path]) for path in paths]
+                runs = [whole(prefix + tool + ["score", "voice", "--json", path]) for path in paths]
                 return {"seconds": sum(r[0] for r in runs), "peakResidentMB": max(r[1] for r in runs),
                         "check": sum(json.loads(r[2])["features"]["cepstral"]["cppsDb"] for r in runs)}
             one = ours(["taskset", "-c", "0"])
@@ -531,23 +539,23 @@ def main():
                 f"one CPU {one['seconds']:.3g} s, {theirs['seconds'] / one['seconds']:.2f}×; peer timed in its process (imports excluded)")
     tapping = SHARED / "mpower/pdkit_mpower_finger_tapping.json"
     if wanted("tapping") and tapping.exists():
-        ours = child([workloads, "tapping", str(tapping)])
-        ours = child([workloads, "tapping-features", str(tapping)])
+        ours = child(workloads + ["tapping", str(tapping)])
+        ours = child(workloads + ["tapping-features", str(tapping)])
         row("tapping features (mhealthtools set + atk extras vs the 42 mhealthtools), mPower file", ours,
             peer("tapping-features", tapping, repeats=201), "numpy", "≥ 25×", lambda r, o: r >= 25)
-        ours = child([workloads, "tapping", str(tapping)])
+        ours = child(workloads + ["tapping", str(tapping)])
         row("tapping: read the file + features", ours, peer("tapping", tapping, repeats=201), "json + numpy", "(with parsing)", lambda r, o: True)
     if wanted("gait"):
-        ours = child([workloads, "gait", files["gait"]])
+        ours = child(workloads + ["gait", files["gait"]])
         row("gait, 1 h of 100 Hz accelerometer", ours, peer("gait", files["gait"]), "pdkit 1.4", "≥ 10×", lambda r, o: r >= 10)
     walk = SHARED / "mpower/pdkit_mpower_gait.json"
     if wanted("json") and walk.exists():
-        ours = child([workloads, "json", str(walk)])
+        ours = child(workloads + ["json", str(walk)])
         row("JSON accelerometer items → columns (mPower walk)", ours, peer("json", walk, repeats=501), "orjson+numpy", "≥ 1×", lambda r, o: r >= 1)
     if wanted("batch"):
         import tempfile
         with tempfile.TemporaryDirectory() as scratch:
-            seconds, peak, out, _ = wall_and_peak([tool, "batch", files["corpus"], "--db", f"{scratch}/atk.sqlite", "--jobs", str(options.jobs), "--json"])
+            seconds, peak, out, _ = wall_and_peak(tool + ["batch", files["corpus"], "--db", f"{scratch}/atk.sqlite", "--jobs", str(options.jobs), "--json"])
             ours = {"seconds": seconds, "peakResidentMB": peak, "check": float(json.loads(out)["computed"])}
             theirs = peer("batch", files["corpus"], f"{scratch}/py.sqlite", options.jobs)
         row(f"batch, generated corpus of {options.batch_runs} task runs", ours, theirs, "Python pipeline (same analyses)", "≥ 10×", lambda r, o: r >= 10)
@@ -562,7 +570,8 @@ def main():
             lambda r, o: r >= 2, "median of 3 alternations, warm cache")
 
     print()
-    print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs")
+    print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs; the toolkit "
+          + ("pinned to CPU 0 (taskset -c 0), the batch one job on both sides" if options.one_cpu else f"on every CPU, the batch {options.jobs} jobs on both sides"))
     print()
     print(f"| workload | toolkit s | peer | peer s | speed ratio | target | met | toolkit MB | peer MB | check toolkit / peer |")
     print("|---|---:|---|---:|---:|---|---|---:|---:|---|")

@@ -119,6 +119,56 @@ INLINE double square_body(const double *input, double *output, size_t count) {
     return total;
 }
 
+/* ---------------------------------------------------------------- the meter's sums, one pass */
+INLINE void meter_squares_body(const double *a, const double *c, const double *z, double *a_squares, size_t count,
+                               double *sums) {
+#pragma STDC FP_CONTRACT OFF
+    v4 sa = splat(0), sc = splat(0), sz = splat(0);
+    size_t n = 0;
+    for (; n + LANES <= count; n += LANES) {
+        v4 x = load4(a + n), x2 = x * x;
+        store4(a_squares + n, x2);
+        sa += x2;
+        v4 y = load4(c + n), y2 = y * y;
+        sc += y2;
+        v4 w = load4(z + n), w2 = w * w;
+        sz += w2;
+    }
+    double total = (sa[0] + sa[1]) + (sa[2] + sa[3]);
+    double c0 = sc[0], z0 = sz[0];
+    for (; n < count; n++) {
+        a_squares[n] = a[n] * a[n];
+        total += a_squares[n];
+        double cc = c[n] * c[n], zz = z[n] * z[n];
+        c0 += cc;
+        z0 += zz;
+    }
+    sums[0] = total;
+    sums[1] = (c0 + sc[1]) + (sc[2] + sc[3]);
+    sums[2] = (z0 + sz[1]) + (sz[2] + sz[3]);
+}
+
+/* ---------------------------------------------------------------- one channel and its peak */
+INLINE double channel_peak_body(const double *interleaved, size_t channels, size_t channel, double *output, size_t frames) {
+    v4 peaks = splat(0);
+    size_t n = 0;
+    const double *x = interleaved + channel;
+    for (; n + LANES <= frames; n += LANES) {
+        v4 v = {x[n * channels], x[(n + 1) * channels], x[(n + 2) * channels], x[(n + 3) * channels]};
+        store4(output + n, v);
+        v4i negative = v < splat(0);
+        v4 magnitude = (v4)((negative & (v4i)(-v)) | (~negative & (v4i)v));
+        peaks = max4(magnitude, peaks);
+    }
+    double peak = lane_maximum(peaks, 0);
+    for (; n < frames; n++) {
+        output[n] = x[n * channels];
+        double magnitude = fabs(output[n]);
+        if (magnitude > peak) peak = magnitude;
+    }
+    return peak;
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 #define INSTANTIATE(attribute, suffix)                                                                  \
@@ -126,7 +176,15 @@ INLINE double square_body(const double *input, double *output, size_t count) {
                                            double *o2, double *m2, const double *i, size_t n) {          \
         average_body(a, s, o, m, a2, s2, o2, m2, i, n);                                                 \
     }                                                                                                   \
-    attribute static double square_##suffix(const double *i, double *o, size_t n) { return square_body(i, o, n); }
+    attribute static double square_##suffix(const double *i, double *o, size_t n) { return square_body(i, o, n); } \
+    attribute static void meter_squares_##suffix(const double *a, const double *c, const double *z, double *o, size_t n, \
+                                                 double *sums) {                                                    \
+        meter_squares_body(a, c, z, o, n, sums);                                                                    \
+    }                                                                                                               \
+    attribute static double channel_peak_##suffix(const double *i, size_t channels, size_t channel, double *o,       \
+                                                  size_t n) {                                                       \
+        return channel_peak_body(i, channels, channel, o, n);                                                       \
+    }
 
 INSTANTIATE(, 1)
 #if defined(__x86_64__)
@@ -190,3 +248,18 @@ void atk_exponential_average_pair(double alpha, double *state, double *output, d
 }
 
 double atk_square(const double *input, double *output, size_t count) { DISPATCH(square, input, output, count) }
+
+void atk_meter_squares(const double *a, const double *c, const double *z, double *a_squares, size_t count, double *sums) {
+#ifdef VECTOR_LEVELS
+    switch (atk_kernel_level()) {
+    case 3: meter_squares_3(a, c, z, a_squares, count, sums); return;
+    case 2: meter_squares_2(a, c, z, a_squares, count, sums); return;
+    default: break;
+    }
+#endif
+    meter_squares_1(a, c, z, a_squares, count, sums);
+}
+
+double atk_channel_peak(const double *interleaved, size_t channels, size_t channel, double *output, size_t frames) {
+    DISPATCH(channel_peak, interleaved, channels, channel, output, frames)
+}

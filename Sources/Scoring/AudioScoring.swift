@@ -15,10 +15,10 @@ public enum AudioScoring {
             var first = 0
             try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames(channels: channels)) { block, frames in
                 if samples.count != frames { samples = [Double](repeating: 0, count: frames) }
-                samples.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<frames { out[i] = block[i * channels + channel] }
-                }
-                if let problem = samples.withUnsafeBufferPointer({ magnitudeProblem($0, file: file, firstFrame: first, channels: 1, channelOffset: channel) }) {
+                // The channel and its peak in one pass; the error is looked for only past the bound.
+                let peak = samples.withUnsafeMutableBufferPointer { Statistics.copyChannel(channel, of: block, channels: channels, into: $0) }
+                if peak > largestMagnitude,
+                   let problem = samples.withUnsafeBufferPointer({ magnitudeProblem($0, file: file, firstFrame: first, channels: 1, channelOffset: channel) }) {
                     throw problem
                 }
                 first += frames

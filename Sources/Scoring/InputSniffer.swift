@@ -2,7 +2,7 @@ import AudioIO
 import SensorData
 
 /// What a file's first bytes say it is, never its extension (formats.md §1): the first step of
-/// the one classifier, ``LoadedInput/load(_:lenient:loadingAudio:inspect:)``.
+/// the one classifier, ``LoadedInput/load(_:lenient:audio:inspect:)``.
 public enum InputSniffer {
     /// What the first bytes say.
     public enum Format: Sendable, Hashable {

@@ -78,11 +78,10 @@ public struct LoadedInput: Sendable {
     ///   - lenient: JSON with a torn tail keeps its complete items (formats.md §11).
     ///   - inspect: called with the file's bytes, in order (once for a file held whole, block by
     ///     block for long audio).
-    ///   - loadingAudio: false leaves an audio file unread after its first bytes (it is then
-    ///     decoded from its path if at all): for callers that only want its siblings.
+    ///   - audio: what becomes of an audio file's bytes (``AudioBytes``).
     /// - Throws: `ScoringError` naming the file: unreadable, not a regular file, too large, or
     ///   JSON/CSV that does not parse.
-    public static func load(_ path: String, lenient: Bool = false, loadingAudio: Bool = true,
+    public static func load(_ path: String, lenient: Bool = false, audio: AudioBytes = .held,
                             inspect: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(ScoringError) -> LoadedInput {
         let descriptor: Int32
         do { descriptor = try RegularFile.openForReading(path) } catch {
@@ -94,11 +93,8 @@ public struct LoadedInput: Sendable {
         let got = (try? FileSystem.read(descriptor, path: path, into: &prefix, at: 0)) ?? 0
         prefix.removeSubrange(got...)
         let format = InputSniffer.sniff(prefix: prefix)
-        if case .audio = format, !loadingAudio {
-            return LoadedInput(path: path, kind: .audio(AudioSource(path: path, bytes: nil)), byteCount: size)
-        }
-        if case .audio = format, size > audioInMemoryBytes {
-            try stream(descriptor, path: path, inspect)
+        if case .audio = format, audio != .held || size > audioInMemoryBytes {
+            if audio != .unread { try stream(descriptor, path: path, inspect) }
             return LoadedInput(path: path, kind: .audio(AudioSource(path: path, bytes: nil)), byteCount: size)
         }
         // Held whole and parsed: checked against the memory limits before a byte is read.
@@ -114,6 +110,17 @@ public struct LoadedInput: Sendable {
         } catch {
             throw .reserving(error)
         }
+    }
+
+    /// What ``load(_:lenient:audio:inspect:)`` does with an audio file's bytes; its analyses
+    /// decode from the path when they are not held.
+    public enum AudioBytes: Sendable {
+        /// Held in memory up to ``audioInMemoryBytes``, streamed through `inspect` beyond.
+        case held
+        /// Streamed through `inspect` in 1-MiB blocks, never held (a content hash alone).
+        case streamed
+        /// Not read after its first bytes: for callers that only want its siblings.
+        case unread
     }
 
     /// Peak memory per byte of a file held whole and parsed (``MemoryBudget``): JSON object trees
@@ -201,22 +208,23 @@ public struct LoadedUnit: Sendable {
     }
 
     /// Loads what `path` names for `score`: a folder's JSON files (an unpacked upload), or a file
-    /// and the recorder files its task result names (``TaskFiles/named(by:_:)``).
+    /// and the recorder files its task result names (``TaskFiles/named(by:_:)``). Audio is not
+    /// held: its analyses decode it from the file (they stream it, or hold its samples).
     public static func load(_ path: String, lenient: Bool = false) throws(ScoringError) -> LoadedUnit {
         if FileSystem.statusIfAny(path)?.isDirectory == true {
             var inputs: [LoadedInput] = []
             for file in TaskFiles.folderMembers(path) {
-                let input = try LoadedInput.load(file, lenient: lenient, loadingAudio: false)
+                let input = try LoadedInput.load(file, lenient: lenient, audio: .unread)
                 if input.isUploadMember { inputs.append(input) }
             }
             return LoadedUnit(path: path, inputs: inputs)
         }
-        let first = try LoadedInput.load(path, lenient: lenient)
+        let first = try LoadedInput.load(path, lenient: lenient, audio: .unread)
         if case .archive(let archive) = first.kind { return LoadedUnit(archive) }
         var inputs = [first]
         if let contents = first.json {
             for sibling in TaskFiles.named(by: path, contents) where sibling.path != path {
-                inputs.append(try LoadedInput.load(sibling.path, lenient: lenient))
+                inputs.append(try LoadedInput.load(sibling.path, lenient: lenient, audio: .unread))
             }
         }
         return LoadedUnit(path: path, inputs: inputs)

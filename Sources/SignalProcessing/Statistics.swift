@@ -47,6 +47,28 @@ public enum Statistics {
         return atk_square(input, output.baseAddress!, x.count)
     }
 
+    /// ``squares(of:into:)`` of `a`, with ``sumOfSquares(_:)`` of `c` and `z` (each as long as
+    /// `a`) in the same pass (the C kernel `atk_meter_squares`): the same bits as the three calls.
+    public static func squares(of a: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>,
+                               summingSquaresOf c: UnsafeBufferPointer<Double>, _ z: UnsafeBufferPointer<Double>) -> (a: Double, c: Double, z: Double) {
+        guard let input = a.baseAddress, !a.isEmpty else { return (0, 0, 0) }
+        precondition(output.count >= a.count && c.count == a.count && z.count == a.count, "squares: buffers of unequal lengths")
+        var sums = (0.0, 0.0, 0.0)
+        withUnsafeMutableBytes(of: &sums) { atk_meter_squares(input, c.baseAddress!, z.baseAddress!, output.baseAddress!, a.count, $0.baseAddress!.assumingMemoryBound(to: Double.self)) }
+        return (sums.0, sums.1, sums.2)
+    }
+
+    /// Copies channel `channel` of interleaved frames of `channels` into `output` (as long as
+    /// the frames) and returns ``peakDeviation(_:from:)`` of what it copied, in one pass (the C
+    /// kernel `atk_channel_peak`).
+    public static func copyChannel(_ channel: Int, of interleaved: UnsafeBufferPointer<Double>, channels: Int,
+                                   into output: UnsafeMutableBufferPointer<Double>) -> Double {
+        precondition(channels >= 1 && (0..<channels).contains(channel) && interleaved.count == output.count * channels,
+                     "copyChannel: the frames and the output disagree")
+        guard let input = interleaved.baseAddress, !output.isEmpty else { return 0 }
+        return atk_channel_peak(input, channels, channel, output.baseAddress!, output.count)
+    }
+
     /// Σ x², in four interleaved partial sums (the loop then runs at the adder's throughput,
     /// not its latency; the result may differ from a left-to-right sum in the last bits). 0 for
     /// an empty input.

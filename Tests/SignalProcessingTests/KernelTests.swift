@@ -84,6 +84,49 @@ import TestSupport
         #expect(sum == 55.25)
     }
 
+    @Test("the meter's one pass (A squares, Σa², Σc², Σz²) is bit for bit the three passes it replaces, for every length 0…17 and a long block")
+    func meterSquares() {
+        var random = SeededRandom(seed: 1770)
+        for count in Array(0...17) + [65_539] {
+            let a = (0..<count).map { _ in random.unit() - 0.5 }, c = (0..<count).map { _ in 3 * random.unit() }
+            let z = (0..<count).map { _ in 1e-3 * (random.unit() - 0.5) }
+            var fused = [Double](repeating: .nan, count: count), separate = fused
+            let sums = a.withUnsafeBufferPointer { a in c.withUnsafeBufferPointer { c in z.withUnsafeBufferPointer { z in
+                fused.withUnsafeMutableBufferPointer { Statistics.squares(of: a, into: $0, summingSquaresOf: c, z) } } } }
+            let sumA = a.withUnsafeBufferPointer { a in separate.withUnsafeMutableBufferPointer { Statistics.squares(of: a, into: $0) } }
+            #expect(fused.map(\.bitPattern) == separate.map(\.bitPattern), "squares, \(count)")
+            #expect(sums.a.bitPattern == sumA.bitPattern, "Σa², \(count)")
+            #expect(sums.c.bitPattern == c.withUnsafeBufferPointer(Statistics.sumOfSquares).bitPattern, "Σc², \(count)")
+            #expect(sums.z.bitPattern == z.withUnsafeBufferPointer(Statistics.sumOfSquares).bitPattern, "Σz², \(count)")
+        }
+        // By hand: lanes (1 + 25) and 4, 9, 16 of c = 1…5, (26 + 4) + (9 + 16) = 55.
+        let sums = [1.0, 2, 3, 4, 5].withUnsafeBufferPointer { c in
+            var out = [Double](repeating: 0, count: 5)
+            return out.withUnsafeMutableBufferPointer { Statistics.squares(of: c, into: $0, summingSquaresOf: c, c) }
+        }
+        #expect(sums == (55, 55, 55))
+    }
+
+    @Test("one channel of interleaved frames and its peak: every channel of 3, every length 0…9, the peak as large as the largest |x|")
+    func channelPeak() {
+        var random = SeededRandom(seed: 61260)
+        for frames in 0...9 {
+            let interleaved = (0..<(3 * frames)).map { _ in 2 * random.unit() - 1 }
+            for channel in 0..<3 {
+                var out = [Double](repeating: .nan, count: frames)
+                let peak = interleaved.withUnsafeBufferPointer { x in out.withUnsafeMutableBufferPointer { Statistics.copyChannel(channel, of: x, channels: 3, into: $0) } }
+                let expected = stride(from: channel, to: 3 * frames, by: 3).map { interleaved[$0] }
+                #expect(out == expected)
+                #expect(peak == expected.map(abs).max() ?? 0, "\(frames) frames, channel \(channel)")
+            }
+        }
+        // A negative peak in the vector part and one in the tail; NaN is passed through, not a peak.
+        let x: [Double] = [0.5, -7, .nan, 1, -2, 3, 0.25, -9]
+        var out = [Double](repeating: 0, count: 8)
+        let peak = x.withUnsafeBufferPointer { x in out.withUnsafeMutableBufferPointer { Statistics.copyChannel(0, of: x, channels: 1, into: $0) } }
+        #expect(peak == 9 && out[2].isNaN)
+    }
+
     /// Random stable sections: poles of radius 0.05…0.999 at any angle.
     static func randomSection(_ random: inout SeededRandom) -> Biquad {
         let r = 0.05 + 0.949 * random.unit(), theta = Double.pi * random.unit()

@@ -81,8 +81,9 @@ public struct SoundLevelMeter: Sendable {
     /// Block-wise passes, each over the whole block: A and C weighting together, one per vector
     /// lane with each signal split in time over the lanes left (``BiquadCascade/processLanes``;
     /// several times faster than sequential filtering in blocks of ``BiquadCascade/laneBlockFrames(channels:)``
-    /// or more), the squares and F and S averaging with their maxima
-    /// (the C kernels of CKernels), then the LAF samples every 0.1 s and the interval sums.
+    /// or more), the A-weighted squares with the A, C and Z sums in one pass, F and S averaging
+    /// with their maxima (the C kernels of CKernels), then the LAF samples every 0.1 s and the
+    /// interval sums.
     public mutating func process(_ input: [Double]) {
         if seen == 0, let first = input.first {
             for k in upsamplers.indices { upsamplers[k].prime(constantInput: first) }
@@ -112,9 +113,11 @@ public struct SoundLevelMeter: Sendable {
                                            outputs: { $0 == 0 ? a.baseAddress! : c.baseAddress! })
                 guard count > 0 else { return }
                 let kept = skip..<n
-                energyA += Statistics.squares(of: UnsafeBufferPointer(rebasing: a[kept]), into: pa)
-                energyC += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: c[kept]))
-                energyZ += Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: z[kept]))
+                let sums = Statistics.squares(of: UnsafeBufferPointer(rebasing: a[kept]), into: pa,
+                                              summingSquaresOf: UnsafeBufferPointer(rebasing: c[kept]), UnsafeBufferPointer(rebasing: z[kept]))
+                energyA += sums.a
+                energyC += sums.c
+                energyZ += sums.z
                 let weighted: UnsafeBufferPointer<Double>
                 switch timeWeighting {
                 case .a:

@@ -88,13 +88,14 @@ struct Inventory: Sendable {
         return archive.entries.filter(\.input.isUploadMember).map { ($0.input.path, FileFacts($0.input, sha256: $0.sha256), $0.input) }
     }
 
-    /// Loads `path` once, hashing the bytes as they are loaded: its facts, and the loaded file.
-    static func examine(_ path: String) -> (FileFacts, LoadedInput?) {
+    /// Loads `path` once, hashing the bytes as they are loaded: its facts, and the loaded file
+    /// (audio held as `audio` says: a caller that wants the hash alone streams it).
+    static func examine(_ path: String, audio: LoadedInput.AudioBytes = .held) -> (FileFacts, LoadedInput?) {
         var hash = SHA256()
         var bytes = 0
         var opened = false
         do {
-            let input = try LoadedInput.load(path) { block in
+            let input = try LoadedInput.load(path, audio: audio) { block in
                 hash.update(bufferPointer: block)
                 bytes += block.count
                 opened = true

@@ -11,7 +11,7 @@ extension Discovery {
         guard walk.missing.isEmpty, walk.refused.isEmpty else { return nil }
         var facts: [String: FileFacts] = [:]
         func examine(_ file: String) {
-            let (found, input) = Inventory.examine(file)
+            let (found, input) = Inventory.examine(file, audio: .streamed)  // the hash alone: audio is not held
             facts[file] = found
             for entry in Inventory.entries(of: input) { facts[entry.path] = entry.facts }
         }

@@ -24,6 +24,16 @@ void atk_exponential_average_pair(double alpha, double *state, double *output, d
 /* Squares `input[0..<count]` into `output` and returns their sum (four-lane partial sums). */
 double atk_square(const double *input, double *output, size_t count);
 
+/* The sound level meter's whole-block sums in one pass: a_squares[n] = a[n]² and sums[0] = their
+ * sum as atk_square adds it; sums[1] = Σ c[n]², sums[2] = Σ z[n]², each in four interleaved
+ * partial sums with the tail in the first, then (s0 + s1) + (s2 + s3) (Statistics.sumOfSquares'
+ * order). No fused multiply-add: the same bits as the separate passes. */
+void atk_meter_squares(const double *a, const double *c, const double *z, double *a_squares, size_t count, double *sums);
+
+/* Channel `channel` of `frames` interleaved frames of `channels` into output[0..<frames], and the
+ * largest |value| among them (NaN compares as nothing, so it never is; 0 for no frames). */
+double atk_channel_peak(const double *interleaved, size_t channels, size_t channel, double *output, size_t frames);
+
 /* Eight cascades of `sections` (1 to 4) biquads in transposed direct form II, one per lane of an
  * eight-double vector; every lane runs `count` steps, lane j filtering inputs[j][0],
  * inputs[j][stride], … (all eight inputs must be readable for `count` steps). `coefficients`
