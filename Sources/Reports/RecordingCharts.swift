@@ -81,17 +81,18 @@ public enum RecordingCharts {
                         .points(x: time, y: f0, color: "#ff7f0e", label: "F0 of voiced frames")]
         pitch.xRange = levels.xRange ?? (0...max(0.1, time.last ?? 0))
         // Formant tracks (Praat's Burg frames) over the spectrogram, up to the maximum formant.
-        let spectrogram = score.analysis.spectrogram
         var formants = SVGPlot(title: "Formants F1–F4 of the voiced frames over the spectrogram", xLabel: "time, s", yLabel: "frequency, Hz")
-        let loudest = spectrogram.levelDb.joined().max() ?? 0
-        formants.layers = [.heatmap(xEdges: spectrogram.timeEdgesSeconds, yEdges: spectrogram.frequencyEdgesHz, values: spectrogram.levelDb,
-                                    floor: loudest - 70, label: "spectrogram, 70 dB")]
+        if let spectrogram = score.analysis.spectrogram {
+            let loudest = spectrogram.levelDb.joined().max() ?? 0
+            formants.layers = [.heatmap(xEdges: spectrogram.timeEdgesSeconds, yEdges: spectrogram.frequencyEdgesHz, values: spectrogram.levelDb,
+                                        floor: loudest - 70, label: "spectrogram, 70 dB")]
+        }
         let colors = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"]
         for k in 0..<FormantFeatures.reported {
             formants.layers.append(.line(x: score.analysis.formantTimeSeconds, y: score.analysis.formantFrequenciesHz.map { $0[k] }, color: colors[k], label: "F\(k + 1)"))
         }
         formants.xRange = pitch.xRange
-        formants.yRange = spectrogram.frequencyEdgesHz.last.map { 0...$0 }
+        formants.yRange = score.analysis.spectrogram?.frequencyEdgesHz.last.map { 0...$0 }
         formants.height = 320
         return [levels.svg, pitch.svg, formants.svg] + (score.analysis.cepstrumSlice.map { [cepstrum($0).svg] } ?? [])
     }

@@ -43,6 +43,27 @@ import TestSupport
 
     func number(_ value: Double?, _ name: String = #function) throws -> Double { try #require(value, "\(name)") }
 
+    @Test("sets left out are not computed: the Praat measures and levels are those of the whole analysis, the other sets empty, without their warnings")
+    func setsLeftOut() throws {
+        let x = Self.vowel(epsilon: 0.01, delta: 0.05, seconds: 1)
+        let whole = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate)
+        var options = VoiceAnalysis.Options()
+        options.sets = []
+        let praat = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate, options: options)
+        #expect(praat.features == whole.features)
+        #expect(praat.pitchF0Hz.map(\.bitPattern) == whole.pitchF0Hz.map(\.bitPattern))
+        #expect(whole.formants.voicedFrameCount > 0 && whole.cepstral.cppsDb != nil && whole.mfcc.frameCount > 0 && whole.egemaps.frameCount > 0 && whole.spectrogram != nil)
+        #expect(praat.formants.voicedFrameCount == 0 && praat.formants.f2OverF1Ratio == nil && praat.formantTimeSeconds.isEmpty)
+        #expect(praat.cepstral.cppsDb == nil && praat.cepstrumSlice == nil)
+        #expect(praat.mfcc.frameCount == 0 && praat.mfcc.coefficients.allSatisfy { $0.mean == nil })
+        #expect(praat.egemaps.frameCount == 0 && praat.egemaps.alphaRatioVoicedMeanDb == nil)
+        #expect(praat.spectrogram == nil)
+        #expect(praat.warnings == whole.warnings, "\(praat.warnings) vs \(whole.warnings)")
+        // One set alone equals that set of the whole analysis.
+        options.sets = [.cepstral]
+        #expect(VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate, options: options).cepstral == whole.cepstral)
+    }
+
     @Test("E1: Praat intensity of sines of RMS 0.02, 1/√2, 1 is 60.000, 90.969, 93.979 dB")
     func intensity() throws {
         for (rms, expected) in [(0.02, 60.000), (1 / 2.0.squareRoot(), 90.969), (1.0, 93.979)] {

@@ -9,7 +9,7 @@
 //   peer-workloads leq FILE            A-weighted Leq per second, streamed (soundfile + scipy peer)
 //   peer-workloads meter FILE          the full IEC 61672-1 meter of `activetask score spl`
 //   peer-workloads loudness FILE       BS.1770-4 integrated loudness (pyloudnorm peer)
-//   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth)
+//   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth): VoiceAnalysis without its other sets
 //   peer-workloads tapping FILE        read + mhealthtools tapping features (numpy peer)
 //   peer-workloads tapping-features FILE   the features alone, of a file read once
 //   peer-workloads gait FILE           gait features of an accelerometer JSON (pdkit peer)
@@ -126,8 +126,17 @@ do {
             return meter.integratedLUFS ?? .nan
         })
     case "voice":
+        // The measures parselmouth computes (F0, pulses, perturbation, HNR, levels): the voice
+        // analysis without its other sets, on the decoded file.
+        var options = VoiceAnalysis.Options()
+        options.sets = []
         report(workload, repeats: 5, try measure(repeats: 5) {
-            try arguments.dropFirst().reduce(0.0) { $0 + number(try AnalyzerParameters().score(.voice, file: $1).report, "jitterLocal") }
+            try arguments.dropFirst().reduce(0.0) { total, path in
+                let file = try SoundFile(reading: path)
+                let samples = try file.readAllDouble()
+                let analysis = VoiceAnalysis.analyze(interleaved: samples, channels: file.format.channels, sampleRateHz: file.format.sampleRateHz, options: options)
+                return total + (analysis.features.contour.perturbation.jitterLocal ?? .nan)
+            }
         })
     case "tapping":
         report(workload, repeats: 201, try measure(repeats: 201) { number(try AnalyzerParameters().score(.tapping, file: arguments[1]).report, "meanTapInter") })

@@ -25,9 +25,29 @@ public enum VoiceAnalysis {
         public var cepstral = PraatCepstralAnalysis()
         /// eGeMAPS spectral-balance and temporal settings.
         public var egemaps = EGeMAPSAnalysis()
+        /// The sets computed besides the Praat measures and levels (all by default); a set left
+        /// out is not computed and its features are null, without a warning.
+        public var sets = Sets.all
         public init(calibrationOffsetDecibels: Double? = nil) {
             self.calibrationOffsetDecibels = calibrationOffsetDecibels
         }
+    }
+
+    /// The optional feature sets of a voice analysis.
+    public struct Sets: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Praat's Burg formants (and the eGeMAPS measures that read F3).
+        public static let formants = Sets(rawValue: 1)
+        /// Praat's cepstrogram, CPP and CPPS.
+        public static let cepstral = Sets(rawValue: 2)
+        /// librosa's MFCCs with Δ and ΔΔ.
+        public static let mfcc = Sets(rawValue: 4)
+        /// eGeMAPS v02 spectral balance, loudness and temporal features.
+        public static let egemaps = Sets(rawValue: 8)
+        /// The spectrogram behind the charts.
+        public static let spectrogram = Sets(rawValue: 16)
+        public static let all: Sets = [.formants, .cepstral, .mfcc, .egemaps, .spectrogram]
     }
 
     /// What ``analyze(interleaved:channels:sampleRateHz:options:)`` found: the features, the
@@ -50,8 +70,9 @@ public enum VoiceAnalysis {
         /// the formant features leave out, and where a frame has fewer formants).
         public var formantTimeSeconds: [Double]
         public var formantFrequenciesHz: [[Double]]
-        /// Channel 0's coarse spectrogram up to the maximum formant, for the formant chart.
-        public var spectrogram: VoiceSpectrogram
+        /// Channel 0's coarse spectrogram up to the maximum formant, for the formant chart (nil
+        /// when ``Sets/spectrogram`` was left out).
+        public var spectrogram: VoiceSpectrogram?
         /// The cepstrogram frame of median CPP, for the cepstral chart (nil: no CPP).
         public var cepstrumSlice: PraatCepstralAnalysis.Slice?
     }
@@ -105,7 +126,7 @@ public enum VoiceAnalysis {
         let harmonicity = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound)
 
         enum First: Sendable {
-            case resampled(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>, PraatCepstralAnalysis.Plan?)
+            case resampled(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>?, PraatCepstralAnalysis.Plan?)
             case levels((features: VoiceLevelFeatures, warnings: [String]))
             case pitch([PraatPitchAnalysis.Frame])
         }
@@ -114,9 +135,9 @@ public enum VoiceAnalysis {
             case 0:
                 // One resampling after the other: each holds a padded FFT buffer of twice the
                 // recording (the memory bound, bytesPerSample, counts one).
-                .resampled(Swift.Result { () throws(PraatFormantAnalysis.Failure) in try options.formants.plan(sound) },
+                .resampled(options.sets.contains(.formants) ? Swift.Result { () throws(PraatFormantAnalysis.Failure) in try options.formants.plan(sound) } : nil,
                            // Praat's cepstrogram resamples to 10 kHz: refused beyond four times the recording's rate (memory).
-                           2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.plan(sound) : nil)
+                           options.sets.contains(.cepstral) && 2 * options.cepstral.maximumFrequencyHz <= 4 * sampleRateHz ? options.cepstral.plan(sound) : nil)
             case 1:
                 .levels(levels(interleaved: interleaved, channels: channels, channel0: channel0, sampleRateHz: sampleRateHz, options: options))
             default:
@@ -138,14 +159,15 @@ public enum VoiceAnalysis {
             case harmonicity([PraatPitchAnalysis.Frame])
         }
         let cepstralChunks = cepstrogram?.chunkCount ?? 0
-        let formantChunks = (try? formantPlan.get())?.chunkCount ?? 0
+        let formantChunks = (try? formantPlan?.get())?.chunkCount ?? 0
         let second = Parallel.map(1 + cepstralChunks + formantChunks + (harmonicity?.runCount ?? 0), parallel: true) { job -> Second in
             if job == 0 {
-                return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour), options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz))
+                return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
+                              options.sets.contains(.mfcc) ? options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz) : MFCCAnalysis.Result(coefficients: []))
             }
             let cepstralJob = job - 1, formantJob = job - 1 - cepstralChunks, harmonicityJob = job - 1 - cepstralChunks - formantChunks
             if cepstralJob < cepstralChunks { return .cepstral(cepstrogram?.peaks(chunk: cepstralJob) ?? []) }
-            if formantJob < formantChunks { return .formants((try? formantPlan.get())?.frames(chunk: formantJob) ?? []) }
+            if formantJob < formantChunks { return .formants((try? formantPlan?.get())?.frames(chunk: formantJob) ?? []) }
             return .harmonicity(harmonicity?.frames(run: harmonicityJob) ?? [])
         }
         guard case .voice(let voice, let mfcc) = second[0] else { preconditionFailure("voice jobs out of order") }
@@ -153,7 +175,7 @@ public enum VoiceAnalysis {
             guard case .cepstral(let peaks) = job else { preconditionFailure("voice jobs out of order") }
             return peaks
         })
-        let formantTrack = formantPlan.map { plan in
+        let formantTrack = formantPlan?.map { plan in
             plan.track(second[1 + cepstralChunks..<1 + cepstralChunks + formantChunks].map { job in
                 guard case .formants(let frames) = job else { preconditionFailure("voice jobs out of order") }
                 return frames
@@ -163,8 +185,8 @@ public enum VoiceAnalysis {
             guard case .harmonicity(let frames) = job else { preconditionFailure("voice jobs out of order") }
             return frames
         }
-        let spectralFrames = options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
-            guard case .success(let track) = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
+        let spectralFrames = !options.sets.contains(.egemaps) ? EGeMAPSAnalysis.Frames() : options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
+            guard case .success(let track)? = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
             let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
             return nearest.frequencyHz.count >= 3 ? (nearest.frequencyHz[2], nearest.bandwidthHz[2]) : nil
         }
@@ -174,20 +196,19 @@ public enum VoiceAnalysis {
         let features = VoiceFeatures(levels: recording.features, contour: voice.features,
                                      hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
         var warnings = recording.warnings + voice.warnings
-        let track: PraatFormantAnalysis.Track
+        var track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
         switch formantTrack {
+        case nil: break
         case .success(let found): track = found
         case .failure(.windowTooShort(let samples, let order)):
             warnings.append("formants: the \(samples)-sample window is shorter than the LPC order \(order) + 1")
-            track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
         case .failure(.rateTooHigh(let maximum, let rate)):
             warnings.append("formants: a maximum formant of \(maximum) Hz needs a rate over 4 times the recording's \(rate) Hz; not analysed")
-            track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
         }
-        if mfcc.delta == nil {
+        if mfcc.delta == nil, options.sets.contains(.mfcc) {
             warnings.append("mfcc: Δ and ΔΔ need 9 frames (\(8 * options.mfcc.hop) samples); this recording has \(mfcc.coefficients.count)")
         }
-        if cepstral == nil { warnings.append("cepstral: no cepstrogram frame fits (frames of \(2 * 3 / options.cepstral.pitchFloorHz) s at 10 kHz) or the rate is below 2500 Hz") }
+        if cepstral == nil, options.sets.contains(.cepstral) { warnings.append("cepstral: no cepstrogram frame fits (frames of \(2 * 3 / options.cepstral.pitchFloorHz) s at 10 kHz) or the rate is below 2500 Hz") }
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0
         return Result(features: features, formants: formants, mfcc: MFCCFeatures(mfcc, coefficientCount: options.mfcc.coefficientCount),
@@ -200,7 +221,7 @@ public enum VoiceAnalysis {
                               k < track.frames[i].frequencyHz.count && contour?.value(at: track.time(i)) != nil ? track.frames[i].frequencyHz[k] : .nan
                           }
                       },
-                      spectrogram: VoiceSpectrogram(channel0, sampleRateHz: sampleRateHz, topHz: options.formants.maximumFormantHz),
+                      spectrogram: options.sets.contains(.spectrogram) ? VoiceSpectrogram(channel0, sampleRateHz: sampleRateHz, topHz: options.formants.maximumFormantHz) : nil,
                       cepstrumSlice: cepstral?.slice)
     }
 
