@@ -368,14 +368,15 @@ def make_inputs(work, tool, batch_runs):
         if not path.exists():
             rng = np.random.default_rng(8)
             with soundfile.SoundFile(path, "w", 48_000, channels, "PCM_16") as f:
-                for minute in range(int(seconds // 60)):
+                for minute in range(math.ceil(seconds / 60)):
                     level = 0.05 * (1 + 0.5 * math.sin(minute))
-                    f.write(np.clip(rng.normal(0, level, (48_000 * 60, channels)), -1, 1))
+                    f.write(np.clip(rng.normal(0, level, (48_000 * min(60, seconds - 60 * minute), channels)), -1, 1))
         return str(path)
 
     files["hour"] = noise_wav("noise-1h-48k-mono.wav", 3600, 1)
     files["tenMinutes"] = noise_wav("noise-10min-48k-mono.wav", 600, 1)
     files["stereo"] = noise_wav("noise-10min-48k-stereo.wav", 600, 2)
+    files["second"] = noise_wav("noise-1s-48k-mono.wav", 1, 1)
     # 1 h at 100 Hz: six 300-s walks at 1.8 steps/s (3,240 steps) with a stride component (one
     # leg heavier) of 0.2 m/s², between 300-s rests. (With 0.4 m/s², as before session 11, the
     # magnitude crosses its mean once per stride and pdkit's heel strikes count strides, 1,619.)
@@ -503,6 +504,12 @@ def main():
         row("score spl (whole command: A/C/Z Leq, LAF/LAS max, LAF L10/50/90, LAeq/s), 10 min 48 kHz", ours,
             peer("meter", files["tenMinutes"]), "numpy+scipy, same measures", "≥ 4×", lambda r, o: r >= 4,
             "peer timed in its process (imports excluded)")
+    if wanted("start-up"):
+        # The fixed cost of a command: process start, dynamic linking, options, one 1-s file.
+        seconds, peak, out, _ = whole(tool + ["score", "spl", "--json", "--calibration-offset-decibels", "0", files["second"]], repeats=11)
+        ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["atk"]["laeqDecibels"]}
+        row("start-up: score spl (whole command) on 1 s of 48 kHz", ours, peer("meter", files["second"]), "numpy+scipy, same measures",
+            "(fixed cost)", lambda r, o: True, "the toolkit's whole process against the peer's computation in its process (imports excluded)")
     if wanted("loudness"):
         ours = child(workloads + ["loudness", files["stereo"]])
         row("BS.1770-4 integrated, 10 min 48 kHz stereo", ours, peer("loudness", files["stereo"]), "pyloudnorm", "≥ 15×", lambda r, o: r >= 15)
