@@ -544,6 +544,22 @@ def main():
             row(f"score voice, every set, whole command per file: {label}", ours([]), theirs,
                 "parselmouth + librosa + openSMILE (same measures)", "≥ 4×", lambda r, o: r >= 4,
                 f"one CPU {one['seconds']:.3g} s, {theirs['seconds'] / one['seconds']:.2f}×; peer timed in its process (imports excluded)")
+    # Issue 36's two rows, in process on both sides: the toolkit's voice analysis with the Praat
+    # sets (F0, pulses, perturbation, HNR, formants, cepstrogram and CPPS) against parselmouth
+    # computing them, and with the MFCC and eGeMAPS sets (the Praat measures they read always
+    # run) against librosa and openSMILE (voice_everything.py's parts, from the same run).
+    if wanted("voice-split") and everything.exists():
+        generated = sorted(str(p) for p in pathlib.Path(files["corpus"]).glob("run-0000[0-3]/voice/*.wav"))
+        for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
+            if not paths:
+                continue
+            parts = child([str(everything), str(HERE / "voice_everything.py"), "--repeats", "3", *paths])["parts"]
+            ours = child(workloads + ["voice-sets", "formants,cepstral", *paths])
+            row(f"voice, Praat's measures with formants and CPPS: {label}", ours, {"seconds": parts["praat"]},
+                "parselmouth (same measures)", "≥ 4×", lambda r, o: r >= 4, "in process on both sides")
+            ours = child(workloads + ["voice-sets", "mfcc,egemaps", *paths])
+            row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPS: {label}", ours, {"seconds": parts["librosa"] + parts["opensmile"]},
+                "librosa + openSMILE", "≥ 4×", lambda r, o: r >= 4, "in process; the toolkit's includes the Praat F0 and levels they read")
     tapping = SHARED / "mpower/pdkit_mpower_finger_tapping.json"
     if wanted("tapping") and tapping.exists():
         ours = child(workloads + ["tapping", str(tapping)])

@@ -10,6 +10,7 @@
 //   peer-workloads meter FILE          the full IEC 61672-1 meter of `activetask score spl`
 //   peer-workloads loudness FILE       BS.1770-4 integrated loudness (pyloudnorm peer)
 //   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth): VoiceAnalysis without its other sets
+//   peer-workloads voice-sets SETS FILE...   the same with the sets named (formants,cepstral,mfcc,egemaps)
 //   peer-workloads tapping FILE        read + mhealthtools tapping features (numpy peer)
 //   peer-workloads tapping-features FILE   the features alone, of a file read once
 //   peer-workloads gait FILE           gait features of an accelerometer JSON (pdkit peer)
@@ -125,17 +126,21 @@ do {
             try file.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames(channels: file.format.channels)) { block, frames in meter.process(interleaved: UnsafeBufferPointer(rebasing: block[0..<(frames * file.format.channels)])) }
             return meter.integratedLUFS ?? .nan
         })
-    case "voice":
-        // The measures parselmouth computes (F0, pulses, perturbation, HNR, levels): the voice
-        // analysis without its other sets, on the decoded file.
+    case "voice", "voice-sets":
+        // The voice analysis on the decoded files with the sets named (voice: none, the measures
+        // parselmouth computes in that row: F0, pulses, perturbation, HNR, levels), which always
+        // run; the check value is the sum of jitter and of CPPS where computed.
+        let names = workload == "voice" ? [] : arguments[1].split(separator: ",").map(String.init)
+        let known: [String: VoiceAnalysis.Sets] = ["formants": .formants, "cepstral": .cepstral, "mfcc": .mfcc, "egemaps": .egemaps]
         var options = VoiceAnalysis.Options()
-        options.sets = []
+        options.sets = VoiceAnalysis.Sets(names.compactMap { known[$0] })
+        let files = Array(arguments.dropFirst(workload == "voice" ? 1 : 2))
         report(workload, repeats: 5, try measure(repeats: 5) {
-            try arguments.dropFirst().reduce(0.0) { total, path in
+            try files.reduce(0.0) { total, path in
                 let file = try SoundFile(reading: path)
                 let samples = try file.readAllDouble()
                 let analysis = VoiceAnalysis.analyze(interleaved: samples, channels: file.format.channels, sampleRateHz: file.format.sampleRateHz, options: options)
-                return total + (analysis.features.contour.perturbation.jitterLocal ?? .nan)
+                return total + (analysis.features.contour.perturbation.jitterLocal ?? 0) + (analysis.cepstral.cppsDb ?? 0)
             }
         })
     case "tapping":
