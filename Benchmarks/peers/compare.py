@@ -546,8 +546,9 @@ def main():
                 f"one CPU {one['seconds']:.3g} s, {theirs['seconds'] / one['seconds']:.2f}×; peer timed in its process (imports excluded)")
     # Issue 36's two rows, in process on both sides: the toolkit's voice analysis with the Praat
     # sets (F0, pulses, perturbation, HNR, formants, cepstrogram and CPPS) against parselmouth
-    # computing them, and with the MFCC and eGeMAPS sets (the Praat measures they read always
-    # run) against librosa and openSMILE (voice_everything.py's parts, from the same run).
+    # computing them, and with the MFCC and eGeMAPS sets (with the formants whose F3 H1–A3 reads;
+    # the Praat F0 they read always runs) against librosa and openSMILE (voice_everything.py's
+    # parts, from the same run).
     if wanted("voice-split") and everything.exists():
         generated = sorted(str(p) for p in pathlib.Path(files["corpus"]).glob("run-0000[0-3]/voice/*.wav"))
         for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
@@ -557,9 +558,9 @@ def main():
             ours = child(workloads + ["voice-sets", "formants,cepstral", *paths])
             row(f"voice, Praat's measures with formants and CPPS: {label}", ours, {"seconds": parts["praat"]},
                 "parselmouth (same measures)", "≥ 4×", lambda r, o: r >= 4, "in process on both sides")
-            ours = child(workloads + ["voice-sets", "mfcc,egemaps", *paths])
+            ours = child(workloads + ["voice-sets", "mfcc,egemaps,formants", *paths])
             row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPS: {label}", ours, {"seconds": parts["librosa"] + parts["opensmile"]},
-                "librosa + openSMILE", "≥ 4×", lambda r, o: r >= 4, "in process; the toolkit's includes the Praat F0 and levels they read")
+                "librosa + openSMILE", "≥ 4×", lambda r, o: r >= 4, "in process; the toolkit's includes the Praat F0, levels and formants they read")
     tapping = SHARED / "mpower/pdkit_mpower_finger_tapping.json"
     if wanted("tapping") and tapping.exists():
         ours = child(workloads + ["tapping", str(tapping)])

@@ -18,7 +18,21 @@ import Testing
             "1054137.213619292", "-0.0010883029918012598", "3.2462616333848516E-5", "1e22", "1e23", "9007199254740993",
             "123456789012345678901234567890", "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e+308",
             "0.000000000000000000000000000001", "5e-1", "12345678901234567.89", "1E+2",
+            // Eight digits at a time: runs of 7, 8, 9, 11, 12, 16, 19, 20 digits, a run broken at every place
+            // of an eight-byte load, leading fraction zeros before and inside one.
+            "1234567", "12345678", "123456789", "12345678901", "123456789012", "1234567890123456", "1234567890123456789",
+            "12345678901234567890", "1234567.8", "123456.78", "1.2345678", "0.12345678", "0.123456789", "0.0000000012345678",
+            "0.00000000012345678901", "98765432.12345678", "99999999999999999999", "0.99999999999999999999", "1234567e1",
+            "12345678e-8", "3.0000000000000004", "10000000.00000001",
         ]
+        // A run of digits cut by each byte that is not one (the load sees it at every offset).
+        for cut in 1...9 {
+            for terminator in [",", "]", "e1", ".5", " "] {
+                let digits = String("9876543219876".prefix(cut))
+                let value = try #require(try parse("[" + digits + terminator + (terminator == "," ? "1]" : terminator == "]" ? "" : "]")).array?.first?.number)
+                #expect(value == Double(digits + (terminator.hasPrefix("e") || terminator.hasPrefix(".") ? terminator : "")), "\(digits)\(terminator)")
+            }
+        }
         for literal in literals {
             let value = try #require(try parse(literal).number)
             let expected = try #require(Double(literal))

@@ -360,6 +360,12 @@ struct JSONCursor {
                 throw error(.syntax("leading zero in a number"), at: start)
             }
         } else {
+            // Eight digits at a time while they fit in the 19 kept: the same mantissa as one at a time.
+            while significantDigits <= 11, let eight = eightDigits(at: index) {
+                mantissa = mantissa &* 100_000_000 &+ eight
+                significantDigits += 8
+                index += 8
+            }
             while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 if significantDigits < 19 {
                     mantissa = mantissa &* 10 &+ UInt64(digit)
@@ -375,6 +381,14 @@ struct JSONCursor {
             index += 1
             let fractionStart = index
             while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                // Past the leading zeros, eight digits at a time while they fit in the 19 kept.
+                if mantissa != 0, significantDigits <= 11, let eight = eightDigits(at: index) {
+                    mantissa = mantissa &* 100_000_000 &+ eight
+                    significantDigits += 8
+                    exponent -= 8
+                    index += 8
+                    continue
+                }
                 if mantissa == 0 && digit == 0 {
                     exponent -= 1
                 } else if significantDigits < 19 {
@@ -421,6 +435,24 @@ struct JSONCursor {
         }
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         return slowNumber(start..<index)
+    }
+
+    /// The value of the eight bytes from `at` when all are ASCII digits (nil otherwise, or when
+    /// fewer than eight remain), by SWAR on one 64-bit load (Lemire, "Number parsing at a gigabyte
+    /// per second", Softw. Pract. Exper. 51(8), 2021): the digit test adds 6 to every byte and
+    /// checks both nibbles; the value pairs digits, then pairs of pairs, by multiplications.
+    @inline(__always)
+    private func eightDigits(at position: Int) -> UInt64? {
+        guard end - position >= 8 else { return nil }
+        let chunk = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self))
+        guard (chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4) == 0x3333_3333_3333_3333 else {
+            return nil
+        }
+        var value = chunk &- 0x3030_3030_3030_3030
+        value = (value &* 10) &+ (value >> 8)  // byte pairs: 10·d0 + d1 in the low byte of each pair
+        let low = (value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
+        let high = ((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
+        return (low &+ high) >> 32
     }
 
     private static let powersOfTen: [Double] = (0...22).map { exponent in
