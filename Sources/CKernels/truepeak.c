@@ -95,10 +95,10 @@ INLINE double run_maximum(const double *w, size_t start, size_t end) {
 }
 
 double atk_true_peak(const double *w, size_t count, size_t past, size_t run, const double *h, size_t phases,
-                     const double *central, size_t first, double rest, double gain, double peak, double *previous) {
+                     const double *central, size_t first, double rest, double gain, double peak, double previous) {
     if (phases > 4 || first < 3 || past < TAPS - 1 || past < first + 3 || run < past) return peak;
     int level = atk_kernel_level();
-    double before = *previous;
+    double before = previous;
     for (size_t start = past; start < count;) {
         size_t end = count - start < run ? count : start + run;
         double maximum = run_maximum(w, start, end);
@@ -118,6 +118,5 @@ double atk_true_peak(const double *w, size_t count, size_t past, size_t run, con
         before = maximum;
         start = end;
     }
-    *previous = before;
     return peak;
 }

@@ -39,15 +39,15 @@ public struct PolyphasePeak: Sendable {
     }
 
     /// The largest of `peak`, |x| and |y_p| over the samples and outputs `window[past...]`,
-    /// where `window[0..<past]` holds the samples before (`past` = taps − 1, their largest |x| in
-    /// `previousMaximum`, updated to that of the last run).
-    public func largest(_ window: UnsafeBufferPointer<Double>, above peak: Double, previousMaximum: inout Double) -> Double {
+    /// where `window[0..<past]` holds the samples before (`past` = taps − 1; their largest |x|,
+    /// or more, in `previousMaximum`).
+    public func largest(_ window: UnsafeBufferPointer<Double>, above peak: Double, previousMaximum: Double) -> Double {
         let past = Self.taps - 1
         precondition(window.count >= past, "PolyphasePeak: the window lacks the samples before")
         guard window.count > past, let base = window.baseAddress else { return peak }
         return coefficients.withUnsafeBufferPointer { h in
             central.withUnsafeBufferPointer { c in
-                atk_true_peak(base, window.count, past, Self.run, h.baseAddress, phaseCount, c.baseAddress!, centralTaps.lowerBound, rest, gain, peak, &previousMaximum)
+                atk_true_peak(base, window.count, past, Self.run, h.baseAddress, phaseCount, c.baseAddress!, centralTaps.lowerBound, rest, gain, peak, previousMaximum)
             }
         }
     }

@@ -77,7 +77,7 @@ public struct TruePeakMeter: Sendable {
                 } else {
                     for n in 0..<frames { samples[n] = Double(block[n * channels + c]) }
                 }
-                peaks[c] = interpolator.largest(UnsafeBufferPointer(rebasing: w[0..<total]), above: peaks[c], previousMaximum: &historyMaximum[c])
+                peaks[c] = interpolator.largest(UnsafeBufferPointer(rebasing: w[0..<total]), above: peaks[c], previousMaximum: historyMaximum[c])
             }
             history[c] = Array(window[(total - past)..<total])
             historyMaximum[c] = history[c].reduce(0) { Swift.max($0, abs($1)) }

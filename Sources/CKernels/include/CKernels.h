@@ -38,14 +38,14 @@ double atk_channel_peak(const double *interleaved, size_t channels, size_t chann
  * 23) are the samples before, in runs of `run` (at least `past`) samples: returns the largest of
  * `peak`, every |w[i]| and every |y_p(i)|, p < `phases` (0–4; 0: no interpolation),
  * y_p(i) = Σ_{j<24} h[24·p + j]·w[i − j] summed with j ascending (the same bits on every
- * instruction set). *previous: in, the largest |w| before `past`; out, the last run's.
+ * instruction set). `previous`: the largest |w| of w[0..<past].
  * A run is interpolated only when its largest |w| (or the previous run's) times `gain` could
  * exceed the peak so far, and in it an output only when Σ_{k<4} central[k]·|w[i − first − k]|
  * + rest · that largest |w| could (widened by 1e-9 against rounding). Returns `peak` unchanged
  * for arguments outside these. */
 #define ATK_TRUE_PEAK_TAPS 24
 double atk_true_peak(const double *w, size_t count, size_t past, size_t run, const double *h, size_t phases,
-                     const double *central, size_t first, double rest, double gain, double peak, double *previous);
+                     const double *central, size_t first, double rest, double gain, double peak, double previous);
 
 /* Eight cascades of `sections` (1 to 4) biquads in transposed direct form II, one per lane of an
  * eight-double vector; every lane runs `count` steps, lane j filtering inputs[j][0],
