@@ -530,8 +530,8 @@ def main():
     # same measures in one Python process (voice_everything.py, in the peers venv of
     # scripts/setup.sh: librosa 1.0 needs Python 3.12), on two cores and pinned to one.
     everything = ROOT / ".build/peers-venv/bin/python"
+    generated = sorted(str(p) for p in pathlib.Path(files["corpus"]).glob("run-0000[0-3]/voice/*.wav"))  # 4 10-s 44.1-kHz vowels
     if wanted("voice-all") and everything.exists():
-        generated = sorted(str(p) for p in pathlib.Path(files["corpus"]).glob("run-0000[0-3]/voice/*.wav"))
         for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
             if not paths:
                 continue
@@ -550,7 +550,6 @@ def main():
     # the Praat F0 they read always runs) against librosa and openSMILE (voice_everything.py's
     # parts, from the same run).
     if wanted("voice-split") and everything.exists():
-        generated = sorted(str(p) for p in pathlib.Path(files["corpus"]).glob("run-0000[0-3]/voice/*.wav"))
         for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
             if not paths:
                 continue
