@@ -15,18 +15,29 @@ typedef double v8 __attribute__((vector_size(64), aligned(8)));
 /* π as a double, the value of Swift's Double.pi. */
 static const double pi = 3.141592653589793115997963468544185161590576171875;
 
-/* Eight values from p in direction ±1 (p[0], p[±1], …, p[±7]); only the first `available`
- * (at most 8) are read, the others are 0. */
-INLINE v8 load_direction(const double *p, int reversed, size_t available) {
-    v8 v = {0, 0, 0, 0, 0, 0, 0, 0};
-    if (available >= 8) {
-        if (reversed) {
-            memcpy(&v, p - 7, sizeof v);
-            return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0);
-        }
-        memcpy(&v, p, sizeof v);
-        return v;
+typedef long long m8 __attribute__((vector_size(64), aligned(8)));
+
+/* p[0], p[±1], …, p[±7], in direction ±1. */
+INLINE v8 load_eight(const double *p, int reversed) {
+    v8 v;
+    if (reversed) {
+        memcpy(&v, p - 7, sizeof v);
+        return __builtin_shufflevector(v, v, 7, 6, 5, 4, 3, 2, 1, 0);
     }
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* The first `available` (at most 8) of p[0], p[±1], …, p[±7], the others 0; `readable` values
+ * lie in that direction from p. With 8 of them, one load and the lanes from `available` on
+ * cleared bit by bit (+0 whatever they held); otherwise one value at a time. */
+INLINE v8 load_direction(const double *p, int reversed, size_t available, size_t readable) {
+    if (available >= 8) return load_eight(p, reversed);
+    if (readable >= 8) {
+        const v8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+        return (v8)((m8)load_eight(p, reversed) & (m8)(lanes < (double)available));
+    }
+    v8 v = {0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t j = 0; j < available; j++) v[j] = reversed ? p[-(ptrdiff_t)j] : p[j];
     return v;
 }
@@ -36,6 +47,7 @@ INLINE v8 load_direction(const double *p, int reversed, size_t available) {
  * cos(θ0 − φ) = cm1 and cos φ = cs. */
 typedef struct {
     const double *p;
+    size_t readable;
     int reversed;
     double start, half_sin, c0, cm1, cs;
 } side;
@@ -74,7 +86,7 @@ INLINE void sides(const side *s, int n, size_t count, double *out) {
     size_t k = 0;
     for (; k + 8 <= count; k += 8) {
         _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
-            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, 8) * signs[j] / a[j] * (1 + cos_now[j]);
+            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, 8, 8) * signs[j] / a[j] * (1 + cos_now[j]);
             a[j] += 8 * pi;
             const v8 next = two_cos8[j] * cos_now[j] - previous[j];
             previous[j] = cos_now[j];
@@ -83,7 +95,7 @@ INLINE void sides(const side *s, int n, size_t count, double *out) {
     }
     _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
         if (k < count)
-            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k) * signs[j] / a[j] * (1 + cos_now[j]);
+            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k, s[j].readable - k) * signs[j] / a[j] * (1 + cos_now[j]);
         const v8 t = sums[j];
         out[j] = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
     }
@@ -170,8 +182,8 @@ INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t dept
     double c[8];
     cosines_and_sine(angles, c);
     const double half_sin = 0.5 * (g <= 0.25 ? c[6] : c[7]);
-    both[0] = (side){centre + mid_left, 1, start_left, half_sin, c[0], c[1], c[2]};
-    both[1] = (side){centre + mid_right, 0, start_right, half_sin, c[3], c[4], c[5]};
+    both[0] = (side){centre + mid_left, (size_t)(mid_left + bound + 1), 1, start_left, half_sin, c[0], c[1], c[2]};
+    both[1] = (side){centre + mid_right, (size_t)(bound - mid_right + 1), 0, start_right, half_sin, c[3], c[4], c[5]};
     *count = (size_t)span; /* mid_left − left + 1 = right − mid_right + 1 */
     return 1;
 }

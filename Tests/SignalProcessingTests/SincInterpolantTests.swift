@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import CKernels
 @testable import SignalProcessing
 
 /// Praat's windowed-sinc interpolant (SincInterpolant, CKernels' atk_sinc_value) against Praat's
@@ -87,6 +88,35 @@ import TestSupport
         [Double]().withUnsafeBufferPointer { interpolant.load($0) }
         #expect(interpolant.bound == 0 && interpolant.value(at: 0, depth: 70) == 0 && interpolant.value(at: 3, depth: 70) == 0)
         #expect(interpolant.maximum(around: 0, depth: 70).y == 0)
+    }
+
+    @Test("the last, partial step of each side reads eight values at once only where eight lie inside r[−bound…bound]: the sequence flush against inaccessible pages at either end gives the same bits as SincInterpolant at every place and depth")
+    func lastStepStaysInside() throws {
+        let bound = 40
+        let r = Self.noisyCorrelation(bound: bound, amplitude: 0.8, period: 11.3, decay: 60, seed: 20_261_127)
+        var interpolant = SincInterpolant(capacity: bound)
+        r.withUnsafeBufferPointer { interpolant.load($0) }
+        let mirrored = r.reversed() + r.dropFirst()
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let bytes = 3 * page
+        let region = try #require(mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        #expect(region != MAP_FAILED)
+        defer { munmap(region, bytes) }
+        #expect(mprotect(region, page, PROT_NONE) == 0 && mprotect(region + 2 * page, page, PROT_NONE) == 0)
+        let data = (region + page).bindMemory(to: Double.self, capacity: page / 8)
+        // The sequence at the middle page's start (nothing readable before −bound), then at its
+        // end (nothing after +bound).
+        for start in [0, page / 8 - mirrored.count] {
+            for (k, value) in mirrored.enumerated() { data[start + k] = value }
+            let centre = UnsafePointer(data + start + bound)
+            for depth in [3, 5, 9, 12, 15, 17, 70, 700] {
+                for step in 0...(8 * bound) {
+                    let x = -Double(bound) + 0.2501 * Double(step) / 1.0001
+                    let ours = atk_sinc_value(centre, bound, x, depth)
+                    #expect(ours.bitPattern == interpolant.value(at: x, depth: depth).bitPattern, "depth \(depth), x \(x)")
+                }
+            }
+        }
     }
 
     @Test("Brent's maximum: no point of a 4,001-point grid over [i − 1, i + 1] is higher, and its place is within one grid step of the grid's best; depths 70 and 700")
