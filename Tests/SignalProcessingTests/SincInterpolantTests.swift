@@ -100,7 +100,7 @@ import CKernels
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let bytes = 3 * page
         let region = try #require(mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
-        #expect(region != MAP_FAILED)
+        try #require(region != MAP_FAILED)
         defer { munmap(region, bytes) }
         #expect(mprotect(region, page, PROT_NONE) == 0 && mprotect(region + 2 * page, page, PROT_NONE) == 0)
         let data = (region + page).bindMemory(to: Double.self, capacity: page / 8)
