@@ -28,11 +28,10 @@ INLINE v8 load_eight(const double *p, int reversed) {
     return v;
 }
 
-/* The first `available` (at most 8) of p[0], p[±1], …, p[±7], the others 0; `readable` values
- * lie in that direction from p. With 8 of them, one load and the lanes from `available` on
- * cleared bit by bit (+0 whatever they held); otherwise one value at a time. */
-INLINE v8 load_direction(const double *p, int reversed, size_t available, size_t readable) {
-    if (available >= 8) return load_eight(p, reversed);
+/* The first `available` (fewer than 8) of p[0], p[±1], …, p[±7], the others 0; `readable`
+ * values lie in that direction from p. With 8 of them, one load and the lanes from `available`
+ * on cleared bit by bit (+0 whatever they held); otherwise one value at a time. */
+INLINE v8 load_partial(const double *p, int reversed, size_t available, size_t readable) {
     if (readable >= 8) {
         const v8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
         return (v8)((m8)load_eight(p, reversed) & (m8)(lanes < (double)available));
@@ -86,7 +85,7 @@ INLINE void sides(const side *s, int n, size_t count, double *out) {
     size_t k = 0;
     for (; k + 8 <= count; k += 8) {
         _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
-            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, 8, 8) * signs[j] / a[j] * (1 + cos_now[j]);
+            sums[j] += load_eight(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed) * signs[j] / a[j] * (1 + cos_now[j]);
             a[j] += 8 * pi;
             const v8 next = two_cos8[j] * cos_now[j] - previous[j];
             previous[j] = cos_now[j];
@@ -95,7 +94,7 @@ INLINE void sides(const side *s, int n, size_t count, double *out) {
     }
     _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
         if (k < count)
-            sums[j] += load_direction(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k, s[j].readable - k) * signs[j] / a[j] * (1 + cos_now[j]);
+            sums[j] += load_partial(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k, s[j].readable - k) * signs[j] / a[j] * (1 + cos_now[j]);
         const v8 t = sums[j];
         out[j] = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
     }
