@@ -13,21 +13,35 @@
 #define INLINE static inline __attribute__((always_inline))
 
 typedef double v4 __attribute__((vector_size(32), aligned(8)));
+typedef long long v4i __attribute__((vector_size(32), aligned(8)));
 
 INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
 
-INLINE void spill(double partial[16], v4 a0, v4 a1, v4 a2, v4 a3) {
-    memcpy(partial, &a0, sizeof a0);
-    memcpy(partial + 4, &a1, sizeof a1);
-    memcpy(partial + 8, &a2, sizeof a2);
-    memcpy(partial + 12, &a3, sizeof a3);
-}
-
-/* The partials summed pairwise: k + 8 into k, then k + 4, k + 2, k + 1. */
-INLINE double tree(double partial[16]) {
-    for (size_t width = 8; width >= 1; width /= 2)
-        for (size_t k = 0; k < width; k++) partial[k] += partial[k + width];
-    return partial[0];
+/* The last terms of one sum (j to count, fewer than sixteen) into its four partial vectors,
+ * partial k (lane k mod 4 of vector k / 4) taking term j ≡ k (mod 16): whole vectors of four, then
+ * the last one to three terms lane by lane (a lane not taken keeps its bits). Then the partials summed pairwise as one fixed tree:
+ * k + 8 into k, then k + 4, k + 2, k + 1. */
+INLINE double tail_and_tree(const double *x, const double *y, size_t count, size_t j, v4 p0, v4 p1, v4 p2, v4 p3) {
+    size_t whole = (count - j) / 4, rest = (count - j) % 4;
+    if (whole > 0) p0 += load4(x + j) * load4(y + j);
+    if (whole > 1) p1 += load4(x + j + 4) * load4(y + j + 4);
+    if (whole > 2) p2 += load4(x + j + 8) * load4(y + j + 8);
+    if (rest > 0) {
+        j += 4 * whole;
+        v4 terms = {0, 0, 0, 0};
+        for (size_t k = 0; k < rest; k++) terms[k] = x[j + k] * y[j + k];
+        v4i taken = {-1, rest > 1 ? -1 : 0, rest > 2 ? -1 : 0, 0};
+#define TAKE(p) p = (v4)((taken & (v4i)(p + terms)) | (~taken & (v4i)p))
+        switch (whole) {
+        case 0: TAKE(p0); break;
+        case 1: TAKE(p1); break;
+        case 2: TAKE(p2); break;
+        default: TAKE(p3); break;
+        }
+#undef TAKE
+    }
+    v4 t = (p0 + p2) + (p1 + p3);
+    return (t[0] + t[2]) + (t[1] + t[3]);
 }
 
 /* One product: sixteen partial sums, partial k holding the terms j ≡ k (mod 16) in increasing j
@@ -42,19 +56,14 @@ INLINE double product_body(const double *x, const double *y, size_t window) {
         a2 += load4(x + j + 8) * load4(y + j + 8);
         a3 += load4(x + j + 12) * load4(y + j + 12);
     }
-    double partial[16];
-    spill(partial, a0, a1, a2, a3);
-    for (size_t k = 0; j < window; j++, k++) partial[k] += x[j] * y[j];
-    return tree(partial);
+    return tail_and_tree(x, y, window, j, a0, a1, a2, a3);
 }
 
 INLINE v4 abs4(v4 v) {
-    typedef long long v4i __attribute__((vector_size(32), aligned(8)));
     return (v4)((v4i)v & (v4i){0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL});
 }
 
 INLINE v4 max4(v4 a, v4 b) {
-    typedef long long v4i __attribute__((vector_size(32), aligned(8)));
     v4i greater = a > b;
     return (v4)((greater & (v4i)a) | (~greater & (v4i)b));
 }
@@ -75,85 +84,75 @@ INLINE void terms_body(const double *a, const double *b, size_t n, double *produ
         e3 += b3 * b3;
         m = max4(max4(m, abs4(b0)), max4(abs4(b1), max4(abs4(b2), abs4(b3))));
     }
-    double products[16], energies[16], top = 0;
-    spill(products, p0, p1, p2, p3);
-    spill(energies, e0, e1, e2, e3);
+    double top = 0;
     for (int k = 0; k < 4; k++) top = m[k] > top ? m[k] : top;
-    for (size_t k = 0; j < n; j++, k++) {
-        products[k] += a[j] * b[j];
-        energies[k] += b[j] * b[j];
-        double v = b[j] < 0 ? -b[j] : b[j];
+    for (size_t i = j; i < n; i++) {
+        double v = b[i] < 0 ? -b[i] : b[i];
         top = v > top ? v : top;
     }
-    *product = tree(products);
-    *energy = tree(energies);
+    *product = tail_and_tree(a, b, n, j, p0, p1, p2, p3);
+    *energy = tail_and_tree(b, b, n, j, e0, e1, e2, e3);
     *peak = top;
 }
 
-/* The partials of four lags into their outputs, each by product_body's tail and tree. */
-INLINE void finish4(const double *x, const double *y, size_t window, size_t j, size_t stride, v4 a[4][4], double *out) {
-    for (int l = 0; l < 4; l++) {
-        double partial[16];
-        spill(partial, a[l][0], a[l][1], a[l][2], a[l][3]);
-        for (size_t i = j, k = 0; i < window; i++, k++) partial[k] += x[i] * y[stride * l + i];
-        out[stride * l] = tree(partial);
-    }
+/* The partials of `count` lags into their outputs, each by product_body's tail and tree. */
+INLINE void finish_lags(const double *x, const double *y, size_t window, size_t j, size_t stride, int count, v4 a[4][4], double *out) {
+    for (int l = 0; l < count; l++)
+        out[stride * l] = tail_and_tree(x, y + stride * l, window, j, a[l][0], a[l][1], a[l][2], a[l][3]);
 }
 
-/* Lags in blocks of sixteen, as four groups of four lags four apart (m, m + 4, m + 8, m + 12):
- * the four lags of a group read y at offsets 4·(l + q), so seven loads of y and four of x serve
- * 64 products (eleven loads instead of twenty). Then four consecutive lags at a time, which share
- * each load of x (20 loads per 64 products), and single lags. Every lag's sums are formed exactly
- * as product_body forms them. */
-INLINE void lags_body(const double *x, size_t window, size_t first, size_t last, double *out) {
+/* Lags in blocks of 4·G, as four groups of G lags four apart (m + g, m + g + 4, …): the lags of a
+ * group read y at offsets 4·(l + q), so G + 3 loads of y and four of x serve 4·G products of four.
+ * G is what the registers hold: 4·G accumulators, x and the y values in flight (G = 4 with 32
+ * vector registers, G = 3 with 16). Then G consecutive lags at a time, which share each load of x,
+ * and single lags. Every lag's sums are formed exactly as product_body forms them. */
+INLINE void lags_body(const double *x, size_t window, size_t first, size_t last, double *out, const int G) {
     size_t lag = first;
-    for (; lag <= last && last - lag >= 15; lag += 16) {
+    for (; lag <= last && last - lag >= (size_t)(4 * G - 1); lag += 4 * G) {
         for (size_t g = 0; g < 4; g++) {
             const double *y = x + lag + g;
             v4 a[4][4];
-            for (int l = 0; l < 4; l++)
+            for (int l = 0; l < G; l++)
                 for (int q = 0; q < 4; q++) a[l][q] = (v4){0, 0, 0, 0};
             size_t j = 0;
             for (; j + 16 <= window; j += 16) {
-                v4 yv[7];
-                for (int k = 0; k < 7; k++) yv[k] = load4(y + j + 4 * k);
                 for (int q = 0; q < 4; q++) {
                     v4 xv = load4(x + j + 4 * q);
-                    for (int l = 0; l < 4; l++) a[l][q] += xv * yv[l + q];
+                    for (int l = 0; l < G; l++) a[l][q] += xv * load4(y + j + 4 * (l + q));
                 }
             }
-            finish4(x, y, window, j, 4, a, out + lag + g - first);
+            finish_lags(x, y, window, j, 4, G, a, out + lag + g - first);
         }
     }
-    for (; lag <= last && last - lag >= 3; lag += 4) {
+    for (; lag <= last && last - lag >= (size_t)(G - 1); lag += G) {
         const double *y = x + lag;
         v4 a[4][4];
-        for (int l = 0; l < 4; l++)
+        for (int l = 0; l < G; l++)
             for (int q = 0; q < 4; q++) a[l][q] = (v4){0, 0, 0, 0};
         size_t j = 0;
         for (; j + 16 <= window; j += 16) {
             for (int q = 0; q < 4; q++) {
                 v4 xv = load4(x + j + 4 * q);
-                for (int l = 0; l < 4; l++) a[l][q] += xv * load4(y + l + j + 4 * q);
+                for (int l = 0; l < G; l++) a[l][q] += xv * load4(y + l + j + 4 * q);
             }
         }
-        finish4(x, y, window, j, 1, a, out + lag - first);
+        finish_lags(x, y, window, j, 1, G, a, out + lag - first);
     }
     for (; lag <= last; lag++) out[lag - first] = product_body(x, x + lag, window);
 }
 
-#define LAGS_INSTANCE(attribute, suffix)                                                                  \
+#define LAGS_INSTANCE(attribute, suffix, group)                                                           \
     attribute static void lags_##suffix(const double *x, size_t window, size_t first, size_t last, double *out) { \
-        lags_body(x, window, first, last, out);                                                           \
+        lags_body(x, window, first, last, out, group);                                                    \
     }                                                                                                     \
     attribute static void terms_##suffix(const double *a, const double *b, size_t n, double *p, double *e, double *m) { \
         terms_body(a, b, n, p, e, m);                                                                     \
     }
 
-LAGS_INSTANCE(, 1)
+LAGS_INSTANCE(, 1, 3)
 #if defined(__x86_64__)
-LAGS_INSTANCE(__attribute__((target("avx2,fma"))), 2)
-LAGS_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
+LAGS_INSTANCE(__attribute__((target("avx2,fma"))), 2, 3)
+LAGS_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3, 4)
 #endif
 
 void atk_lag_products(const double *x, size_t window, size_t first, size_t last, double *out) {
