@@ -102,19 +102,39 @@ INLINE void average_body(double alpha, double *state, double *output, double *ma
     }
 }
 
-/* ---------------------------------------------------------------- squares */
+/* ---------------------------------------------------------------- squares and their sums
+ *
+ * Every sum of squares here runs in one order: sixteen partial sums in four vectors (term n in
+ * partial n mod 16, over whole runs of sixteen), summed (p0 + p2) + (p1 + p3) lane-wise and then
+ * (l0 + l2) + (l1 + l3), and the last fewer than sixteen terms added one by one. Four independent
+ * chains keep the adder busy instead of waiting on its latency. */
+typedef struct {
+    v4 p[4];
+} sum16;
+
+INLINE sum16 sum16_zero(void) { return (sum16){{splat(0), splat(0), splat(0), splat(0)}}; }
+
+INLINE double sum16_total(sum16 s) {
+#pragma STDC FP_CONTRACT OFF
+    v4 t = (s.p[0] + s.p[2]) + (s.p[1] + s.p[3]);
+    return (t[0] + t[2]) + (t[1] + t[3]);
+}
+
 INLINE double square_body(const double *input, double *output, size_t count) {
-    v4 sum = splat(0);
+#pragma STDC FP_CONTRACT OFF
+    sum16 sum = sum16_zero();
     size_t n = 0;
-    for (; n + LANES <= count; n += LANES) {
-        v4 x = load4(input + n), x2 = x * x;
-        store4(output + n, x2);
-        sum += x2;
-    }
-    double total = (sum[0] + sum[1]) + (sum[2] + sum[3]);
+    for (; n + 4 * LANES <= count; n += 4 * LANES)
+        for (int q = 0; q < 4; q++) {
+            v4 x = load4(input + n + 4 * q), x2 = x * x;
+            if (output) store4(output + n + 4 * q, x2);
+            sum.p[q] += x2;
+        }
+    double total = sum16_total(sum);
     for (; n < count; n++) {
-        output[n] = input[n] * input[n];
-        total += output[n];
+        double x2 = input[n] * input[n];
+        if (output) output[n] = x2;
+        total += x2;
     }
     return total;
 }
@@ -123,29 +143,29 @@ INLINE double square_body(const double *input, double *output, size_t count) {
 INLINE void meter_squares_body(const double *a, const double *c, const double *z, double *a_squares, size_t count,
                                double *sums) {
 #pragma STDC FP_CONTRACT OFF
-    v4 sa = splat(0), sc = splat(0), sz = splat(0);
+    sum16 sa = sum16_zero(), sc = sum16_zero(), sz = sum16_zero();
     size_t n = 0;
-    for (; n + LANES <= count; n += LANES) {
-        v4 x = load4(a + n), x2 = x * x;
-        store4(a_squares + n, x2);
-        sa += x2;
-        v4 y = load4(c + n), y2 = y * y;
-        sc += y2;
-        v4 w = load4(z + n), w2 = w * w;
-        sz += w2;
-    }
-    double total = (sa[0] + sa[1]) + (sa[2] + sa[3]);
-    double c0 = sc[0], z0 = sz[0];
+    for (; n + 4 * LANES <= count; n += 4 * LANES)
+        for (int q = 0; q < 4; q++) {
+            size_t k = n + 4 * q;
+            v4 x = load4(a + k), x2 = x * x;
+            store4(a_squares + k, x2);
+            sa.p[q] += x2;
+            v4 y = load4(c + k);
+            sc.p[q] += y * y;
+            v4 w = load4(z + k);
+            sz.p[q] += w * w;
+        }
+    double ta = sum16_total(sa), tc = sum16_total(sc), tz = sum16_total(sz);
     for (; n < count; n++) {
         a_squares[n] = a[n] * a[n];
-        total += a_squares[n];
-        double cc = c[n] * c[n], zz = z[n] * z[n];
-        c0 += cc;
-        z0 += zz;
+        ta += a_squares[n];
+        tc += c[n] * c[n];
+        tz += z[n] * z[n];
     }
-    sums[0] = total;
-    sums[1] = (c0 + sc[1]) + (sc[2] + sc[3]);
-    sums[2] = (z0 + sz[1]) + (sz[2] + sz[3]);
+    sums[0] = ta;
+    sums[1] = tc;
+    sums[2] = tz;
 }
 
 /* ---------------------------------------------------------------- one channel and its peak */
@@ -248,6 +268,8 @@ void atk_exponential_average_pair(double alpha, double *state, double *output, d
 }
 
 double atk_square(const double *input, double *output, size_t count) { DISPATCH(square, input, output, count) }
+
+double atk_sum_of_squares(const double *input, size_t count) { DISPATCH(square, input, NULL, count) }
 
 void atk_meter_squares(const double *a, const double *c, const double *z, double *a_squares, size_t count, double *sums) {
 #ifdef VECTOR_LEVELS

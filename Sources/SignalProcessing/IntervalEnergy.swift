@@ -1,7 +1,7 @@
 /// Σ x² over consecutive intervals of `length` samples of a stream fed in blocks of any size —
 /// the energy behind Leq per interval (IEC 61672-1) and BS.1770's 100-ms loudness steps. Each
 /// complete interval's sum is handed to the caller; a partial interval carries over to the next
-/// block. Sums run in `Statistics.sumOfSquares` (four partial sums).
+/// block. Sums run in `Statistics.sumOfSquares` (sixteen partial sums).
 public struct IntervalEnergy: Sendable {
     /// Samples per interval.
     public let length: Int

@@ -39,7 +39,7 @@ public enum Statistics {
     }
 
     /// Writes x² of every value into `output` (at least as long as `x`) and returns their sum
-    /// (four partial sums; the C kernel `atk_square`).
+    /// (sixteen partial sums; the C kernel `atk_square`).
     @inlinable
     public static func squares(of x: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) -> Double {
         guard let input = x.baseAddress, !x.isEmpty else { return 0 }
@@ -69,24 +69,12 @@ public enum Statistics {
         return atk_channel_peak(input, channels, channel, output.baseAddress!, output.count)
     }
 
-    /// Σ x², in four interleaved partial sums (the loop then runs at the adder's throughput,
-    /// not its latency; the result may differ from a left-to-right sum in the last bits). 0 for
-    /// an empty input.
+    /// Σ x², in sixteen interleaved partial sums (the C kernel `atk_sum_of_squares`, in the order
+    /// of ``squares(of:into:)``: the loop runs at the adder's throughput, not its latency; the
+    /// result may differ from a left-to-right sum in the last bits). 0 for an empty input.
     public static func sumOfSquares(_ x: UnsafeBufferPointer<Double>) -> Double {
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-        var i = 0
-        while i + 4 <= x.count {
-            s0 += x[i] * x[i]
-            s1 += x[i + 1] * x[i + 1]
-            s2 += x[i + 2] * x[i + 2]
-            s3 += x[i + 3] * x[i + 3]
-            i += 4
-        }
-        while i < x.count {
-            s0 += x[i] * x[i]
-            i += 1
-        }
-        return (s0 + s1) + (s2 + s3)
+        guard let input = x.baseAddress, !x.isEmpty else { return 0 }
+        return atk_sum_of_squares(input, x.count)
     }
 
     /// Σ x[i] (or Σ x[i]² when `squared`) over each frame [k·hop, k·hop + length) that fits in

@@ -84,6 +84,28 @@ import TestSupport
         #expect(sum == 55.25)
     }
 
+    @Test("sums of squares: the documented order (term n in partial n mod 16 over whole runs of 16, (p0 + p2) + (p1 + p3) lane-wise, (l0 + l2) + (l1 + l3), then the rest one by one) bit for bit, for every length 0…40 and a long block")
+    func sumOfSquaresOrder() {
+        var random = SeededRandom(seed: 1616)
+        for count in Array(0...40) + [4_099] {
+            let x = (0..<count).map { _ in (random.unit() - 0.5) * 1e3 }
+            var partial = [Double](repeating: 0, count: 16)
+            let whole = count / 16 * 16
+            for n in 0..<whole { partial[n % 16] += x[n] * x[n] }
+            let lanes = (0..<4).map { (l: Int) -> Double in
+                let low: Double = partial[l] + partial[8 + l], high: Double = partial[4 + l] + partial[12 + l]
+                return low + high
+            }
+            var expected = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+            for n in whole..<count { expected += x[n] * x[n] }
+            let sum = x.withUnsafeBufferPointer(Statistics.sumOfSquares)
+            #expect(sum.bitPattern == expected.bitPattern, "\(count) values")
+            var squares = [Double](repeating: .nan, count: count)
+            let squared = x.withUnsafeBufferPointer { x in squares.withUnsafeMutableBufferPointer { Statistics.squares(of: x, into: $0) } }
+            #expect(squared.bitPattern == expected.bitPattern && squares == x.map { $0 * $0 }, "\(count) values")
+        }
+    }
+
     @Test("the meter's one pass (A squares, Σa², Σc², Σz²) is bit for bit the three passes it replaces, for every length 0…17 and a long block")
     func meterSquares() {
         var random = SeededRandom(seed: 1770)

@@ -21,13 +21,18 @@ double atk_exponential_average(double alpha, double *state, const double *input,
 void atk_exponential_average_pair(double alpha, double *state, double *output, double *maximum, double alpha2,
                                   double *state2, double *output2, double *maximum2, const double *input, size_t count);
 
-/* Squares `input[0..<count]` into `output` and returns their sum (four-lane partial sums). */
+/* Squares `input[0..<count]` into `output` and returns their sum. Every sum of squares of these
+ * kernels runs in one order: sixteen partial sums (term n in partial n mod 16, over whole runs of
+ * sixteen) in four vectors p0…p3, t = (p0 + p2) + (p1 + p3) lane-wise, (t0 + t2) + (t1 + t3), then
+ * the last fewer than sixteen terms added one by one; no fused multiply-add. */
 double atk_square(const double *input, double *output, size_t count);
 
+/* Σ input[n]², n < count, in atk_square's order (0 for count 0). */
+double atk_sum_of_squares(const double *input, size_t count);
+
 /* The sound level meter's whole-block sums in one pass: a_squares[n] = a[n]² and sums[0] = their
- * sum as atk_square adds it; sums[1] = Σ c[n]², sums[2] = Σ z[n]², each in four interleaved
- * partial sums with the tail in the first, then (s0 + s1) + (s2 + s3) (Statistics.sumOfSquares'
- * order). No fused multiply-add: the same bits as the separate passes. */
+ * sum; sums[1] = Σ c[n]², sums[2] = Σ z[n]², each in atk_square's order: the same bits as the
+ * separate passes. */
 void atk_meter_squares(const double *a, const double *c, const double *z, double *a_squares, size_t count, double *sums);
 
 /* Channel `channel` of `frames` interleaved frames of `channels` into output[0..<frames], and the
