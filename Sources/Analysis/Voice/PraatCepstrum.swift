@@ -89,19 +89,30 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             precondition(indices.count <= 4, "cepstra: four frames at most")
             let length = window.count, size = fft.size, bins = self.bins
             var data = [SIMD4<Double>](repeating: .zero, count: size)
-            var frame = [Double](repeating: 0, count: length)
+            // The frames one after the other (a lane not in use all zeros), then their sums in 80
+            // bits, four chains side by side (each the sequential sum of its frame).
+            var frames = [Double](repeating: 0, count: 4 * length)
             for (lane, index) in indices.enumerated() {
                 let t = firstTime + Double(index) * timeStep
                 // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based).
                 let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
-                var sum: Float80 = 0
                 for i in 0..<length {
                     let j = first + i
-                    frame[i] = j >= 1 && j <= samples.count ? samples[j - 1] : 0
-                    sum += Float80(frame[i])
+                    frames[lane * length + i] = j >= 1 && j <= samples.count ? samples[j - 1] : 0
                 }
-                let mean = Double(sum / Float80(length))
-                for i in 0..<length { data[i][lane] = (frame[i] - mean) * window[i] }
+            }
+            frames.withUnsafeBufferPointer { f in
+                var s0: Float80 = 0, s1: Float80 = 0, s2: Float80 = 0, s3: Float80 = 0
+                for i in 0..<length {
+                    s0 += Float80(f[i])
+                    s1 += Float80(f[length + i])
+                    s2 += Float80(f[2 * length + i])
+                    s3 += Float80(f[3 * length + i])
+                }
+                let means = [s0, s1, s2, s3].map { Double($0 / Float80(length)) }
+                for lane in 0..<indices.count {
+                    for i in 0..<length { data[i][lane] = (f[lane * length + i] - means[lane]) * window[i] }
+                }
             }
             fft.forward(&data)
             let spectrumStep = 1 / (dx * Double(size))
@@ -187,7 +198,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// The quefrency averaging's window of every bin (the same in every frame); empty when
         /// there is no quefrency averaging.
         let quefrencyWindows: [InterpolatedMean]
-        let quefrencyTaps: [InterpolatedMean.Taps?]
+        let quefrencyTaps: TapTable
         /// The bins the peak search and its quefrency windows read: a frame whose flattened
         /// neighbours are all constant over these is smoothed in Praat's own order (below).
         let searchBins: ClosedRange<Int>
@@ -207,7 +218,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                 InterpolatedMean(count: bins, x1: 0, dx: dq, domain: 0...qmax, from: Double(j) * dq - 0.5 * settings.quefrencyAveragingSeconds,
                                  to: Double(j) * dq + 0.5 * settings.quefrencyAveragingSeconds)
             } : []
-            quefrencyTaps = quefrencyWindows.map(\.taps)
+            quefrencyTaps = TapTable(quefrencyWindows.map(\.taps))
             let spread = Int(clamping: (settings.quefrencyAveragingSeconds / dq).rounded(.up), to: 0...bins) + 2
             let low = Int(clamping: (1 / settings.peakSearchCeilingHz / dq).rounded(.down), to: 0...bins - 1)
             let high = Int(clamping: (1 / settings.peakSearchFloorHz / dq).rounded(.up), to: 0...bins - 1)
@@ -289,12 +300,14 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                     }
                     var power = exponent
                     VectorMath.exp(&power)
-                    for j in 0..<bins {
-                        // 1 exactly where the trend lies above (10^0).
-                        ring[row + j] = (exponent[j] == 0 ? 1 : power[j]) - 1e-30
+                    ring.withUnsafeMutableBufferPointer { ring in
+                        for j in 0..<bins {
+                            // 1 exactly where the trend lies above (10^0).
+                            ring[row + j] = (exponent[j] == 0 ? 1 : power[j]) - 1e-30
+                        }
                     }
                 } else {
-                    for j in 0..<bins { ring[row + j] = c[j] }
+                    ring.replaceSubrange(row..<row + bins, with: c)
                 }
             }
         }
@@ -331,9 +344,19 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                 ring.withUnsafeBufferPointer { ring in
                     values.withUnsafeMutableBufferPointer { out in
                         if let taps = window.taps {
+                            // out[j] = Σ_k weight_k·r_k[j], k ascending from 0, eight bins at a time in registers.
+                            let rows = taps.weights.indices.map { ring.baseAddress! + row(taps.first - 1 + $0) }
+                            var j = 0
+                            while j + 8 <= bins {
+                                var sum = SIMD8<Double>.zero
+                                for (k, weight) in taps.weights.enumerated() {
+                                    sum += weight * SIMD8<Double>(UnsafeBufferPointer(start: rows[k] + j, count: 8))
+                                }
+                                for l in 0..<8 { out[j + l] = sum[l] }
+                                j += 8
+                            }
                             for (k, weight) in taps.weights.enumerated() {
-                                let r = ring.baseAddress! + row(taps.first - 1 + k)
-                                for j in 0..<bins { out[j] += weight * r[j] }
+                                for i in j..<bins { out[i] += weight * rows[k][i] }
                             }
                         } else {
                             out.update(repeating: .nan)
@@ -356,12 +379,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                     if exact {
                         for j in 0..<bins { out[j] = plan.quefrencyWindows[j].callAsFunction { y[$0 - 1] } }
                     } else {
-                        for j in 0..<bins {
-                            guard let taps = plan.quefrencyTaps[j] else { out[j] = .nan; continue }
-                            var sum = 0.0
-                            for (k, weight) in taps.weights.enumerated() { sum += weight * y[taps.first - 1 + k] }
-                            out[j] = sum
-                        }
+                        plan.quefrencyTaps.apply(y, into: out)
                     }
                 }
             }
@@ -377,6 +395,55 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                   let found = PraatCepstralAnalysis.maximum(decibels, dx: dq, from: 1 / settings.peakSearchCeilingHz, to: 1 / settings.peakSearchFloorHz)
             else { return nil }
             return (trend, found)
+        }
+    }
+
+    /// Per bin the weights of a window on consecutive values (``InterpolatedMean/taps``), laid
+    /// out flat: bin j's sum is Σ_k weights[k]·y[first + k], k ascending from 0 (NaN for a window
+    /// with no taps), four bins side by side in the lanes of a vector where they have as many taps
+    /// (each lane's sum in its own order: the same bits as one bin at a time).
+    struct TapTable: Sendable {
+        /// 0-based index of each bin's first value; -1 for a bin whose mean is NaN.
+        let first: [Int]
+        let count: [Int]
+        /// Where each bin's weights start in `weights`.
+        let offset: [Int]
+        let weights: [Double]
+
+        init(_ taps: [InterpolatedMean.Taps?]) {
+            first = taps.map { $0.map { $0.first - 1 } ?? -1 }
+            count = taps.map { $0?.weights.count ?? 0 }
+            var start = 0
+            offset = count.map { c in defer { start += c }; return start }
+            weights = taps.flatMap { $0?.weights ?? [] }
+        }
+
+        func apply(_ y: UnsafeBufferPointer<Double>, into out: UnsafeMutableBufferPointer<Double>) {
+            let bins = first.count
+            var j = 0
+            while j < bins {
+                let c = count[j]
+                if j + 4 <= bins, c > 0, first[j] >= 0, (1..<4).allSatisfy({ count[j + $0] == c && first[j + $0] >= 0 }) {
+                    let f = SIMD4(first[j], first[j + 1], first[j + 2], first[j + 3])
+                    let o = SIMD4(offset[j], offset[j + 1], offset[j + 2], offset[j + 3])
+                    var sum = SIMD4<Double>.zero
+                    for k in 0..<c {
+                        let w = SIMD4(weights[o[0] + k], weights[o[1] + k], weights[o[2] + k], weights[o[3] + k])
+                        sum += w * SIMD4(y[f[0] + k], y[f[1] + k], y[f[2] + k], y[f[3] + k])
+                    }
+                    for l in 0..<4 { out[j + l] = sum[l] }
+                    j += 4
+                    continue
+                }
+                if first[j] < 0 {
+                    out[j] = .nan
+                } else {
+                    var sum = 0.0
+                    for k in 0..<c { sum += weights[offset[j] + k] * y[first[j] + k] }
+                    out[j] = sum
+                }
+                j += 1
+            }
         }
     }
 
