@@ -350,7 +350,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                             while j + 8 <= bins {
                                 var sum = SIMD8<Double>.zero
                                 for (k, weight) in taps.weights.enumerated() {
-                                    sum += weight * SIMD8<Double>(UnsafeBufferPointer(start: rows[k] + j, count: 8))
+                                    sum += weight * UnsafeRawPointer(rows[k] + j).loadUnaligned(as: SIMD8<Double>.self)
                                 }
                                 for l in 0..<8 { out[j + l] = sum[l] }
                                 j += 8
@@ -400,8 +400,8 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
 
     /// Per bin the weights of a window on consecutive values (``InterpolatedMean/taps``), laid
     /// out flat: bin j's sum is Σ_k weights[k]·y[first + k], k ascending from 0 (NaN for a window
-    /// with no taps), four bins side by side in the lanes of a vector where they have as many taps
-    /// (each lane's sum in its own order: the same bits as one bin at a time).
+    /// with no taps), four bins side by side in the lanes of a vector where they share their
+    /// weights (each lane's sum in its own order: the same bits as one bin at a time).
     struct TapTable: Sendable {
         /// 0-based index of each bin's first value; -1 for a bin whose mean is NaN.
         let first: [Int]
@@ -409,6 +409,9 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// Where each bin's weights start in `weights`.
         let offset: [Int]
         let weights: [Double]
+        /// Per group of four bins from 4·g: whether they have the same weights on four
+        /// consecutive runs of values (then one weight times four adjacent values per tap).
+        let uniform: [Bool]
 
         init(_ taps: [InterpolatedMean.Taps?]) {
             first = taps.map { $0.map { $0.first - 1 } ?? -1 }
@@ -416,33 +419,46 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             var start = 0
             offset = count.map { c in defer { start += c }; return start }
             weights = taps.flatMap { $0?.weights ?? [] }
+            uniform = stride(from: 0, to: taps.count / 4 * 4, by: 4).map { j in
+                guard let base = taps[j], !base.weights.isEmpty else { return false }
+                return (1..<4).allSatisfy { l in
+                    taps[j + l].map { $0.first == base.first + l && $0.weights.map(\.bitPattern) == base.weights.map(\.bitPattern) } ?? false
+                }
+            }
         }
 
         func apply(_ y: UnsafeBufferPointer<Double>, into out: UnsafeMutableBufferPointer<Double>) {
             let bins = first.count
-            var j = 0
-            while j < bins {
-                let c = count[j]
-                if j + 4 <= bins, c > 0, first[j] >= 0, (1..<4).allSatisfy({ count[j + $0] == c && first[j + $0] >= 0 }) {
-                    let f = SIMD4(first[j], first[j + 1], first[j + 2], first[j + 3])
-                    let o = SIMD4(offset[j], offset[j + 1], offset[j + 2], offset[j + 3])
-                    var sum = SIMD4<Double>.zero
-                    for k in 0..<c {
-                        let w = SIMD4(weights[o[0] + k], weights[o[1] + k], weights[o[2] + k], weights[o[3] + k])
-                        sum += w * SIMD4(y[f[0] + k], y[f[1] + k], y[f[2] + k], y[f[3] + k])
+            precondition(out.count >= bins, "tap table: output shorter than the bins")
+            first.withUnsafeBufferPointer { first in
+                count.withUnsafeBufferPointer { count in
+                    offset.withUnsafeBufferPointer { offset in
+                        weights.withUnsafeBufferPointer { weights in
+                            var j = 0
+                            while j < bins {
+                                if j + 4 <= bins, uniform[j / 4] {
+                                    let f = first[j], o = offset[j]
+                                    precondition(f >= 0 && f + count[j] + 3 <= y.count, "tap table: window outside the values")
+                                    var sum = SIMD4<Double>.zero
+                                    for k in 0..<count[j] {
+                                        sum += weights[o + k] * UnsafeRawPointer(y.baseAddress! + f + k).loadUnaligned(as: SIMD4<Double>.self)
+                                    }
+                                    for l in 0..<4 { out[j + l] = sum[l] }
+                                    j += 4
+                                    continue
+                                }
+                                if first[j] < 0 {
+                                    out[j] = .nan
+                                } else {
+                                    var sum = 0.0
+                                    for k in 0..<count[j] { sum += weights[offset[j] + k] * y[first[j] + k] }
+                                    out[j] = sum
+                                }
+                                j += 1
+                            }
+                        }
                     }
-                    for l in 0..<4 { out[j + l] = sum[l] }
-                    j += 4
-                    continue
                 }
-                if first[j] < 0 {
-                    out[j] = .nan
-                } else {
-                    var sum = 0.0
-                    for k in 0..<c { sum += weights[offset[j] + k] * y[first[j] + k] }
-                    out[j] = sum
-                }
-                j += 1
             }
         }
     }
