@@ -5,7 +5,8 @@ import CKernels
 /// instruction). A value gives the same result wherever it sits in an array; a result may differ
 /// by a few ulp from the scalar `log`, `log10`, `exp` and between instruction sets.
 public enum VectorMath {
-    public static func log(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_log_array($0.baseAddress, $0.count) } }
+    public static func log(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { log($0) } }
+    public static func log(_ x: UnsafeMutableBufferPointer<Double>) { atk_log_array(x.baseAddress, x.count) }
     public static func log10(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_log10_array($0.baseAddress, $0.count) } }
     public static func exp(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_exp_array($0.baseAddress, $0.count) } }
 }

@@ -94,44 +94,51 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             var frames = [Double](repeating: 0, count: 4 * length)
             for (lane, index) in indices.enumerated() {
                 let t = firstTime + Double(index) * timeStep
-                // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based).
+                // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based);
+                // samples outside the sound are zeros.
                 let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
-                for i in 0..<length {
-                    let j = first + i
-                    frames[lane * length + i] = j >= 1 && j <= samples.count ? samples[j - 1] : 0
+                let low = max(first, 1), high = min(first + length - 1, samples.count)
+                if low <= high {
+                    let start = lane * length + low - first
+                    frames.replaceSubrange(start..<start + high - low + 1, with: samples[(low - 1)..<high])
                 }
             }
-            frames.withUnsafeBufferPointer { f in
-                var s0: Float80 = 0, s1: Float80 = 0, s2: Float80 = 0, s3: Float80 = 0
-                for i in 0..<length {
-                    s0 += Float80(f[i])
-                    s1 += Float80(f[length + i])
-                    s2 += Float80(f[2 * length + i])
-                    s3 += Float80(f[3 * length + i])
-                }
-                let means = [s0, s1, s2, s3].map { Double($0 / Float80(length)) }
-                for lane in 0..<indices.count {
-                    for i in 0..<length { data[i][lane] = (f[lane * length + i] - means[lane]) * window[i] }
+            data.withUnsafeMutableBufferPointer { data in
+                frames.withUnsafeBufferPointer { f in
+                    var s0: Float80 = 0, s1: Float80 = 0, s2: Float80 = 0, s3: Float80 = 0
+                    for i in 0..<length {
+                        s0 += Float80(f[i])
+                        s1 += Float80(f[length + i])
+                        s2 += Float80(f[2 * length + i])
+                        s3 += Float80(f[3 * length + i])
+                    }
+                    let means = [s0, s1, s2, s3].map { Double($0 / Float80(length)) }
+                    for lane in 0..<indices.count {
+                        for i in 0..<length { data[i][lane] = (f[lane * length + i] - means[lane]) * window[i] }
+                    }
                 }
             }
             fft.forward(&data)
+            // Every lane's ln power spectrum (a lane not in use is never read), scaled back.
             let spectrumStep = 1 / (dx * Double(size))
-            var power = [Double](repeating: 0, count: bins)
-            for lane in indices.indices.map({ $0 - indices.lowerBound }) {
-                let r0 = data[0][lane] * dx, rn = data[size - 1][lane] * dx
-                power[0] = r0 * r0 + 0 * 0 + 1e-300
-                for k in 1..<bins - 1 {
-                    let re = data[2 * k - 1][lane] * dx, im = data[2 * k][lane] * dx
-                    power[k] = re * re + im * im + 1e-300
+            var power = [SIMD4<Double>](repeating: .zero, count: bins)
+            data.withUnsafeMutableBufferPointer { data in
+                power.withUnsafeMutableBufferPointer { power in
+                    let r0 = data[0] * dx, rn = data[size - 1] * dx, none = SIMD4<Double>(repeating: 0 * 0)
+                    power[0] = r0 * r0 + none + 1e-300
+                    for k in 1..<bins - 1 {
+                        let re = data[2 * k - 1] * dx, im = data[2 * k] * dx
+                        power[k] = re * re + im * im + 1e-300
+                    }
+                    power[bins - 1] = rn * rn + none + 1e-300
+                    power.withMemoryRebound(to: Double.self) { VectorMath.log($0) }
+                    data[0] = power[0] * spectrumStep
+                    for k in 1..<bins - 1 {
+                        data[2 * k - 1] = power[k] * spectrumStep
+                        data[2 * k] = SIMD4(repeating: 0 * spectrumStep)
+                    }
+                    data[size - 1] = power[bins - 1] * spectrumStep
                 }
-                power[bins - 1] = rn * rn + 0 * 0 + 1e-300
-                VectorMath.log(&power)
-                data[0][lane] = power[0] * spectrumStep
-                for k in 1..<bins - 1 {
-                    data[2 * k - 1][lane] = power[k] * spectrumStep
-                    data[2 * k][lane] = 0 * spectrumStep
-                }
-                data[size - 1][lane] = power[bins - 1] * spectrumStep
             }
             fft.inverse(&data)
             return (0..<indices.count).map { lane in (0..<bins).map { data[$0][lane] * data[$0][lane] } }

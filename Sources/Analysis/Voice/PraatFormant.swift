@@ -178,9 +178,14 @@ struct BurgLPC: Sendable {
         for i in 1...m {
             var numerator: Float80 = 0, denominator: Float80 = 0
             if n - i >= 1 {
-                for j in 1...n - i {
-                    numerator += Float80(b1[j]) * Float80(b2[j])
-                    denominator += Float80(b1[j]) * Float80(b1[j]) + Float80(b2[j]) * Float80(b2[j])
+                b1.withUnsafeBufferPointer { b1 in
+                    b2.withUnsafeBufferPointer { b2 in
+                        for j in 1...n - i {
+                            let x1 = Float80(b1[j]), x2 = Float80(b2[j])
+                            numerator += x1 * x2
+                            denominator += x1 * x1 + x2 * x2
+                        }
+                    }
                 }
             }
             guard denominator > 0 else { return Array(a[1...]) }
@@ -188,10 +193,28 @@ struct BurgLPC: Sendable {
             if i > 1 { for j in 1..<i { a[j] = aa[j] - a[i] * aa[i - j] } }
             if i < m {
                 for j in 1...i { aa[j] = a[j] }
-                if n - i - 1 >= 1 {
-                    for j in 1...n - i - 1 {
-                        b1[j] -= aa[i] * b2[j]
-                        b2[j] = b2[j + 1] - aa[i] * b1[j + 1]
+                let c = aa[i], last = n - i - 1
+                // b1[j] −= c·b2[j] and b2[j] = b2[j + 1] − c·b1[j + 1], both from the values before
+                // this step (j ascending reads b1[j + 1] and b2[j + 1] before writing them): four
+                // j at a time, all loads before the stores.
+                b1.withUnsafeMutableBufferPointer { b1 in
+                    b2.withUnsafeMutableBufferPointer { b2 in
+                        let p1 = UnsafeMutableRawPointer(b1.baseAddress!), p2 = UnsafeMutableRawPointer(b2.baseAddress!)
+                        var j = 1
+                        while j + 3 <= last {
+                            let x1 = p1.loadUnaligned(fromByteOffset: 8 * j, as: SIMD4<Double>.self)
+                            let x2 = p2.loadUnaligned(fromByteOffset: 8 * j, as: SIMD4<Double>.self)
+                            let next1 = p1.loadUnaligned(fromByteOffset: 8 * (j + 1), as: SIMD4<Double>.self)
+                            let next2 = p2.loadUnaligned(fromByteOffset: 8 * (j + 1), as: SIMD4<Double>.self)
+                            p1.storeBytes(of: x1 - c * x2, toByteOffset: 8 * j, as: SIMD4<Double>.self)
+                            p2.storeBytes(of: next2 - c * next1, toByteOffset: 8 * j, as: SIMD4<Double>.self)
+                            j += 4
+                        }
+                        while j <= last {
+                            b1[j] -= c * b2[j]
+                            b2[j] = b2[j + 1] - c * b1[j + 1]
+                            j += 1
+                        }
                     }
                 }
             }
