@@ -407,8 +407,9 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
 
     /// Per bin the weights of a window on consecutive values (``InterpolatedMean/taps``), laid
     /// out flat: bin j's sum is Σ_k weights[k]·y[first + k], k ascending from 0 (NaN for a window
-    /// with no taps), four bins side by side in the lanes of a vector where they share their
-    /// weights (each lane's sum in its own order: the same bits as one bin at a time).
+    /// with no taps). Four bins whose windows have as many taps and start at consecutive values
+    /// (every bin but the edges) run side by side in the lanes of a vector, their weights
+    /// interleaved once here: each lane's sum in its own order, the same bits as one bin at a time.
     struct TapTable: Sendable {
         /// 0-based index of each bin's first value; -1 for a bin whose mean is NaN.
         let first: [Int]
@@ -416,9 +417,10 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// Where each bin's weights start in `weights`.
         let offset: [Int]
         let weights: [Double]
-        /// Per group of four bins from 4·g: whether they have the same weights on four
-        /// consecutive runs of values (then one weight times four adjacent values per tap).
-        let uniform: [Bool]
+        /// Per group of four bins from 4·g: where its interleaved weights start in `lanes`, or -1
+        /// when its bins are not side by side as above.
+        let group: [Int]
+        let lanes: [SIMD4<Double>]
 
         init(_ taps: [InterpolatedMean.Taps?]) {
             first = taps.map { $0.map { $0.first - 1 } ?? -1 }
@@ -426,12 +428,15 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             var start = 0
             offset = count.map { c in defer { start += c }; return start }
             weights = taps.flatMap { $0?.weights ?? [] }
-            uniform = stride(from: 0, to: taps.count / 4 * 4, by: 4).map { j in
-                guard let base = taps[j], !base.weights.isEmpty else { return false }
-                return (1..<4).allSatisfy { l in
-                    taps[j + l].map { $0.first == base.first + l && $0.weights.map(\.bitPattern) == base.weights.map(\.bitPattern) } ?? false
-                }
+            var lanes: [SIMD4<Double>] = []
+            group = stride(from: 0, to: taps.count / 4 * 4, by: 4).map { j in
+                guard let base = taps[j], !base.weights.isEmpty,
+                      (1..<4).allSatisfy({ l in taps[j + l].map { $0.first == base.first + l && $0.weights.count == base.weights.count } ?? false })
+                else { return -1 }
+                defer { lanes += base.weights.indices.map { k in SIMD4((0..<4).map { taps[j + $0]!.weights[k] }) } }
+                return lanes.count
             }
+            self.lanes = lanes
         }
 
         func apply(_ y: UnsafeBufferPointer<Double>, into out: UnsafeMutableBufferPointer<Double>) {
@@ -441,27 +446,29 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                 count.withUnsafeBufferPointer { count in
                     offset.withUnsafeBufferPointer { offset in
                         weights.withUnsafeBufferPointer { weights in
-                            var j = 0
-                            while j < bins {
-                                if j + 4 <= bins, uniform[j / 4] {
-                                    let f = first[j], o = offset[j]
-                                    precondition(f >= 0 && f + count[j] + 3 <= y.count, "tap table: window outside the values")
-                                    var sum = SIMD4<Double>.zero
-                                    for k in 0..<count[j] {
-                                        sum += weights[o + k] * UnsafeRawPointer(y.baseAddress! + f + k).loadUnaligned(as: SIMD4<Double>.self)
+                            lanes.withUnsafeBufferPointer { lanes in
+                                var j = 0
+                                while j < bins {
+                                    if j + 4 <= bins, group[j / 4] >= 0 {
+                                        let f = first[j], o = group[j / 4]
+                                        precondition(f >= 0 && f + count[j] + 3 <= y.count, "tap table: window outside the values")
+                                        var sum = SIMD4<Double>.zero
+                                        for k in 0..<count[j] {
+                                            sum += lanes[o + k] * UnsafeRawPointer(y.baseAddress! + f + k).loadUnaligned(as: SIMD4<Double>.self)
+                                        }
+                                        for l in 0..<4 { out[j + l] = sum[l] }
+                                        j += 4
+                                        continue
                                     }
-                                    for l in 0..<4 { out[j + l] = sum[l] }
-                                    j += 4
-                                    continue
+                                    if first[j] < 0 {
+                                        out[j] = .nan
+                                    } else {
+                                        var sum = 0.0
+                                        for k in 0..<count[j] { sum += weights[offset[j] + k] * y[first[j] + k] }
+                                        out[j] = sum
+                                    }
+                                    j += 1
                                 }
-                                if first[j] < 0 {
-                                    out[j] = .nan
-                                } else {
-                                    var sum = 0.0
-                                    for k in 0..<count[j] { sum += weights[offset[j] + k] * y[first[j] + k] }
-                                    out[j] = sum
-                                }
-                                j += 1
                             }
                         }
                     }
