@@ -120,20 +120,21 @@ INLINE double sum16_total(sum16 s) {
     return (t[0] + t[2]) + (t[1] + t[3]);
 }
 
-INLINE double square_body(const double *input, double *output, size_t count) {
+/* x² into output when `store` (a constant: each instance has no branch in its loop), and the sum. */
+INLINE double squares_body(const double *input, double *output, size_t count, const int store) {
 #pragma STDC FP_CONTRACT OFF
     sum16 sum = sum16_zero();
     size_t n = 0;
     for (; n + 4 * LANES <= count; n += 4 * LANES)
         for (int q = 0; q < 4; q++) {
             v4 x = load4(input + n + 4 * q), x2 = x * x;
-            if (output) store4(output + n + 4 * q, x2);
+            if (store) store4(output + n + 4 * q, x2);
             sum.p[q] += x2;
         }
     double total = sum16_total(sum);
     for (; n < count; n++) {
         double x2 = input[n] * input[n];
-        if (output) output[n] = x2;
+        if (store) output[n] = x2;
         total += x2;
     }
     return total;
@@ -196,7 +197,8 @@ INLINE double channel_peak_body(const double *interleaved, size_t channels, size
                                            double *o2, double *m2, const double *i, size_t n) {          \
         average_body(a, s, o, m, a2, s2, o2, m2, i, n);                                                 \
     }                                                                                                   \
-    attribute static double square_##suffix(const double *i, double *o, size_t n) { return square_body(i, o, n); } \
+    attribute static double square_##suffix(const double *i, double *o, size_t n) { return squares_body(i, o, n, 1); } \
+    attribute static double sum_of_squares_##suffix(const double *i, size_t n) { return squares_body(i, NULL, n, 0); } \
     attribute static void meter_squares_##suffix(const double *a, const double *c, const double *z, double *o, size_t n, \
                                                  double *sums) {                                                    \
         meter_squares_body(a, c, z, o, n, sums);                                                                    \
@@ -269,7 +271,7 @@ void atk_exponential_average_pair(double alpha, double *state, double *output, d
 
 double atk_square(const double *input, double *output, size_t count) { DISPATCH(square, input, output, count) }
 
-double atk_sum_of_squares(const double *input, size_t count) { DISPATCH(square, input, NULL, count) }
+double atk_sum_of_squares(const double *input, size_t count) { DISPATCH(sum_of_squares, input, count) }
 
 void atk_meter_squares(const double *a, const double *c, const double *z, double *a_squares, size_t count, double *sums) {
 #ifdef VECTOR_LEVELS

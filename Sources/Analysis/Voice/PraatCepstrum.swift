@@ -112,7 +112,8 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                         s2 += Float80(f[2 * length + i])
                         s3 += Float80(f[3 * length + i])
                     }
-                    let means = [s0, s1, s2, s3].map { Double($0 / Float80(length)) }
+                    let count = Float80(length)
+                    let means = SIMD4(Double(s0 / count), Double(s1 / count), Double(s2 / count), Double(s3 / count))
                     for lane in 0..<indices.count {
                         for i in 0..<length { data[i][lane] = (f[lane * length + i] - means[lane]) * window[i] }
                     }
