@@ -28,17 +28,12 @@ INLINE v8 load_eight(const double *p, int reversed) {
     return v;
 }
 
-/* The first `available` (fewer than 8) of p[0], p[±1], …, p[±7], the others 0; `readable`
- * values lie in that direction from p. With 8 of them, one load and the lanes from `available`
- * on cleared bit by bit (+0 whatever they held); otherwise one value at a time. */
-INLINE v8 load_partial(const double *p, int reversed, size_t available, size_t readable) {
-    if (readable >= 8) {
-        const v8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
-        return (v8)((m8)load_eight(p, reversed) & (m8)(lanes < (double)available));
-    }
-    v8 v = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (size_t j = 0; j < available; j++) v[j] = reversed ? p[-(ptrdiff_t)j] : p[j];
-    return v;
+/* The first `available` (fewer than 8) of p[0], p[±1], …, p[±7], the others +0: one load of
+ * eight (readable: the sequence's room of seven values beyond each end) with the lanes from
+ * `available` on cleared bit by bit, whatever they held. */
+INLINE v8 load_partial(const double *p, int reversed, size_t available) {
+    const v8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+    return (v8)((m8)load_eight(p, reversed) & (m8)(lanes < (double)available));
 }
 
 /* One side of the interpolant at one place: its first value p[0] and the direction it reads
@@ -46,7 +41,6 @@ INLINE v8 load_partial(const double *p, int reversed, size_t available, size_t r
  * cos(θ0 − φ) = cm1 and cos φ = cs. */
 typedef struct {
     const double *p;
-    size_t readable;
     int reversed;
     double start, half_sin, c0, cm1, cs;
 } side;
@@ -94,7 +88,7 @@ INLINE void sides(const side *s, int n, size_t count, double *out) {
     }
     _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
         if (k < count)
-            sums[j] += load_partial(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k, s[j].readable - k) * signs[j] / a[j] * (1 + cos_now[j]);
+            sums[j] += load_partial(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k) * signs[j] / a[j] * (1 + cos_now[j]);
         const v8 t = sums[j];
         out[j] = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
     }
@@ -181,8 +175,8 @@ INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t dept
     double c[8];
     cosines_and_sine(angles, c);
     const double half_sin = 0.5 * (g <= 0.25 ? c[6] : c[7]);
-    both[0] = (side){centre + mid_left, (size_t)(mid_left + bound + 1), 1, start_left, half_sin, c[0], c[1], c[2]};
-    both[1] = (side){centre + mid_right, (size_t)(bound - mid_right + 1), 0, start_right, half_sin, c[3], c[4], c[5]};
+    both[0] = (side){centre + mid_left, 1, start_left, half_sin, c[0], c[1], c[2]};
+    both[1] = (side){centre + mid_right, 0, start_right, half_sin, c[3], c[4], c[5]};
     *count = (size_t)span; /* mid_left − left + 1 = right − mid_right + 1 */
     return 1;
 }

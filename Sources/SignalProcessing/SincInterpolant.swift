@@ -5,30 +5,38 @@ import InputGuards
 /// Praat's windowed-sinc interpolation (NUM_interpolate_sinc) of an even sequence r[−B…B]
 /// (r[−m] = r[m], B = r.count − 1, as Praat's pitch analysis extends its correlation), and the
 /// maximum of that interpolant by Brent's method (Praat's NUMimproveMaximum). The sequence is held
-/// mirrored, r[−B…B] contiguous, so each side of the interpolant reads memory in order.
+/// mirrored, r[−B…B] contiguous, so each side of the interpolant reads memory in order, with
+/// ``room`` values of room each side (the kernel's last step per side loads eight values and
+/// clears those past the span).
 public struct SincInterpolant: Sendable {
-    /// r[−B…B]: mirror[B + k] = r[|k|].
+    /// r[−B…B] from mirror[room]: mirror[room + B + k] = r[|k|].
     private var mirror: [Double]
     public private(set) var bound: Int
+    /// The values readable beyond ±B that CKernels' atk_sinc_value and atk_sinc_maxima need.
+    static let room = 7
 
     /// Room for r[0…capacity] (it grows if a longer sequence is loaded).
     public init(capacity: Int) {
-        mirror = [Double](repeating: 0, count: 2 * max(capacity, 0) + 1)
+        mirror = [Double](repeating: 0, count: 2 * (max(capacity, 0) + Self.room) + 1)
         bound = 0
     }
 
     /// Holds r[0…B] (B = r.count − 1) as r[−B…B]; an empty r as r = (0).
     public mutating func load(_ r: UnsafeBufferPointer<Double>) {
         bound = max(r.count - 1, 0)
-        if mirror.count < 2 * bound + 1 { mirror = [Double](repeating: 0, count: 2 * bound + 1) }
-        mirror[bound] = 0
+        if mirror.count < 2 * (bound + Self.room) + 1 { mirror = [Double](repeating: 0, count: 2 * (bound + Self.room) + 1) }
+        let centre = Self.room + bound
+        mirror[centre] = 0
         mirror.withUnsafeMutableBufferPointer { m in
             for k in 0..<r.count {
-                m[bound + k] = r[k]
-                m[bound - k] = r[k]
+                m[centre + k] = r[k]
+                m[centre - k] = r[k]
             }
         }
     }
+
+    /// r[0] in the mirror (r[k] at centre ± k).
+    private func centre(_ m: UnsafeBufferPointer<Double>) -> UnsafePointer<Double> { m.baseAddress! + Self.room + bound }
 
     /// The interpolant at real lag x: sinc(π·d) times a raised cosine reaching zero one sample
     /// beyond the span, the span `depth` samples each side clipped to the sequence; near its ends
@@ -37,7 +45,7 @@ public struct SincInterpolant: Sendable {
     /// cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), the rounding error growing by about one ulp per
     /// step, an eighth of the steps of one chain; eight partial sums).
     public func value(at x: Double, depth: Int) -> Double {
-        mirror.withUnsafeBufferPointer { atk_sinc_value($0.baseAddress! + bound, bound, x, depth) }
+        mirror.withUnsafeBufferPointer { atk_sinc_value(centre($0), bound, x, depth) }
     }
 
     /// The interpolant's window polynomials on eight values: cos x in lanes 0–5 and 7, sin x in
@@ -61,7 +69,7 @@ public struct SincInterpolant: Sendable {
     /// golden section.
     public func maximum(around i: Int, depth: Int) -> (x: Double, y: Double) {
         var place = i, depth = depth, x = 0.0, y = 0.0
-        mirror.withUnsafeBufferPointer { atk_sinc_maxima($0.baseAddress! + bound, bound, &place, &depth, 1, &x, &y) }
+        mirror.withUnsafeBufferPointer { atk_sinc_maxima(centre($0), bound, &place, &depth, 1, &x, &y) }
         return (x, y)
     }
 
@@ -72,6 +80,6 @@ public struct SincInterpolant: Sendable {
                        y: UnsafeMutableBufferPointer<Double>) {
         precondition(depths.count == places.count && x.count == places.count && y.count == places.count)
         guard let p = places.baseAddress, let d = depths.baseAddress, let xs = x.baseAddress, let ys = y.baseAddress else { return }
-        mirror.withUnsafeBufferPointer { atk_sinc_maxima($0.baseAddress! + bound, bound, p, d, places.count, xs, ys) }
+        mirror.withUnsafeBufferPointer { atk_sinc_maxima(centre($0), bound, p, d, places.count, xs, ys) }
     }
 }

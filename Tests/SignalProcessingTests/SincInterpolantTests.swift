@@ -90,13 +90,14 @@ import CKernels
         #expect(interpolant.maximum(around: 0, depth: 70).y == 0)
     }
 
-    @Test("the last, partial step of each side reads eight values at once only where eight lie inside r[−bound…bound]: the sequence flush against inaccessible pages at either end gives the same bits as SincInterpolant at every place and depth")
+    @Test("the last, partial step of each side loads eight values and clears those past the span: r[−bound…bound] with seven NaNs each side, flush against inaccessible pages, gives the same bits as SincInterpolant at every place and depth")
     func lastStepStaysInside() throws {
-        let bound = 40
+        let bound = 40, room = SincInterpolant.room
         let r = Self.noisyCorrelation(bound: bound, amplitude: 0.8, period: 11.3, decay: 60, seed: 20_261_127)
         var interpolant = SincInterpolant(capacity: bound)
         r.withUnsafeBufferPointer { interpolant.load($0) }
-        let mirrored = r.reversed() + r.dropFirst()
+        let padding = [Double](repeating: .nan, count: room)
+        let mirrored = padding + r.reversed() + r.dropFirst() + padding
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let bytes = 3 * page
         let region = try #require(mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
@@ -104,11 +105,11 @@ import CKernels
         defer { munmap(region, bytes) }
         #expect(mprotect(region, page, PROT_NONE) == 0 && mprotect(region + 2 * page, page, PROT_NONE) == 0)
         let data = (region + page).bindMemory(to: Double.self, capacity: page / 8)
-        // The sequence at the middle page's start (nothing readable before −bound), then at its
-        // end (nothing after +bound).
+        // The padded sequence at the middle page's start (nothing readable before −bound − 7),
+        // then at its end (nothing after bound + 7).
         for start in [0, page / 8 - mirrored.count] {
             for (k, value) in mirrored.enumerated() { data[start + k] = value }
-            let centre = UnsafePointer(data + start + bound)
+            let centre = UnsafePointer(data + start + room + bound)
             for depth in [3, 5, 9, 12, 15, 17, 70, 700] {
                 for step in 0...(8 * bound) {
                     let x = -Double(bound) + 0.2501 * Double(step) / 1.0001

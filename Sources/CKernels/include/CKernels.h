@@ -79,7 +79,8 @@ void atk_lag_products(const double *x, size_t window, size_t first, size_t last,
 void atk_correlation_terms(const double *a, const double *b, size_t count, double *product, double *energy, double *peak);
 
 /* Praat's windowed-sinc interpolant (NUM_interpolate_sinc) of the even sequence r[−bound…bound]
- * held contiguous around `centre` (centre[k] = r[k], |k| ≤ bound), at real lag x with `depth`
+ * held contiguous around `centre` (centre[k] = r[k], |k| ≤ bound; centre[k] readable, whatever it
+ * holds, for |k| ≤ bound + 7: a side's last step loads eight values), at real lag x with `depth`
  * samples each side clipped to the sequence; near its ends Praat's lower orders (nearest, linear,
  * cubic), r[bound] for x beyond ±bound, NaN or ±∞. Each side Σ_k r·½ sin(πd)·(−1)^k/(πd + kπ)·(1 +
  * cos(θ0 + kφ)), sin πd and the window's first cosines by Taylor polynomials and the rest by the
