@@ -1,4 +1,5 @@
 import Glibc
+import SignalProcessing
 
 /// Praat's "Sound: Resample..." (Sound_resample, Praat 6.1.38 fon/Sound.cpp), which its formant
 /// and cepstrogram analyses run first to bring the sound to twice their maximum frequency:

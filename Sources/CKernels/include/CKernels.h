@@ -112,6 +112,15 @@ void atk_log_array(double *x, size_t n);
 void atk_log10_array(double *x, size_t n);
 void atk_exp_array(double *x, size_t n);
 
+/* One pass of FFTPACK's real transform of a power-of-two size (Swarztrauber's radf2/radf4 forward,
+ * radb2/radb4 inverse, as Praat's NUMfft_d.cpp runs them) from cc into ch, with FFTPACK's ido, l1
+ * and the pass's twiddles from wa (a radix-4 pass's three sets at wa, wa + ido, wa + 2·ido), on
+ * `lanes` interleaved transforms (1, or 4: value j of transform l at [4j + l]). Each lane with
+ * FFTPACK's operations in its order, no fused multiply-adds: the same bits on every instruction
+ * set and for any lane count. Returns 0, or -1 (nothing done) for a radix other than 2 and 4 or
+ * lanes other than 1 and 4. */
+int atk_fftpack_pass(size_t lanes, int radix, int inverse, size_t ido, size_t l1, const double *cc, double *ch, const double *wa);
+
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
 
