@@ -14,7 +14,7 @@ import SignalProcessing
 ///    outside the unit circle reflected into it, and a formant for every root on or above the real
 ///    axis at F = |arg z|·fₙ/π within [50 Hz, fₙ − 50 Hz], bandwidth −ln|z|²·fₙ/π, sorted by F.
 /// A frame whose samples are all zero has no formants. The resampling runs on Praat's own FFT
-/// (``PraatFFT``), so the frames are Praat's to the bit, also where the LPC polynomial is
+/// (SignalProcessing's `PraatFFT`), so the frames are Praat's to the bit, also where the LPC polynomial is
 /// ill-conditioned (the resampler's ringing in a digitally silent stretch).
 public struct PraatFormantAnalysis: Sendable, Hashable {
     /// Seconds between frame centres (0: window length / 4).

@@ -1,4 +1,3 @@
-import Glibc
 import SignalProcessing
 
 /// Praat's "Sound: Resample..." (Sound_resample, Praat 6.1.38 fon/Sound.cpp), which its formant
@@ -31,11 +30,11 @@ extension PraatSound {
             var result = [Double](repeating: 0, count: newCount)
             var i = 0
             while i < newCount {
-                if i + 4 <= newCount, let four = Self.interpolateSinc(y, at: SIMD4(index(i), index(i + 1), index(i + 2), index(i + 3)), depth: precision) {
+                if i + 4 <= newCount, let four = PraatSincInterpolation.values(y, at: SIMD4(index(i), index(i + 1), index(i + 2), index(i + 3)), depth: precision) {
                     for lane in 0..<4 { result[i + lane] = four[lane] }
                     i += 4
                 } else {
-                    result[i] = Self.interpolateSinc(y, at: index(i), depth: precision)
+                    result[i] = PraatSincInterpolation.value(y, at: index(i), depth: precision)
                     i += 1
                 }
             }
@@ -99,93 +98,5 @@ extension PraatSound {
         case 2: return size - 1
         default: return index - 2
         }
-    }
-
-    /// Praat's NUM_interpolate_sinc (melder/NUMinterpol.cpp) of y[1…n] at the 1-based real
-    /// index x: constant beyond the ends, exact at integers, the depth clipped to the samples
-    /// available each side (nearest, linear and cubic below depth 3), and otherwise
-    /// Σ y[i]·sinc(π(x − i))·½(1 + cos(π(x − i)/(x − left + 1))) over `depth` samples each side,
-    /// the window's cosines by Praat's angle-addition recurrence.
-    static func interpolateSinc(_ y: UnsafeBufferPointer<Double>, at x: Double, depth maxDepth: Int) -> Double {
-        let n = y.count
-        guard n >= 1, x.isFinite else { return .nan }
-        if x < 1 { return y[0] }
-        if x > Double(n) { return y[n - 1] }
-        let midleft = Int(x.rounded(.down)), midright = midleft + 1
-        if x == Double(midleft) { return y[midleft - 1] }
-        let depth = min(maxDepth, midright - 1, n - midleft)
-        if depth <= 0 { return y[Int((x + 0.5).rounded(.down)) - 1] }
-        if depth == 1 { return y[midleft - 1] + (x - Double(midleft)) * (y[midright - 1] - y[midleft - 1]) }
-        if depth == 2 {
-            let yl = y[midleft - 1], yr = y[midright - 1]
-            let dyl = 0.5 * (yr - y[midleft - 2]), dyr = 0.5 * (y[midright] - yl)
-            let fil = x - Double(midleft), fir = Double(midright) - x
-            return yl * fir + yr * fil - fil * fir * (0.5 * (dyr - dyl) + (fil - 0.5) * (dyl + dyr - 2 * (yr - yl)))
-        }
-        let left = midright - depth, right = midleft + depth
-        var result = 0.0
-        // One side of the window: the samples `indices` at distances d, d + 1, … from x, the
-        // raised cosine spanning `span` samples (Praat's recurrence for its cosines).
-        func add(_ indices: some Sequence<Int>, distance: Double, span: Double) {
-            var a = Double.pi * distance
-            var halfSinA = 0.5 * sin(a)
-            let aa = a / span, daa = Double.pi / span
-            var cosaa = cos(aa), sinaa = sin(aa)
-            let cosdaa = cos(daa), sindaa = sin(daa)
-            for ix in indices {
-                result += y[ix - 1] * (halfSinA / a * (1 + cosaa))
-                a += .pi
-                let help = cosaa * cosdaa - sinaa * sindaa
-                sinaa = cosaa * sindaa + sinaa * cosdaa
-                cosaa = help
-                halfSinA = -halfSinA
-            }
-        }
-        add(stride(from: midleft, through: left, by: -1), distance: x - Double(midleft), span: x - Double(left) + 1)
-        add(midright...right, distance: Double(midright) - x, span: Double(right) - x + 1)
-        return result
-    }
-
-    /// ``interpolateSinc(_:at:depth:)`` at four indices at once, each lane with that function's
-    /// operations in its order (the same values, the four windows' recurrences side by side);
-    /// nil unless every index lies between samples with `depth` ≥ 3 samples each side.
-    static func interpolateSinc(_ y: UnsafeBufferPointer<Double>, at x: SIMD4<Double>, depth: Int) -> SIMD4<Double>? {
-        guard depth >= 3, let base = y.baseAddress else { return nil }
-        var midleft = SIMD4<Int>()
-        for lane in 0..<4 {
-            guard x[lane] >= 1, x[lane] <= Double(y.count) else { return nil }
-            midleft[lane] = Int(x[lane].rounded(.down))
-            guard x[lane] != Double(midleft[lane]), midleft[lane] >= depth, y.count - midleft[lane] >= depth else { return nil }
-        }
-        let left = SIMD4<Double>(midleft &+ 1 &- depth), right = SIMD4<Double>(midleft &+ depth)
-        var result = SIMD4<Double>()
-        // One side of the windows: per lane the samples from `start` (1-based) by `step`, at
-        // distances d, d + 1, … from x, the raised cosine spanning `span` samples.
-        func add(from start: SIMD4<Int>, step: Int, distance: SIMD4<Double>, span: SIMD4<Double>) {
-            var a = Double.pi * distance
-            var halfSinA = SIMD4<Double>(), cosaa = SIMD4<Double>(), sinaa = SIMD4<Double>(), cosdaa = SIMD4<Double>(), sindaa = SIMD4<Double>()
-            let aa = a / span, daa = Double.pi / span
-            for lane in 0..<4 {
-                halfSinA[lane] = 0.5 * sin(a[lane])
-                cosaa[lane] = cos(aa[lane])
-                sinaa[lane] = sin(aa[lane])
-                cosdaa[lane] = cos(daa[lane])
-                sindaa[lane] = sin(daa[lane])
-            }
-            var p = (base + start[0] - 1, base + start[1] - 1, base + start[2] - 1, base + start[3] - 1)
-            for _ in 0..<depth {
-                result += SIMD4(p.0.pointee, p.1.pointee, p.2.pointee, p.3.pointee) * (halfSinA / a * (1 + cosaa))
-                a += .pi
-                let help = cosaa * cosdaa - sinaa * sindaa
-                sinaa = cosaa * sindaa + sinaa * cosdaa
-                cosaa = help
-                halfSinA = -halfSinA
-                p = (p.0 + step, p.1 + step, p.2 + step, p.3 + step)
-            }
-        }
-        let low = SIMD4<Double>(midleft)
-        add(from: midleft, step: -1, distance: x - low, span: x - left + 1)
-        add(from: midleft &+ 1, step: 1, distance: low + 1 - x, span: right - x + 1)
-        return result
     }
 }
