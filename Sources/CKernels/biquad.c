@@ -1,5 +1,5 @@
 /* Eight biquad cascades in the eight lanes of one vector (CKernels.h, atk_biquad_lanes). */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <string.h>
 
@@ -7,17 +7,11 @@
  * fuses a multiply and an add: no contraction here either. */
 #pragma STDC FP_CONTRACT OFF
 /* The vector helpers are always inlined: no vector value crosses a call (see kernels.c). */
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define INLINE static inline __attribute__((always_inline))
 
 /* Each lane reads its own input and writes its own output: independent signals, or segments of
  * one signal. The body is written once per vector width (2, 4 or 8 lanes: the narrowest that holds
  * the lanes in use, as a wider vector costs more per step on processors that split it) and
  * instantiated per instruction set like the kernels of kernels.c. */
-typedef double v2 __attribute__((vector_size(16), aligned(8)));
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
-typedef double v8 __attribute__((vector_size(64), aligned(8)));
 
 /* lanes_steps_N: steps [from, to) of every lane; lane j's step n goes to outputs[j][n − offset[j]]
  * when bit j of `writing` is set. lanes_body_N: loads the coefficients and states of lanes
@@ -95,8 +89,8 @@ LANES_WIDTH(8, v8)
 
 LANES_INSTANCE(, 1)
 #if defined(__x86_64__)
-LANES_INSTANCE(__attribute__((target("avx2,fma"))), 2)
-LANES_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
+LANES_INSTANCE(LEVEL_2, 2)
+LANES_INSTANCE(LEVEL_3, 3)
 #endif
 
 int atk_biquad_lanes(const double *coefficients, double *state, size_t sections, const double *const *inputs, ptrdiff_t stride,

@@ -1,17 +1,12 @@
 /* The passes of FFTPACK's real transform for powers of two (CKernels.h, atk_fftpack_pass):
  * P. N. Swarztrauber's radf2, radf4, radb2 and radb4 (FFTPACK, NCAR 1985, public domain), as
  * Praat 6.1.38 runs them (dwsys/NUMfft_d.cpp), on one transform or on four interleaved ones. */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <string.h>
 
 /* The same bits on every instruction set: no contraction, each lane a double's operations. */
 #pragma STDC FP_CONTRACT OFF
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define INLINE static inline __attribute__((always_inline))
-
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
 
 /* FFTPACK's 1-based notation: forward CC(I, K, M) → CH(I, M, K), backward CC(I, M, K) →
  * CH(I, K, M), I = 1…ido, K = 1…l1, M = 1…radix; IC = ido + 2 − I; WA(j) is wa[j − 1]. A value is
@@ -201,19 +196,12 @@ typedef double v4 __attribute__((vector_size(32), aligned(8)));
 PASSES(double, one, )
 PASSES(v4, four_1, )
 #if defined(__x86_64__)
-PASSES(v4, four_2, __attribute__((target("avx2,fma"))))
-PASSES(v4, four_3, __attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))))
+PASSES(v4, four_2, LEVEL_2)
+PASSES(v4, four_3, LEVEL_3)
 #endif
 
 int atk_fftpack_pass(size_t lanes, int radix, int inverse, size_t ido, size_t l1, const double *cc, double *ch, const double *wa) {
     if (lanes == 1) return pass_one(radix, inverse, ido, l1, cc, ch, wa);
     if (lanes != 4) return -1;
-#if defined(__x86_64__)
-    switch (atk_kernel_level()) {
-    case 3: return pass_four_3(radix, inverse, ido, l1, cc, ch, wa);
-    case 2: return pass_four_2(radix, inverse, ido, l1, cc, ch, wa);
-    default: break;
-    }
-#endif
-    return pass_four_1(radix, inverse, ido, l1, cc, ch, wa);
+    return LEVEL_CALL(pass_four, radix, inverse, ido, l1, cc, ch, wa);
 }

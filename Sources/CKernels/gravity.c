@@ -1,6 +1,6 @@
 /* Vertical and horizontal dynamic acceleration against a gravity estimate (CKernels.h,
  * atk_gravity_decompose). */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <math.h>
 #include <string.h>
@@ -10,12 +10,6 @@
  * rounded in every instruction set. */
 #pragma STDC FP_CONTRACT OFF
 /* The vector helpers are always inlined: no vector value crosses a call (see kernels.c). */
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define INLINE static inline __attribute__((always_inline))
-
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
-typedef long long v4i __attribute__((vector_size(32), aligned(8)));
 
 INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
 INLINE void store4(double *p, v4 v) { memcpy(p, &v, sizeof v); }
@@ -88,8 +82,8 @@ INLINE void decompose_body(const double *x, const double *y, const double *z, co
 
 GRAVITY_INSTANCE(, 1)
 #if defined(__x86_64__)
-GRAVITY_INSTANCE(__attribute__((target("avx2,fma"))), 2)
-GRAVITY_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
+GRAVITY_INSTANCE(LEVEL_2, 2)
+GRAVITY_INSTANCE(LEVEL_3, 3)
 #endif
 
 void atk_gravity_decompose(const double *x, const double *y, const double *z, const double *gx, const double *gy,

@@ -1,26 +1,18 @@
 /* The toolkit's hot loops (CKernels.h). Each kernel body is written once, as an always-inline
  * function on GCC/Clang vector types, and instantiated for three instruction sets; the public
  * function picks one per call from `atk_kernel_level`. */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The v4 helpers below are always inlined: no v4 value crosses a call, so the ABI note about
- * passing 32-byte vectors without AVX does not apply. */
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
 #define LANES 4
-
-#define INLINE static inline __attribute__((always_inline))
 
 INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
 INLINE void store4(double *p, v4 v) { memcpy(p, &v, sizeof v); }
 INLINE v4 splat(double x) { return (v4){x, x, x, x}; }
-typedef long long v4i __attribute__((vector_size(32), aligned(8)));
 /* Lane-wise maximum (a when a > b, else b), by a comparison mask. */
 INLINE v4 max4(v4 a, v4 b) {
     v4i greater = a > b;
@@ -211,8 +203,8 @@ INLINE double channel_peak_body(const double *interleaved, size_t channels, size
 INSTANTIATE(, 1)
 #if defined(__x86_64__)
 #define VECTOR_LEVELS 1
-INSTANTIATE(__attribute__((target("avx2,fma"))), 2)
-INSTANTIATE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
+INSTANTIATE(LEVEL_2, 2)
+INSTANTIATE(LEVEL_3, 3)
 #endif
 
 static _Atomic int chosen_level = 0;

@@ -1,6 +1,6 @@
 /* Lag products of one signal and the terms of one window correlation (CKernels.h,
  * atk_lag_products, atk_correlation_terms). */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <string.h>
 
@@ -8,12 +8,6 @@
  * multiply-add rounds once where the baseline rounds twice), and one summation order for all. */
 #pragma STDC FP_CONTRACT OFF
 /* The vector helpers are always inlined: no vector value crosses a call (see kernels.c). */
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define INLINE static inline __attribute__((always_inline))
-
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
-typedef long long v4i __attribute__((vector_size(32), aligned(8)));
 
 INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
 
@@ -151,8 +145,8 @@ INLINE void lags_body(const double *x, size_t window, size_t first, size_t last,
 
 LAGS_INSTANCE(, 1, 3)
 #if defined(__x86_64__)
-LAGS_INSTANCE(__attribute__((target("avx2,fma"))), 2, 3)
-LAGS_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3, 4)
+LAGS_INSTANCE(LEVEL_2, 2, 3)
+LAGS_INSTANCE(LEVEL_3, 3, 4)
 #endif
 
 void atk_lag_products(const double *x, size_t window, size_t first, size_t last, double *out) {

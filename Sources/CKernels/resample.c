@@ -1,20 +1,12 @@
 /* Praat's windowed-sinc interpolation for resampling, four new samples at a time (CKernels.h,
  * atk_sinc_resample4). */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <math.h>
 #include <string.h>
 
 /* The same bits on every instruction set: no contraction, each lane a double's operations. */
 #pragma STDC FP_CONTRACT OFF
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define INLINE static inline __attribute__((always_inline))
-
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
-
-/* π as a double, the value of Swift's Double.pi. */
-static const double pi = 3.141592653589793115997963468544185161590576171875;
 
 /* One side of the four windows, added to *result: per lane the samples from y[start − 1] by
  * `step`, at distances d, d + 1, … from x, the raised cosine spanning `span` samples; Praat's
@@ -76,17 +68,10 @@ INLINE int resample4_body(const double *y, size_t n, const double *x, ptrdiff_t 
 
 RESAMPLE_INSTANCE(, 1)
 #if defined(__x86_64__)
-RESAMPLE_INSTANCE(__attribute__((target("avx2,fma"))), 2)
-RESAMPLE_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
+RESAMPLE_INSTANCE(LEVEL_2, 2)
+RESAMPLE_INSTANCE(LEVEL_3, 3)
 #endif
 
 int atk_sinc_resample4(const double *y, size_t n, const double *x, ptrdiff_t depth, double *out) {
-#if defined(__x86_64__)
-    switch (atk_kernel_level()) {
-    case 3: return resample4_3(y, n, x, depth, out);
-    case 2: return resample4_2(y, n, x, depth, out);
-    default: break;
-    }
-#endif
-    return resample4_1(y, n, x, depth, out);
+    return LEVEL_CALL(resample4, y, n, x, depth, out);
 }

@@ -1,21 +1,11 @@
 /* Praat's windowed-sinc interpolant and its Brent maxima (CKernels.h, atk_sinc_value, atk_sinc_maxima). */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <math.h>
 #include <string.h>
 
 /* The same bits on every instruction set: no contraction, one order for all (see lagproducts.c). */
 #pragma STDC FP_CONTRACT OFF
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define INLINE static inline __attribute__((always_inline))
-
-typedef double v8 __attribute__((vector_size(64), aligned(8)));
-
-/* π as a double, the value of Swift's Double.pi. */
-static const double pi = 3.141592653589793115997963468544185161590576171875;
-
-typedef long long m8 __attribute__((vector_size(64), aligned(8)));
 
 /* p[0], p[±1], …, p[±7], in direction ±1. */
 INLINE v8 load_eight(const double *p, int reversed) {
@@ -333,22 +323,17 @@ INLINE void maxima_body(const double *centre, ptrdiff_t bound, const ptrdiff_t *
 
 SINC_INSTANCE(, 1)
 #if defined(__x86_64__)
-SINC_INSTANCE(__attribute__((target("avx2,fma"))), 2)
-SINC_INSTANCE(__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))), 3)
-/* The instance for the processor's level (void or not: a conditional of calls). */
-#define SINC_CALL(name, ...)                                                                                      \
-    (atk_kernel_level() == 3 ? name##_3(__VA_ARGS__) : atk_kernel_level() == 2 ? name##_2(__VA_ARGS__) : name##_1(__VA_ARGS__))
-#else
-#define SINC_CALL(name, ...) name##_1(__VA_ARGS__)
+SINC_INSTANCE(LEVEL_2, 2)
+SINC_INSTANCE(LEVEL_3, 3)
 #endif
 
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
-    return SINC_CALL(value, centre, bound, x, depth);
+    return LEVEL_CALL(value, centre, bound, x, depth);
 }
 
 void atk_sinc_maxima(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
                      double *y) {
-    SINC_CALL(maxima, centre, bound, places, depths, n, x, y);
+    LEVEL_CALL(maxima, centre, bound, places, depths, n, x, y);
 }
 
-void atk_sinc_cosines(const double *x, double *out) { SINC_CALL(cosines, x, out); }
+void atk_sinc_cosines(const double *x, double *out) { LEVEL_CALL(cosines, x, out); }

@@ -1,5 +1,5 @@
 /* The true-peak meter's runs and interpolation (CKernels.h, atk_true_peak). */
-#include "CKernels.h"
+#include "vectors.h"
 
 #include <math.h>
 #include <string.h>
@@ -7,9 +7,7 @@
 /* Each output is the same chain of products and sums on every instruction set and in the tail:
  * no contraction. */
 #pragma STDC FP_CONTRACT OFF
-#pragma GCC diagnostic ignored "-Wpsabi"
 
-#define INLINE static inline __attribute__((always_inline))
 #define TAPS ATK_TRUE_PEAK_TAPS
 
 /* Whether the bound of output i (Σ central[k]·|w[i − first − k]| + others) may exceed best; the
@@ -58,18 +56,15 @@ INLINE double single_peak(const double *w, size_t i, const double *h, size_t pha
         return best;                                                                                           \
     }
 
-typedef double v2 __attribute__((vector_size(16), aligned(8)));
-typedef double v4 __attribute__((vector_size(32), aligned(8)));
-typedef double v8 __attribute__((vector_size(64), aligned(8)));
 TRUE_PEAK_WIDTH(2, v2)
 TRUE_PEAK_WIDTH(4, v4)
 TRUE_PEAK_WIDTH(8, v8)
 
-__attribute__((target("avx2,fma"))) static double true_peak_avx2(const double *w, size_t s, size_t e, const double *h, size_t p,
+LEVEL_2 static double true_peak_avx2(const double *w, size_t s, size_t e, const double *h, size_t p,
                                                                 const double *c, size_t f, double o, double b) {
     return true_peak_4(w, s, e, h, p, c, f, o, b);
 }
-__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))) static double true_peak_avx512(const double *w, size_t s, size_t e,
+LEVEL_3 static double true_peak_avx512(const double *w, size_t s, size_t e,
                                                                                              const double *h, size_t p,
                                                                                              const double *c, size_t f,
                                                                                              double o, double b) {
