@@ -68,3 +68,8 @@ void atk_interrupts_unregister(int slot) {
 }
 
 void atk_malloc_one_arena(void) { mallopt(M_ARENA_MAX, 1); }
+
+void atk_malloc_keep_freed(void) {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}

@@ -33,16 +33,36 @@ public enum MemoryBudget {
 
     private static let reserved = Atomic<Int>(0)
 
-    /// Call first thing in a process that reserves: under an address-space limit, glibc's malloc
+    /// Call first thing in a process that reserves. Under an address-space limit, glibc's malloc
     /// keeps one arena (`M_ARENA_MAX` 1) instead of reserving 64 MiB of address space for each
     /// thread that allocates (measured: a two-thread voice analysis took 142 MB more address
     /// space than its resident memory), so the address space follows what is allocated and the
-    /// estimates hold. Without such a limit nothing changes.
+    /// estimates hold. Without any limit, malloc keeps what is freed for the next allocation
+    /// (`atk_malloc_keep_freed`; measured on a 2-core AMD EPYC, a one-job batch of 20 generated
+    /// task runs on one CPU: system time 0.56 s → 0.08 s of about 11 s, wall time 2–6 % less in
+    /// medians of five, peak resident memory 1 % more). Under a limit freed memory goes back, so
+    /// what the limit counts stays what is in use and no estimate is refused for memory merely
+    /// kept.
     public static func prepare() {
         var limit = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
-            atk_malloc_one_arena()
+        let addressSpaceLimited = getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+        switch mallocPolicy(addressSpaceLimited: addressSpaceLimited, memoryLimited: cgroupLimit != nil) {
+        case .oneArena: atk_malloc_one_arena()
+        case .keepFreed: atk_malloc_keep_freed()
+        case .glibcDefaults: break
         }
+    }
+
+    /// How malloc is set up (``prepare()``).
+    enum MallocPolicy: Equatable {
+        case oneArena, keepFreed, glibcDefaults
+    }
+
+    /// One arena under an address-space limit; memory freed kept only when no limit counts it
+    /// (under a cgroup limit glibc's defaults give it back).
+    static func mallocPolicy(addressSpaceLimited: Bool, memoryLimited: Bool) -> MallocPolicy {
+        if addressSpaceLimited { return .oneArena }
+        return memoryLimited ? .glibcDefaults : .keepFreed
     }
 
     /// Address space of the stacks of the threads a parallel analysis may start (Dispatch: one

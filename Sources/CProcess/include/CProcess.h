@@ -2,7 +2,7 @@
 #define ATK_PROCESS_H
 
 /// The toolkit's process-wide C: temporary files removed when a signal ends the process, and
-/// malloc's arenas under an address-space limit.
+/// how malloc keeps memory.
 ///
 /// Temporary files removed when the process is ended by SIGINT, SIGTERM or SIGHUP.
 ///
@@ -31,5 +31,11 @@ void atk_interrupts_unregister(int slot);
 /// Keeps malloc to one arena (glibc `mallopt(M_ARENA_MAX, 1)`): each thread that allocates
 /// otherwise reserves a 64 MiB heap of address space, which an address-space limit counts.
 void atk_malloc_one_arena(void);
+
+/// Keeps what malloc frees for the next allocation instead of returning it to the kernel:
+/// blocks under 32 MiB come from the heap (`M_MMAP_THRESHOLD`), and the heap is trimmed only
+/// above 256 MiB free at its top (`M_TRIM_THRESHOLD`). glibc's defaults map and unmap an
+/// analysis's large arrays again and again, and every new page costs a fault and a clearing.
+void atk_malloc_keep_freed(void);
 
 #endif
