@@ -24,6 +24,19 @@ public struct PraatFFT: Sendable {
         var fours = 0, rest = size
         while rest % 4 == 0 { rest /= 4; fours += 1 }
         factors = (rest == 2 ? [2] : []) + [Int](repeating: 4, count: fours)
+        twiddles = Self.twiddles(size: size, factors: factors)
+    }
+
+    /// The tables of the last two sizes made up to 2^20 points (at most 2 · 8 MB kept): a voice
+    /// analysis's two resamplings share one, and a batch's recordings of one length share it too.
+    static let cache = TwiddleCache(tables: 2, sizeLimit: 1 << 20)
+
+    private static func twiddles(size: Int, factors: [Int]) -> [Double] {
+        cache.twiddles(size: size) { makeTwiddles(size: size, factors: factors) }
+    }
+
+    /// FFTPACK's rffti1: cos and sin of k·ℓ·2π/N for every pass but the last.
+    private static func makeTwiddles(size: Int, factors: [Int]) -> [Double] {
         var twiddles = [Double](repeating: 0, count: size)
         let step = 2 * Double.pi / Double(size)
         var start = 0, l1 = 1
@@ -44,7 +57,7 @@ public struct PraatFFT: Sendable {
             }
             l1 = l2
         }
-        self.twiddles = twiddles
+        return twiddles
     }
 
     /// In place: N samples → the spectrum in FFTPACK order (of each lane's samples).
@@ -112,3 +125,35 @@ public protocol PraatFFTValue {
 
 extension Double: PraatFFTValue { public static var lanes: Int { 1 } }
 extension SIMD4: PraatFFTValue where Scalar == Double { public static var lanes: Int { 4 } }
+
+/// Twiddle tables by transform size, the most recently used kept: at most `tables` of them, each
+/// of at most `sizeLimit` points (larger ones are made and not kept). A table is made under the
+/// lock, so two threads asking for one size make it once.
+final class TwiddleCache: Sendable {
+    let tables: Int
+    let sizeLimit: Int
+    private let kept = Locked<[(size: Int, twiddles: [Double])]>([])
+
+    init(tables: Int, sizeLimit: Int) {
+        self.tables = tables
+        self.sizeLimit = sizeLimit
+    }
+
+    /// The sizes kept, the most recently used last.
+    var sizes: [Int] { kept.withLock { $0.map(\.size) } }
+
+    func twiddles(size: Int, make: () -> [Double]) -> [Double] {
+        guard size <= sizeLimit, tables > 0 else { return make() }
+        return kept.withLock { kept in
+            if let found = kept.firstIndex(where: { $0.size == size }) {
+                let table = kept.remove(at: found)
+                kept.append(table)
+                return table.twiddles
+            }
+            let made = make()
+            kept.append((size, made))
+            if kept.count > tables { kept.removeFirst() }
+            return made
+        }
+    }
+}

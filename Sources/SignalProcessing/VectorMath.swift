@@ -7,6 +7,8 @@ import CKernels
 public enum VectorMath {
     public static func log(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { log($0) } }
     public static func log(_ x: UnsafeMutableBufferPointer<Double>) { atk_log_array(x.baseAddress, x.count) }
-    public static func log10(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_log10_array($0.baseAddress, $0.count) } }
-    public static func exp(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_exp_array($0.baseAddress, $0.count) } }
+    public static func log10(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { log10($0) } }
+    public static func log10(_ x: UnsafeMutableBufferPointer<Double>) { atk_log10_array(x.baseAddress, x.count) }
+    public static func exp(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { exp($0) } }
+    public static func exp(_ x: UnsafeMutableBufferPointer<Double>) { atk_exp_array(x.baseAddress, x.count) }
 }

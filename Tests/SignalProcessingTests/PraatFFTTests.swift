@@ -73,6 +73,24 @@ import TestSupport
         }
     }
 
+    @Test("the twiddle cache keeps the two sizes used last, makes a kept size's table once, keeps none over its size limit; a cached table transforms as a fresh one")
+    func twiddleCache() throws {
+        let cache = TwiddleCache(tables: 2, sizeLimit: 64)
+        var made: [Int] = []
+        func table(_ size: Int) -> [Double] { cache.twiddles(size: size) { made.append(size); return [Double(size)] } }
+        #expect(table(8) == [8] && table(16) == [16] && table(8) == [8])
+        #expect(made == [8, 16] && cache.sizes == [16, 8])
+        #expect(table(32) == [32] && cache.sizes == [8, 32])
+        #expect(table(16) == [16] && made == [8, 16, 32, 16])
+        #expect(table(128) == [128] && table(128) == [128] && cache.sizes == [32, 16] && made.suffix(2) == [128, 128])
+        // Through the shared cache: a second transform of a size (its table kept or made again) gives the same bits.
+        let x = (0..<1024).map { sin(Double($0) * 0.37) + 0.1 * Double($0 % 7) }
+        var first = x, second = x
+        try #require(PraatFFT(size: 1024)).forward(&first)
+        try #require(PraatFFT(size: 1024)).forward(&second)
+        #expect(first == second)
+    }
+
     @Test("a pass with a radix other than 2 and 4, or a lane count other than 1 and 4, is refused and writes nothing")
     func refusedPasses() {
         let input = [Double](repeating: 1, count: 32)

@@ -200,6 +200,8 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         let settings: PraatCepstralAnalysis
         /// ln q of every bin (bin 0: ln(½·dq), as the flattening takes it).
         let logQuefrency: [Double]
+        /// The bins both trend fits read (``trendBins(count:dq:from:to:)``).
+        let trendBins: ClosedRange<Int>?
         /// Frames whose values a window around frame f reads: those within reach + 1 either side.
         let reach: Int
         let averageTime: Bool
@@ -218,6 +220,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             self.settings = settings
             let dq = frames.quefrencyStep, bins = frames.bins
             logQuefrency = (0..<bins).map { $0 == 0 ? log(0.5 * dq) : PraatCepstralAnalysis.logQuefrency($0, dq) }
+            trendBins = PraatCepstralAnalysis.trendBins(count: bins, dq: dq, from: settings.trendFromSeconds, to: settings.trendToSeconds)
             averageTime = Int(clamping: settings.timeAveragingSeconds / settings.timeStep, rounding: .down, to: 0...Int.max) > 1
             reach = Int(clamping: (0.5 * settings.timeAveragingSeconds / settings.timeStep).rounded(.up), to: 0...1_000_000) + 2
             let qmax = dq * Double(bins - 1)
@@ -259,8 +262,8 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             if !defined.isEmpty {
                 let f = defined[(defined.count - 1) / 2]
                 let pass = Pass(self)
-                let values = pass.smoothed(f)
-                if let ((slope, intercept), (level, quefrency)) = pass.peak(values) {
+                let smoothed = pass.smoothed(f), values = Array(smoothed)
+                if let ((slope, intercept), (level, quefrency)) = pass.peak(smoothed) {
                     let shown = min(frames.bins, Int(clamping: settings.trendToSeconds / dq, rounding: .down, to: 0...frames.bins - 1) + 1)
                     slice = Slice(timeSeconds: frames.firstTime + Double(f) * frames.timeStep, quefrencySeconds: (0..<shown).map { Double($0) * dq },
                                   levelDb: values.prefix(shown).map { 10 * log10($0 + 1e-30) }, trendSlopeDb: slope, trendInterceptDb: intercept,
@@ -277,7 +280,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
     }
 
     /// The flattened frames one chunk has made: a ring of the 2·reach + 1 a window reads and the
-    /// three made ahead with them.
+    /// three made ahead with them; and the buffers of one frame's work, made once per chunk.
     private final class Pass {
         let plan: Plan
         let bins: Int
@@ -285,37 +288,59 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// Row r % rows holds flattened frame r, for r in `made`.
         var ring: [Double]
         var made = 0..<0
+        /// A frame's levels, dB; the trend fit's slopes and intercepts; the exponents of the
+        /// flattening; the time-averaged and the smoothed frame: `bins` values each.
+        private let buffer: UnsafeMutableBufferPointer<Double>
+        private var levels: UnsafeMutableBufferPointer<Double> { part(0) }
+        private var fit: UnsafeMutableBufferPointer<Double> { part(1) }
+        private var exponent: UnsafeMutableBufferPointer<Double> { part(2) }
+        private var timeAveraged: UnsafeMutableBufferPointer<Double> { part(3) }
+        private var smoothedValues: UnsafeMutableBufferPointer<Double> { part(4) }
 
         init(_ plan: Plan) {
             self.plan = plan
             bins = plan.frames.bins
             rows = 2 * plan.reach + 4
             ring = [Double](repeating: 0, count: rows * bins)
+            buffer = .allocate(capacity: 5 * bins)
+            buffer.initialize(repeating: 0)
+        }
+
+        deinit { buffer.deallocate() }
+
+        private func part(_ k: Int) -> UnsafeMutableBufferPointer<Double> { UnsafeMutableBufferPointer(rebasing: buffer[k * bins..<(k + 1) * bins]) }
+
+        /// The trend line of the levels in `levels` (``trend(_:bins:logQuefrency:scratch:)``).
+        private func trend() -> (Double, Double)? {
+            guard let trendBins = plan.trendBins else { return nil }
+            return plan.logQuefrency.withUnsafeBufferPointer { lnq in
+                PraatCepstralAnalysis.trend(UnsafeBufferPointer(levels), bins: trendBins, logQuefrency: lnq, scratch: fit)
+            }
         }
 
         /// Flattened frames `indices` (up to four) made into their rows: each power cepstrum
         /// with the trend subtracted in dB (what lies below the trend set to 0 dB).
         func make(_ indices: Range<Int>) {
-            let settings = plan.settings, dq = plan.frames.quefrencyStep, bins = self.bins
-            var exponent = [Double](repeating: 0, count: bins)
+            let bins = self.bins, levels = self.levels, exponent = self.exponent
             for (index, c) in zip(indices, plan.frames.cepstra(indices)) {
-                let decibels = PraatCepstralAnalysis.decibels(c)
+                c.withUnsafeBufferPointer { PraatCepstralAnalysis.decibels($0, into: levels) }
                 let row = (index % rows) * bins
-                if let (slope, intercept) = PraatCepstralAnalysis.trend(decibels: decibels, logQuefrency: plan.logQuefrency, dq: dq,
-                                                                        from: settings.trendFromSeconds, to: settings.trendToSeconds) {
-                    plan.logQuefrency.withUnsafeBufferPointer { lnq in
-                        for j in 0..<bins { exponent[j] = max(0, decibels[j] - (slope * lnq[j] + intercept)) * M_LN10 / 10 }
+                let trend = self.trend()
+                ring.withUnsafeMutableBufferPointer { ring in
+                    let out = UnsafeMutableBufferPointer(rebasing: ring[row..<row + bins])
+                    guard let (slope, intercept) = trend else {
+                        _ = out.update(fromContentsOf: c)
+                        return
                     }
-                    var power = exponent
-                    VectorMath.exp(&power)
-                    ring.withUnsafeMutableBufferPointer { ring in
+                    plan.logQuefrency.withUnsafeBufferPointer { lnq in
                         for j in 0..<bins {
-                            // 1 exactly where the trend lies above (10^0).
-                            ring[row + j] = (exponent[j] == 0 ? 1 : power[j]) - 1e-30
+                            exponent[j] = max(0, levels[j] - (slope * lnq[j] + intercept)) * M_LN10 / 10
+                            out[j] = exponent[j]
                         }
                     }
-                } else {
-                    ring.replaceSubrange(row..<row + bins, with: c)
+                    VectorMath.exp(out)
+                    // 1 exactly where the trend lies above (10^0).
+                    for j in 0..<bins { out[j] = (exponent[j] == 0 ? 1 : out[j]) - 1e-30 }
                 }
             }
         }
@@ -333,10 +358,10 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             }
         }
 
-        /// The smoothed power cepstrum of frame f.
-        func smoothed(_ f: Int) -> [Double] {
+        /// The smoothed power cepstrum of frame f, valid until the next call.
+        func smoothed(_ f: Int) -> UnsafeBufferPointer<Double> {
             let frames = plan.frames, settings = plan.settings, bins = self.bins, count = frames.count
-            var values = [Double](repeating: 0, count: bins)
+            let out = timeAveraged
             let low = max(0, f - plan.reach), high = min(count - 1, f + plan.reach)
             ensure(low...high)
             let row = { (i: Int) in (i % self.rows) * bins }
@@ -345,62 +370,56 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             // rounding of the quefrency averaging, and that rounding decides the peak: such a
             // frame is averaged again in Praat's order, in 80 bits, as Praat does.
             var exact = false
-            if plan.averageTime {
-                let mid = frames.firstTime + Double(f) * frames.timeStep
-                let window = InterpolatedMean(count: count, x1: frames.firstTime, dx: frames.timeStep, domain: 0...frames.end,
-                                              from: mid - 0.5 * settings.timeAveragingSeconds, to: mid + 0.5 * settings.timeAveragingSeconds)
-                ring.withUnsafeBufferPointer { ring in
-                    values.withUnsafeMutableBufferPointer { out in
-                        if let taps = window.taps {
-                            // out[j] = Σ_k weight_k·r_k[j], k ascending from 0, eight bins at a time in registers.
-                            let rows = taps.weights.indices.map { ring.baseAddress! + row(taps.first - 1 + $0) }
-                            var j = 0
-                            while j + 8 <= bins {
-                                var sum = SIMD8<Double>.zero
-                                for (k, weight) in taps.weights.enumerated() {
-                                    sum += weight * UnsafeRawPointer(rows[k] + j).loadUnaligned(as: SIMD8<Double>.self)
-                                }
-                                for l in 0..<8 { out[j + l] = sum[l] }
-                                j += 8
-                            }
+            ring.withUnsafeBufferPointer { ring in
+                if plan.averageTime {
+                    let mid = frames.firstTime + Double(f) * frames.timeStep
+                    let window = InterpolatedMean(count: count, x1: frames.firstTime, dx: frames.timeStep, domain: 0...frames.end,
+                                                  from: mid - 0.5 * settings.timeAveragingSeconds, to: mid + 0.5 * settings.timeAveragingSeconds)
+                    if let taps = window.taps {
+                        // out[j] = Σ_k weight_k·r_k[j], k ascending from 0, eight bins at a time in registers.
+                        let rows = taps.weights.indices.map { ring.baseAddress! + row(taps.first - 1 + $0) }
+                        var j = 0
+                        while j + 8 <= bins {
+                            var sum = SIMD8<Double>.zero
                             for (k, weight) in taps.weights.enumerated() {
-                                for i in j..<bins { out[i] += weight * rows[k][i] }
+                                sum += weight * UnsafeRawPointer(rows[k] + j).loadUnaligned(as: SIMD8<Double>.self)
                             }
-                        } else {
-                            out.update(repeating: .nan)
+                            for l in 0..<8 { out[j + l] = sum[l] }
+                            j += 8
                         }
-                        let level = out[plan.searchBins.lowerBound]
-                        exact = plan.searchBins.allSatisfy { out[$0] == level }
-                        if exact {
-                            for j in 0..<bins { out[j] = window { ring[row($0 - 1) + j] } }
+                        for i in j..<bins { out[i] = 0 }
+                        for (k, weight) in taps.weights.enumerated() {
+                            for i in j..<bins { out[i] += weight * rows[k][i] }
                         }
-                    }
-                }
-            } else {
-                values = Array(ring[row(f)..<row(f) + bins])
-                exact = plan.searchBins.allSatisfy { values[$0] == values[plan.searchBins.lowerBound] }
-            }
-            guard !plan.quefrencyWindows.isEmpty else { return values }
-            let timeAveraged = values
-            timeAveraged.withUnsafeBufferPointer { y in
-                values.withUnsafeMutableBufferPointer { out in
-                    if exact {
-                        for j in 0..<bins { out[j] = plan.quefrencyWindows[j].callAsFunction { y[$0 - 1] } }
                     } else {
-                        plan.quefrencyTaps.apply(y, into: out)
+                        out.update(repeating: .nan)
                     }
+                    let level = out[plan.searchBins.lowerBound]
+                    exact = plan.searchBins.allSatisfy { out[$0] == level }
+                    if exact {
+                        for j in 0..<bins { out[j] = window { ring[row($0 - 1) + j] } }
+                    }
+                } else {
+                    _ = out.update(fromContentsOf: ring[row(f)..<row(f) + bins])
+                    exact = plan.searchBins.allSatisfy { out[$0] == out[plan.searchBins.lowerBound] }
                 }
             }
-            return values
+            guard !plan.quefrencyWindows.isEmpty else { return UnsafeBufferPointer(out) }
+            let y = UnsafeBufferPointer(out), smoothed = smoothedValues
+            if exact {
+                for j in 0..<bins { smoothed[j] = plan.quefrencyWindows[j].callAsFunction { y[$0 - 1] } }
+            } else {
+                plan.quefrencyTaps.apply(y, into: smoothed)
+            }
+            return UnsafeBufferPointer(smoothed)
         }
 
         /// A smoothed frame's trend line and peak: (slope, intercept), (peak dB, quefrency s).
-        func peak(_ values: [Double]) -> (trend: (Double, Double), peak: (Double, Double))? {
+        func peak(_ values: UnsafeBufferPointer<Double>) -> (trend: (Double, Double), peak: (Double, Double))? {
             let settings = plan.settings, dq = plan.frames.quefrencyStep
-            let decibels = PraatCepstralAnalysis.decibels(values)
-            guard let trend = PraatCepstralAnalysis.trend(decibels: decibels, logQuefrency: plan.logQuefrency, dq: dq,
-                                                          from: settings.trendFromSeconds, to: settings.trendToSeconds),
-                  let found = PraatCepstralAnalysis.maximum(decibels, dx: dq, from: 1 / settings.peakSearchCeilingHz, to: 1 / settings.peakSearchFloorHz)
+            PraatCepstralAnalysis.decibels(values, into: levels)
+            guard let trend = trend(),
+                  let found = PraatCepstralAnalysis.maximum(UnsafeBufferPointer(levels), dx: dq, from: 1 / settings.peakSearchCeilingHz, to: 1 / settings.peakSearchFloorHz)
             else { return nil }
             return (trend, found)
         }
@@ -489,70 +508,75 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         static let values = (0..<513).map { log(Double($0) * step) }
     }
 
-    /// 10·lg(power + 10⁻³⁰) of every value (``VectorMath/log10(_:)``).
-    static func decibels(_ power: [Double]) -> [Double] {
-        var levels = power.map { $0 + 1e-30 }
-        VectorMath.log10(&levels)
-        for j in levels.indices { levels[j] *= 10 }
-        return levels
+    /// 10·lg(power + 10⁻³⁰) of every value of `power` into `levels` (``VectorMath/log10(_:)``).
+    static func decibels(_ power: UnsafeBufferPointer<Double>, into levels: UnsafeMutableBufferPointer<Double>) {
+        precondition(levels.count >= power.count, "decibels: output shorter than the values")
+        for j in power.indices { levels[j] = power[j] + 1e-30 }
+        VectorMath.log10(UnsafeMutableBufferPointer(rebasing: levels[..<power.count]))
+        for j in power.indices { levels[j] *= 10 }
     }
 
-    /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
-    /// over the bins with q in [from, to] (bin 0 left out: ln 0), of the levels 10·lg(power + 10⁻³⁰);
-    /// `logQuefrency` holds ln q of every bin (``logQuefrency(_:_:)``).
-    static func trend(decibels: [Double], logQuefrency lnq: [Double], dq: Double, from: Double, to: Double) -> (Double, Double)? {
+    /// The bins (0-based) PowerCepstrum_fitTrendLine fits of a cepstrum of `count` bins: those
+    /// with q in [from, to], bin 0 left out (ln 0); nil when fewer than two.
+    static func trendBins(count: Int, dq: Double, from: Double, to: Double) -> ClosedRange<Int>? {
         var first = 1 + Int(clamping: (from / dq).rounded(.up), to: -1...Int.max - 2)
         var last = 1 + Int(clamping: (to / dq).rounded(.down), to: -1...Int.max - 2)
         first = max(first, 1)
-        last = min(last, decibels.count)
+        last = min(last, count)
         guard first <= last else { return nil }
         if first == 1 { first = 2 }
         guard last - first + 1 > 1 else { return nil }
-        let x = Array(lnq[(first - 1)...(last - 1)])
-        let y = Array(decibels[(first - 1)...(last - 1)])
-        return theil(x, y)
+        return (first - 1)...(last - 1)
+    }
+
+    /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
+    /// over `bins` of the levels 10·lg(power + 10⁻³⁰); `logQuefrency` holds ln q of every bin
+    /// (``logQuefrency(_:_:)``); `scratch` holds at least `bins.count` values.
+    static func trend(_ decibels: UnsafeBufferPointer<Double>, bins: ClosedRange<Int>, logQuefrency lnq: UnsafeBufferPointer<Double>,
+                      scratch: UnsafeMutableBufferPointer<Double>) -> (Double, Double) {
+        theil(UnsafeBufferPointer(rebasing: lnq[bins]), UnsafeBufferPointer(rebasing: decibels[bins]), scratch: scratch)
     }
 
     /// NUMlineFit_theil, incomplete: the median of the slopes between point i and point i + ⌈n/2⌉,
     /// then the median of y − slope·x (Praat's NUMquantile at ½ of the sorted values, its two
-    /// order statistics found by selection, not a sort: the same values).
-    static func theil(_ x: [Double], _ y: [Double]) -> (Double, Double) {
+    /// order statistics found by selection, not a sort: the same values); `scratch` holds at
+    /// least n values.
+    static func theil(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, scratch: UnsafeMutableBufferPointer<Double>) -> (Double, Double) {
         let n = x.count
+        precondition(y.count == n && scratch.count >= n, "theil: \(n) points, \(y.count) values, \(scratch.count) of scratch")
         if n == 1 { return (0, y[0]) }
         if n == 2 {
             let m = (y[1] - y[0]) / (x[1] - x[0])
             return (m, y[0] - m * x[0])
         }
         let pairs = n / 2, offset = n % 2 == 1 ? pairs + 1 : pairs
-        var slopes = (0..<pairs).map { (y[offset + $0] - y[$0]) / (x[offset + $0] - x[$0]) }
-        let m = median(&slopes)
-        var intercepts = (0..<n).map { y[$0] - m * x[$0] }
-        return (m, median(&intercepts))
+        for i in 0..<pairs { scratch[i] = (y[offset + i] - y[i]) / (x[offset + i] - x[i]) }
+        let m = median(UnsafeMutableBufferPointer(rebasing: scratch[..<pairs]))
+        for i in 0..<n { scratch[i] = y[i] - m * x[i] }
+        return (m, median(UnsafeMutableBufferPointer(rebasing: scratch[..<n])))
     }
 
     /// Praat's NUMquantile(a, ½) of `a` sorted ascending: place = n/2 + ½, linear between the
     /// order statistics at ⌊place⌋ and ⌊place⌋ + 1 (1-based) — found by selection, reordering `a`.
     /// NaN when `a` holds a NaN (Praat's sort leaves such an order unspecified too).
-    static func median(_ a: inout [Double]) -> Double {
-        let n = a.count
-        guard n > 1 else { return a.first ?? 0 }
-        guard !a.contains(where: \.isNaN) else { return .nan }
+    static func median(_ b: UnsafeMutableBufferPointer<Double>) -> Double {
+        let n = b.count
+        guard n > 1 else { return b.first ?? 0 }
+        guard !b.contains(where: \.isNaN) else { return .nan }
         let place = 0.5 * Double(n) + 0.5
         let left = min(max(Int(place.rounded(.down)), 1), n - 1)
-        return a.withUnsafeMutableBufferPointer { b -> Double in
-            Selection.select(b, left - 1, in: 0..<n)
-            let low = b[left - 1]
-            var high = b[left]
-            for i in left + 1..<n where b[i] < high { high = b[i] }
-            if high == low { return low }
-            return low + (place - Double(left)) * (high - low)
-        }
+        Selection.select(b, left - 1, in: 0..<n)
+        let low = b[left - 1]
+        var high = b[left]
+        for i in left + 1..<n where b[i] < high { high = b[i] }
+        if high == low { return low }
+        return low + (place - Double(left)) * (high - low)
     }
 
     /// Vector_getMaximumAndX with parabolic interpolation over the samples whose x = (i − 1)·dx
     /// lies in [from, to]: the larger end value or the highest interpolated local maximum, and
     /// its x clipped to the range.
-    static func maximum(_ y: [Double], dx: Double, from: Double, to: Double) -> (Double, Double)? {
+    static func maximum(_ y: UnsafeBufferPointer<Double>, dx: Double, from: Double, to: Double) -> (Double, Double)? {
         let n = y.count
         var low = 1 + Int(clamping: (from / dx).rounded(.up), to: -1...Int.max - 2)
         var high = 1 + Int(clamping: (to / dx).rounded(.down), to: -1...Int.max - 2)
