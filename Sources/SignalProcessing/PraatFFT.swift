@@ -97,7 +97,8 @@ public struct PraatFFT: Sendable {
     /// order, on one transform or four interleaved).
     private func run<V: PraatFFTValue>(_ data: inout [V], _ passes: [Pass], inverse: Bool) {
         precondition(data.count == size, "PraatFFT size")
-        var scratch = data
+        // Every pass writes all of its output before the next reads it.
+        var scratch = [V](unsafeUninitializedCapacity: size) { _, count in count = size }
         var resultInData = true
         data.withUnsafeMutableBytes { c in
             scratch.withUnsafeMutableBytes { ch in
@@ -117,8 +118,9 @@ public struct PraatFFT: Sendable {
 }
 
 /// What the FFT transforms: a Double, or four lanes of Doubles (four transforms at once), each
-/// lane with a Double's operations in the same order, so with the same values.
-public protocol PraatFFTValue {
+/// lane with a Double's operations in the same order, so with the same values; bitwise copyable,
+/// as the scratch buffer starts uninitialised.
+public protocol PraatFFTValue: BitwiseCopyable {
     /// Doubles per value.
     static var lanes: Int { get }
 }

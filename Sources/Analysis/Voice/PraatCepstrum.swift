@@ -82,29 +82,47 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         let quefrencyStep: Double
         var bins: Int { fft.size / 2 + 1 }
 
-        /// The power cepstra of up to four frames `indices` (Sound_into_Sound, mean removed,
-        /// windowed; the ln power spectrum scaled by Δt, back through Spectrum_to_Sound scaled by
-        /// Δf; squared), the frames' transforms side by side in the lanes of Praat's FFT.
-        func cepstra(_ indices: Range<Int>) -> [[Double]] {
+        /// What ``cepstra(_:in:)`` works in, made once and used for every group of frames.
+        struct Workspace {
+            /// The frames one after the other, `window.count` samples each.
+            var frames: [Double]
+            var data: [SIMD4<Double>]
+            var power: [SIMD4<Double>]
+            /// The power cepstra, `bins` values per frame, one frame after the other.
+            var cepstra: [Double]
+        }
+
+        func workspace() -> Workspace {
+            Workspace(frames: [Double](repeating: 0, count: 4 * window.count), data: [SIMD4<Double>](repeating: .zero, count: fft.size),
+                      power: [SIMD4<Double>](repeating: .zero, count: bins), cepstra: [Double](repeating: 0, count: 4 * bins))
+        }
+
+        /// The power cepstra of up to four frames `indices` into `w.cepstra` (Sound_into_Sound,
+        /// mean removed, windowed; the ln power spectrum scaled by Δt, back through
+        /// Spectrum_to_Sound scaled by Δf; squared), the frames' transforms side by side in the
+        /// lanes of Praat's FFT.
+        func cepstra(_ indices: Range<Int>, in w: inout Workspace) {
             precondition(indices.count <= 4, "cepstra: four frames at most")
             let length = window.count, size = fft.size, bins = self.bins
-            var data = [SIMD4<Double>](repeating: .zero, count: size)
             // The frames one after the other (a lane not in use all zeros), then their sums in 80
             // bits, four chains side by side (each the sequential sum of its frame).
-            var frames = [Double](repeating: 0, count: 4 * length)
-            for (lane, index) in indices.enumerated() {
-                let t = firstTime + Double(index) * timeStep
-                // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based);
-                // samples outside the sound are zeros.
-                let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
-                let low = max(first, 1), high = min(first + length - 1, samples.count)
-                if low <= high {
-                    let start = lane * length + low - first
-                    frames.replaceSubrange(start..<start + high - low + 1, with: samples[(low - 1)..<high])
+            w.frames.withUnsafeMutableBufferPointer { frames in
+                frames.update(repeating: 0)
+                for (lane, index) in indices.enumerated() {
+                    let t = firstTime + Double(index) * timeStep
+                    // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based);
+                    // samples outside the sound are zeros.
+                    let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
+                    let low = max(first, 1), high = min(first + length - 1, samples.count)
+                    if low <= high {
+                        let start = lane * length + low - first
+                        _ = UnsafeMutableBufferPointer(rebasing: frames[start..<start + high - low + 1]).update(fromContentsOf: samples[(low - 1)..<high])
+                    }
                 }
             }
-            data.withUnsafeMutableBufferPointer { data in
-                frames.withUnsafeBufferPointer { f in
+            w.data.withUnsafeMutableBufferPointer { data in
+                w.frames.withUnsafeBufferPointer { f in
+                    data.update(repeating: .zero)
                     var s0: Float80 = 0, s1: Float80 = 0, s2: Float80 = 0, s3: Float80 = 0
                     for i in 0..<length {
                         s0 += Float80(f[i])
@@ -119,12 +137,11 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                     }
                 }
             }
-            fft.forward(&data)
+            fft.forward(&w.data)
             // Every lane's ln power spectrum (a lane not in use is never read), scaled back.
             let spectrumStep = 1 / (dx * Double(size))
-            var power = [SIMD4<Double>](repeating: .zero, count: bins)
-            data.withUnsafeMutableBufferPointer { data in
-                power.withUnsafeMutableBufferPointer { power in
+            w.data.withUnsafeMutableBufferPointer { data in
+                w.power.withUnsafeMutableBufferPointer { power in
                     let r0 = data[0] * dx, rn = data[size - 1] * dx, none = SIMD4<Double>(repeating: 0 * 0)
                     power[0] = r0 * r0 + none + 1e-300
                     for k in 1..<bins - 1 {
@@ -141,8 +158,14 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                     data[size - 1] = power[bins - 1] * spectrumStep
                 }
             }
-            fft.inverse(&data)
-            return (0..<indices.count).map { lane in (0..<bins).map { data[$0][lane] * data[$0][lane] } }
+            fft.inverse(&w.data)
+            w.data.withUnsafeBufferPointer { data in
+                w.cepstra.withUnsafeMutableBufferPointer { out in
+                    for lane in 0..<indices.count {
+                        for k in 0..<bins { out[lane * bins + k] = data[k][lane] * data[k][lane] }
+                    }
+                }
+            }
         }
     }
 
@@ -288,6 +311,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// Row r % rows holds flattened frame r, for r in `made`.
         var ring: [Double]
         var made = 0..<0
+        private var workspace: Frames.Workspace
         /// A frame's levels, dB; the trend fit's slopes and intercepts; the exponents of the
         /// flattening; the time-averaged and the smoothed frame: `bins` values each.
         private let buffer: UnsafeMutableBufferPointer<Double>
@@ -302,6 +326,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             bins = plan.frames.bins
             rows = 2 * plan.reach + 4
             ring = [Double](repeating: 0, count: rows * bins)
+            workspace = plan.frames.workspace()
             buffer = .allocate(capacity: 5 * bins)
             buffer.initialize(repeating: 0)
         }
@@ -322,14 +347,15 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         /// with the trend subtracted in dB (what lies below the trend set to 0 dB).
         func make(_ indices: Range<Int>) {
             let bins = self.bins, levels = self.levels, exponent = self.exponent
-            for (index, c) in zip(indices, plan.frames.cepstra(indices)) {
-                c.withUnsafeBufferPointer { PraatCepstralAnalysis.decibels($0, into: levels) }
+            plan.frames.cepstra(indices, in: &workspace)
+            for (lane, index) in indices.enumerated() {
+                workspace.cepstra.withUnsafeBufferPointer { PraatCepstralAnalysis.decibels(UnsafeBufferPointer(rebasing: $0[lane * bins..<(lane + 1) * bins]), into: levels) }
                 let row = (index % rows) * bins
                 let trend = self.trend()
                 ring.withUnsafeMutableBufferPointer { ring in
                     let out = UnsafeMutableBufferPointer(rebasing: ring[row..<row + bins])
                     guard let (slope, intercept) = trend else {
-                        _ = out.update(fromContentsOf: c)
+                        _ = out.update(fromContentsOf: workspace.cepstra[lane * bins..<(lane + 1) * bins])
                         return
                     }
                     plan.logQuefrency.withUnsafeBufferPointer { lnq in
