@@ -37,7 +37,7 @@ public enum Selection {
                 let value = p[i]
                 p[i] = p[store]
                 p[store] = value
-                store &+= Self.one(value < pivot)
+                store &+= bit(value < pivot)
             }
             a.swapAt(store, hi)
             if store == lo {
@@ -48,7 +48,7 @@ public enum Selection {
                     let value = p[i]
                     p[i] = p[equal]
                     p[equal] = value
-                    equal &+= Self.one(value == pivot)
+                    equal &+= bit(value == pivot)
                 }
                 if k < equal { return }
                 lo = equal
@@ -62,18 +62,21 @@ public enum Selection {
         }
     }
 
-    /// 1 for true, 0 for false, as an integer (no branch).
-    @inline(__always)
-    private static func one(_ condition: Bool) -> Int {
-        Int(truncatingIfNeeded: unsafeBitCast(condition, to: UInt8.self))
+    /// Whether `a` holds a NaN: every value compared with itself, without a branch, so several at
+    /// once in vector lanes (`contains(where: \.isNaN)` tests the bits of one value per step).
+    public static func containsNaN(_ a: UnsafeBufferPointer<Double>) -> Bool {
+        var count = 0
+        for value in a { count &+= bit(value != value) }
+        return count > 0
     }
+
 
     /// Type-7 quantiles (R's default; Hyndman & Fan 1996) of `a` at `probabilities`, reordering
     /// `a`. Ascending probabilities reuse the previous partitions; any order is correct. NaN for
     /// a probability outside [0, 1]; all NaN when `a` is empty or holds a NaN.
     public static func quantiles(_ a: UnsafeMutableBufferPointer<Double>, _ probabilities: [Double]) -> [Double] {
         let n = a.count
-        guard n > 0, !a.contains(where: \.isNaN) else { return probabilities.map { _ in .nan } }
+        guard n > 0, !containsNaN(UnsafeBufferPointer(a)) else { return probabilities.map { _ in .nan } }
         var start = 0  // a[..<start] holds no value above a[start]
         return probabilities.map { p in
             guard p >= 0, p <= 1 else { return .nan }

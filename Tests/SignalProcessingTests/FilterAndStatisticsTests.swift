@@ -243,6 +243,21 @@ import TestSupport
         #expect(withNaN.withUnsafeBufferPointer { Selection.sampledElement(9_999, of: $0) } == nil, "a NaN makes the counts miss the last rank")
     }
 
+    @Test("containsNaN: none in empty, finite, ±∞ and −0 values; a NaN (quiet, signalling or negative) found at every position of 1 to 9 values")
+    func containsNaN() {
+        #expect(![Double]().withUnsafeBufferPointer(Selection.containsNaN))
+        #expect(![1, -0.0, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude].withUnsafeBufferPointer(Selection.containsNaN))
+        for nan in [Double.nan, .signalingNaN, -Double.nan] {
+            for count in 1...9 {
+                for position in 0..<count {
+                    var values = (0..<count).map(Double.init)
+                    values[position] = nan
+                    #expect(values.withUnsafeBufferPointer(Selection.containsNaN), "\(nan) at \(position) of \(count)")
+                }
+            }
+        }
+    }
+
     @Test("type-7 quantiles by selection equal quantileOfSorted of the sorted data bit for bit (ascending, descending and repeated probabilities); NaN for an empty input, a NaN value or a probability outside [0, 1]")
     func quantilesEqualSortedQuantiles() {
         var random = SeededRandom(seed: 66)

@@ -588,7 +588,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
     static func median(_ b: UnsafeMutableBufferPointer<Double>) -> Double {
         let n = b.count
         guard n > 1 else { return b.first ?? 0 }
-        guard !b.contains(where: \.isNaN) else { return .nan }
+        guard !Selection.containsNaN(UnsafeBufferPointer(b)) else { return .nan }
         let place = 0.5 * Double(n) + 0.5
         let left = min(max(Int(place.rounded(.down)), 1), n - 1)
         Selection.select(b, left - 1, in: 0..<n)
