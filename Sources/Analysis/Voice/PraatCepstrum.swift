@@ -365,8 +365,12 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                         }
                     }
                     VectorMath.exp(out)
-                    // 1 exactly where the trend lies above (10^0).
-                    for j in 0..<bins { out[j] = (exponent[j] == 0 ? 1 : out[j]) - 1e-30 }
+                    // 1 exactly where the trend lies above (10^0); both values loaded, one chosen
+                    // without a branch.
+                    for j in 0..<bins {
+                        let power = out[j]
+                        out[j] = (exponent[j] == 0 ? 1 : power) - 1e-30
+                    }
                 }
             }
         }
