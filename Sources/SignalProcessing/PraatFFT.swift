@@ -23,17 +23,14 @@ public struct PraatFFT: Sendable {
         self.size = size
         var fours = 0, rest = size
         while rest % 4 == 0 { rest /= 4; fours += 1 }
-        factors = (rest == 2 ? [2] : []) + [Int](repeating: 4, count: fours)
-        twiddles = Self.twiddles(size: size, factors: factors)
+        let factors = (rest == 2 ? [2] : []) + [Int](repeating: 4, count: fours)
+        self.factors = factors
+        twiddles = Self.cache.twiddles(size: size) { Self.makeTwiddles(size: size, factors: factors) }
     }
 
     /// The tables of the last two sizes made up to 2^20 points (at most 2 · 8 MB kept): a voice
     /// analysis's two resamplings share one, and a batch's recordings of one length share it too.
     static let cache = TwiddleCache(tables: 2, sizeLimit: 1 << 20)
-
-    private static func twiddles(size: Int, factors: [Int]) -> [Double] {
-        cache.twiddles(size: size) { makeTwiddles(size: size, factors: factors) }
-    }
 
     /// FFTPACK's rffti1: cos and sin of k·ℓ·2π/N for every pass but the last.
     private static func makeTwiddles(size: Int, factors: [Int]) -> [Double] {

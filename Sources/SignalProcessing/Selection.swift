@@ -70,7 +70,6 @@ public enum Selection {
         return count > 0
     }
 
-
     /// Type-7 quantiles (R's default; Hyndman & Fan 1996) of `a` at `probabilities`, reordering
     /// `a`. Ascending probabilities reuse the previous partitions; any order is correct. NaN for
     /// a probability outside [0, 1]; all NaN when `a` is empty or holds a NaN.

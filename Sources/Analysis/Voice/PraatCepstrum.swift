@@ -285,11 +285,11 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
             if !defined.isEmpty {
                 let f = defined[(defined.count - 1) / 2]
                 let pass = Pass(self)
-                let smoothed = pass.smoothed(f), values = Array(smoothed)
+                let smoothed = pass.smoothed(f)
                 if let ((slope, intercept), (level, quefrency)) = pass.peak(smoothed) {
                     let shown = min(frames.bins, Int(clamping: settings.trendToSeconds / dq, rounding: .down, to: 0...frames.bins - 1) + 1)
                     slice = Slice(timeSeconds: frames.firstTime + Double(f) * frames.timeStep, quefrencySeconds: (0..<shown).map { Double($0) * dq },
-                                  levelDb: values.prefix(shown).map { 10 * log10($0 + 1e-30) }, trendSlopeDb: slope, trendInterceptDb: intercept,
+                                  levelDb: smoothed.prefix(shown).map { 10 * log10($0 + 1e-30) }, trendSlopeDb: slope, trendInterceptDb: intercept,
                                   trendFromSeconds: settings.trendFromSeconds, trendToSeconds: settings.trendToSeconds,
                                   peakQuefrencySeconds: quefrency, peakDb: level, cppDb: cpp[f])
                 }
@@ -335,11 +335,12 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
 
         private func part(_ k: Int) -> UnsafeMutableBufferPointer<Double> { UnsafeMutableBufferPointer(rebasing: buffer[k * bins..<(k + 1) * bins]) }
 
-        /// The trend line of the levels in `levels` (``trend(_:bins:logQuefrency:scratch:)``).
+        /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
+        /// fitted to the levels in `levels` (10·lg(power + 10⁻³⁰)) over the plan's trend bins.
         private func trend() -> (Double, Double)? {
             guard let trendBins = plan.trendBins else { return nil }
             return plan.logQuefrency.withUnsafeBufferPointer { lnq in
-                PraatCepstralAnalysis.trend(UnsafeBufferPointer(levels), bins: trendBins, logQuefrency: lnq, scratch: fit)
+                PraatCepstralAnalysis.theil(UnsafeBufferPointer(rebasing: lnq[trendBins]), UnsafeBufferPointer(rebasing: levels[trendBins]), scratch: fit)
             }
         }
 
@@ -557,14 +558,6 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
         if first == 1 { first = 2 }
         guard last - first + 1 > 1 else { return nil }
         return (first - 1)...(last - 1)
-    }
-
-    /// PowerCepstrum_fitTrendLine, exponential decay, Theil's incomplete method: dB = a·ln q + b
-    /// over `bins` of the levels 10·lg(power + 10⁻³⁰); `logQuefrency` holds ln q of every bin
-    /// (``logQuefrency(_:_:)``); `scratch` holds at least `bins.count` values.
-    static func trend(_ decibels: UnsafeBufferPointer<Double>, bins: ClosedRange<Int>, logQuefrency lnq: UnsafeBufferPointer<Double>,
-                      scratch: UnsafeMutableBufferPointer<Double>) -> (Double, Double) {
-        theil(UnsafeBufferPointer(rebasing: lnq[bins]), UnsafeBufferPointer(rebasing: decibels[bins]), scratch: scratch)
     }
 
     /// NUMlineFit_theil, incomplete: the median of the slopes between point i and point i + ⌈n/2⌉,
