@@ -436,6 +436,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
     parser.add_argument("--peer", nargs="+")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--alternations", type=int, default=3,
+                        help="each row's toolkit and peer runs alternated this many times, each side's median run kept")
     parser.add_argument("--one-cpu", action="store_true",
                         help="the toolkit pinned to CPU 0 (taskset -c 0) against the single-threaded peers; the batch runs one job on both sides")
     parser.add_argument("--tool", help="the activetask binary to time (default: this package's release build, built first)")
@@ -466,6 +468,12 @@ def main():
 
     rows = []
 
+    def alternated(ours, theirs):
+        """Each side's run of median seconds, of `--alternations` runs of `ours()` and `theirs()` one
+        after the other, so that a slow spell of the machine falls on both sides."""
+        runs = [(ours(), theirs()) for _ in range(max(1, options.alternations))]
+        return tuple(sorted((run[side] for run in runs), key=lambda r: r["seconds"])[len(runs) // 2] for side in (0, 1))
+
     def row(name, ours, theirs, peer_name, target, goal, note=""):
         ratio = theirs["seconds"] / ours["seconds"]
         met = "yes" if goal(ratio, ours) else "NO"
@@ -492,39 +500,45 @@ def main():
             row(f"FFT r2c {size} double", ours, peer("fft-numpy", size, "double"), "numpy.fft (pocketfft)", "(scale)", lambda r, o: True)
     if wanted("leq"):
         for key, label in (("hour", "1 h"), ("tenMinutes", "10 min")):
-            ours = child(workloads + ["leq", files[key]])
-            row(f"A-weighted Leq/s, {label} 48 kHz mono PCM16", ours, peer("leq", files[key]), "soundfile+scipy+numpy",
+            ours, theirs = alternated(lambda: child(workloads + ["leq", files[key]]), lambda: peer("leq", files[key]))
+            row(f"A-weighted Leq/s, {label} 48 kHz mono PCM16", ours, theirs, "soundfile+scipy+numpy",
                 "≥ 4×, ≤ 64 MB", lambda r, o: r >= 4 and o["peakResidentMB"] <= 64)
-        ours = child(workloads + ["meter", files["hour"]])
-        row("full IEC 61672 meter (score spl), 1 h", ours, peer("leq", files["hour"]), "soundfile+scipy+numpy", "(more work)",
+        ours, theirs = alternated(lambda: child(workloads + ["meter", files["hour"]]), lambda: peer("leq", files["hour"]))
+        row("full IEC 61672 meter (score spl), 1 h", ours, theirs, "soundfile+scipy+numpy", "(more work)",
             lambda r, o: True, "A, C, Z Leq, F/S, Lmax, percentiles vs A-weighted Leq only")
+    def score_spl(path, repeats=3):
+        seconds, peak, out, _ = whole(tool + ["score", "spl", "--json", "--calibration-offset-decibels", "0", path], repeats=repeats)
+        return {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["atk"]["laeqDecibels"]}
+
     if wanted("spl"):
-        seconds, peak, out, _ = whole(tool + ["score", "spl", "--json", "--calibration-offset-decibels", "0", files["tenMinutes"]])
-        ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["atk"]["laeqDecibels"]}
+        ours, theirs = alternated(lambda: score_spl(files["tenMinutes"]), lambda: peer("meter", files["tenMinutes"]))
         row("score spl (whole command: A/C/Z Leq, LAF/LAS max, LAF L10/50/90, LAeq/s), 10 min 48 kHz", ours,
-            peer("meter", files["tenMinutes"]), "numpy+scipy, same measures", "≥ 4×", lambda r, o: r >= 4,
+            theirs, "numpy+scipy, same measures", "≥ 4×", lambda r, o: r >= 4,
             "peer timed in its process (imports excluded)")
     if wanted("start-up"):
         # The fixed cost of a command: process start, dynamic linking, options, one 1-s file.
-        seconds, peak, out, _ = whole(tool + ["score", "spl", "--json", "--calibration-offset-decibels", "0", files["second"]], repeats=11)
-        ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["atk"]["laeqDecibels"]}
-        row("start-up: score spl (whole command) on 1 s of 48 kHz", ours, peer("meter", files["second"]), "numpy+scipy, same measures",
+        ours, theirs = alternated(lambda: score_spl(files["second"], repeats=11), lambda: peer("meter", files["second"]))
+        row("start-up: score spl (whole command) on 1 s of 48 kHz", ours, theirs, "numpy+scipy, same measures",
             "(fixed cost)", lambda r, o: True, "the toolkit's whole process against the peer's computation in its process (imports excluded)")
     if wanted("loudness"):
-        ours = child(workloads + ["loudness", files["stereo"]])
-        row("BS.1770-4 integrated, 10 min 48 kHz stereo", ours, peer("loudness", files["stereo"]), "pyloudnorm", "≥ 15×", lambda r, o: r >= 15)
+        ours, theirs = alternated(lambda: child(workloads + ["loudness", files["stereo"]]), lambda: peer("loudness", files["stereo"]))
+        row("BS.1770-4 integrated, 10 min 48 kHz stereo", ours, theirs, "pyloudnorm", "≥ 15×", lambda r, o: r >= 15)
         # Whole commands: `score loudness` (I, LRA, M/S max, true peak) vs ffmpeg's ebur128 filter
         # (libebur128's algorithm in C: I, LRA; peak=true adds true peak).
-        seconds, peak, out, _ = whole(tool + ["score", "loudness", "--json", files["stereo"]])
-        ours = {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["bs1770"]["integratedLufs"]}
-        seconds, peak, _, out = whole(["ffmpeg", "-nostats", "-hide_banner", "-i", files["stereo"], "-af", "ebur128=peak=true", "-f", "null", "-"])
-        integrated = [line.split()[1] for line in out.splitlines() if line.strip().startswith("I:")]
-        theirs = {"seconds": seconds, "peakResidentMB": peak, "check": float(integrated[-1]) if integrated else None}
+        def score_loudness():
+            seconds, peak, out, _ = whole(tool + ["score", "loudness", "--json", files["stereo"]])
+            return {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["bs1770"]["integratedLufs"]}
+
+        def ffmpeg_loudness():
+            seconds, peak, _, out = whole(["ffmpeg", "-nostats", "-hide_banner", "-i", files["stereo"], "-af", "ebur128=peak=true", "-f", "null", "-"])
+            integrated = [line.split()[1] for line in out.splitlines() if line.strip().startswith("I:")]
+            return {"seconds": seconds, "peakResidentMB": peak, "check": float(integrated[-1]) if integrated else None}
+        ours, theirs = alternated(score_loudness, ffmpeg_loudness)
         row("score loudness (whole command), 10 min 48 kHz stereo", ours, theirs, "ffmpeg -af ebur128=peak=true", "≥ 3×", lambda r, o: r >= 3)
     voices = sorted(str(p) for p in (SHARED / "voice").glob("*.wav"))
     if wanted("voice") and voices:
-        ours = child(workloads + ["voice", *voices])
-        row(f"F0, pulses, jitter, shimmer, HNR: {len(voices)} real vowels", ours, peer("voice", *voices, repeats=5), "parselmouth (Praat)",
+        ours, theirs = alternated(lambda: child(workloads + ["voice", *voices]), lambda: peer("voice", *voices, repeats=5))
+        row(f"F0, pulses, jitter, shimmer, HNR: {len(voices)} real vowels", ours, theirs, "parselmouth (Praat)",
             "≥ 4×", lambda r, o: r >= 4)
     # Whole `score voice` (every set) per file against Praat, librosa and openSMILE computing the
     # same measures in one Python process (voice_everything.py, in the peers venv of
@@ -553,28 +567,35 @@ def main():
         for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
             if not paths:
                 continue
-            parts = child([str(everything), str(HERE / "voice_everything.py"), "--repeats", "3", *paths])["parts"]
-            ours = child(workloads + ["voice-sets", "formants,cepstral", *paths])
-            row(f"voice, Praat's measures with formants and CPPS: {label}", ours, {"seconds": parts["praat"]},
+            def parts():
+                result = child([str(everything), str(HERE / "voice_everything.py"), "--repeats", "3", *paths])["parts"]
+                return {"praat": {"seconds": result["praat"]}, "others": {"seconds": result["librosa"] + result["opensmile"]}}
+
+            def sets():
+                return {"praat": child(workloads + ["voice-sets", "formants,cepstral", *paths]),
+                        "others": child(workloads + ["voice-sets", "mfcc,egemaps,formants", *paths])}
+            runs = [(sets(), parts()) for _ in range(max(1, options.alternations))]
+
+            def median(side, part):
+                return sorted((run[side][part] for run in runs), key=lambda r: r["seconds"])[len(runs) // 2]
+            row(f"voice, Praat's measures with formants and CPPS: {label}", median(0, "praat"), median(1, "praat"),
                 "parselmouth (same measures)", "≥ 4×", lambda r, o: r >= 4, "in process on both sides")
-            ours = child(workloads + ["voice-sets", "mfcc,egemaps,formants", *paths])
-            row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPS: {label}", ours, {"seconds": parts["librosa"] + parts["opensmile"]},
+            row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPS: {label}", median(0, "others"), median(1, "others"),
                 "librosa + openSMILE", "≥ 4×", lambda r, o: r >= 4, "in process; the toolkit's includes the Praat F0, levels and formants they read")
     tapping = SHARED / "mpower/pdkit_mpower_finger_tapping.json"
     if wanted("tapping") and tapping.exists():
-        ours = child(workloads + ["tapping", str(tapping)])
-        ours = child(workloads + ["tapping-features", str(tapping)])
+        ours, theirs = alternated(lambda: child(workloads + ["tapping-features", str(tapping)]), lambda: peer("tapping-features", tapping, repeats=201))
         row("tapping features (mhealthtools set + atk extras vs the 42 mhealthtools), mPower file", ours,
-            peer("tapping-features", tapping, repeats=201), "numpy", "≥ 25×", lambda r, o: r >= 25)
-        ours = child(workloads + ["tapping", str(tapping)])
-        row("tapping: read the file + features", ours, peer("tapping", tapping, repeats=201), "json + numpy", "(with parsing)", lambda r, o: True)
+            theirs, "numpy", "≥ 25×", lambda r, o: r >= 25)
+        ours, theirs = alternated(lambda: child(workloads + ["tapping", str(tapping)]), lambda: peer("tapping", tapping, repeats=201))
+        row("tapping: read the file + features", ours, theirs, "json + numpy", "(with parsing)", lambda r, o: True)
     if wanted("gait"):
-        ours = child(workloads + ["gait", files["gait"]])
-        row("gait, 1 h of 100 Hz accelerometer", ours, peer("gait", files["gait"]), "pdkit 1.4", "≥ 10×", lambda r, o: r >= 10)
+        ours, theirs = alternated(lambda: child(workloads + ["gait", files["gait"]]), lambda: peer("gait", files["gait"]))
+        row("gait, 1 h of 100 Hz accelerometer", ours, theirs, "pdkit 1.4", "≥ 10×", lambda r, o: r >= 10)
     walk = SHARED / "mpower/pdkit_mpower_gait.json"
     if wanted("json") and walk.exists():
-        ours = child(workloads + ["json", str(walk)])
-        row("JSON accelerometer items → columns (mPower walk)", ours, peer("json", walk, repeats=501), "orjson+numpy", "≥ 1×", lambda r, o: r >= 1)
+        ours, theirs = alternated(lambda: child(workloads + ["json", str(walk)]), lambda: peer("json", walk, repeats=501))
+        row("JSON accelerometer items → columns (mPower walk)", ours, theirs, "orjson+numpy", "≥ 1×", lambda r, o: r >= 1)
     if wanted("batch"):
         import tempfile
         with tempfile.TemporaryDirectory() as scratch:
