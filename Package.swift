@@ -22,6 +22,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     // MARK: - Public API
     products: [
+        .library(name: "InputGuards", targets: ["InputGuards"]),
         .library(name: "SensorData", targets: ["SensorData"]),
         .library(name: "AudioIO", targets: ["AudioIO"]),
         .library(name: "SignalProcessing", targets: ["SignalProcessing"]),

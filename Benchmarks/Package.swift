@@ -48,6 +48,7 @@ let package = Package(
             name: "peer-workloads",
             dependencies: [
                 .product(name: "Analysis", package: toolkit),
+                .product(name: "InputGuards", package: toolkit),
                 .product(name: "AudioIO", package: toolkit),
                 .product(name: "Scoring", package: toolkit),
                 .product(name: "SensorData", package: toolkit),

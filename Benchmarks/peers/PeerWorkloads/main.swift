@@ -20,6 +20,7 @@ import Analysis
 import AudioIO
 import Scoring
 import Foundation
+import InputGuards
 import SensorData
 import SignalProcessing
 
@@ -105,6 +106,9 @@ func number(_ report: ScoreReport, _ name: String) -> Double {
     report.sets.first?[name]?.number ?? .nan
 }
 
+// malloc set up as `activetask` sets it up first thing (keeping what is freed when no memory limit
+// applies), so that an in-process row times the allocations the command makes.
+MemoryBudget.prepare()
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let workload = arguments.first else {
     FileHandle.standardError.write(Data("usage: peer-workloads fft|leq|meter|loudness|voice|tapping|tapping-features|gait|json ARGS\n".utf8))
