@@ -167,16 +167,16 @@ INLINE double channel_peak_body(const double *interleaved, size_t channels, size
     size_t n = 0;
     const double *x = interleaved + channel;
     for (; n + LANES <= frames; n += LANES) {
-        v4 v = {x[n * channels], x[(n + 1) * channels], x[(n + 2) * channels], x[(n + 3) * channels]};
-        store4(output + n, v);
+        v4 v = channels == 1 ? load4(x + n) : (v4){x[n * channels], x[(n + 1) * channels], x[(n + 2) * channels], x[(n + 3) * channels]};
+        if (output) store4(output + n, v);
         v4i negative = v < splat(0);
         v4 magnitude = (v4)((negative & (v4i)(-v)) | (~negative & (v4i)v));
         peaks = max4(magnitude, peaks);
     }
     double peak = lane_maximum(peaks, 0);
     for (; n < frames; n++) {
-        output[n] = x[n * channels];
-        double magnitude = fabs(output[n]);
+        if (output) output[n] = x[n * channels];
+        double magnitude = fabs(x[n * channels]);
         if (magnitude > peak) peak = magnitude;
     }
     return peak;

@@ -13,14 +13,31 @@ public enum AudioScoring {
             // One buffer for every block (a new array per block cost an allocation and its page faults each time).
             var samples: [Double] = []
             var first = 0
-            try decoder.forEachDoubleBlock(frames: BiquadCascade.laneBlockFrames(channels: channels)) { block, frames in
-                if samples.count != frames { samples = [Double](repeating: 0, count: frames) }
-                // The channel and its peak in one pass; the error is looked for only past the bound.
-                let peak = samples.withUnsafeMutableBufferPointer { Statistics.copyChannel(channel, of: block, channels: channels, into: $0) }
+            // The error is looked for only past the bound.
+            func check(_ peak: Double) throws(ScoringError) {
                 if peak > largestMagnitude,
                    let problem = samples.withUnsafeBufferPointer({ magnitudeProblem($0, file: file, firstFrame: first, channels: 1, channelOffset: channel) }) {
                     throw problem
                 }
+            }
+            let blockFrames = BiquadCascade.laneBlockFrames(channels: channels)
+            if channels == 1 {
+                // Decoded straight into the buffer, block by block as forEachDoubleBlock reads
+                // (the same blocks, so the same filter lanes): no copy of the channel.
+                while true {
+                    if samples.count != blockFrames { samples = [Double](repeating: 0, count: blockFrames) }
+                    let frames = try samples.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try decoder.read(into: buffer) }
+                    if frames == 0 { return }
+                    if frames < blockFrames { samples.removeLast(blockFrames - frames) }
+                    try check(samples.withUnsafeBufferPointer { Statistics.peakMagnitude($0) })
+                    first += frames
+                    body(samples)
+                }
+            }
+            try decoder.forEachDoubleBlock(frames: blockFrames) { block, frames in
+                if samples.count != frames { samples = [Double](repeating: 0, count: frames) }
+                // The channel and its peak in one pass.
+                try check(samples.withUnsafeMutableBufferPointer { Statistics.copyChannel(channel, of: block, channels: channels, into: $0) })
                 first += frames
                 body(samples)
             }

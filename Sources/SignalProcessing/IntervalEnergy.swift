@@ -28,6 +28,21 @@ public struct IntervalEnergy: Sendable {
         }
     }
 
+    /// Samples still to come in the interval in progress.
+    public var remaining: Int { length - partialCount }
+
+    /// Adds Σ x² of `count` samples (at most ``remaining``) summed by the caller as
+    /// ``add(_:_:)`` sums a stretch (``Statistics/sumOfSquares(_:)``); calls `completed` with the
+    /// interval's sum when they complete it.
+    public mutating func add(sumOfSquares sum: Double, count: Int, _ completed: (Double) -> Void) {
+        precondition(count >= 0 && count <= remaining, "interval energy: \(count) samples where \(remaining) complete the interval")
+        accumulate(sum, count: count)
+        if partialCount == length {
+            completed(partialSum)
+            reset()
+        }
+    }
+
     @usableFromInline
     mutating func accumulate(_ sum: Double, count: Int) {
         partialSum += sum

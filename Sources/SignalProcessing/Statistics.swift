@@ -69,6 +69,13 @@ public enum Statistics {
         return atk_channel_peak(input, channels, channel, output.baseAddress!, output.count)
     }
 
+    /// The largest |x| (0 for no values; NaN never is), as ``copyChannel(_:of:channels:into:)``
+    /// finds it without the copy (the C kernel `atk_channel_peak`).
+    public static func peakMagnitude(_ x: UnsafeBufferPointer<Double>) -> Double {
+        guard let input = x.baseAddress, !x.isEmpty else { return 0 }
+        return atk_channel_peak(input, 1, 0, nil, x.count)
+    }
+
     /// Σ x², in sixteen interleaved partial sums (the C kernel `atk_sum_of_squares`, in the order
     /// of ``squares(of:into:)``: the loop runs at the adder's throughput, not its latency; the
     /// result may differ from a left-to-right sum in the last bits). 0 for an empty input.

@@ -143,6 +143,36 @@ import TestSupport
         #expect(energy.partialSum == 100 && energy.partialCount == 1)
     }
 
+    @Test("interval energy from the caller's sums: stretches cut at `remaining` and summed by sumOfSquares give the intervals add(_:) gives, bit for bit, over blocks of 1 to 700 samples")
+    func intervalEnergyFromSums() {
+        var random = SeededRandom(seed: 61_672)
+        var byItself = IntervalEnergy(length: 480), fromSums = IntervalEnergy(length: 480)
+        var expected: [Double] = [], sums: [Double] = []
+        for _ in 0..<200 {
+            let block = (0..<(1 + Int(random.unit() * 700))).map { _ in random.unit() - 0.5 }
+            block.withUnsafeBufferPointer { x in
+                byItself.add(x) { expected.append($0) }
+                var start = 0
+                while start < x.count {
+                    let stretch = start..<min(x.count, start + fromSums.remaining)
+                    fromSums.add(sumOfSquares: Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: x[stretch])), count: stretch.count) { sums.append($0) }
+                    start = stretch.upperBound
+                }
+            }
+        }
+        #expect(expected.count > 100 && sums.map(\.bitPattern) == expected.map(\.bitPattern))
+        #expect(fromSums.partialSum.bitPattern == byItself.partialSum.bitPattern && fromSums.partialCount == byItself.partialCount)
+    }
+
+    @Test("interval energy: a caller's stretch longer than what completes the interval is refused")
+    func intervalEnergyRefusesOverlongStretch() async {
+        await #expect(processExitsWith: .failure) {
+            var energy = IntervalEnergy(length: 3)
+            energy.add(sumOfSquares: 1, count: 2) { _ in }
+            energy.add(sumOfSquares: 1, count: 2) { _ in }
+        }
+    }
+
     @Test("empty and NaN inputs give NaN")
     func degenerate() {
         #expect([Double]().statistic(Statistics.mean).isNaN)

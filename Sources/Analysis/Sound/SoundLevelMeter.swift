@@ -81,9 +81,9 @@ public struct SoundLevelMeter: Sendable {
     /// Block-wise passes, each over the whole block: A and C weighting together, one per vector
     /// lane with each signal split in time over the lanes left (``BiquadCascade/processLanes``;
     /// several times faster than sequential filtering in blocks of ``BiquadCascade/laneBlockFrames(channels:)``
-    /// or more), the A-weighted squares with the A, C and Z sums in one pass, F and S averaging
-    /// with their maxima (the C kernels of CKernels), then the LAF samples every 0.1 s and the
-    /// interval sums.
+    /// or more), the A-weighted squares with the A, C and Z sums in one pass (stretches ending
+    /// where an interval ends: the A sums are the intervals' too), F and S averaging with their
+    /// maxima (the C kernels of CKernels), then the LAF samples every 0.1 s.
     public mutating func process(_ input: [Double]) {
         if seen == 0, let first = input.first {
             for k in upsamplers.indices { upsamplers[k].prime(constantInput: first) }
@@ -113,11 +113,22 @@ public struct SoundLevelMeter: Sendable {
                                            outputs: { $0 == 0 ? a.baseAddress! : c.baseAddress! })
                 guard count > 0 else { return }
                 let kept = skip..<n
-                let sums = Statistics.squares(of: UnsafeBufferPointer(rebasing: a[kept]), into: pa,
-                                              summingSquaresOf: UnsafeBufferPointer(rebasing: c[kept]), UnsafeBufferPointer(rebasing: z[kept]))
-                energyA += sums.a
-                energyC += sums.c
-                energyZ += sums.z
+                // The A-weighted squares with the A, C and Z sums, stretch by stretch: each stretch
+                // ends where an interval or the block does, so its A sum is also the interval's
+                // share (the sum IntervalEnergy forms of the same samples, in the same order).
+                var completed: [Double] = []
+                var start = skip
+                while start < n {
+                    let stretch = start..<min(n, start + intervals.remaining)
+                    let sums = Statistics.squares(of: UnsafeBufferPointer(rebasing: a[stretch]), into: UnsafeMutableBufferPointer(rebasing: pa[(start - skip)...]),
+                                                  summingSquaresOf: UnsafeBufferPointer(rebasing: c[stretch]), UnsafeBufferPointer(rebasing: z[stretch]))
+                    energyA += sums.a
+                    energyC += sums.c
+                    energyZ += sums.z
+                    intervals.add(sumOfSquares: sums.a, count: stretch.count) { completed.append($0) }
+                    start = stretch.upperBound
+                }
+                intervalLevelsDecibels += completed.map { level($0 / Double(samplesPerInterval)) }
                 let weighted: UnsafeBufferPointer<Double>
                 switch timeWeighting {
                 case .a:
@@ -139,9 +150,6 @@ public struct SoundLevelMeter: Sendable {
                     next += samplesPerLevelSample
                 }
                 untilLevelSample = next - count + 1
-                var completed: [Double] = []
-                intervals.add(UnsafeBufferPointer(rebasing: a[kept])) { completed.append($0) }  // sums the squares itself
-                intervalLevelsDecibels += completed.map { level($0 / Double(samplesPerInterval)) }
             }
         }
         samples += count

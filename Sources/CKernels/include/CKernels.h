@@ -35,8 +35,9 @@ double atk_sum_of_squares(const double *input, size_t count);
  * separate passes. */
 void atk_meter_squares(const double *a, const double *c, const double *z, double *a_squares, size_t count, double *sums);
 
-/* Channel `channel` of `frames` interleaved frames of `channels` into output[0..<frames], and the
- * largest |value| among them (NaN compares as nothing, so it never is; 0 for no frames). */
+/* Channel `channel` of `frames` interleaved frames of `channels` into output[0..<frames] (nowhere
+ * when output is NULL), and the largest |value| among them (NaN compares as nothing, so it never
+ * is; 0 for no frames). */
 double atk_channel_peak(const double *interleaved, size_t channels, size_t channel, double *output, size_t frames);
 
 /* The true-peak meter (TruePeakMeter) over w[past..<count], whose first `past` values (at least
