@@ -1,6 +1,7 @@
 /* The passes of FFTPACK's real transform for powers of two (CKernels.h, atk_fftpack_pass):
  * P. N. Swarztrauber's radf2, radf4, radb2 and radb4 (FFTPACK, NCAR 1985, public domain), as
- * Praat 6.1.38 runs them (dwsys/NUMfft_d.cpp), on one transform or on four interleaved ones. */
+ * Praat 6.1.38 runs them (dwsys/NUMfft_d.cpp), on one transform (with AVX2 its radix-4
+ * butterflies two at a time) or on four interleaved ones. */
 #include "vectors.h"
 
 #include <string.h>
@@ -20,7 +21,7 @@
 #define F_CH B_CC
 #define B_CH F_CC
 
-#define PASSES(TYPE, suffix, attribute, WIDE)                                                                                \
+#define PASSES(TYPE, suffix, attribute, WIDE)                                                                            \
     attribute static void forward2_##suffix(size_t ido, size_t l1, const double *cc, double *ch, const double *wa) {  \
         typedef TYPE T;                                                                                               \
         const size_t radix = 2;                                                                                       \
