@@ -468,11 +468,14 @@ def main():
 
     rows = []
 
+    def median_run(runs):
+        return sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2]
+
     def alternated(ours, theirs):
         """Each side's run of median seconds, of `--alternations` runs of `ours()` and `theirs()` one
         after the other, so that a slow spell of the machine falls on both sides."""
         runs = [(ours(), theirs()) for _ in range(max(1, options.alternations))]
-        return tuple(sorted((run[side] for run in runs), key=lambda r: r["seconds"])[len(runs) // 2] for side in (0, 1))
+        return median_run([run[0] for run in runs]), median_run([run[1] for run in runs])
 
     def row(name, ours, theirs, peer_name, target, goal, note=""):
         ratio = theirs["seconds"] / ours["seconds"]
@@ -577,7 +580,7 @@ def main():
             runs = [(sets(), parts()) for _ in range(max(1, options.alternations))]
 
             def median(side, part):
-                return sorted((run[side][part] for run in runs), key=lambda r: r["seconds"])[len(runs) // 2]
+                return median_run([run[side][part] for run in runs])
             row(f"voice, Praat's measures with formants and CPPS: {label}", median(0, "praat"), median(1, "praat"),
                 "parselmouth (same measures)", "≥ 4×", lambda r, o: r >= 4, "in process on both sides")
             row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPS: {label}", median(0, "others"), median(1, "others"),

@@ -29,7 +29,7 @@ public enum AudioScoring {
                     let frames = try samples.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try decoder.read(into: buffer) }
                     if frames == 0 { return }
                     if frames < blockFrames { samples.removeLast(blockFrames - frames) }
-                    try check(samples.withUnsafeBufferPointer { Statistics.peakMagnitude($0) })
+                    try check(samples.withUnsafeBufferPointer { Statistics.peakDeviation($0) })
                     first += frames
                     body(samples)
                 }

@@ -18,22 +18,20 @@ public struct IntervalEnergy: Sendable {
     public mutating func add(_ samples: UnsafeBufferPointer<Double>, _ completed: (Double) -> Void) {
         var i = 0
         while i < samples.count {
-            let end = min(samples.count, i + length - partialCount)
-            accumulate(Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: samples[i..<end])), count: end - i)
+            let end = min(samples.count, i + remaining)
+            add(sumOfSquares: Statistics.sumOfSquares(UnsafeBufferPointer(rebasing: samples[i..<end])), count: end - i, completed)
             i = end
-            if partialCount == length {
-                completed(partialSum)
-                reset()
-            }
         }
     }
 
     /// Samples still to come in the interval in progress.
+    @inlinable
     public var remaining: Int { length - partialCount }
 
     /// Adds Σ x² of `count` samples (at most ``remaining``) summed by the caller as
     /// ``add(_:_:)`` sums a stretch (``Statistics/sumOfSquares(_:)``); calls `completed` with the
     /// interval's sum when they complete it.
+    @inlinable
     public mutating func add(sumOfSquares sum: Double, count: Int, _ completed: (Double) -> Void) {
         precondition(count >= 0 && count <= remaining, "interval energy: \(count) samples where \(remaining) complete the interval")
         accumulate(sum, count: count)

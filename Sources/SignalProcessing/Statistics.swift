@@ -69,13 +69,6 @@ public enum Statistics {
         return atk_channel_peak(input, channels, channel, output.baseAddress!, output.count)
     }
 
-    /// The largest |x| (0 for no values; NaN never is), as ``copyChannel(_:of:channels:into:)``
-    /// finds it without the copy (the C kernel `atk_channel_peak`).
-    public static func peakMagnitude(_ x: UnsafeBufferPointer<Double>) -> Double {
-        guard let input = x.baseAddress, !x.isEmpty else { return 0 }
-        return atk_channel_peak(input, 1, 0, nil, x.count)
-    }
-
     /// Σ x², in sixteen interleaved partial sums (the C kernel `atk_sum_of_squares`, in the order
     /// of ``squares(of:into:)``: the loop runs at the adder's throughput, not its latency; the
     /// result may differ from a left-to-right sum in the last bits). 0 for an empty input.
@@ -110,8 +103,10 @@ public enum Statistics {
 
     /// max |x − center| over finite values (0 for an empty input), in four lanes: a maximum does
     /// not depend on the order, so this is exactly the one-at-a-time maximum, at the comparator's
-    /// throughput rather than its latency.
+    /// throughput rather than its latency. From 0, the largest |x| as ``copyChannel(_:of:channels:into:)``
+    /// finds it, without the copy (the C kernel `atk_channel_peak`, at the processor's vector width).
     public static func peakDeviation(_ x: UnsafeBufferPointer<Double>, from center: Double = 0) -> Double {
+        if center == 0, let input = x.baseAddress { return atk_channel_peak(input, 1, 0, nil, x.count) }
         var lanes = SIMD4<Double>.zero
         let centers = SIMD4(repeating: center)
         var i = 0
