@@ -1,3 +1,4 @@
+import CKernels
 import Glibc
 
 /// The complex roots of a real polynomial: found by the Aberth–Ehrlich simultaneous iteration
@@ -28,37 +29,16 @@ public enum PolynomialRoots {
         var radius = 0.0
         for k in 0..<n where monic[k] != 0 { radius = max(radius, pow(abs(monic[k]), 1 / Double(n - k))) }
         radius = max(radius, 1e-3)
-        var z = (0..<n).map { k -> (Double, Double) in
-            let angle = 2 * Double.pi * Double(k) / Double(n) + 0.4
-            return (radius * cos(angle), radius * sin(angle))
+        let angles = (0..<n).map { 2 * Double.pi * Double($0) / Double(n) + 0.4 }
+        var re = angles.map { radius * cos($0) }, im = angles.map { radius * sin($0) }
+        // Aberth's sweeps (CKernels' atk_aberth): a root stops moving once |p(z)| is within the
+        // rounding error of evaluating p there, 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only
+        // linearly; this ends it at the noise), or once its step is below 10⁻¹⁵ of its size.
+        let finite = withUnsafeTemporaryAllocation(of: Double.self, capacity: 11 * n + 44) { scratch in
+            atk_aberth(monic, n, &re, &im, 200, scratch.baseAddress!)
         }
-        // A root stops moving once |p(z)| is within the rounding error of evaluating p there,
-        // 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only linearly; this ends it at the noise).
-        var done = [Bool](repeating: false, count: n)
-        let magnitudes = monic.map(abs)
-        for _ in 0..<200 where done.contains(false) {
-            for i in 0..<n where !done[i] {
-                let (p, dp) = evaluate(monic, at: z[i])
-                let size = (z[i].0 * z[i].0 + z[i].1 * z[i].1).squareRoot()
-                var bound = 0.0
-                for k in stride(from: n, through: 0, by: -1) { bound = bound * size + magnitudes[k] }
-                if (p.0 * p.0 + p.1 * p.1).squareRoot() <= 4 * Double.ulpOfOne * bound { done[i] = true; continue }
-                let w = divide(p, dp)
-                var sum = (0.0, 0.0)
-                for j in 0..<n where j != i {
-                    let inverse = divide((1, 0), (z[i].0 - z[j].0, z[i].1 - z[j].1))
-                    sum.0 += inverse.0
-                    sum.1 += inverse.1
-                }
-                let denominator = (1 - (w.0 * sum.0 - w.1 * sum.1), -(w.0 * sum.1 + w.1 * sum.0))
-                let step = divide(w, denominator)
-                guard step.0.isFinite, step.1.isFinite else { return nil }
-                z[i].0 -= step.0
-                z[i].1 -= step.1
-                if abs(step.0) + abs(step.1) <= 1e-15 * (abs(z[i].0) + abs(z[i].1)) { done[i] = true }
-            }
-        }
-        return z.map { polish(c, $0) }
+        guard finite == 1 else { return nil }
+        return (0..<n).map { polish(c, (re[$0], im[$0])) }
     }
 
     /// Newton–Raphson from `start` on p with p and p′ in extended precision, at most 80 steps,
@@ -79,16 +59,6 @@ public enum PolynomialRoots {
             z.1 -= step.1
         }
         return Root(re: z.0, im: z.1)
-    }
-
-    /// p(z) and p′(z) by Horner's scheme.
-    private static func evaluate(_ c: [Double], at z: (Double, Double)) -> ((Double, Double), (Double, Double)) {
-        var p = (c[c.count - 1], 0.0), dp = (0.0, 0.0)
-        for k in stride(from: c.count - 2, through: 0, by: -1) {
-            dp = (dp.0 * z.0 - dp.1 * z.1 + p.0, dp.0 * z.1 + dp.1 * z.0 + p.1)
-            p = (p.0 * z.0 - p.1 * z.1 + c[k], p.0 * z.1 + p.1 * z.0)
-        }
-        return (p, dp)
     }
 
     /// p(z) and p′(z) by Horner's scheme in 80-bit extended precision, rounded to Double, as

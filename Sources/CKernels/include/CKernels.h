@@ -130,6 +130,17 @@ int atk_fftpack_pass(size_t lanes, int radix, int inverse, size_t ido, size_t l1
  * side (Praat's lower orders near the ends are the caller's). */
 int atk_sinc_resample4(const double *y, size_t n, const double *x, ptrdiff_t depth, double *out);
 
+/* The Aberth–Ehrlich sweeps of SignalProcessing's PolynomialRoots on the monic polynomial
+ * m[0] + m[1]·z + … + m[n]·zⁿ (m[n] = 1, n ≥ 1) from the places re[k] + i·im[k], k < n, updated in
+ * place: in each of at most `sweeps` sweeps every root not yet done stops if |p| ≤ 4ε·Σ|m_k|·|z|^k
+ * there, or else takes the step w/(1 − w·Σ_{j≠i} 1/(z_i − z_j)), w = p/p′ (Smith's complex
+ * division), the sum over the others' current places with j ascending, and stops once the step is
+ * at most 10⁻¹⁵ of its size. Each root's p and p′ (Horner) and the sweep's inverses run four at a
+ * time, each lane with the scalar operations in their order: the same bits on every instruction
+ * set. `scratch` holds 11·n + 44 doubles. Returns 1, or 0 when a step stops being finite (the
+ * places then undefined). */
+int atk_aberth(const double *monic, size_t n, double *re, double *im, int sweeps, double *scratch);
+
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
 
