@@ -9,11 +9,7 @@
  * no fused multiply-add, the same order of operations; division and square root are correctly
  * rounded in every instruction set. */
 #pragma STDC FP_CONTRACT OFF
-/* The vector helpers are always inlined: no vector value crosses a call (see kernels.c). */
 
-INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
-INLINE void store4(double *p, v4 v) { memcpy(p, &v, sizeof v); }
-INLINE v4 select4(v4i mask, v4 a, v4 b) { return (v4)((mask & (v4i)a) | (~mask & (v4i)b)); }
 INLINE v4 sqrt4(v4 x) { return __builtin_elementwise_sqrt(x); }
 
 /* One sample, as the scalar loop computes it, added to the sums. */

@@ -10,15 +10,6 @@
 
 #define LANES 4
 
-INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
-INLINE void store4(double *p, v4 v) { memcpy(p, &v, sizeof v); }
-INLINE v4 splat(double x) { return (v4){x, x, x, x}; }
-/* Lane-wise maximum (a when a > b, else b), by a comparison mask. */
-INLINE v4 max4(v4 a, v4 b) {
-    v4i greater = a > b;
-    return (v4)((greater & (v4i)a) | (~greater & (v4i)b));
-}
-
 /* ---------------------------------------------------------------- exponential average
  *
  * y[n] = c·y[n−1] + α·x[n], c = 1 − α, four samples at once: y[k] = c^(k+1)·y[−1] +

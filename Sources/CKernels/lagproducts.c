@@ -7,9 +7,6 @@
 /* The sums must come out the same whichever instruction set runs them: no contraction (a fused
  * multiply-add rounds once where the baseline rounds twice), and one summation order for all. */
 #pragma STDC FP_CONTRACT OFF
-/* The vector helpers are always inlined: no vector value crosses a call (see kernels.c). */
-
-INLINE v4 load4(const double *p) { v4 v; memcpy(&v, p, sizeof v); return v; }
 
 /* The last terms of one sum (j to count, fewer than sixteen) into its four partial vectors,
  * partial k (lane k mod 4 of vector k / 4) taking term j ≡ k (mod 16): whole vectors of four, then
@@ -51,15 +48,6 @@ INLINE double product_body(const double *x, const double *y, size_t window) {
         a3 += load4(x + j + 12) * load4(y + j + 12);
     }
     return tail_and_tree(x, y, window, j, a0, a1, a2, a3);
-}
-
-INLINE v4 abs4(v4 v) {
-    return (v4)((v4i)v & (v4i){0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL});
-}
-
-INLINE v4 max4(v4 a, v4 b) {
-    v4i greater = a > b;
-    return (v4)((greater & (v4i)a) | (~greater & (v4i)b));
 }
 
 /* Σ a·b and Σ b² in the order of product_body, and max |b| (any order gives the same maximum). */

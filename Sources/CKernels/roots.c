@@ -7,23 +7,6 @@
 /* The same bits on every instruction set: no contraction, each lane a double's operations. */
 #pragma STDC FP_CONTRACT OFF
 
-INLINE v4 load4(const double *p) {
-    v4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-INLINE void store4(double *p, v4 v) { memcpy(p, &v, sizeof v); }
-
-INLINE v4 splat(double x) { return (v4){x, x, x, x}; }
-
-INLINE v4 absolute(v4 x) {
-    const v4i magnitude = {0x7fffffffffffffff, 0x7fffffffffffffff, 0x7fffffffffffffff, 0x7fffffffffffffff};
-    return (v4)((v4i)x & magnitude);
-}
-
-INLINE v4 choose(v4i mask, v4 yes, v4 no) { return (v4)((mask & (v4i)yes) | (~mask & (v4i)no)); }
-
 /* a / b by Smith's algorithm, scaled against overflow. */
 INLINE void divide(double ar, double ai, double br, double bi, double *qr, double *qi) {
     if (fabs(br) >= fabs(bi)) {
@@ -40,11 +23,11 @@ INLINE void divide(double ar, double ai, double br, double bi, double *qr, doubl
 /* 1 / (br + i·bi) in four lanes, each lane divide(1, 0, br, bi) with its branch's operations: one
  * division for r, one for each part, the branch's operands chosen lane by lane. */
 INLINE void inverse4(v4 br, v4 bi, v4 *qr, v4 *qi) {
-    const v4i first = absolute(br) >= absolute(bi);
-    const v4 r = choose(first, bi, br) / choose(first, br, bi);
-    const v4 d = choose(first, br + bi * r, br * r + bi);
-    *qr = choose(first, 1 + 0 * r, 1 * r + 0) / d;
-    *qi = choose(first, 0 - 1 * r, 0 * r - 1) / d;
+    const v4i first = abs4(br) >= abs4(bi);
+    const v4 r = select4(first, bi, br) / select4(first, br, bi);
+    const v4 d = select4(first, br + bi * r, br * r + bi);
+    *qr = select4(first, 1 + 0 * r, 1 * r + 0) / d;
+    *qi = select4(first, 0 - 1 * r, 0 * r - 1) / d;
 }
 
 /* Per lane p(z) and p′(z) by Horner's scheme (m[0…n], m[n] first) and the rounding bound

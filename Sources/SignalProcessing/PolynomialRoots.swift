@@ -29,8 +29,12 @@ public enum PolynomialRoots {
         var radius = 0.0
         for k in 0..<n where monic[k] != 0 { radius = max(radius, pow(abs(monic[k]), 1 / Double(n - k))) }
         radius = max(radius, 1e-3)
-        let angles = (0..<n).map { 2 * Double.pi * Double($0) / Double(n) + 0.4 }
-        var re = angles.map { radius * cos($0) }, im = angles.map { radius * sin($0) }
+        var re = [Double](repeating: 0, count: n), im = re
+        for k in 0..<n {
+            let angle = 2 * Double.pi * Double(k) / Double(n) + 0.4
+            re[k] = radius * cos(angle)
+            im[k] = radius * sin(angle)
+        }
         // Aberth's sweeps (CKernels' atk_aberth): a root stops moving once |p(z)| is within the
         // rounding error of evaluating p there, 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only
         // linearly; this ends it at the noise), or once its step is below 10⁻¹⁵ of its size.
