@@ -180,6 +180,8 @@ let package = Package(
         .testTarget(
             name: "activetaskTests",
             dependencies: ["activetask", "InputGuards", "Scoring", "Batch", "SignalProcessing", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            // The help snapshots are read from the package directory (HelpSnapshotTests), not bundled.
+            exclude: ["Snapshots"],
             swiftSettings: swiftSettings
         ),
     ]
