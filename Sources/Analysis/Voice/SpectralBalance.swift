@@ -66,19 +66,18 @@ public struct EGeMAPSAnalysis: Sendable, Hashable {
         let length = Int(clamping: frameLengthSeconds * sampleRateHz, rounding: .toNearestOrEven, to: 2...Int(Int32.max))
         let step = Int(clamping: frameStepSeconds * sampleRateHz, rounding: .toNearestOrEven, to: 1...Int(Int32.max))
         var result = Frames()
-        guard samples.count >= length, let spectral = FramePowerSpectrum(length: length, window: Window.hamming.values(count: length, periodic: false), sampleRateHz: sampleRateHz) else { return result }
+        guard samples.count >= length, var spectral = FramePowerSpectrum(length: length, window: Window.hamming.values(count: length, periodic: false), sampleRateHz: sampleRateHz) else { return result }
         let harmonicLength = Int(clamping: harmonicFrameLengthSeconds * sampleRateHz, rounding: .toNearestOrEven, to: 2...Int(Int32.max))
         let half = 0.5 * Double(harmonicLength - 1)
         let gaussian = (0..<harmonicLength).map { n in exp(-0.5 * pow((Double(n) - half) / (0.4 * half), 2)) }
-        guard let harmonic = FramePowerSpectrum(length: harmonicLength, window: gaussian, sampleRateHz: sampleRateHz) else { return result }
+        guard var harmonic = FramePowerSpectrum(length: harmonicLength, window: gaussian, sampleRateHz: sampleRateHz) else { return result }
         let bands = AuditoryBands(spectrum: spectral)
         let frameCount = 1 + (samples.count - length) / step
-        var frame = [Double](repeating: 0, count: max(length, harmonicLength))
+        var power = [Double](repeating: 0, count: spectral.bins), levels = [Double](repeating: 0, count: harmonic.bins)
         for index in 0..<frameCount {
             let start = index * step
             let centre = (Double(start) + 0.5 * Double(length)) / sampleRateHz
-            for j in 0..<length { frame[j] = samples[start + j] }
-            let power = spectral.power(frame)
+            spectral.power(samples, from: start, into: &power)
             result.timeSeconds.append(centre)
             result.alphaRatioDb.append(Self.decibels(spectral.sum(power, spectral.bins(50, below: 1000)), spectral.sum(power, spectral.bins(1000, through: 5000))))
             result.hammarbergIndexDb.append(Self.decibels(spectral.maximum(power, spectral.bins(0, below: 2000)), spectral.maximum(power, spectral.bins(2000, through: 5000))))
@@ -94,12 +93,7 @@ public struct EGeMAPSAnalysis: Sendable, Hashable {
                 continue
             }
             // The Gaussian frame centred at the spectral frame's centre (zeros beyond the recording).
-            let first = start + length / 2 - harmonicLength / 2
-            for j in 0..<harmonicLength {
-                let i = first + j
-                frame[j] = i >= 0 && i < samples.count ? samples[i] : 0
-            }
-            let levels = harmonic.power(frame)
+            harmonic.power(samples, from: start + length / 2 - harmonicLength / 2, into: &levels)
             let h1 = harmonic.harmonicLevelDb(levels, at: fundamental, f0: fundamental)
             let h2 = harmonic.harmonicLevelDb(levels, at: 2 * fundamental, f0: fundamental)
             result.h1MinusH2Db.append(h1 - h2)
@@ -168,6 +162,8 @@ struct FramePowerSpectrum {
     let fft: FFT
     /// Hz per bin.
     let binHz: Double
+    /// The windowed frame, zero-padded to the transform's size, and its transform.
+    private var input: [Double], output: [Double]
 
     init?(length: Int, window: [Double], sampleRateHz: Double) {
         var size = 1
@@ -177,18 +173,28 @@ struct FramePowerSpectrum {
         self.window = window
         self.fft = fft
         binHz = sampleRateHz / Double(size)
+        input = [Double](repeating: 0, count: size)
+        output = [Double](repeating: 0, count: 2 * fft.realBins)
     }
 
     var bins: Int { fft.realBins }
 
-    /// |X(k)|² of the first `length` values of `frame` windowed and zero-padded.
-    func power(_ frame: [Double]) -> [Double] {
-        var input = [Double](repeating: 0, count: fft.size), output = [Double](repeating: 0, count: 2 * bins)
-        for j in 0..<length { input[j] = frame[j] * window[j] }
-        input.withUnsafeBufferPointer { x in output.withUnsafeMutableBufferPointer { fft.forward(x, into: $0) } }
-        return (0..<bins).map { k -> Double in
-            let re = output[2 * k], im = output[2 * k + 1]
-            return re * re + im * im
+    /// |X(k)|² into power[0..<bins] of samples[start..<start + length] (zeros outside `samples`)
+    /// windowed and zero-padded.
+    mutating func power(_ samples: [Double], from start: Int, into power: inout [Double]) {
+        precondition(power.count >= bins, "FramePowerSpectrum: power buffer")
+        let window = self.window, fft = self.fft, bins = self.bins
+        input.withUnsafeMutableBufferPointer { input in
+            samples.withUnsafeBufferPointer { samples in
+                for j in 0..<length {
+                    let i = start + j
+                    input[j] = (i >= 0 && i < samples.count ? samples[i] : 0) * window[j]
+                }
+            }
+            output.withUnsafeMutableBufferPointer { output in
+                fft.forward(UnsafeBufferPointer(input), into: output)
+                for k in 0..<bins { power[k] = output[2 * k] * output[2 * k] + output[2 * k + 1] * output[2 * k + 1] }
+            }
         }
     }
 
