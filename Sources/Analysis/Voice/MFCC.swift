@@ -58,28 +58,55 @@ public struct MFCCAnalysis: Sendable, Hashable {
         for index in 0..<frameCount {
             // Sample j of frame `index` is samples[index·hop + j − N/2] (zero outside).
             let start = index * hop - half
-            for j in 0..<fftSize {
-                let i = start + j
-                frame[j] = i >= 0 && i < samples.count ? samples[i] * window[j] : 0
+            let inside = max(0, -start)..<max(max(0, -start), min(fftSize, samples.count - start))
+            frame.withUnsafeMutableBufferPointer { frame in
+                samples.withUnsafeBufferPointer { samples in
+                    window.withUnsafeBufferPointer { window in
+                        for j in 0..<inside.lowerBound { frame[j] = 0 }
+                        for j in inside { frame[j] = samples[start + j] * window[j] }
+                        for j in inside.upperBound..<fftSize { frame[j] = 0 }
+                    }
+                }
             }
             frame.withUnsafeBufferPointer { x in spectrum.withUnsafeMutableBufferPointer { fft.forward(x, into: $0) } }
-            for k in 0..<bins { power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
-            for band in 0..<melBands {
-                var sum = 0.0
-                let row = band * bins
-                for k in spans[band] { sum += power[k] * weights[row + k] }
-                energies[index * melBands + band] = sum
+            power.withUnsafeMutableBufferPointer { power in
+                spectrum.withUnsafeBufferPointer { spectrum in
+                    for k in 0..<bins { power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+                }
+                weights.withUnsafeBufferPointer { weights in
+                    energies.withUnsafeMutableBufferPointer { energies in
+                        for band in 0..<melBands {
+                            var sum = 0.0
+                            let row = band * bins
+                            for k in spans[band] { sum += power[k] * weights[row + k] }
+                            energies[index * melBands + band] = sum
+                        }
+                    }
+                }
             }
         }
         // power_to_db with its floor over the whole recording.
         var decibels = energies.map { 10 * log10(max(1e-10, $0)) }
         if let top = decibels.max() { decibels = decibels.map { max($0, top - topDecibels) } }
+        // The DCT four coefficients at a time, each lane one coefficient's sum over the bands in
+        // band order (the rows transposed, padded with zero rows to a multiple of four).
         let dct = Self.orthonormalDCT(bands: melBands, kept: coefficientCount)
-        let coefficients = (0..<frameCount).map { frame -> [Double] in
-            (0..<coefficientCount).map { k in
-                var sum = 0.0
-                for n in 0..<melBands { sum += decibels[frame * melBands + n] * dct[k * melBands + n] }
-                return sum
+        let lanes = (coefficientCount + 3) / 4
+        var columns = [SIMD4<Double>](repeating: .zero, count: lanes * melBands)
+        for k in 0..<coefficientCount {
+            for n in 0..<melBands { columns[(k / 4) * melBands + n][k % 4] = dct[k * melBands + n] }
+        }
+        let coefficients = decibels.withUnsafeBufferPointer { decibels in
+            columns.withUnsafeBufferPointer { columns in
+                (0..<frameCount).map { frame -> [Double] in
+                    var row = [Double](repeating: 0, count: lanes * 4)
+                    for lane in 0..<lanes {
+                        var sum = SIMD4<Double>.zero
+                        for n in 0..<melBands { sum += SIMD4(repeating: decibels[frame * melBands + n]) * columns[lane * melBands + n] }
+                        for l in 0..<4 { row[4 * lane + l] = sum[l] }
+                    }
+                    return Array(row[0..<coefficientCount])
+                }
             }
         }
         return Result(coefficients: coefficients, delta: Self.savitzkyGolay(coefficients, order: 1),
