@@ -58,7 +58,7 @@ public struct MFCCAnalysis: Sendable, Hashable {
         for index in 0..<frameCount {
             // Sample j of frame `index` is samples[index·hop + j − N/2] (zero outside).
             let start = index * hop - half
-            let inside = max(0, -start)..<max(max(0, -start), min(fftSize, samples.count - start))
+            let first = max(0, -start), inside = first..<max(first, min(fftSize, samples.count - start))
             frame.withUnsafeMutableBufferPointer { frame in
                 samples.withUnsafeBufferPointer { samples in
                     window.withUnsafeBufferPointer { window in
@@ -99,13 +99,13 @@ public struct MFCCAnalysis: Sendable, Hashable {
         let coefficients = decibels.withUnsafeBufferPointer { decibels in
             columns.withUnsafeBufferPointer { columns in
                 (0..<frameCount).map { frame -> [Double] in
-                    var row = [Double](repeating: 0, count: lanes * 4)
+                    var row = [Double](repeating: 0, count: coefficientCount)
                     for lane in 0..<lanes {
                         var sum = SIMD4<Double>.zero
                         for n in 0..<melBands { sum += SIMD4(repeating: decibels[frame * melBands + n]) * columns[lane * melBands + n] }
-                        for l in 0..<4 { row[4 * lane + l] = sum[l] }
+                        for l in 0..<min(4, coefficientCount - 4 * lane) { row[4 * lane + l] = sum[l] }
                     }
-                    return Array(row[0..<coefficientCount])
+                    return row
                 }
             }
         }
