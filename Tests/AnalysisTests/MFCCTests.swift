@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import Analysis
+
+/// MFCCs (``MFCCAnalysis``) without a peer: what follows from the DCT's definition. The values
+/// of the default 20 coefficients are checked against librosa in `VoiceQualityPeerTests`.
+struct MFCCTests {
+    /// A harmonic complex of 180 Hz with a little deterministic noise, 0.5 s at 16 kHz.
+    static let signal: [Double] = (0..<8000).map { n in
+        let t = Double(n) / 16000
+        let harmonics = (1...12).reduce(0.0) { $0 + 0.3 / Double($1) * sin(2 * Double.pi * 180 * Double($1) * t + Double($1)) }
+        return harmonics + 1e-3 * sin(Double(n * n % 9973))
+    }
+
+    /// Coefficient k is row k of the DCT applied to the same log-mel frame, whatever the number
+    /// kept: every count's coefficients, Δ and ΔΔ are the first ones of the full transform (128
+    /// of 128 bands), bit for bit — counts that fill whole groups of four rows and counts that do not.
+    @Test(arguments: [1, 3, 4, 5, 13, 20, 127])
+    func coefficientsAreTheFullTransformsFirst(count: Int) throws {
+        var full = MFCCAnalysis(), kept = MFCCAnalysis()
+        full.coefficientCount = 128
+        kept.coefficientCount = count
+        let all = full.analyze(Self.signal, sampleRateHz: 16000), some = kept.analyze(Self.signal, sampleRateHz: 16000)
+        try #require(some.coefficients.count == all.coefficients.count && some.coefficients.count == 1 + 8000 / 512)
+        for (frame, row) in some.coefficients.enumerated() {
+            #expect(row == Array(all.coefficients[frame][0..<count]), "frame \(frame)")
+        }
+        for (ours, theirs) in [(some.delta, all.delta), (some.deltaDelta, all.deltaDelta)] {
+            let ours = try #require(ours), theirs = try #require(theirs)
+            for (frame, row) in ours.enumerated() { #expect(row == Array(theirs[frame][0..<count]), "frame \(frame)") }
+        }
+    }
+
+    /// Silence: every band's energy is below 10⁻¹⁰, so every band reads −100 dB; the orthonormal
+    /// DCT of a constant −100 over N bands is c₀ = √(1/N)·N·(−100) = −100·√N and 0 for k ≥ 1
+    /// (the cosines of each row sum to 0), here with 40 bands and 13 coefficients.
+    @Test func silenceIsAConstantLogMelFrame() {
+        var analysis = MFCCAnalysis()
+        analysis.melBands = 40
+        analysis.coefficientCount = 13
+        let result = analysis.analyze([Double](repeating: 0, count: 4000), sampleRateHz: 16000)
+        #expect(result.coefficients.count == 1 + 4000 / 512)
+        for row in result.coefficients {
+            #expect(row.count == 13)
+            #expect(abs(row[0] + 100 * 40.0.squareRoot()) < 1e-10)
+            for value in row.dropFirst() { #expect(abs(value) < 1e-11) }
+        }
+    }
+}
