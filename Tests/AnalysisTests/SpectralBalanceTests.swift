@@ -88,6 +88,38 @@ struct SpectralBalanceTests {
         #expect(EGeMAPSAnalysis.smoothed([3, 6, 9]) == [4.5, 6, 7.5])
     }
 
+    /// A frame's power spectrum is |DFT|² of its samples (zeros before and after the recording)
+    /// through the window, zero-padded to the transform's 512 points, whatever frames the same
+    /// spectrum computed before: each start, taken in an order that goes from a loud frame to one
+    /// partly or wholly outside the recording, equals a fresh spectrum's bit for bit and a direct
+    /// DFT within 1e-9 of the frame's largest power.
+    @Test func framePowerIsEachFramesOwn() throws {
+        let samples = (0..<1000).map { n in sin(0.37 * Double(n)) + 0.5 * sin(Double(n * n % 101)) }
+        let window = (0..<300).map { 0.54 - 0.46 * cos(2 * Double.pi * Double($0) / 299) }
+        var reused = try #require(FramePowerSpectrum(length: 300, window: window, sampleRateHz: 16000))
+        var power = [Double](repeating: .nan, count: reused.bins)
+        for start in [400, -150, 900, 0, -299, 1000, 700, -5000, 250] {
+            reused.power(samples, from: start, into: &power)
+            var fresh = try #require(FramePowerSpectrum(length: 300, window: window, sampleRateHz: 16000))
+            var alone = [Double](repeating: .nan, count: fresh.bins)
+            fresh.power(samples, from: start, into: &alone)
+            #expect(power == alone, "start \(start)")
+            let frame = (0..<300).map { j in (start + j >= 0 && start + j < samples.count ? samples[start + j] : 0) * window[j] }
+            let direct = (0..<reused.bins).map { k -> Double in
+                var re = 0.0, im = 0.0
+                for (j, x) in frame.enumerated() {
+                    let angle = -2 * Double.pi * Double(k * j % 512) / 512
+                    re += x * cos(angle)
+                    im += x * sin(angle)
+                }
+                return re * re + im * im
+            }
+            let scale = max(direct.max() ?? 0, 1e-300)
+            for k in direct.indices { #expect(abs(power[k] - direct[k]) <= 1e-9 * scale, "start \(start) bin \(k)") }
+            if start >= samples.count || start + 300 <= 0 { #expect(power.allSatisfy { $0 == 0 }, "start \(start)") }
+        }
+    }
+
     /// Peaks rise and fall by more than a tenth of the range: two here (the 5.05 wiggle is not one).
     @Test func loudnessPeaks() {
         #expect(EGeMAPSAnalysis.peakCount([0, 5, 4.9, 5.05, 0, 0, 8, 1], threshold: 0.1) == 2)
