@@ -48,31 +48,16 @@ public struct MFCCAnalysis: Sendable, Hashable {
             guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else { return 0..<0 }
             return first - band * bins..<last - band * bins + 1
         }
-        let window = Self.periodicHann(fftSize)
         let frameCount = 1 + samples.count / hop
-        guard let fft = try? FFT(size: fftSize) else { return Result(coefficients: []) }
+        guard var spectrum = FramePowerSpectrum(length: fftSize, window: Self.periodicHann(fftSize), sampleRateHz: sampleRateHz, size: fftSize) else {
+            return Result(coefficients: [])
+        }
         var energies = [Double](repeating: 0, count: frameCount * melBands)
-        var frame = [Double](repeating: 0, count: fftSize), spectrum = [Double](repeating: 0, count: 2 * bins)
         var power = [Double](repeating: 0, count: bins)
-        let half = fftSize / 2
         for index in 0..<frameCount {
             // Sample j of frame `index` is samples[index·hop + j − N/2] (zero outside).
-            let start = index * hop - half
-            let first = max(0, -start), inside = first..<max(first, min(fftSize, samples.count - start))
-            frame.withUnsafeMutableBufferPointer { frame in
-                samples.withUnsafeBufferPointer { samples in
-                    window.withUnsafeBufferPointer { window in
-                        for j in 0..<inside.lowerBound { frame[j] = 0 }
-                        for j in inside { frame[j] = samples[start + j] * window[j] }
-                        for j in inside.upperBound..<fftSize { frame[j] = 0 }
-                    }
-                }
-            }
-            frame.withUnsafeBufferPointer { x in spectrum.withUnsafeMutableBufferPointer { fft.forward(x, into: $0) } }
-            power.withUnsafeMutableBufferPointer { power in
-                spectrum.withUnsafeBufferPointer { spectrum in
-                    for k in 0..<bins { power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
-                }
+            spectrum.power(samples, from: index * hop - fftSize / 2, into: &power)
+            power.withUnsafeBufferPointer { power in
                 weights.withUnsafeBufferPointer { weights in
                     energies.withUnsafeMutableBufferPointer { energies in
                         for band in 0..<melBands {
