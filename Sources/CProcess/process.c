@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 enum { slot_count = 256, slot_bytes = 4096 };
@@ -72,4 +73,9 @@ void atk_malloc_one_arena(void) { mallopt(M_ARENA_MAX, 1); }
 void atk_malloc_keep_freed(void) {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
+long atk_filesystem_type(int descriptor) {
+    struct statfs system;
+    return fstatfs(descriptor, &system) == 0 ? (long)system.f_type : 0;
 }

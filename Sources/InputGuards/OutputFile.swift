@@ -19,12 +19,13 @@ public final class OutputFile {
 
     public struct Refusal: Error, CustomStringConvertible {
         public var description: String
-        /// The output is one of the inputs: a bad invocation, not a failed write.
-        public var isInput = false
+        /// The output cannot be what was named (it is one of the inputs, or it exists and is not a
+        /// regular file): a bad invocation, not a failed write.
+        public var isBadInvocation = false
 
-        public init(description: String, isInput: Bool = false) {
+        public init(description: String, isBadInvocation: Bool = false) {
             self.description = description
-            self.isInput = isInput
+            self.isBadInvocation = isBadInvocation
         }
     }
 
@@ -60,14 +61,20 @@ public final class OutputFile {
     }
 
     /// Refuses `path` when it names the same file as any of `inputs` (or an input's SQLite
-    /// journal files), by device and inode, so links and relative paths do not hide it.
+    /// journal files), by device and inode, so links and relative paths do not hide it; and when
+    /// it exists and is not a regular file (a device such as `/dev/stdout`, a FIFO, a folder,
+    /// also behind a symbolic link), which the rename of ``commit(replacing:)`` would replace.
     public static func refuseIfInput(_ path: String, inputs: [String]) throws(Refusal) {
         var target = stat()
         guard FileName.withCString(path, { stat($0, &target) }) == 0 else { return }
+        guard target.st_mode & S_IFMT == S_IFREG else {
+            throw Refusal(description: "\(FileName.display(path)): exists and is \(RegularFile.kind(of: target.st_mode)), not a regular file; refusing to replace it (give a file path)",
+                          isBadInvocation: true)
+        }
         for input in inputs.flatMap({ [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }) {
             var other = stat()
             if FileName.withCString(input, { stat($0, &other) }) == 0, other.st_dev == target.st_dev, other.st_ino == target.st_ino {
-                throw Refusal(description: "\(FileName.display(path)): is the input \(FileName.display(input)); refusing to write over it (give another output path)", isInput: true)
+                throw Refusal(description: "\(FileName.display(path)): is the input \(FileName.display(input)); refusing to write over it (give another output path)", isBadInvocation: true)
             }
         }
     }

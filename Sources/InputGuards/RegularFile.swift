@@ -1,3 +1,4 @@
+import CProcess
 import Glibc
 
 /// Opening a file whose name came from data (a folder listing, a task result's `fileName`, a
@@ -30,6 +31,12 @@ public enum RegularFile {
             close(descriptor)
             throw Refusal(description: "is \(kind(of: status.st_mode)), not a regular file")
         }
+        // /proc and /sys entries look like regular files (size 0, or a size that is not what a
+        // read gives: /proc/self/mem fails with EIO) but are views of the running system.
+        if let name = systemFileSystems[Int64(atk_filesystem_type(descriptor))] {
+            close(descriptor)
+            throw Refusal(description: "is an entry of \(name) (a view of the running system), not a recording")
+        }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         openObserver?(path)
         return descriptor
@@ -40,6 +47,12 @@ public enum RegularFile {
     public static func check(_ path: String) throws(Refusal) {
         close(try openForReading(path))
     }
+
+    /// The file systems whose files are the kernel's views, by `statfs` magic number (linux/magic.h).
+    static let systemFileSystems: [Int64: String] = [
+        0x9FA0: "/proc", 0x6265_6572: "/sys", 0x6462_6720: "debugfs", 0x7472_6163: "tracefs", 0x7363_6673: "securityfs",
+        0x6367_7270: "cgroup2", 0x0027_E0EB: "cgroup", 0x6265_6570: "configfs", 0xDE5E_81E4: "efivarfs", 0x6E73_6673: "nsfs", 0x5049_5045: "pipefs",
+    ]
 
     /// "a FIFO", "a character device", … for a `st_mode`.
     public static func kind(of mode: mode_t) -> String {

@@ -18,6 +18,9 @@ struct ActiveTask: AsyncParsableCommand {
         // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the
         // process, so a full disk and a size limit both end in an error naming the file.
         signal(SIGXFSZ, SIG_IGN)
+        // A reader that went away (`activetask … | head`) makes write() fail with EPIPE, an error
+        // with an exit status (StandardStream), instead of killing the process without a word.
+        signal(SIGPIPE, SIG_IGN)
         // Under an address-space limit, one malloc arena: memory estimates then hold (MemoryBudget).
         MemoryBudget.prepare()
         // Diagnostics for memory bounds (tests, docs/reliability.md): the peak on exit.
@@ -33,20 +36,25 @@ struct ActiveTask: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            if let failure = StandardStream.errorFailure { Foundation.exit(CommandFailure(failure).status.rawValue) }
         } catch let failure as CommandFailure {
             // The one place a failure becomes a message and an exit status.
             if let message = failure.message { printError(message) }
-            Foundation.exit(failure.status.rawValue)
+            Foundation.exit(StandardStream.errorFailure == nil ? failure.status.rawValue : CommandFailure.Status.outputFailed.rawValue)
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                print(fullMessage(for: error))
+                do { try print(fullMessage(for: error)) } catch {
+                    printError(error.message ?? "")
+                    Foundation.exit(error.status.rawValue)
+                }
                 Foundation.exit(0)
             }
             // Usage errors: the contract's status 2 instead of sysexits' 64.
-            FileHandle.standardError.write(Data((TerminalText.escaped(fullMessage(for: error), keepingLineBreaks: true) + "\n").utf8))
+            StandardStream.writeError(TerminalText.escaped(fullMessage(for: error), keepingLineBreaks: true) + "\n")
+            if StandardStream.errorFailure != nil { Foundation.exit(CommandFailure.Status.outputFailed.rawValue) }
             Foundation.exit(code == .validationFailure ? CommandFailure.Status.badInvocation.rawValue : code.rawValue)
         }
     }
@@ -68,13 +76,18 @@ extension ActiveTask {
 /// Writes one line to standard error, with the options that set the parameters it names. The
 /// message quotes data (names, fields), so it is escaped whole (``TerminalText``): one line, and
 /// nothing in it acts on a terminal.
+/// A failed write is kept for the exit status (``StandardStream/writeError(_:)``).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data(("activetask: " + TerminalText.escaped(CommandFailure.withOptionHints(message)) + "\n").utf8))
+    StandardStream.writeError("activetask: " + TerminalText.escaped(CommandFailure.withOptionHints(message)) + "\n")
 }
 
 /// Every `print` of this tool goes here (it shadows `Swift.print` in the module): the text is
 /// escaped (``TerminalText``), keeping the line breaks and tabs of its layout, so no data field
 /// printed to stdout — a path, a category, a table cell — acts on the terminal that shows it.
-func print(_ text: String, terminator: String = "\n") {
-    Swift.print(TerminalText.escaped(text, keepingLineBreaks: true), terminator: terminator)
+/// A write that fails (a full disk, a closed descriptor, a reader gone) ends the command with
+/// status 4 (``CommandFailure/Status/outputFailed``).
+func print(_ text: String, terminator: String = "\n") throws(CommandFailure) {
+    do { try StandardStream.output.write(TerminalText.escaped(text, keepingLineBreaks: true) + terminator) } catch {
+        throw CommandFailure(error)
+    }
 }

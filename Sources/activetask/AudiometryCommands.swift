@@ -88,14 +88,14 @@ struct AudiometryCommand: ParsableCommand {
                 }
                 let s = GoldenSet.run(table)
                 if json {
-                    print(JSONWriter(indent: 2).string(.object(JSONObject([
+                    try print(JSONWriter(indent: 2).string(.object(JSONObject([
                         "audiograms": .number(Double(s.audiograms)), "thresholdsTotal": .number(Double(s.thresholdsTotal)),
                         "thresholdsExact": .number(Double(s.thresholdsExact)), "combinedRunTotal": .number(Double(s.combinedEntries)),
                         "combinedRunExact": .number(Double(s.combinedExact)), "minimumPresentations": .number(Double(s.minimumPresentations)),
                         "maximumPresentations": .number(Double(s.maximumPresentations)),
                     ]))))
                 } else {
-                    print("golden set: \(s.audiograms) audiograms, \(s.thresholdsExact) of \(s.thresholdsTotal) thresholds exact (runs A and B); combined run \(s.combinedExact) of \(s.combinedEntries); presentations \(s.minimumPresentations)–\(s.maximumPresentations)")
+                    try print("golden set: \(s.audiograms) audiograms, \(s.thresholdsExact) of \(s.thresholdsTotal) thresholds exact (runs A and B); combined run \(s.combinedExact) of \(s.combinedEntries); presentations \(s.minimumPresentations)–\(s.maximumPresentations)")
                 }
                 if s.thresholdsExact != s.thresholdsTotal { throw CommandFailure(.unusable) }
                 return
@@ -110,13 +110,13 @@ struct AudiometryCommand: ParsableCommand {
                                                      headphone: headphone, outputVolume: volume)
                 try OutputFile.writeOrExit(JSONWriter().string(test.researchKitJSON), to: out, inputs: [nhanes].compactMap { $0 })
                 let presented = test.samples.reduce(0) { $0 + $1.units.count }
-                print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(procedure.rawValue), NHANES row \(row))")
+                try print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(procedure.rawValue), NHANES row \(row))")
                 return
             }
             let truths = try Self.nhanesTruths(nhanes, limit: rows)
             let result = AudiometrySimulation.run(truths: truths, listener: listener, repeats: repeats, seed: seed)
             if json {
-                print(JSONWriter(indent: 2).string(.array(result.map { row in
+                try print(JSONWriter(indent: 2).string(.array(result.map { row in
                     .object(JSONObject([
                         "procedure": .string(row.procedure.rawValue), "frequencyHz": .number(row.frequencyHz), "runs": .number(Double(row.runs)),
                         "determined": .number(Double(row.determined)), "biasDecibels": .number(row.biasDecibels),
@@ -125,10 +125,10 @@ struct AudiometryCommand: ParsableCommand {
                     ]))
                 })))
             } else {
-                print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")
-                print("procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations")
+                try print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")
+                try print("procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations")
                 for row in result {
-                    print(row.procedure.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.frequencyHz, row.runs,
+                    try print(row.procedure.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.frequencyHz, row.runs,
                                  row.determined, row.biasDecibels, row.sdDecibels, row.meanAbsoluteErrorDecibels, row.meanPresentations))
                 }
             }
@@ -175,9 +175,9 @@ struct AudiometryCommand: ParsableCommand {
                 var object = set.json.object ?? JSONObject()
                 object.append("kind", .string("toneVerification"))
                 object.append("file", .string(file))
-                print(JSONWriter(indent: 2).string(.object(object)))
+                try print(JSONWriter(indent: 2).string(.object(object)))
             } else {
-                ScoreReport(kind: "tone verification", file: file, dialect: "\(format.container) \(format.encoding)", sets: [set], warnings: [])
+                try ScoreReport(kind: "tone verification", file: file, dialect: "\(format.container) \(format.encoding)", sets: [set], warnings: [])
                     .print(json: false)
             }
         }

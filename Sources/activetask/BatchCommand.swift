@@ -130,7 +130,7 @@ extension BatchCommand {
             reporter.finish()
             for path in counts.missing { printError("\(FileName.display(path)): no such file or folder") }
             if json {
-                print(JSONWriter(indent: 2).string(.object(JSONObject([
+                try print(JSONWriter(indent: 2).string(.object(JSONObject([
                     "kind": .string("batch"), "db": .string(db), "units": .number(Double(counts.unitsDone)),
                     "computed": .number(Double(counts.computed)), "alreadyStored": .number(Double(counts.alreadyStored)),
                     "unusable": .number(Double(counts.unusable)), "errors": .number(Double(counts.errors)), "skipped": .number(Double(counts.skipped)),
@@ -139,7 +139,7 @@ extension BatchCommand {
                     "withoutResult": .object(counts.withoutResult.sorted { $0.key < $1.key }.reduce(into: JSONObject()) { $0.append($1.key, .number(Double($1.value))) }),
                 ]))))
             } else {
-                print("""
+                try print("""
                     \(db)
                       recordings       \(counts.unitsDone) (\(String(format: "%.1f", Double(counts.bytes) / 1e6)) MB in \(String(format: "%.1f", counts.elapsedSeconds)) s)
                       results stored   \(counts.computed) (\(counts.unusable) unusable, \(counts.errors) errors, \(counts.skipped) skipped)
@@ -173,11 +173,11 @@ final class ProgressReporter: @unchecked Sendable {
         let line = String(format: "%d/%d recordings, %.1f/s, %.1f MB/s, ETA %@, %d errors", counts.unitsDone, counts.unitsTotal, rate,
                           counts.elapsedSeconds > 0 ? Double(counts.bytes) / 1e6 / counts.elapsedSeconds : 0,
                           Self.duration(remaining), counts.errors)
-        FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : "batch: " + line + "\n").utf8))
+        StandardStream.writeError(terminal ? "\r\u{1B}[K" + line : "batch: " + line + "\n")
     }
 
     func finish() {
-        if terminal, shownOnce { FileHandle.standardError.write(Data("\n".utf8)) }
+        if terminal, shownOnce { StandardStream.writeError("\n") }
     }
 
     static func duration(_ seconds: Double) -> String {
@@ -252,7 +252,7 @@ extension BatchCommand {
                         }
                         let summary = try ParticipantSummary(table, store: store, by: per)
                         let text = csv ? summary.csv : summary.jsonLines
-                        if let out { try OutputFile.writeOrExit(text, to: out, inputs: [db]) } else { print(text, terminator: "") }
+                        if let out { try OutputFile.writeOrExit(text, to: out, inputs: [db]) } else { try print(text, terminator: "") }
                     } else {
                         try writeWide(store, analyzer.rawValue, to: out)
                     }
@@ -287,7 +287,9 @@ extension BatchCommand {
                 let file = try path.map { path throws(OutputFile.Refusal) in try OutputFile(path, inputs: [db]) }
                 func emit(_ text: String) throws {
                     // Data bytes as they are, but on a terminal escaped (``TerminalText``).
-                    if let file { try file.write(text) } else { FileHandle.standardOutput.write(Data((isatty(1) == 1 ? TerminalText.escaped(text, keepingLineBreaks: true) : text).utf8)) }
+                    if let file { try file.write(text) } else {
+                        do { try StandardStream.output.write(isatty(1) == 1 ? TerminalText.escaped(text, keepingLineBreaks: true) : text) } catch { throw CommandFailure(error) }
+                    }
                 }
                 var buffer = header
                 do {

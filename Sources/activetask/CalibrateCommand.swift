@@ -48,12 +48,12 @@ struct Calibrate: ParsableCommand {
             throw CommandFailure(.unusable, "\(FileName.display(file)): silent or empty channel \(channel)")
         }
         if json {
-            print(JSONWriter(indent: 2).string(.object(JSONObject([
+            try print(JSONWriter(indent: 2).string(.object(JSONObject([
                 "kind": .string("calibration"), "file": .string(file), "referenceDecibels": .number(reference),
                 "levelDbfs": .number(levelDbfs), "calibrationOffsetDecibels": .number(offset),
             ]))))
         } else {
-            print(String(format: "%@\n  level      %.3f dBFS (RMS, channel %d)\n  reference  %.2f dB SPL\n  offset     %.3f dB SPL at RMS 1.0", file as NSString, levelDbfs, channel, reference, offset))
+            try print(String(format: "%@\n  level      %.3f dBFS (RMS, channel %d)\n  reference  %.2f dB SPL\n  offset     %.3f dB SPL at RMS 1.0", file as NSString, levelDbfs, channel, reference, offset))
         }
     }
 }

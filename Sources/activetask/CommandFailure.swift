@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InputGuards
 import Scoring
 
 /// How a command ends unsuccessfully: the contract's status and the message for stderr. Every
@@ -14,6 +15,8 @@ struct CommandFailure: Error {
         case badInvocation = 2
         /// Unreadable or invalid input.
         case invalidInput = 3
+        /// The command's own output (standard output or standard error) could not be written.
+        case outputFailed = 4
     }
 
     var status: Status
@@ -23,6 +26,11 @@ struct CommandFailure: Error {
     init(_ status: Status, _ message: String? = nil) {
         self.status = status
         self.message = message
+    }
+
+    /// A write to standard output or standard error that failed.
+    init(_ failure: FileSystem.Failure) {
+        self.init(.outputFailed, "cannot write to \(failure.path): \(failure.reason)")
     }
 
     /// A scoring error: bad invocation (2) or invalid input (3).

@@ -66,23 +66,23 @@ extension Evaluate {
                 root.append("summaries", .object(groups.reduce(into: JSONObject()) { object, group in
                     object.append(group.0, Self.json(GaitEvaluation.summarize(group.1)))
                 }))
-                print(JSONWriter(indent: 2).string(.object(root)))
+                try print(JSONWriter(indent: 2).string(.object(root)))
             } else {
-                print("walk                                  truth  found  error %   cadence MAE (windows)")
+                try print("walk                                  truth  found  error %   cadence MAE (windows)")
                 for walk in walks {
                     guard walk.groundTruthUsable else {
-                        print(String(format: "%-36@ %6d %6d   ground truth unusable (< 0.2 steps/s): not summarized", walk.name as NSString,
+                        try print(String(format: "%-36@ %6d %6d   ground truth unusable (< 0.2 steps/s): not summarized", walk.name as NSString,
                                      walk.groundTruthSteps, walk.detectedSteps))
                         continue
                     }
                     let cadence = GaitEvaluation.summarize([walk])
-                    print(String(format: "%-36@ %6d %6d %8.2f   %6.2f (%d)", walk.name as NSString, walk.groundTruthSteps, walk.detectedSteps,
+                    try print(String(format: "%-36@ %6d %6d %8.2f   %6.2f (%d)", walk.name as NSString, walk.groundTruthSteps, walk.detectedSteps,
                                  walk.countErrorPercent, cadence.cadenceMeanAbsoluteError, cadence.windows))
                 }
-                print("\ngroup                     walks  mean|e|%  median|e|%  worst e%  windows  cadMAE  cadMedAE  bias    sd   ±5spm  x2/÷2  none")
+                try print("\ngroup                     walks  mean|e|%  median|e|%  worst e%  windows  cadMAE  cadMedAE  bias    sd   ±5spm  x2/÷2  none")
                 for (name, group) in groups {
                     let s = GaitEvaluation.summarize(group)
-                    print(String(format: "%-25@ %5d  %8.2f  %10.2f  %8.2f  %7d  %6.2f  %8.2f  %5.2f %5.2f  %5.1f%%  %5d  %4d", name as NSString, s.walks,
+                    try print(String(format: "%-25@ %5d  %8.2f  %10.2f  %8.2f  %7d  %6.2f  %8.2f  %5.2f %5.2f  %5.1f%%  %5d  %4d", name as NSString, s.walks,
                                  s.meanAbsoluteCountErrorPercent, s.medianAbsoluteCountErrorPercent, s.worstCountErrorPercent, s.windows,
                                  s.cadenceMeanAbsoluteError, s.cadenceMedianAbsoluteError, s.cadenceBias, s.cadenceSd, 100 * s.cadenceWithin5,
                                  s.halvingOrDoubling, s.missing))
@@ -125,10 +125,10 @@ extension Evaluate {
             }
             let s = GaitEvaluation.summarize(heldOut)
             if json {
-                print(JSONWriter(indent: 2).string(.object(JSONObject(["heldOut": Self.json(s), "folds": .array(lines.map { .string($0) })]))))
+                try print(JSONWriter(indent: 2).string(.object(JSONObject(["heldOut": Self.json(s), "folds": .array(lines.map { .string($0) })]))))
             } else {
-                lines.forEach { print($0) }
-                print(String(format: "all held-out walks %d: count mean|e| %.2f %% (median %.2f, worst %.2f), cadence median|e| %.2f, MAE %.2f steps/min over %d windows",
+                for line in lines { try print(line) }
+                try print(String(format: "all held-out walks %d: count mean|e| %.2f %% (median %.2f, worst %.2f), cadence median|e| %.2f, MAE %.2f steps/min over %d windows",
                              s.walks, s.meanAbsoluteCountErrorPercent, s.medianAbsoluteCountErrorPercent, s.worstCountErrorPercent,
                              s.cadenceMedianAbsoluteError, s.cadenceMeanAbsoluteError, s.windows))
             }

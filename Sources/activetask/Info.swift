@@ -45,9 +45,9 @@ struct Info: ParsableCommand {
             var root = JSONObject()
             root.append("files", .array(descriptions.map(\.jsonValue)))
             root.append("errors", .array(failures.map { .object(JSONObject(["file": .string($0.file), "error": .string($0.message)])) }))
-            print(JSONWriter(indent: 2).string(.object(root)))
+            try print(JSONWriter(indent: 2).string(.object(root)))
         } else {
-            for description in descriptions { print(description.table, terminator: "") }
+            for description in descriptions { try print(description.table, terminator: "") }
         }
         if !failures.isEmpty { throw CommandFailure(.invalidInput) }
     }

@@ -3,7 +3,7 @@ import InputGuards
 extension OutputFile.Refusal {
     /// The exit status of the contract: an output that is an input is a bad invocation (2), a
     /// failed write invalid input (3).
-    var failure: CommandFailure { CommandFailure(isInput ? .badInvocation : .invalidInput, description) }
+    var failure: CommandFailure { CommandFailure(isBadInvocation ? .badInvocation : .invalidInput, description) }
 }
 
 extension OutputFile {

@@ -168,7 +168,7 @@ struct Record: AsyncParsableCommand {
             case .heartRate: BLEHeartRateSource.devices().map { ($0.address, $0.name + ($0.heartRate ? "\theart rate" : "")) }
             default: IIODevice.devices(root: iioRoot).map { ($0.id, $0.name) }
             }
-            for device in devices { print(device.1.isEmpty ? device.0 : "\(device.0)\t\(device.1)") }
+            for device in devices { try print(device.1.isEmpty ? device.0 : "\(device.0)\t\(device.1)") }
             return
         }
         do { try FileSystem.makeDirectory(out) } catch {
@@ -178,7 +178,7 @@ struct Record: AsyncParsableCommand {
         InterruptSignals.stopOnInterrupt { _ in interruption.stop() }
         if kind == .step { return try await recordStep() }
         if kind == .audio, let source, source == "stdin" || source.hasPrefix("tcp:") || source.hasPrefix("unix:") {
-            do { Self.printResults([try recordAudio()]) } catch let error as RecordingError {
+            do { try Self.printResults([try recordAudio()]) } catch let error as RecordingError {
                 throw CommandFailure(.invalidInput, error.description)
             }
             return
@@ -187,9 +187,9 @@ struct Record: AsyncParsableCommand {
     }
 
     /// The file results as a JSON array of ORKFileResults, dates in the machine's UTC offset.
-    static func printResults(_ results: [FileResult]) {
+    static func printResults(_ results: [FileResult]) throws(CommandFailure) {
         let offset = TimeZone.current.secondsFromGMT()
-        print(JSONWriter(indent: 2).string(.array(results.map { $0.researchKitJSON(utcOffsetSeconds: offset) })))
+        try print(JSONWriter(indent: 2).string(.array(results.map { $0.researchKitJSON(utcOffsetSeconds: offset) })))
     }
 
     /// Runs the active step of `config`; prints its ORKStepResult, and a summary on stderr.
@@ -213,7 +213,7 @@ struct Record: AsyncParsableCommand {
         let failed = Self.printProblems(result)
         printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
             + "peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
-        print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
+        try print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
         if failed { throw CommandFailure(.invalidInput) }
     }
 
@@ -280,7 +280,7 @@ struct Record: AsyncParsableCommand {
         let result = try await runStep(ActiveStepConfiguration(identifier: configuration.identifier, durationSeconds: length, recorders: [plan],
                                                          realTime: !fast))
         let failed = Self.printProblems(result)
-        Self.printResults(result.fileResults)
+        try Self.printResults(result.fileResults)
         if failed { throw CommandFailure(.invalidInput) }
     }
 

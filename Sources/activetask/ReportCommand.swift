@@ -35,6 +35,6 @@ struct Report: ParsableCommand {
             throw CommandFailure(.invalidInput, "\(out): cannot create: \(error.localizedDescription)")
         }
         try OutputFile.writeOrExit(html, to: path, inputs: [db])
-        print(path)
+        try print(path)
     }
 }

@@ -37,8 +37,8 @@ struct ScoreOptions: ParsableArguments {
 }
 
 extension ScoreReport {
-    func print(json: Bool) {
-        activetask.print(json ? JSONWriter(indent: 2).string(self.json) : table, terminator: json ? "\n" : "")
+    func print(json: Bool) throws(CommandFailure) {
+        try activetask.print(json ? JSONWriter(indent: 2).string(self.json) : table, terminator: json ? "\n" : "")
     }
 }
 
@@ -96,9 +96,9 @@ func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: A
         // The result key a batch with the same parameters stores the same features under.
         var object = report.json.object ?? JSONObject()
         object.append("key", ResultKey(scoring: options.file, analyzer, parameters)?.json ?? .null)
-        print(JSONWriter(indent: 2).string(.object(object)))
+        try print(JSONWriter(indent: 2).string(.object(object)))
     } else {
-        report.print(json: false)
+        try report.print(json: false)
     }
     if let html = options.html {
         try OutputFile.writeOrExit(HTMLReport.recording(score), to: html, inputs: [options.file])
@@ -194,7 +194,7 @@ extension ScoreCommand {
             guard case .spl(let spl) = scored, let result = spl.researchKitResult else {
                 throw CommandFailure(.unusable, "\(options.file): \(scored.report.unusable ?? "not an audio recording")")
             }
-            print(JSONWriter(indent: 2).string(result.researchKitJSON))
+            try print(JSONWriter(indent: 2).string(result.researchKitJSON))
         }
     }
 

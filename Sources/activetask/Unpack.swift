@@ -37,9 +37,9 @@ struct Unpack: ParsableCommand {
         do {
             try Self.writeAll(zip(paths, entries.map { JSONWriter(indent: 2).bytes($0.value) + [UInt8(ascii: "\n")] }).map { ($0, $1) }, inputs: [archive])
         } catch {
-            throw CommandFailure(error.isInput ? .badInvocation : .invalidInput, error.description + "; nothing of \(FileName.display(archive)) was written")
+            throw CommandFailure(error.isBadInvocation ? .badInvocation : .invalidInput, error.description + "; nothing of \(FileName.display(archive)) was written")
         }
-        for path in paths { print(path) }
+        for path in paths { try print(path) }
     }
 
     /// Writes every file or none: each to a temporary file beside its target (``OutputFile``),

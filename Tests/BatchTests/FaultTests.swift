@@ -13,6 +13,38 @@ import SignalProcessing
 @Suite struct FaultTests {
     static let tapping = SharedData.sampleData.appendingPathComponent("tapping_results.json").path
 
+    /// A manifest cell that names a special file: refused by what it is before any read (a
+    /// /proc entry reads as a regular file of size 0, and /proc/self/mem fails with EIO), as that
+    /// record's error row; the records after it are analysed.
+    @Test("manifest cells naming /proc/self/mem, /dev/zero, a folder or a FIFO are those records' errors; the batch goes on")
+    func specialFilesInAManifest() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        #expect(mkfifo(folder.path("pipe"), 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: folder.path("sub"), withIntermediateDirectories: false)
+        let manifest = try folder.write("records.csv", """
+            recordId,tapping_results.json.TappingSamples
+            r1,/proc/self/mem
+            r2,/dev/zero
+            r3,\(folder.path("sub"))
+            r4,\(folder.path("pipe"))
+            r5,/proc/self/status
+            r6,\(Self.tapping)
+
+            """)
+        var options = BatchOptions(toolkitVersion: "test")
+        options.manifest = try StudyManifest.read(manifest, base: folder.url.path)
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        let counts = try await BatchRunner.run([], store: store, options: options)
+        let rows = try store.resultRows()
+        let byRecord = Dictionary(rows.map { (String($0.recording.split(separator: "#").last!), $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(counts.unitsDone == 6 && counts.errors == 5, "\(counts)")
+        #expect(byRecord["r6"]?.status == .ok)
+        for (record, words) in [("r1", "running system"), ("r2", "character device"), ("r3", "directory"), ("r4", "FIFO"), ("r5", "running system")] {
+            #expect(byRecord[record]?.status == .error && byRecord[record]?.error?.contains(words) == true, "\(record): \(byRecord[record]?.error ?? "no row")")
+        }
+    }
+
     @Test("symbolic-link loops end; a second link to a folder adds nothing; a FIFO is refused, never opened; a dangling link is a file that reports itself")
     func links() async throws {
         let folder = try TemporaryFolder()

@@ -44,4 +44,13 @@ import Testing
         #expect(ResourceExhaustion.named(in: #"/d/a.json: invalid value: "\": Input/output error" at x"#) == nil)
         #expect(ResourceExhaustion.named(in: "/d/a.json: truncated JSON") == nil)
     }
+
+    @Test("an error of one file's device (EIO, ESTALE) is that file's, not the machine's: it does not stop a batch")
+    func deviceErrorsBelongToTheFile() {
+        for code in [EIO, ESTALE, EACCES, ENXIO, EISDIR] {
+            #expect(ResourceExhaustion.named(in: "/d/a.json: cannot be read: \(String(cString: strerror(code)))") == nil, "errno \(code)")
+        }
+        #expect(ResourceExhaustion.deviceFault(in: "/d/a.json: cannot be read: Input/output error") == "Input/output error")
+        #expect(ResourceExhaustion.deviceFault(in: "/d/a.json: cannot be read: Permission denied") == nil)
+    }
 }

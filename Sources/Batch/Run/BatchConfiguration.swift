@@ -3,7 +3,6 @@ import Foundation
 import InputGuards
 import SensorData
 import Scoring
-internal import TOMLKit
 
 /// What `activetask batch --config FILE` sets (TOML 1.0): a `[batch]` section choosing the
 /// analyzers and how stand-alone audio is scored, and one section per analyzer whose keys are the
@@ -58,21 +57,25 @@ public struct BatchConfiguration: Sendable, Hashable {
 
     public init() {}
 
-    /// The configuration in a TOML file; errors name the file and the key.
+    /// The configuration in a TOML file; errors name the file, and the line or the key.
     public static func read(_ path: String) throws(ReadError) -> BatchConfiguration {
         let bytes = try FileBytes.read(path, maximumBytes: 1 << 20)
-        return try parse(toml: String(decoding: bytes, as: UTF8.self), file: path, folder: (path as NSString).deletingLastPathComponent)
+        return try parse(toml: bytes, file: path, folder: (path as NSString).deletingLastPathComponent)
     }
 
     /// The configuration of TOML text (`file` names it in errors; relative paths are under `folder`).
     public static func parse(toml text: String, file: String, folder: String = ".") throws(ReadError) -> BatchConfiguration {
-        try refuseHeadersTOMLKitAsserts(text, file: file)
-        try refuseMismatchedBrackets(text, file: file)
+        try parse(toml: Array(text.utf8), file: file, folder: folder)
+    }
+
+    /// The configuration of a TOML document's bytes (`file` names it in errors; relative paths are under `folder`).
+    public static func parse(toml bytes: [UInt8], file: String, folder: String = ".") throws(ReadError) -> BatchConfiguration {
         let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw ReadError(file: file, reason: .invalidValue("not TOML: \(error.description) at line \(error.source.begin.line), column \(error.source.begin.column)"))
-        } catch {
-            throw ReadError(file: file, reason: .invalidValue("not TOML: \(error)"))
+        do { table = try TOMLParser.parse(bytes) } catch {
+            var failure = ReadError(file: file, reason: .invalidValue("not TOML: \(error.message)"))
+            failure.line = error.line
+            failure.column = error.column
+            throw failure
         }
         return try parse(table, file: file, folder: folder)
     }
@@ -146,18 +149,32 @@ public struct BatchConfiguration: Sendable, Hashable {
         // Each analyzer's section over the current parameters: decoded, re-encoded, and every key
         // set must be there (a key the type does not have would otherwise be dropped silently).
         let current = AnalyzerParameters.encoded(parameters)
-        var merged = JSONObject()
-        for section in AnalyzerParameters.sections {
-            let base = current[section]?.object ?? JSONObject()
-            merged.append(section, .object(document[section]?.object.map { base.merging($0) } ?? base))
+        func decoded(_ document: JSONObject) throws -> AnalyzerParameters {
+            var merged = JSONObject()
+            for section in AnalyzerParameters.sections {
+                let base = current[section]?.object ?? JSONObject()
+                merged.append(section, .object(document[section]?.object.map { base.merging($0) } ?? base))
+            }
+            return try JSONDecoder().decode(AnalyzerParameters.self, from: Data(JSONWriter().string(.object(merged)).utf8))
         }
         do {
-            configuration.parameters = try JSONDecoder().decode(AnalyzerParameters.self, from: Data(JSONWriter().string(.object(merged)).utf8))
-        } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
-            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last?.stringValue ?? "?") must be \(Self.typeName(type))")
-        } catch let DecodingError.dataCorrupted(context) {
-            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last?.stringValue ?? "?"): \(context.debugDescription)")
+            configuration.parameters = try decoded(document)
+        } catch let DecodingError.typeMismatch(type, context) where !context.codingPath.isEmpty {
+            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last!.stringValue) must be \(Self.typeName(type))")
+        } catch let DecodingError.valueNotFound(type, context) where !context.codingPath.isEmpty {
+            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last!.stringValue) must be \(Self.typeName(type))")
         } catch {
+            // The decoder did not say which key (a number that does not fit the parameter's
+            // integer type fails while the text is read): each key set is tried alone.
+            for section in AnalyzerParameters.sections {
+                for path in document[section]?.object.map({ Self.leaves($0) }) ?? [] {
+                    let value = document[section]?.object?.value(at: path) ?? .null
+                    if (try? decoded(Self.nested([section] + path, value))) == nil {
+                        let table = ([section] + path.dropLast()).joined(separator: ".")
+                        throw invalid("[\(table)] \(path.last!) = \(JSONWriter().string(value)) is not a value of this parameter's type (an integer parameter takes a whole number within ±2^53)")
+                    }
+                }
+            }
             throw invalid("\(error)")
         }
         let used = AnalyzerParameters.encoded(configuration.parameters)
@@ -170,70 +187,19 @@ public struct BatchConfiguration: Sendable, Hashable {
         return configuration
     }
 
+    /// `value` inside objects along `path` (`["analysis", "rateHz"]` → `{"analysis": {"rateHz": value}}`).
+    private static func nested(_ path: [String], _ value: JSONValue) -> JSONObject {
+        var object = JSONObject()
+        object.append(path[0], path.count == 1 ? value : .object(nested(Array(path.dropFirst()), value)))
+        return object
+    }
+
     private static func typeName(_ type: Any.Type) -> String {
         switch type {
         case is Double.Type, is Int.Type, is Optional<Double>.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type, is Optional<String>.Type: "a string"
         default: "one of its documented values"
-        }
-    }
-
-    /// Refuses a line that opens a table header (`[` or `[[` at its start) whose key does not
-    /// start on that line with a bare-key character (A–Z, a–z, 0–9, `_`, `-`) or a quote, and
-    /// does not close at once. toml++ (inside TOMLKit) asserts that it never sees one and aborts
-    /// the process (`[;gait.analysis]`, found by fuzz-config; `[` alone on a line, `[ #`, `[=a]`);
-    /// such a header is invalid TOML anyway. A line inside a multi-line array that starts with
-    /// `[+1]`, `[{…}]` or a lone `[` is refused too: no parameter is such a list.
-    static func refuseHeadersTOMLKitAsserts(_ text: String, file: String) throws(ReadError) {
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line.drop { $0 == " " || $0 == "\t" }
-            guard rest.first == "[" else { continue }
-            rest = rest.dropFirst()
-            if rest.first == "[" { rest = rest.dropFirst() }
-            rest = rest.drop { $0 == " " || $0 == "\t" }
-            let first = rest.unicodeScalars.first
-            let allowed = first.map { ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ["_", "-", "\"", "'", "]"].contains($0) }
-            guard allowed == true else {
-                throw ReadError(file: file, reason: .invalidValue("not TOML: a table header at line \(number + 1) needs a key on its line, "
-                    + "starting with a letter, digit, _, - or a quote\(first.map { ", not \(ReadError.quote(String($0)))" } ?? "")"))
-            }
-        }
-    }
-
-    /// A `}` that closes an array or a `]` that closes an inline table (outside strings and
-    /// comments) is refused here: toml++ inside TOMLKit asserts on `x = [}` and aborts the
-    /// process (found by Fuzz/ fuzz-config).
-    static func refuseMismatchedBrackets(_ text: String, file: String) throws(ReadError) {
-        var open: [Unicode.Scalar] = []
-        var line = 1
-        var quote: Unicode.Scalar?
-        var escaped = false
-        var comment = false
-        for scalar in text.unicodeScalars {
-            if scalar == "\n" {
-                line += 1
-                comment = false
-                if quote == "\"" || quote == "'" { quote = nil }
-                continue
-            }
-            if comment { continue }
-            if let current = quote {
-                if escaped { escaped = false } else if current == "\"", scalar == "\\" { escaped = true } else if scalar == current { quote = nil }
-                continue
-            }
-            switch scalar {
-            case "#": comment = true
-            case "\"", "'": quote = scalar
-            case "[", "{": open.append(scalar)
-            case "]", "}":
-                let expected: Unicode.Scalar = scalar == "]" ? "[" : "{"
-                if let last = open.last, last != expected {
-                    throw ReadError(file: file, reason: .invalidValue("not TOML: line \(line) closes \(last == "[" ? "an array" : "an inline table") with \(ReadError.quote(String(scalar)))"))
-                }
-                if !open.isEmpty { open.removeLast() }
-            default: break
-            }
         }
     }
 
@@ -245,30 +211,30 @@ public struct BatchConfiguration: Sendable, Hashable {
     /// A TOML table as JSON (integers and floats both numbers; dates refused).
     private static func json(_ table: TOMLTable, path: [String], file: String) throws(ReadError) -> JSONObject {
         var object = JSONObject()
-        for (key, value) in table {
+        for (key, value) in table.members {
             object.append(key, try json(value, path: path + [key], file: file))
         }
         return object
     }
 
-    private static func json(_ value: any TOMLValueConvertible, path: [String], file: String) throws(ReadError) -> JSONValue {
+    private static func json(_ value: TOMLValue, path: [String], file: String) throws(ReadError) -> JSONValue {
         guard path.count <= maximumDepth else {
             let shown = path.prefix(maximumDepth).joined(separator: ".")
             throw ReadError(file: file, reason: .invalidValue("\(shown)…: tables or arrays nested deeper than \(maximumDepth) levels; no parameter is that deep"))
         }
-        switch value.type {
-        case .table: return .object(try json(value.table ?? TOMLTable(), path: path, file: file))
-        case .array:
+        switch value {
+        case .table(let table): return .object(try json(table, path: path, file: file))
+        case .array(let array):
             var items: [JSONValue] = []
-            for item in value.array.map(Array.init) ?? [] {
+            for item in array {
                 items.append(try json(item, path: path + ["\(items.count)"], file: file))
             }
             return .array(items)
-        case .string: return .string(value.string ?? "")
-        case .int: return .number(Double(value.int ?? 0))
-        case .double: return .number(value.double ?? .nan)
-        case .bool: return .bool(value.bool ?? false)
-        case .date, .time, .dateTime:
+        case .string(let text): return .string(text)
+        case .integer(let integer): return .number(Double(integer))
+        case .float(let float): return .number(float)
+        case .boolean(let flag): return .bool(flag)
+        case .dateTime:
             throw ReadError(file: file, reason: .invalidValue("\(path.joined(separator: ".")): dates and times are not parameters"))
         }
     }

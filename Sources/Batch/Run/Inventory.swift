@@ -57,9 +57,9 @@ struct Inventory: Sendable {
                         }
                     }
                     let (facts, input) = examineSteady(path, version: current)
-                    // Facts of a read the machine cut short (EIO, ENOMEM, …) are not the file's: never kept.
+                    // Facts of a read the machine or the device cut short (ENOMEM, EIO, …) are not the file's: never kept.
                     let isFresh = !facts.sha256.isEmpty && facts.loadNeedsMemory == nil
-                        && facts.loadError.flatMap { ResourceExhaustion.named(in: $0, paths: [path]) } == nil
+                        && facts.loadError.flatMap { ResourceExhaustion.named(in: $0, paths: [path]) ?? ResourceExhaustion.deviceFault(in: $0, paths: [path]) } == nil
                     return Taken(path: path, version: version, facts: facts, input: input, isFresh: isFresh, entries: entries(of: input))
                 }
             }

@@ -38,4 +38,8 @@ void atk_malloc_one_arena(void);
 /// analysis's large arrays again and again, and every new page costs a fault and a clearing.
 void atk_malloc_keep_freed(void);
 
+/// The `statfs` magic number of the file system `descriptor` is on (linux/magic.h), or 0 when
+/// fstatfs fails. (Glibc's Swift module does not import sys/vfs.h.)
+long atk_filesystem_type(int descriptor);
+
 #endif

@@ -73,14 +73,14 @@ public final class HearingTestSession {
     let resultPath: String
     let log: TrialLog
     let monitor: AmbientMonitor?
-    let show: (String) -> Void
+    let show: (String) throws -> Void
     private let started = DataLogger.monotonicClock()
 
     /// `resultPath` is rewritten after every trial; `logPath` receives one JSON line per trial;
     /// with a `monitor` (started), a trial does not begin while the last second's room noise is
     /// over the limits: the test pauses, says which bands, and goes on after a quiet second.
     public init(plan: HearingTestPlan, pcm: AlsaPCM, terminal: RawTerminal, resultPath: String, logPath: String,
-                monitor: AmbientMonitor? = nil, show: @escaping (String) -> Void) throws(RecordingError) {
+                monitor: AmbientMonitor? = nil, show: @escaping (String) throws -> Void) throws(RecordingError) {
         self.monitor = monitor
         self.plan = plan
         self.pcm = pcm
@@ -130,7 +130,7 @@ public final class HearingTestSession {
                 // Pre-stimulus taps repeat an ASHA trial: at most trialsPerEntry trials, then no threshold.
                 while let level = engine.nextLevel, result.samples[result.samples.count - 1].units.count < Self.trialsPerEntry {
                     guard try waitForQuiet() else { return try finish(&result, .stopped) }
-                    show("\(ear.name) ear, \(f.compactDescription) Hz (\(entry) of \(total)): tone \(engine.presentations.count + 1) at \(level.compactDescription) dB HL")
+                    try show("\(ear.name) ear, \(f.compactDescription) Hz (\(entry) of \(total)): tone \(engine.presentations.count + 1) at \(level.compactDescription) dB HL")
                     let unitStart = clock
                     let pre = plan.preStimulusDelaySeconds.lowerBound + Double(random.next() % UInt64(steps)) / 10
                     switch key(until: unitStart + pre) {
@@ -179,7 +179,7 @@ public final class HearingTestSession {
         var (reading, seen) = try check()
         guard let loud = reading, !loud.exceedances.isEmpty else { return true }
         let bands = loud.exceedances.map(\.description)
-        show("paused, the room is too loud: \(bands.joined(separator: "; ")). Waiting for quiet (q stops).")
+        try show("paused, the room is too loud: \(bands.joined(separator: "; ")). Waiting for quiet (q stops).")
         try log.append(line(["event": .string("paused"), "time": .number(clock), "bands": .array(loud.exceedances.map { .number($0.bandHz) })]))
         while true {
             if case .stop = key(until: clock + 0.1) { return false }
