@@ -29,7 +29,9 @@ struct ActiveTask: AsyncParsableCommand {
         }
         do {
             // File names are bytes: arguments are decoded losslessly (FileName), not repaired to U+FFFD.
-            let arguments = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }
+            let given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }
+            let (arguments, notes) = DeprecatedSpellings.rewrite(given)
+            for note in notes { printError(note) }
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
