@@ -68,7 +68,13 @@ public enum GaitAnalysis {
             for (name, value) in [("walkingBandFraction", walkingBandFraction), ("minimumStrideRegularity", minimumStrideRegularity)] where value > 1 {
                 return "\(name) \(value) is a fraction (0…1)"
             }
-            if !(cadenceWindowSeconds > 0 && cadenceHopSeconds > 0 && chunkSeconds > 0) { return "windows, hops and chunks must be longer than 0 s" }
+            // A window, hop or chunk shorter than one sample at rateHz would count more windows or
+            // chunks than the recording has samples (a hop of 1e-6 s, a chunk of 1e-300 s): the
+            // counts stay bounded by the samples, checked before anything is allocated.
+            for (name, value) in [("cadenceWindowSeconds", cadenceWindowSeconds), ("cadenceHopSeconds", cadenceHopSeconds), ("chunkSeconds", chunkSeconds)]
+            where !(value * rateHz >= 1) {
+                return "\(name) \(value) s is shorter than one sample at rateHz (\(1 / rateHz) s); windows, hops and chunks are at least one sample long"
+            }
             return nil
         }
     }
