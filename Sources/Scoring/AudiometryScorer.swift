@@ -42,6 +42,10 @@ public enum AudiometryScorer {
             warnings.append("the test did not finish (userInfo.incomplete): thresholds of the frequencies it did not reach are missing")
         }
         let audiogram = Audiogram(result)
+        let unfinished = Audiogram.Ear.allCases.flatMap { ear in (audiogram.notFinished[ear] ?? []).sorted().map { "\(ear.name) \($0.compactDescription) Hz" } }
+        if !unfinished.isEmpty {
+            warnings.append("not finished (no threshold, and not a no-response): " + unfinished.joined(separator: ", "))
+        }
         var legend = ["headphone \(result.headphoneType ?? "unknown"), output volume \(result.outputVolume.map { String($0) } ?? "unknown")"]
         var corrected: Audiogram?
         if let volume = result.outputVolume, volume < 1 {

@@ -151,14 +151,14 @@ struct HearingTest: ParsableCommand {
                 throw CommandFailure(.invalidInput, error.description)
             }
             if !micCalibrated { printError("warning: --mic-calibration not given: the ambient check uses ResearchKit's iPhone offset \(micOffset) dB and is uncalibrated") }
-            try print("Checking the room for \(ambientSeconds.compactDescription) s; keep quiet.\r")
+            try print("Checking the room for \(ambientSeconds.compactDescription) s; keep quiet.", terminator: "\r\n")
             let reading: AmbientMonitor.Reading
             do { reading = try ambient.measure(seconds: ambientSeconds) } catch { throw CommandFailure(.invalidInput, error.description) }
             guard reading.exceedances.isEmpty else {
                 throw CommandFailure(.unusable, "the room is too loud for a test down to \(lowestLevel.compactDescription) dB HL (ISO 8253-1:2010, \(earphone.rawValue) earphones): "
                     + reading.exceedances.map(\.description).joined(separator: "; "))
             }
-            try print("The room is within ISO 8253-1's limits in every band (\(earphone.rawValue) earphones, down to \(lowestLevel.compactDescription) dB HL).\r")
+            try print("The room is within ISO 8253-1's limits in every band (\(earphone.rawValue) earphones, down to \(lowestLevel.compactDescription) dB HL).", terminator: "\r\n")
             ambient.start()
             monitor = ambient
         } else {
@@ -171,8 +171,8 @@ struct HearingTest: ParsableCommand {
             toneSeconds: toneSeconds, preStimulusDelaySeconds: preStimulusMin...preStimulusMax, postStimulusSeconds: postStimulusSeconds,
             sampleRateHz: sampleRate, seed: seed ?? UInt64(clamping: Int(DataLogger.wallClock() * 1e6)))
         let resultPath = out + "/hearing-test.json"
-        try print("Hearing test: \(plan.ears.map(\.name).joined(separator: " then ")) ear, \(frequencyList.map { $0.compactDescription }.joined(separator: ", ")) Hz, \(headphoneName), \(procedure.rawValue) procedure.\r")
-        try print("Press space as soon as you hear a tone, however faint; q stops.\r")
+        try print("Hearing test: \(plan.ears.map(\.name).joined(separator: " then ")) ear, \(frequencyList.map { $0.compactDescription }.joined(separator: ", ")) Hz, \(headphoneName), \(procedure.rawValue) procedure.", terminator: "\r\n")
+        try print("Press space as soon as you hear a tone, however faint; q stops.", terminator: "\r\n")
         let session: HearingTestSession
         do {
             session = try HearingTestSession(plan: plan, pcm: pcm, terminal: terminal, resultPath: resultPath, logPath: out + "/trials.jsonl",
@@ -195,14 +195,16 @@ struct HearingTest: ParsableCommand {
         } catch let failure as FileSystem.Failure {
             throw CommandFailure(failure)
         }
-        try print("\r\n")
+        try print("", terminator: "\r\n")
         let audiogram = Audiogram(result)
         try OutputFile.writeOrExit(audiogram.svg(title: "Hearing test, \(headphoneName)", legend: ["\(procedure.rawValue) procedure"]), to: out + "/audiogram.svg", inputs: [])
+        let unfinished = result.unfinishedEntries
         for sample in result.samples {
-            let threshold = sample.calculatedThresholdDecibelsHL.map { "\($0.compactDescription) dB HL" } ?? "none"
-            try print("\(sample.channel == 0 ? "left " : "right") \(sample.frequencyHz.compactDescription) Hz: \(threshold)\r")
+            let threshold = sample.calculatedThresholdDecibelsHL.map { "\($0.compactDescription) dB HL" }
+                ?? (unfinished.contains([Double(sample.channel), sample.frequencyHz]) ? "not finished" : "none (no response)")
+            try print("\(sample.channel == 0 ? "left " : "right") \(sample.frequencyHz.compactDescription) Hz: \(threshold)", terminator: "\r\n")
         }
-        try print("wrote \(resultPath)\(ending == .stopped ? " (stopped: incomplete)" : "")\r")
+        try print("wrote \(resultPath)\(ending == .stopped ? " (stopped: incomplete)" : "")", terminator: "\r\n")
         if ending == .stopped { throw CommandFailure(.unusable) }
     }
 }

@@ -143,4 +143,28 @@ import TestSupport
         let audiogram = Audiogram(read)
         #expect(audiogram.thresholds[.right]?[1000] == 25 && audiogram.retestDifference[.right] == 0)
     }
+
+    /// A test stopped in the middle of an entry (the listener had heard down to 10 dB HL at
+    /// 2 kHz): `hearing-test` names the entry in userInfo as not finished; it is drawn with a "?"
+    /// and left out of the thresholds, never an arrow at the last level ("no response").
+    @Test("an entry named not finished is not a no-response: no threshold, no arrow, a ? in the chart, not in the features")
+    func unfinishedEntry() {
+        let unit = { (level: Double) in DBHLToneAudiometryResult.Unit(dBHLValue: level, startOfUnitTimeStamp: 0, preStimulusDelay: 1, userTapTimeStamp: 2, timeoutTimeStamp: 0) }
+        let result = DBHLToneAudiometryResult(samples: [
+            .init(frequencyHz: 1000, channel: 1, calculatedThresholdDecibelsHL: 20, units: [unit(30), unit(20)]),
+            .init(frequencyHz: 2000, channel: 1, calculatedThresholdDecibelsHL: nil, units: [unit(30), unit(20), unit(10)]),
+        ])
+        let stopped = result.markingUnfinished(from: 1)
+        #expect(stopped.unfinishedEntries == [[1, 2000]])
+        #expect(result.markingUnfinished(from: 2).userInfo[DBHLToneAudiometryResult.unfinishedKey] == nil)
+        let plain = Audiogram(result), marked = Audiogram(stopped)
+        // Unmarked, the missing threshold is ResearchKit's "no response" (an arrow at the highest level presented, 30 dB HL).
+        #expect(plain.thresholds[.right]?[2000] == .some(nil) && plain.noResponseLevels[.right]?[2000] == 30)
+        #expect(marked.thresholds[.right]?[2000] == nil && marked.notFinished[.right] == [2000] && marked.thresholds[.right]?[1000] == 20)
+        let arrows = { (svg: String) in svg.components(separatedBy: "<polyline").count - 1 }
+        #expect(arrows(plain.svg(title: "t")) == 1 && arrows(marked.svg(title: "t")) == 0)
+        #expect(marked.svg(title: "t").contains(">?</text>") && marked.svg(title: "t").contains("? = not finished"))
+        #expect(plain.features.warnings.joined().contains("2000 Hz no response"), "\(plain.features.warnings)")
+        #expect(!marked.features.warnings.joined().contains("no response"), "\(marked.features.warnings)")
+    }
 }

@@ -214,9 +214,12 @@ import SignalProcessing
         // The log line of a trial is synced before the result is rewritten: a kill between the two
         // leaves the result one trial behind the log.
         #expect(logged >= 3 && units >= logged - 1 && units <= logged, "\(units) trials in the result, \(logged) logged")
+        // The entry it was in (its first) is not finished: no threshold, not a no-response, so
+        // nothing was tested yet (status 1), and the output says which entry did not finish.
+        #expect(userInfo["unfinishedFrequencies"] as? [[String: Double]] == [["frequency": 1000, "channel": 1]], "\(userInfo)")
         let score = try Run(["score", "audiometry", out + "/hearing-test.json", "--json"])
-        #expect(score.status == 0, "\(score.stderr)")
-        #expect(score.stdout.contains("did not finish"), "\(score.stdout)")
+        #expect(score.status == 1, "\(score.stderr)")
+        #expect(score.stdout.contains("did not finish") && score.stdout.contains("not finished (no threshold, and not a no-response): right 1000 Hz"), "\(score.stdout)")
         // No key was pressed: the first tone played whole (30 dB HL, 1 kHz, right ear). As a WAV
         // through `audiometry verify`: its frequency, its level as the tables give it, the right
         // channel, ResearchKit's ramp (rise time 0.2·19/40 s = 95 ms) and no distortion.
@@ -356,6 +359,49 @@ import SignalProcessing
             let played = FileManager.default.contents(atPath: setup.played) ?? Data()
             #expect(played.allSatisfy { $0 == 0 }, "no tone is played")
         }
+    }
+
+    /// ResearchKit's rule R4 protects the listener's ears: a level the headphone tables cannot
+    /// produce unclipped is not played. A listener who hears nothing drives both procedures to the
+    /// top of the range; every tone written to the ALSA file is measured (peak after the ramp →
+    /// dB HL through the tables) and none is above the tables' maximum.
+    @Test("a listener who hears nothing: the procedure climbs to the tables' maximum and no tone is played above it (ResearchKit and ASHA)", arguments: ["researchkit", "asha"])
+    func deafListenerNeverGetsAClippedTone(procedure: String) throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let out = setup.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--procedure", procedure,
+                                                "--ears", "right", "--frequencies", "4000", "--seed", "6"] + Self.fast, environment: setup.environment)
+        let reader = Self.drain(master)
+        process.waitUntilExit()
+        close(master)
+        _ = reader
+        #expect(process.terminationStatus == 0)
+        let tables = try #require(HeadphoneCalibration.tables(for: "AIRPODSV1"))
+        let maximum = try #require(HeadphoneCalibration.maximumHearingLevel(frequencyHz: 4000, tables: tables))
+        let played = try Data(contentsOf: URL(fileURLWithPath: setup.played)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        // Tones: runs of non-zero frames on the right channel, apart by 0.2 s of zeros.
+        var levels: [Double] = []
+        var frame = 0
+        let frames = played.count / 2
+        while frame < frames {
+            guard played[2 * frame + 1] != 0 else { frame += 1; continue }
+            var end = frame, zeros = 0
+            while end < frames, zeros < 9_600 {
+                zeros = played[2 * end + 1] == 0 ? zeros + 1 : 0
+                end += 1
+            }
+            let peak = (frame..<end).map { Double(abs(played[2 * $0 + 1])) }.max() ?? 0
+            levels.append(try #require(HeadphoneCalibration.levels(amplitude: peak, frequencyHz: 4000, tables: tables)).hearingLevel)
+            frame = end
+        }
+        let (samples, _) = try Self.thresholds(out + "/hearing-test.json")
+        let presented = samples.flatMap { ($0["units"] as? [[String: Any]]) ?? [] }.compactMap { $0["dBHLValue"] as? Double }
+        #expect(levels.count >= 5 && levels.count <= presented.count, "\(levels.count) tones played, \(presented.count) presentations")
+        #expect(levels.allSatisfy { $0 <= maximum + 0.01 }, "tones above the tables' maximum \(maximum) dB HL: \(levels.filter { $0 > maximum })")
+        // The procedure reached the top: a tone within one step of the maximum was played.
+        #expect(levels.contains { $0 > maximum - 5 - 0.01 }, "highest tone \(levels.max() ?? -1), maximum \(maximum)")
+        #expect((samples.first?["calculatedThreshold"] as? Double ?? 0) >= 1e308)
     }
 
     @Test("headphones that go away during a tone end the test with exit 3 naming the device, the result kept and marked incomplete",

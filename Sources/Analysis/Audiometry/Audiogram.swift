@@ -14,6 +14,9 @@ public struct Audiogram: Sendable {
     public var noResponseLevels: [Ear: [Double: Double]] = [:]
     /// The second 1 kHz threshold per ear, dB HL, when measured twice.
     public var retests: [Ear: Double] = [:]
+    /// Frequencies (Hz) whose test began and did not finish (a stopped `hearing-test`): no
+    /// threshold, and not "no response" either. They are not in ``thresholds``.
+    public var notFinished: [Ear: Set<Double>] = [:]
 
     /// |test − retest| at 1 kHz per ear, dB, when both have a threshold.
     public var retestDifference: [Ear: Double] {
@@ -30,8 +33,13 @@ public struct Audiogram: Sendable {
     /// measurement is kept as the retest.
     public init(_ result: DBHLToneAudiometryResult) {
         self.init()
+        let unfinished = result.unfinishedEntries
         for sample in result.samples {
             guard let ear = Ear(rawValue: sample.channel) else { continue }
+            if sample.calculatedThresholdDecibelsHL == nil, unfinished.contains([Double(sample.channel), sample.frequencyHz]) {
+                if thresholds[ear]?[sample.frequencyHz] == nil { notFinished[ear, default: []].insert(sample.frequencyHz) }
+                continue
+            }
             if thresholds[ear]?[sample.frequencyHz] != nil {
                 // A repeated entry: the 1 kHz retest is kept; any other repeat is ignored (first wins).
                 if sample.frequencyHz == 1000, let retest = sample.calculatedThresholdDecibelsHL { retests[ear] = retest }

@@ -70,6 +70,10 @@ extension Audiogram {
                     svg += "<polyline points=\"\(number(x2 - dx * 6)),\(number(y2)) \(number(x2)),\(number(y2)) \(number(x2)),\(number(y2 - 6))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.5\"/>\n"
                 }
             }
+            // Not finished: a "?" in the ear's colour above the chart, never a symbol at a level.
+            for f in (notFinished[ear] ?? []).sorted() where f >= 125 && f <= 8000 && thresholds[ear]?[f] == nil {
+                svg += "<text x=\"\(number(x(f) + (ear == .right ? -5 : 5)))\" y=\"\(number(top + 16))\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"\(colour)\">?</text>\n"
+            }
             if let difference = retestDifference[ear], difference > 5, let retest = retests[ear] {
                 svg += "<g stroke-dasharray=\"2 2\">" + Self.symbol(ear, x(1000), y(retest), radius: 4, colour: colour) + "</g>\n"
                 svg += "<text x=\"\(number(x(1000) + 8))\" y=\"\(number(y(retest) + 4))\" font-size=\"10\" fill=\"\(colour)\">retest</text>\n"
@@ -77,6 +81,7 @@ extension Audiogram {
         }
         var lineY = top + height + 44
         let key = "<tspan fill=\"#d00000\">O right</tspan>   <tspan fill=\"#0040d0\">X left</tspan>   arrow = no response at the highest level"
+            + (notFinished.values.contains { !$0.isEmpty } ? "   ? = not finished" : "")
         for line in [key] + legend.map(Self.escaped) {
             svg += "<text x=\"\(number(left))\" y=\"\(number(lineY))\">\(line)</text>\n"
             lineY += 18

@@ -75,6 +75,8 @@ public final class HearingTestSession {
     let monitor: AmbientMonitor?
     let show: (String) throws -> Void
     private let started = DataLogger.monotonicClock()
+    /// Entries of the result before this index have their threshold; the rest were begun and not finished.
+    private var finishedEntries = 0
 
     /// `resultPath` is rewritten after every trial; `logPath` receives one JSON line per trial;
     /// with a `monitor` (started), a trial does not begin while the last second's room noise is
@@ -159,6 +161,7 @@ public final class HearingTestSession {
                                response: heard == nil ? "missed" : "heard", frequency: f, ear: ear)
                 }
                 result.samples[result.samples.count - 1].calculatedThresholdDecibelsHL = engine.threshold
+                finishedEntries = result.samples.count
                 try persist(result)
             }
         }
@@ -248,13 +251,19 @@ public final class HearingTestSession {
         JSONWriter().string(.object(JSONObject(fields)))
     }
 
+    /// Writes `result` with the entries from ``finishedEntries`` on named in userInfo as not
+    /// finished, so a test that stops or is killed mid-entry is never read as "no response" there.
     private func persist(_ result: DBHLToneAudiometryResult) throws {
-        try OutputFile.write(JSONWriter(indent: 2).string(result.researchKitJSON), to: resultPath, inputs: [])
+        let marked = result.markingUnfinished(from: finishedEntries)
+        try OutputFile.write(JSONWriter(indent: 2).string(marked.researchKitJSON), to: resultPath, inputs: [])
     }
 
     private func finish(_ result: inout DBHLToneAudiometryResult, _ ending: Ending) throws -> (result: DBHLToneAudiometryResult, ending: Ending) {
+        result = result.markingUnfinished(from: finishedEntries)
         result.endDate = DateString(secondsSince1970: DataLogger.wallClock(), utcOffsetSeconds: 0)
-        result.userInfo = JSONObject(["incomplete": .bool(ending == .stopped), "procedure": .string(plan.procedure.rawValue)])
+        var info = JSONObject(["incomplete": .bool(ending == .stopped), "procedure": .string(plan.procedure.rawValue)])
+        if let unfinished = result.userInfo[DBHLToneAudiometryResult.unfinishedKey] { info.append(DBHLToneAudiometryResult.unfinishedKey, unfinished) }
+        result.userInfo = info
         try persist(result)
         try log.append(line(["event": .string(ending == .completed ? "completed" : "stopped")]))
         return (result, ending)

@@ -99,6 +99,33 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
         self.samples = samples
     }
 
+    /// The `userInfo` key under which `hearing-test` lists the entries it had begun and not
+    /// finished (`[{"frequency": Hz, "channel": 0|1}]`): their missing threshold means "not
+    /// finished", not "no response" (ResearchKit writes DBL_MAX for both).
+    public static let unfinishedKey = "unfinishedFrequencies"
+
+    /// The entries `userInfo` says were not finished (channel, Hz).
+    public var unfinishedEntries: Set<[Double]> {
+        var entries = Set<[Double]>()
+        for item in userInfo[Self.unfinishedKey]?.array ?? [] {
+            if let f = item.object?["frequency"]?.number, let channel = item.object?["channel"]?.number { entries.insert([channel, f]) }
+        }
+        return entries
+    }
+
+    /// This result with `userInfo` naming `samples[from...]` as not finished (none: the key removed).
+    public func markingUnfinished(from index: Int) -> DBHLToneAudiometryResult {
+        var copy = self
+        var info = JSONObject()
+        for (key, value) in userInfo.members where key != Self.unfinishedKey { info.append(key, value) }
+        let open = samples.dropFirst(index)
+        if !open.isEmpty {
+            info.append(Self.unfinishedKey, .array(open.map { .object(JSONObject(["frequency": .number($0.frequencyHz), "channel": .number(Double($0.channel))])) }))
+        }
+        copy.userInfo = info
+        return copy
+    }
+
     /// Values at or above this are "no threshold" (formats.md §10.2).
     static let noThresholdLimit = 1e308
 
