@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/vfs.h>
+#include <termios.h>
 #include <unistd.h>
 
 enum { slot_count = 256, slot_bytes = 4096 };
@@ -15,7 +16,12 @@ static char slot_paths[slot_count][slot_bytes];
 static _Atomic int slot_states[slot_count];
 static atomic_flag installed = ATOMIC_FLAG_INIT;
 
+static _Atomic int terminal_descriptor = -1;
+static struct termios terminal_saved, terminal_raw;
+
 static void remove_registered(int signal_number) {
+    int terminal = atomic_load(&terminal_descriptor);
+    if (terminal >= 0) tcsetattr(terminal, TCSANOW, &terminal_saved);
     for (int i = 0; i < slot_count; i++) {
         if (atomic_load(&slot_states[i]) == slot_active) unlink(slot_paths[i]);
     }
@@ -78,4 +84,51 @@ void atk_malloc_keep_freed(void) {
 long atk_filesystem_type(int descriptor) {
     struct statfs system;
     return fstatfs(descriptor, &system) == 0 ? (long)system.f_type : 0;
+}
+
+static void stop_with_terminal_restored(int signal_number) {
+    int terminal = atomic_load(&terminal_descriptor);
+    if (terminal >= 0) tcsetattr(terminal, TCSANOW, &terminal_saved);
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal_number, &action, &previous);
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, signal_number);
+    pthread_sigmask(SIG_UNBLOCK, &stop, NULL);
+    raise(signal_number);  // stops here; returns after SIGCONT
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    sigaction(signal_number, &previous, NULL);
+    terminal = atomic_load(&terminal_descriptor);
+    if (terminal >= 0) tcsetattr(terminal, TCSANOW, &terminal_raw);
+}
+
+void atk_terminal_register(int descriptor, const void *saved, const void *raw, unsigned long size) {
+    if (size != sizeof(struct termios)) return;
+    atomic_store(&terminal_descriptor, -1);
+    memcpy(&terminal_saved, saved, size);
+    memcpy(&terminal_raw, raw, size);
+    atomic_store(&terminal_descriptor, descriptor);
+    atk_interrupts_install();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = stop_with_terminal_restored;
+    sigfillset(&action.sa_mask);
+    sigaction(SIGTSTP, &action, NULL);
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTSTP);
+    sigaddset(&stop, SIGCONT);
+    pthread_sigmask(SIG_UNBLOCK, &stop, NULL);
+}
+
+void atk_terminal_unregister(void) {
+    atomic_store(&terminal_descriptor, -1);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTSTP, &action, NULL);
 }

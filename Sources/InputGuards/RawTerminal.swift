@@ -1,8 +1,10 @@
+import CProcess
 import Glibc
 
 /// A terminal in raw mode for single key presses (POSIX.1-2017 `termios`, §11 "General Terminal
 /// Interface"): no line editing, no echo, no signals from keys (Ctrl-C arrives as byte 3), reads
-/// that return at once. ``restore()`` (or deinit) puts back the settings found.
+/// that return at once. ``restore()`` (or deinit) puts back the settings found, and so does a
+/// signal that ends or stops the process.
 public final class RawTerminal {
     public let descriptor: Int32
     private var saved = termios()
@@ -23,6 +25,11 @@ public final class RawTerminal {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { throw FileSystem.Failure(operation: "tcsetattr", path: name, code: errno) }
+        // SIGINT, SIGTERM or SIGHUP put the settings back before the process ends; SIGTSTP puts
+        // them back while it is stopped and SIGCONT switches to raw mode again (CProcess).
+        withUnsafeBytes(of: saved) { found in
+            withUnsafeBytes(of: raw) { atk_terminal_register(descriptor, found.baseAddress, $0.baseAddress, UInt(MemoryLayout<termios>.size)) }
+        }
     }
 
     deinit { restore() }
@@ -31,6 +38,7 @@ public final class RawTerminal {
     public func restore() {
         guard !restored else { return }
         restored = true
+        atk_terminal_unregister()
         tcsetattr(descriptor, TCSANOW, &saved)
     }
 

@@ -44,6 +44,8 @@ public struct Peer: Sendable {
     ])
     /// gcc and alsa-lib's plugin headers (the paced ALSA capture plugin of `Tests/Devices`).
     public static let alsaPlugin = Peer(name: "gcc and libasound2-dev", files: ["/usr/bin/gcc", "/usr/include/alsa/pcm_external.h"])
+    /// tmux: a terminal whose rendered screen a test reads (capture-pane).
+    public static let tmux = Peer(name: "tmux", files: ["/usr/bin/tmux"])
     /// R's Rscript.
     public static let r = Peer(name: "r-base (Rscript)", files: ["/usr/bin/Rscript"])
     /// Debian's headless chromium.

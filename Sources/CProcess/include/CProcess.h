@@ -38,6 +38,15 @@ void atk_malloc_one_arena(void);
 /// analysis's large arrays again and again, and every new page costs a fault and a clearing.
 void atk_malloc_keep_freed(void);
 
+/// A terminal in raw mode, put back by the handler of SIGINT, SIGTERM and SIGHUP before the
+/// process ends, and around a stop: SIGTSTP puts back `saved`, stops the process, and on SIGCONT
+/// sets `raw` again (tcsetattr is async-signal-safe). `saved` and `raw` are `struct termios` of
+/// `size` bytes. One terminal at a time; installs the interrupt handler.
+void atk_terminal_register(int descriptor, const void *saved, const void *raw, unsigned long size);
+
+/// Forgets the terminal (after the program put it back itself).
+void atk_terminal_unregister(void);
+
 /// The `statfs` magic number of the file system `descriptor` is on (linux/magic.h), or 0 when
 /// fstatfs fails. (Glibc's Swift module does not import sys/vfs.h.)
 long atk_filesystem_type(int descriptor);
