@@ -202,9 +202,6 @@ public struct SVGPlot: Sendable {
         return out
     }
 
-    /// Text for SVG/HTML: & < > " escaped.
-    public static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// Text for SVG/HTML (``XMLText``).
+    public static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }

@@ -100,16 +100,5 @@ extension Audiogram {
     /// One decimal, without Foundation's formatter.
     private static func decimal(_ v: Double) -> String { "\((v * 10).rounded() / 10)" }
 
-    private static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    private static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 }

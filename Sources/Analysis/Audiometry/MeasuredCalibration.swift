@@ -44,12 +44,6 @@ extension HeadphoneCalibration {
         /// extended to 16 kHz) with margin, levels a coupler reads, RETSPLs of ISO 389.
         static let frequencyRange = 20.0...20_000, splRange = 0.0...160, retsplRange = -20.0...100, referenceRange = -120.0...0
 
-        static func trimmed(_ text: Substring) -> Substring {
-            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-            guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else { return "" }
-            return text[first...last]
-        }
-
         /// Parses a CSV or JSON table (JSON when the first non-blank byte is `{` or `[`); `file` names it
         /// in errors, which say the line or key.
         public init(bytes: [UInt8], file: String) throws(ReadError) {
@@ -76,38 +70,37 @@ extension HeadphoneCalibration {
                     rows.append(("points[\(index)]", point["frequencyHz"]?.number, point["splDb"]?.number, point["retsplDb"]?.number))
                 }
             } else {
-                var header: [Substring]?
-                for (number, rawLine) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                    let line = Self.trimmed(rawLine)
-                    if line.isEmpty { continue }
-                    if line.hasPrefix("#") {
-                        let pair = line.dropFirst().split(separator: ":", maxSplits: 1).map { String(Self.trimmed($0)) }
+                var header: [String]?
+                for record in try CSVRecords(bytes: bytes, file: file).records {
+                    let at = "line \(record.line)"
+                    if record.text[...].trimmingSpaces.hasPrefix("#") {
+                        let pair = record.text[...].trimmingSpaces.dropFirst().split(separator: ":", maxSplits: 1).map { String($0.trimmingSpaces) }
                         guard pair.count == 2 else { continue }
                         switch pair[0] {
                         case "headphone": headphone = pair[1]
                         case "reference_dbfs":
-                            guard let value = Double(pair[1]) else { throw fail("line \(number + 1): reference_dbfs \"\(pair[1])\" is not a number") }
+                            guard let value = Double(pair[1]) else { throw fail("\(at): reference_dbfs \"\(pair[1])\" is not a number") }
                             reference = value
-                        case "retspl": standard = try standardSet(pair[1], "line \(number + 1)")
+                        case "retspl": standard = try standardSet(pair[1], at)
                         default: break
                         }
                         continue
                     }
-                    let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { Self.trimmed($0) }
+                    let cells = record.fields
                     guard let columns = header else {
                         guard cells.first == "frequency_hz", cells.count >= 2, cells[1] == "spl_db" else {
-                            throw fail("line \(number + 1): the header must be frequency_hz,spl_db[,retspl_db]")
+                            throw fail("\(at): the header must be frequency_hz,spl_db[,retspl_db]")
                         }
                         header = cells
                         continue
                     }
-                    guard cells.count == columns.count else { throw fail("line \(number + 1): \(cells.count) cells, the header has \(columns.count)") }
+                    guard cells.count == columns.count else { throw fail("\(at): \(cells.count) cells, the header has \(columns.count)") }
                     func value(_ i: Int) throws(ReadError) -> Double? {
                         guard i < cells.count else { return nil }
-                        guard let v = Double(cells[i]) else { throw fail("line \(number + 1): \"\(cells[i])\" is not a number") }
+                        guard let v = Double(cells[i]) else { throw fail("\(at): \"\(cells[i])\" is not a number") }
                         return v
                     }
-                    rows.append(("line \(number + 1)", try value(0), try value(1), columns.count > 2 ? try value(2) : nil))
+                    rows.append((at, try value(0), try value(1), columns.count > 2 ? try value(2) : nil))
                 }
             }
             guard let headphone, !headphone.isEmpty else { throw fail("headphone: the headphone's name is required") }

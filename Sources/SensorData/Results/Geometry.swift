@@ -105,7 +105,8 @@ enum CGString {
 }
 
 extension Substring {
-    var trimmingSpaces: Substring {
+    /// This text without whitespace at either end.
+    public var trimmingSpaces: Substring {
         var text = self
         while let first = text.first, first.isWhitespace { text = text.dropFirst() }
         while let last = text.last, last.isWhitespace { text = text.dropLast() }
