@@ -18,7 +18,8 @@ public enum RegularFile {
     /// A read-only descriptor of `path` if it is a regular file (after following links). The open
     /// itself is non-blocking, so a FIFO is refused instead of waiting for a writer; the returned
     /// descriptor is blocking again. The caller closes it.
-    public static func openForReading(_ path: String) throws(Refusal) -> Int32 {
+    /// `systemViews`: files of /proc and /sys are opened too (a device's sysfs attributes).
+    public static func openForReading(_ path: String, systemViews: Bool = false) throws(Refusal) -> Int32 {
         let descriptor = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard descriptor >= 0 else { throw Refusal(description: systemMessage()) }
         var status = stat()
@@ -33,7 +34,7 @@ public enum RegularFile {
         }
         // /proc and /sys entries look like regular files (size 0, or a size that is not what a
         // read gives: /proc/self/mem fails with EIO) but are views of the running system.
-        if let name = systemFileSystems[Int64(atk_filesystem_type(descriptor))] {
+        if !systemViews, let name = systemFileSystems[Int64(atk_filesystem_type(descriptor))] {
             close(descriptor)
             throw Refusal(description: "is an entry of \(name) (a view of the running system), not a recording")
         }

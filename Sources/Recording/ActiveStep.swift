@@ -280,9 +280,11 @@ public enum ActiveStep {
         let configuration = recorder.configuration
         var rrRecorder: SensorRecorder?
         var sourceError: RecordingError?
+        var clock = ClockMonitor()
         while true {
             let (chunks, finished) = live.queue.take()
             for chunk in chunks {
+                clock.observe(chunk.items.time, outOfOrder: chunk.itemsOutOfOrder)
                 try recorder.record(chunk.items)
                 if chunk.rrIntervals.count > 0 {
                     if rrRecorder == nil {
@@ -306,9 +308,9 @@ public enum ActiveStep {
         let report = RecorderReport(
             identifier: configuration.identifier, itemsWritten: recorder.itemsWritten, itemsRejected: recorder.rejectedItems,
             firstRejection: recorder.firstRejection, itemsDropped: drops.items, firstDroppedLines: drops.firstLines,
-            warnings: live.warnings, sourceError: sourceError ?? live.readError)
+            warnings: live.warnings + clock.warnings, sourceError: sourceError ?? live.readError)
         var files = try recorder.stop() + (rrRecorder?.stop() ?? [])
-        let extra = live.userInfo
+        let extra = live.userInfo.merging(clock.userInfo) { $1 }
         for index in files.indices { files[index].userInfo.merge(extra) { $1 } }
         return (files, report)
     }

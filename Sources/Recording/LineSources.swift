@@ -98,6 +98,8 @@ public struct LineDecoder {
         public var rrIntervals: SensorSeries
         /// The first bad line's error; then `items` are those of the lines before it.
         public var error: RecordingError?
+        /// Items that came earlier than the item before them (the reader puts a chunk's items in time order).
+        public var itemsOutOfOrder = 0
     }
 
     public mutating func decode(_ lines: [[UInt8]]) -> Decoded {
@@ -159,13 +161,14 @@ public struct LineDecoder {
             joined += item.element
         }
         joined.append(UInt8(ascii: "]"))
-        if let series = try? single(joined), series.count == items.count {
+        if let (series, outOfOrder) = try? single(joined), series.count == items.count {
             decoded.items = series
+            decoded.itemsOutOfOrder = outOfOrder
             return decoded
         }
         for (offset, line) in items {
             do throws(RecordingError) {
-                decoded.items.append(contentsOf: try single([UInt8(ascii: "[")] + line + [UInt8(ascii: "]")]))
+                decoded.items.append(contentsOf: try single([UInt8(ascii: "[")] + line + [UInt8(ascii: "]")]).series)
             } catch {
                 // Positions in the line itself (the decoder wrapped it in `[…]`) for syntax errors.
                 var detail = message(error)
@@ -178,7 +181,8 @@ public struct LineDecoder {
         return decoded
     }
 
-    private func single(_ bytes: [UInt8]) throws(RecordingError) -> SensorSeries {
+    /// The items of `bytes` (a JSON array), in time order, and how many were earlier than the one before.
+    private func single(_ bytes: [UInt8]) throws(RecordingError) -> (series: SensorSeries, outOfOrder: Int) {
         let contents: JSONContents
         do { contents = try JSONContents.decode(bytes, file: name) } catch {
             throw RecordingError(file: name, reason: .sample(error.description))
@@ -189,7 +193,11 @@ public struct LineDecoder {
         guard series.kind == kind else {
             throw RecordingError(file: name, reason: .sample("found a \(series.kind.rawValue) item, expected \(kind.rawValue)"))
         }
-        return series
+        let outOfOrder = contents.allWarnings.reduce(0) { total, warning in
+            if case .unsortedTimestamps(let count) = warning { return total + count }
+            return total
+        }
+        return (series, outOfOrder)
     }
 
     private func message(_ error: RecordingError) -> String {

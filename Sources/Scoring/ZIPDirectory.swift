@@ -165,6 +165,29 @@ struct ZIPDirectory {
         guard start <= bytes.count, bytes[localName ..< localName + localNameLength] == bytes[entry.nameBytes] else {
             throw .entry("has another name in its local header at byte \(header) than in the central directory: the archive is ambiguous, not read")
         }
+        // A reader that goes by local headers would inflate, check or cut the data otherwise:
+        // method, encryption, CRC-32 and sizes must agree with the central directory (APPNOTE
+        // 4.3.7; with a data descriptor, bit 3, the local CRC and sizes are zero and not compared;
+        // 0xFFFFFFFF sizes are in the local ZIP64 extra field, 4.5.3).
+        let localFlags = Self.u16(bytes, Int(header) + 6), localMethod = Self.u16(bytes, Int(header) + 8)
+        var disagreement: String?
+        if localMethod != entry.method { disagreement = "compression method \(localMethod) vs \(entry.method)" }
+        if localFlags & 0x0001 != entry.flags & 0x0001 { disagreement = "encryption" }
+        if disagreement == nil, localFlags & 0x0008 == 0 {
+            let localCRC = Self.u32(bytes, Int(header) + 14)
+            var localCompressed = UInt64(Self.u32(bytes, Int(header) + 18)), localUncompressed = UInt64(Self.u32(bytes, Int(header) + 22))
+            if localCompressed == 0xFFFF_FFFF || localUncompressed == 0xFFFF_FFFF,
+               let sizes = Self.zip64Sizes(bytes, extra: localName + localNameLength ..< start) {
+                (localUncompressed, localCompressed) = sizes
+            }
+            if localCRC != entry.crc32 { disagreement = "CRC-32 \(localCRC) vs \(entry.crc32)" }
+            if localCompressed != entry.compressedSize || localUncompressed != entry.uncompressedSize {
+                disagreement = "sizes \(localCompressed)/\(localUncompressed) vs \(entry.compressedSize)/\(entry.uncompressedSize) bytes (compressed/uncompressed)"
+            }
+        }
+        if let disagreement {
+            throw .entry("has a local header at byte \(header) that disagrees with the central directory (\(disagreement)): the archive is ambiguous, not read")
+        }
         guard start <= bytes.count, entry.compressedSize <= UInt64(bytes.count - start) else {
             throw .entry("has \(entry.compressedSize) bytes of data at byte \(start), past the archive's end: the archive is corrupt or truncated")
         }
@@ -182,6 +205,22 @@ struct ZIPDirectory {
             throw .entry("fails its check (CRC-32 \(crc) vs \(entry.crc32), \(content.count) vs \(entry.uncompressedSize) bytes): the archive is corrupt")
         }
         return content
+    }
+
+    /// The uncompressed and compressed sizes of a ZIP64 extended-information field (header 0x0001)
+    /// among the extra fields in `extra`, when it holds both.
+    static func zip64Sizes(_ bytes: [UInt8], extra: Range<Int>) -> (uncompressed: UInt64, compressed: UInt64)? {
+        var at = extra.lowerBound
+        while at + 4 <= extra.upperBound {
+            let id = u16(bytes, at), size = Int(u16(bytes, at + 2))
+            guard at + 4 + size <= extra.upperBound else { return nil }
+            if id == 0x0001, size >= 16 {
+                let low = { (offset: Int) in UInt64(u32(bytes, offset)) | UInt64(u32(bytes, offset + 4)) << 32 }
+                return (low(at + 4), low(at + 12))
+            }
+            at += 4 + size
+        }
+        return nil
     }
 
     /// Raw deflate (RFC 1951) of `bytes[data]` appended to `content`, 64 KiB of output at a time.

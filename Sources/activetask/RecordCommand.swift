@@ -163,12 +163,19 @@ struct Record: AsyncParsableCommand {
 
     func run() async throws {
         if listDevices {
-            let devices = switch kind {
-            case .audio: AlsaPCM.devices(.capture)
-            case .heartRate: BLEHeartRateSource.devices().map { ($0.address, $0.name + ($0.heartRate ? "\theart rate" : "")) }
-            default: IIODevice.devices(root: iioRoot).map { ($0.id, $0.name) }
+            let devices: [(String, String)]
+            do {
+                devices = switch kind {
+                case .audio: AlsaPCM.devices(.capture)
+                case .heartRate: try BLEHeartRateSource.devices().map { ($0.address, $0.name + ($0.heartRate ? "\theart rate" : "")) }
+                default: try IIODevice.listDevices(root: iioRoot).map { ($0.id, $0.name) }
+                }
+            } catch {
+                throw CommandFailure(.invalidInput, error.description)
             }
-            for device in devices { try print(device.1.isEmpty ? device.0 : "\(device.0)\t\(device.1)") }
+            // Names are bytes from the device or the bus: shown as FileName shows them (\xFF).
+            for device in devices { try print(device.1.isEmpty ? FileName.display(device.0) : "\(FileName.display(device.0))\t\(FileName.display(device.1))") }
+            if devices.isEmpty { printError("no \(kind == .audio ? "ALSA capture device" : kind == .heartRate ? "Bluetooth device known to BlueZ" : "IIO device under \(FileName.display(iioRoot))") was found") }
             return
         }
         do { try FileSystem.makeDirectory(out) } catch {

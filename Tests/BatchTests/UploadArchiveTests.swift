@@ -85,11 +85,10 @@ import TestSupport
         #expect(rows.map(\.key.analyzer).sorted() == ["balance", "gait"])
         // The metadata: info.json's fields, timestamps in UTC (14:00:00-0500 is 19:00:00Z).
         let (columns, values) = try store.recordingMetadata()
-        #expect(columns == ["taskRun", "item", "appName", "appVersion", "phoneInfo",
-                            "timestamp:accel_walking.outbound.json", "timestamp:deviceMotion_walking.rest.json"])
-        #expect(values[archive]?["phoneInfo"] == "iPhone 6")
-        #expect(values[archive]?["timestamp:accel_walking.outbound.json"] == "2015-03-10T19:00:00.000Z")
-        #expect(values[archive]?["timestamp:deviceMotion_walking.rest.json"] == "2015-03-10T19:00:30.250Z")
+        #expect(columns == ["taskRun", "item", "appName", "appVersion", "phoneInfo", "listedFiles", "firstFileTimestamp", "lastFileTimestamp"])
+        #expect(values[archive]?["phoneInfo"] == "iPhone 6" && values[archive]?["listedFiles"] == "2")
+        #expect(values[archive]?["firstFileTimestamp"] == "2015-03-10T19:00:00.000Z")
+        #expect(values[archive]?["lastFileTimestamp"] == "2015-03-10T19:00:30.250Z")
         // The key of the archive's unit is the folder's: the same names and bytes.
         let folderUnits = await Discovery.units([upload]).units
         let zipUnits = await Discovery.units([archive])
@@ -167,14 +166,25 @@ import TestSupport
             c = b.rfind(b"PK\\x01\\x02"); b[c + 24:c + 28] = struct.pack("<I", 100)  # central directory
             open(z, "wb").write(b)
             """)
-        // Only the CRC-32 is wrong (the central directory's field): the data inflate cleanly.
+        // Only the CRC-32 is wrong (in the central directory and the local header alike): the data inflate cleanly.
         try Self.zip(folder.path("crc.zip"), files: [("accel.json", accel)], after: """
-            b = bytearray(open(z, "rb").read()); c = b.rfind(b"PK\\x01\\x02"); b[c + 16] ^= 0x01; open(z, "wb").write(b)
+            b = bytearray(open(z, "rb").read()); c = b.rfind(b"PK\\x01\\x02"); b[c + 16] ^= 0x01; b[14] ^= 0x01; open(z, "wb").write(b)
             """)
         // Ambiguous archives: two entries of one name; a central name unlike its local header's.
         try Self.zip(folder.path("twice.zip"), files: [("accel.json", accel), ("accel.json", Self.motion)])
         try Self.zip(folder.path("renamed.zip"), files: [("accel.json", accel)], after: """
             b = bytearray(open(z, "rb").read()); c = b.rfind(b"PK\\x01\\x02"); b[c + 46:c + 51] = b"motio"; open(z, "wb").write(b)
+            """)
+        // Local headers that disagree with the central directory (a streaming reader would read
+        // other bytes): the method, the CRC-32, the compressed size.
+        try Self.zip(folder.path("localmethod.zip"), files: [("accel.json", accel)], after: """
+            b = bytearray(open(z, "rb").read()); b[8] = 0; open(z, "wb").write(b)
+            """)
+        try Self.zip(folder.path("localcrc.zip"), files: [("accel.json", accel)], after: """
+            b = bytearray(open(z, "rb").read()); b[14] ^= 0x01; open(z, "wb").write(b)
+            """)
+        try Self.zip(folder.path("localsize.zip"), files: [("accel.json", accel)], after: """
+            b = bytearray(open(z, "rb").read()); b[18] ^= 0x01; open(z, "wb").write(b)
             """)
         try FileManager.default.copyItem(atPath: accel, toPath: folder.path("good.json"))
         let before = Set(try FileManager.default.subpathsOfDirectory(atPath: folder.url.path))
@@ -188,7 +198,10 @@ import TestSupport
         let errors = Dictionary(uniqueKeysWithValues: try store.resultRows().filter { $0.status == .error }.map {
             (TaskFiles.name(of: $0.recording), $0.error ?? "")
         })
-        #expect(errors.count == 11 && counts.errors == 11, "\(errors)")
+        #expect(errors.count == 14 && counts.errors == 14, "\(errors)")
+        for (name, what) in [("localmethod.zip", "compression method 0 vs 8"), ("localcrc.zip", "CRC-32"), ("localsize.zip", "sizes")] {
+            #expect(errors[name]?.contains("disagrees with the central directory (\(what)") == true, "\(name): \(errors[name] ?? "")")
+        }
         #expect(errors["crc.zip"]?.contains("fails its check (CRC-32") == true, "\(errors["crc.zip"] ?? "")")
         #expect(errors["twice.zip"]?.contains(#""accel.json" appears twice"#) == true, "\(errors["twice.zip"] ?? "")")
         #expect(errors["renamed.zip"]?.contains(#"entry "motio.json" has another name in its local header"#) == true, "\(errors["renamed.zip"] ?? "")")

@@ -239,6 +239,33 @@ import TestSupport
         #expect(list.status == 0 && list.stdout == "iio:device0\taccel_3d\n", "\(list.stdout)")
     }
 
+    /// A sysfs attribute that is a FIFO would block `open` past any deadline; an IIO root that
+    /// does not exist lists nothing; device names are bytes.
+    @Test("iio: an attribute that is a FIFO (read or written) ends at once with exit 3 naming it; --list-devices says why it lists nothing and shows bytes as \\xHH")
+    func attributesThatBlock() throws {
+        for attribute in ["sampling_frequency", "buffer/enable"] {
+            let tree = try Tree(channels: ["x", "y", "z"].enumerated().map { Channel(name: "in_accel_\($1)", index: $0, type: "le:s16/16>>0") },
+                                attributes: ["in_accel_scale": "0.01", "sampling_frequency": "100"])
+            defer { tree.remove() }
+            try FileManager.default.removeItem(atPath: tree.device + "/" + attribute)
+            #expect(mkfifo(tree.device + "/" + attribute, 0o600) == 0)
+            let started = Date()
+            let run = try Run(["record", "accelerometer", "--source", "iio:device0", "--out", tree.root + "/out", "--iio-root", tree.root, "--duration", "1"])
+            #expect(run.status == 3 && run.stderr.contains(attribute) && run.stderr.contains("not a sysfs attribute"), "\(attribute): \(run.status) \(run.stderr)")
+            #expect(Date().timeIntervalSince(started) < 20, "\(attribute): the run waited on the FIFO")
+        }
+        let nowhere = try Run(["record", "accelerometer", "--list-devices", "--iio-root", "/nonexistent/root"])
+        #expect(nowhere.status == 3 && nowhere.stderr.contains("cannot list the IIO devices") && nowhere.stdout.isEmpty, "\(nowhere.stderr)")
+        let tree = try Tree(channels: [Channel(name: "in_accel_x", index: 0, type: "le:s16/16>>0")], attributes: [:])
+        defer { tree.remove() }
+        try Data([0xFF] + Array("imu\n".utf8)).write(to: URL(fileURLWithPath: tree.device + "/name"))
+        let bytes = try Run(["record", "accelerometer", "--list-devices", "--iio-root", tree.root])
+        #expect(bytes.status == 0 && bytes.stdout == "iio:device0\t\\xFFimu\n", "\(bytes.stdout.debugDescription)")
+        try FileManager.default.removeItem(atPath: tree.device)
+        let empty = try Run(["record", "accelerometer", "--list-devices", "--iio-root", tree.root])
+        #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.contains("no IIO device under"), "\(empty.stderr)")
+    }
+
     @Test("iio: deviceMotion from a device with an accelerometer and a gyroscope, lying flat and turning at 0.5 rad/s: rotation rate as sent, gravity (0, 0, −1) g, user acceleration 0, attitude the yaw 0.5 t (within the filter's 1e-5)")
     func deviceMotion() throws {
         let names = ["in_accel_x", "in_accel_y", "in_accel_z", "in_anglvel_x", "in_anglvel_y", "in_anglvel_z"]

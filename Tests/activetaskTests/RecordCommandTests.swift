@@ -198,6 +198,25 @@ import TestSupport
         #expect(try JSONContents.read(folder.path(name)).series.first?.series.count == 150)
     }
 
+    /// A clock that stands still or runs backwards: every item recorded as it came, and said on
+    /// stderr and in the file result's userInfo (ClockMonitor).
+    @Test("3,000 items with one timestamp, and timestamps running backwards: recorded, and the clock's fault said on stderr and in userInfo", arguments: [
+        ("frozen", "the source's clock stood still: 2999 of 3000 items have the time of the item before them (first: item 2); every item has one time", "clockRepeatedItems", 2999.0),
+        ("backwards", "the source's clock ran backwards: 2999 of 3000 items are earlier than the item before them (first: in the chunk from item 1)", "clockBackwardItems", 2999.0),
+    ])
+    func stoppedClock(kind: String, warning: String, key: String, count: Double) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let lines = (0..<3_000).map { index in "{\"timestamp\":\(kind == "frozen" ? 5.0 : 100 - Double(index) / 100),\"x\":0.1,\"y\":-1,\"z\":0}" }
+        let run = try Run(["record", "accelerometer", "--source", "stdin", "--out", folder.url.path], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("accelerometer: warning: " + warning), "\(run.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect((results.first?["userInfo"] as? [String: Any])?[key] as? Double == count, "\(results)")
+        let name = try #require(results.first?["fileName"] as? String)
+        #expect(try JSONContents.read(folder.path(name)).series.first?.series.count == 3_000)
+    }
+
     @Test("a WAV stream on stdin at another rate than --sample-rate is refused before any file is created")
     func wavStreamWrongRate() throws {
         let folder = try TemporaryFolder()

@@ -136,17 +136,21 @@ struct FileFacts: Codable, Sendable, Hashable {
 
 extension FileFacts {
     /// An upload manifest's fields as metadata columns: `taskRun`, `item`, `taskIdentifier`,
-    /// `appName`, `appVersion`, `phoneInfo` (those present), then `timestamp:FILE` for each file it
-    /// lists (ISO 8601, UTC).
+    /// `appName`, `appVersion`, `phoneInfo` (those present), then `listedFiles` (how many files it
+    /// lists) and `firstFileTimestamp`, `lastFileTimestamp` (the earliest and latest of their
+    /// timestamps, ISO 8601, UTC). A list is never a column per entry: the columns of a store are
+    /// bounded whatever an upload lists (300,000 names once made 300,000 columns and 1.5 GB).
     static func uploadMetadata(_ manifest: ArchiveManifest) -> [StudyManifest.Metadata] {
         let fields: [(String, String?)] = [("taskRun", manifest.taskRun), ("item", manifest.item), ("taskIdentifier", manifest.taskIdentifier),
                                            ("appName", manifest.appName), ("appVersion", manifest.appVersion), ("phoneInfo", manifest.phoneInfo)]
         var metadata = fields.compactMap { name, value in value.map { StudyManifest.Metadata(column: name, value: $0) } }
+        metadata.append(.init(column: "listedFiles", value: String(manifest.files.count)))
+        let times = manifest.files.compactMap { $0.timestamp?.secondsSince1970 }.filter(\.isFinite)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        for file in manifest.files {
-            guard let timestamp = file.timestamp, timestamp.secondsSince1970.isFinite else { continue }
-            metadata.append(.init(column: "timestamp:" + file.filename, value: formatter.string(from: Date(timeIntervalSince1970: timestamp.secondsSince1970))))
+        if let first = times.min(), let last = times.max() {
+            metadata.append(.init(column: "firstFileTimestamp", value: formatter.string(from: Date(timeIntervalSince1970: first))))
+            metadata.append(.init(column: "lastFileTimestamp", value: formatter.string(from: Date(timeIntervalSince1970: last))))
         }
         return metadata
     }

@@ -56,7 +56,8 @@ public struct StudyManifest: Sendable {
             }
             if name.contains("\0") { throw ReadError(file: file, reason: .invalidValue("column \(column + 1)'s name holds a NUL byte")) }
             // Metadata columns lead every wide export, beside the columns every export adds.
-            if name != idColumn, WideTable.identifierColumns.contains(name) {
+            // Case-insensitively: SQL names (the wide_* views) are.
+            if name != idColumn, WideTable.identifierColumns.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
                 throw ReadError(file: file, reason: .invalidValue("column \(column + 1) is named \(ReadError.quote(name)), a column every export adds "
                     + "(\(WideTable.identifierColumns.joined(separator: ", "))); rename it"))
             }

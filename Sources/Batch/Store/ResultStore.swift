@@ -428,6 +428,17 @@ public final class ResultStore: Sendable {
                         INSERT OR IGNORE INTO unknown_files (path, kind, reason) SELECT path, kind, reason FROM source.unknown_files;
                         """)
                     if try Bool.fetchOne(db, sql: "SELECT COUNT(*) > 0 FROM source.sqlite_master WHERE name = 'recording_metadata'") ?? false {
+                        // A recording whose metadata differs between the two stores (a healthCode
+                        // relabelled) is refused, not resolved by whichever store came first.
+                        if let conflict = try Row.fetchOne(db, sql: """
+                            SELECT s.recording, s.key, t.value, s.value FROM source.recording_metadata s
+                            JOIN recording_metadata t ON t.recording = s.recording AND t.key = s.key
+                            WHERE t.value IS NOT s.value LIMIT 1
+                            """) {
+                            let (recording, key, here, there): (String, String, String?, String?) = (conflict[0], conflict[1], conflict[2], conflict[3])
+                            throw StoreError(path: other, message: "recording \(FileName.display(recording)) has \(key) \(ReadError.quote(there ?? "")) here "
+                                + "but \(ReadError.quote(here ?? "")) in \(path); refusing to merge (nothing was merged): the same record with other metadata")
+                        }
                         try db.execute(sql: """
                             INSERT OR IGNORE INTO recording_metadata (recording, position, key, value)
                             SELECT recording, position, key, value FROM source.recording_metadata

@@ -25,6 +25,10 @@ public struct WideTable: Sendable {
     /// A study manifest's metadata columns (`recordId` is the recording), first in every row, and
     /// each recording's values.
     public let metadataColumns: [String]
+    /// The metadata columns' names in the header and the view: each as it is, or `metadata:NAME`
+    /// when it equals an identifier or a feature column case-insensitively (as SQL compares
+    /// names), so a manifest column never takes over or shadows a column of the toolkit's.
+    public let metadataHeaders: [String]
     /// Recording → metadata column → value.
     let metadata: [String: [String: String]]
 
@@ -44,6 +48,8 @@ public struct WideTable: Sendable {
         self.metadata = metadata
         // Only the columns this analyzer's recordings have.
         self.metadataColumns = metadataColumns.filter { key in recordings.contains { metadata[$0]?[key] != nil } }
+        let taken = Set((Self.identifierColumns + columns.map(\.name)).map { $0.lowercased() })
+        metadataHeaders = self.metadataColumns.map { taken.contains($0.lowercased()) ? "metadata:" + $0 : $0 }
     }
 
     static func scalarColumns(_ row: ResultRow) -> [Column] {
@@ -55,7 +61,7 @@ public struct WideTable: Sendable {
 
     /// The header line; names are cells like any other (``ResultExport/cell(_:rawCells:)``).
     public func csvHeader(rawCells: Bool = false) -> String {
-        (metadataColumns + Self.identifierColumns + columns.map(\.name)).map { ResultExport.cell($0, rawCells: rawCells) }.joined(separator: ",") + "\n"
+        (metadataHeaders + Self.identifierColumns + columns.map(\.name)).map { ResultExport.cell($0, rawCells: rawCells) }.joined(separator: ",") + "\n"
     }
 
     private func metadata(_ row: ResultRow) -> [String] {
@@ -83,7 +89,7 @@ public struct WideTable: Sendable {
     /// One JSON line with the same columns (absent features null).
     public func jsonLine(_ row: ResultRow) -> String {
         var object = JSONObject()
-        for (name, value) in zip(metadataColumns, metadata(row)) { object.append(name, .string(value)) }
+        for (name, value) in zip(metadataHeaders, metadata(row)) { object.append(name, .string(value)) }
         for (name, value) in zip(Self.identifierColumns, identifiers(row)) {
             if name == "parameters" || name == "paths", let value, let parsed = try? JSONValue.parse(Array(value.utf8), file: name) {
                 object.append(name, parsed)
@@ -109,8 +115,8 @@ public struct WideTable: Sendable {
         let features = columns.map { column in
             "json_extract(g.features, '$.\"\(Self.sqlString(column.featureSet))\".\"\(Self.sqlString(column.feature))\"') AS \(Self.identifier(column.name))"
         }
-        let metadata = metadataColumns.map { key in
-            "(SELECT m.value FROM recording_metadata m WHERE m.recording = g.recording AND m.key = '\(Self.sqlString(key))') AS \(Self.identifier(key))"
+        let metadata = zip(metadataColumns, metadataHeaders).map { key, header in
+            "(SELECT m.value FROM recording_metadata m WHERE m.recording = g.recording AND m.key = '\(Self.sqlString(key))') AS \(Self.identifier(header))"
         }
         let selected = metadata + Self.identifierColumns.map { "g." + $0 } + features
         return """

@@ -153,8 +153,12 @@ public final class BLEHeartRateSource: Sendable {
 
     /// The devices BlueZ knows (address, name), those with a heart-rate characteristic first;
     /// empty when the bus or BlueZ cannot be reached.
-    public static func devices() -> [(address: String, name: String, heartRate: Bool)] {
-        guard let bus = try? DBusConnection(), let objects = try? objects(bus, for: "ble:") else { return [] }
+    /// The devices BlueZ knows, those with a heart-rate service first; an unreachable system bus
+    /// or a BlueZ that does not answer is an error saying which.
+    public static func devices() throws(RecordingError) -> [(address: String, name: String, heartRate: Bool)] {
+        let bus: DBusConnection
+        do { bus = try DBusConnection() } catch { throw RecordingError(file: "ble:", reason: .sample("the system bus cannot be reached: \(error)")) }
+        let objects = try objects(bus, for: "ble:")
         return objects.keys.sorted().compactMap { path -> (String, String, Bool)? in
             guard let device = objects[path]?["org.bluez.Device1"]?.dictionary, let address = device["Address"]?.string else { return nil }
             return (address, device["Name"]?.string ?? device["Alias"]?.string ?? "", characteristic(under: path, in: objects) != nil)

@@ -49,8 +49,17 @@ public struct IIODevice: Sendable {
 
     /// The devices under `root`: (`iio:deviceN`, its `name`), in directory order.
     public static func devices(root: String = "/") -> [(id: String, name: String)] {
+        (try? listDevices(root: root)) ?? []
+    }
+
+    /// ``devices(root:)``, or why the devices folder cannot be listed (no IIO here, a wrong `root`).
+    public static func listDevices(root: String = "/") throws(RecordingError) -> [(id: String, name: String)] {
         let folder = devicesFolder(root)
-        guard case .success(let listing) = DirectoryListing.names(in: folder) else { return [] }
+        let listing: DirectoryListing.Listing
+        switch DirectoryListing.names(in: folder) {
+        case .success(let found): listing = found
+        case .failure(let refusal): throw RecordingError(file: folder, reason: .sample("cannot list the IIO devices: \(refusal.description)"))
+        }
         return listing.names.filter { $0.hasPrefix("iio:device") }.sorted().map { id in
             (id, (try? attribute("\(folder)/\(id)/name")) ?? "")
         }
@@ -179,8 +188,12 @@ public struct IIODevice: Sendable {
 
     /// A sysfs attribute's text without its trailing newline (at most 4096 bytes, sysfs's page).
     static func attribute(_ path: String) throws(RecordingError) -> String {
+        // Opened without blocking and only if it is a regular file: an attribute that is a FIFO
+        // would block open (and the recording's deadline) until a writer came.
         let descriptor: Int32
-        do { descriptor = try FileSystem.open(path, flags: O_RDONLY | O_CLOEXEC) } catch { throw RecordingError.system(error) }
+        do { descriptor = try RegularFile.openForReading(path, systemViews: true) } catch {
+            throw RecordingError(file: path, reason: .sample("not a sysfs attribute: \(error.description)"))
+        }
         defer { FileSystem.close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 4_097)
         let count: Int
@@ -194,14 +207,19 @@ public struct IIODevice: Sendable {
 
     /// Writes `value` to a sysfs attribute; EBUSY says the device is in use.
     static func write(_ value: String, to path: String, device: String) throws(RecordingError) {
+        var regular = true
         do {
-            let descriptor = try FileSystem.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC)
+            // Non-blocking, and only a regular file: a FIFO without a reader fails at once (ENXIO).
+            let descriptor = try FileSystem.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
             defer { FileSystem.close(descriptor) }
-            try FileSystem.write(descriptor, path: path, Array(value.utf8), at: 0)
+            regular = try FileSystem.status(descriptor: descriptor, path: path).mode & S_IFMT == S_IFREG
+            if regular { try FileSystem.write(descriptor, path: path, Array(value.utf8), at: 0) }
         } catch {
             if error.code == EBUSY { throw RecordingError(file: path, reason: .sample("\(device) is busy (another program is capturing from it)")) }
+            if error.code == ENXIO { throw RecordingError(file: path, reason: .sample("not a sysfs attribute (a FIFO or a device without a reader); not written")) }
             throw RecordingError.system(error)
         }
+        guard regular else { throw RecordingError(file: path, reason: .sample("not a sysfs attribute (not a regular file); not written")) }
     }
 
     /// A finite number in `range` at `path`.

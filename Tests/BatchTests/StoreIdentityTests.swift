@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import SensorData
+import Testing
+import TestSupport
+@testable import Batch
+
+/// Who a recording is and what its columns are called: a merge never changes a recording's
+/// metadata without refusing; a manifest's metadata column never takes over an identifier column
+/// or shadows a feature column, whatever its case (docs/reliability.md § 7).
+@Suite struct StoreIdentityTests {
+    /// A store holding one tapping result of `recording` with `metadata`.
+    static func store(_ path: String, recording: String, metadata: [(String, String)], features: String = #"{"mhealthtools":{"numberTaps":42}}"#) throws -> ResultStore {
+        let store = try ResultStore(path: path)
+        var batch = StoreBatch()
+        batch.recordings = [RecordingEntry(path: recording, contentSHA256: "c-" + recording, bytes: 1, files: 1,
+                                           metadata: metadata.map { StudyManifest.Metadata(column: $0.0, value: $0.1) })]
+        batch.results = [ResultRow(recording: recording, key: ResultKey(contentSHA256: "c-" + recording, analyzer: "tapping", analyzerVersion: "1", parameters: "{}"),
+                                   toolkitVersion: "test", status: .ok, kind: "tapping", dialect: nil, featuresJSON: features, warningsJSON: "[]",
+                                   error: nil, computedAt: 0, durationMilliseconds: 1)]
+        try store.commit(batch, runID: nil, replace: false)
+        return store
+    }
+
+    @Test("merging two site stores whose record m.csv#r1 carries different healthCodes is refused naming both; nothing is merged")
+    func mergeConflict() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let site1 = try Self.store(folder.path("a.sqlite"), recording: "m.csv#r1", metadata: [("recordId", "r1"), ("healthCode", "hc-1")])
+        _ = try Self.store(folder.path("b.sqlite"), recording: "m.csv#r1", metadata: [("recordId", "r1"), ("healthCode", "hc-2")],
+                           features: #"{"mhealthtools":{"numberTaps":7}}"#)
+        let before = try site1.recordingMetadata().values
+        #expect {
+            try site1.merge(from: folder.path("b.sqlite"))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("healthCode") && text.contains("hc-1") && text.contains("hc-2") && text.contains("nothing was merged")
+        }
+        #expect(try site1.recordingMetadata().values == before && site1.resultRows().count == 1)
+        // The same metadata merges.
+        _ = try Self.store(folder.path("c.sqlite"), recording: "m.csv#r2", metadata: [("recordId", "r2"), ("healthCode", "hc-2")])
+        #expect(try site1.merge(from: folder.path("c.sqlite")) == 1)
+    }
+
+    @Test("manifest columns named like an identifier column in another case are refused", arguments: ["Recording", "STATUS", "Content_SHA256"])
+    func identifierNames(name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let manifest = try folder.write("m.csv", "recordId,\(name),tapping_results.json.TappingSamples\nr1,x,a.json\n")
+        #expect { try StudyManifest.read(manifest) } throws: { "\($0)".contains(name) && "\($0)".contains("a column every export adds") }
+    }
+
+    @Test("a metadata column named like a feature column: the wide CSV and the wide view keep the feature under its name and the metadata as metadata:NAME")
+    func featureNames() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try Self.store(folder.path("r.sqlite"), recording: "m.csv#r1", metadata: [("recordId", "r1"), ("MHEALTHTOOLS.numberTaps", "from the manifest")])
+        let table = try WideTable(analyzer: "tapping", store: store)
+        #expect(table.metadataHeaders == ["recordId", "metadata:MHEALTHTOOLS.numberTaps"])
+        let header = table.csvHeader().split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(Set(header).count == header.count && header.contains("mhealthtools.numberTaps"), "\(header)")
+        try store.refreshWideViews()
+        let row = try DatabaseQueue(path: folder.path("r.sqlite")).read { db in
+            try Row.fetchOne(db, sql: #"SELECT "mhealthtools.numberTaps", "metadata:MHEALTHTOOLS.numberTaps" FROM wide_tapping"#)
+        }
+        #expect(row?[0] as Int? == 42 && row?[1] as String? == "from the manifest")
+    }
+}
