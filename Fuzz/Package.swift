@@ -49,6 +49,7 @@ let package = Package(
         fuzzTarget("fuzz-recorder-lines", using: ["Recording", "SensorData"]),
         fuzzTarget("fuzz-analysis", using: ["Scoring", "Analysis", "Reports"]),
         fuzzTarget("fuzz-archive", using: ["Scoring"]),
+        fuzzTarget("fuzz-calibration", using: ["Analysis", "SensorData"]),
         // The batch path (Hardening 3): configurations, manifests and archives into a store.
         .target(
             name: "FuzzBatchSupport",

@@ -180,6 +180,22 @@ def config_seeds():
         "date.toml": b"[batch]\nsince = 2020-01-01\n",
         "wrong-type.toml": b'[spl]\nthresholdDecibels = "quiet"\n',
         "range.toml": b"[gait.analysis]\nrateHz = 1e300\n[voice]\npitchFloorHz = -0.0\n",
+        "crlf-bom.toml": b"\xef\xbb\xbf[voice]\r\npitchFloorHz = 60\r\n[gait.analysis]\r\nchunkSeconds = 1e-300\r\n",
+        "multiline.toml": b'[batch]\nanalyzers = ["voice", """tapping"""]  # ] }\n[tapping]\nconvention = \'\'\'\nlittle\'\'\'\n',
+        "integers.toml": b"[voice]\nmaximumSamples = 0x7fffffffffffffff\nmfccCount = 5.5\n[spl]\nrequiredIntervals = -9223372036854775808\n",
+    }
+
+
+def calibration_seeds():
+    """fuzz-calibration: measured headphone calibrations in both spellings, as spreadsheets write
+    them (BOM, CRLF, quoted cells), with a standard RETSPL set, and a name with control bytes."""
+    csv = "# headphone: HDA 300\n# reference_dbfs: -20\nfrequency_hz,spl_db,retspl_db\n1000,90,7.5\n4000,85,12\n"
+    return {
+        "plain.csv": csv.encode(),
+        "spreadsheet.csv": ("\ufeff" + csv.replace("\n", "\r\n").replace("1000,90", '"1000","90"')).encode(),
+        "standard.csv": b"# headphone: ER-3A\n# reference_dbfs: -30\n# retspl: er3aHA2\nfrequency_hz,spl_db\n1000,80\n2000,82\n",
+        "control-name.csv": b"# headphone: A\x1b]0;x\x07<b>&\n# reference_dbfs: -20\nfrequency_hz,spl_db,retspl_db\n1000,90,7.5\n",
+        "points.json": b'{"headphone": "X \\"q\\"", "referenceLevelDbfs": -20, "points": [{"frequencyHz": 1000, "splDb": 90, "retsplDb": 7.5}]}',
     }
 
 
@@ -230,7 +246,7 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[1]
     seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines", "analysis", "archive",
-                             "config", "manifest", "zip-directory")}
+                             "calibration", "config", "manifest", "zip-directory")}
     items = None
     for path in files():
         name = os.path.relpath(path, os.path.dirname(ROOT)).replace(os.sep, "_").replace("..", "")
@@ -261,6 +277,7 @@ def main():
         {"tapping_results.json": first("tapping")} if first("tapping") else {},
         {"accel_walking.outbound.json": first("json-items"), "deviceMotion_walking.rest.json": first("json-items")} if first("json-items") else {},
         {"audio_audio.wav": first("wav")} if first("wav") else {}))
+    seeds["calibration"].update(calibration_seeds())
     seeds["config"].update(config_seeds())
     seeds["manifest"].update(manifest_seeds())
     seeds["zip-directory"].update(zip_directory_seeds(seeds["archive"]))
