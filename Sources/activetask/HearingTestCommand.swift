@@ -201,7 +201,7 @@ struct HearingTest: ParsableCommand {
         let unfinished = result.unfinishedEntries
         for sample in result.samples {
             let threshold = sample.calculatedThresholdDecibelsHL.map { "\($0.compactDescription) dB HL" }
-                ?? (unfinished.contains([Double(sample.channel), sample.frequencyHz]) ? "not finished" : "none (no response)")
+                ?? (unfinished.contains(.init(sample)) ? "not finished" : "none (no response)")
             try print("\(sample.channel == 0 ? "left " : "right") \(sample.frequencyHz.compactDescription) Hz: \(threshold)", terminator: "\r\n")
         }
         try print("wrote \(resultPath)\(ending == .stopped ? " (stopped: incomplete)" : "")", terminator: "\r\n")

@@ -155,7 +155,7 @@ import TestSupport
             .init(frequencyHz: 2000, channel: 1, calculatedThresholdDecibelsHL: nil, units: [unit(30), unit(20), unit(10)]),
         ])
         let stopped = result.markingUnfinished(from: 1)
-        #expect(stopped.unfinishedEntries == [[1, 2000]])
+        #expect(stopped.unfinishedEntries == [.init(channel: 1, frequencyHz: 2000)])
         #expect(result.markingUnfinished(from: 2).userInfo[DBHLToneAudiometryResult.unfinishedKey] == nil)
         let plain = Audiogram(result), marked = Audiogram(stopped)
         // Unmarked, the missing threshold is ResearchKit's "no response" (an arrow at the highest level presented, 30 dB HL).

@@ -36,7 +36,7 @@ public struct Audiogram: Sendable {
         let unfinished = result.unfinishedEntries
         for sample in result.samples {
             guard let ear = Ear(rawValue: sample.channel) else { continue }
-            if sample.calculatedThresholdDecibelsHL == nil, unfinished.contains([Double(sample.channel), sample.frequencyHz]) {
+            if sample.calculatedThresholdDecibelsHL == nil, unfinished.contains(.init(sample)) {
                 if thresholds[ear]?[sample.frequencyHz] == nil { notFinished[ear, default: []].insert(sample.frequencyHz) }
                 continue
             }

@@ -259,11 +259,9 @@ public final class HearingTestSession {
     }
 
     private func finish(_ result: inout DBHLToneAudiometryResult, _ ending: Ending) throws -> (result: DBHLToneAudiometryResult, ending: Ending) {
-        result = result.markingUnfinished(from: finishedEntries)
         result.endDate = DateString(secondsSince1970: DataLogger.wallClock(), utcOffsetSeconds: 0)
-        var info = JSONObject(["incomplete": .bool(ending == .stopped), "procedure": .string(plan.procedure.rawValue)])
-        if let unfinished = result.userInfo[DBHLToneAudiometryResult.unfinishedKey] { info.append(DBHLToneAudiometryResult.unfinishedKey, unfinished) }
-        result.userInfo = info
+        result.userInfo = JSONObject(["incomplete": .bool(ending == .stopped), "procedure": .string(plan.procedure.rawValue)])
+        result = result.markingUnfinished(from: finishedEntries)
         try persist(result)
         try log.append(line(["event": .string(ending == .completed ? "completed" : "stopped")]))
         return (result, ending)

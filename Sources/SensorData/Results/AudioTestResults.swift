@@ -104,11 +104,22 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
     /// finished", not "no response" (ResearchKit writes DBL_MAX for both).
     public static let unfinishedKey = "unfinishedFrequencies"
 
-    /// The entries `userInfo` says were not finished (channel, Hz).
-    public var unfinishedEntries: Set<[Double]> {
-        var entries = Set<[Double]>()
+    /// An entry of the frequency list by its ear and frequency.
+    public struct EntryKey: Sendable, Hashable {
+        public var channel: Int
+        public var frequencyHz: Double
+
+        public init(_ sample: FrequencySample) { (channel, frequencyHz) = (sample.channel, sample.frequencyHz) }
+        public init(channel: Int, frequencyHz: Double) { (self.channel, self.frequencyHz) = (channel, frequencyHz) }
+    }
+
+    /// The entries `userInfo` says were not finished (a channel that is not a whole number names none).
+    public var unfinishedEntries: Set<EntryKey> {
+        var entries = Set<EntryKey>()
         for item in userInfo[Self.unfinishedKey]?.array ?? [] {
-            if let f = item.object?["frequency"]?.number, let channel = item.object?["channel"]?.number { entries.insert([channel, f]) }
+            if let f = item.object?["frequency"]?.number, let channel = item.object?["channel"]?.number.flatMap({ Int(exactly: $0) }) {
+                entries.insert(EntryKey(channel: channel, frequencyHz: f))
+            }
         }
         return entries
     }
