@@ -249,22 +249,36 @@ public enum ActiveStep {
         }
     }
 
-    /// An ALSA capture loop: a period at a time until the step's duration (in the device's frames)
-    /// or its end; a device error ends it as a source error, the frames before it kept.
+    /// An ALSA capture loop: the frames the reader thread captured, until the step's duration (in
+    /// the device's frames) or its end; a device error ends it as a source error, the frames
+    /// before it kept. A device that lags the wall clock by more than ``AlsaCapture/lateSeconds``
+    /// at the duration (delivers nothing, or too slowly) ends it there with a source error, and a
+    /// signal ends it within 5 ms, whatever the device does.
     private static func recordAlsa(_ capture: AlsaCapture, identifier: String, outputDirectory: String, durationSeconds: Double,
                                    ended: (Double) -> Bool) async throws -> ([FileResult], RecorderReport) {
         var report = RecorderReport(identifier: identifier, itemsWritten: 0)
         if !capture.differences.isEmpty { report.warnings.append("\(capture.address) gives \(capture.differences.joined(separator: ", "))") }
         let recorder = try AudioRecorder(capture.configuration(identifier: identifier), outputDirectory: outputDirectory)
-        let rate = Double(capture.pcm.negotiated.sampleRateHz)
+        let rate = Double(capture.pcm.negotiated.sampleRateHz), channels = capture.pcm.negotiated.channels
         let total = Int(clamping: durationSeconds * rate, rounding: .toNearestOrAwayFromZero, to: 0...Int.max / 2)
+        let late = DataLogger.monotonicClock() + durationSeconds + AlsaCapture.lateSeconds
+        capture.start()
+        defer { capture.stop() }
         do {
-            while recorder.frames < total, !ended(Double(recorder.frames) / rate),
-                try capture.capturePeriod(into: recorder, maximumFrames: total - recorder.frames)
-            {
-                await Task.yield()
+            while recorder.frames < total, !ended(Double(recorder.frames) / rate) {
+                let (samples, finished, error) = capture.take()
+                let frames = min(samples.count / channels, total - recorder.frames)
+                if frames > 0 { try recorder.write(frames * channels == samples.count ? samples : Array(samples[0..<(frames * channels)])) }
+                if let error { throw error }
+                if finished { break }
+                if DataLogger.monotonicClock() > late {
+                    throw RecordingError(file: capture.address, reason: .sample(
+                        "the device delivered \(recorder.frames) of \(total) frames within the step's \(durationSeconds.compactDescription) s "
+                        + "and \(AlsaCapture.lateSeconds.compactDescription) s more; the recording ended there"))
+                }
+                if samples.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
             }
-        } catch {
+        } catch let error as RecordingError {
             report.sourceError = error
         }
         if let warning = capture.overrunWarning { report.warnings.append(warning) }

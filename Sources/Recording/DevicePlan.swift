@@ -9,33 +9,51 @@ extension RecorderPlan {
         public var capacityItems: Int
         /// `ble:` sources: how long a dropped link is reconnected before the recording ends with an error, s.
         public var reconnectSeconds: Double
+        /// How long opening the device may take, s (a `ble:` source's connecting adds
+        /// `reconnectSeconds`); a signal ends the wait at once (``DeviceWait``).
+        public var openTimeoutSeconds: Double
+        /// The command's signal flag.
+        public var stop: StopSignal
 
-        public init(iioRoot: String = "/", capacityItems: Int = 262_144, reconnectSeconds: Double = 30) {
+        public init(iioRoot: String = "/", capacityItems: Int = 262_144, reconnectSeconds: Double = 30,
+                    openTimeoutSeconds: Double = 10, stop: StopSignal = StopSignal()) {
             self.iioRoot = iioRoot
             self.capacityItems = capacityItems
             self.reconnectSeconds = reconnectSeconds
+            self.openTimeoutSeconds = openTimeoutSeconds
+            self.stop = stop
+        }
+
+        /// The bound of opening a `source`.
+        func openWait(_ source: String) -> DeviceWait {
+            DeviceWait(seconds: openTimeoutSeconds + (source.hasPrefix("ble:") ? reconnectSeconds : 0), stop: stop)
         }
     }
 
     /// The plan of a device source for `configuration`'s kind: `alsa:DEVICE` (audio, ``AlsaCapture``),
     /// `iio:DEVICE` (accelerometer or deviceMotion, ``IIOSource``, which refuses other sensor kinds; the configuration takes the device's
     /// sampling frequency) or `ble:ADDRESS` (heartRate, ``BLEHeartRateSource``). The device is opened
-    /// here, before any file exists, so a missing or busy one leaves nothing behind. Nil when `source`
-    /// names no device source this kind can record.
+    /// here, before any file exists, so a missing or busy one leaves nothing behind, within
+    /// ``DeviceOptions/openWait(_:)``. Nil when `source` names no device source this kind can record.
     public static func device(_ source: String, _ configuration: RecorderConfiguration,
                               _ options: DeviceOptions) throws(RecordingError) -> RecorderPlan? {
         switch configuration.kind {
         case .audio(let rate, let channels, let encoding) where source.hasPrefix("alsa:"):
-            let capture = try AlsaCapture(device: String(source.dropFirst("alsa:".count)), encoding: encoding,
-                                          sampleRateHz: rate, channels: channels)
+            let capture = try options.openWait(source).run("open", source: source) { () throws(RecordingError) in
+                try AlsaCapture(device: String(source.dropFirst("alsa:".count)), encoding: encoding, sampleRateHz: rate, channels: channels)
+            }
             return RecorderPlan(configuration, source: .alsa(capture))
         case .sensor(let kind) where source.hasPrefix("iio:"):
-            let iio = try IIOSource(spec: String(source.dropFirst("iio:".count)), root: options.iioRoot, kind: kind,
-                                    frequencyHz: configuration.frequencyHz, capacityItems: options.capacityItems)
+            let iio = try options.openWait(source).run("open", source: source) { () throws(RecordingError) in
+                try IIOSource(spec: String(source.dropFirst("iio:".count)), root: options.iioRoot, kind: kind,
+                              frequencyHz: configuration.frequencyHz, capacityItems: options.capacityItems)
+            }
             return RecorderPlan(iio.configuration(configuration), source: .iio(iio))
         case .sensor(.healthQuantity) where source.hasPrefix("ble:"):
-            let strap = try BLEHeartRateSource(address: String(source.dropFirst("ble:".count)), capacityItems: options.capacityItems,
-                                               reconnectSeconds: options.reconnectSeconds)
+            let strap = try options.openWait(source).run("answer", source: source) { () throws(RecordingError) in
+                try BLEHeartRateSource(address: String(source.dropFirst("ble:".count)), capacityItems: options.capacityItems,
+                                       reconnectSeconds: options.reconnectSeconds)
+            }
             return RecorderPlan(configuration, source: .ble(strap))
         default:
             return nil

@@ -22,9 +22,10 @@ extension ActiveStepConfiguration {
     /// format json, csv or gatt-hex; bufferItems, the queue bound; overflow block or drop; sockets are bound when the
     /// configuration is read), `iio:DEVICE` (accelerometer; ``IIOSource``, under iioRoot) or `alsa:DEVICE` (audio;
     /// ``AlsaCapture``) or `ble:ADDRESS` (heartRate; ``BLEHeartRateSource``, reconnectSeconds); devices
-    /// are opened when the configuration is read, so a missing or busy one
-    /// leaves no file behind. Errors name the key.
-    public init(json: JSONValue, file: String) throws(RecordingError) {
+    /// are opened when the configuration is read, within openTimeoutSeconds (`stop`, the command's
+    /// signal flag, ends the wait), so a missing, busy or silent one leaves no file behind. Errors
+    /// name the key.
+    public init(json: JSONValue, file: String, stop: StopSignal = StopSignal()) throws(RecordingError) {
         func fail(_ message: String) -> RecordingError { RecordingError(file: file, reason: .sample(message)) }
         /// A whole number within `range` at `key`, or `fallback` when the key is absent.
         func integer(_ value: JSONValue?, _ key: String, _ fallback: Int, in range: ClosedRange<Int>) throws(RecordingError) -> Int {
@@ -78,10 +79,14 @@ extension ActiveStepConfiguration {
                 rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
                 flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", 1, in: 0...3_600)!)
             if ["alsa:", "iio:", "ble:"].contains(where: { sourceName.hasPrefix($0) }) {
+                let defaults = RecorderPlan.DeviceOptions()
                 let options = RecorderPlan.DeviceOptions(
-                    iioRoot: item["iioRoot"]?.string ?? "/",
-                    capacityItems: try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26)),
-                    reconnectSeconds: try number(item["reconnectSeconds"], "\(at).reconnectSeconds", 30, in: 0...86_400)!)
+                    iioRoot: item["iioRoot"]?.string ?? defaults.iioRoot,
+                    capacityItems: try integer(item["bufferItems"], "\(at).bufferItems", defaults.capacityItems, in: 1...(1 << 26)),
+                    reconnectSeconds: try number(item["reconnectSeconds"], "\(at).reconnectSeconds", defaults.reconnectSeconds, in: 0...86_400)!,
+                    openTimeoutSeconds: try number(item["openTimeoutSeconds"], "\(at).openTimeoutSeconds", defaults.openTimeoutSeconds,
+                                                   in: 0.001...86_400)!,
+                    stop: stop)
                 let plan: RecorderPlan?
                 do {
                     plan = try RecorderPlan.device(sourceName, configuration, options)

@@ -121,6 +121,9 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: "ble:ADDRESS sources: how long a dropped link is reconnected before the recording ends with an error, s.")
     var reconnectSeconds: Double = 30
 
+    @Option(name: .long, help: "alsa:, iio: and ble: sources: how long opening the device (or reaching BlueZ) may take before the command fails, s; a ble: source's connecting adds --reconnect-seconds.")
+    var openTimeoutSeconds: Double = RecorderPlan.DeviceOptions().openTimeoutSeconds
+
     @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer or deviceMotion, the IIO devices under --iio-root (--source iio:NAME); heartRate, the Bluetooth devices BlueZ knows, those with a heart-rate characteristic first (--source ble:ADDRESS).")
     var listDevices = false
 
@@ -138,6 +141,7 @@ struct Record: AsyncParsableCommand {
         // A week: longer recordings are rolled over into several runs.
         try OptionCheck.require(duration, "--duration", in: 0.001...604_800, "s")
         try OptionCheck.require(reconnectSeconds, "--reconnect-seconds", in: 0...86_400, "s")
+        try OptionCheck.require(openTimeoutSeconds, "--open-timeout-seconds", in: 0.001...86_400, "s")
         if kind == .step {
             guard output != nil else { throw ValidationError("--out DIR is required") }
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
@@ -167,7 +171,9 @@ struct Record: AsyncParsableCommand {
             do {
                 devices = switch kind {
                 case .audio: AlsaPCM.devices(.capture)
-                case .heartRate: try BLEHeartRateSource.devices().map { ($0.address, $0.name + ($0.heartRate ? "\theart rate" : "")) }
+                case .heartRate: try DeviceWait(seconds: openTimeoutSeconds).run("answer", source: "ble:") { () throws(RecordingError) in
+                    try BLEHeartRateSource.devices()
+                }.map { ($0.address, $0.name + ($0.heartRate ? "\theart rate" : "")) }
                 default: try IIODevice.listDevices(root: iioRoot).map { ($0.id, $0.name) }
                 }
             } catch {
@@ -204,7 +210,7 @@ struct Record: AsyncParsableCommand {
         var step: ActiveStepConfiguration
         do {
             let path = config!
-            step = try ActiveStepConfiguration(json: try JSONValue.parse(try FileBytes.read(path), file: path), file: path)
+            step = try ActiveStepConfiguration(json: try JSONValue.parse(try FileBytes.read(path), file: path), file: path, stop: interruption)
         } catch let error as ReadError {
             throw CommandFailure(.invalidInput, error.description)
         } catch let error as RecordingError {
@@ -263,7 +269,8 @@ struct Record: AsyncParsableCommand {
         } else if sourceName.hasPrefix("replay:") {
             plan = RecorderPlan(configuration, source: .replay(path: String(sourceName.dropFirst("replay:".count))))
         } else if ["alsa:", "iio:", "ble:"].contains(where: { sourceName.hasPrefix($0) }) {
-            let options = RecorderPlan.DeviceOptions(iioRoot: iioRoot, capacityItems: bufferItems, reconnectSeconds: reconnectSeconds)
+            let options = RecorderPlan.DeviceOptions(iioRoot: iioRoot, capacityItems: bufferItems, reconnectSeconds: reconnectSeconds,
+                                                     openTimeoutSeconds: openTimeoutSeconds, stop: interruption)
             let device: RecorderPlan?
             do {
                 device = try RecorderPlan.device(sourceName, configuration, options)

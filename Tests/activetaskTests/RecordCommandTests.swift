@@ -200,14 +200,24 @@ import TestSupport
 
     /// A clock that stands still or runs backwards: every item recorded as it came, and said on
     /// stderr and in the file result's userInfo (ClockMonitor).
-    @Test("3,000 items with one timestamp, and timestamps running backwards: recorded, and the clock's fault said on stderr and in userInfo", arguments: [
+    @Test("3,000 items with one timestamp, timestamps running backwards, 1e-20 s apart or at 1e300 s: recorded, and the clock's fault said on stderr and in userInfo", arguments: [
         ("frozen", "the source's clock stood still: 2999 of 3000 items have the time of the item before them (first: item 2); every item has one time", "clockRepeatedItems", 2999.0),
         ("backwards", "the source's clock ran backwards: 2999 of 3000 items are earlier than the item before them (first: in the chunk from item 1)", "clockBackwardItems", 2999.0),
+        ("close", "the source's clock is implausible: 2999 of 3000 items are less than 1 µs after the item before them or beyond ±10^10 s (first: item 2)", "clockImplausibleItems", 2999.0),
+        ("huge", "the source's clock is implausible: 3000 of 3000 items are less than 1 µs after the item before them or beyond ±10^10 s (first: item 1)", "clockImplausibleItems", 3000.0),
     ])
     func stoppedClock(kind: String, warning: String, key: String, count: Double) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let lines = (0..<3_000).map { index in "{\"timestamp\":\(kind == "frozen" ? 5.0 : 100 - Double(index) / 100),\"x\":0.1,\"y\":-1,\"z\":0}" }
+        let lines = (0..<3_000).map { index in
+            let time = switch kind {
+            case "frozen": "5"
+            case "backwards": "\(100 - Double(index) / 100)"
+            case "close": "\(Double(index) * 1e-20)"
+            default: "\(1e300 * (1 + Double(index) / 100))"
+            }
+            return "{\"timestamp\":\(time),\"x\":0.1,\"y\":-1,\"z\":0}"
+        }
         let run = try Run(["record", "accelerometer", "--source", "stdin", "--out", folder.url.path], input: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("accelerometer: warning: " + warning), "\(run.stderr)")
