@@ -19,8 +19,17 @@ import Testing
         #expect(m.rrIntervalsSeconds == [1024.0 / 1024, 1098.0 / 1024])
     }
 
-    @Test("malformed values are errors that say what is wrong", arguments: ["", "1", "01 48", "10 48 00", "00 48 00", "zz"])
-    func malformed(hex: String) {
-        #expect(throws: HeartRateMeasurementError.self) { try HeartRateMeasurement(hex: hex) }
+    @Test("malformed values are errors that say what is wrong, one per guard", arguments: [
+        ("", "\"\" is not an even number of hex digits"),
+        ("1", "\"1\" is not an even number of hex digits"),
+        ("zz", "\"zz\" is not a hex byte"),
+        ("00", "no heart-rate value"),
+        ("01 48", "value ends inside a 16-bit field at byte 1"),
+        ("08 48 01", "value ends inside a 16-bit field at byte 2"),
+        ("10 48 00", "RR intervals: 1 bytes is not a whole number of 16-bit values"),
+        ("00 48 00", "1 unexpected trailing byte(s)"),
+    ])
+    func malformed(hex: String, message: String) {
+        #expect(throws: HeartRateMeasurementError(message)) { try HeartRateMeasurement(hex: hex) }
     }
 }

@@ -239,6 +239,34 @@ import SignalProcessing
         #expect(abs((verify["riseTimeMilliseconds"] as? Double ?? 0) - 95) <= 2 && (verify["thdDecibels"] as? Double ?? 0) < -80, "\(verify)")
     }
 
+    /// Each option guard of `hearing-test`, alone: the invocation it refuses, the status and the
+    /// message (all before a terminal or a device is needed).
+    @Test("each refused option says what is wrong, with exit 2 (3 for a file's content)", arguments: [
+        ([], 2, "give --headphone ID or --calibration FILE"),
+        (["--headphone", "EARPODS", "--calibration", "c.csv"], 2, "give --headphone ID or --calibration FILE"),
+        (["--calibration", "c.csv", "--volume", "0.5"], 2, "--volume is for --headphone tables"),
+        (["--headphone", "EARPODS", "--device", "hw:0"], 2, "--device takes alsa:DEVICE, got \"hw:0\""),
+        (["--headphone", "EARPODS", "--device", "alsa:"], 2, "--device takes alsa:DEVICE, got \"alsa:\""),
+        (["--headphone", "EARPODS", "--mic", "hw:1"], 2, "--mic takes alsa:DEVICE, got \"hw:1\""),
+        (["--headphone", "EARPODS", "--mic-calibration", "3"], 2, "--mic-calibration needs --mic"),
+        (["--headphone", "EARPODS", "--ears", "left,up"], 2, "--ears: left, right or both, got \"up\""),
+        (["--headphone", "EARPODS", "--ears", "both,left"], 2, "--ears names each ear at most once"),
+        (["--headphone", "EARPODS", "--frequencies", "1000,nan"], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
+        (["--headphone", "EARPODS", "--frequencies", "19.9"], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
+        (["--headphone", "EARPODS", "--frequencies", Array(repeating: "1000", count: 65).joined(separator: ",")], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
+        (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "1e999"], 2, "--mic-calibration 1e999: an offset within ±400 dB is required"),
+        (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "offset.json"], 3, "offset.json: no calibrationOffsetDecibels within ±400 dB"),
+    ] as [([String], Int32, String)])
+    func refusedOptions(options: [String], status: Int32, message: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try #"{"calibrationOffsetDecibels": 401}"#.write(toFile: folder.path("offset.json"), atomically: true, encoding: .utf8)
+        let arguments = options.map { $0 == "offset.json" ? folder.path($0) : $0 }
+        let run = try Run(["hearing-test", "--out", folder.path("out")] + arguments, input: Data())
+        #expect(run.status == status && run.stderr.contains(message), "\(run.status) \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+    }
+
     @Test("bad starts: stdin not a terminal, an unknown headphone, a calibration table with a gap or an absurd value, a device that does not exist — each exit 2 or 3 saying which, before any tone")
     func badStarts() throws {
         let setup = try Setup()
