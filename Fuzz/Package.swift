@@ -50,6 +50,7 @@ let package = Package(
         fuzzTarget("fuzz-analysis", using: ["Scoring", "Analysis", "Reports"]),
         fuzzTarget("fuzz-archive", using: ["Scoring"]),
         fuzzTarget("fuzz-calibration", using: ["Analysis", "SensorData"]),
+        fuzzTarget("fuzz-iio", using: ["Recording", "SensorData"]),
         // The batch path (Hardening 3): configurations, manifests and archives into a store.
         .target(
             name: "FuzzBatchSupport",

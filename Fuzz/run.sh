@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of the toolkit with libFuzzer + AddressSanitizer (docs/reliability.md).
 #
-#   bash Fuzz/run.sh [SECONDS] [TARGET…]     default: 60 s for each of the 13 targets
+#   bash Fuzz/run.sh [SECONDS] [TARGET…]     default: 60 s for each of the 14 targets
 #
 # Builds Fuzz/ (release, -sanitize=fuzzer,address for every module, so the toolkit's code is
 # coverage-instrumented), builds the seed corpora from SampleData/ and ../shared/data/ (Fuzz/seeds.py),
@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json-items tapping audio-results csv wav heart-rate recorder-lines analysis archive calibration config manifest zip-directory)
+[ ${#targets[@]} -gt 0 ] || targets=(json-items tapping audio-results csv wav heart-rate recorder-lines analysis archive calibration iio config manifest zip-directory)
 
 work=.work
 mkdir -p "$work"

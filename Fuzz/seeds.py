@@ -199,6 +199,24 @@ def calibration_seeds():
     }
 
 
+def iio_seeds():
+    """fuzz-iio: an IIO accelerometer's attribute values (Fuzz/Sources/fuzz-iio names the 13 lines),
+    then its buffer: scans of three 16-bit axes and a 64-bit timestamp, as the kernel writes them."""
+    def tree(types, clock, scans):
+        lines = ["100", "50 100 200", "0.0012", "0"] + types + ["0", "1", "2", "3", clock]
+        return ("\n".join(lines) + "\n").encode() + scans
+    def scans(count, step_ns, endian="<"):
+        return b"".join(struct.pack(endian + "hhhxxq", k, -k, 1000, k * step_ns) for k in range(count))
+    little = ["le:s16/16>>0"] * 3 + ["le:s64/64>>0"]
+    big = ["be:s12/16>>4"] * 3 + ["be:s64/64>>0"]
+    return {
+        "little.iio": tree(little, "monotonic", scans(40, 10_000_000)),
+        "big-shifted.iio": tree(big, "realtime", scans(40, 10_000_000, ">")),
+        "frozen-clock.iio": tree(little, "monotonic", scans(40, 0)),
+        "partial-scan.iio": tree(little, "boottime", scans(3, 10_000_000)[:-5]),
+    }
+
+
 def manifest_seeds():
     """fuzz-manifest: study manifests naming SampleData's files (relative to it) as Synapse and
     spreadsheets write them, and the ambiguous shapes of Hardening 3."""
@@ -246,7 +264,7 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[1]
     seeds = {t: {} for t in ("json-items", "tapping", "audio-results", "csv", "wav", "heart-rate", "recorder-lines", "analysis", "archive",
-                             "calibration", "config", "manifest", "zip-directory")}
+                             "calibration", "iio", "config", "manifest", "zip-directory")}
     items = None
     for path in files():
         name = os.path.relpath(path, os.path.dirname(ROOT)).replace(os.sep, "_").replace("..", "")
@@ -278,6 +296,7 @@ def main():
         {"accel_walking.outbound.json": first("json-items"), "deviceMotion_walking.rest.json": first("json-items")} if first("json-items") else {},
         {"audio_audio.wav": first("wav")} if first("wav") else {}))
     seeds["calibration"].update(calibration_seeds())
+    seeds["iio"].update(iio_seeds())
     seeds["config"].update(config_seeds())
     seeds["manifest"].update(manifest_seeds())
     seeds["zip-directory"].update(zip_directory_seeds(seeds["archive"]))

@@ -1,4 +1,5 @@
 import Dispatch
+import AudioIO
 import Foundation
 import InputGuards
 import SignalProcessing
@@ -50,4 +51,25 @@ public struct DeviceWait: Sendable {
             }
         }
     }
+}
+
+extension DeviceWait {
+    /// ``AlsaPCM`` opened within this wait (the hearing test's and `tone`'s devices); a device
+    /// error is said as libasound says it, naming `alsa:DEVICE`.
+    public func openPCM(_ device: String, direction: AlsaPCM.Direction, format: AlsaPCM.SampleFormat, sampleRateHz: Int,
+                        channels: Int) throws(RecordingError) -> AlsaPCM {
+        try run("open", source: "alsa:" + device) { () throws(RecordingError) in
+            do throws(AudioError) {
+                return Handover(try AlsaPCM(device: device, direction: direction, format: format, sampleRateHz: sampleRateHz, channels: channels))
+            } catch {
+                throw RecordingError(file: "alsa:" + device, reason: .sample(error.message))
+            }
+        }.value
+    }
+}
+
+/// A value made on a waiting thread and handed to the caller once, never used by both.
+final class Handover<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -5,6 +5,7 @@ import Batch
 import Scoring
 import Foundation
 import InputGuards
+import Recording
 import SensorData
 
 /// `activetask audiometry simulate|verify`.
@@ -251,7 +252,13 @@ struct Tone: ParsableCommand {
             }
             if let play {
                 let device = String(play.dropFirst("alsa:".count))
-                let pcm = try AlsaPCM(device: device, direction: .playback, format: .float, sampleRateHz: rate, channels: 2)
+                let pcm: AlsaPCM
+                do {
+                    pcm = try DeviceWait(seconds: RecorderPlan.DeviceOptions().openTimeoutSeconds)
+                        .openPCM(device, direction: .playback, format: .float, sampleRateHz: rate, channels: 2)
+                } catch {
+                    throw CommandFailure(.invalidInput, error.description)
+                }
                 // A tone at another rate or in fewer channels would not be the tone asked for.
                 guard pcm.negotiated.sampleRateHz == rate, pcm.negotiated.channels == 2 else {
                     throw CommandFailure(.invalidInput, "\(play) gives \(pcm.differences(format: .float, sampleRateHz: rate, channels: 2).joined(separator: ", ")); "

@@ -128,9 +128,11 @@ struct HearingTest: ParsableCommand {
             throw CommandFailure(.badInvocation, "standard input is not a terminal: the hearing test takes key presses (\(error.description))")
         }
         defer { terminal.restore() }
+        // Opening a device, and the room check, end by a deadline (a device that never answers).
+        let opening = DeviceWait(seconds: RecorderPlan.DeviceOptions().openTimeoutSeconds)
         let pcm: AlsaPCM
         do {
-            pcm = try AlsaPCM(device: String(device.dropFirst("alsa:".count)), direction: .playback, format: .float, sampleRateHz: sampleRate, channels: 2)
+            pcm = try opening.openPCM(String(device.dropFirst("alsa:".count)), direction: .playback, format: .float, sampleRateHz: sampleRate, channels: 2)
         } catch {
             throw CommandFailure(.invalidInput, error.description)
         }
@@ -145,15 +147,28 @@ struct HearingTest: ParsableCommand {
                 throw CommandFailure(.badInvocation, "no ISO 8253-1 limits for these frequencies")
             }
             let ambient: AmbientMonitor
+            let micDevice = String(mic.dropFirst("alsa:".count)), seconds = ambientSeconds
             do {
-                ambient = try AmbientMonitor(device: String(mic.dropFirst("alsa:".count)), sampleRateHz: 48_000, offsetDecibels: micOffset, limits: limits)
+                ambient = try opening.run("open", source: mic) { () throws(RecordingError) in
+                    do throws(AudioError) { return try AmbientMonitor(device: micDevice, sampleRateHz: 48_000, offsetDecibels: micOffset, limits: limits) } catch {
+                        throw RecordingError(file: mic, reason: .sample(error.message))
+                    }
+                }
             } catch {
                 throw CommandFailure(.invalidInput, error.description)
             }
             if !micCalibrated { printError("warning: --mic-calibration not given: the ambient check uses ResearchKit's iPhone offset \(micOffset) dB and is uncalibrated") }
             try print("Checking the room for \(ambientSeconds.compactDescription) s; keep quiet.", terminator: "\r\n")
+            // The check reads 0.5 s more (the filters settle) and may lag the clock by the monitor's stale bound.
             let reading: AmbientMonitor.Reading
-            do { reading = try ambient.measure(seconds: ambientSeconds) } catch { throw CommandFailure(.invalidInput, error.description) }
+            do {
+                reading = try DeviceWait(seconds: seconds + 0.5 + AmbientMonitor.staleSeconds).run("deliver \(seconds.compactDescription) s of sound", source: mic) {
+                    () throws(RecordingError) in
+                    do throws(AudioError) { return try ambient.measure(seconds: seconds) } catch { throw RecordingError(file: mic, reason: .sample(error.message)) }
+                }
+            } catch {
+                throw CommandFailure(.invalidInput, error.description)
+            }
             guard reading.exceedances.isEmpty else {
                 throw CommandFailure(.unusable, "the room is too loud for a test down to \(lowestLevel.compactDescription) dB HL (ISO 8253-1:2010, \(earphone.rawValue) earphones): "
                     + reading.exceedances.map(\.description).joined(separator: "; "))

@@ -259,7 +259,7 @@ import TestSupport
 
 /// analysis.md §2.10 on the Oxford Step Counter walks (CC BY 4.0, credit "Oxford Step Counter
 /// dataset"): the targets of the issue, checked on every run.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct OxfordAccuracyTests {
     @Test("mean |step count error| ≤ 3 % and median |20-s cadence error| ≤ 2 steps/min over the walks")
     func targets() throws {

@@ -179,7 +179,7 @@ import TestSupport
     }
 }
 
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct RealTappingTests {
     @Test("every real tapping file scores without error", arguments: ["mpower/pdscores_tapping.json", "mpower/pdkit_mpower_finger_tapping.json"])
     func realFiles(file: String) throws {

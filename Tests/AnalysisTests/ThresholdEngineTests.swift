@@ -111,7 +111,7 @@ import TestSupport
 }
 
 /// audiometry.md §4: ResearchKit's own golden set, driven exactly as ResearchKit's test.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct GoldenSetTests {
     @Test("all 3,561 audiograms: 24,927 × 2 runs and the 28,488-entry combined run recover every threshold")
     func golden() throws {

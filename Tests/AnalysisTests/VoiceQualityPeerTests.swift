@@ -44,7 +44,7 @@ import TestSupport
     static let references: Result<[Reference], ReferenceError> = {
         guard let python = Peer.praat.require() else { return .failure(ReferenceError(message: "no peers")) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("voice-reference-\(getpid())").path
-        let real = SharedData.isAvailable ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
+        let real = SharedData.runs ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/voice_reference.py").path, folder, "--corpus"] + real

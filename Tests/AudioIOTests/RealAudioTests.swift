@@ -3,7 +3,7 @@ import TestSupport
 @testable import AudioIO
 
 /// Real recordings: frame counts and rates as ffprobe 5.1 reports them.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct RealAudioTests {
     @Test("WAVE_FORMAT_EXTENSIBLE float voice recordings", arguments: [
         ("voice/AH_064F_7AB034C9-72E4-438B-A9B3-AD7FDA1596C5.wav", 29_911),

@@ -10,7 +10,7 @@ import TestSupport
 /// (truncations, byte flips, inserted and deleted bytes) and described as `activetask info`
 /// would: each mutant must give a description or a typed error with a one-line message — any
 /// crash kills the test process.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct MutationTests {
     static let mutationsPerFile = 1000
 

@@ -7,7 +7,7 @@ import TestSupport
 @testable import Scoring
 
 /// `info` on every real file (acceptance of the foundation issue).
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct SharedDataDescriptionTests {
     static func allFiles() -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: SharedData.root.path)

@@ -8,7 +8,7 @@ import TestSupport
 
 /// `batch --manifest` (issue 18, item 1) over the real mPower files in ../shared/data, laid out
 /// as a Synapse table: one row per record, a column per file, metadata columns.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct StudyManifestTests {
     static let header = "recordId,healthCode,createdOn,appVersion,tapping_results.json.TappingSamples,"
         + "accel_walking_outbound.json.items,deviceMotion_walking_rest.json.items,audio_audio.m4a,audio_countdown.m4a"

@@ -9,7 +9,7 @@ import TestSupport
 /// phonation `.m4a`, the calibrator): L_A − L_Z and L_C − L_Z of the default meter against the
 /// exact IEC 61672-1 Annex E response integrated over each file's own spectrum (one FFT of the
 /// whole channel, Parseval), within 0.1 dB.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct WeightingOnRecordingsTests {
     static let files = SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a"), SharedData.path("spl/calibrator_94dB_1kHz.wav")]
 

@@ -2,7 +2,8 @@
  * A paced ALSA device for the device tests, as an external ioplug PCM plugin (alsa-lib's
  * pcm_ioplug.h): its hardware pointer advances with CLOCK_MONOTONIC at the negotiated rate from
  * the moment the stream starts, as a sound card's does. Capture reports an overrun (-EPIPE) when
- * the application has fallen more than a buffer behind, and delivers silence; playback discards
+ * the application has fallen more than a buffer behind, and delivers a faint alternating hiss (float ±1e-4, 16-bit ±3 counts: a quiet room's microphone never
+ * gives exact zeros; other formats silence); playback discards
  * what it is given (its underruns are found by alsa-lib's ioplug layer).
  * A timerfd firing once a period is the poll descriptor. Options: `busy 1` (the open fails with
  * EBUSY, as a card another program holds), `vanish_ms N` (after N ms of running the device is
@@ -84,7 +85,18 @@ static snd_pcm_sframes_t paced_pointer(snd_pcm_ioplug_t *io) {
 static snd_pcm_sframes_t paced_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas, snd_pcm_uframes_t offset,
                                         snd_pcm_uframes_t size) {
     paced_t *p = io->private_data;
-    if (io->stream == SND_PCM_STREAM_CAPTURE) snd_pcm_areas_silence(areas, offset, io->channels, size, io->format);
+    if (io->stream == SND_PCM_STREAM_CAPTURE) {
+        snd_pcm_areas_silence(areas, offset, io->channels, size, io->format);
+        for (unsigned int c = 0; c < io->channels; c++) {
+            char *base = (char *)areas[c].addr + (areas[c].first + areas[c].step * offset) / 8;
+            for (snd_pcm_uframes_t k = 0; k < size; k++) {
+                char *sample = base + k * areas[c].step / 8;
+                int sign = (p->consumed + k) % 2 ? -1 : 1;
+                if (io->format == SND_PCM_FORMAT_FLOAT_LE) { float v = sign * 1e-4f; memcpy(sample, &v, sizeof v); }
+                else if (io->format == SND_PCM_FORMAT_S16_LE) { int16_t v = (int16_t)(sign * 3); memcpy(sample, &v, sizeof v); }
+            }
+        }
+    }
     p->consumed += size;
     return (snd_pcm_sframes_t)size;
 }

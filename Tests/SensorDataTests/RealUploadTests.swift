@@ -7,7 +7,7 @@ import TestSupport
 /// each `"key": literal` of the file text converted by the standard library's correctly rounded
 /// `Double(String)`. (Foundation's `JSONSerialization` on Linux is not a usable reference: it
 /// reads `0.1417154166701948` as `0.14171541667019477`, one ulp off.)
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct RealUploadTests {
     /// Every number literal that follows `"key"` (then optional spaces, a colon, spaces) in the
     /// text, in file order, through `Double(String)`.

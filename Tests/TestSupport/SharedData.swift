@@ -15,21 +15,32 @@ public enum SharedData {
     /// the repository).
     public static let root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
 
-    /// True when the real recordings are present. Tests that need them are disabled otherwise,
-    /// with `skipMessage` as the reason.
-    public static var isAvailable: Bool {
+    /// True when the real recordings are present.
+    public static var isPresent: Bool {
         FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path)
     }
 
-    public static let skipMessage: Comment = "../shared/data (real recordings) is absent: skipped; CI has it"
+    /// Whether the tests that need the real recordings run: always under `CI=true` (where their
+    /// absence fails them, naming the folder), elsewhere when they are present (else skipped with
+    /// `skipMessage`).
+    public static var runs: Bool { Peer.inCI || isPresent }
 
-    /// Path of a file under `../shared/data`.
-    public static func path(_ relative: String) -> String {
-        root.appendingPathComponent(relative).path
+    public static let skipMessage: Comment = "../shared/data (real recordings) is absent: skipped; under CI=true its absence fails"
+
+    /// Records the absence of `../shared/data` as the test's failure.
+    static func requirePresent() {
+        if !isPresent { Issue.record("\(root.path) (the real recordings) is missing: CI lays it beside the clone") }
     }
 
-    /// Regular files directly in a folder of `../shared/data`, sorted.
+    /// Path of a file under `../shared/data` (its absence fails the test).
+    public static func path(_ relative: String) -> String {
+        requirePresent()
+        return root.appendingPathComponent(relative).path
+    }
+
+    /// Regular files directly in a folder of `../shared/data`, sorted (its absence fails the test).
     public static func files(in folder: String) -> [String] {
+        requirePresent()
         let directory = root.appendingPathComponent(folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted().map { directory.appendingPathComponent($0).path }

@@ -79,7 +79,7 @@ import TestSupport
 }
 
 /// The golden set, NHANES audiograms and the real calibrator recording through the command line.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct AudiometrySharedDataCommandTests {
     @Test("simulate --golden --json: 49,854 of 49,854 thresholds exact")
     func golden() throws {

@@ -121,7 +121,7 @@ import TestSupport
         #expect(try Run(arguments).status == 2)
     }
 
-    @Test("../shared/data in one command: every real file gives features, an error row, or an unknown-file entry", .enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+    @Test("../shared/data in one command: every real file gives features, an error row, or an unknown-file entry", .enabled(if: SharedData.runs, SharedData.skipMessage))
     func sharedData() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

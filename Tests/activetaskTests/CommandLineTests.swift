@@ -181,7 +181,7 @@ enum UnixSocket {
     }
 }
 
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct InfoOnRealDataTests {
     @Test("info --json on the flattened mPower upload")
     func archive() throws {

@@ -312,6 +312,65 @@ import SignalProcessing
         #expect(!FileManager.default.fileExists(atPath: out + "/hearing-test.json"))
     }
 
+    @Test("a microphone that delivers nothing (its infile a FIFO a writer holds open and never writes): the room check ends at its deadline with exit 3 naming the device")
+    func silentMicrophone() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let fifo = setup.folder + "/silent.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writer = open(fifo, O_RDWR)
+        defer { close(writer) }
+        try setup.devices.add(#"pcm.silentmic { type file slave.pcm "null" file "/dev/null" infile "\#(fifo)" format "raw" }"#)
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", setup.folder + "/test", "--device", "alsa:ears",
+                                                "--mic", "alsa:silentmic", "--mic-calibration", "100", "--ambient-seconds", "1"], environment: setup.environment)
+        let text = Self.readAll(master)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3, "\(text)")
+        #expect(text.contains("alsa:silentmic: the device did not deliver 1 s of sound within 4.5 s"), "\(text)")
+    }
+
+    @Test("a microphone that stops delivering during the test (a FIFO fed 3 s in real time, then held open): the monitor's stale bound ends the test with exit 3 naming it, the trials before kept")
+    func microphoneThatStops() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        let fifo = setup.folder + "/mic.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writer = open(fifo, O_RDWR)
+        defer { close(writer) }
+        try setup.devices.add(#"pcm.stoppingmic { type file slave.pcm "null" file "/dev/null" infile "\#(fifo)" format "raw" }"#)
+        // 3 s of quiet noise (float32 mono, 48 kHz) in 50-ms chunks, then nothing.
+        let feeder = Thread {
+            var random = SplitMix64(seed: 11)
+            for _ in 0..<60 {
+                let chunk: [Float] = (0..<2_400).map { _ in Float(1e-5 * random.normal()) }
+                _ = chunk.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+                usleep(50_000)
+            }
+        }
+        feeder.start()
+        let out = setup.folder + "/test"
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--mic", "alsa:stoppingmic",
+                                                "--mic-calibration", "100", "--ambient-seconds", "1", "--seed", "5"] + Self.fast, environment: setup.environment)
+        let text = Self.readAll(master)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3, "\(text)")
+        #expect(text.contains("alsa:stoppingmic: the ambient-noise microphone failed: no whole second of sound for"), "\(text)")
+        #expect(try Self.thresholds(out + "/hearing-test.json").userInfo["incomplete"] as? Bool == true)
+    }
+
+    @Test("a microphone that delivers exact zeros (muted, unplugged): the room check refuses it with exit 3 naming it, instead of reading the room as -∞ dB")
+    func mutedMicrophone() throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(atPath: setup.folder) }
+        try Data(count: 4 * 48_000 * 4).write(to: URL(fileURLWithPath: setup.folder + "/room.raw"))
+        let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", setup.folder + "/test", "--device", "alsa:ears",
+                                                "--mic", "alsa:room", "--mic-calibration", "100", "--ambient-seconds", "1"], environment: setup.environment)
+        let text = Self.readAll(master)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3, "\(text)")
+        #expect(text.contains("alsa:room: the microphone delivered only zeros for 0.5 s: muted, unplugged or at its end"), "\(text)")
+    }
+
     @Test("the room check during the test: a quiet start passes; noise in the 250-Hz band pauses the test before the next trial, naming the band, and a quiet second resumes it")
     func noiseDuringTheTestPausesIt() throws {
         let setup = try Setup()

@@ -198,6 +198,9 @@ import TestSupport
         ("sampling_frequency", "inf", "sampling_frequency: \"inf\" is not a number"),
         ("current_timestamp_clock", "sundial", "unknown clock \"sundial\""),
         ("name", "", "name: empty"),
+        ("in_accel_x_offset", "1e13", "in_accel_x_offset: \"1e13\" is not a number in"),
+        ("sampling_frequency_available", "fast slow", "sampling_frequency_available: no frequency in \"fast slow\""),
+        ("in_accel_scale", String(repeating: "1", count: 5_000), "in_accel_scale: longer than a sysfs attribute (4096 bytes)"),
     ])
     func hostileAttributes(attribute: String, value: String, message: String) throws {
         var attributes = ["sampling_frequency": "100", "in_accel_scale": "0.01"]
@@ -206,8 +209,10 @@ import TestSupport
             + [Channel(name: "in_timestamp", index: 3, type: "le:s64/64>>0")], attributes: attributes)
         defer { tree.remove() }
         let out = tree.root + "/out"
-        // --duration: a value wrongly taken ends the run instead of waiting for scans.
-        let run = try Run(["record", "accelerometer", "--source", "iio:device0", "--out", out, "--iio-root", tree.root, "--duration", "1"])
+        // --duration: a value wrongly taken ends the run instead of waiting for scans; --frequency
+        // other than the device's: the frequency is set (from sampling_frequency_available when there is one).
+        let run = try Run(["record", "accelerometer", "--source", "iio:device0", "--out", out, "--iio-root", tree.root, "--duration", "1",
+                           "--frequency", "52"])
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.contains("iio:device0"), "\(run.stderr)")

@@ -52,7 +52,7 @@ import TestSupport
     }
 
     static var realFiles: [String] {
-        SharedData.isAvailable ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
+        SharedData.runs ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
     }
 
     /// The JSON summary `script` (in Benchmarks/peers) prints last, run on the corpus in `folder` and `files`.

@@ -37,7 +37,7 @@ import TestSupport
     }
 }
 
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct ScoreRealMPowerTests {
     /// Every real file of ../shared/data/mpower scores with the analyzer it is for.
     @Test("every real mPower file scores without error")

@@ -43,7 +43,7 @@ import TestSupport
     }
 }
 
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct ScoreTappingRealTests {
     @Test("every convention scores the real uploads", arguments: ["mhealthtools", "mpower-sdata", "little"])
     func conventions(convention: String) throws {

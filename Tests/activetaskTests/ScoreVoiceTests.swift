@@ -7,7 +7,7 @@ import TestSupport
 /// values were computed by Praat with Benchmarks/peers/voice_parselmouth.py (default pitch
 /// analysis; To PointProcess (cc); jitter/shimmer arguments 0, 0, 0.0001, 0.02, 1.3, 1.6;
 /// To Harmonicity (cc) defaults, Get mean).
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage))
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct ScoreVoiceRealTests {
     static let praat: [(String, [String: Double])] = [
         ("voice/AH_064F_7AB034C9-72E4-438B-A9B3-AD7FDA1596C5.wav",

@@ -37,7 +37,7 @@ import TestSupport
             ["score", "spl", Self.sample("voice_aaah.wav")],
             ["score", "gait", Self.sample("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json")],
         ]
-        if SharedData.isAvailable {
+        if SharedData.runs {
             commands += SharedData.files(in: "audiometry").filter { $0.hasSuffix(".json") }.prefix(3).map { ["score", "audiometry", $0] }
             commands += SharedData.files(in: "mpower").filter { $0.contains("tapping") }.prefix(2).map { ["score", "tapping", $0] }
         }
@@ -54,7 +54,7 @@ import TestSupport
     static func store(_ folder: TemporaryFolder) throws -> String {
         let db = folder.path("s.sqlite")
         var inputs = [SharedData.sampleData.path]
-        if SharedData.isAvailable { inputs += [SharedData.path("mpower"), SharedData.path("audiometry")] }
+        if SharedData.runs { inputs += [SharedData.path("mpower"), SharedData.path("audiometry")] }
         let run = try Run(["batch"] + inputs + ["--db", db, "--audio", "both", "--jobs", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         return db
@@ -164,7 +164,7 @@ import TestSupport
 
 /// The README's three lines from a Synapse-style table to a data frame keyed by recordId
 /// (issue 18, item 1), run as written, with pandas.
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct ManifestToDataFrameTests {
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage)) struct ManifestToDataFrameTests {
     @Test("batch --manifest, export --wide, pandas.read_csv(index_col=\"recordId\"): one row per record with its metadata and typed features",
           .enabled(if: Peer.python.runs, Peer.python.skipMessage))
     func threeLines() throws {
@@ -197,7 +197,7 @@ import TestSupport
 
 /// `batch export --wide --per healthCode` (issue 18, item 5) against pandas' groupby on the
 /// wide table itself (median, and quantile(0.75) − quantile(0.25), both linear = type 7).
-@Suite(.enabled(if: SharedData.isAvailable, SharedData.skipMessage)) struct PerParticipantTests {
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage)) struct PerParticipantTests {
     @Test("per-participant medians and IQRs equal pandas' groupby of the exported wide table; an unknown column exits 2",
           .enabled(if: Peer.python.runs, Peer.python.skipMessage))
     func equalsPandas() throws {

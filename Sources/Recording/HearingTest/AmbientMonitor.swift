@@ -27,7 +27,7 @@ public final class AmbientMonitor: @unchecked Sendable {
     private let rate: Double
     private let channels: Int
     private var bands: FractionalOctaveBands
-    private let state = Locked<(reading: Reading?, count: Int, failure: String?, stop: Bool)>((nil, 0, nil, false))
+    private let state = Locked<(reading: Reading?, count: Int, failure: String?, stop: Bool, lastSeconds: Double)>((nil, 0, nil, false, 0))
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
     private var framesRead = 0
@@ -55,10 +55,15 @@ public final class AmbientMonitor: @unchecked Sendable {
         return try read(seconds: seconds)
     }
 
+    /// How long the running monitor may go without a whole second's reading before its
+    /// microphone is taken as failed (a device that stopped delivering), s.
+    public static let staleSeconds = 3.0
+
     /// Starts measuring second after second on a thread of its own.
     public func start() {
         guard !running else { return }
         running = true
+        state.withLock { $0.lastSeconds = DataLogger.monotonicClock() }
         let thread = Thread { [self] in
             defer { finished.signal() }
             while !state.withLock({ $0.stop }) {
@@ -67,6 +72,7 @@ public final class AmbientMonitor: @unchecked Sendable {
                     state.withLock {
                         $0.reading = reading
                         $0.count += 1
+                        $0.lastSeconds = DataLogger.monotonicClock()
                     }
                 } catch {
                     state.withLock { $0.failure = error.description }
@@ -79,16 +85,23 @@ public final class AmbientMonitor: @unchecked Sendable {
     }
 
     /// The last whole second's reading and how many there have been; the failure that ended the
-    /// monitor, if one did.
+    /// monitor, if one did, or a microphone silent for more than ``staleSeconds``.
     public var latest: (reading: Reading?, count: Int, failure: String?) {
-        state.withLock { ($0.reading, $0.count, $0.failure) }
+        let now = DataLogger.monotonicClock()
+        return state.withLock { state in
+            let silent = now - state.lastSeconds
+            let stale = running && state.failure == nil && silent > Self.staleSeconds
+            return (state.reading, state.count,
+                    stale ? "no whole second of sound for \(String(format: "%.1f", silent)) s (the device stopped delivering)" : state.failure)
+        }
     }
 
-    /// Stops the thread (within one second's read).
+    /// Stops the thread (within one second's read); a read that blocks for good is left to the
+    /// process's end after two seconds.
     public func stop() {
         guard running else { return }
         state.withLock { $0.stop = true }
-        finished.wait()
+        _ = finished.wait(timeout: .now() + 2)
         running = false
     }
 
@@ -99,16 +112,26 @@ public final class AmbientMonitor: @unchecked Sendable {
         let block = Int(clamping: rate / 20, to: 1...Int(Int32.max))
         var sums = [Double](repeating: 0, count: bands.bands.count)
         var got = 0
+        var silent = true
         while got < wanted {
             let ahead = Double(framesRead) / rate - (DataLogger.monotonicClock() - startTime)
             if ahead > 0.25 { usleep(useconds_t(min(ahead - 0.2, 1) * 1e6)) }
             let samples = try pcm.read(maximumFrames: min(block, wanted - got))
             let frames = samples.count / channels
-            guard frames > 0 else { continue }
+            guard frames > 0 else {
+                throw AudioError(file: "alsa:" + device, reason: .device("the microphone delivered no more sound (its end) after \(framesRead) frames"))
+            }
             let mono = (0..<frames).map { Double(samples[$0 * channels]) }
+            silent = silent && mono.allSatisfy { $0 == 0 }
             for (i, ms) in bands.meanSquares(mono).enumerated() { sums[i] += ms * Double(frames) }
             got += frames
             framesRead += frames
+        }
+        // No microphone delivers exact zeros for a reading: it is muted, unplugged or at its end
+        // (a file PCM pads with silence), and a room read as -∞ dB would pass any limit.
+        guard !silent else {
+            throw AudioError(file: "alsa:" + device, reason: .device(
+                "the microphone delivered only zeros for \(String(format: "%.1f", Double(got) / rate)) s: muted, unplugged or at its end; the room cannot be checked"))
         }
         var levels: [Double: Double] = [:]
         for (band, sum) in zip(bands.bands, sums) { levels[band.nominalHz] = 10 * log10(sum / Double(got)) + offsetDecibels }
