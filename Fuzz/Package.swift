@@ -51,7 +51,7 @@ let package = Package(
         fuzzTarget("fuzz-archive", using: ["Scoring"]),
         fuzzTarget("fuzz-calibration", using: ["Analysis", "SensorData"]),
         fuzzTarget("fuzz-iio", using: ["Recording", "SensorData"]),
-        // The batch path (Hardening 3): configurations, manifests and archives into a store.
+        // The batch path (docs/reliability.md §6): configurations, manifests and archives into a store.
         .target(
             name: "FuzzBatchSupport",
             dependencies: [.product(name: "Batch", package: toolkit)],

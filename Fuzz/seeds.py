@@ -165,7 +165,7 @@ def archive_seeds(tapping, walking, wav):
 
 def config_seeds():
     """fuzz-config: TOML configurations of every documented shape, and the hostile ones of
-    Hardening 3 (nesting past the limit by headers, dotted keys, inline tables and arrays; dates;
+    docs/reliability.md §6 (nesting past the limit by headers, dotted keys, inline tables and arrays; dates;
     wrong types; out-of-range values)."""
     deep = lambda n: ".".join(["a"] * n)
     return {
@@ -219,7 +219,7 @@ def iio_seeds():
 
 def manifest_seeds():
     """fuzz-manifest: study manifests naming SampleData's files (relative to it) as Synapse and
-    spreadsheets write them, and the ambiguous shapes of Hardening 3."""
+    spreadsheets write them, and the ambiguous shapes of docs/reliability.md §6."""
     header = "recordId,healthCode,tapping_results.json.TappingSamples,accel_walking_outbound.json.items"
     row = "r1,hc-1,tapping_results.json,accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json"
     return {
@@ -235,7 +235,7 @@ def manifest_seeds():
 
 
 def zip_directory_seeds(archives):
-    """fuzz-zip-directory: the upload archives, and the ambiguous ones of Hardening 3 (an entry
+    """fuzz-zip-directory: the upload archives, and the ambiguous ones of docs/reliability.md §6 (an entry
     named twice, a central directory name unlike its local header's, a CRC-32 that disagrees)."""
     out = dict(archives)
     base = next(iter(archives.values()), None)

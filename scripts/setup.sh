@@ -2,7 +2,7 @@
 # Installs the Debian packages ActiveTaskKit builds against, if any is missing
 # (as root, or with sudo). Safe to run again. --with-browser adds what the tests use besides:
 # chromium (report screenshots), gcc + libebur128 (the loudness peer), espeak-ng + sox and a
-# Python venv with praat-parselmouth, librosa, opensmile, phonometry and pandas (Praat and librosa
+# Python venv with praat-parselmouth, librosa, opensmile, SciPy and pandas (Praat and librosa
 # parity, eGeMAPS agreement, IEC 61260-1 band levels, wide-table readers), and R
 # (read.csv of the wide table), dbus-daemon with python3-dbus and python3-gi (the BlueZ test
 # service), tmux (the rendered screen of the hearing test), none of them runtime dependencies.
@@ -22,20 +22,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6.3 is not on PATH (https://swift.org/install)" >&2; exit 1; }
-# The Python peers need Python ≥ 3.13 (phonometry 3.3.0; librosa 1.0.0 needs 3.12): the first
-# python3.13 on PATH or under pyenv. The venv is made again whenever the pinned list below changes.
-peers="praat-parselmouth==0.4.7 librosa==1.0.0 opensmile==2.6.0 phonometry==3.3.0 numpy pandas"
-if [ "${1:-}" = "--with-browser" ] && [ "$(cat .build/peers-venv/peers.txt 2>/dev/null)" != "$peers" ]; then
+# The Python peers' venv (ATK_PEERS_VENV, default .build/peers-venv), made with the newest Python
+# found: 3.13, then 3.12, on PATH or under pyenv, else Debian 12's python3 (3.11). librosa
+# 1.0.0 needs 3.12; on 3.11 librosa 0.11.0 stands in (its MFCCs, Δ and ΔΔ equal 1.0.0's to 6e-14 dB
+# on the voice corpus). The venv is made again whenever its pinned list changes.
+venv=${ATK_PEERS_VENV:-.build/peers-venv}
+if [ "${1:-}" = "--with-browser" ]; then
   python=""
-  for candidate in python3.13 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.13*/bin/python; do
-    if "$candidate" -c "import sys, venv; sys.exit(sys.version_info < (3, 13))" >/dev/null 2>&1; then python="$candidate"; break; fi
+  pyenv_versions="${PYENV_ROOT:-$HOME/.pyenv}/versions"
+  for candidate in python3.13 "$pyenv_versions"/3.13*/bin/python python3.12 "$pyenv_versions"/3.12*/bin/python python3; do
+    if "$candidate" -c "import sys, venv; sys.exit(sys.version_info < (3, 11))" >/dev/null 2>&1; then python="$candidate"; break; fi
   done
-  [ -n "$python" ] || { echo "setup: the Python peers need Python 3.13 (phonometry 3.3.0); none found" >&2; exit 1; }
-  echo "setup: Python peers ($peers) in .build/peers-venv with $("$python" --version)" >&2
-  mkdir -p .build
-  rm -rf .build/peers-venv
-  "$python" -m venv .build/peers-venv
-  # shellcheck disable=SC2086
-  .build/peers-venv/bin/pip install --quiet $peers
-  echo "$peers" >.build/peers-venv/peers.txt
+  [ -n "$python" ] || { echo "setup: the Python peers need Python 3.11 or later (Debian 12's python3 is 3.11); none found" >&2; exit 1; }
+  if "$python" -c "import sys; sys.exit(sys.version_info < (3, 12))"; then librosa="librosa==1.0.0"; else librosa="librosa==0.11.0"; fi
+  peers="praat-parselmouth==0.4.7 $librosa opensmile==2.6.0 numpy scipy pandas on $("$python" --version)"
+  if [ "$(cat "$venv/peers.txt" 2>/dev/null)" != "$peers" ]; then
+    echo "setup: Python peers ($peers) in $venv with $("$python" --version)" >&2
+    mkdir -p "$(dirname "$venv")"
+    rm -rf "$venv"
+    "$python" -m venv "$venv"
+    # shellcheck disable=SC2086
+    "$venv/bin/pip" install --quiet ${peers% on *}
+    echo "$peers" >"$venv/peers.txt"
+  fi
 fi

@@ -545,7 +545,7 @@ def main():
             "≥ 4×", lambda r, o: r >= 4)
     # Whole `score voice` (every set) per file against Praat, librosa and openSMILE computing the
     # same measures in one Python process (voice_everything.py, in the peers venv of
-    # scripts/setup.sh: librosa 1.0 needs Python 3.12), on two cores and pinned to one.
+    # scripts/setup.sh: librosa 1.0 needs Python 3.12; on 3.11 it takes 0.11.0), on two cores and pinned to one.
     everything = ROOT / ".build/peers-venv/bin/python"
     generated = sorted(str(p) for p in pathlib.Path(files["corpus"]).glob("run-0000[0-3]/voice/*.wav"))  # 4 10-s 44.1-kHz vowels
     if wanted("voice-all") and everything.exists():

@@ -59,7 +59,7 @@ extension BatchCommand {
         @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows (default 2^24, or the configuration's [voice] maximumSamples).")
         var maxVoiceSamples: Int?
 
-        @Option(name: .long, help: "A TOML file: [batch] analyzers and audio, and one section per analyzer with its parameters, e.g. [spl] calibrationOffsetDecibels = 111.28 (README, \"Batch configuration\"). The parameters key the results.")
+        @Option(name: .long, help: "A TOML file: [batch] analyzers and audio, and one section per analyzer with its parameters, e.g. [spl] calibrationOffsetDecibels = 111.28 (docs/batch.md, \"Batch configuration\"). The parameters key the results.")
         var config: String?
 
         @Option(name: .long, help: "Only these analyzers, comma-separated (\(Scoring.Analyzer.allCases.map(\.rawValue).joined(separator: ", "))); overrides the configuration's [batch] analyzers.")

@@ -1,6 +1,6 @@
 /// Option spellings from before the options took their configuration keys' names
 /// (`--threshold` → `--threshold-decibels`): each is still accepted, hidden from `--help`, with
-/// a one-line note on standard error, until version 0.3.0 (README, "Command line"). They are
+/// a one-line note on standard error, until version 0.3.0 (docs/cli.md, "Exit status, errors and renamed options"). They are
 /// rewritten to today's spelling before the arguments are parsed, so an old script gets exactly
 /// what the new spelling gives.
 enum DeprecatedSpellings {

@@ -24,7 +24,7 @@ struct ScoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Keep the complete items before a torn tail, with a warning.")
     var lenient = false
 
-    @Option(name: .long, help: "A TOML file with the analyzer's parameters, as batch --config reads it (README, \"Batch configuration\"); the options below override it.")
+    @Option(name: .long, help: "A TOML file with the analyzer's parameters, as batch --config reads it (docs/batch.md, \"Batch configuration\"); the options below override it.")
     var config: String?
 
     @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.")
@@ -218,7 +218,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(
             commandName: "loudness",
             abstract: "Programme loudness (ITU-R BS.1770-4, EBU R 128): integrated, loudness range, momentary and short-term maxima, true peak.",
-            discussion: "Every channel counts, with BS.1770-4's weights (1.41 for the surrounds of a five-channel file). Integrated loudness and loudness range match EBU Tech 3341/3342 test signals and libebur128 (docs: README, \"Accuracy\"). True peak: 4× oversampling below 96 kHz (BS.1770-4 Annex 2)."
+            discussion: "Every channel counts, with BS.1770-4's weights (1.41 for the surrounds of a five-channel file). Integrated loudness and loudness range match EBU Tech 3341/3342 test signals and libebur128 (docs/accuracy.md). True peak: 4× oversampling below 96 kHz (BS.1770-4 Annex 2)."
         )
 
         @OptionGroup var options: ScoreOptions

@@ -150,7 +150,7 @@ import TestSupport
     }
 }
 
-/// Hardening 2, class 8: CSV export cells that a spreadsheet would run as formulas are neutralised
+/// docs/reliability.md §5, class 8: CSV export cells that a spreadsheet would run as formulas are neutralised
 /// (OWASP "CSV Injection"); numbers, negative ones included, are written as numbers.
 @Suite struct CSVInjectionTests {
     @Test("= + - @ tab CR at the start of a text cell get a leading ', negative numbers do not; --raw-cells keeps them")

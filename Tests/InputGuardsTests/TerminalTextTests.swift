@@ -2,7 +2,7 @@ import Glibc
 import InputGuards
 import Testing
 
-/// Data printed to a terminal (Hardening 3): nothing in it may act on the terminal.
+/// Data printed to a terminal (docs/reliability.md §6): nothing in it may act on the terminal.
 @Suite struct TerminalTextTests {
     @Test("ESC, OSC, BEL, C1 controls, DEL and bidirectional overrides are shown as escapes; text, accents and emoji are unchanged")
     func escapes() {
@@ -30,7 +30,7 @@ import Testing
     }
 }
 
-/// Errors of the machine told from facts about a file (Hardening 3): only the system's own text
+/// Errors of the machine told from facts about a file (docs/reliability.md §6): only the system's own text
 /// counts, not a file's name or a quoted value that spells it.
 @Suite struct ResourceExhaustionTests {
     @Test("the system's text after a colon names a resource error; the same words in a path or a quoted value do not")

@@ -217,7 +217,7 @@ import TestSupport
     }
 }
 
-/// Hardening 2, class 5: a recorder's TCP socket listens on loopback unless an address is given;
+/// docs/reliability.md §5, class 5: a recorder's TCP socket listens on loopback unless an address is given;
 /// a Unix socket path never deletes what is there.
 @Suite struct SocketExposureTests {
     @Test("tcp:PORT binds 127.0.0.1; tcp:HOST:PORT binds where asked (IPv4 any, IPv6 loopback)")

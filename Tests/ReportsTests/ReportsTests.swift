@@ -97,7 +97,7 @@ import Analysis
         for svg in svgs { #expect(XMLParser(data: Data(svg.utf8)).parse()) }
     }
 
-    /// Hardening 3: a 10-tap chart beside the features of 100 taps. The report charts a stored
+    /// docs/reliability.md §6: a 10-tap chart beside the features of 100 taps. The report charts a stored
     /// example only while its bytes hash to the stored key.
     @Test("a recording rewritten after the batch is not charted beside the stored features; the page says why")
     func rewrittenExample() async throws {

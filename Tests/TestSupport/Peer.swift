@@ -31,8 +31,13 @@ public struct Peer: Sendable {
         return files[0]
     }
 
-    /// The Python of `.build/peers-venv` (pandas, praat-parselmouth, …).
-    public static let python = Peer(name: "the Python peers (.build/peers-venv)", files: [SharedData.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path])
+    /// The Python of the peers' venv (pandas, praat-parselmouth, …): `ATK_PEERS_VENV` (as
+    /// scripts/setup.sh reads it; relative to the package root), default `.build/peers-venv`.
+    public static let python: Peer = {
+        let venv = ProcessInfo.processInfo.environment["ATK_PEERS_VENV"] ?? ".build/peers-venv"
+        let folder = venv.hasPrefix("/") ? URL(fileURLWithPath: venv) : SharedData.packageRoot.appendingPathComponent(venv)
+        return Peer(name: "the Python peers (\(venv))", files: [folder.appendingPathComponent("bin/python").path])
+    }()
     /// Praat through praat-parselmouth, with espeak-ng for the synthetic voices.
     public static let praat = Peer(name: "praat-parselmouth and espeak-ng", files: python.files + ["/usr/bin/espeak-ng"])
     /// libebur128 (built into a small peer tool with gcc).

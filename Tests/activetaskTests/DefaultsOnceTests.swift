@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Each parameter's default exists once, in its `Parameters` type: `score` without options,
-/// `batch` without a configuration and the README's configuration example all state it.
+/// `batch` without a configuration and the configuration example of docs/batch.md all state it.
 @Suite struct DefaultsOnceTests {
     @Test("score without options and batch without a configuration key their results with the Parameters defaults of every analyzer")
     func scoreAndBatchUseTheDefaults() throws {
@@ -29,11 +29,11 @@ import TestSupport
         #expect(seen.count >= 6, "\(seen)")
     }
 
-    @Test("every default the README's configuration example names (# default X) is the Parameters default, and the example itself is a valid configuration")
-    func readmeStatesTheDefaults() throws {
-        let readme = try String(contentsOf: SharedData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```toml\n").dropFirst().first?.components(separatedBy: "```").first)
-        let configuration = try BatchConfiguration.parse(toml: block, file: "README.md")
+    @Test("every default the configuration example of docs/batch.md names (# default X) is the Parameters default, and the example itself is a valid configuration")
+    func documentedExampleStatesTheDefaults() throws {
+        let page = try String(contentsOf: SharedData.packageRoot.appendingPathComponent("docs/batch.md"), encoding: .utf8)
+        let block = try #require(page.components(separatedBy: "```toml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let configuration = try BatchConfiguration.parse(toml: block, file: "docs/batch.md")
         #expect(configuration.parameters.voice.pitchFloorHz == 60)
         let defaults = AnalyzerParameters.encoded(AnalyzerParameters())
         var section: [String] = [], checked = 0
@@ -47,8 +47,8 @@ import TestSupport
             let stated = line[comment.upperBound...].prefix { $0 != " " && $0 != ";" }
             let value = try #require(defaults[section[0]]?.object?.value(at: Array(section.dropFirst()) + [String(key)]), "\(section) \(key)")
             switch value {
-            case .number(let number): #expect(Double(stated) == number, "\(section).\(key): README says \(stated), Parameters \(number)")
-            case .string(let text): #expect(stated == "\"\(text)\"", "\(section).\(key): README says \(stated), Parameters \(text)")
+            case .number(let number): #expect(Double(stated) == number, "\(section).\(key): docs/batch.md says \(stated), Parameters \(number)")
+            case .string(let text): #expect(stated == "\"\(text)\"", "\(section).\(key): docs/batch.md says \(stated), Parameters \(text)")
             default: Issue.record("\(section).\(key): \(value)")
             }
             checked += 1

@@ -229,7 +229,7 @@ import SignalProcessing
         let silent = { (frame: Int) in (frame..<min(played.count / 2, frame + 480)).allSatisfy { played[2 * $0] == 0 && played[2 * $0 + 1] == 0 } }
         let end = try #require((first..<played.count / 2).first(where: silent))
         let wav = setup.folder + "/first.wav"
-        try Data(Hardening2Tests.floatWAV(Array(played[(2 * max(0, first - 480))..<(2 * min(played.count / 2, end + 480))]), rate: 48_000, channels: 2))
+        try Data(CommandAttackTests.floatWAV(Array(played[(2 * max(0, first - 480))..<(2 * min(played.count / 2, end + 480))]), rate: 48_000, channels: 2))
             .write(to: URL(fileURLWithPath: wav))
         let verify = try #require(try Run(["audiometry", "verify", "--json", wav]).json)
         let tables = try #require(HeadphoneCalibration.tables(for: "AIRPODSV1"))

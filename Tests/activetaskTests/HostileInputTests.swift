@@ -176,7 +176,7 @@ import TestSupport
         let run = try Run(["unpack", try folder.write("archive.json", archive("accel_x.json")), "--out", folder.path("out")])
         #expect(run.status == 3 && run.stderr.contains("out/tapping_results.json: exists (not overwritten)"), "\(run.stderr)")
         #expect(try String(contentsOfFile: outside, encoding: .utf8) == "{}")
-        // Every entry or none (Hardening 3): the clash leaves the folder as it was.
+        // Every entry or none (docs/reliability.md §6): the clash leaves the folder as it was.
         #expect(try run.stdout.isEmpty && FileManager.default.contentsOfDirectory(atPath: folder.path("out")) == ["tapping_results.json"])
 
         // A task result naming ../secret.json as its recorder file: the batch never reads it.

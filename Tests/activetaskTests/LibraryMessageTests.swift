@@ -31,7 +31,7 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let csv = try folder.write("t.csv", "a,b,c,d\n1,2,3,4\n2,3,4,5\n")
-        let run = try Hardening2Tests.run(["score", "gait", csv, "--time-column", "nope", "--x-column", "b", "--y-column", "c", "--z-column", "d"])
+        let run = try CommandAttackTests.run(["score", "gait", csv, "--time-column", "nope", "--x-column", "b", "--y-column", "c", "--z-column", "d"])
         #expect(run.status == 3 && run.stderr.contains(#"timeColumn "nope" names no column"#) && run.stderr.contains("[options: --time-column]"), "\(run.stderr)")
     }
 }

@@ -26,7 +26,7 @@ import TestSupport
         }
 
         // eGeMAPS against openSMILE 2.6.0's eGeMAPSv02 functionals (egemaps_agreement.py, the
-        // README's agreement table) on the same corpus and outputs: where the paper's definition
+        // agreement table in docs/accuracy.md) on the same corpus and outputs: where the paper's definition
         // and openSMILE agree (the voiced frames' alpha ratio and Hammarberg index, loudness's
         // shape, its peaks), the values follow openSMILE's over the files (r ≥ 0.95; alpha ratio
         // and Hammarberg index within 0.1 dB at the median, loudness's CV within 0.01); the rest

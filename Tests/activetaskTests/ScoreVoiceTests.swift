@@ -84,7 +84,7 @@ struct ScoreVoiceRealTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         for rate in [8_000.0, 44_100] {
-            let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Self.signal(name, rate: rate), rate: UInt32(rate)))
+            let wav = try folder.write("x.wav", CommandAttackTests.floatWAV(Self.signal(name, rate: rate), rate: UInt32(rate)))
             let run = try Run(["score", "voice", "--json", wav])
             // 0, or 1 with the JSON and "no voiced signal found" (silence, DC, a single sample).
             #expect(run.status == 0 || (run.status == 1 && run.stderr.contains("no voiced signal found")), "\(name) \(rate): \(run.status) \(run.stderr)")
@@ -108,7 +108,7 @@ struct ScoreVoiceRealTests {
     func absurdMaximumFormant() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 1, rate: 8_000), rate: 8_000))
+        let wav = try folder.write("x.wav", CommandAttackTests.floatWAV(CommandAttackTests.vowel(seconds: 1, rate: 8_000), rate: 8_000))
         let run = try Run(["score", "voice", "--json", "--maximum-formant-hz", "90000", wav])
         #expect(run.status == 0, "\(run.stderr)")
         #expect((run.json?["warnings"] as? [String])?.contains { $0.contains("a maximum formant of 90000.0 Hz needs a rate over 4 times") } == true, "\(run.json?["warnings"] ?? "")")
@@ -122,7 +122,7 @@ struct ScoreVoiceRealTests {
     func mfccBounds() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 1, rate: 8_000), rate: 8_000))
+        let wav = try folder.write("x.wav", CommandAttackTests.floatWAV(CommandAttackTests.vowel(seconds: 1, rate: 8_000), rate: 8_000))
         let refused = [
             (["--mfcc-hop", "1"], "MFCC settings"), (["--mfcc-count", "40", "--mel-bands", "20"], "MFCC settings"),
             (["--mfcc-fft-size", "1000000"], "MFCC settings"), (["--maximum-formant-count", "40"], "maximum formant count"),
@@ -140,7 +140,7 @@ struct ScoreVoiceRealTests {
     func formantChart() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let wav = try folder.write("x.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 2, rate: 16_000), rate: 16_000))
+        let wav = try folder.write("x.wav", CommandAttackTests.floatWAV(CommandAttackTests.vowel(seconds: 2, rate: 16_000), rate: 16_000))
         let run = try Run(["score", "voice", wav, "--html", folder.path("x.html")])
         #expect(run.status == 0, "\(run.stderr)")
         let html = try String(contentsOfFile: folder.path("x.html"), encoding: .utf8)

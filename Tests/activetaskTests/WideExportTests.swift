@@ -162,7 +162,7 @@ import TestSupport
     }
 }
 
-/// The README's three lines from a Synapse-style table to a data frame keyed by recordId
+/// docs/batch.md's three lines from a Synapse-style table to a data frame keyed by recordId
 /// (issue 18, item 1), run as written, with pandas.
 @Suite(.enabled(if: SharedData.runs, SharedData.skipMessage)) struct ManifestToDataFrameTests {
     @Test("batch --manifest, export --wide, pandas.read_csv(index_col=\"recordId\"): one row per record with its metadata and typed features",

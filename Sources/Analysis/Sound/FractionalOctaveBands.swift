@@ -6,7 +6,8 @@ import SignalProcessing
 ///   named by their nominal values of ISO 266 (IEC 61260-1 Annex E);
 /// - band edges f₁,₂ = f_m · G^(∓1/(2b)) (§5.6);
 /// - each band a sixth-order Butterworth band-pass (``Butterworth/bandPassDesigned(order:lowHz:highHz:sampleRateHz:)``,
-///   −3.01 dB at the edges), the design phonometry 3.3.0 uses by default and states to meet class 1.
+///   −3.01 dB at the edges), SciPy's `butter` design, which meets class 1 in every band (tested
+///   against Table 1's limits).
 ///
 /// Fed block by block: the filters keep their state, so consecutive blocks are one signal; band
 /// levels are 10·lg of the mean square (dBFS re an RMS of 1, before a calibration offset).

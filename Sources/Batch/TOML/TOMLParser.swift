@@ -1,4 +1,4 @@
-/// Reads a TOML 1.0 document (README.md, "Batch configuration") from its bytes, whole, into
+/// Reads a TOML 1.0 document (docs/batch.md, "Batch configuration") from its bytes, whole, into
 /// `TOMLTable`s, and returns an error with the line and column of the first thing that is not
 /// TOML; it never traps. It accepts what Python's `tomllib` accepts, checked against it on
 /// generated documents (`TOMLPeerTests`), except:

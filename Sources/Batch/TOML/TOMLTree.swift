@@ -1,5 +1,5 @@
 /// The tables of a TOML document while it is read, with what TOML 1.0 needs to know to refuse a
-/// table defined twice (README.md, "Batch configuration"): whether a header named it, and in
+/// table defined twice (docs/batch.md, "Batch configuration"): whether a header named it, and in
 /// which section dotted keys created or extended it. Inline tables and arrays are finished values
 /// (`.value`): nothing may add to them.
 final class TOMLTreeTable {

@@ -1,4 +1,4 @@
-/// A value of a TOML 1.0 document (README.md, "Batch configuration"): what `TOMLParser`
+/// A value of a TOML 1.0 document (docs/batch.md, "Batch configuration"): what `TOMLParser`
 /// returns. Tables keep their keys in the order the document first names them.
 public enum TOMLValue: Sendable, Hashable {
     case string(String)

@@ -6,9 +6,9 @@ import TestSupport
 @testable import Batch
 import Scoring
 
-/// Hardening 3 through real `activetask` processes: every output complete or absent after a
+/// Resource limits, signals and escapes (docs/reliability.md §6) through real `activetask` processes: every output complete or absent after a
 /// failure or a signal, with no temporary left; data printed to a terminal escaped.
-@Suite(.serialized) struct Hardening3CommandTests {
+@Suite(.serialized) struct ResourceLimitAndSignalTests {
     static let accel = SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path
 
     /// The names in `folder`, hidden ones included.
@@ -131,7 +131,7 @@ import Scoring
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path("study"), withIntermediateDirectories: true)
         // 6 min at 44.1 kHz, mono float: 15,876,000 samples, 1,016 MB of voice analysis at 64 bytes each.
-        _ = try folder.write("study/long.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
+        _ = try folder.write("study/long.wav", CommandAttackTests.floatWAV(CommandAttackTests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
         try FileManager.default.copyItem(atPath: Self.accel, toPath: folder.path("study/walk.json"))
         try FileManager.default.copyItem(atPath: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, toPath: folder.path("study/tapping.json"))
         let db = folder.path("r.sqlite")
@@ -156,7 +156,7 @@ import Scoring
         let info = try Run(["info", large], launcher: Self.addressSpaceLimit(megabytes: 300))
         #expect(info.status == 3 && info.stderr.contains("reading and parsing its") && info.stderr.contains("(~24 bytes each) needs about"), "\(info.status) \(info.stderr)")
         #expect(try Run(["info", large]).status == 0)
-        // At the README's bound, B (about 100 MB) + 24 × 10.2 MB ≈ 345 MB, and a margin, it is read.
+        // At the bound docs/cli.md states, B (about 100 MB) + 24 × 10.2 MB ≈ 345 MB, and a margin, it is read.
         let atBound = try Run(["info", large], launcher: Self.addressSpaceLimit(megabytes: 400))
         #expect(atBound.status == 0, "\(atBound.status) \(atBound.stderr)")
 
@@ -164,7 +164,7 @@ import Scoring
         #expect(score.status == 3 && score.stderr.contains(needed), "\(score.status) \(score.stderr)")
     }
 
-    /// README "Memory": voice needs B + 64 × samples + thread stacks, B ≈ 100 MB of address space.
+    /// docs/cli.md, "Outputs, hostile input and limits": voice needs B + 64 × samples + thread stacks, B ≈ 100 MB of address space.
     /// A 60-s WAV (2,646,000 samples: 169 MB + 16 MiB of stacks on 2 cores) is refused, with the
     /// figures, where that does not fit, and scored where it does (SIGABRT at 300–340 MB when the
     /// two resamplings ran side by side, each with its padded FFT buffer). Scored from 310 MB: at
@@ -173,7 +173,7 @@ import Scoring
     func voiceBoundHolds() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let wav = try folder.write("minute.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 60, rate: 44_100), rate: 44_100))
+        let wav = try folder.write("minute.wav", CommandAttackTests.floatWAV(CommandAttackTests.vowel(seconds: 60, rate: 44_100), rate: 44_100))
         let tight = try Run(["score", "voice", wav, "--json"], launcher: Self.addressSpaceLimit(megabytes: 250))
         #expect(tight.status == 3 && tight.stderr.contains("the voice analysis of 2646000 samples (~\(VoiceScorer.bytesPerSample) bytes each) needs about"), "\(tight.status) \(tight.stderr)")
         let unlimited = try Run(["score", "voice", wav, "--json"]).stdout
@@ -208,7 +208,7 @@ import Scoring
         defer { cgroup.remove() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let wav = try folder.write("long.wav", Hardening2Tests.floatWAV(Hardening2Tests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
+        let wav = try folder.write("long.wav", CommandAttackTests.floatWAV(CommandAttackTests.vowel(seconds: 360, rate: 44_100), rate: 44_100))
         let run = try Run(["score", "voice", wav], launcher: cgroup.launcher)
         #expect(run.status == 3 && run.stderr.contains("under this process's cgroup memory limit of 400 MB"), "\(run.status) \(run.stderr)")
     }

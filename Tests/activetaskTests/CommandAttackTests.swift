@@ -4,10 +4,10 @@ import Testing
 import TestSupport
 import Batch
 
-/// Hardening 2 (docs/reliability.md, "Attacks"): one regression test per class of defect found
+/// Attacks on every command (docs/reliability.md §5): one regression test per class of defect found
 /// in 6eb677a, each of which crashed, hung, exhausted memory or destroyed data there. Every run
 /// goes through `timeout 60`, so a hang fails as exit 124 instead of stalling the suite.
-@Suite struct Hardening2Tests {
+@Suite struct CommandAttackTests {
     static func run(_ arguments: [String], input: Data? = nil) throws -> Run {
         try Run(arguments, input: input, launcher: ["/usr/bin/timeout", "60"])
     }

@@ -7,10 +7,10 @@ import TestSupport
 @testable import Batch
 @testable import Scoring
 
-/// The second round of hostile input (Hardening 3) at the library level: manifests as
+/// Attacks on manifests and stores (docs/reliability.md §6) at the library level: manifests as
 /// spreadsheets and Synapse write them, ambiguous manifests and lists, a manifest's column names
 /// as CSV cells, and stores that must be checked before anything writes to them.
-@Suite struct Hardening3Tests {
+@Suite struct ManifestAndStoreAttackTests {
     static let accel = SharedData.sampleData.appendingPathComponent("accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json").path
     static let tapping = SharedData.sampleData.appendingPathComponent("tapping_results.json").path
 
