@@ -161,7 +161,7 @@ public struct TOMLParser {
                 node = created
             case .table(let nested): node = nested
             case .tables(let list): node = list[list.count - 1]
-            case .value(let value): throw error("[\(name)]: \(Self.shownKey(part)) already holds \(Self.article(value)) \(value.typeName)", at: start)
+            case .value(let value): throw error("[\(name)]: \(Self.shownKey(part)) already holds \(value.typeNameWithArticle)", at: start)
             }
         }
         let last = path[path.count - 1]
@@ -172,7 +172,7 @@ public struct TOMLParser {
             case nil: node[last] = .tables([created])
             case .tables(let list): node[last] = .tables(list + [created])
             case .table: throw error("[[\(name)]]: \(name) is already a table, not an array of tables", at: start)
-            case .value(let value): throw error("[[\(name)]]: \(name) already holds \(Self.article(value)) \(value.typeName)", at: start)
+            case .value(let value): throw error("[[\(name)]]: \(name) already holds \(value.typeNameWithArticle)", at: start)
             }
             return created
         }
@@ -187,7 +187,7 @@ public struct TOMLParser {
             existing.headerDefined = true
             return existing
         case .tables: throw error("[\(name)]: \(name) is an array of tables; its tables are added with [[\(name)]]", at: start)
-        case .value(let value): throw error("[\(name)]: \(name) already holds \(Self.article(value)) \(value.typeName)", at: start)
+        case .value(let value): throw error("[\(name)]: \(name) already holds \(value.typeNameWithArticle)", at: start)
         }
     }
 
@@ -216,7 +216,7 @@ public struct TOMLParser {
                 nested.dottedSection = section
                 node = nested
             case .tables: throw error("\(name): \(Self.shownKey(part)) is an array of tables; dotted keys cannot add to it", at: start)
-            case .value(let existing): throw error("\(name): \(Self.shownKey(part)) already holds \(Self.article(existing)) \(existing.typeName)", at: start)
+            case .value(let existing): throw error("\(name): \(Self.shownKey(part)) already holds \(existing.typeNameWithArticle)", at: start)
             }
         }
         let last = path[path.count - 1]
@@ -586,12 +586,6 @@ public struct TOMLParser {
             }
         }
         return quoted + "\""
-    }
-
-    private static func article(_ value: TOMLValue) -> String {
-        if case .integer = value { return "an" }
-        if case .array = value { return "an" }
-        return "a"
     }
 }
 

@@ -24,6 +24,14 @@ public enum TOMLValue: Sendable, Hashable {
         case .table: "table"
         }
     }
+
+    /// ``typeName`` with its indefinite article ("an integer", "a string"), for messages.
+    var typeNameWithArticle: String {
+        switch self {
+        case .integer, .array: "an \(typeName)"
+        default: "a \(typeName)"
+        }
+    }
 }
 
 /// A TOML table: keys in document order, each with its value.
