@@ -117,7 +117,7 @@ public final class AlsaPCM {
         let frames = min(max(maximumFrames, 1), negotiated.bufferFrames)
         let frameBytes = negotiated.channels * negotiated.format.bytes
         if bytes.count < frames * frameBytes { bytes = [UInt8](repeating: 0, count: frames * frameBytes) }
-        if started == nil { started = Self.now() }
+        if started == nil { started = SystemClock.monotonic() }
         // A device that fails again at once after every recovery would hold this loop forever.
         for _ in 0..<Self.recoveriesPerTransfer {
             let got = bytes.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(frames)) }
@@ -141,7 +141,7 @@ public final class AlsaPCM {
         }
         let data = PCMSamples.bytes(samples, format: negotiated.format)
         let frameBytes = channels * negotiated.format.bytes
-        if started == nil { started = Self.now() }
+        if started == nil { started = SystemClock.monotonic() }
         var offset = 0
         var failures = 0
         while offset < data.count {
@@ -195,7 +195,7 @@ public final class AlsaPCM {
         guard error == -EPIPE else { return }
         xruns += 1
         if let started {
-            let expected = (Self.now() - started) * Double(negotiated.sampleRateHz)
+            let expected = (SystemClock.monotonic() - started) * Double(negotiated.sampleRateHz)
             lostSeconds = max(lostSeconds, (expected - Double(framesTransferred)) / Double(negotiated.sampleRateHz))
         }
     }
@@ -235,11 +235,5 @@ public final class AlsaPCM {
 
     private static func message(_ status: some BinaryInteger) -> String {
         String(cString: snd_strerror(Int32(clamping: status)))
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

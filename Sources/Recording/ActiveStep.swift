@@ -138,7 +138,7 @@ final class ConditionProgress: Sendable {
 public enum ActiveStep {
     /// Runs the step; every recorder's files are finished before it returns.
     public static func run(_ step: ActiveStepConfiguration, outputDirectory: String, stop: StopSignal = StopSignal()) async throws -> StepResult {
-        let start = DataLogger.wallClock()
+        let start = SystemClock.wall()
         let stepsReached = StopSignal()
         let condition: ConditionProgress? = step.stopAfterSteps == nil ? nil : ConditionProgress()
         // Live readers start with the step, not when their recorder's task is first scheduled.
@@ -164,7 +164,7 @@ public enum ActiveStep {
         let order = step.recorders.map(\.configuration.identifier)
         outcomes.sort { (order.firstIndex(of: $0.report.identifier) ?? 0) < (order.firstIndex(of: $1.report.identifier) ?? 0) }
         let reason = stepsReached.isStopped ? "steps" : stop.isStopped ? "stopped" : "duration"
-        return StepResult(identifier: step.identifier, startSeconds: start, endSeconds: DataLogger.wallClock(),
+        return StepResult(identifier: step.identifier, startSeconds: start, endSeconds: SystemClock.wall(),
                           fileResults: outcomes.flatMap(\.files), reports: outcomes.map(\.report), endReason: reason)
     }
 
@@ -174,7 +174,7 @@ public enum ActiveStep {
         let configuration = plan.configuration
         func due(_ seconds: Double) async throws {
             guard step.realTime else { return await Task.yield() }
-            let wait = start + seconds - DataLogger.wallClock()
+            let wait = start + seconds - SystemClock.wall()
             if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
         }
         func ended(_ seconds: Double) -> Bool { stop.isStopped || seconds >= step.durationSeconds }
@@ -217,7 +217,7 @@ public enum ActiveStep {
             }
             if let live {
                 return try await recordLive(live, recorder, outputDirectory: outputDirectory) {
-                    ended(DataLogger.wallClock() - start) || stepsReached.isStopped
+                    ended(SystemClock.wall() - start) || stepsReached.isStopped
                 }
             }
             let source = try BatchSource(plan, kind: kind, start: start)
@@ -261,7 +261,7 @@ public enum ActiveStep {
         let recorder = try AudioRecorder(capture.configuration(identifier: identifier), outputDirectory: outputDirectory)
         let rate = Double(capture.pcm.negotiated.sampleRateHz), channels = capture.pcm.negotiated.channels
         let total = Int(clamping: durationSeconds * rate, rounding: .toNearestOrAwayFromZero, to: 0...Int.max / 2)
-        let late = DataLogger.monotonicClock() + durationSeconds + AlsaCapture.lateSeconds
+        let late = SystemClock.monotonic() + durationSeconds + AlsaCapture.lateSeconds
         capture.start()
         defer { capture.stop() }
         do {
@@ -271,7 +271,7 @@ public enum ActiveStep {
                 if frames > 0 { try recorder.write(frames * channels == samples.count ? samples : Array(samples[0..<(frames * channels)])) }
                 if let error { throw error }
                 if finished { break }
-                if DataLogger.monotonicClock() > late {
+                if SystemClock.monotonic() > late {
                     throw RecordingError(file: capture.address, reason: .sample(
                         "the device delivered \(recorder.frames) of \(total) frames within the step's \(durationSeconds.compactDescription) s "
                         + "and \(AlsaCapture.lateSeconds.compactDescription) s more; the recording ended there"))

@@ -1,4 +1,5 @@
 import AudioIO
+import InputGuards
 import Foundation
 import Glibc
 
@@ -25,7 +26,7 @@ public final class AudioRecorder {
     private var sumOfSquares = 0.0
 
     public init(_ configuration: RecorderConfiguration, outputDirectory: String, uuid: String = UUID().uuidString,
-                clock: @escaping @Sendable () -> Double = DataLogger.wallClock) throws(RecordingError) {
+                clock: @escaping @Sendable () -> Double = SystemClock.wall) throws(RecordingError) {
         guard case .audio(let rate, let channels, let encoding) = configuration.kind else {
             throw RecordingError(file: outputDirectory, reason: .sample("\(configuration.identifier) is not an audio recorder"))
         }

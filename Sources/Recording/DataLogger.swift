@@ -70,7 +70,7 @@ public final class DataLogger {
     }
 
     /// Creates the current (empty) log file.
-    public init(_ configuration: Configuration, clock: @escaping @Sendable () -> Double = DataLogger.wallClock) throws(RecordingError) {
+    public init(_ configuration: Configuration, clock: @escaping @Sendable () -> Double = SystemClock.wall) throws(RecordingError) {
         self.configuration = configuration
         self.clock = clock
         self.lastFlush = clock()
@@ -79,20 +79,6 @@ public final class DataLogger {
 
     deinit {
         if descriptor >= 0 { FileSystem.close(descriptor) }
-    }
-
-    /// Seconds on `CLOCK_MONOTONIC` (intervals, immune to clock changes).
-    @Sendable public static func monotonicClock() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
-    }
-
-    /// Unix time now, s (`CLOCK_REALTIME`).
-    @Sendable public static func wallClock() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
     }
 
     /// Buffers one serialized item (a compact JSON object) and flushes when the interval has passed.

@@ -36,7 +36,7 @@ public struct DeviceWait: Sendable {
         }
         thread.name = "activetask.wait.\(source)"
         thread.start()
-        let deadline = DataLogger.monotonicClock() + seconds
+        let deadline = SystemClock.monotonic() + seconds
         // Slices of 20 ms: a signal's flag is seen within one.
         while true {
             if done.wait(timeout: .now() + .milliseconds(20)) == .success, let result = outcome.withLock({ $0 }) {
@@ -45,7 +45,7 @@ public struct DeviceWait: Sendable {
             if stop.isStopped {
                 throw RecordingError(file: source, reason: .sample("stopped by a signal while waiting for the device to \(what)"))
             }
-            if DataLogger.monotonicClock() >= deadline {
+            if SystemClock.monotonic() >= deadline {
                 throw RecordingError(file: source, reason: .sample(
                     "the device did not \(what) within \(seconds.compactDescription) s (a device, bus or file that never answers)"))
             }

@@ -133,7 +133,7 @@ public struct LineDecoder {
                 guard !Self.isBlank(line) else { continue }
                 do {
                     let measurement = try HeartRateMeasurement(hex: String(decoding: line, as: UTF8.self))
-                    let now = DataLogger.wallClock()
+                    let now = SystemClock.wall()
                     decoded.items.append(contentsOf: measurement.heartRateItem(arrivalSeconds: now))
                     decoded.rrIntervals.append(contentsOf: measurement.rrSeries(arrivalSeconds: now))
                 } catch {

@@ -24,8 +24,18 @@ public struct RecorderConfiguration: Sendable, Hashable {
     /// File names without `.json` (ResearchKit before 3.2.0).
     public var legacyFileNames: Bool
 
+    /// What a recorder takes when neither a command nor a step configuration says otherwise.
+    public enum Defaults {
+        /// Motion recorders (accelerometer, deviceMotion), Hz (ResearchKit's walking tasks).
+        public static let motionFrequencyHz = 100.0
+        /// Audio recorders, Hz.
+        public static let sampleRateHz = 44_100
+        /// Items reach the file at least this often, s.
+        public static let flushIntervalSeconds = 1.0
+    }
+
     public init(identifier: String, kind: Kind, frequencyHz: Double? = nil, rollingFileSizeThreshold: Int = 0,
-                flushIntervalSeconds: Double = 1, legacyFileNames: Bool = false) {
+                flushIntervalSeconds: Double = Defaults.flushIntervalSeconds, legacyFileNames: Bool = false) {
         self.identifier = identifier
         self.kind = kind
         self.frequencyHz = frequencyHz
@@ -90,7 +100,7 @@ public final class SensorRecorder {
 
     /// Creates `recorder-<UUID>/` in `outputDirectory` and the current log file.
     public init(_ configuration: RecorderConfiguration, outputDirectory: String, uuid: String = UUID().uuidString,
-                clock: @escaping @Sendable () -> Double = DataLogger.wallClock) throws(RecordingError) {
+                clock: @escaping @Sendable () -> Double = SystemClock.wall) throws(RecordingError) {
         guard case .sensor(let kind) = configuration.kind else {
             throw RecordingError(file: outputDirectory, reason: .sample("\(configuration.identifier) is not a sensor recorder"))
         }

@@ -62,7 +62,7 @@ extension ActiveStepConfiguration {
             case "location": kind = .sensor(.location)
             case "touch": kind = .sensor(.touch)
             case "audio":
-                let rate = try integer(item["sampleRate"], "\(at).sampleRate", 44_100, in: 1_000...384_000)
+                let rate = try integer(item["sampleRate"], "\(at).sampleRate", RecorderConfiguration.Defaults.sampleRateHz, in: 1_000...384_000)
                 let channels = try integer(item["channels"], "\(at).channels", 1, in: 1...8)
                 guard let encoding = WAVWriter.Encoding(rawValue: item["encoding"]?.string ?? "pcm16") else {
                     throw fail("\(at).encoding: pcm16, pcm24 or float32")
@@ -71,13 +71,13 @@ extension ActiveStepConfiguration {
             default: throw fail("\(at).kind: unknown kind \"\(kindName)\"")
             }
             let frequency = try number(item["frequency"], "\(at).frequency", nil, in: 0.001...10_000)
-            let defaultFrequency: Double? = kindName == "accelerometer" || kindName == "deviceMotion" ? 100 : nil
+            let defaultFrequency = kindName == "accelerometer" || kindName == "deviceMotion" ? RecorderConfiguration.Defaults.motionFrequencyHz : nil
             let sourceName = item["source"]?.string ?? "simulate"
             let source: RecorderPlan.Source
             let configuration = RecorderConfiguration(
                 identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
                 rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
-                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", 1, in: 0...3_600)!)
+                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", RecorderConfiguration.Defaults.flushIntervalSeconds, in: 0...3_600)!)
             if ["alsa:", "iio:", "ble:"].contains(where: { sourceName.hasPrefix($0) }) {
                 let defaults = RecorderPlan.DeviceOptions()
                 let options = RecorderPlan.DeviceOptions(
@@ -114,7 +114,7 @@ extension ActiveStepConfiguration {
                 if sourceName == "stdin", plans.contains(where: { if case .live(let other) = $0.source { other.address == "stdin" } else { false } }) {
                     throw fail("\(at).source: only one recorder can read stdin")
                 }
-                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", 262_144, in: 1...(1 << 26))
+                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", RecorderPlan.DeviceOptions().capacityItems, in: 1...(1 << 26))
                 guard let overflow = OverflowPolicy(rawValue: item["overflow"]?.string ?? "block") else { throw fail("\(at).overflow: block or drop") }
                 do {
                     source = .live(try LiveLineSource(address: sourceName, format: format, kind: sensorKind,

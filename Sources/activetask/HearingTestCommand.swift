@@ -68,12 +68,8 @@ struct HearingTest: ParsableCommand {
             return (value, true)
         }
         do {
-            let json = try JSONValue.parse(try FileBytes.read(micCalibration, maximumBytes: 1 << 20), file: micCalibration)
-            guard let value = json["calibrationOffsetDecibels"]?.number, value.isFinite, abs(value) <= 400 else {
-                throw CommandFailure(.invalidInput, "\(micCalibration): no calibrationOffsetDecibels within ±400 dB (the JSON `calibrate --json` writes)")
-            }
-            return (value, true)
-        } catch let error as ReadError {
+            return (try CalibrationFile(path: micCalibration).offsetDecibels, true)
+        } catch {
             throw CommandFailure(.invalidInput, error.description)
         }
     }
@@ -184,7 +180,7 @@ struct HearingTest: ParsableCommand {
         let plan = HearingTestPlan(
             procedure: procedure, ears: try parsedEars(), frequenciesHz: frequencyList, headphone: headphoneName, tables: table, volume: volume,
             toneSeconds: toneSeconds, preStimulusDelaySeconds: preStimulusMin...preStimulusMax, postStimulusSeconds: postStimulusSeconds,
-            sampleRateHz: sampleRate, seed: seed ?? UInt64(clamping: Int(DataLogger.wallClock() * 1e6)))
+            sampleRateHz: sampleRate, seed: seed ?? UInt64(clamping: Int(SystemClock.wall() * 1e6)))
         let resultPath = out + "/hearing-test.json"
         try print("Hearing test: \(plan.ears.map(\.name).joined(separator: " then ")) ear, \(frequencyList.map { $0.compactDescription }.joined(separator: ", ")) Hz, \(headphoneName), \(procedure.rawValue) procedure.", terminator: "\r\n")
         try print("Press space as soon as you hear a tone, however faint; q stops.", terminator: "\r\n")

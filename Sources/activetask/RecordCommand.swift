@@ -68,10 +68,10 @@ struct Record: AsyncParsableCommand {
     var duration: Double?
 
     @Option(name: .long, help: "Sampling frequency of motion simulators, Hz.")
-    var frequency: Double = 100
+    var frequency: Double = RecorderConfiguration.Defaults.motionFrequencyHz
 
     @Option(name: .long, help: "Audio sample rate, Hz.")
-    var sampleRate: Int = 44_100
+    var sampleRate: Int = RecorderConfiguration.Defaults.sampleRateHz
 
     @Option(name: .long, help: "Audio channels.")
     var channels: Int = 1
@@ -83,7 +83,7 @@ struct Record: AsyncParsableCommand {
     var format: LineFormat = .json
 
     @Option(name: .long, help: "Live sources: items the queue between reader and writer holds.")
-    var bufferItems: Int = 262_144
+    var bufferItems: Int = RecorderPlan.DeviceOptions().capacityItems
 
     @Option(name: .long, help: "Live sources, when the queue is full: block (wait, slowing the sender through pipe/TCP flow control; nothing lost) or drop (never wait; dropped items counted and reported).")
     var overflow: OverflowPolicy = .block
@@ -104,7 +104,7 @@ struct Record: AsyncParsableCommand {
     var calibrationOffset: Double?
 
     @Option(name: .long, help: "Items reach the file at least this often, s.")
-    var flushInterval: Double = 1
+    var flushInterval: Double = RecorderConfiguration.Defaults.flushIntervalSeconds
 
     @Option(name: .long, help: "Roll JSON files over at this size, bytes (0: never).")
     var rollover: Int = 0
@@ -116,10 +116,10 @@ struct Record: AsyncParsableCommand {
     var fast = false
 
     @Option(name: .long, help: "iio:DEVICE sources: the prefix under which ROOT/sys/bus/iio/devices and ROOT/dev are looked up.")
-    var iioRoot: String = "/"
+    var iioRoot: String = RecorderPlan.DeviceOptions().iioRoot
 
     @Option(name: .long, help: "ble:ADDRESS sources: how long a dropped link is reconnected before the recording ends with an error, s.")
-    var reconnectSeconds: Double = 30
+    var reconnectSeconds: Double = RecorderPlan.DeviceOptions().reconnectSeconds
 
     @Option(name: .long, help: "alsa:, iio: and ble: sources: how long opening the device (or reaching BlueZ) may take before the command fails, s; a ble: source's connecting adds --reconnect-seconds.")
     var openTimeoutSeconds: Double = RecorderPlan.DeviceOptions().openTimeoutSeconds

@@ -42,7 +42,7 @@ struct SourceGuardTests {
     @Test("ble: an address that is not six hex octets is refused before the bus is reached", arguments: ["ZZ", "C0:FF:EE:00:00", "C0:FF:EE:00:00:01:02", "G0:FF:EE:00:00:01", "C0FFEE000001"])
     func bluetoothAddresses(address: String) {
         do {
-            _ = try BLEHeartRateSource(address: address, capacityItems: 1)
+            _ = try BLEHeartRateSource(address: address, capacityItems: 1, reconnectSeconds: 1)
             Issue.record("\(address) was taken")
         } catch {
             #expect(error.description == "ble:\(address): not a Bluetooth address (six hex octets, C0:FF:EE:00:00:01)")

@@ -255,7 +255,7 @@ import SignalProcessing
         (["--headphone", "EARPODS", "--frequencies", "19.9"], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
         (["--headphone", "EARPODS", "--frequencies", Array(repeating: "1000", count: 65).joined(separator: ",")], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
         (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "1e999"], 2, "--mic-calibration 1e999: an offset within ±400 dB is required"),
-        (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "offset.json"], 3, "offset.json: no calibrationOffsetDecibels within ±400 dB"),
+        (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "offset.json"], 3, "offset.json: invalid value: no calibrationOffsetDecibels within ±400 dB"),
     ] as [([String], Int32, String)])
     func refusedOptions(options: [String], status: Int32, message: String) throws {
         let folder = try TemporaryFolder()

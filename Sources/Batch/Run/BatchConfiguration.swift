@@ -118,11 +118,8 @@ public struct BatchConfiguration: Sendable, Hashable {
             guard spl["calibrationOffsetDecibels"] == nil else { throw invalid("[spl] sets both calibrationFile and calibrationOffsetDecibels; keep one") }
             guard let relative = name.string else { throw invalid("[spl] calibrationFile must be a path") }
             let path = relative.hasPrefix("/") ? relative : (folder as NSString).appendingPathComponent(relative)
-            let bytes = try FileBytes.read(path, maximumBytes: 1 << 20)
-            let calibration = try JSONValue.parse(bytes, file: path)
-            guard let offset = calibration.object?["calibrationOffsetDecibels"]?.number else {
-                throw ReadError(file: path, reason: .invalidValue("no number \"calibrationOffsetDecibels\" (the JSON object `activetask calibrate` prints)"))
-            }
+            let calibration = try CalibrationFile(path: path)
+            let (bytes, offset) = (calibration.bytes, calibration.offsetDecibels)
             var rest = JSONObject()
             for (key, value) in spl.members where key != "calibrationFile" { rest.append(key, value) }
             rest.append("calibrationOffsetDecibels", .number(offset))

@@ -35,7 +35,7 @@ public final class BLEHeartRateSource: Sendable {
     static let callTimeout: Int32 = 5_000
 
     /// Finds the device and its characteristic (connecting first when it is not connected).
-    public init(address: String, capacityItems: Int, reconnectSeconds: Double = 30) throws(RecordingError) {
+    public init(address: String, capacityItems: Int, reconnectSeconds: Double) throws(RecordingError) {
         self.address = "ble:\(address)"
         let normalized = address.uppercased().replacingOccurrences(of: "-", with: ":").replacingOccurrences(of: "_", with: ":")
         let hex = Set("0123456789ABCDEF")
@@ -103,7 +103,7 @@ public final class BLEHeartRateSource: Sendable {
             let interface = signal.arguments.first?.string
             if signal.path == characteristic, interface == "org.bluez.GattCharacteristic1", let value = changed?["Value"] {
                 notifications += 1
-                let arrival = DataLogger.wallClock()
+                let arrival = SystemClock.wall()
                 var chunk = LineDecoder.Decoded(items: SensorSeries(kind: .healthQuantity), rrIntervals: SensorSeries(kind: .healthQuantity))
                 do throws(HeartRateMeasurementError) {
                     guard let bytes = value.bytes else { throw HeartRateMeasurementError("the value is not a byte array") }
@@ -135,13 +135,13 @@ public final class BLEHeartRateSource: Sendable {
 
     /// Reconnects within `reconnectSeconds` and subscribes again; the gap is said and counted.
     private func restoreLink() throws(RecordingError) {
-        let lost = DataLogger.wallClock()
+        let lost = SystemClock.wall()
         let device = paths.withLock { $0.device }
         let characteristic = try Self.connect(bus, device: device, name: address, within: reconnectSeconds, stop: queue)
         guard let characteristic else { return }  // the recording ended while waiting
         paths.withLock { $0.characteristic = characteristic }
         try subscribe()
-        let gap = DataLogger.wallClock() - lost
+        let gap = SystemClock.wall() - lost
         outcome.withLock {
             $0.gaps += 1
             $0.gapSeconds += gap
@@ -190,11 +190,11 @@ public final class BLEHeartRateSource: Sendable {
     /// the characteristic's path, or nil when `stop` closed first. An error names the device.
     static func connect(_ bus: DBusConnection, device: String, name: String, within seconds: Double,
                         stop: SampleQueue? = nil) throws(RecordingError) -> String? {
-        let deadline = DataLogger.wallClock() + seconds
+        let deadline = SystemClock.wall() + seconds
         var lastProblem = "not connected"
-        while DataLogger.wallClock() < deadline {
+        while SystemClock.wall() < deadline {
             if stop?.isClosed == true { return nil }
-            let remaining = Int32(Int(clamping: (deadline - DataLogger.wallClock()) * 1000, to: 1...Int(Int32.max)))
+            let remaining = Int32(Int(clamping: (deadline - SystemClock.wall()) * 1000, to: 1...Int(Int32.max)))
             do {
                 _ = try bus.call(service, device, "org.bluez.Device1", "Connect", timeoutMilliseconds: min(callTimeout, remaining))
             } catch {

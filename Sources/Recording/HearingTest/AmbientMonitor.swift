@@ -1,4 +1,5 @@
 import Analysis
+import InputGuards
 import AudioIO
 import Foundation
 import Glibc
@@ -50,7 +51,7 @@ public final class AmbientMonitor: @unchecked Sendable {
 
     /// Reads `seconds` (after 0.5 s that settles the filters) and judges them.
     public func measure(seconds: Double) throws(AudioError) -> Reading {
-        if startTime == 0 { startTime = DataLogger.monotonicClock() }
+        if startTime == 0 { startTime = SystemClock.monotonic() }
         _ = try read(seconds: 0.5)
         return try read(seconds: seconds)
     }
@@ -63,7 +64,7 @@ public final class AmbientMonitor: @unchecked Sendable {
     public func start() {
         guard !running else { return }
         running = true
-        state.withLock { $0.lastSeconds = DataLogger.monotonicClock() }
+        state.withLock { $0.lastSeconds = SystemClock.monotonic() }
         let thread = Thread { [self] in
             defer { finished.signal() }
             while !state.withLock({ $0.stop }) {
@@ -72,7 +73,7 @@ public final class AmbientMonitor: @unchecked Sendable {
                     state.withLock {
                         $0.reading = reading
                         $0.count += 1
-                        $0.lastSeconds = DataLogger.monotonicClock()
+                        $0.lastSeconds = SystemClock.monotonic()
                     }
                 } catch {
                     state.withLock { $0.failure = error.description }
@@ -87,7 +88,7 @@ public final class AmbientMonitor: @unchecked Sendable {
     /// The last whole second's reading and how many there have been; the failure that ended the
     /// monitor, if one did, or a microphone silent for more than ``staleSeconds``.
     public var latest: (reading: Reading?, count: Int, failure: String?) {
-        let now = DataLogger.monotonicClock()
+        let now = SystemClock.monotonic()
         return state.withLock { state in
             let silent = now - state.lastSeconds
             let stale = running && state.failure == nil && silent > Self.staleSeconds
@@ -114,7 +115,7 @@ public final class AmbientMonitor: @unchecked Sendable {
         var got = 0
         var silent = true
         while got < wanted {
-            let ahead = Double(framesRead) / rate - (DataLogger.monotonicClock() - startTime)
+            let ahead = Double(framesRead) / rate - (SystemClock.monotonic() - startTime)
             if ahead > 0.25 { usleep(useconds_t(min(ahead - 0.2, 1) * 1e6)) }
             let samples = try pcm.read(maximumFrames: min(block, wanted - got))
             let frames = samples.count / channels

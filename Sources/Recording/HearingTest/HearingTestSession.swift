@@ -74,7 +74,7 @@ public final class HearingTestSession {
     let log: TrialLog
     let monitor: AmbientMonitor?
     let show: (String) throws -> Void
-    private let started = DataLogger.monotonicClock()
+    private let started = SystemClock.monotonic()
     /// Entries of the result before this index have their threshold; the rest were begun and not finished.
     private var finishedEntries = 0
 
@@ -93,7 +93,7 @@ public final class HearingTestSession {
     }
 
     /// Seconds since the test began (the result's timestamps).
-    private var clock: Double { DataLogger.monotonicClock() - started }
+    private var clock: Double { SystemClock.monotonic() - started }
 
     private enum Key { case none, space, stop }
 
@@ -119,7 +119,7 @@ public final class HearingTestSession {
         let steps = Int(clamping: (plan.preStimulusDelaySeconds.upperBound - plan.preStimulusDelaySeconds.lowerBound) * 10,
                         rounding: .toNearestOrAwayFromZero, to: 0...3_000) + 1
         var result = DBHLToneAudiometryResult(
-            identifier: "dBHLToneAudiometryStep", startDate: DateString(secondsSince1970: DataLogger.wallClock(), utcOffsetSeconds: 0), outputVolume: plan.volume,
+            identifier: "dBHLToneAudiometryStep", startDate: DateString(secondsSince1970: SystemClock.wall(), utcOffsetSeconds: 0), outputVolume: plan.volume,
             tonePlaybackDurationSeconds: plan.toneSeconds, postStimulusDelaySeconds: plan.postStimulusSeconds,
             headphoneType: plan.headphone, samples: [], userInfo: JSONObject(["incomplete": .bool(true), "procedure": .string(plan.procedure.rawValue)]))
         let total = plan.ears.count * plan.frequenciesHz.count
@@ -259,7 +259,7 @@ public final class HearingTestSession {
     }
 
     private func finish(_ result: inout DBHLToneAudiometryResult, _ ending: Ending) throws -> (result: DBHLToneAudiometryResult, ending: Ending) {
-        result.endDate = DateString(secondsSince1970: DataLogger.wallClock(), utcOffsetSeconds: 0)
+        result.endDate = DateString(secondsSince1970: SystemClock.wall(), utcOffsetSeconds: 0)
         result.userInfo = JSONObject(["incomplete": .bool(ending == .stopped), "procedure": .string(plan.procedure.rawValue)])
         result = result.markingUnfinished(from: finishedEntries)
         try persist(result)

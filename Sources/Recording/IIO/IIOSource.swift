@@ -132,7 +132,7 @@ public final class IIOSource: Sendable {
             pending += count
             let whole = pending / scan
             guard whole > 0 else { continue }
-            let arrival = DataLogger.wallClock()
+            let arrival = SystemClock.wall()
             var items = SensorSeries(kind: kind)
             buffer.withUnsafeBytes { raw in
                 for k in 0..<whole {
@@ -190,12 +190,7 @@ struct ClockOffsets {
     let realtimeMinusMonotonic: Double
 
     init(source: clockid_t) {
-        func now(_ clock: clockid_t) -> Double {
-            var time = timespec()
-            clock_gettime(clock, &time)
-            return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-        }
-        let (real, mono, other) = (now(CLOCK_REALTIME), now(CLOCK_MONOTONIC), now(source))
+        let (real, mono, other) = (SystemClock.wall(), SystemClock.monotonic(), SystemClock.seconds(source))
         sourceToMonotonic = mono - other
         sourceToRealtime = real - other
         realtimeMinusMonotonic = real - mono
