@@ -154,7 +154,7 @@ public final class FFmpegToolDecoder: AudioDecoder {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }

@@ -169,6 +169,22 @@ public enum FileSystem {
         throw Failure(operation: "mkdir", path: path, code: code)
     }
 
+    /// `mkdir -p`: `path` and every missing folder above it (an existing folder is fine).
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(Failure) {
+        if statusIfAny(path)?.isDirectory == true { return }
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        if let slash = trimmed.lastIndex(of: "/"), slash > trimmed.startIndex {
+            try makeDirectories(String(trimmed[..<slash]), mode: mode)
+        }
+        try makeDirectory(String(trimmed), mode: mode)
+    }
+
+    /// Whether `path` is a file this process may execute (`access(2)`, X_OK).
+    public static func isExecutable(_ path: String) -> Bool {
+        statusIfAny(path)?.isRegularFile == true && FileName.withCString(path, { access($0, X_OK) }) == 0
+    }
+
     /// `rename(2)`: atomically replaces `destination` on the same file system.
     public static func rename(_ source: String, to destination: String) throws(Failure) {
         let result = FileName.withCString(source) { from in FileName.withCString(destination) { to in Glibc.rename(from, to) } }

@@ -39,7 +39,7 @@ public enum Corpus {
     /// Writes `files` (and `info.json`) into `folder/sub`.
     private static func write(_ folder: String, _ sub: String?, manifest: JSONValue?, files: [(String, [UInt8])]) throws {
         let directory = sub.map { (folder as NSString).appendingPathComponent($0) } ?? folder
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileSystem.makeDirectories(directory)
         // Each file complete or absent (OutputFile), as every output of the toolkit.
         for (name, bytes) in (manifest.map { [("info.json", JSONWriter(indent: 2).bytes($0))] } ?? []) + files {
             let file = try OutputFile((directory as NSString).appendingPathComponent(name), inputs: [])

@@ -104,7 +104,7 @@ extension BatchCommand {
                 }
             }
             // Every path given must exist before a store is created: a typo is an error, not an empty run.
-            let absent = paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { !FileManager.default.fileExists(atPath: $0) }
+            let absent = paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { FileSystem.statusIfAny($0) == nil }
             guard absent.isEmpty else {
                 for path in absent { printError("\(FileName.display(path)): no such file or folder; nothing was analysed") }
                 throw CommandFailure(.invalidInput)
@@ -258,8 +258,8 @@ extension BatchCommand {
                     }
                 case (true, nil):
                     let folder = out ?? "."
-                    do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                        throw OutputFile.Refusal(description: "\(folder): cannot create the folder: \(error.localizedDescription)")
+                    do { try FileSystem.makeDirectories(folder) } catch {
+                        throw OutputFile.Refusal(description: "\(FileName.display(folder)): cannot create the folder: \(error.reason)")
                     }
                     for name in try store.analyzers() {
                         try writeWide(store, name, to: (folder as NSString).appendingPathComponent(name + (csv ? ".csv" : ".jsonl")))

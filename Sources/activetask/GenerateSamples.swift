@@ -20,7 +20,7 @@ struct GenerateSamples: ParsableCommand {
     var seed: UInt64 = 2015
 
     func run() throws {
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try FileSystem.makeDirectories(out)
         var generator = SampleGenerator(seed: seed)
         for (name, bytes) in try generator.jsonFiles() {
             let file = try OutputFile((out as NSString).appendingPathComponent(name), inputs: [])

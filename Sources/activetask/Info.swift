@@ -58,8 +58,7 @@ struct Info: ParsableCommand {
         var files: [String] = []
         var refused: [(path: String, reason: String)] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileSystem.statusIfAny(path)?.isDirectory == true else {
                 files.append(path)
                 continue
             }

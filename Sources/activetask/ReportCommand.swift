@@ -31,8 +31,8 @@ struct Report: ParsableCommand {
             throw CommandFailure(.invalidInput, error.description)
         }
         let path = (out as NSString).appendingPathComponent("index.html")
-        do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
-            throw CommandFailure(.invalidInput, "\(out): cannot create: \(error.localizedDescription)")
+        do { try FileSystem.makeDirectories(out) } catch {
+            throw CommandFailure(.invalidInput, "\(FileName.display(out)): cannot create: \(error.reason)")
         }
         try OutputFile.writeOrExit(html, to: path, inputs: [db])
         try print(path)

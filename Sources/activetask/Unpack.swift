@@ -32,7 +32,7 @@ struct Unpack: ParsableCommand {
         } catch {
             throw CommandFailure(.invalidInput, error.description)
         }
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        do { try FileSystem.makeDirectories(out) } catch { throw CommandFailure(.invalidInput, "\(FileName.display(out)): cannot create: \(error.reason)") }
         let paths = entries.map { (out as NSString).appendingPathComponent($0.name) }
         do {
             try Self.writeAll(zip(paths, entries.map { JSONWriter(indent: 2).bytes($0.value) + [UInt8(ascii: "\n")] }).map { ($0, $1) }, inputs: [archive])
@@ -47,7 +47,7 @@ struct Unpack: ParsableCommand {
     /// full disk, a file-size limit) or a failed placement removes every temporary and every file
     /// this call placed, so the folder is as it was.
     static func writeAll(_ files: [(path: String, bytes: [UInt8])], inputs: [String]) throws(OutputFile.Refusal) {
-        for (path, _) in files where FileManager.default.fileExists(atPath: path) {
+        for (path, _) in files where FileSystem.statusIfAny(path) != nil {
             throw OutputFile.Refusal(description: "\(FileName.display(path)): exists (not overwritten)")
         }
         var pending: [OutputFile] = []

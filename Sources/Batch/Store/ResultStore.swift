@@ -71,7 +71,7 @@ public final class ResultStore: Sendable {
                 database = pool
                 writer = pool
             case .readOnly:
-                guard FileManager.default.fileExists(atPath: path) else { throw StoreError(path: path, message: "no such result store") }
+                guard FileSystem.statusIfAny(path) != nil else { throw StoreError(path: path, message: "no such result store") }
                 let queue = try Self.openReadOnly(path, configuration: configuration)
                 try queue.read { db in try Self.checkReadable(db, path: path, forWriting: false) }
                 database = queue
@@ -407,7 +407,7 @@ public final class ResultStore: Sendable {
     /// results already here (same key) are kept, so merging shard stores makes no duplicates.
     /// Returns the number of results added.
     public func merge(from other: String) throws(StoreError) -> Int {
-        guard FileManager.default.fileExists(atPath: other) else { throw StoreError(path: other, message: "no such file") }
+        guard FileSystem.statusIfAny(other) != nil else { throw StoreError(path: other, message: "no such file") }
         do {
             // The source must be a store of a known schema; it is only read, never migrated.
             _ = try ResultStore(path: other, access: .readOnly)
