@@ -8,6 +8,10 @@
 #    name in library code.
 # 4. Every stored property of a feature type (a struct named …Features, …Measures, …Statistics,
 #    …Distances, …Regularity) has a doc comment: its definition, unit and source.
+# 5-7. Allow-lists: the clock is read only in InputGuards/SystemClock.swift; Foundation's file
+#    APIs (FileManager, contentsOfFile, write(toFile:), Data(contentsOf:)) only in InputGuards;
+#    sockets (socket, bind, listen, connect, getaddrinfo, setsockopt, accept, shutdown) only in
+#    Recording/SocketListener.swift.
 # Usage: lint-sources.sh [SOURCES]   (default: the package's Sources). Exit 1 listing each violation.
 set -euo pipefail
 sources="${1:-$(cd "$(dirname "$0")/.." && pwd)/Sources}"
@@ -27,6 +31,12 @@ if [ -d "$front" ]; then
     report "level arithmetic or sample loops in the executable (move them into a library module)" \
         "$(grep -rnE --include='*.swift' '(^|[^A-Za-z0-9_])(log10|log2|log|pow|exp)\(|squareRoot\(\)|for [a-z]+ in (block|samples|buffer|frames|channel)\b' "$front" | grep -vE ':[0-9]+:\s*///' || true)"
 fi
+report "the clock read outside InputGuards/SystemClock.swift" \
+    "$(grep -rnE --include='*.swift' 'clock_gettime|gettimeofday|(^|[^A-Za-z0-9_])time\(nil\)' "$sources" | grep -v "^$sources/InputGuards/SystemClock.swift:" | grep -vE ':[0-9]+:\s*///' || true)"
+report "Foundation's file APIs outside InputGuards" \
+    "$(grep -rnE --include='*.swift' 'FileManager|contentsOfFile|write\(toFile|Data\(contentsOf' "$sources" | grep -v "^$sources/InputGuards/" | grep -vE ':[0-9]+:\s*///' || true)"
+report "sockets outside Recording/SocketListener.swift" \
+    "$(grep -rnE --include='*.swift' '(^|[^.A-Za-z0-9_])(socket|bind|listen|connect|getaddrinfo|setsockopt)\(|Glibc\.(shutdown|accept)\(' "$sources" | grep -v "^$sources/Recording/SocketListener.swift:" | grep -vE ':[0-9]+:\s*///|func (socket|bind|listen|connect|getaddrinfo|setsockopt)\(' || true)"
 report "a feature read back by name in library code (read the typed result's field)" \
     "$(grep -rnE --include='*.swift' '(features|peer|atk|set)\["[A-Za-z]' "$sources" | grep -vE ':[0-9]+:\s*///' || true)"
 report "a feature without a doc comment" \

@@ -266,7 +266,7 @@ public final class LiveLineSource: QueuedSource {
         queue.close()
         listener?.shutdown()
         let descriptor = connection.load(ordering: .acquiring)
-        if descriptor > 0 { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+        if descriptor > 0 { SocketListener.shutdown(connection: descriptor) }
     }
 
     /// Rate warnings of the whole source (after it finished), and a read or accept error.

@@ -155,7 +155,10 @@ public final class SocketListener: Sendable {
     }
 
     /// Wakes a waiting `accept()` (it then fails): the recording ended before a sender came.
-    public func shutdown() { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+    public func shutdown() { Self.shutdown(connection: descriptor) }
+
+    /// Ends both directions of an accepted connection (a reader blocked on it returns).
+    public static func shutdown(connection: Int32) { _ = Glibc.shutdown(connection, Int32(SHUT_RDWR)) }
 
     /// Waits for one sender; the caller reads and closes the returned descriptor.
     public func accept() throws(RecordingError) -> Int32 {

@@ -33,6 +33,11 @@ import TestSupport
               ("activetask/Loop.swift", "for value in block { total += value * value }", "level arithmetic"),
               ("Scoring/Gait.swift", "let cadence = pedometer.features[\"cadencePedometerStepsPerMinute\"]", "a feature read back by name"),
               ("Scoring/New.swift", "public struct StepFeatures: Encodable {\n    /// Steps, count.\n    public var stepCount: Int\n    public var cadence: Double\n}", "a feature without a doc comment"),
+              ("Recording/Pace.swift", "var now = timespec()\nclock_gettime(CLOCK_MONOTONIC, &now)", "the clock read outside InputGuards/SystemClock.swift"),
+              ("activetask/Out.swift", "try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)", "Foundation's file APIs outside InputGuards"),
+              ("Batch/Peek.swift", "let text = try String(contentsOfFile: path, encoding: .utf8)", "Foundation's file APIs outside InputGuards"),
+              ("Recording/Listen.swift", "let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)", "sockets outside Recording/SocketListener.swift"),
+              ("Recording/Close.swift", "_ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))", "sockets outside Recording/SocketListener.swift"),
           ])
     func plantedViolation(file: String, line: String, rule: String) throws {
         let folder = try TemporaryFolder()
@@ -40,7 +45,9 @@ import TestSupport
         for sub in ["InputGuards", "Batch", "Recording", "Scoring", "activetask"] {
             try FileManager.default.createDirectory(atPath: folder.path(sub), withIntermediateDirectories: true)
         }
-        _ = try folder.write("InputGuards/FileSystem.swift", "var info = stat()\nlet fd = open(path, O_RDONLY)\n")
+        _ = try folder.write("InputGuards/FileSystem.swift", "var info = stat()\nlet fd = open(path, O_RDONLY)\nFileManager.default.fileExists(atPath: path)\n")
+        _ = try folder.write("InputGuards/SystemClock.swift", "clock_gettime(clock, &now)\n")
+        _ = try folder.write("Recording/SocketListener.swift", "let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)\n")
         _ = try folder.write("Batch/Doc.swift", "/// calls stat(2) through the layer\n")
         #expect(try Self.lint(folder.url.path).status == 0)
         _ = try folder.write(file, line + "\n")
