@@ -24,9 +24,10 @@ extension RecorderPlan {
             self.stop = stop
         }
 
-        /// The bound of opening a `source`.
-        func openWait(_ source: String) -> DeviceWait {
-            DeviceWait(seconds: openTimeoutSeconds + (source.hasPrefix("ble:") ? reconnectSeconds : 0), stop: stop)
+        /// The bound of opening `source`.
+        func openWait(_ source: SourceAddress) -> DeviceWait {
+            if case .ble = source { return DeviceWait(seconds: openTimeoutSeconds + reconnectSeconds, stop: stop) }
+            return DeviceWait(seconds: openTimeoutSeconds, stop: stop)
         }
     }
 
@@ -35,24 +36,24 @@ extension RecorderPlan {
     /// sampling frequency) or `ble:ADDRESS` (heartRate, ``BLEHeartRateSource``). The device is opened
     /// here, before any file exists, so a missing or busy one leaves nothing behind, within
     /// ``DeviceOptions/openWait(_:)``. Nil when `source` names no device source this kind can record.
-    public static func device(_ source: String, _ configuration: RecorderConfiguration,
+    public static func device(_ source: SourceAddress, _ configuration: RecorderConfiguration,
                               _ options: DeviceOptions) throws(RecordingError) -> RecorderPlan? {
-        switch configuration.kind {
-        case .audio(let rate, let channels, let encoding) where source.hasPrefix("alsa:"):
-            let capture = try options.openWait(source).run("open", source: source) { () throws(RecordingError) in
-                try AlsaCapture(device: String(source.dropFirst("alsa:".count)), encoding: encoding, sampleRateHz: rate, channels: channels)
+        let name = source.description
+        switch (configuration.kind, source) {
+        case (.audio(let rate, let channels, let encoding), .alsa(let device)):
+            let capture = try options.openWait(source).run("open", source: name) { () throws(RecordingError) in
+                try AlsaCapture(device: device, encoding: encoding, sampleRateHz: rate, channels: channels)
             }
             return RecorderPlan(configuration, source: .alsa(capture))
-        case .sensor(let kind) where source.hasPrefix("iio:"):
-            let iio = try options.openWait(source).run("open", source: source) { () throws(RecordingError) in
-                try IIOSource(spec: String(source.dropFirst("iio:".count)), root: options.iioRoot, kind: kind,
-                              frequencyHz: configuration.frequencyHz, capacityItems: options.capacityItems)
+        case (.sensor(let kind), .iio(let device)):
+            let iio = try options.openWait(source).run("open", source: name) { () throws(RecordingError) in
+                try IIOSource(spec: device, root: options.iioRoot, kind: kind, frequencyHz: configuration.frequencyHz,
+                              capacityItems: options.capacityItems)
             }
             return RecorderPlan(iio.configuration(configuration), source: .iio(iio))
-        case .sensor(.healthQuantity) where source.hasPrefix("ble:"):
-            let strap = try options.openWait(source).run("answer", source: source) { () throws(RecordingError) in
-                try BLEHeartRateSource(address: String(source.dropFirst("ble:".count)), capacityItems: options.capacityItems,
-                                       reconnectSeconds: options.reconnectSeconds)
+        case (.sensor(.healthQuantity), .ble(let address)):
+            let strap = try options.openWait(source).run("answer", source: name) { () throws(RecordingError) in
+                try BLEHeartRateSource(address: address, capacityItems: options.capacityItems, reconnectSeconds: options.reconnectSeconds)
             }
             return RecorderPlan(configuration, source: .ble(strap))
         default:

@@ -207,7 +207,7 @@ public final class LiveLineSource: QueuedSource {
     public init(address: String, format: LineFormat, kind: RecorderKind, expectedFrequencyHz: Double?, capacityItems: Int,
                 overflow: OverflowPolicy = .block) throws(RecordingError) {
         _ = try LineDecoder(format: format, kind: kind, name: address)
-        guard address == "stdin" || address.hasPrefix("tcp:") || address.hasPrefix("unix:") else {
+        guard SourceAddress(address)?.isLive == true else {
             throw RecordingError(file: address, reason: .sample("a live source is stdin, tcp:PORT or unix:PATH"))
         }
         self.address = address

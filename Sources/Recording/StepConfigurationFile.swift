@@ -72,13 +72,15 @@ extension ActiveStepConfiguration {
             }
             let frequency = try number(item["frequency"], "\(at).frequency", nil, in: 0.001...10_000)
             let defaultFrequency = kindName == "accelerometer" || kindName == "deviceMotion" ? RecorderConfiguration.Defaults.motionFrequencyHz : nil
-            let sourceName = item["source"]?.string ?? "simulate"
+            let sourceName = item["source"]?.string ?? SourceAddress.simulate.description
+            let unknownSource = fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH, iio:DEVICE (accelerometer, deviceMotion), ble:ADDRESS (heartRate), alsa:DEVICE (audio)")
+            guard let address = SourceAddress(sourceName) else { throw unknownSource }
             let source: RecorderPlan.Source
             let configuration = RecorderConfiguration(
                 identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
                 rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
                 flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", RecorderConfiguration.Defaults.flushIntervalSeconds, in: 0...3_600)!)
-            if ["alsa:", "iio:", "ble:"].contains(where: { sourceName.hasPrefix($0) }) {
+            if address.isDevice {
                 let defaults = RecorderPlan.DeviceOptions()
                 let options = RecorderPlan.DeviceOptions(
                     iioRoot: item["iioRoot"]?.string ?? defaults.iioRoot,
@@ -89,7 +91,7 @@ extension ActiveStepConfiguration {
                     stop: stop)
                 let plan: RecorderPlan?
                 do {
-                    plan = try RecorderPlan.device(sourceName, configuration, options)
+                    plan = try RecorderPlan.device(address, configuration, options)
                 } catch {
                     throw fail("\(at).source: \(error.description)")
                 }
@@ -98,8 +100,8 @@ extension ActiveStepConfiguration {
                     continue
                 }
             }
-            switch (sourceName, kind) {
-            case ("simulate", _):
+            switch (address, kind) {
+            case (.simulate, _):
                 var settings = SimulatorSettings()
                 settings.cadenceStepsPerMinute = try number(item["cadence"], "\(at).cadence", settings.cadenceStepsPerMinute, in: 1...400)!
                 settings.tapsPerSecond = try number(item["tapsPerSecond"], "\(at).tapsPerSecond", settings.tapsPerSecond, in: 0.01...50)!
@@ -107,11 +109,11 @@ extension ActiveStepConfiguration {
                 settings.calibrationOffsetDecibels = try number(item["calibrationOffset"], "\(at).calibrationOffset",
                                                                 settings.calibrationOffsetDecibels, in: -400...400)!
                 source = .simulate(settings)
-            case (_, .sensor) where sourceName.hasPrefix("replay:"):
-                source = .replay(path: String(sourceName.dropFirst("replay:".count)))
-            case (_, .sensor(let sensorKind)) where sourceName == "stdin" || sourceName.hasPrefix("tcp:") || sourceName.hasPrefix("unix:"):
+            case (.replay(let path), .sensor):
+                source = .replay(path: path)
+            case (_, .sensor(let sensorKind)) where address.isLive:
                 guard let format = LineFormat(rawValue: item["format"]?.string ?? "json") else { throw fail("\(at).format: json, csv or gatt-hex") }
-                if sourceName == "stdin", plans.contains(where: { if case .live(let other) = $0.source { other.address == "stdin" } else { false } }) {
+                if address == .stdin, plans.contains(where: { if case .live(let other) = $0.source { other.address == "stdin" } else { false } }) {
                     throw fail("\(at).source: only one recorder can read stdin")
                 }
                 let capacity = try integer(item["bufferItems"], "\(at).bufferItems", RecorderPlan.DeviceOptions().capacityItems, in: 1...(1 << 26))
@@ -124,7 +126,7 @@ extension ActiveStepConfiguration {
                     throw fail("\(at).source: \(error.description)")
                 }
             default:
-                throw fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH, iio:DEVICE (accelerometer, deviceMotion), ble:ADDRESS (heartRate), alsa:DEVICE (audio)")
+                throw unknownSource
             }
             plans.append(RecorderPlan(configuration, source: source))
         }

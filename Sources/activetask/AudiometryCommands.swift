@@ -215,7 +215,7 @@ struct Tone: ParsableCommand {
         try OptionCheck.require(levelHl, "--level-hl", in: -50...200, "dB HL")
         try OptionCheck.require(rampMs, "--ramp-ms", in: 0...10_000, "ms")
         guard out != nil || play != nil else { throw ValidationError("give --out FILE, --play alsa:DEVICE or both") }
-        if let play, !play.hasPrefix("alsa:") || play.count == "alsa:".count { throw ValidationError("--play takes alsa:DEVICE, got \"\(play)\"") }
+        if let play, HearingTest.alsaDevice(play) == nil { throw ValidationError("--play takes alsa:DEVICE, got \"\(play)\"") }
     }
 
     func run() throws {
@@ -251,7 +251,7 @@ struct Tone: ParsableCommand {
                 try file.commit()
             }
             if let play {
-                let device = String(play.dropFirst("alsa:".count))
+                let device = HearingTest.alsaDevice(play)!
                 let pcm: AlsaPCM
                 do {
                     pcm = try DeviceWait(seconds: RecorderPlan.DeviceOptions().openTimeoutSeconds)

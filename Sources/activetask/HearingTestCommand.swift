@@ -51,13 +51,18 @@ struct HearingTest: ParsableCommand {
         try OptionCheck.require(postStimulusSeconds, "--post-stimulus-seconds", in: 0.1...30, "s")
         guard (headphone == nil) != (calibration == nil) else { throw ValidationError("give --headphone ID or --calibration FILE") }
         if calibration != nil, volume != 1 { throw ValidationError("--volume is for --headphone tables; a measured table holds at the volume it was measured at") }
-        guard device.hasPrefix("alsa:"), device.count > "alsa:".count else { throw ValidationError("--device takes alsa:DEVICE, got \"\(device)\"") }
+        guard Self.alsaDevice(device) != nil else { throw ValidationError("--device takes alsa:DEVICE, got \"\(device)\"") }
         try OptionCheck.require(lowestLevel, "--lowest-level", in: -20...80, "dB HL")
         try OptionCheck.require(ambientSeconds, "--ambient-seconds", in: 0.5...600, "s")
-        if let mic, !mic.hasPrefix("alsa:") || mic.count == "alsa:".count { throw ValidationError("--mic takes alsa:DEVICE, got \"\(mic)\"") }
+        if let mic, Self.alsaDevice(mic) == nil { throw ValidationError("--mic takes alsa:DEVICE, got \"\(mic)\"") }
         if mic == nil, micCalibration != nil { throw ValidationError("--mic-calibration needs --mic") }
         _ = try parsedEars()
         _ = try parsedFrequencies()
+    }
+
+    /// The ALSA device `text` names (`alsa:DEVICE`), nil for any other source.
+    static func alsaDevice(_ text: String) -> String? {
+        if case .alsa(let device) = SourceAddress(text) { device } else { nil }
     }
 
     /// The microphone's offset, dB SPL at RMS 1.0, and whether it is a calibration.
@@ -128,7 +133,7 @@ struct HearingTest: ParsableCommand {
         let opening = DeviceWait(seconds: RecorderPlan.DeviceOptions().openTimeoutSeconds)
         let pcm: AlsaPCM
         do {
-            pcm = try opening.openPCM(String(device.dropFirst("alsa:".count)), direction: .playback, format: .float, sampleRateHz: sampleRate, channels: 2)
+            pcm = try opening.openPCM(Self.alsaDevice(device)!, direction: .playback, format: .float, sampleRateHz: sampleRate, channels: 2)
         } catch {
             throw CommandFailure(.invalidInput, error.description)
         }
@@ -143,7 +148,7 @@ struct HearingTest: ParsableCommand {
                 throw CommandFailure(.badInvocation, "no ISO 8253-1 limits for these frequencies")
             }
             let ambient: AmbientMonitor
-            let micDevice = String(mic.dropFirst("alsa:".count)), seconds = ambientSeconds
+            let micDevice = Self.alsaDevice(mic)!, seconds = ambientSeconds
             do {
                 ambient = try opening.run("open", source: mic) { () throws(RecordingError) in
                     do throws(AudioError) { return try AmbientMonitor(device: micDevice, sampleRateHz: 48_000, offsetDecibels: micOffset, limits: limits) } catch {

@@ -59,6 +59,9 @@ struct Record: AsyncParsableCommand {
     @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE (accelerometer, deviceMotion) or ble:ADDRESS (heartRate) (not for step).")
     var source: String?
 
+    /// `--source` parsed (nil: absent or none of ``SourceAddress/forms``).
+    var address: SourceAddress? { source.flatMap(SourceAddress.init) }
+
     @Option(name: .customLong("out"), help: "Output directory (created if missing).")
     var output: String?
     /// --out (validate() requires it unless --list-devices).
@@ -153,13 +156,12 @@ struct Record: AsyncParsableCommand {
                 return
             }
             guard output != nil else { throw ValidationError("--out DIR is required") }
-            guard let source, ["simulate", "stdin"].contains(source) || ["tcp:", "unix:", "replay:", "alsa:", "iio:", "ble:"].contains(where: { source.hasPrefix($0) }) else {
-                throw ValidationError("--source is required: simulate, stdin, tcp:PORT, unix:PATH, replay:FILE, alsa:DEVICE, iio:DEVICE or ble:ADDRESS")
-            }
-            if source.hasPrefix("ble:"), kind != .heartRate { throw ValidationError("ble:ADDRESS records heartRate only") }
-            if source.hasPrefix("alsa:"), kind != .audio { throw ValidationError("alsa:DEVICE records audio only") }
-            if source.hasPrefix("iio:"), kind != .accelerometer, kind != .deviceMotion {
-                throw ValidationError("iio:DEVICE records accelerometer or deviceMotion items")
+            guard let address else { throw ValidationError("--source is required: \(SourceAddress.forms)") }
+            switch address {
+            case .ble where kind != .heartRate: throw ValidationError("ble:ADDRESS records heartRate only")
+            case .alsa where kind != .audio: throw ValidationError("alsa:DEVICE records audio only")
+            case .iio where kind != .accelerometer && kind != .deviceMotion: throw ValidationError("iio:DEVICE records accelerometer or deviceMotion items")
+            default: break
             }
             guard config == nil else { throw ValidationError("only record step takes a configuration file") }
         }
@@ -190,7 +192,7 @@ struct Record: AsyncParsableCommand {
         // A terminal closing (SIGHUP) ends a recording as SIGINT and SIGTERM do: finished files, nothing torn.
         InterruptSignals.stopOnInterrupt { _ in interruption.stop() }
         if kind == .step { return try await recordStep() }
-        if kind == .audio, let source, source == "stdin" || source.hasPrefix("tcp:") || source.hasPrefix("unix:") {
+        if kind == .audio, address?.isLive == true {
             do { try Self.printResults([try recordAudio()]) } catch let error as RecordingError {
                 throw CommandFailure(.invalidInput, error.description)
             }
@@ -263,34 +265,35 @@ struct Record: AsyncParsableCommand {
                                                   rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
         }
         let plan: RecorderPlan
-        let sourceName = source!
-        if sourceName == "simulate" {
+        let address = address!
+        switch address {
+        case .simulate:
             plan = RecorderPlan(configuration, source: .simulate(settings))
-        } else if sourceName.hasPrefix("replay:") {
-            plan = RecorderPlan(configuration, source: .replay(path: String(sourceName.dropFirst("replay:".count))))
-        } else if ["alsa:", "iio:", "ble:"].contains(where: { sourceName.hasPrefix($0) }) {
+        case .replay(let path):
+            plan = RecorderPlan(configuration, source: .replay(path: path))
+        case .alsa, .iio, .ble:
             let options = RecorderPlan.DeviceOptions(iioRoot: iioRoot, capacityItems: bufferItems, reconnectSeconds: reconnectSeconds,
                                                      openTimeoutSeconds: openTimeoutSeconds, stop: interruption)
             let device: RecorderPlan?
             do {
-                device = try RecorderPlan.device(sourceName, configuration, options)
+                device = try RecorderPlan.device(address, configuration, options)
             } catch {
                 throw CommandFailure(.invalidInput, error.description)
             }
-            guard let device else { throw CommandFailure(.invalidInput, "\(sourceName) cannot record \(kind.rawValue) items") }
+            guard let device else { throw CommandFailure(.invalidInput, "\(address) cannot record \(kind.rawValue) items") }
             plan = device
-        } else {
+        case .stdin, .tcp, .unix:
             // Before any file exists: a bad source leaves nothing behind.
             do {
                 plan = RecorderPlan(configuration, source: .live(try LiveLineSource(
-                    address: sourceName, format: format, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
+                    address: address.description, format: format, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
                     capacityItems: bufferItems, overflow: overflow)))
             } catch {
                 throw CommandFailure(.invalidInput, error.description)
             }
         }
         // A simulation lasts 10 s and a replay its file, a live source until its sender closes, unless --duration says otherwise.
-        let length = duration ?? (source == "simulate" ? 10 : .infinity)
+        let length = duration ?? (address == .simulate ? 10 : .infinity)
         let result = try await runStep(ActiveStepConfiguration(identifier: configuration.identifier, durationSeconds: length, recorders: [plan],
                                                          realTime: !fast))
         let failed = Self.printProblems(result)
@@ -331,12 +334,11 @@ struct Record: AsyncParsableCommand {
 
     /// A streaming source: stdin, or the first sender on `tcp:PORT` / `unix:PATH`; nil for the others.
     private func openStream() throws(RecordingError) -> (descriptor: Int32, name: String)? {
-        guard let source else { return nil }
-        if source == "stdin" { return (0, "stdin") }
-        guard source.hasPrefix("tcp:") || source.hasPrefix("unix:") else { return nil }
-        let listener = try SocketListener(source)
-        printError("listening on \(listener.port.map { "tcp port \($0)" } ?? source)")
-        return (try listener.accept(), source)
+        guard let address, address.isLive else { return nil }
+        if address == .stdin { return (0, address.description) }
+        let listener = try SocketListener(address.description)
+        printError("listening on \(listener.port.map { "tcp port \($0)" } ?? address.description)")
+        return (try listener.accept(), address.description)
     }
 
     /// The audio recorder fed by raw PCM or a WAV stream from stdin or a socket, or by an ALSA
