@@ -1,7 +1,7 @@
 import SensorData
 
-/// One analyzer output value, typed as it reaches every output (architecture.md, "typed values
-/// end to end"): numbers are numbers or null, booleans are booleans, categories are text in
+/// One analyzer output value, typed as it reaches every output (docs/cli.md, after the command
+/// list): numbers are numbers or null, booleans are booleans, categories are text in
 /// fields of their own.
 public enum FeatureValue: Sendable, Hashable {
     /// A number. NaN and ±∞ arise in peer sets (R's `NA`/`NaN`/`Inf`, analysis.md §0); every

@@ -105,8 +105,8 @@ public enum NonFiniteSamples {
     }
 }
 
-/// A source of interleaved audio frames, read block by block (architecture.md: audio streams
-/// in blocks, so memory does not grow with the file's length).
+/// A source of interleaved audio frames, read block by block (audio streams in blocks, so
+/// memory does not grow with the file's length: docs/reliability.md, "Memory model").
 public protocol AudioDecoder: AnyObject {
     /// The file being read, for messages.
     var path: String { get }

@@ -1,8 +1,8 @@
 /// The one way a floating-point number becomes an integer in ActiveTaskKit.
 ///
 /// Every number that comes from a file, a socket or an option can be NaN, ±∞, ±1e308, −0 or a
-/// subnormal; `Int(_:)` on such a value traps (architecture.md, "Numbers from outside are
-/// hostile"). These initialisers never trap: the checking form returns `nil` for a value that is not
+/// subnormal; `Int(_:)` on such a value traps (docs/reliability.md, "Rules now in
+/// the code"). These initialisers never trap: the checking form returns `nil` for a value that is not
 /// finite or falls outside the bounds the caller states, and the clamping form saturates at them
 /// (NaN to the lower bound), for sizes derived from values that were validated earlier.
 extension Int {

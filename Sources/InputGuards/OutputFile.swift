@@ -1,7 +1,7 @@
 import CProcess
 import Glibc
 
-/// A command's output file, written so nothing is lost or destroyed (architecture.md): the bytes
+/// A command's output file, written so nothing is lost or destroyed (docs/reliability.md, "Rules now in the code"): the bytes
 /// go to a new temporary file beside the target (`O_EXCL`, never through a link), are flushed
 /// (`fsync`) and replace the target by `rename` only when complete, so a failing or killed command
 /// leaves the previous output as it was and never a file that looks complete. The temporary file

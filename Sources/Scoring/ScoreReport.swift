@@ -4,7 +4,7 @@ import Foundation
 import SensorData
 
 /// What scoring one recording produced: `{"kind", "file", "dialect", "features", "warnings"}`
-/// (architecture.md, command-line contract), shared by `activetask score` and `activetask batch`.
+/// (docs/cli.md), shared by `activetask score` and `activetask batch`.
 public struct ScoreReport: Sendable {
     public var kind: String
     public var file: String

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import InputGuards
 
-/// `activetask`: records and analyses ResearchKit active-task data (architecture.md,
-/// "Command-line contract"). Exit status: 0 success, 1 analysed but unusable, 2 bad invocation,
+/// `activetask`: records and analyses ResearchKit active-task data (docs/cli.md,
+/// "Exit status, errors and renamed options"). Exit status: 0 success, 1 analysed but unusable, 2 bad invocation,
 /// 3 unreadable or invalid input, 4 its own output (standard output or error) could not be written.
 @main
 struct ActiveTask: AsyncParsableCommand {

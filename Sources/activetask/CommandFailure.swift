@@ -7,7 +7,7 @@ import Scoring
 /// command throws these (or library errors, mapped by ``init(_:)``); `ActiveTask.main` alone
 /// prints the message and exits with the status.
 struct CommandFailure: Error {
-    /// The exit statuses of the command-line contract (architecture.md).
+    /// The exit statuses of the command-line contract (docs/cli.md, "Exit status, errors and renamed options").
     enum Status: Int32 {
         /// Analysed, but the recording is unusable.
         case unusable = 1

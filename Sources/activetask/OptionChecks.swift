@@ -2,7 +2,7 @@ import ArgumentParser
 import InputGuards
 import SensorData
 
-/// Range checks for numeric options (architecture.md, "Numbers from outside are hostile"): NaN,
+/// Range checks for numeric options (docs/reliability.md, "Rules now in the code"): NaN,
 /// ±∞ and values outside the stated range are a bad invocation (exit 2) naming the flag, before
 /// any of them reaches a size, a loop bound or a conversion.
 enum OptionCheck {

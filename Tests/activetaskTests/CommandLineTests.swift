@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Runs the built `activetask` executable (architecture.md: the CLI is tested by running it).
+/// Runs the built `activetask` executable (the CLI is tested by running it, as a user does).
 struct Run {
     var status: Int32
     var stdout: String
