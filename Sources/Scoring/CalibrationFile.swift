@@ -16,7 +16,7 @@ public struct CalibrationFile: Sendable {
         let json = try JSONValue.parse(bytes, file: path)
         guard let offset = json.object?["calibrationOffsetDecibels"]?.number, offset.isFinite, abs(offset) <= 400 else {
             throw ReadError(file: path, reason: .invalidValue(
-                "no calibrationOffsetDecibels within ±400 dB (the JSON object `activetask calibrate --json` prints)"))
+                "no calibrationOffsetDecibels within ±400 dB (the JSON object of a calibration by `activetask calibrate`)"))
         }
         offsetDecibels = offset
     }

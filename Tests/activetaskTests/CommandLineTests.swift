@@ -63,7 +63,16 @@ enum UnixSocket {
     struct ConnectError: Error { var errno: Int32 }
 
     /// A stream socket connected to `path`.
+    /// The socket file appears at bind(2), before listen(2): a connect in between is refused, so
+    /// a refusal is retried for up to 5 s.
     static func connect(_ path: String) throws -> Int32 {
+        for _ in 0..<500 {
+            do { return try connectOnce(path) } catch let error as ConnectError where error.errno == ECONNREFUSED { usleep(10_000) }
+        }
+        return try connectOnce(path)
+    }
+
+    private static func connectOnce(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -73,7 +82,11 @@ enum UnixSocket {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else { throw ConnectError(errno: errno) }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw ConnectError(errno: code)
+        }
         return fd
     }
 }
