@@ -76,6 +76,18 @@ import TestSupport
             return (process.terminationStatus, stderr, Date().timeIntervalSince(start))
         }
 
+        /// `record audio --source alsa:mic` at 16 kHz while a writer holds the FIFO open and
+        /// writes nothing (every read blocks): the run, and the WAV files it left.
+        func recordFromSilentMicrophone(duration: String, terminateAfter: Double? = nil) throws
+            -> (run: (status: Int32, stderr: String, seconds: Double), wavs: [(name: String, dataBytes: Int, fileBytes: Int)]) {
+            let writer = open(fifo, O_RDWR)
+            defer { close(writer) }
+            let out = folder + "/out"
+            let run = try self.run(["record", "audio", "--source", "alsa:mic", "--sample-rate", "16000", "--duration", duration, "--out", out],
+                                   terminateAfter: terminateAfter)
+            return (run, try wavs(out))
+        }
+
         /// The WAV files under `out` (in its recorder folders), each with its data chunk's size (from the RIFF header).
         func wavs(_ out: String) throws -> [(name: String, dataBytes: Int, fileBytes: Int)] {
             let names = FileManager.default.subpaths(atPath: out) ?? []
@@ -110,29 +122,18 @@ import TestSupport
 
     @Test("alsa: a writer holds the FIFO open and writes nothing: the recording ends at its duration plus the stated lag with a source error, and the WAV is whole (0 frames)")
     func alsaSilentDeviceEndsAtDuration() throws {
-        let rig = try Rig()
-        let writer = open(rig.fifo, O_RDWR)
-        defer { close(writer) }
-        let out = rig.folder + "/out"
-        let run = try rig.run(["record", "audio", "--source", "alsa:mic", "--sample-rate", "16000", "--duration", "1", "--out", out])
+        let (run, wavs) = try Rig().recordFromSilentMicrophone(duration: "1")
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("alsa:mic: the device delivered 0 of 16000 frames within the step's 1 s and 2 s more"), "\(run.stderr)")
         #expect(run.seconds < 20)
-        let wavs = try rig.wavs(out)
         #expect(wavs.count == 1 && wavs[0].dataBytes == 0 && wavs[0].fileBytes == 44, "\(wavs)")
     }
 
     @Test("alsa: SIGTERM while every read blocks ends the recording at once with a whole WAV")
     func alsaReadSignal() throws {
-        let rig = try Rig()
-        let writer = open(rig.fifo, O_RDWR)
-        defer { close(writer) }
-        let out = rig.folder + "/out"
-        let run = try rig.run(["record", "audio", "--source", "alsa:mic", "--sample-rate", "16000", "--duration", "50", "--out", out],
-                              terminateAfter: 1.5)
+        let (run, wavs) = try Rig().recordFromSilentMicrophone(duration: "50", terminateAfter: 1.5)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.seconds < 15)
-        let wavs = try rig.wavs(out)
         #expect(wavs.count == 1 && wavs[0].dataBytes == 0 && wavs[0].fileBytes == 44, "\(wavs)")
     }
 

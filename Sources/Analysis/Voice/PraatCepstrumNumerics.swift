@@ -136,7 +136,8 @@ extension PraatCepstralAnalysis {
         guard n > 1 else { return b.first ?? 0 }
         guard !Selection.containsNaN(UnsafeBufferPointer(b)) else { return .nan }
         let place = 0.5 * Double(n) + 0.5
-        let left = min(max(Int(place.rounded(.down)), 1), n - 1)
+        // ⌊place⌋ = ⌊(n + 1)/2⌋, in 1…n − 1 for n ≥ 2: no conversion from Double needed.
+        let left = (n + 1) / 2
         Selection.select(b, left - 1, in: 0..<n)
         let low = b[left - 1]
         var high = b[left]
