@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 //
 // Benchmarks of ActiveTaskKit's hot loops (package-benchmark). Kept out of the main package:
-// with it inside, a clean build of the toolkit was ~5× slower (architecture.md).
+// with it inside, a clean build of the toolkit was ~5× slower (docs/layout.md).
 // Run: cd Benchmarks && swift package benchmark
 
 import Foundation

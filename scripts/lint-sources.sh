@@ -12,9 +12,13 @@
 #    APIs (FileManager, contentsOfFile, write(toFile:), Data(contentsOf:)) only in InputGuards;
 #    sockets (socket, bind, listen, connect, getaddrinfo, setsockopt, accept, shutdown) only in
 #    Recording/SocketListener.swift.
-# Usage: lint-sources.sh [SOURCES]   (default: the package's Sources). Exit 1 listing each violation.
+# 8. Comments cite pages inside the repository: every `docs/PAGE.md §N` resolves to a section
+#    heading of that page, and no comment cites a design note by a bare name (analysis.md, …).
+# Usage: lint-sources.sh [SOURCES [DOCS]]   (default: the package's Sources and docs). Exit 1
+# listing each violation.
 set -euo pipefail
 sources="${1:-$(cd "$(dirname "$0")/.." && pwd)/Sources}"
+docs="${2:-$sources/../docs}"
 status=0
 report() { # rule, matches
     if [ -n "$2" ]; then
@@ -45,4 +49,20 @@ report "a feature without a doc comment" \
         /struct [A-Za-z0-9]+/ { match($0, /struct [A-Za-z0-9]+/); name = substr($0, RSTART + 7, RLENGTH - 7); inside = name ~ /(Features|Measures|Statistics|Distances|Regularity)$/ }
         inside && /^ *public var [A-Za-z0-9]+:/ && previous !~ /^ *\/\/\// { print FILENAME ":" FNR ": " $0 }
         { previous = $0 }' || true)"
+report "a comment citing a page outside the repository (cite docs/PAGE.md §N)" \
+    "$(grep -rnE --include='*.swift' '(^|[^/A-Za-z0-9_])(analysis|analyses|formats|audiometry|architecture)\.md' "$sources" || true)"
+unresolved() { # file:line:docs/PAGE.md §N of every citation whose page or section is missing
+    grep -rnoE --include='*.swift' 'docs/[a-z-]+\.md( ?§ ?[0-9]+(\.[0-9]+)?)?' "$sources" | while IFS= read -r hit; do
+        cite="${hit#*:*:}"
+        page="$docs/${cite#docs/}"
+        page="${page%%.md*}.md"
+        section="$(printf '%s' "$cite" | sed -nE 's/.*§ ?([0-9]+(\.[0-9]+)?).*/\1/p')"
+        if [ ! -f "$page" ]; then
+            echo "$hit (no such page)"
+        elif [ -n "$section" ] && ! grep -qE "^#+ ${section//./\\.}[. ]|^- \*\*${section//./\\.} " "$page"; then
+            echo "$hit (no section $section)"
+        fi
+    done
+}
+report "a citation of docs/ that does not resolve to a page and section" "$(unresolved)"
 exit $status

@@ -40,7 +40,7 @@ SHARED = ROOT.parent / "shared" / "data"
 
 def weighting_sos(rate, weighting):
     """IEC 61672-1:2013 A or C weighting as the toolkit designs it (FrequencyWeighting.swift,
-    analysis.md §3.1), written out again here so the check values compare the same filter: the
+    docs/analyses.md §3.1), written out again here so the check values compare the same filter: the
     poles from the standard's design values (Annex E: fr = 1 kHz, fL = 10^1.5, fH = 10^3.9 Hz,
     D = √½, fA = 10^2.45 Hz); the low-frequency sections (double zero at z = 1, poles by the
     bilinear transform); the f4 double pole as a matched section (M. Vicanek, "Matched Second Order

@@ -1,5 +1,5 @@
 """pdkit's GaitProcessor next to `activetask evaluate oxford` on the Oxford Step Counter walks
-(analysis.md §2.10; Oxford Step Counter dataset, CC BY 4.0).
+(docs/analyses.md §2.10; Oxford Step Counter dataset, CC BY 4.0).
 
 pdkit 1.4's documented use: heel strikes of the acceleration magnitude at 100 Hz
 (`GaitProcessor.heel_strikes(mag_sum_acc)`). Each walk is resampled linearly to 100 Hz first

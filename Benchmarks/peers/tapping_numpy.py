@@ -1,4 +1,4 @@
-"""An independent numpy transcription of the mhealthtools 0.2.1 tapping features (analysis.md §1.2-1.4),
+"""An independent numpy transcription of the mhealthtools 0.2.1 tapping features (docs/analyses.md §1.2-1.4),
 used two ways:
 
 1. cross-check: `python3 Benchmarks/peers/tapping_numpy.py --check FILE...` (or `--random N` for N random

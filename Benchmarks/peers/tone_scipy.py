@@ -1,4 +1,4 @@
-"""Peer for tone verification (audiometry.md §10), written independently with numpy/scipy:
+"""Peer for tone verification (docs/audiometry.md §10), written independently with numpy/scipy:
 flat-top peak level (scipy.signal.windows.flattop, periodic), Hann log-parabolic frequency,
 a four-parameter sine fit (scipy.optimize.curve_fit, IEEE 1057 model) and THD+N from its residual.
 

@@ -4,7 +4,7 @@ import SensorData
 /// list): numbers are numbers or null, booleans are booleans, categories are text in
 /// fields of their own.
 public enum FeatureValue: Sendable, Hashable {
-    /// A number. NaN and ±∞ arise in peer sets (R's `NA`/`NaN`/`Inf`, analysis.md §0); every
+    /// A number. NaN and ±∞ arise in peer sets (R's `NA`/`NaN`/`Inf`, docs/analyses.md §0); every
     /// output writes a non-finite number as null (JSON, store) or an empty cell (CSV).
     case number(Double)
     /// A yes/no fact (`researchKitTooLoud`, `asymmetric`): JSON true/false, SQLite 0/1.

@@ -5,7 +5,7 @@ internal import CFFmpeg
 /// Decodes `.m4a` (AAC, ALAC) and anything else FFmpeg 5.1 reads, in process, through
 /// libavformat + libavcodec + libswresample, to interleaved Float. libavformat's MP4 demuxer
 /// marks the samples outside the edit list (AAC encoder priming and padding) and libavcodec
-/// drops them, the same path the `ffmpeg` tool takes (formats.md §5.2).
+/// drops them, the same path the `ffmpeg` tool takes (docs/formats.md §5.2).
 ///
 /// Built only with the package trait `FFmpeg`. All handles have this one owner and are freed in
 /// `deinit`, including after a failed `init`.

@@ -3,7 +3,7 @@ import Foundation
 
 /// Decodes any audio FFmpeg reads (`.m4a` AAC/ALAC above all) by running the `ffmpeg` tool and
 /// reading 32-bit float PCM from its standard output, block by block. FFmpeg's MP4 demuxer applies
-/// the edit list, so AAC encoder priming is trimmed (formats.md §5.2).
+/// the edit list, so AAC encoder priming is trimmed (docs/formats.md §5.2).
 ///
 /// Used when the package is built without the `FFmpeg` trait and the tool is installed
 /// (Debian: `ffmpeg`).

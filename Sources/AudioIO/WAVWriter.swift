@@ -1,7 +1,7 @@
 internal import CSndFile
 
 /// Writes RIFF WAV through libsndfile: 16- or 24-bit PCM or 32-bit IEEE float, any channel
-/// count and rate (formats.md §5.3). With `updateHeaderOnWrite` the header is rewritten after
+/// count and rate (docs/formats.md §5.3). With `updateHeaderOnWrite` the header is rewritten after
 /// every write, so a process killed between writes leaves a valid file.
 public final class WAVWriter {
     /// Sample encoding of the file.

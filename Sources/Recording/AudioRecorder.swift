@@ -3,7 +3,7 @@ import InputGuards
 import Foundation
 import Glibc
 
-/// Records audio blocks into a streaming WAV file (formats.md §5.3) through libsndfile with the
+/// Records audio blocks into a streaming WAV file (docs/formats.md §5.3) through libsndfile with the
 /// header rewritten on every write, so a killed process leaves a playable file with every block
 /// written. Keeps a live level meter (peak and RMS of the last block and of the whole recording).
 public final class AudioRecorder {

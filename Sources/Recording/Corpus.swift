@@ -4,7 +4,7 @@ import SensorData
 
 /// A generated batch corpus (`activetask generate-corpus`, the batch benchmark): mPower-like
 /// task runs. Run i goes to OUT/run-NNNNN/ as unpacked AppCore uploads — tapping/, walking/ and
-/// voice/ with an info.json manifest (formats.md §8.1) — plus an ORKEnvironmentSPLMeterResult
+/// voice/ with an info.json manifest (docs/formats.md §8.1) — plus an ORKEnvironmentSPLMeterResult
 /// and an ORKdBHLToneAudiometryResult. Each run has its own seed, cadence (90–130 steps/min) and
 /// voice F0 (100–220 Hz), so every file's content differs.
 public enum Corpus {
@@ -50,7 +50,7 @@ public enum Corpus {
 }
 
 extension SampleGenerator {
-    /// An AppCore `info.json`: taskRun UUID, item, and the files with their timestamps (formats.md §8.1).
+    /// An AppCore `info.json`: taskRun UUID, item, and the files with their timestamps (docs/formats.md §8.1).
     mutating func manifest(item: String, files: [String]) -> JSONValue {
         let stamp = JSONValue.string(DateString(secondsSince1970: start.secondsSince1970, utcOffsetSeconds: 0).researchKitText)
         return .object(JSONObject([

@@ -1,7 +1,7 @@
 import InputGuards
 import Glibc
 
-/// ResearchKit's data logger (`ORKDataLogger`, formats.md §2): a `{"items":[…]}` file that is a
+/// ResearchKit's data logger (`ORKDataLogger`, docs/formats.md §2): a `{"items":[…]}` file that is a
 /// complete JSON document after every append. Items are buffered in memory and appended in one
 /// write per flush (every `flushIntervalSeconds`, or on `flush()`); a process killed at any moment
 /// leaves a valid file holding every item up to the last completed flush. The buffer is also
@@ -15,7 +15,7 @@ public final class DataLogger {
     public struct Configuration: Sendable {
         /// Directory of the log files (must exist).
         public var directory: String
-        /// `<recorderType>_<UUID with _>` (formats.md §3.1).
+        /// `<recorderType>_<UUID with _>` (docs/formats.md §3.1).
         public var logName: String
         /// `.json` on file names (ResearchKit ≥ 3.2.0); false for the older names without extension.
         public var jsonExtension = true
@@ -120,7 +120,7 @@ public final class DataLogger {
                 do { try FileSystem.synchronize(descriptor, path: currentPath) } catch { throw .system(error) }
             }
         } catch {
-            // Restore the last complete document (formats.md §2.2 step 3).
+            // Restore the last complete document (docs/formats.md §2.2 step 3).
             if checkpoint >= 2 { try? writeFully(Array("]}".utf8), at: checkpoint - 2) }
             try? FileSystem.truncate(descriptor, path: currentPath, to: Int64(checkpoint))
             throw error

@@ -61,9 +61,9 @@ public final class LineReader {
 
 /// How a line source encodes its samples.
 public enum LineFormat: String, Sendable, Hashable, CaseIterable {
-    /// One recorder item object per line, the layout of formats.md §4.
+    /// One recorder item object per line, the layout of docs/formats.md §4.
     case json
-    /// A header line naming item fields (formats.md §4 names, `coordinate.latitude` style for
+    /// A header line naming item fields (docs/formats.md §4 names, `coordinate.latitude` style for
     /// nested ones), then one item per line; empty cells are absent fields.
     case csv
     /// Heart rate only: Bluetooth Heart Rate Measurement values (GATT 0x2A37) in hex, one per

@@ -12,7 +12,7 @@ public struct RecorderConfiguration: Sendable, Hashable {
         case audio(sampleRateHz: Int, channels: Int, encoding: WAVWriter.Encoding)
     }
 
-    /// The file result's identifier (`accelerometer`, `deviceMotion`, `audio`, …; formats.md §3.3).
+    /// The file result's identifier (`accelerometer`, `deviceMotion`, `audio`, …; docs/formats.md §3.3).
     public var identifier: String
     public var kind: Kind
     /// Requested sampling frequency, Hz (motion recorders; written to the file result's userInfo).
@@ -57,7 +57,7 @@ public struct FileResult: Sendable, Hashable {
     /// ResearchKit's userInfo (accelerometer: `{"frequency": Hz}`).
     public var userInfo: [String: Double]
 
-    /// `ORKFileResult` in dialect A (formats.md §6); dates in the given UTC offset.
+    /// `ORKFileResult` in dialect A (docs/formats.md §6); dates in the given UTC offset.
     public func researchKitJSON(utcOffsetSeconds: Int) -> JSONValue {
         var object = JSONObject()
         object.append("_class", .string("ORKFileResult"))
@@ -73,7 +73,7 @@ public struct FileResult: Sendable, Hashable {
     }
 }
 
-/// The folder and file-name stem of one recorder instance (formats.md §3.1).
+/// The folder and file-name stem of one recorder instance (docs/formats.md §3.1).
 struct RecorderLocation {
     let uuid: String
     let folder: String
@@ -87,7 +87,7 @@ struct RecorderLocation {
     }
 }
 
-/// Records sensor items into ResearchKit data-logger files (formats.md §2–§4).
+/// Records sensor items into ResearchKit data-logger files (docs/formats.md §2–§4).
 public final class SensorRecorder {
     public let configuration: RecorderConfiguration
     public let kind: RecorderKind

@@ -152,7 +152,7 @@ public struct SampleGenerator: Sendable {
     }
 
     /// A task result holding the tapping step: the accelerometer file result first, the
-    /// tapping result last (formats.md §7).
+    /// tapping result last (docs/formats.md §7).
     mutating func taskResult(_ tapping: TappingResult) -> JSONValue {
         let end = tapping.endDate!.researchKitText
         let file = JSONValue.object(JSONObject([

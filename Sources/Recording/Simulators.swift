@@ -12,7 +12,7 @@ public struct SimulatorSettings: Sendable, Hashable {
     /// Audio: room noise at this A-weighted level, dB(A) SPL, instead of the voice.
     public var roomNoiseDBA: Double?
     /// Audio: dB SPL that an RMS of 1.0 reads (the microphone calibration the noise is set for;
-    /// ResearchKit's iPhone value 117.3 by default, analysis.md §3.5).
+    /// ResearchKit's iPhone value 117.3 by default, docs/analyses.md §3.5).
     public var calibrationOffsetDecibels: Double
 
     public init(cadenceStepsPerMinute: Double = 110, tapsPerSecond: Double = 5, roomNoiseDBA: Double? = nil,
@@ -148,7 +148,7 @@ public enum Simulator {
     /// the RMS gain of the A-weighting for a flat spectrum up to the Nyquist frequency. The same
     /// noise on every channel; seeded per frame, so any block is reproducible. (A meter whose A
     /// filter is the 1× bilinear design reads this white noise about 0.8 dB low at 48 kHz, the
-    /// top-octave error of analysis.md §3.3; oversampled 4×, within 0.05 dB.)
+    /// top-octave error of docs/analyses.md §3.3; oversampled 4×, within 0.05 dB.)
     /// `aWeightedGain` is ``aWeightedGain(sampleRateHz:)``, computed once by callers that make many blocks.
     public static func roomNoise(first: Int, count: Int, sampleRateHz: Double, channels: Int, levelDBA: Double,
                                  calibrationOffsetDecibels: Double, aWeightedGain: Double? = nil, seed: UInt64 = 11) -> [Float] {

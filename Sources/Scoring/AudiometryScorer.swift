@@ -4,7 +4,7 @@ import SensorData
 
 /// Scores an audiogram — a ResearchKit `ORKdBHLToneAudiometryResult` or a data row of an NHANES
 /// AUXU CSV — with ``Audiogram`` (thresholds, PTA3/PTA4, WHO 2021/1991 and Clark grades,
-/// asymmetry; audiometry.md §10–11), and for outputVolume < 1 a `volumeCorrected` set (§7.5).
+/// asymmetry; docs/audiometry.md §10–11), and for outputVolume < 1 a `volumeCorrected` set (§7.5).
 public enum AudiometryScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         /// CSV data row (first = 1).

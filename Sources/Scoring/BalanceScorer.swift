@@ -3,7 +3,7 @@ import Analysis
 import SensorData
 
 /// Scores the rest part of a walking task — the participant standing still — with the sway and
-/// rest-tremor features of ``GaitAnalysis`` (analysis.md §2.8 sway: Mancini et al. 2012; §2.9 the
+/// rest-tremor features of ``GaitAnalysis`` (docs/analyses.md §2.8 sway: Mancini et al. 2012; §2.9 the
 /// tremor spectrum), never with steps and cadence: a rest recording's "cadence" is noise. A
 /// recording is a rest part when its step identifier, manifest column or file name says `rest`
 /// (``GaitScorer/part(file:steps:)``); without one, the recordings nothing names at all are

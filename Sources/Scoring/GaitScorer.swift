@@ -4,14 +4,14 @@ import SensorData
 
 /// Scores walking recordings (accelerometer or device-motion JSON, CSV motion, pedometer files;
 /// an unpacked upload; a task result with the recorder files it names) with ``GaitAnalysis`` and
-/// ``PedometerAnalysis`` (analysis.md §2), one feature set per motion recording.
+/// ``PedometerAnalysis`` (docs/analyses.md §2), one feature set per motion recording.
 public enum GaitScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         /// What the caller states about a CSV table (columns, units, the Oxford layout); the
         /// rest is detected from the header and the data.
         public var csv = MotionCSVOverrides()
         public var lenient = false
-        /// The gait analysis's own parameters (analysis.md §2).
+        /// The gait analysis's own parameters (docs/analyses.md §2).
         public var analysis = GaitAnalysis.Parameters()
         public init() {}
 

@@ -1,7 +1,7 @@
 import AudioIO
 import SensorData
 
-/// What a file's first bytes say it is, never its extension (formats.md §1): the first step of
+/// What a file's first bytes say it is, never its extension (docs/formats.md §1): the first step of
 /// the one classifier, ``LoadedInput/load(_:lenient:audio:inspect:)``.
 public enum InputSniffer {
     /// What the first bytes say.
@@ -47,7 +47,7 @@ public enum InputSniffer {
         return .text
     }
 
-    /// Container signatures of formats.md §1.
+    /// Container signatures of docs/formats.md §1.
     static func audioSignature(_ b: [UInt8]) -> String? {
         func ascii(_ range: Range<Int>, _ text: String) -> Bool {
             range.upperBound <= b.count && Array(b[range]) == Array(text.utf8)

@@ -4,7 +4,7 @@ import InputGuards
 import SensorData
 
 /// What a file is, decided once from its content by ``LoadedInput/load(_:lenient:inspect:)``,
-/// the toolkit's one classifier (formats.md §1): extensions are never consulted. `info`,
+/// the toolkit's one classifier (docs/formats.md §1): extensions are never consulted. `info`,
 /// `score`, `report` and `batch` all switch on it.
 public enum InputKind: Sendable {
     /// JSON (or an empty file, which only a recorder's current log may be): its layout says which
@@ -75,7 +75,7 @@ public struct LoadedInput: Sendable {
     /// Reads and classifies `path`.
     ///
     /// - Parameters:
-    ///   - lenient: JSON with a torn tail keeps its complete items (formats.md §11).
+    ///   - lenient: JSON with a torn tail keeps its complete items (docs/formats.md §11).
     ///   - inspect: called with the file's bytes, in order (once for a file held whole, block by
     ///     block for long audio).
     ///   - audio: what becomes of an audio file's bytes (``AudioBytes``).

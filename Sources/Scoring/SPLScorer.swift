@@ -4,7 +4,7 @@ import AudioIO
 import SensorData
 
 /// Scores environment sound: audio streamed through ``SoundLevelMeter`` (IEC 61672-1 A/C/Z,
-/// F/S, Leq, SEL, Lmax, L10/50/90) with ResearchKit's quiet-room decision (analysis.md §3), or
+/// F/S, Leq, SEL, Lmax, L10/50/90) with ResearchKit's quiet-room decision (docs/analyses.md §3), or
 /// an `ORKEnvironmentSPLMeterResult`, whose readings get the same decision rule.
 public enum SPLScorer {
     public struct Parameters: Sendable, Hashable, Codable {
@@ -95,7 +95,7 @@ public enum SPLScorer {
     }
 }
 
-/// ResearchKit's quiet-room decision on a series of readings (analysis.md §3.6;
+/// ResearchKit's quiet-room decision on a series of readings (docs/analyses.md §3.6;
 /// ORKEnvironmentSPLMeterStep): the step passes at the first reading that ends a run of
 /// `requiredContiguousIntervals` readings below the threshold.
 public struct SPLDecisionFeatures: Sendable, Hashable, Encodable {
@@ -121,7 +121,7 @@ public struct SPLDecisionFeatures: Sendable, Hashable, Encodable {
     }
 }
 
-/// Environment sound metered from audio (IEC 61672-1:2013 class 1 weighting; analysis.md §3), in dB
+/// Environment sound metered from audio (IEC 61672-1:2013 class 1 weighting; docs/analyses.md §3), in dB
 /// re 20 µPa through the calibration offset.
 public struct SPLMeterFeatures: Sendable, Hashable, Encodable {
     /// A-weighted equivalent level, dB(A).

@@ -41,7 +41,7 @@ public enum Score: Sendable {
     }
 }
 
-/// A tapping result scored by ``TappingAnalysis`` (analysis.md §1).
+/// A tapping result scored by ``TappingAnalysis`` (docs/analyses.md §1).
 public struct TappingScore: Sendable {
     public var report: ScoreReport
     /// The result scored (of those in the file: the one chosen by identifier, or the first).
@@ -53,7 +53,7 @@ public struct TappingScore: Sendable {
     public var depressThreshold: Double
 }
 
-/// One motion recording of a walking task, scored by ``GaitAnalysis`` (analysis.md §2).
+/// One motion recording of a walking task, scored by ``GaitAnalysis`` (docs/analyses.md §2).
 public struct GaitRecording: Sendable {
     /// The file (and step) the recording came from.
     public var name: String
@@ -73,7 +73,7 @@ public struct BalanceScore: Sendable {
     public var recordings: [GaitRecording]
 }
 
-/// A voice recording scored by ``VoiceAnalysis`` (analysis.md §4).
+/// A voice recording scored by ``VoiceAnalysis`` (docs/analyses.md §4).
 public struct VoiceScore: Sendable {
     public var report: ScoreReport
     public var format: AudioFormat
@@ -84,7 +84,7 @@ public struct VoiceScore: Sendable {
 }
 
 /// Environment sound: audio metered by ``SoundLevelMeter`` or the readings of an
-/// `ORKEnvironmentSPLMeterResult`, with ResearchKit's quiet-room decision (analysis.md §3).
+/// `ORKEnvironmentSPLMeterResult`, with ResearchKit's quiet-room decision (docs/analyses.md §3).
 public struct SPLScore: Sendable {
     public enum Source: Sendable {
         /// LAeq per interval of the audio, dB(A).
@@ -104,7 +104,7 @@ public struct SPLScore: Sendable {
 
     /// The metered audio as ResearchKit's `ORKEnvironmentSPLMeterResult` records it: the readings up
     /// to the one at which the step passes (all of them when it fails), and the sensitivity offset
-    /// 94 − calibration offset (analysis.md §3.5); nil unless audio was metered.
+    /// 94 − calibration offset (docs/analyses.md §3.5); nil unless audio was metered.
     public var researchKitResult: SPLMeterResult? {
         guard case .audio(let result) = source, !readingsDecibels.isEmpty else { return nil }
         let recorded = passIndex.map { Array(readingsDecibels[...$0]) } ?? readingsDecibels
@@ -118,11 +118,11 @@ public struct LoudnessScore: Sendable {
     public var features: LoudnessFeatures
 }
 
-/// An audiogram scored by ``Audiogram`` (audiometry.md §10–11).
+/// An audiogram scored by ``Audiogram`` (docs/audiometry.md §10–11).
 public struct AudiogramScore: Sendable {
     public var report: ScoreReport
     public var audiogram: Audiogram
-    /// The thresholds corrected for an output volume below 1 (audiometry.md §7.5), when that applies.
+    /// The thresholds corrected for an output volume below 1 (docs/audiometry.md §7.5), when that applies.
     public var volumeCorrected: Audiogram?
     /// What the plot's legend says: headphone, volume, correction.
     public var legend: [String]

@@ -3,7 +3,7 @@ import Analysis
 import SensorData
 
 /// Scores a tapping result (either dialect, alone, in a task result, a flattened archive or a bare
-/// `TappingSamples` array) with ``TappingAnalysis`` (analysis.md §1).
+/// `TappingSamples` array) with ``TappingAnalysis`` (docs/analyses.md §1).
 public enum TappingScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         public var convention: TappingAnalysis.Convention = .mhealthtools

@@ -3,7 +3,7 @@ import Foundation
 import InputGuards
 import SensorData
 
-/// An upload archive (`.zip`: AppCore, Bridge, SageResearch; formats.md §8.1) read in place, from
+/// An upload archive (`.zip`: AppCore, Bridge, SageResearch; docs/formats.md §8.1) read in place, from
 /// the bytes already loaded, without writing anything: each entry is classified like a file
 /// (``LoadedInput/classify(_:format:path:lenient:)``) under the path `ARCHIVE/ENTRY`.
 ///

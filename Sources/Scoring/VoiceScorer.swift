@@ -5,7 +5,7 @@ import InputGuards
 import SensorData
 
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
-/// Praat-definition F0, jitter, shimmer and HNR on channel 0 (analysis.md §4) in the set `atk`,
+/// Praat-definition F0, jitter, shimmer and HNR on channel 0 (docs/analyses.md §4) in the set `atk`,
 /// Praat's Burg formants of the voiced frames in `formants`, Praat's CPPS in `cepstral`, librosa's
 /// MFCCs in `mfcc`, eGeMAPS v02's spectral balance, loudness and temporal features in `egemaps`.
 ///

@@ -281,7 +281,7 @@ public struct BiquadCascade: Sendable, Hashable {
 }
 
 /// First-order exponential averaging of squared samples, the time weighting of IEC 61672-1:
-/// y[n] = y[n−1] + α·(x[n] − y[n−1]), α = 1 − e^(−1/(fs·τ)), starting at 0 (analysis.md §3.4).
+/// y[n] = y[n−1] + α·(x[n] − y[n−1]), α = 1 − e^(−1/(fs·τ)), starting at 0 (docs/analyses.md §3.4).
 public struct ExponentialAverage: Sendable {
     public let alpha: Double
     /// The current average.

@@ -5,7 +5,7 @@ import Glibc
 ///
 /// Poles from the standard's design values fr = 1 kHz, fL = 10^1.5 Hz, fH = 10^3.9 Hz,
 /// D = √½, fA = 10^2.45 Hz, computed exactly (not the rounded 20.6/107.7/737.9/12194 Hz), and the
-/// curves normalised by |H(1 kHz)| (analysis.md §3.1).
+/// curves normalised by |H(1 kHz)| (docs/analyses.md §3.1).
 public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
     case a = "A", c = "C", z = "Z"
 
@@ -49,7 +49,7 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
     ///   squared magnitude equals the analogue one at 0 Hz, fs/4 and Nyquist.
     /// Against the analogue curve (IEC 61672-1 Annex E) at 44.1 / 48 kHz: within 0.09 dB up to
     /// 10 kHz, −0.11 / −0.03 dB at 12.5 kHz, −0.54 / −0.36 dB at 16 kHz (class 1 allows −17 dB there);
-    /// pink noise integrated to Nyquist +0.01 dB, white noise −0.03 / −0.02 dB (analysis.md §3.3;
+    /// pink noise integrated to Nyquist +0.01 dB, white noise −0.03 / −0.02 dB (docs/analyses.md §3.3;
     /// tested in `FrequencyWeightingTests`). Z is an empty cascade. Rates must exceed 2 kHz.
     public func filter(sampleRateHz fs: Double) -> BiquadCascade {
         guard self != .z else { return BiquadCascade(sections: []) }
@@ -98,7 +98,7 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
 
 /// K-weighting of ITU-R BS.1770-4: a high-frequency shelf followed by the RLB high-pass, for any
 /// rate with B. De Man's parameterisation (jiixyj/libebur128 `ebur128.c`; it reproduces the
-/// standard's 48 kHz table to 1e-15, analysis.md §4.3).
+/// standard's 48 kHz table to 1e-15, docs/analyses.md §4.3).
 public enum KWeighting {
     public static func filter(sampleRateHz fs: Double) -> BiquadCascade {
         var k = tan(.pi * 1681.974450955533 / fs)

@@ -1,6 +1,6 @@
 import CKernels
 
-/// Acceleration split against a gravity estimate, per sample (analysis.md §2.3, step 4): with
+/// Acceleration split against a gravity estimate, per sample (docs/analyses.md §2.3, step 4): with
 /// u = g/|g| ((0, 0, 1) where |g| is 0) and d = a − g, the vertical component v = d·u, the
 /// horizontal remainder h = d − v·u and |d|. CKernels' `atk_gravity_decompose`, four or eight
 /// samples per vector step; each value rounds as the scalar expression written left to right

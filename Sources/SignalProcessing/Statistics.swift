@@ -1,7 +1,7 @@
 import CKernels
 import InputGuards
 /// Descriptive statistics over contiguous Double data, with the definitions the peers use
-/// (R 4.x and e1071 for the tapping features of analysis.md §1.3). NaN in the input propagates
+/// (R 4.x and e1071 for the tapping features of docs/analyses.md §1.3). NaN in the input propagates
 /// (as in R without `na.rm`); an empty input gives NaN.
 public enum Statistics {
     /// Arithmetic mean.

@@ -3,7 +3,7 @@ import Glibc
 /// Streaming 2× upsampling by zero-stuffing and a linear-phase half-band FIR low-pass (Kaiser
 /// window design, ``kaiserWindow(count:beta:)``): 191 taps, β = 7, cut-off at the original Nyquist
 /// frequency, run as two polyphase branches. The pass band is flat to ±0.01 dB up to 0.42 × the input rate (20 kHz at 48 kHz),
-/// which is what bilinear weighting filters need to be run at 2× or 4× (analysis.md §3.3). The
+/// which is what bilinear weighting filters need to be run at 2× or 4× (docs/analyses.md §3.3). The
 /// output is delayed by (taps − 1)/2 output samples; state carries across blocks.
 public struct HalfBandUpsampler: Sendable {
     /// 4m + 3 taps, so the centre tap falls on the odd branch.

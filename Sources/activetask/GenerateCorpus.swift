@@ -9,7 +9,7 @@ struct GenerateCorpus: ParsableCommand {
         abstract: "Write N deterministic mPower-like task runs: tapping, walking (accelerometer, device motion, pedometer), 10-s voice, SPL and dB HL audiometry.",
         discussion: """
             Run i goes to OUT/run-NNNNN/ as unpacked AppCore uploads — tapping/ and walking/ and voice/ with an info.json \
-            manifest (formats.md §8.1) — plus an ORKEnvironmentSPLMeterResult and an ORKdBHLToneAudiometryResult. Each run has \
+            manifest (docs/formats.md §8.1) — plus an ORKEnvironmentSPLMeterResult and an ORKdBHLToneAudiometryResult. Each run has \
             its own seed, cadence (90–130 steps/min) and voice F0 (100–220 Hz), so every file's content differs. The voice \
             is a 44.1-kHz 16-bit WAV (mPower uploaded ALAC .m4a, which no Debian encoder writes).
             """

@@ -112,7 +112,7 @@ struct MotionCSVOptions: ParameterOptions {
     var accelerationUnit: MotionCSVLayout.AccelerationUnit?
 }
 
-/// The motion analysis's parameters (analysis.md §2), shared by gait and balance.
+/// The motion analysis's parameters (docs/analyses.md §2), shared by gait and balance.
 struct MotionAnalysisOptions: ParameterOptions {
     static let path = ["analysis"]
     private static var p: GaitAnalysis.Parameters { defaults.gait.analysis }

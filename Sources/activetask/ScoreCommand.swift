@@ -234,7 +234,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(
             commandName: "audiometry",
             abstract: "Audiogram of a ResearchKit dB HL result or an AUXU… CSV row: thresholds, PTA3/PTA4, WHO 2021 grades, asymmetry.",
-            discussion: "When outputVolume < 1 the recorded thresholds are reported unchanged and a second set, volumeCorrected, adds the volume offset ResearchKit ≥ 3.1.0 did not apply (audiometry.md §7.5), assuming the volume did not change during the test."
+            discussion: "When outputVolume < 1 the recorded thresholds are reported unchanged and a second set, volumeCorrected, adds the volume offset ResearchKit ≥ 3.1.0 did not apply (docs/audiometry.md §7.5), assuming the volume did not change during the test."
         )
 
         @OptionGroup var options: ScoreOptions
@@ -255,7 +255,7 @@ extension ScoreCommand {
     }
 }
 
-/// ResearchKit's device calibrations (analysis.md §3.5): a preset for the SPL calibration offset.
+/// ResearchKit's device calibrations (docs/analyses.md §3.5): a preset for the SPL calibration offset.
 enum CalibrationDevice: String, ExpressibleByArgument, CaseIterable {
     case iphone, ipad
 

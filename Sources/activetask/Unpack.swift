@@ -4,7 +4,7 @@ import Glibc
 import InputGuards
 import SensorData
 
-/// `activetask unpack`: writes the entries of a flattened archive (formats.md §8.4) as the files
+/// `activetask unpack`: writes the entries of a flattened archive (docs/formats.md §8.4) as the files
 /// of an upload folder, which `batch`, `score` and `info` read like any unpacked upload.
 ///
 /// Entry names come from the input, so they are checked before anything is written: a name that

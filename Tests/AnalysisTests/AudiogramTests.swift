@@ -4,7 +4,7 @@ import TestSupport
 @testable import Analysis
 @testable import SensorData
 
-/// audiometry.md §11–§12: audiograms from results and AUXU rows, averages, grades, plots.
+/// docs/audiometry.md §11–§12: audiograms from results and AUXU rows, averages, grades, plots.
 @Suite struct AudiogramTests {
     static func audiogram(right: [Double: Double?], left: [Double: Double?]) -> Audiogram {
         var audiogram = Audiogram()
@@ -120,7 +120,7 @@ import TestSupport
     func simulatedRoundTrip() throws {
         // A step-like listener (slope 10⁻⁶ dB, no false alarms or lapses) with true thresholds
         // 2.5 dB below the 5-dB grid hears exactly the levels ≥ T + 2.5, so the ResearchKit
-        // procedure must find T + 2.5 (the deterministic listener of audiometry.md §4).
+        // procedure must find T + 2.5 (the deterministic listener of docs/audiometry.md §4).
         let truth = Self.audiogram(right: [500: 12.5, 1000: 22.5, 2000: 37.5], left: [1000: 2.5, 4000: 57.5])
         let listener = VirtualListener(slopeDecibels: 1e-6, falseAlarmRate: 0, lapseRate: 0)
         let test = AudiometrySimulation.test(truth: truth, procedure: .researchkit, listener: listener, seed: 3,

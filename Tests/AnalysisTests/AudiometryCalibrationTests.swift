@@ -4,7 +4,7 @@ import TestSupport
 @testable import Analysis
 @testable import SignalProcessing
 
-/// audiometry.md §13 D19–D21c and F26–F30.
+/// docs/audiometry.md §13 D19–D21c and F26–F30.
 @Suite struct AudiometryCalibrationTests {
     @Test("D19: standard RETSPLs: TDH-39 1 kHz 40 dB HL, ER-3A (HA-2) 4 kHz 20 dB HL, supra-aural 250 Hz 0 dB HL")
     func standardRETSPL() {

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import Analysis
 
-/// analysis.md §3.5: the calibration offset from a calibrator recording.
+/// docs/analyses.md §3.5: the calibration offset from a calibrator recording.
 @Suite struct CalibrationTests {
     static let rate = 8_000.0
 

@@ -5,7 +5,7 @@ import TestSupport
 @testable import SensorData
 @testable import SignalProcessing
 
-/// analysis.md §5 G: analytic gait vectors.
+/// docs/analyses.md §5 G: analytic gait vectors.
 @Suite struct GaitTests {
     /// A signal whose dynamic vertical acceleration is `v(t)` m/s² along the up-axis `u`, Android
     /// convention (a = (g0 + v)·u), sampled at `rate` with optional timestamp jitter (s).
@@ -257,7 +257,7 @@ import TestSupport
     }
 }
 
-/// analysis.md §2.10 on the Oxford Step Counter walks (CC BY 4.0, credit "Oxford Step Counter
+/// docs/analyses.md §2.10 on the Oxford Step Counter walks (CC BY 4.0, credit "Oxford Step Counter
 /// dataset"): the targets of the issue, checked on every run.
 @Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct OxfordAccuracyTests {

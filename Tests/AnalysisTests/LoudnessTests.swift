@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Analysis
 
-/// analysis.md §5 C: EBU Tech 3341/3342 cases synthesised at 48 kHz (1 kHz sines; "dBFS" = peak).
+/// docs/analyses.md §5 C: EBU Tech 3341/3342 cases synthesised at 48 kHz (1 kHz sines; "dBFS" = peak).
 @Suite struct LoudnessTests {
     static let rate = 48_000.0
 

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Analysis
 @testable import SignalProcessing
 
-/// analysis.md §5 A4–A5 and B.
+/// docs/analyses.md §5 A4–A5 and B.
 @Suite struct SoundLevelTests {
     static func sine(_ f: Double, seconds: Double, rate: Double, amplitude: Double = 1) -> [Double] {
         (0..<Int(seconds * rate)).map { amplitude * sin(2 * Double.pi * f * Double($0) / rate) }
@@ -82,7 +82,7 @@ import TestSupport
     /// IEC 61672-1 tone bursts through the default meter (A-weighted F and S, metered from the
     /// first sample, no settling skipped) at the start of the file, 10 ms in and 3.7 s in: max
     /// L_AF and L_AS re the steady 4 kHz level follow 10·lg(1 − e^(−Tb/τ)) and L_AE re 1 s of
-    /// steady follows 10·lg(Tb/1 s) (analysis.md §3.7). Tolerances: ±0.1 dB down to 1 ms and
+    /// steady follows 10·lg(Tb/1 s) (docs/analyses.md §3.7). Tolerances: ±0.1 dB down to 1 ms and
     /// ±0.3 dB below (a single cycle's spectrum spreads across the A slope), both inside the
     /// class-1 acceptance limits of the standard's tone-burst table.
     @Test("B1 at any position, A-weighted, default meter: bursts at t = 0, 10 ms and 3.7 s",

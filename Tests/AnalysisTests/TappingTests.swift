@@ -4,7 +4,7 @@ import TestSupport
 @testable import Analysis
 @testable import SensorData
 
-/// analysis.md §5 T: mhealthtools 0.2.1 and mPower-sdata run in R 4.2.2 with e1071 1.7-13.
+/// docs/analyses.md §5 T: mhealthtools 0.2.1 and mPower-sdata run in R 4.2.2 with e1071 1.7-13.
 @Suite struct TappingTests {
     /// Fixture T1 (recorded order; row 7 repeats row 6, row 9 is out of order).
     static let t1: TappingResult = {
@@ -106,7 +106,7 @@ import TestSupport
         #expect(atk.buttonTapCount == 13 && atk.left.targetDistanceMedianPoints == set["targetDistanceMedianPointsLeft"]?.number)
     }
 
-    @Test("T2: the three errors of analysis.md §1.2, in order")
+    @Test("T2: the three errors of docs/analyses.md §1.2, in order")
     func errors() {
         func result(_ rows: [(Double, Double, TapButton)]) -> TappingResult {
             var result = TappingResult(dialect: .appCore)

@@ -4,7 +4,7 @@ import TestSupport
 @testable import Analysis
 @testable import SensorData
 
-/// audiometry.md §3.8, §4, §5 and §13 D16–D18.
+/// docs/audiometry.md §3.8, §4, §5 and §13 D16–D18.
 @Suite struct ThresholdEngineTests {
     /// "30+ 20+ 10−" → [(30, heard), (20, heard), (10, missed)]; p = pre-stimulus, c = clipped.
     static func parse(_ text: String) -> [(Double, PresentationResponse)] {
@@ -110,7 +110,7 @@ import TestSupport
     }
 }
 
-/// audiometry.md §4: ResearchKit's own golden set, driven exactly as ResearchKit's test.
+/// docs/audiometry.md §4: ResearchKit's own golden set, driven exactly as ResearchKit's test.
 @Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
 struct GoldenSetTests {
     @Test("all 3,561 audiograms: 24,927 × 2 runs and the 28,488-entry combined run recover every threshold")

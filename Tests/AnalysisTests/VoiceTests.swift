@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import Analysis
 
-/// analysis.md §5 E (Praat 6.1.38 via parselmouth 0.4.7 and analytic values).
+/// docs/analyses.md §5 E (Praat 6.1.38 via parselmouth 0.4.7 and analytic values).
 @Suite struct VoiceTests {
     static let rate = 44_100.0
 

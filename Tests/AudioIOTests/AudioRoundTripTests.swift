@@ -242,7 +242,7 @@ import TestSupport
         }
     }
 
-    /// AAC carries encoder priming that the MP4 edit list removes (formats.md §5.2): the decoded
+    /// AAC carries encoder priming that the MP4 edit list removes (docs/formats.md §5.2): the decoded
     /// length must be the source's within ±1024 frames; ALAC is lossless and exact.
     @Test("AAC and ALAC .m4a made by ffmpeg decode with priming trimmed", .enabled(if: FFmpegToolDecoder.tools != nil, "needs the ffmpeg tool"),
           arguments: AudioInput.Backend.allCases.filter { $0 != .libsndfile && AudioInput.availableBackends.contains($0) })

@@ -45,7 +45,7 @@ import TestSupport
         let stop = StopSignal()
         stop.stop()
         let stopped = try await ActiveStep.run(step, outputDirectory: folder.url.path, stop: stop)
-        #expect(stopped.endReason == "stopped" && stopped.fileResults.isEmpty)  // nothing recorded: no file (formats.md §2.2)
+        #expect(stopped.endReason == "stopped" && stopped.fileResults.isEmpty)  // nothing recorded: no file (docs/formats.md §2.2)
     }
 
     @Test("configuration errors name the key", arguments: [

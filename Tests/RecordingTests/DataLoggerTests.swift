@@ -19,7 +19,7 @@ func isValidJSON(_ path: String) -> Bool {
     return (try? JSONSerialization.jsonObject(with: data)) != nil
 }
 
-/// formats.md §2: the data logger's byte protocol, buffering, rollover and names.
+/// docs/formats.md §2: the data logger's byte protocol, buffering, rollover and names.
 @Suite struct DataLoggerTests {
     @Test("§2.2 bytes: nothing until the first append, then a complete document after every append; no file for no items")
     func protocolBytes() throws {

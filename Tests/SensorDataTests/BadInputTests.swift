@@ -1,7 +1,7 @@
 import Testing
 @testable import SensorData
 
-/// formats.md §11: errors name the file, what is wrong and where; anomalies become warnings.
+/// docs/formats.md §11: errors name the file, what is wrong and where; anomalies become warnings.
 @Suite struct BadInputTests {
     func error(_ text: String, file: String = "accel_X-20190527003506.json", lenient: Bool = false) -> ReadError? {
         do {

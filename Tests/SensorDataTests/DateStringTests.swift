@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct DateStringTests {
     // Expected Unix times from Python's datetime.fromisoformat(...).timestamp().
-    @Test("the three forms of formats.md §4.8, Z and fractions")
+    @Test("the three forms of docs/formats.md §4.8, Z and fractions")
     func forms() throws {
         let cases: [(String, Double, Int)] = [
             ("2019-05-27T00:35:06-0700", 1_558_942_506, -25_200),

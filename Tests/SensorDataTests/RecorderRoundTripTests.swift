@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import SensorData
 
-/// Writer → reader for every recorder schema (formats.md §12 "Writer must produce" 9).
+/// Writer → reader for every recorder schema (docs/formats.md §12 "Writer must produce" 9).
 @Suite struct RecorderRoundTripTests {
     /// A series of `kind` with random values that exercise every field: fractions with 17
     /// significant digits, integers, omitted optionals, whole-second dates.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SignalProcessing
 
-/// analysis.md §3.1–3.3 and §5 A.
+/// docs/analyses.md §3.1–3.3 and §5 A.
 @Suite struct WeightingTests {
     @Test("exact IEC 61672-1 pole frequencies")
     func poles() {
@@ -26,7 +26,7 @@ import Testing
     }
 
     /// IEC 61672-1:2013 nominal A and C at the exact band frequencies 1000·10^(0.1(n−30)), n = 10…43,
-    /// and the class 1 limits (measured − design) of analysis.md §3.2.
+    /// and the class 1 limits (measured − design) of docs/analyses.md §3.2.
     static let bands: [(nominal: Double, a: Double, c: Double, upper: Double, lower: Double)] = [
         (10, -70.4, -14.3, 3.5, -.infinity), (12.5, -63.4, -11.2, 3.0, -.infinity), (16, -56.7, -8.5, 2.5, -4.5),
         (20, -50.5, -6.2, 2.5, -2.5), (25, -44.7, -4.4, 2.5, -2.0), (31.5, -39.4, -3.0, 2.0, -2.0), (40, -34.6, -2.0, 1.5, -1.5),

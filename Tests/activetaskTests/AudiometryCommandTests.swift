@@ -21,11 +21,11 @@ import TestSupport
         #expect(abs((json["levelDbfs"] as? Double ?? 0) - -20) <= 0.01)
         #expect(abs((json["frequencyHz"] as? Double ?? 0) - 1000) <= 0.01)
         #expect((json["thdDecibels"] as? Double ?? 0) < -100)  // float32 samples: harmonics at the rounding floor
-        #expect(abs((json["riseTimeMilliseconds"] as? Double ?? 0) - 29.06) <= 0.2)  // raised cosine, 50 ms: audiometry.md F30
+        #expect(abs((json["riseTimeMilliseconds"] as? Double ?? 0) - 29.06) <= 0.2)  // raised cosine, 50 ms: docs/audiometry.md F30
         #expect(json["rampsWithin20To50Milliseconds"] as? Bool == true)
     }
 
-    @Test("tone in dB HL: AirPods, 1 kHz, 30 dB HL at volume 0.5 plays at −47.89 dBFS (audiometry.md §7.5); clipping and short ramps refused")
+    @Test("tone in dB HL: AirPods, 1 kHz, 30 dB HL at volume 0.5 plays at −47.89 dBFS (docs/audiometry.md §7.5); clipping and short ramps refused")
     func toneHearingLevel() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -55,7 +55,7 @@ import TestSupport
         #expect(atk["rightWHO2021Grade"] as? String == "mild")
         #expect(atk["right8000HzDbHL"] is NSNull)
         #expect(atk["right8000HzStatus"] as? String == "noResponse")
-        // AirPods volume curve, key 0.8125 = 13/16: V = −10 dB (audiometry.md §7.4).
+        // AirPods volume curve, key 0.8125 = 13/16: V = −10 dB (docs/audiometry.md §7.4).
         let corrected = try #require(features(run, "volumeCorrected"))
         #expect(corrected["rightPTA4DbHL"] as? Double == 10)
         #expect(corrected["rightWHO2021Grade"] as? String == "normal")

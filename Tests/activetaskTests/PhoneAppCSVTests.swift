@@ -4,7 +4,7 @@ import TestSupport
 
 /// Phone-app CSV exports (issue 16, point 6), generated in each app's header layout from one
 /// known walk: 30 s at 100 Hz whose vertical acceleration is sin(2π·1.8t) + 0.5·sin(π·1.8t + 0.3)
-/// m/s² — 108 steps/min, 54 steps (analysis.md §5 G1). Every export must give that cadence,
+/// m/s² — 108 steps/min, 54 steps (docs/analyses.md §5 G1). Every export must give that cadence,
 /// with gravity (total acceleration) and without it (linear acceleration).
 @Suite struct PhoneAppCSVTests {
     static let rate = 100.0

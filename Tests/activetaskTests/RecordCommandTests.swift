@@ -258,7 +258,7 @@ import TestSupport
         #expect(run.status == 0, "\(run.stderr)")
         let wav = try #require(files(in: folder.url.path).first { $0.hasSuffix(".wav") })
         // White noise puts half its power above 12 kHz, where the 1× bilinear A filter reads low
-        // (analysis.md §3.3); oversampled, the meter follows the analogue curve the noise is set by.
+        // (docs/analyses.md §3.3); oversampled, the meter follows the analogue curve the noise is set by.
         let score = try Run(["score", "spl", "--json", "--oversampling", "4", wav])
         let laeq = try #require(((score.json?["features"] as? [String: Any])?["atk"] as? [String: Any])?["laeqDecibels"] as? Double)
         #expect(abs(laeq - 50) < 0.15, "LAeq \(laeq)")

@@ -65,7 +65,7 @@ struct ScoreRealMPowerTests {
 
 @Suite struct ScoreWalkingTaskTests {
     /// An unpacked walking upload: outbound walk, rest device motion, outbound pedometer, with
-    /// mPower's translated names (formats.md §8.3).
+    /// mPower's translated names (docs/formats.md §8.3).
     @Test("a walking-task folder: gait per walking step with the pedometer of its own step; the rest step is scored by balance (sway, tremor), not gait")
     func folder() throws {
         let folder = try TemporaryFolder()

@@ -5,10 +5,10 @@ import TestSupport
 /// `scripts/lint-sources.sh`: the source rules the compiler does not check (one file-system
 /// layer, a thin executable, features read as fields).
 @Suite struct SourceRulesTests {
-    static func lint(_ sources: String? = nil) throws -> (status: Int32, output: String) {
+    static func lint(_ sources: String? = nil, docs: String? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [SharedData.packageRoot.appendingPathComponent("scripts/lint-sources.sh").path] + (sources.map { [$0] } ?? [])
+        process.arguments = [SharedData.packageRoot.appendingPathComponent("scripts/lint-sources.sh").path] + (sources.map { [$0] } ?? []) + (docs.map { [$0] } ?? [])
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
@@ -38,6 +38,9 @@ import TestSupport
               ("Batch/Peek.swift", "let text = try String(contentsOfFile: path, encoding: .utf8)", "Foundation's file APIs outside InputGuards"),
               ("Recording/Listen.swift", "let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)", "sockets outside Recording/SocketListener.swift"),
               ("Recording/Close.swift", "_ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))", "sockets outside Recording/SocketListener.swift"),
+              ("Scoring/Cite.swift", "/// The quiet-room rule (analysis.md §3.6).", "a comment citing a page outside the repository"),
+              ("Scoring/Section.swift", "/// Bad inputs (docs/formats.md §12).", "does not resolve to a page and section"),
+              ("Scoring/Page.swift", "/// The plan (docs/plans.md §1).", "does not resolve to a page and section"),
           ])
     func plantedViolation(file: String, line: String, rule: String) throws {
         let folder = try TemporaryFolder()
@@ -48,10 +51,13 @@ import TestSupport
         _ = try folder.write("InputGuards/FileSystem.swift", "var info = stat()\nlet fd = open(path, O_RDONLY)\nFileManager.default.fileExists(atPath: path)\n")
         _ = try folder.write("InputGuards/SystemClock.swift", "clock_gettime(clock, &now)\n")
         _ = try folder.write("Recording/SocketListener.swift", "let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)\n")
-        _ = try folder.write("Batch/Doc.swift", "/// calls stat(2) through the layer\n")
-        #expect(try Self.lint(folder.url.path).status == 0)
+        _ = try folder.write("Batch/Doc.swift", "/// calls stat(2) through the layer; bad inputs (docs/formats.md §11, docs/formats.md §4.8)\n")
+        try FileManager.default.createDirectory(atPath: folder.path("docs"), withIntermediateDirectories: true)
+        _ = try folder.write("docs/formats.md", "# Formats\n## 4. Items\n### 4.8 Dates\n## 11. Bad inputs\n")
+        let docs = folder.path("docs")
+        #expect(try Self.lint(folder.url.path, docs: docs).status == 0)
         _ = try folder.write(file, line + "\n")
-        let result = try Self.lint(folder.url.path)
+        let result = try Self.lint(folder.url.path, docs: docs)
         #expect(result.status == 1 && result.output.contains(rule) && result.output.contains(file), "\(result.output)")
     }
 }

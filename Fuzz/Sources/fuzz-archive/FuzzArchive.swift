@@ -1,4 +1,4 @@
-// Upload archives (.zip with info.json, formats.md §8.1) read in place: what `info`, `score` and
+// Upload archives (.zip with info.json, docs/formats.md §8.1) read in place: what `info`, `score` and
 // `batch` do with one — list and classify its entries, then score the upload with every analyzer
 // on the entry it would choose. Hostile archives must end in a clear error naming the archive.
 import Scoring

@@ -1,4 +1,4 @@
-// Audiometry and SPL-meter results (formats.md §11): read and scored as `score audiometry` and
+// Audiometry and SPL-meter results (docs/formats.md §11): read and scored as `score audiometry` and
 // `score spl` do (audiogram, volume correction, ResearchKit's SPL decision).
 import Scoring
 import FuzzSupport

@@ -1,4 +1,4 @@
-// CSV inputs (formats.md §5): motion CSV scored for gait with the detected layout and with the
+// CSV inputs (docs/formats.md §5): motion CSV scored for gait with the detected layout and with the
 // Oxford layout, and the AUXU audiometry table, as `score gait` and `score audiometry` read them.
 import Scoring
 import FuzzSupport

@@ -1,4 +1,4 @@
-// JSON recorder files (formats.md §3–4: `{"items": […]}`, bare arrays, both item dialects, flattened
+// JSON recorder files (docs/formats.md §3–4: `{"items": […]}`, bare arrays, both item dialects, flattened
 // archives): what `activetask info` and `score gait` do with a file — describe it, then score it.
 import Scoring
 import FuzzSupport

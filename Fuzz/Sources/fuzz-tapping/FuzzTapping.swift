@@ -1,4 +1,4 @@
-// Tapping results in either dialect (formats.md §9–10), alone, in task results or flattened
+// Tapping results in either dialect (docs/formats.md §9–10), alone, in task results or flattened
 // archives: read and scored under every convention, as `score tapping` does.
 import Analysis
 import Scoring

@@ -1,7 +1,7 @@
 import Glibc
 import SensorData
 
-/// Thresholds per ear and frequency, and their summaries (audiometry.md §11).
+/// Thresholds per ear and frequency, and their summaries (docs/audiometry.md §11).
 public struct Audiogram: Sendable {
     public enum Ear: Int, Sendable, CaseIterable {
         case left = 0, right = 1
@@ -52,7 +52,7 @@ public struct Audiogram: Sendable {
         }
     }
 
-    /// From one row of `AUXU…` columns (NHANES AUX files; audiometry.md §6): the ear from the
+    /// From one row of `AUXU…` columns (NHANES AUX files; docs/audiometry.md §6): the ear from the
     /// name's last letter (R/L), `AUXU1K1` the first 1 kHz test and `AUXU1K2` its retest. NHANES
     /// codes 666 (no response) as a tested frequency without threshold; NaN and 888 (could not
     /// obtain) as not tested. Columns without an ear letter are ignored.

@@ -7,7 +7,7 @@ extension Audiogram {
         Int(exactly: x.rounded()).map(String.init) ?? "\(x)"
     }
 
-    /// Thresholds, pure-tone averages and grades (audiometry.md §11), with the warnings that
+    /// Thresholds, pure-tone averages and grades (docs/audiometry.md §11), with the warnings that
     /// explain undefined averages (never silently substituted) and retests that disagree.
     public var features: (features: AudiogramFeatures, warnings: [String]) {
         var warnings: [String] = []
@@ -62,7 +62,7 @@ extension Audiogram.Ear: Encodable {
     }
 }
 
-/// The features of an audiogram (audiometry.md §11), right ear first. Averages are of dB HL
+/// The features of an audiogram (docs/audiometry.md §11), right ear first. Averages are of dB HL
 /// thresholds (ISO 389-1 RETSPL reference); grades follow WHO 2021 (World report on hearing),
 /// WHO 1991 and Clark (1981).
 public struct AudiogramFeatures: Sendable, Hashable, Encodable {

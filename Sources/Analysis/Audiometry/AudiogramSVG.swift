@@ -2,7 +2,7 @@ import InputGuards
 import Glibc
 
 extension Audiogram {
-    /// An SVG audiogram by ASHA (1990) *Guidelines for Audiometric Symbols* (audiometry.md §12):
+    /// An SVG audiogram by ASHA (1990) *Guidelines for Audiometric Symbols* (docs/audiometry.md §12):
     /// log frequency axis 125–8000 Hz with octave ticks and 750/1500/3000/6000 between, dB HL
     /// increasing downwards from −10 to 120 with a 10 dB grid, one octave as wide as 20 dB is
     /// tall; air conduction right red O, left blue X, joined by lines per ear except to no-response

@@ -1,6 +1,6 @@
 import SensorData
 
-/// ResearchKit's golden-set protocol (audiometry.md §4; ResearchKit `ORKAudiometryTests.m`): each
+/// ResearchKit's golden-set protocol (docs/audiometry.md §4; ResearchKit `ORKAudiometryTests.m`): each
 /// audiogram drives the ResearchKit procedure with a listener that hears iff the level ≥ its
 /// threshold; run A uses AUXU1K1 for 1 kHz, run B AUXU1K2, run C both 1 kHz entries in one list.
 public enum GoldenSet {

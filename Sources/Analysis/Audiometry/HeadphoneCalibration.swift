@@ -1,7 +1,7 @@
 import InputGuards
 import Glibc
 
-/// ResearchKit's headphone calibration tables (audiometry.md §7, from ResearchKit
+/// ResearchKit's headphone calibration tables (docs/audiometry.md §7, from ResearchKit
 /// `…/ORKAudiometry/*.plist` at the versions named) and the standard RETSPLs (§8), with the
 /// conversions dB HL ↔ dB SPL ↔ digital amplitude (§9.1).
 public enum HeadphoneCalibration {
@@ -160,7 +160,7 @@ public enum HeadphoneCalibration {
         return spl + v + 30 - 1 - retspl
     }
 
-    /// Standard RETSPLs, dB re 20 µPa (audiometry.md §8), only entries verified in at least two
+    /// Standard RETSPLs, dB re 20 µPa (docs/audiometry.md §8), only entries verified in at least two
     /// independent public transcriptions; unverified cells (TDH-39 at 750 and 1500 Hz) are absent.
     public enum Transducer: String, Sendable, CaseIterable {
         case genericSupraAural = "supra-aural (ISO 389-1 / ANSI S3.6, IEC 60318-1)"

@@ -1,7 +1,7 @@
 import Glibc
 import SignalProcessing
 
-/// Virtual listeners for the threshold procedures (audiometry.md §5 D18 generalised): a
+/// Virtual listeners for the threshold procedures (docs/audiometry.md §5 D18 generalised): a
 /// logistic psychometric function around the true threshold with false alarms and lapses,
 ///   P(yes | L) = γ + (1 − γ − λ)·1/(1 + e^(−(L − T)/s)),
 /// γ the false-alarm rate, λ the lapse rate, s the slope (dB).

@@ -22,14 +22,14 @@ public protocol ThresholdProcedure: Sendable {
     var presentations: [(level: Double, response: PresentationResponse)] { get }
 }
 
-/// ResearchKit's dB HL procedure, literally (audiometry.md §3; ResearchKit `ORKAudiometry.m` at
+/// ResearchKit's dB HL procedure, literally (docs/audiometry.md §3; ResearchKit `ORKAudiometry.m` at
 /// HEAD daba8c9): initial descent 10 down, big steps +20/+10/+10 for misses before any genuine
 /// response then +5, a floor rule at −10 dB HL, the per-level tally with provisional hits,
 /// acceptance at ≥ 50 % of ≥ 2 presentations with the level below at ≤ 50 % (or at the floor),
 /// the 2-presentation rule, the floor-hit route, a cap of 20 presentations, and ResearchKit's
 /// handling of pre-stimulus taps and clipping.
 ///
-/// Differences from ResearchKit (audiometry.md §3.7): state resets for every entry (ResearchKit
+/// Differences from ResearchKit (docs/audiometry.md §3.7): state resets for every entry (ResearchKit
 /// only when the frequency changes), and the tally is keyed by the exact level (ResearchKit: the
 /// level as a 32-bit float) — identical for the default list and every 0.5-dB grid.
 public struct ResearchKitThresholdProcedure: ThresholdProcedure {
@@ -122,7 +122,7 @@ public struct ResearchKitThresholdProcedure: ThresholdProcedure {
         present()
     }
 
-    /// audiometry.md §3.5, evaluated on a genuine response at `l` (the tally already holds it).
+    /// docs/audiometry.md §3.5, evaluated on a genuine response at `l` (the tally already holds it).
     private func accept(_ l: Double) -> Bool {
         if let entry = tally[l], Double(entry.heard) / Double(entry.count) >= 0.5, entry.count >= 2 {
             let below = tally[l - parameters.stepUp]
@@ -135,7 +135,7 @@ public struct ResearchKitThresholdProcedure: ThresholdProcedure {
 }
 
 /// The ASHA-style modified Hughson–Westlake procedure (ASHA 2005 "Guidelines for Manual
-/// Pure-Tone Threshold Audiometry"; ANSI S3.21-2004; audiometry.md §5): familiarisation at 30,
+/// Pure-Tone Threshold Audiometry"; ANSI S3.21-2004; docs/audiometry.md §5): familiarisation at 30,
 /// then 50 and +10 per miss; 10 down after a hit, 5 up after a miss; threshold at the lowest
 /// level with ≥ 2 ascending hits and ≥ 50 % of ascending presentations; a second hit at the floor
 /// ends at the floor ("≤ −10"); a miss at the ceiling is no response; 40 presentations at most.

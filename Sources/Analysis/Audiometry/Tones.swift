@@ -2,7 +2,7 @@ import InputGuards
 import Glibc
 import SignalProcessing
 
-/// Audiometric pure tones (audiometry.md §9.2): a Double phase accumulator, full level for
+/// Audiometric pure tones (docs/audiometry.md §9.2): a Double phase accumulator, full level for
 /// `durationSeconds`, on/off ramps, on the left, right or both channels (the other silent).
 public struct ToneSpecification: Sendable, Hashable {
     public enum Ear: String, Sendable, CaseIterable { case left, right, both }
@@ -111,7 +111,7 @@ public struct ToneSpecification: Sendable, Hashable {
     }
 }
 
-/// FFT verification of a recorded or generated tone (audiometry.md §10; F. J. Harris, Proc. IEEE
+/// FFT verification of a recorded or generated tone (docs/audiometry.md §10; F. J. Harris, Proc. IEEE
 /// 66(1), 1978): level from the flat-top spectrum's peak bin, frequency from the Hann spectrum by
 /// log-parabolic interpolation refined by a four-parameter sine fit (IEEE Std 1057), THD from
 /// flat-top harmonic amplitudes, THD+N from the residual of the sine fit.
@@ -229,7 +229,7 @@ extension ToneVerification {
 }
 
 /// What ``ToneVerification/features(interleaved:channels:sampleRateHz:)`` measures on a recorded
-/// tone (audiometry.md §10; ``ToneVerification/Result``).
+/// tone (docs/audiometry.md §10; ``ToneVerification/Result``).
 public struct ToneFeatures: Sendable, Hashable, Encodable {
     /// Sine-fit frequency (IEEE Std 1057), Hz; the Hann estimate when the fit fails.
     public var frequencyHz: Double

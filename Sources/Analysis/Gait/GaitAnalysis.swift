@@ -3,7 +3,7 @@ import Glibc
 import SensorData
 import SignalProcessing
 
-/// Gait from a phone's accelerometer anywhere on the body (analysis.md §2.3–2.7): vertical
+/// Gait from a phone's accelerometer anywhere on the body (docs/analyses.md §2.3–2.7): vertical
 /// projection against the gravity estimate, walking bouts, steps as peaks of the 0.5–3 Hz
 /// band, cadence by four estimators, step/stride times, Moe-Nilssen regularity and symmetry,
 /// and Menz harmonic ratio; sway on mostly-still recordings (§2.8) and the tremor spectrum
@@ -145,7 +145,7 @@ public enum GaitAnalysis {
     }
 
     /// The warning for `count` rows left out because they hold an acceleration beyond ±1,000 g or
-    /// a rotation rate beyond ±1,000 rad/s (analysis.md §2.3, step 1; docs/reliability.md).
+    /// a rotation rate beyond ±1,000 rad/s (docs/analyses.md §2.3, step 1; docs/reliability.md).
     static func implausibleRowsWarning(_ count: Int) -> String {
         "implausibleValues: \(count) row\(count == 1 ? "" : "s") with an acceleration beyond ±1,000 g (9,806.65 m/s²) or a rotation rate beyond ±1,000 rad/s, which no phone sensor measures, left out"
     }
@@ -286,7 +286,7 @@ struct StepAnalysis {
         return parts
     }
 
-    /// Steps of one bout (analysis.md §2.5): peaks of the band signal with prominence ≥
+    /// Steps of one bout (docs/analyses.md §2.5): peaks of the band signal with prominence ≥
     /// prominenceFactor × SD, spaced ≥ max(spacingFactor × step period, minimumSpacing),
     /// refined parabolically; in stride mode (R(step) < strideModeRatio × R(stride)) the peaks
     /// are strides and a step is added half-way between consecutive strides.
@@ -313,7 +313,7 @@ struct StepAnalysis {
         return positions
     }
 
-    // MARK: Bouts (analysis.md §2.4)
+    // MARK: Bouts (docs/analyses.md §2.4)
 
     /// 2-s windows, 1-s hop: walking if SD(|a_d|) ≥ walkingSdG·g and ≥ walkingBandFraction of
     /// v's 0.3–15 Hz power lies in the step band; windows merged across ≤ mergeGap, bouts shorter
@@ -359,9 +359,9 @@ struct StepAnalysis {
         return merged.filter { Double($0.count) / fs >= p.minimumBoutSeconds }
     }
 
-    // MARK: Lags (analysis.md §2.6–2.7)
+    // MARK: Lags (docs/analyses.md §2.6–2.7)
 
-    /// Step and stride lags from the autocorrelation R of `x` (analysis.md §2.6, with a check
+    /// Step and stride lags from the autocorrelation R of `x` (docs/analyses.md §2.6, with a check
     /// the spec's rule lacks): stride candidates are the local maxima of R in [0.5, 2.4] s with
     /// R ≥ 0.5 × the largest; taking them by increasing lag, a candidate c is the stride if R has
     /// a positive local maximum in [0.35·c, 0.65·c] (the step), else c is itself a step (R at

@@ -1,6 +1,6 @@
 import SignalProcessing
 
-/// Scoring of step counts and cadence against foot-contact ground truth, as analysis.md §2.10
+/// Scoring of step counts and cadence against foot-contact ground truth, as docs/analyses.md §2.10
 /// prescribes for the Oxford Step Counter walks.
 public enum GaitEvaluation {
     /// One walk's outcome.

@@ -1,4 +1,4 @@
-/// Which cadence estimator supplied ``GaitFeatures/cadenceStepsPerMinute`` (analysis.md §2.6).
+/// Which cadence estimator supplied ``GaitFeatures/cadenceStepsPerMinute`` (docs/analyses.md §2.6).
 public enum CadenceSource: String, Sendable, Hashable, Encodable {
     /// The step-based value (≥ 8 steps, within 10 % of the autocorrelation value, or alone).
     case steps
@@ -22,7 +22,7 @@ public struct AxisRegularity: Sendable, Hashable, SuffixNamedFeatures {
     public var regularityIndex: Double?
 }
 
-/// Regularity, symmetry and harmonic ratios of the longest walking bout, trimmed (analysis.md §2.7).
+/// Regularity, symmetry and harmonic ratios of the longest walking bout, trimmed (docs/analyses.md §2.7).
 public struct GaitRegularity: Sendable, Hashable, Encodable {
     /// Step lag of the vertical autocorrelation, samples (fractional, at `rateHz`).
     public var stepLagSamples: Double?
@@ -41,7 +41,7 @@ public struct GaitRegularity: Sendable, Hashable, Encodable {
     public var harmonicRatioML: Double?
 }
 
-/// Accelerometric sway of a rest recording (analysis.md §2.8; Mancini et al. 2012, J NeuroEng
+/// Accelerometric sway of a rest recording (docs/analyses.md §2.8; Mancini et al. 2012, J NeuroEng
 /// Rehabil 9:59) over the longest gap-free segment minus its first 5 s (when ≥ 10 s long); null
 /// when that segment is shorter than 5 s or the recording is mostly walking.
 public struct SwayFeatures: Sendable, Hashable, Encodable {
@@ -63,7 +63,7 @@ public struct SwayFeatures: Sendable, Hashable, Encodable {
     public var swayF95Hz: Double?
 }
 
-/// Tremor spectrum (analysis.md §2.9) of the longest gap-free segment (≥ 5 s, ≥ 30 Hz): per axis
+/// Tremor spectrum (docs/analyses.md §2.9) of the longest gap-free segment (≥ 5 s, ≥ 30 Hz): per axis
 /// demeaned, zero-phase 1-Hz high-pass, Welch PSD (Hann, 4-s segments, 50 % overlap), axes
 /// summed; of the dynamic acceleration (`Accel`) and, for device motion, the rotation rate (`Gyro`).
 public struct TremorFeatures: Sendable, Hashable, Encodable {
@@ -85,11 +85,11 @@ public struct TremorFeatures: Sendable, Hashable, Encodable {
     public var tremorPeakProminenceGyro: Double?
 }
 
-/// The features of one walking recording (analysis.md §2.5–2.9), in output order.
+/// The features of one walking recording (docs/analyses.md §2.5–2.9), in output order.
 public struct GaitFeatures: Sendable, Hashable, Encodable {
     /// Detected steps, count.
     public var stepCount: Int
-    /// The cadence chosen by analysis.md §2.6's rule, steps/min.
+    /// The cadence chosen by docs/analyses.md §2.6's rule, steps/min.
     public var cadenceStepsPerMinute: Double?
     /// The estimator the cadence came from.
     public var cadenceSource: CadenceSource
@@ -130,7 +130,7 @@ public struct GaitFeatures: Sendable, Hashable, Encodable {
     public var cadenceWindowsStepsPerMinute: [Double]?
 }
 
-/// Cadence and totals from ResearchKit pedometer updates (analysis.md §2.6).
+/// Cadence and totals from ResearchKit pedometer updates (docs/analyses.md §2.6).
 public struct PedometerFeatures: Sendable, Hashable, Encodable {
     /// 60·(S_last − S_first)/(E_last − E_first); one item: 60·S/(E − startDate); null below a 10-s span, steps/min.
     public var cadencePedometerStepsPerMinute: Double?

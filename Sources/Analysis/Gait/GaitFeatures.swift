@@ -3,7 +3,7 @@ import Glibc
 import SignalProcessing
 
 extension StepAnalysis {
-    /// The four cadence estimators of analysis.md §2.6 and the chosen value, steps/min.
+    /// The four cadence estimators of docs/analyses.md §2.6 and the chosen value, steps/min.
     struct Cadence {
         var fromSteps: Double?
         var medianFromSteps: Double?
@@ -64,7 +64,7 @@ extension StepAnalysis {
                 c.dominantFrequency = 60 * peak
             }
         }
-        // The rule (analysis.md §2.6): the step-based value with ≥ 8 steps when it is within 10 % of
+        // The rule (docs/analyses.md §2.6): the step-based value with ≥ 8 steps when it is within 10 % of
         // the autocorrelation value, else the autocorrelation value; the steps alone without one.
         // Disagreement beyond 15 % among the estimators, and step counts that walking cannot
         // produce, are warned about, never passed silently.
@@ -139,7 +139,7 @@ extension StepAnalysis {
         return (Double(low - 1 + k) + offset) * resolution
     }
 
-    /// The gait features (analysis.md §2.5–2.7), with `c` this recording's ``cadence`` and
+    /// The gait features (docs/analyses.md §2.5–2.7), with `c` this recording's ``cadence`` and
     /// `regularity` its ``regularityAndHarmonicRatios``; sway, tremor and windows are the caller's.
     func features(cadence c: Cadence, regularity: GaitRegularity) -> GaitFeatures {
         let runs = self.runs

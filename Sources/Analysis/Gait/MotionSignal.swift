@@ -25,7 +25,7 @@ public struct MotionSignal: Sendable {
     public var count: Int { time.count }
 
     /// Accelerometer (g, gravity included) or device motion (userAcceleration + gravity, g) →
-    /// m/s². Device-motion totals are gravity + userAcceleration (Apple's convention, analysis.md
+    /// m/s². Device-motion totals are gravity + userAcceleration (Apple's convention, docs/analyses.md
     /// §2.1). Nil for other recorder kinds.
     public init?(_ series: SensorSeries) {
         let g = standardGravity
@@ -58,7 +58,7 @@ public struct MotionSignal: Sendable {
 }
 
 /// A motion signal cleaned and resampled onto a uniform grid, with its decompositions
-/// (analysis.md §2.3).
+/// (docs/analyses.md §2.3).
 struct UniformMotion {
     let rateHz: Double
     /// Time of sample 0, s.
@@ -85,7 +85,7 @@ enum MotionPreprocessing {
 
     /// Sorts by time, drops non-finite rows and repeated timestamps (keeping the first), and
     /// splits at gaps longer than max(0.1 s, 5 × the median interval): never interpolate across
-    /// a gap (analysis.md §2.3, step 1). Returns index ranges of the cleaned signal.
+    /// a gap (docs/analyses.md §2.3, step 1). Returns index ranges of the cleaned signal.
     ///
     /// The gap limit is at most 1 s: gait needs ≥ 5 Hz sampling (steps near 2 Hz), and the cap
     /// keeps resampling proportional to the samples (≤ 1 s of grid per sample), whatever the
@@ -174,7 +174,7 @@ enum MotionPreprocessing {
     /// Resamples one gap-free segment onto `rateHz` (low-passing at 0.4·rate first, zero-phase,
     /// when the source is faster than twice the target) and estimates gravity: the device's own
     /// estimate when present, else a zero-phase 2nd-order Butterworth low-pass at
-    /// `gravityCutoffHz` (analysis.md §2.3, steps 2–3). Segments of `parallelFrom` samples or more
+    /// `gravityCutoffHz` (docs/analyses.md §2.3, steps 2–3). Segments of `parallelFrom` samples or more
     /// resample and low-pass on two threads.
     static func uniform(_ segment: MotionSignal, rateHz: Double, gravityCutoffHz: Double, parallelFrom: Int = .max) -> UniformMotion? {
         guard segment.count >= 4, let first = segment.time.first, let last = segment.time.last, last > first else { return nil }
@@ -207,7 +207,7 @@ enum MotionPreprocessing {
     /// Vertical dynamic acceleration v = a_d · ā/|ā| (up-positive for both Apple's and Android's
     /// sign conventions, since ā points along the measured gravity reaction), the horizontal
     /// remainder's principal components H1 (larger variance) and H2, and |a_d|
-    /// (analysis.md §2.3, step 4). The source had gravity removed (e.g. Android's linear
+    /// (docs/analyses.md §2.3, step 4). The source had gravity removed (e.g. Android's linear
     /// acceleration, Core Motion's userAcceleration alone) when the low-passed acceleration
     /// averages under 0.2 g, as the decomposition's Σ|ā| (in sample order) says.
     static func decompose(_ m: UniformMotion) -> (v: [Double], h1: [Double], h2: [Double], dynamicMagnitude: [Double]) {

@@ -1,7 +1,7 @@
 import SensorData
 
-/// Cadence from ResearchKit pedometer updates (analysis.md §2.6): items are cumulative since
-/// the recorder started (formats.md §4.3), dates have 1-s resolution.
+/// Cadence from ResearchKit pedometer updates (docs/analyses.md §2.6): items are cumulative since
+/// the recorder started (docs/formats.md §4.3), dates have 1-s resolution.
 public enum PedometerAnalysis {
     /// 60·(S_last − S_first)/(E_last − E_first); one item: 60·S/(E − startDate); nil when the
     /// span is below 10 s. Also the last item's steps and distance.

@@ -6,7 +6,7 @@ extension StepAnalysis {
     /// The longest gap-free segment, for rest and tremor features.
     var longestSegment: Segment? { segments.max { $0.motion.count < $1.motion.count } }
 
-    /// Accelerometric sway on a rest recording (analysis.md §2.8; Mancini et al. 2012,
+    /// Accelerometric sway on a rest recording (docs/analyses.md §2.8; Mancini et al. 2012,
     /// J NeuroEng Rehabil 9:59): the segment minus its first 5 s (mPower-sdata
     /// `TrimData(timeStart = 5)`) when it is at least 10 s long.
     var sway: SwayFeatures {
@@ -66,7 +66,7 @@ extension StepAnalysis {
         return sway
     }
 
-    /// Tremor spectrum (analysis.md §2.9) of the dynamic acceleration (suffix `Accel`) and, for
+    /// Tremor spectrum (docs/analyses.md §2.9) of the dynamic acceleration (suffix `Accel`) and, for
     /// device motion, the rotation rate (`Gyro`): per axis demeaned, zero-phase 1 Hz high-pass,
     /// Welch PSD (Hann, 4-s segments, 50 % overlap), axes summed.
     static func tremorFeatures(of motion: UniformMotion?, rateHz fs: Double) -> TremorFeatures {

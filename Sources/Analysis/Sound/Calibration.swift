@@ -7,7 +7,7 @@ public enum Decibels {
     public static func amplitude(dbfs level: Double) -> Double { pow(10, level / 20) }
 }
 
-/// The calibration offset of a recording chain (analysis.md §3.5) from a recording of an
+/// The calibration offset of a recording chain (docs/analyses.md §3.5) from a recording of an
 /// acoustic calibrator (IEC 60942; 94 dB SPL = 1 Pa at 1 kHz): offset = reference − L, L the
 /// channel's RMS level in dBFS, 10·lg of the mean square. A recording of at least 2 s is
 /// measured without 0.5 s at either end (the calibrator being fitted and removed). Fed block by

@@ -2,7 +2,7 @@ import InputGuards
 import Glibc
 import SignalProcessing
 
-/// ITU-R BS.1770-4 loudness and EBU Tech 3342 loudness range, streaming (analysis.md §4.3):
+/// ITU-R BS.1770-4 loudness and EBU Tech 3342 loudness range, streaming (docs/analyses.md §4.3):
 /// K-weighted mean squares per channel in 100 ms steps; 400 ms momentary blocks (75 % overlap)
 /// for integrated loudness with the −70 LUFS absolute and −10 LU relative gates; 3 s short-term
 /// values every 100 ms for the range. Memory: one number per channel per 100 ms.

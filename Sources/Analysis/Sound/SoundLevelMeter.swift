@@ -4,7 +4,7 @@ import SignalProcessing
 
 /// A streaming integrating-averaging sound level meter (IEC 61672-1): A, C and Z weighting,
 /// time weighting F and S on the A-weighted signal, Leq overall and per interval, SEL,
-/// LAFmax/LASmax, and LAF percentiles (analysis.md §3.4). Feed blocks of samples of one channel;
+/// LAFmax/LASmax, and LAF percentiles (docs/analyses.md §3.4). Feed blocks of samples of one channel;
 /// memory does not grow with the length of the input except for the per-interval series (one
 /// value per interval), and percentiles come from a fixed 0.01-dB histogram.
 ///
@@ -21,7 +21,7 @@ public struct SoundLevelMeter: Sendable {
     public let settlingSeconds: Double
     /// 1, 2 or 4: weighting and integration at that multiple of the input rate, after half-band
     /// FIR upsampling, which keeps the bilinear filters close to the analogue curves up to
-    /// 20 kHz (analysis.md §3.3: −1.11 instead of −6.21 dB at 16 kHz for 2× at 48 kHz).
+    /// 20 kHz (docs/analyses.md §3.3: −1.11 instead of −6.21 dB at 16 kHz for 2× at 48 kHz).
     public let oversampling: Int
     private var upsamplers: [HalfBandUpsampler]
     /// The rate the filters and time constants run at: sampleRateHz × oversampling.
@@ -235,7 +235,7 @@ public struct SoundLevelMeter: Sendable {
 }
 
 /// ResearchKit's environment-SPL decision (ORKEnvironmentSPLMeterStepViewController.m,
-/// analysis.md §3.6): a reading below `threshold` counts, one at or above resets; the step passes
+/// docs/analyses.md §3.6): a reading below `threshold` counts, one at or above resets; the step passes
 /// at `required` consecutive readings below the threshold.
 public enum ResearchKitSPL {
     /// iPhone and iPod touch sensitivity offset (dB); the calibration offset is 94 − it = 117.3.

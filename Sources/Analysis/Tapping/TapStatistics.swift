@@ -2,7 +2,7 @@ import InputGuards
 import Glibc
 import SignalProcessing
 
-/// The per-vector statistics of the tapping feature sets (analysis.md §1.3), with R's results on
+/// The per-vector statistics of the tapping feature sets (docs/analyses.md §1.3), with R's results on
 /// degenerate input: empty → NaN except min = +∞, max = range = −∞; one value → sd, cv, skew,
 /// kur = NaN, iqr = range = mad = 0.
 enum TapStatistics {
@@ -133,7 +133,7 @@ enum TapStatistics {
 
     /// Detrended fluctuation analysis as CRAN `fractal::DFA(method = "poly1", sum.order = 1)`
     /// (C.-K. Peng et al., "Mosaic organization of DNA nucleotides", Phys. Rev. E 49, 1994;
-    /// analysis.md §1.5): profile y = cumsum(d); scales 4, 8, … (J = ⌈log2(⌊N/2⌋/4)⌉);
+    /// docs/analyses.md §1.5): profile y = cumsum(d); scales 4, 8, … (J = ⌈log2(⌊N/2⌋/4)⌉);
     /// ⌊N/s⌋ boxes from the start, a line per box, F(s) = √(Σ residual² / (boxes·s)); α = slope
     /// of ln F on ln s, least squares weighted 1/j. NaN if J < 2.
     static func dfa(_ d: [Double]) -> Double {

@@ -1,7 +1,7 @@
 import Glibc
 import SensorData
 
-/// Two-finger tapping features (analysis.md §1): the peer sets `mhealthtools` (default),
+/// Two-finger tapping features (docs/analyses.md §1): the peer sets `mhealthtools` (default),
 /// `mpowerSdata` and `pdscores`, and ActiveTaskKit's `atk` extras. Pure functions of a
 /// `TappingResult` (rows in recorded order).
 public enum TappingAnalysis {
@@ -14,7 +14,7 @@ public enum TappingAnalysis {
         /// Sage-Bionetworks/PDScores `features_bta.m` (Max Little; mPower's in-app scores).
         case little
 
-        /// The feature-set name in output (analysis.md §0).
+        /// The feature-set name in output (docs/analyses.md §0).
         public var setName: String {
             switch self {
             case .mhealthtools: "mhealthtools"
@@ -54,7 +54,7 @@ public enum TappingAnalysis {
         return Result(peer: peer, atk: atk(result, cleaned), warnings: warnings)
     }
 
-    /// The taps the mhealthtools features are computed from (analysis.md §1.2 cleaning) as their
+    /// The taps the mhealthtools features are computed from (docs/analyses.md §1.2 cleaning) as their
     /// times since the first kept tap, s, and the interval from the previous kept tap, s (the
     /// series `tapInter` statistics describe). Empty when fewer than 5 taps remain.
     public static func keptIntervals(_ result: TappingResult, depressThreshold: Double = mhealthtoolsDepressThreshold) -> (timeSeconds: [Double], intervalSeconds: [Double]) {
@@ -83,7 +83,7 @@ public enum TappingAnalysis {
 
     // MARK: - mhealthtools
 
-    /// analysis.md §1.2: split Left/Right (A) and None (B) rows, drop None rows repeating an earlier
+    /// docs/analyses.md §1.2: split Left/Right (A) and None (B) rows, drop None rows repeating an earlier
     /// None row's (x, y), concatenate A then B, stable-sort by t, keep the first row and each row
     /// whose |Δx| to the previous sorted row exceeds the threshold.
     struct MhealthtoolsCleaning {

@@ -2,7 +2,7 @@ import Glibc
 import SensorData
 
 extension TappingAnalysis {
-    /// ActiveTaskKit's own tapping features (analysis.md §1.6). Units are in the names; geometry
+    /// ActiveTaskKit's own tapping features (docs/analyses.md §1.6). Units are in the names; geometry
     /// features are missing without button rects, dwell features without `duration` (AppCore
     /// dialect), interval features when the mhealthtools cleaning leaves fewer than 5 taps.
     static func atk(_ result: TappingResult, _ cleaned: MhealthtoolsCleaning) -> TappingExtraFeatures {

@@ -1,4 +1,4 @@
-/// The eleven statistics of one tapping series (analysis.md §1.3: mhealthtools `getStats`,
+/// The eleven statistics of one tapping series (docs/analyses.md §1.3: mhealthtools `getStats`,
 /// mPower-sdata's own functions), in R's column order, named statistic + series (`meanTapInter`,
 /// `sdDriftLeft`); in the series' unit (intervals s, drift points) unless said otherwise.
 public struct TapSeriesStatistics: Sendable, Hashable, SuffixNamedFeatures {
@@ -27,7 +27,7 @@ public struct TapSeriesStatistics: Sendable, Hashable, SuffixNamedFeatures {
 }
 
 /// The interval, drift and count features the mhealthtools and mPower-sdata sets share
-/// (analysis.md §1.3–1.4), in R's column order.
+/// (docs/analyses.md §1.3–1.4), in R's column order.
 public struct TapIntervalFeatures: Sendable, Hashable, Encodable {
     /// Statistics of the intervals between kept taps, s (`…TapInter`).
     public var tapInter: TapSeriesStatistics
@@ -120,7 +120,7 @@ public struct TargetDistances: Sendable, Hashable, SuffixNamedFeatures {
     public var targetDistanceSdPoints: Double?
 }
 
-/// ActiveTaskKit's own tapping features (analysis.md §1.6): counts and rates of the taps,
+/// ActiveTaskKit's own tapping features (docs/analyses.md §1.6): counts and rates of the taps,
 /// geometry against the button rects (null without rects), dwell (ResearchKit serializer dialect
 /// only) and extras on the mhealthtools intervals (null when fewer than 5 taps remain).
 public struct TappingExtraFeatures: Sendable, Hashable, Encodable {

@@ -4,7 +4,7 @@ import SignalProcessing
 
 /// Glottal pulses and their perturbation, after Praat's "Sound & Pitch: To PointProcess (cc)"
 /// and the voice-report measures (Praat manual "Voice 2. Jitter", "Voice 3. Shimmer";
-/// analysis.md §4.7).
+/// docs/analyses.md §4.7).
 public enum Perturbation {
     /// Pulse times: from the middle of each voiced stretch, the absolute extremum within ±½ period,
     /// then period by period to both sides the best cross-correlation of one period with the

@@ -37,7 +37,7 @@ struct PraatSound {
 /// Praat's "Sound: To Pitch (ac)" and the cross-correlation variant its harmonicity uses,
 /// reimplemented from P. Boersma, "Accurate short-term analysis of the fundamental frequency and
 /// the harmonics-to-noise ratio of a sampled sound", Proc. IFA 17:97–110 (1993), and the Praat
-/// manual ("Sound: To Pitch (ac)...", "Sound: To Harmonicity (cc)..."), analysis.md §4.6:
+/// manual ("Sound: To Pitch (ac)...", "Sound: To Harmonicity (cc)..."), docs/analyses.md §4.6:
 /// per frame the local-mean-removed, windowed signal's autocorrelation divided by the window's,
 /// candidates at its maxima refined by sinc interpolation, then the best path through the
 /// candidates by dynamic programming with octave, octave-jump and voicing costs.

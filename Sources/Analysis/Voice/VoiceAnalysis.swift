@@ -2,7 +2,7 @@ import InputGuards
 import Glibc
 import SignalProcessing
 
-/// Sustained-phonation analysis (analysis.md §4): levels and loudness of the whole recording,
+/// Sustained-phonation analysis (docs/analyses.md §4): levels and loudness of the whole recording,
 /// ResearchKit's "too loud" rule, and F0, jitter, shimmer and HNR defined as Praat defines them
 /// (Praat's own scope: pitch, pulses and harmonicity over the whole recording, statistics over
 /// voiced frames and valid periods).
@@ -274,7 +274,7 @@ public enum VoiceAnalysis {
         let channel0 = sound.samples, frames = sound.count
         let voicedF0 = contour.map { c in c.frequency.indices.filter(c.isVoiced).map { c.frequency[$0] } } ?? []
         let sorted = voicedF0.sorted()
-        // Voiced material (analysis.md §4.5, `atk`): 40 ms frames, 10 ms hop, voiced if the frame
+        // Voiced material (docs/analyses.md §4.5, `atk`): 40 ms frames, 10 ms hop, voiced if the frame
         // RMS is at least max(P95 of frame levels − 30 dB, −60 dBFS) and the pitch tracker calls
         // its centre voiced; gaps < 0.2 s bridged, segments < 0.3 s dropped.
         let segments = voicedSegments(channel0, sampleRateHz: sampleRateHz, contour: contour)
@@ -355,7 +355,7 @@ public enum VoiceAnalysis {
         }
     }
 
-    /// Sample ranges of voiced material (analysis.md §4.5).
+    /// Sample ranges of voiced material (docs/analyses.md §4.5).
     static func voicedSegments(_ x: [Double], sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> [Range<Int>] {
         guard let contour else { return [] }
         let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)

@@ -7,7 +7,7 @@ public enum ChannelMode: String, Sendable, Hashable, Encodable {
 }
 
 /// Channel layout, duration, levels and loudness of a whole voice recording, and ResearchKit's
-/// too-loud rule (analysis.md §4.2–4.4).
+/// too-loud rule (docs/analyses.md §4.2–4.4).
 public struct VoiceLevelFeatures: Sendable, Hashable, Encodable {
     /// One channel, two sample-identical channels, or more.
     public var channelMode: ChannelMode
@@ -30,7 +30,7 @@ public struct VoiceLevelFeatures: Sendable, Hashable, Encodable {
 }
 
 /// F0 statistics, voiced material and its levels, pulses, jitter and shimmer of channel 0
-/// (analysis.md §4.5–4.7), as Praat defines them.
+/// (docs/analyses.md §4.5–4.7), as Praat defines them.
 public struct VoiceContourFeatures: Sendable, Hashable, Encodable {
     /// Voiced frames of Praat's "To Pitch (ac)" contour, count.
     public var voicedFrameCount: Int

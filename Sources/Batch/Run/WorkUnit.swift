@@ -9,7 +9,7 @@ public struct WorkUnit: Sendable, Hashable {
     public enum Shape: Sendable, Hashable {
         /// A single file.
         case file
-        /// An upload: a folder with an `info.json` manifest (formats.md §8), or an upload archive
+        /// An upload: a folder with an `info.json` manifest (docs/formats.md §8), or an upload archive
         /// (`.zip`, read in place: its members are `ARCHIVE/ENTRY`); its JSON and audio files are
         /// scored together, and the manifest's fields are its metadata.
         case upload

@@ -17,7 +17,7 @@ public struct HearingTestPlan: Sendable {
     public var tables: HeadphoneCalibration.Tables
     /// System output volume 0–1 the tables are read at (1 with a measured table).
     public var volume: Double
-    /// ResearchKit's `toneDuration` (1 s): full level between 0.2-s ramps (audiometry.md §2).
+    /// ResearchKit's `toneDuration` (1 s): full level between 0.2-s ramps (docs/audiometry.md §2).
     public var toneSeconds: Double
     /// The pre-stimulus delay, drawn uniformly in 0.1-s steps (ResearchKit: 1.0…1.9 s).
     public var preStimulusDelaySeconds: ClosedRange<Double>
@@ -52,7 +52,7 @@ public struct HearingTestPlan: Sendable {
     }
 }
 
-/// A dB HL hearing test taken at the terminal (ResearchKit's trial, audiometry.md §2): for each
+/// A dB HL hearing test taken at the terminal (ResearchKit's trial, docs/audiometry.md §2): for each
 /// ear and frequency the procedure's levels in turn; each trial waits the pre-stimulus delay (a
 /// key then is a pre-stimulus response), plays the tone through ALSA (dB HL → dB SPL → dBFS
 /// through the tables, as `tone` computes it), and takes space as "heard" from the onset to the

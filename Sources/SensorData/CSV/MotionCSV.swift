@@ -72,7 +72,7 @@ public struct MotionCSVLayout: Sendable, Hashable {
             + (gravityRemoved ? ", gravity removed" : "")
     }
 
-    /// Guesses the layout of a table from its header (formats.md §9; phone-app exports): the time
+    /// Guesses the layout of a table from its header (docs/formats.md §9; phone-app exports): the time
     /// column is `seconds_elapsed` (Sensor Logger) or the first named `time…`/`timestamp…`; the
     /// axes are the columns named `x`/`y`/`z`, `… x` (phyphox "Acceleration x (m/s^2)", "Linear
     /// Acceleration x"), `…_x`, `ax`, `gFx` (Physics Toolbox, in g). Units come from the names —
@@ -203,7 +203,7 @@ extension SensorSeries {
     }
 
     /// An accelerometer series from a CSV table: time in s, acceleration in g (the ResearchKit
-    /// units of formats.md §4.1), converted from `layout`'s units.
+    /// units of docs/formats.md §4.1), converted from `layout`'s units.
     ///
     /// - Throws: `ReadError` naming a missing or non-numeric column, or the first row with a
     ///   non-finite value.

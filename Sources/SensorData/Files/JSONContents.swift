@@ -1,4 +1,4 @@
-/// Everything a ResearchKit-family JSON file holds, whatever its layout (formats.md §1):
+/// Everything a ResearchKit-family JSON file holds, whatever its layout (docs/formats.md §1):
 /// recorder logs and bare item arrays become `series`; results in either dialect, anywhere in a
 /// task/step tree or a flattened archive, land in the typed lists.
 public struct JSONContents: Sendable {
@@ -16,7 +16,7 @@ public struct JSONContents: Sendable {
         case appCoreTappingResult
         /// AppCore's `info.json`.
         case archiveManifest
-        /// An object mapping archive file names to their contents (formats.md §8.4).
+        /// An object mapping archive file names to their contents (docs/formats.md §8.4).
         case flattenedArchive
         /// A bare array of audiograms keyed `AUXU…` (ResearchKit's golden set).
         case audiogramTable
@@ -74,7 +74,7 @@ public struct JSONContents: Sendable {
     /// Options of `read`.
     public struct Options: Sendable {
         /// Return the complete items before a torn tail with a warning instead of failing
-        /// (formats.md §11).
+        /// (docs/formats.md §11).
         public var lenient = false
         public init(lenient: Bool = false) { self.lenient = lenient }
     }
@@ -275,7 +275,7 @@ public struct JSONContents: Sendable {
         return kind
     }
 
-    /// Bare-array classification by the first element's keys, in the order of formats.md §1.
+    /// Bare-array classification by the first element's keys, in the order of docs/formats.md §1.
     static func kindOfItem(_ element: JSONValue) -> RecorderKind? {
         guard let object = element.object else { return nil }
         let keys = Set(object.keys)
@@ -306,7 +306,7 @@ public struct JSONContents: Sendable {
 
     /// Archive keys: `info.json`, `*.json`, `*.m4a`, RK recorder names (`accel_tapping-20150204152021`,
     /// `deviceMotion_walking.rest`).
-    /// The entries of a flattened archive (formats.md §8.4) from one parse: the object's members in
+    /// The entries of a flattened archive (docs/formats.md §8.4) from one parse: the object's members in
     /// file order, when every key names a file and every value is an object or array (the rule
     /// ``decode(_:file:options:)`` recognises the layout by); otherwise a `ReadError` saying so.
     public static func flattenedArchiveEntries(_ bytes: [UInt8], file: String) throws(ReadError) -> [(name: String, value: JSONValue)] {

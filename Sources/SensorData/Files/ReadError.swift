@@ -5,7 +5,7 @@ import InputGuards
 /// Every fatal reader problem is one of these: it names the **file** (for flattened archives also
 /// the inner entry), **what** is wrong and **where** — a byte offset with line and column for
 /// syntax errors, a JSON path such as `items[1234].timestamp` for schema errors
-/// (formats.md §11). `description` is the single line the command-line tool prints.
+/// (docs/formats.md §11). `description` is the single line the command-line tool prints.
 public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
     public enum Reason: Sendable, Equatable {
@@ -29,7 +29,7 @@ public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingKey(String)
         /// A value has the right type but cannot be used; the text says why.
         case invalidValue(String)
-        /// The content is none of the layouts of formats.md §1.
+        /// The content is none of the layouts of docs/formats.md §1.
         case unrecognisedLayout(String)
         /// The file is recognised but does not hold what was asked for.
         case notFound(String)

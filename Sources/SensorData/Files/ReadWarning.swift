@@ -1,4 +1,4 @@
-/// A non-fatal anomaly found while reading (formats.md §11). Returned with the data and shown by
+/// A non-fatal anomaly found while reading (docs/formats.md §11). Returned with the data and shown by
 /// `activetask info` and `score`.
 public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
     /// Items were not in time order; `count` decreasing pairs; the reader stable-sorted them.

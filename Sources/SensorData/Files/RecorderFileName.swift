@@ -1,4 +1,4 @@
-/// A ResearchKit recorder file name (formats.md §3):
+/// A ResearchKit recorder file name (docs/formats.md §3):
 /// `<type>_<id>[-<yyyyMMddHHmmss>[-NN]][.json]`, the pattern
 /// `^([A-Za-z]+)_([A-Za-z0-9_.]+?)(?:-(\d{14})(?:-(\d{2}))?)?(?:\.json)?$` applied to the last
 /// path component (or to an archive entry's key). Names are hints: the content decides.

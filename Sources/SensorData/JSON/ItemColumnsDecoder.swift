@@ -197,7 +197,7 @@ struct ItemColumnsDecoder {
         }
     }
 
-    /// Placeholders, ordering and gaps (formats.md §11).
+    /// Placeholders, ordering and gaps (docs/formats.md §11).
     private func finish(_ input: SensorSeries, utcOffset: Int?) -> (SensorSeries, [ReadWarning]) {
         var series = input
         series.utcOffsetSeconds = utcOffset ?? 0

@@ -2,7 +2,7 @@
 /// command output. Recorder item arrays do not go through it: `ItemColumnsDecoder` reads them
 /// straight into columns.
 ///
-/// Numbers are `Double` (formats.md §11: decode as Double, check integrality where an Int is
+/// Numbers are `Double` (docs/formats.md §11: decode as Double, check integrality where an Int is
 /// needed); a literal too large for a Double (e.g. `1.797693134862316e+308`, an overflowing
 /// spelling of `DBL_MAX`) becomes `±infinity`. Object members keep their order.
 public enum JSONValue: Sendable, Hashable {

@@ -1,9 +1,9 @@
 /// Serializes `JSONValue`s: compact (ResearchKit's data-logger form, no spaces, no trailing
 /// newline) or indented, members in stored order, numbers in shortest round-trip form with
-/// integral values printed without a fraction (formats.md §12, "Writer must produce" 4).
+/// integral values printed without a fraction (docs/formats.md §12, "Writer must produce" 4).
 ///
 /// JSON has no NaN or infinities: they are written as the strings `"NaN"`, `"Infinity"`,
-/// `"-Infinity"` (the output convention of analysis.md §0). Writers of recorder items reject them
+/// `"-Infinity"` (the output convention of docs/analyses.md §0). Writers of recorder items reject them
 /// before they get here.
 public struct JSONWriter {
     public var indent: Int?

@@ -1,4 +1,4 @@
-/// `ORKEnvironmentSPLMeterResult` (formats.md §10.1).
+/// `ORKEnvironmentSPLMeterResult` (docs/formats.md §10.1).
 public struct SPLMeterResult: Sendable, Hashable {
     public var identifier: String?
     public var startDate: DateString?
@@ -33,7 +33,7 @@ public struct SPLMeterResult: Sendable, Hashable {
     }
 }
 
-/// `ORKdBHLToneAudiometryResult` (formats.md §10.2).
+/// `ORKdBHLToneAudiometryResult` (docs/formats.md §10.2).
 public struct DBHLToneAudiometryResult: Sendable, Hashable {
     /// One presentation (`ORKdBHLToneAudiometryUnit`); times are step runtime, s.
     public struct Unit: Sendable, Hashable {
@@ -137,7 +137,7 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
         return copy
     }
 
-    /// Values at or above this are "no threshold" (formats.md §10.2).
+    /// Values at or above this are "no threshold" (docs/formats.md §10.2).
     static let noThresholdLimit = 1e308
 
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> DBHLToneAudiometryResult {
@@ -182,7 +182,7 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
     }
 }
 
-/// `ORKToneAudiometryResult`, the older uncalibrated tone test (formats.md §10.3).
+/// `ORKToneAudiometryResult`, the older uncalibrated tone test (docs/formats.md §10.3).
 public struct ToneAudiometryResult: Sendable, Hashable {
     public struct Sample: Sendable, Hashable {
         public var frequencyHz: Double

@@ -39,7 +39,7 @@ public struct Rect: Sendable, Hashable {
     }
 }
 
-/// Parsing of `NSStringFromCGPoint/Size/Rect` strings (formats.md §8.2): `"{x, y}"`,
+/// Parsing of `NSStringFromCGPoint/Size/Rect` strings (docs/formats.md §8.2): `"{x, y}"`,
 /// `"{w, h}"`, `"{{x, y}, {w, h}}"`, with any whitespace and exponents.
 enum CGString {
     /// The numbers of a `{a, b}` string (ASCII spaces allowed around each part); nil if it is

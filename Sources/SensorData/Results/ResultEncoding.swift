@@ -1,6 +1,6 @@
-/// Writers for results: dialect A (ResearchKit's reference serializer, formats.md §6, §12
+/// Writers for results: dialect A (ResearchKit's reference serializer, docs/formats.md §6, §12
 /// "Writer must produce" 7: `_class` on every object, superclass keys, nil omitted, geometry as
-/// nested objects) and, for tapping, dialect B (AppCore, formats.md §8.2).
+/// nested objects) and, for tapping, dialect B (AppCore, docs/formats.md §8.2).
 extension TappingResult {
     /// `ORKTappingIntervalResult` in dialect A.
     public var researchKitJSON: JSONValue {

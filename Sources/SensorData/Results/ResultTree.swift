@@ -1,5 +1,5 @@
 /// An `ORKFileResult` found in a result tree: a recorder file of the same upload
-/// (formats.md §6–7; the file URL is not serialized, only its last path component).
+/// (docs/formats.md §6–7; the file URL is not serialized, only its last path component).
 public struct FileResultReference: Sendable, Hashable {
     /// Configuration identifier (`accelerometer`, `deviceMotion`, `audio`, …).
     public var identifier: String
@@ -9,7 +9,7 @@ public struct FileResultReference: Sendable, Hashable {
     public var fileName: String?
 }
 
-/// AppCore's archive manifest `info.json` (formats.md §8.1).
+/// AppCore's archive manifest `info.json` (docs/formats.md §8.1).
 public struct ArchiveManifest: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         public var filename: String
@@ -54,7 +54,7 @@ public struct ArchiveManifest: Sendable, Hashable {
     }
 }
 
-/// Walks a dialect-A result tree (formats.md §7): every object with a `results` array is
+/// Walks a dialect-A result tree (docs/formats.md §7): every object with a `results` array is
 /// descended into, results are selected by `_class`, unknown classes are listed and walked.
 struct ResultTreeWalker {
     let reader: ObjectReader

@@ -24,7 +24,7 @@ public enum TapButton: Int8, Sendable, Hashable, CaseIterable {
 }
 
 /// A two-finger tapping result in either dialect, samples as columns in recorded order
-/// (formats.md §9; analysis.md §1.1 keeps the recorded order, so the reader does not sort).
+/// (docs/formats.md §9; docs/analyses.md §1.1 keeps the recorded order, so the reader does not sort).
 public struct TappingResult: Sendable, Hashable {
     public enum Dialect: String, Sendable, Hashable {
         /// ResearchKit reference serializer (`ORKTappingIntervalResult`, `_class` keys).

@@ -1,5 +1,5 @@
 import InputGuards
-/// The date strings of ResearchKit and AppCore files (formats.md §4.8), as Unix time.
+/// The date strings of ResearchKit and AppCore files (docs/formats.md §4.8), as Unix time.
 ///
 /// Accepted forms (Gregorian calendar, numeric offset required):
 /// - `yyyy-MM-dd'T'HH:mm:ssZ` — `2019-05-27T00:35:06-0700` (ResearchKit recorders and serializer)

@@ -1,4 +1,4 @@
-/// Encodes series items the way ResearchKit's recorders serialize them (formats.md §4, §12):
+/// Encodes series items the way ResearchKit's recorders serialize them (docs/formats.md §4, §12):
 /// compact objects, keys in schema order (deterministic), nested groups (`attitude`, …),
 /// optional fields omitted when unavailable (never `null`), dates as `yyyy-MM-dd'T'HH:mm:ssZ`
 /// in the series' UTC offset (whole seconds, as ResearchKit's formatter writes them).

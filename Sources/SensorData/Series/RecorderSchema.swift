@@ -1,4 +1,4 @@
-/// The recorders whose `{"items":[…]}` files ResearchKit writes (formats.md §3.3, §4).
+/// The recorders whose `{"items":[…]}` files ResearchKit writes (docs/formats.md §3.3, §4).
 public enum RecorderKind: String, Sendable, CaseIterable, Hashable {
     case accelerometer
     case deviceMotion
@@ -7,7 +7,7 @@ public enum RecorderKind: String, Sendable, CaseIterable, Hashable {
     case location
     case touch
 
-    /// The file-name prefix ResearchKit uses (`recorderType`, formats.md §3.3). HealthKit quantity
+    /// The file-name prefix ResearchKit uses (`recorderType`, docs/formats.md §3.3). HealthKit quantity
     /// files are prefixed by their type identifier; heart rate is the common one.
     public var recorderType: String {
         switch self {
@@ -30,7 +30,7 @@ public enum FieldType: Sendable, Hashable {
     case number
     /// A JSON number that must be integral (stored as Double).
     case integer
-    /// A date string (formats.md §4.8), stored as Unix seconds.
+    /// A date string (docs/formats.md §4.8), stored as Unix seconds.
     case date
     /// A JSON string, stored in a text column.
     case string
@@ -57,7 +57,7 @@ public struct FieldSpec: Sendable, Hashable {
     }
 }
 
-/// The item layout of one recorder (formats.md §4), in the key order our writer emits.
+/// The item layout of one recorder (docs/formats.md §4), in the key order our writer emits.
 ///
 /// Sources: ResearchKit `ResearchKitActiveTask/Common/Recorders/**/*+ORKJSONDictionary.m` and
 /// `ResearchKit/Common/HKSample+ORKJSONDictionary.m` (HEAD `daba8c9`).

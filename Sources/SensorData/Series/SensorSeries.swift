@@ -4,7 +4,7 @@
 /// Values are the file's values unchanged (accelerations in g, dates as Unix seconds, …; the
 /// schema names each unit). An optional field that an item omits is `.nan` in a numeric column
 /// and `nil` in a text column; device-motion `magneticField` placeholders (all zero with accuracy
-/// −1, formats.md §11) are stored as unavailable too.
+/// −1, docs/formats.md §11) are stored as unavailable too.
 public struct SensorSeries: Sendable, Equatable {
     public let schema: RecorderSchema
     /// Numeric columns in schema order; text fields have an empty column here.
@@ -83,7 +83,7 @@ public struct SensorSeries: Sendable, Equatable {
         return copy
     }
 
-    /// Sampling rate from the median interval of the time axis (formats.md §4: always derive the
+    /// Sampling rate from the median interval of the time axis (docs/formats.md §4: always derive the
     /// rate from the timestamps), Hz; nil with fewer than two distinct times.
     public var medianSamplingRateHz: Double? {
         guard let interval = medianInterval, interval > 0 else { return nil }
@@ -110,7 +110,7 @@ public struct SensorSeries: Sendable, Equatable {
         return last - first
     }
 
-    /// Stable-sorts the items by time if any is earlier than its predecessor (formats.md §11)
+    /// Stable-sorts the items by time if any is earlier than its predecessor (docs/formats.md §11)
     /// and returns the warning for it; exact duplicates keep their order.
     mutating func sortByTime() -> ReadWarning? {
         let time = self.time
