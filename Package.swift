@@ -96,7 +96,7 @@ let package = Package(
         // libmvec: glibc's vector log, log10 and exp (libm's linker script names it as needed anyway).
         .target(name: "CKernels", linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: optimisedSwiftSettings),
-        .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "CDBus"],
+        .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "CDBus"],
                 swiftSettings: swiftSettings + [.unsafeFlags(dbusIncludes.flatMap { ["-Xcc", $0] })]),
         .target(
             name: "Analysis",
@@ -127,11 +127,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The hearing test a person takes, and calibrated tones: settings, session, room check.
+        .target(name: "HearingTest", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Scoring", "Recording"],
+                swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["InputGuards", "Scoring", "Batch", "Analysis", "SensorData", "AudioIO", "SignalProcessing"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "activetask",
             dependencies: [
-                "InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Scoring", "Batch", "Recording", "Reports",
+                "InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Scoring", "Batch", "Recording", "HearingTest", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -170,6 +173,7 @@ let package = Package(
             dependencies: ["Scoring", "Analysis", "SensorData", "TestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "HearingTestTests", dependencies: ["HearingTest", "Analysis"], swiftSettings: swiftSettings),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Scoring", "Batch", "Analysis", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RecordingTests",

@@ -10,8 +10,8 @@
 #    …Distances, …Regularity) has a doc comment: its definition, unit and source.
 # 5-7. Allow-lists: the clock is read only in InputGuards/SystemClock.swift; Foundation's file
 #    APIs (FileManager, contentsOfFile, write(toFile:), Data(contentsOf:)) only in InputGuards;
-#    sockets (socket, bind, listen, connect, getaddrinfo, setsockopt, accept, shutdown) only in
-#    Recording/SocketListener.swift.
+#    sockets (socket, bind, listen, connect, getaddrinfo, setsockopt, getsockname, accept,
+#    shutdown) only in InputGuards/Sockets.swift.
 # 8. Comments cite pages inside the repository: every `docs/PAGE.md §N` resolves to a section
 #    heading of that page, and no comment cites a design note by a bare name (analysis.md, …).
 # Usage: lint-sources.sh [SOURCES [DOCS]]   (default: the package's Sources and docs). Exit 1
@@ -39,8 +39,8 @@ report "the clock read outside InputGuards/SystemClock.swift" \
     "$(grep -rnE --include='*.swift' 'clock_gettime|gettimeofday|(^|[^A-Za-z0-9_])time\(nil\)' "$sources" | grep -v "^$sources/InputGuards/SystemClock.swift:" | grep -vE ':[0-9]+:\s*///' || true)"
 report "Foundation's file APIs outside InputGuards" \
     "$(grep -rnE --include='*.swift' 'FileManager|contentsOfFile|write\(toFile|Data\(contentsOf' "$sources" | grep -v "^$sources/InputGuards/" | grep -vE ':[0-9]+:\s*///' || true)"
-report "sockets outside Recording/SocketListener.swift" \
-    "$(grep -rnE --include='*.swift' '(^|[^.A-Za-z0-9_])(socket|bind|listen|connect|getaddrinfo|setsockopt)\(|Glibc\.(shutdown|accept)\(' "$sources" | grep -v "^$sources/Recording/SocketListener.swift:" | grep -vE ':[0-9]+:\s*///|func (socket|bind|listen|connect|getaddrinfo|setsockopt)\(' || true)"
+report "sockets outside InputGuards/Sockets.swift" \
+    "$(grep -rnE --include='*.swift' '(^|[^.A-Za-z0-9_])(socket|bind|listen|connect|getaddrinfo|setsockopt|getsockname)\(|Glibc\.(shutdown|accept)\(' "$sources" | grep -v "^$sources/InputGuards/Sockets.swift:" | grep -vE ':[0-9]+:\s*///|func (socket|bind|listen|connect|getaddrinfo|setsockopt|getsockname)\(' || true)"
 report "a feature read back by name in library code (read the typed result's field)" \
     "$(grep -rnE --include='*.swift' '(features|peer|atk|set)\["[A-Za-z]' "$sources" | grep -vE ':[0-9]+:\s*///' || true)"
 report "a feature without a doc comment" \

@@ -17,8 +17,10 @@ public enum FileSystem {
             (self.operation, self.path, self.code) = (operation, path, code)
         }
 
+        /// The error number, typed.
+        public var errno: Errno { Errno(rawValue: code) }
         /// The system's reason (`No such file or directory`).
-        public var reason: String { String(cString: strerror(code)) }
+        public var reason: String { errno.description }
         public var description: String { "\(FileName.display(path)): \(operation): \(reason)" }
     }
 

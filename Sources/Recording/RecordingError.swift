@@ -28,10 +28,6 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
         RecordingError(file: failure.path, reason: .system(call: failure.operation, message: failure.reason))
     }
 
-    static func system(_ call: String, file: String) -> RecordingError {
-        RecordingError(file: file, reason: .system(call: call, message: String(cString: strerror(errno))))
-    }
-
     public var description: String {
         switch reason {
         case .system(let call, let message): "\(file): \(call) failed: \(message)"

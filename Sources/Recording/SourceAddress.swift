@@ -57,6 +57,11 @@ public enum SourceAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The ALSA device an `alsa:DEVICE` address names; nil for every other form.
+    public var alsaDevice: String? {
+        if case .alsa(let device) = self { device } else { nil }
+    }
+
     /// stdin or a socket: a live line (or WAV) stream.
     public var isLive: Bool {
         switch self {

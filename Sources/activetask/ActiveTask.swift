@@ -11,7 +11,7 @@ struct ActiveTask: AsyncParsableCommand {
         commandName: "activetask",
         abstract: "Record and analyse the sensor data of ResearchKit active tasks.",
         version: "0.1.0",
-        subcommands: [Info.self, ScoreCommand.self, BatchCommand.self, Report.self, Unpack.self, Record.self, Calibrate.self, Tone.self, HearingTest.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
+        subcommands: [Info.self, ScoreCommand.self, BatchCommand.self, Report.self, Unpack.self, Record.self, Calibrate.self, Tone.self, HearingTestCommand.self, AudiometryCommand.self, Evaluate.self, GenerateSamples.self, GenerateCorpus.self]
     )
 
     static func main() async {

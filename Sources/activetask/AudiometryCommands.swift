@@ -4,6 +4,7 @@ import AudioIO
 import Batch
 import Scoring
 import Foundation
+import HearingTest
 import InputGuards
 import Recording
 import SensorData
@@ -44,7 +45,7 @@ struct AudiometryCommand: ParsableCommand {
         var headphone: String = "AIRPODSV1"
 
         @Option(name: .long, help: "With --out: outputVolume to record (0–1).")
-        var volume: Double = 1
+        var volume: Double = HearingTestSpec.defaults.volume
 
         @Option(name: .long, help: "Psychometric slope, dB.")
         var slope: Double = 2
@@ -185,24 +186,26 @@ struct AudiometryCommand: ParsableCommand {
     }
 }
 
-/// `activetask tone`: calibrated pure tones to WAV.
+/// `activetask tone`: calibrated pure tones to WAV or ALSA (``ToneRequest``).
 struct Tone: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a calibrated pure tone to a 32-bit float WAV or play it through ALSA (stereo; the untested ear silent).",
         discussion: "Level as --level-dbfs (sine peak) or --level-hl with --headphone and --volume (ResearchKit tables). Raised-cosine ramps of --ramp-ms (rise time 20–50 ms required) or --researchkit-ramp."
     )
 
+    private static let defaults = ToneRequest.defaults
+
     @Option(name: .long, help: "Frequency, Hz.") var frequency: Double
-    @Option(name: .long, help: "Full-level duration, s.") var duration: Double = 1
+    @Option(name: .long, help: "Full-level duration, s.") var duration: Double = defaults.durationSeconds
     @Option(name: .long, parsing: .unconditional, help: "Sine peak level, dBFS (negative).") var levelDbfs: Double?
     @Option(name: .long, parsing: .unconditional, help: "Level, dB HL (needs --headphone).") var levelHl: Double?
     @Option(name: .long, help: "ResearchKit headphone id (AIRPODSV1, AIRPODSPROV2, EARPODS, …).") var headphone: String?
-    @Option(name: .long, help: "System output volume 0–1.") var volume: Double = 1
-    @Option(name: .long, help: "Table version: rk-2.x, rk-3.0, rk-3.2.") var tables: HeadphoneCalibration.TableVersion = .researchKit3_2
-    @Option(name: .long, help: "left, right or both.") var ear: ToneSpecification.Ear = .both
-    @Option(name: .long, help: "Raised-cosine ramp duration, ms.") var rampMs: Double = 50
+    @Option(name: .long, help: "System output volume 0–1.") var volume: Double = HearingTestSpec.defaults.volume
+    @Option(name: .long, help: "Table version: rk-2.x, rk-3.0, rk-3.2.") var tables: HeadphoneCalibration.TableVersion = HearingTestSpec.defaults.tables
+    @Option(name: .long, help: "left, right or both.") var ear: ToneSpecification.Ear = defaults.ear
+    @Option(name: .long, help: "Raised-cosine ramp duration, ms.") var rampMs: Double = ToneSpecification.rampSeconds * 1000
     @Flag(name: .long, help: "ResearchKit's −40 → 0 dB ramp over 0.2 s (rise time 95 ms, outside the standard's limits).") var researchkitRamp = false
-    @Option(name: .long, help: "Sample rate, Hz.") var sampleRate: Double = 44_100
+    @Option(name: .long, help: "Sample rate, Hz.") var sampleRate: Double = defaults.sampleRateHz
     @Option(name: .long, help: "Output WAV file.") var out: String?
     @Option(name: .long, help: "Play the tone on this ALSA device (alsa:DEVICE, e.g. alsa:default), with or without --out.") var play: String?
 
@@ -215,67 +218,28 @@ struct Tone: ParsableCommand {
         try OptionCheck.require(levelHl, "--level-hl", in: -50...200, "dB HL")
         try OptionCheck.require(rampMs, "--ramp-ms", in: 0...10_000, "ms")
         guard out != nil || play != nil else { throw ValidationError("give --out FILE, --play alsa:DEVICE or both") }
-        if let play, HearingTest.alsaDevice(play) == nil { throw ValidationError("--play takes alsa:DEVICE, got \"\(play)\"") }
+        if let play, SourceAddress(play)?.alsaDevice == nil { throw ValidationError("--play takes alsa:DEVICE, got \"\(play)\"") }
     }
 
     func run() throws {
-        let amplitude: Double
+        let level: ToneRequest.Level
         if let levelDbfs {
-            amplitude = Decibels.amplitude(dbfs: levelDbfs)
+            level = .dbfs(levelDbfs)
         } else if let levelHl, let headphone {
-            guard let table = HeadphoneCalibration.tables(for: headphone, version: tables) else {
-                throw CommandFailure(.badInvocation, "unknown headphone \"\(headphone)\" for tables \(tables.rawValue)")
-            }
-            guard let result = HeadphoneCalibration.researchKitAmplitude(hearingLevel: levelHl, frequencyHz: frequency, tables: table, volume: volume) else {
-                throw CommandFailure(.badInvocation, "no calibration for \(frequency) Hz (tables list \(HeadphoneCalibration.frequencies.map { String(Int($0)) }.joined(separator: ", ")) Hz)")
-            }
-            guard let a = result.amplitude else {
-                throw CommandFailure(.unusable, "\(levelHl) dB HL at \(frequency) Hz would clip (attenuation \(String(format: "%.2f", result.attenuationDecibels)) dB ≥ −1 dB)")
-            }
-            amplitude = a
+            level = .hearingLevel(levelHl, headphone: headphone, tables: tables, volume: volume)
         } else {
             throw CommandFailure(.badInvocation, "give --level-dbfs, or --level-hl with --headphone")
         }
-        let spec = ToneSpecification(frequencyHz: frequency, amplitude: amplitude, durationSeconds: duration, ear: ear,
-                                     ramp: researchkitRamp ? .researchKit : .raisedCosine(seconds: rampMs / 1000), sampleRateHz: sampleRate)
-        do {
-            let samples = try spec.render()
-            let rate = Int(clamping: sampleRate, rounding: .toNearestOrAwayFromZero)
-            if let out {
-                // libsndfile writes the temporary file by name; it replaces --out when complete.
-                let file = try OutputFile(out, inputs: [])
-                file.closeForExternalWriter()
-                let writer = try WAVWriter(path: file.temporaryPath, sampleRateHz: rate, channels: 2, encoding: .float32)
-                try writer.write(samples)
-                try writer.close()
-                try file.commit()
-            }
-            if let play {
-                let device = HearingTest.alsaDevice(play)!
-                let pcm: AlsaPCM
-                do {
-                    pcm = try DeviceWait(seconds: RecorderPlan.DeviceOptions().openTimeoutSeconds)
-                        .openPCM(device, direction: .playback, format: .float, sampleRateHz: rate, channels: 2)
-                } catch {
-                    throw CommandFailure(.invalidInput, error.description)
-                }
-                // A tone at another rate or in fewer channels would not be the tone asked for.
-                guard pcm.negotiated.sampleRateHz == rate, pcm.negotiated.channels == 2 else {
-                    throw CommandFailure(.invalidInput, "\(play) gives \(pcm.differences(format: .float, sampleRateHz: rate, channels: 2).joined(separator: ", ")); "
-                        + "the tone needs \(rate) Hz in 2 channels (a plughw: device converts)")
-                }
-                try pcm.write(samples)
-                try pcm.drain()
-                if pcm.xruns > 0 { printError("\(play): \(pcm.xruns) underrun(s) while playing") }
-            }
+        var request = ToneRequest(frequencyHz: frequency, level: level)
+        request.durationSeconds = duration
+        request.ear = ear
+        request.ramp = researchkitRamp ? .researchKit : .raisedCosine(seconds: rampMs / 1000)
+        request.sampleRateHz = sampleRate
+        (request.outputPath, request.playbackDevice) = (out, play)
+        do { try request.run(warn: printError) } catch let error as HearingTestError {
+            throw CommandFailure(error)
         } catch let refusal as OutputFile.Refusal {
             throw refusal.failure
-        } catch let problem as ToneSpecification.Problem {
-            throw CommandFailure(.badInvocation, problem.description)
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(.invalidInput, String(describing: error))
         }
     }
 }

@@ -254,7 +254,7 @@ import SignalProcessing
         (["--headphone", "EARPODS", "--frequencies", "1000,nan"], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
         (["--headphone", "EARPODS", "--frequencies", "19.9"], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
         (["--headphone", "EARPODS", "--frequencies", Array(repeating: "1000", count: 65).joined(separator: ",")], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
-        (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "1e999"], 2, "--mic-calibration 1e999: an offset within ±400 dB is required"),
+        (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "1e999"], 2, "microphoneCalibration 1e999: an offset within ±400 dB is required [options: --mic-calibration]"),
         (["--headphone", "EARPODS", "--mic", "alsa:m", "--mic-calibration", "offset.json"], 3, "offset.json: invalid value: no calibrationOffsetDecibels within ±400 dB"),
     ] as [([String], Int32, String)])
     func refusedOptions(options: [String], status: Int32, message: String) throws {
@@ -264,6 +264,21 @@ import SignalProcessing
         let arguments = options.map { $0 == "offset.json" ? folder.path($0) : $0 }
         let run = try Run(["hearing-test", "--out", folder.path("out")] + arguments, input: Data())
         #expect(run.status == status && run.stderr.contains(message), "\(run.status) \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+    }
+
+    @Test("--config: the file's settings over the defaults, the options over the file; a bad file exits 3 naming the file and field")
+    func configFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let spec = try folder.write("spec.json", #"{"headphone": "TDH39", "frequenciesHz": [1000]}"#)
+        let fromFile = try Run(["hearing-test", "--out", folder.path("out"), "--config", spec], input: Data())
+        #expect(fromFile.status == 2 && fromFile.stderr.contains("unknown headphone \"TDH39\""), "\(fromFile.stderr)")
+        let overridden = try Run(["hearing-test", "--out", folder.path("out"), "--config", spec, "--headphone", "EARPODS"], input: Data())
+        #expect(overridden.status == 2 && overridden.stderr.contains("not a terminal"), "\(overridden.stderr)")
+        let bad = try folder.write("bad.json", #"{"headphone": "EARPODS", "toneSeconds": 100}"#)
+        let refused = try Run(["hearing-test", "--out", folder.path("out"), "--config", bad], input: Data())
+        #expect(refused.status == 3 && refused.stderr.contains("bad.json: toneSeconds 100.0 is outside 0.05…30.0"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
 

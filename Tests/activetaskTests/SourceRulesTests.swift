@@ -36,8 +36,9 @@ import TestSupport
               ("Recording/Pace.swift", "var now = timespec()\nclock_gettime(CLOCK_MONOTONIC, &now)", "the clock read outside InputGuards/SystemClock.swift"),
               ("activetask/Out.swift", "try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)", "Foundation's file APIs outside InputGuards"),
               ("Batch/Peek.swift", "let text = try String(contentsOfFile: path, encoding: .utf8)", "Foundation's file APIs outside InputGuards"),
-              ("Recording/Listen.swift", "let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)", "sockets outside Recording/SocketListener.swift"),
-              ("Recording/Close.swift", "_ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))", "sockets outside Recording/SocketListener.swift"),
+              ("Recording/Listen.swift", "let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)", "sockets outside InputGuards/Sockets.swift"),
+              ("Recording/Close.swift", "_ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))", "sockets outside InputGuards/Sockets.swift"),
+              ("Recording/SocketListener.swift", "guard getsockname(fd, pointer, &length) == 0 else { return nil }", "sockets outside InputGuards/Sockets.swift"),
               ("Scoring/Cite.swift", "/// The quiet-room rule (analysis.md §3.6).", "a comment citing a page outside the repository"),
               ("Scoring/Section.swift", "/// Bad inputs (docs/formats.md §12).", "does not resolve to a page and section"),
               ("Scoring/Page.swift", "/// The plan (docs/plans.md §1).", "does not resolve to a page and section"),
@@ -50,7 +51,7 @@ import TestSupport
         }
         _ = try folder.write("InputGuards/FileSystem.swift", "var info = stat()\nlet fd = open(path, O_RDONLY)\nFileManager.default.fileExists(atPath: path)\n")
         _ = try folder.write("InputGuards/SystemClock.swift", "clock_gettime(clock, &now)\n")
-        _ = try folder.write("Recording/SocketListener.swift", "let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)\n")
+        _ = try folder.write("InputGuards/Sockets.swift", "let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)\n")
         _ = try folder.write("Batch/Doc.swift", "/// calls stat(2) through the layer; bad inputs (docs/formats.md §11, docs/formats.md §4.8)\n")
         try FileManager.default.createDirectory(atPath: folder.path("docs"), withIntermediateDirectories: true)
         _ = try folder.write("docs/formats.md", "# Formats\n## 4. Items\n### 4.8 Dates\n## 11. Bad inputs\n")

@@ -23,8 +23,13 @@ public struct ToneSpecification: Sendable, Hashable {
     public var ramp: Ramp
     public var sampleRateHz: Double
 
+    /// The default ramp's duration, s: a raised cosine of 50 ms rises from −20 to −1 dB in 29.06 ms.
+    public static let rampSeconds = 0.05
+    /// The default sample rate, Hz.
+    public static let sampleRateHz = 44_100.0
+
     public init(frequencyHz: Double, amplitude: Double, durationSeconds: Double, ear: Ear = .both,
-                ramp: Ramp = .raisedCosine(seconds: 0.05), sampleRateHz: Double = 44_100) {
+                ramp: Ramp = .raisedCosine(seconds: rampSeconds), sampleRateHz: Double = Self.sampleRateHz) {
         self.frequencyHz = frequencyHz
         self.amplitude = amplitude
         self.durationSeconds = durationSeconds

@@ -2,6 +2,7 @@ import Analysis
 import AudioIO
 import Glibc
 import InputGuards
+import Recording
 import SensorData
 import SignalProcessing
 

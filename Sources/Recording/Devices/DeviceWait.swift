@@ -66,6 +66,19 @@ extension DeviceWait {
             }
         }.value
     }
+
+    /// Opens `device` for playback of Float samples at exactly `sampleRateHz` in `channels`
+    /// channels: a calibrated tone at another rate or in fewer channels would not be the tone
+    /// asked for, so anything else the device negotiates is refused, naming what it gives.
+    public func openPlayback(_ device: String, sampleRateHz: Int, channels: Int, purpose: String) throws(RecordingError) -> AlsaPCM {
+        let pcm = try openPCM(device, direction: .playback, format: .float, sampleRateHz: sampleRateHz, channels: channels)
+        guard pcm.negotiated.sampleRateHz == sampleRateHz, pcm.negotiated.channels == channels else {
+            throw RecordingError(file: "alsa:" + device, reason: .sample(
+                "gives \(pcm.differences(format: .float, sampleRateHz: sampleRateHz, channels: channels).joined(separator: ", ")); "
+                    + "\(purpose) need\(purpose.hasSuffix("s") ? "" : "s") \(sampleRateHz) Hz in \(channels) channels (a plughw: device converts)"))
+        }
+        return pcm
+    }
 }
 
 /// A value made on a waiting thread and handed to the caller once, never used by both.
