@@ -52,83 +52,15 @@ extension ActiveStepConfiguration {
         var plans: [RecorderPlan] = []
         for (index, entry) in list.enumerated() {
             let at = "recorders[\(index)]"
-            guard let item = entry.object, let kindName = item["kind"]?.string else { throw fail("\(at).kind: a string is required") }
-            let kind: RecorderConfiguration.Kind
-            switch kindName {
-            case "accelerometer": kind = .sensor(.accelerometer)
-            case "deviceMotion": kind = .sensor(.deviceMotion)
-            case "pedometer": kind = .sensor(.pedometer)
-            case "heartRate": kind = .sensor(.healthQuantity)
-            case "location": kind = .sensor(.location)
-            case "touch": kind = .sensor(.touch)
-            case "audio":
-                let rate = try integer(item["sampleRate"], "\(at).sampleRate", RecorderConfiguration.Defaults.sampleRateHz, in: 1_000...384_000)
-                let channels = try integer(item["channels"], "\(at).channels", 1, in: 1...8)
-                guard let encoding = WAVWriter.Encoding(rawValue: item["encoding"]?.string ?? "pcm16") else {
-                    throw fail("\(at).encoding: pcm16, pcm24 or float32")
-                }
-                kind = .audio(sampleRateHz: rate, channels: channels, encoding: encoding)
-            default: throw fail("\(at).kind: unknown kind \"\(kindName)\"")
+            guard let item = entry.object else { throw fail("\(at).kind: a string is required") }
+            let spec = try RecorderSpec(json: item, at: at, file: file)
+            if spec.source == .stdin, plans.contains(where: { if case .live(let other) = $0.source { other.address == "stdin" } else { false } }) {
+                throw fail("\(at).source: only one recorder can read stdin")
             }
-            let frequency = try number(item["frequency"], "\(at).frequency", nil, in: 0.001...10_000)
-            let defaultFrequency = kindName == "accelerometer" || kindName == "deviceMotion" ? RecorderConfiguration.Defaults.motionFrequencyHz : nil
-            let sourceName = item["source"]?.string ?? SourceAddress.simulate.description
-            let unknownSource = fail("\(at).source: simulate, replay:FILE, stdin, tcp:PORT, unix:PATH, iio:DEVICE (accelerometer, deviceMotion), ble:ADDRESS (heartRate), alsa:DEVICE (audio)")
-            guard let address = SourceAddress(sourceName) else { throw unknownSource }
-            let source: RecorderPlan.Source
-            let configuration = RecorderConfiguration(
-                identifier: item["identifier"]?.string ?? kindName, kind: kind, frequencyHz: frequency ?? defaultFrequency,
-                rollingFileSizeThreshold: try integer(item["rollover"], "\(at).rollover", 0, in: 0...(1 << 40)),
-                flushIntervalSeconds: try number(item["flushInterval"], "\(at).flushInterval", RecorderConfiguration.Defaults.flushIntervalSeconds, in: 0...3_600)!)
-            if address.isDevice {
-                let defaults = RecorderPlan.DeviceOptions()
-                let options = RecorderPlan.DeviceOptions(
-                    iioRoot: item["iioRoot"]?.string ?? defaults.iioRoot,
-                    capacityItems: try integer(item["bufferItems"], "\(at).bufferItems", defaults.capacityItems, in: 1...(1 << 26)),
-                    reconnectSeconds: try number(item["reconnectSeconds"], "\(at).reconnectSeconds", defaults.reconnectSeconds, in: 0...86_400)!,
-                    openTimeoutSeconds: try number(item["openTimeoutSeconds"], "\(at).openTimeoutSeconds", defaults.openTimeoutSeconds,
-                                                   in: 0.001...86_400)!,
-                    stop: stop)
-                let plan: RecorderPlan?
-                do {
-                    plan = try RecorderPlan.device(address, configuration, options)
-                } catch {
-                    throw fail("\(at).source: \(error.description)")
-                }
-                if let plan {
-                    plans.append(plan)
-                    continue
-                }
+            if spec.kind == .audio, spec.source.isLive || { if case .replay = spec.source { true } else { false } }() {
+                throw fail("\(at).source: \(RecorderSpec.sourceForms)")
             }
-            switch (address, kind) {
-            case (.simulate, _):
-                var settings = SimulatorSettings()
-                settings.cadenceStepsPerMinute = try number(item["cadence"], "\(at).cadence", settings.cadenceStepsPerMinute, in: 1...400)!
-                settings.tapsPerSecond = try number(item["tapsPerSecond"], "\(at).tapsPerSecond", settings.tapsPerSecond, in: 0.01...50)!
-                settings.roomNoiseDBA = try number(item["noiseDBA"], "\(at).noiseDBA", nil, in: -50...200)
-                settings.calibrationOffsetDecibels = try number(item["calibrationOffset"], "\(at).calibrationOffset",
-                                                                settings.calibrationOffsetDecibels, in: -400...400)!
-                source = .simulate(settings)
-            case (.replay(let path), .sensor):
-                source = .replay(path: path)
-            case (_, .sensor(let sensorKind)) where address.isLive:
-                guard let format = LineFormat(rawValue: item["format"]?.string ?? "json") else { throw fail("\(at).format: json, csv or gatt-hex") }
-                if address == .stdin, plans.contains(where: { if case .live(let other) = $0.source { other.address == "stdin" } else { false } }) {
-                    throw fail("\(at).source: only one recorder can read stdin")
-                }
-                let capacity = try integer(item["bufferItems"], "\(at).bufferItems", RecorderPlan.DeviceOptions().capacityItems, in: 1...(1 << 26))
-                guard let overflow = OverflowPolicy(rawValue: item["overflow"]?.string ?? "block") else { throw fail("\(at).overflow: block or drop") }
-                do {
-                    source = .live(try LiveLineSource(address: sourceName, format: format, kind: sensorKind,
-                                                      expectedFrequencyHz: frequency ?? defaultFrequency, capacityItems: capacity,
-                                                      overflow: overflow))
-                } catch {
-                    throw fail("\(at).source: \(error.description)")
-                }
-            default:
-                throw unknownSource
-            }
-            plans.append(RecorderPlan(configuration, source: source))
+            do { plans.append(try spec.plan(stop: stop)) } catch { throw fail("\(at).source: \(error.description)") }
         }
         let steps = root["stopAfterSteps"] == nil ? nil : try integer(root["stopAfterSteps"], "stopAfterSteps", 0, in: 1...10_000_000)
         if steps != nil, !plans.contains(where: { $0.configuration.kind == .sensor(.pedometer) }) {

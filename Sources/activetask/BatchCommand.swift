@@ -129,60 +129,9 @@ extension BatchCommand {
             }
             reporter.finish()
             for path in counts.missing { printError("\(FileName.display(path)): no such file or folder") }
-            if json {
-                try print(JSONWriter(indent: 2).string(.object(JSONObject([
-                    "kind": .string("batch"), "db": .string(db), "units": .number(Double(counts.unitsDone)),
-                    "computed": .number(Double(counts.computed)), "alreadyStored": .number(Double(counts.alreadyStored)),
-                    "unusable": .number(Double(counts.unusable)), "errors": .number(Double(counts.errors)), "skipped": .number(Double(counts.skipped)),
-                    "unknownFiles": .number(Double(counts.unknownFiles)), "megabytes": .number(Double(counts.bytes) / 1e6),
-                    "seconds": .number(counts.elapsedSeconds), "missing": .array(counts.missing.map { .string($0) }),
-                    "withoutResult": .object(counts.withoutResult.sorted { $0.key < $1.key }.reduce(into: JSONObject()) { $0.append($1.key, .number(Double($1.value))) }),
-                ]))))
-            } else {
-                try print("""
-                    \(db)
-                      recordings       \(counts.unitsDone) (\(String(format: "%.1f", Double(counts.bytes) / 1e6)) MB in \(String(format: "%.1f", counts.elapsedSeconds)) s)
-                      results stored   \(counts.computed) (\(counts.unusable) unusable, \(counts.errors) errors, \(counts.skipped) skipped)
-                      already stored   \(counts.alreadyStored)
-                      unknown files    \(counts.unknownFiles)
-                    """ + counts.withoutResult.sorted { $0.key < $1.key }.map { "\n  no result        \($0.value) × \(TerminalText.escaped($0.key))" }.joined())
-            }
+            try print(json ? JSONWriter(indent: 2).string(counts.json(store: db)) : counts.summary(store: db))
             if !counts.missing.isEmpty { throw CommandFailure(.invalidInput) }
         }
-    }
-}
-
-/// Progress on stderr: a line rewritten in place on a terminal (at most 10 times a second),
-/// plain lines every 10 s otherwise.
-final class ProgressReporter: @unchecked Sendable {
-    private let lock = NSLock()
-    private let terminal = isatty(2) != 0
-    private var lastShown = Date.distantPast
-    private var shownOnce = false
-
-    func show(_ counts: BatchCounts) {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        let done = counts.unitsDone == counts.unitsTotal
-        guard done || now.timeIntervalSince(lastShown) >= (terminal ? 0.1 : 10) else { return }
-        lastShown = now
-        shownOnce = true
-        let rate = counts.elapsedSeconds > 0 ? Double(counts.unitsDone) / counts.elapsedSeconds : 0
-        let remaining = rate > 0 ? Double(counts.unitsTotal - counts.unitsDone) / rate : 0
-        let line = String(format: "%d/%d recordings, %.1f/s, %.1f MB/s, ETA %@, %d errors", counts.unitsDone, counts.unitsTotal, rate,
-                          counts.elapsedSeconds > 0 ? Double(counts.bytes) / 1e6 / counts.elapsedSeconds : 0,
-                          Self.duration(remaining), counts.errors)
-        StandardStream.writeError(terminal ? "\r\u{1B}[K" + line : "batch: " + line + "\n")
-    }
-
-    func finish() {
-        if terminal, shownOnce { StandardStream.writeError("\n") }
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
     }
 }
 
@@ -237,75 +186,29 @@ extension BatchCommand {
             do { store = try ResultStore(path: db, access: .readOnly) } catch {
                 throw CommandFailure(.invalidInput, error.description)
             }
+            let export = StoreExport(store: store, path: db, csv: csv, rawCells: rawCells)
             do {
                 switch (wide, analyzer) {
-                case (false, _):
-                    let long = try LongExport(store: store)
-                    try write(out, header: csv ? long.csvHeader(rawCells: rawCells) : "", analyzer: nil) { row in
-                        csv ? long.csvLines(row, rawCells: rawCells) : long.jsonLine(row)
-                    }
+                case (false, _): try export.long(to: out)
                 case (true, let analyzer?):
-                    if let per {
-                        let table = try WideTable(analyzer: analyzer.rawValue, store: store)
-                        guard table.metadataColumns.contains(per) else {
-                            throw CommandFailure(.badInvocation, "--per \(per): no \(analyzer.rawValue) recording in \(db) has that metadata column (known: \(table.metadataColumns.joined(separator: ", ")))")
-                        }
-                        let summary = try ParticipantSummary(table, store: store, by: per)
-                        let text = csv ? summary.csv : summary.jsonLines
-                        if let out { try OutputFile.writeOrExit(text, to: out, inputs: [db]) } else { try print(text, terminator: "") }
-                    } else {
-                        try writeWide(store, analyzer.rawValue, to: out)
+                    guard let per else { return try export.wide(analyzer.rawValue, to: out) }
+                    let table = try WideTable(analyzer: analyzer.rawValue, store: store)
+                    guard table.metadataColumns.contains(per) else {
+                        throw CommandFailure(.badInvocation, "--per \(per): no \(analyzer.rawValue) recording in \(db) has that metadata column (known: \(table.metadataColumns.joined(separator: ", ")))")
                     }
-                case (true, nil):
-                    let folder = out ?? "."
-                    do { try FileSystem.makeDirectories(folder) } catch {
-                        throw OutputFile.Refusal(description: "\(FileName.display(folder)): cannot create the folder: \(error.reason)")
-                    }
-                    for name in try store.analyzers() {
-                        try writeWide(store, name, to: (folder as NSString).appendingPathComponent(name + (csv ? ".csv" : ".jsonl")))
-                    }
+                    let summary = try ParticipantSummary(table, store: store, by: per)
+                    let text = csv ? summary.csv : summary.jsonLines
+                    if let out { try OutputFile.writeOrExit(text, to: out, inputs: [db]) } else { try print(text, terminator: "") }
+                case (true, nil): try export.wideTables(into: out ?? ".")
                 }
             } catch let refusal as OutputFile.Refusal {
                 throw refusal.failure
+            } catch let failure as FileSystem.Failure {
+                throw CommandFailure(failure)
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
                 throw CommandFailure(.invalidInput, "\(error)")
-            }
-
-            func writeWide(_ store: ResultStore, _ analyzer: String, to path: String?) throws {
-                let table = try WideTable(analyzer: analyzer, store: store)
-                try write(path, header: csv ? table.csvHeader(rawCells: rawCells) : "", analyzer: analyzer) { row in
-                    csv ? table.csvLine(row, rawCells: rawCells) : table.jsonLine(row)
-                }
-            }
-
-            /// To `path` through a temporary file renamed when complete (a failed or killed export
-            /// leaves the previous file as it was), or to stdout; streamed through a 1-MiB buffer, so
-            /// memory does not grow with the store.
-            func write(_ path: String?, header: String, analyzer: String?, _ line: (ResultRow) -> String) throws {
-                let file = try path.map { path throws(OutputFile.Refusal) in try OutputFile(path, inputs: [db]) }
-                func emit(_ text: String) throws {
-                    // Data bytes as they are, but on a terminal escaped (``TerminalText``).
-                    if let file { try file.write(text) } else {
-                        do { try StandardStream.output.write(isatty(1) == 1 ? TerminalText.escaped(text, keepingLineBreaks: true) : text) } catch { throw CommandFailure(error) }
-                    }
-                }
-                var buffer = header
-                do {
-                    try store.forEachResult(analyzer: analyzer) { row in
-                        buffer += line(row)
-                        if buffer.utf8.count >= 1 << 20 {
-                            try emit(buffer)
-                            buffer = ""
-                        }
-                    }
-                    try emit(buffer)
-                    try file?.commit()
-                } catch {
-                    file?.discard()
-                    throw error
-                }
             }
         }
     }

@@ -37,114 +37,60 @@ struct Record: AsyncParsableCommand {
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case accelerometer, deviceMotion, pedometer, heartRate, location, touch, audio, step
 
-        var recorderKind: RecorderKind? {
-            switch self {
-            case .accelerometer: .accelerometer
-            case .deviceMotion: .deviceMotion
-            case .pedometer: .pedometer
-            case .heartRate: .healthQuantity
-            case .location: .location
-            case .touch: .touch
-            case .audio, .step: nil
-            }
-        }
+        /// The recorder this kind records (nil: a whole step).
+        var recorder: RecorderSpec.Kind? { RecorderSpec.Kind(rawValue: rawValue) }
     }
 
-    @Argument(help: "What to record: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")) (step: an active step from CONFIG).")
-    var kind: Kind
+    /// The defaults the help texts quote, from the one place they are declared.
+    private static let defaults = RecorderSpec(kind: .accelerometer)
+    private typealias Bounds = RecorderSpec.Bounds
 
-    @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).")
-    var config: String?
-
-    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE (accelerometer, deviceMotion) or ble:ADDRESS (heartRate) (not for step).")
-    var source: String?
+    @Argument(help: "What to record: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")) (step: an active step from CONFIG).") var kind: Kind
+    @Argument(help: "With step: the step configuration JSON (see Recording.ActiveStepConfiguration).") var config: String?
+    @Option(name: .long, help: "simulate, stdin, tcp:PORT (on 127.0.0.1), tcp:HOST:PORT (bound where asked), unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE (accelerometer, deviceMotion) or ble:ADDRESS (heartRate) (not for step).") var source: String?
+    @Option(name: .customLong("out"), help: "Output directory (created if missing).") var output: String?
+    @Option(name: .long, help: "Duration, s (simulate: default 10 s; other sources: stop after this long).") var duration: Double?
+    @Option(name: .long, help: "Sampling frequency of motion simulators, Hz (default \(RecorderConfiguration.Defaults.motionFrequencyHz.compactDescription)).") var frequency: Double?
+    @Option(name: .long, help: "Audio sample rate, Hz (default \(defaults.sampleRateHz)).") var sampleRate: Int?
+    @Option(name: .long, help: "Audio channels (default \(defaults.channels)).") var channels: Int?
+    @Option(name: .long, help: "WAV encoding: pcm16, pcm24 or float32 (default \(defaults.encoding.rawValue)).") var encoding: WAVWriter.Encoding?
+    @Option(name: .long, help: "Lines from stdin or a socket: json (recorder items), csv (a header of item field names, then one item per line) or gatt-hex (heartRate: Bluetooth 0x2A37 values in hex, one per line, timed on arrival; RR intervals go to a second file) (default \(defaults.format.rawValue)).") var format: LineFormat?
+    @Option(name: .long, help: "Live sources: items the queue between reader and writer holds (default \(defaults.device.capacityItems)).") var bufferItems: Int?
+    @Option(name: .long, help: "Live sources, when the queue is full: block (wait, slowing the sender through pipe/TCP flow control; nothing lost) or drop (never wait; dropped items counted and reported) (default \(defaults.overflow.rawValue)).") var overflow: OverflowPolicy?
+    @Option(name: .long, help: "Raw PCM on stdin: s16le or f32le.") var pcm: PCMStreamReader.SampleFormat = .s16le
+    @Option(name: .long, help: "Walker cadence of the simulator, steps/min (default \(defaults.simulator.cadenceStepsPerMinute.compactDescription)).") var cadence: Double?
+    @Option(name: .long, help: "Tapper rate of the touch simulator, taps/s (default \(defaults.simulator.tapsPerSecond.compactDescription)).") var tapsPerSecond: Double?
+    @Option(name: .customLong("noise-dba"), help: "Audio simulator: room noise at this level, dB(A) SPL, instead of a voice.") var noiseDba: Double?
+    @Option(name: .long, help: "Audio simulator: dB SPL that an RMS of 1.0 reads (default \(defaults.simulator.calibrationOffsetDecibels.compactDescription), ResearchKit's iPhone).") var calibrationOffset: Double?
+    @Option(name: .long, help: "Items reach the file at least this often, s (default \(defaults.flushIntervalSeconds.compactDescription)).") var flushInterval: Double?
+    @Option(name: .long, help: "Roll JSON files over at this size, bytes (0: never; the default).") var rollover: Int?
+    @Option(name: .long, help: "File-result identifier (default: the kind; streamingAudio for audio).") var identifier: String?
+    @Flag(name: .long, help: "Do not pace simulate/replay in real time.") var fast = false
+    @Option(name: .long, help: "iio:DEVICE sources: the prefix under which ROOT/sys/bus/iio/devices and ROOT/dev are looked up (default \(defaults.device.iioRoot)).") var iioRoot: String?
+    @Option(name: .long, help: "ble:ADDRESS sources: how long a dropped link is reconnected before the recording ends with an error, s (default \(defaults.device.reconnectSeconds.compactDescription)).") var reconnectSeconds: Double?
+    @Option(name: .long, help: "alsa:, iio: and ble: sources: how long opening the device (or reaching BlueZ) may take before the command fails, s; a ble: source's connecting adds --reconnect-seconds (default \(defaults.device.openTimeoutSeconds.compactDescription)).") var openTimeoutSeconds: Double?
+    @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer or deviceMotion, the IIO devices under --iio-root (--source iio:NAME); heartRate, the Bluetooth devices BlueZ knows, those with a heart-rate characteristic first (--source ble:ADDRESS).") var listDevices = false
 
     /// `--source` parsed (nil: absent or none of ``SourceAddress/forms``).
     var address: SourceAddress? { source.flatMap(SourceAddress.init) }
-
-    @Option(name: .customLong("out"), help: "Output directory (created if missing).")
-    var output: String?
     /// --out (validate() requires it unless --list-devices).
     var out: String { output ?? "." }
 
-    @Option(name: .long, help: "Duration, s (simulate: required length; other sources: stop after this long).")
-    var duration: Double?
-
-    @Option(name: .long, help: "Sampling frequency of motion simulators, Hz.")
-    var frequency: Double = RecorderConfiguration.Defaults.motionFrequencyHz
-
-    @Option(name: .long, help: "Audio sample rate, Hz.")
-    var sampleRate: Int = RecorderConfiguration.Defaults.sampleRateHz
-
-    @Option(name: .long, help: "Audio channels.")
-    var channels: Int = 1
-
-    @Option(name: .long, help: "WAV encoding: pcm16, pcm24 or float32.")
-    var encoding: WAVWriter.Encoding = .pcm16
-
-    @Option(name: .long, help: "Lines from stdin or a socket: json (recorder items), csv (a header of item field names, then one item per line) or gatt-hex (heartRate: Bluetooth 0x2A37 values in hex, one per line, timed on arrival; RR intervals go to a second file).")
-    var format: LineFormat = .json
-
-    @Option(name: .long, help: "Live sources: items the queue between reader and writer holds.")
-    var bufferItems: Int = RecorderPlan.DeviceOptions().capacityItems
-
-    @Option(name: .long, help: "Live sources, when the queue is full: block (wait, slowing the sender through pipe/TCP flow control; nothing lost) or drop (never wait; dropped items counted and reported).")
-    var overflow: OverflowPolicy = .block
-
-    @Option(name: .long, help: "Raw PCM on stdin: s16le or f32le.")
-    var pcm: PCMStreamReader.SampleFormat = .s16le
-
-    @Option(name: .long, help: "Walker cadence of the simulator, steps/min.")
-    var cadence: Double = 110
-
-    @Option(name: .long, help: "Tapper rate of the touch simulator, taps/s.")
-    var tapsPerSecond: Double = 5
-
-    @Option(name: .customLong("noise-dba"), help: "Audio simulator: room noise at this level, dB(A) SPL, instead of a voice.")
-    var noiseDba: Double?
-
-    @Option(name: .long, help: "Audio simulator: dB SPL that an RMS of 1.0 reads (default 117.3, ResearchKit's iPhone).")
-    var calibrationOffset: Double?
-
-    @Option(name: .long, help: "Items reach the file at least this often, s.")
-    var flushInterval: Double = RecorderConfiguration.Defaults.flushIntervalSeconds
-
-    @Option(name: .long, help: "Roll JSON files over at this size, bytes (0: never).")
-    var rollover: Int = 0
-
-    @Option(name: .long, help: "File-result identifier (default: the kind).")
-    var identifier: String?
-
-    @Flag(name: .long, help: "Do not pace simulate/replay in real time.")
-    var fast = false
-
-    @Option(name: .long, help: "iio:DEVICE sources: the prefix under which ROOT/sys/bus/iio/devices and ROOT/dev are looked up.")
-    var iioRoot: String = RecorderPlan.DeviceOptions().iioRoot
-
-    @Option(name: .long, help: "ble:ADDRESS sources: how long a dropped link is reconnected before the recording ends with an error, s.")
-    var reconnectSeconds: Double = RecorderPlan.DeviceOptions().reconnectSeconds
-
-    @Option(name: .long, help: "alsa:, iio: and ble: sources: how long opening the device (or reaching BlueZ) may take before the command fails, s; a ble: source's connecting adds --reconnect-seconds.")
-    var openTimeoutSeconds: Double = RecorderPlan.DeviceOptions().openTimeoutSeconds
-
-    @Flag(name: .long, help: "List the devices and exit: audio, the ALSA capture devices (--source alsa:NAME); accelerometer or deviceMotion, the IIO devices under --iio-root (--source iio:NAME); heartRate, the Bluetooth devices BlueZ knows, those with a heart-rate characteristic first (--source ble:ADDRESS).")
-    var listDevices = false
-
     func validate() throws {
-        try OptionCheck.require(frequency, "--frequency", in: 0.001...10_000, "Hz")
-        try OptionCheck.require(channels, "--channels", in: 1...8)
-        try OptionCheck.require(sampleRate, "--sample-rate", in: 1_000...384_000)
-        try OptionCheck.require(flushInterval, "--flush-interval", in: 0...3_600, "s")
-        try OptionCheck.require(cadence, "--cadence", in: 1...400, "steps/min")
-        try OptionCheck.require(tapsPerSecond, "--taps-per-second", in: 0.01...50)
-        try OptionCheck.require(bufferItems, "--buffer-items", in: 1...(1 << 26))
-        try OptionCheck.require(rollover, "--rollover", in: 0...(1 << 40))
-        try OptionCheck.require(noiseDba, "--noise-dba", in: -50...200, "dB(A)")
-        try OptionCheck.require(calibrationOffset, "--calibration-offset", in: -400...400, "dB")
+        try OptionCheck.require(frequency, "--frequency", in: Bounds.frequencyHz, "Hz")
+        try OptionCheck.require(channels, "--channels", in: Bounds.channels)
+        try OptionCheck.require(sampleRate, "--sample-rate", in: Bounds.sampleRateHz)
+        try OptionCheck.require(flushInterval, "--flush-interval", in: Bounds.flushIntervalSeconds, "s")
+        try OptionCheck.require(cadence, "--cadence", in: Bounds.cadenceStepsPerMinute, "steps/min")
+        try OptionCheck.require(tapsPerSecond, "--taps-per-second", in: Bounds.tapsPerSecond)
+        try OptionCheck.require(bufferItems, "--buffer-items", in: Bounds.bufferItems)
+        try OptionCheck.require(rollover, "--rollover", in: Bounds.rolloverBytes)
+        try OptionCheck.require(noiseDba, "--noise-dba", in: Bounds.noiseDBA, "dB(A)")
+        try OptionCheck.require(calibrationOffset, "--calibration-offset", in: Bounds.calibrationOffsetDecibels, "dB")
         // A week: longer recordings are rolled over into several runs.
         try OptionCheck.require(duration, "--duration", in: 0.001...604_800, "s")
-        try OptionCheck.require(reconnectSeconds, "--reconnect-seconds", in: 0...86_400, "s")
-        try OptionCheck.require(openTimeoutSeconds, "--open-timeout-seconds", in: 0.001...86_400, "s")
+        try OptionCheck.require(reconnectSeconds, "--reconnect-seconds", in: Bounds.reconnectSeconds, "s")
+        try OptionCheck.require(openTimeoutSeconds, "--open-timeout-seconds", in: Bounds.openTimeoutSeconds, "s")
         if kind == .step {
             guard output != nil else { throw ValidationError("--out DIR is required") }
             guard config != nil else { throw ValidationError("record step needs CONFIG.json") }
@@ -167,23 +113,44 @@ struct Record: AsyncParsableCommand {
         }
     }
 
+    /// The recorder the options describe: the defaults, each option given over them.
+    func spec(_ recorder: RecorderSpec.Kind) -> RecorderSpec {
+        var spec = RecorderSpec(kind: recorder)
+        spec.identifier = identifier ?? recorder.standaloneIdentifier
+        spec.source = address ?? spec.source
+        spec.frequencyHz = frequency ?? spec.frequencyHz
+        spec.sampleRateHz = sampleRate ?? spec.sampleRateHz
+        spec.channels = channels ?? spec.channels
+        spec.encoding = encoding ?? spec.encoding
+        spec.flushIntervalSeconds = flushInterval ?? spec.flushIntervalSeconds
+        spec.rolloverBytes = rollover ?? spec.rolloverBytes
+        spec.simulator.cadenceStepsPerMinute = cadence ?? spec.simulator.cadenceStepsPerMinute
+        spec.simulator.tapsPerSecond = tapsPerSecond ?? spec.simulator.tapsPerSecond
+        spec.simulator.roomNoiseDBA = noiseDba ?? spec.simulator.roomNoiseDBA
+        spec.simulator.calibrationOffsetDecibels = calibrationOffset ?? spec.simulator.calibrationOffsetDecibels
+        spec.format = format ?? spec.format
+        spec.overflow = overflow ?? spec.overflow
+        spec.device.iioRoot = iioRoot ?? spec.device.iioRoot
+        spec.device.capacityItems = bufferItems ?? spec.device.capacityItems
+        spec.device.reconnectSeconds = reconnectSeconds ?? spec.device.reconnectSeconds
+        spec.device.openTimeoutSeconds = openTimeoutSeconds ?? spec.device.openTimeoutSeconds
+        return spec
+    }
+
     func run() async throws {
-        if listDevices {
-            let devices: [(String, String)]
+        if listDevices, let recorder = kind.recorder {
+            let root = iioRoot ?? Self.defaults.device.iioRoot
+            let devices: [(id: String, description: String)]
             do {
-                devices = switch kind {
-                case .audio: AlsaPCM.devices(.capture)
-                case .heartRate: try DeviceWait(seconds: openTimeoutSeconds).run("answer", source: "ble:") { () throws(RecordingError) in
-                    try BLEHeartRateSource.devices()
-                }.map { ($0.address, $0.name + ($0.heartRate ? "\theart rate" : "")) }
-                default: try IIODevice.listDevices(root: iioRoot).map { ($0.id, $0.name) }
-                }
+                devices = try DeviceListing.devices(recorder, iioRoot: root, openTimeoutSeconds: openTimeoutSeconds ?? Self.defaults.device.openTimeoutSeconds)
             } catch {
                 throw CommandFailure(.invalidInput, error.description)
             }
             // Names are bytes from the device or the bus: shown as FileName shows them (\xFF).
-            for device in devices { try print(device.1.isEmpty ? FileName.display(device.0) : "\(FileName.display(device.0))\t\(FileName.display(device.1))") }
-            if devices.isEmpty { printError("no \(kind == .audio ? "ALSA capture device" : kind == .heartRate ? "Bluetooth device known to BlueZ" : "IIO device under \(FileName.display(iioRoot))") was found") }
+            for device in devices {
+                try print(device.description.isEmpty ? FileName.display(device.id) : "\(FileName.display(device.id))\t\(FileName.display(device.description))")
+            }
+            if devices.isEmpty { printError(DeviceListing.noneFound(recorder, iioRoot: root)) }
             return
         }
         do { try FileSystem.makeDirectory(out) } catch {
@@ -191,14 +158,26 @@ struct Record: AsyncParsableCommand {
         }
         // A terminal closing (SIGHUP) ends a recording as SIGINT and SIGTERM do: finished files, nothing torn.
         InterruptSignals.stopOnInterrupt { _ in interruption.stop() }
-        if kind == .step { return try await recordStep() }
-        if kind == .audio, address?.isLive == true {
-            do { try Self.printResults([try recordAudio()]) } catch let error as RecordingError {
+        guard let recorder = kind.recorder else { return try await recordStep() }
+        let spec = spec(recorder)
+        if recorder == .audio, spec.source.isLive {
+            do {
+                try Self.printResults([spec.recordAudioStream(pcm: pcm, folder: out, durationSeconds: duration, stop: interruption, say: printError)])
+            } catch let error as RecordingError {
                 throw CommandFailure(.invalidInput, error.description)
             }
             return
         }
-        try await recordOne()
+        // Before any file exists: a bad source leaves nothing behind.
+        let plan: RecorderPlan
+        do { plan = try spec.plan(stop: interruption) } catch { throw CommandFailure(.invalidInput, error.description) }
+        // A simulation lasts 10 s and a replay its file, a live source until its sender closes, unless --duration says otherwise.
+        let length = duration ?? (spec.source == .simulate ? 10 : .infinity)
+        let result = try await runStep(ActiveStepConfiguration(identifier: plan.configuration.identifier, durationSeconds: length, recorders: [plan],
+                                                               realTime: !fast))
+        for line in result.problemLines { printError(line) }
+        try Self.printResults(result.fileResults)
+        if result.sourceFailed { throw CommandFailure(.invalidInput) }
     }
 
     /// The file results as a JSON array of ORKFileResults, dates in the machine's UTC offset.
@@ -221,144 +200,23 @@ struct Record: AsyncParsableCommand {
         if fast { step.realTime = false }
         if let duration { step.durationSeconds = duration }
         let result = try await runStep(step)
-        for report in result.reports {
-            printError("\(report.identifier): \(report.itemsWritten) \(report.identifier.lowercased().contains("audio") ? "frames" : "items")"
-                + (report.itemsRejected > 0 ? ", \(report.itemsRejected) refused" : "") + (report.itemsDropped > 0 ? ", \(report.itemsDropped) dropped" : ""))
-        }
-        let failed = Self.printProblems(result)
-        printError("step \(result.identifier) ended by \(result.endReason) after \(String(format: "%.2f", result.endSeconds - result.startSeconds)) s; "
-            + "peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
+        for line in result.countLines + result.problemLines { printError(line) }
+        printError(result.endLine + "; peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
         try print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
-        if failed { throw CommandFailure(.invalidInput) }
-    }
-
-    /// Prints each recorder's refused and dropped items, source warnings and source error on
-    /// stderr; true when a source failed (a bad line): the files hold every item before it.
-    static func printProblems(_ result: StepResult) -> Bool {
-        for report in result.reports {
-            if report.itemsRejected > 0 {
-                printError("\(report.identifier): \(report.itemsRejected) item(s) could not be written and were left out; first: \(report.firstRejection ?? "")")
-            }
-            if report.itemsDropped > 0 {
-                printError("\(report.identifier): \(report.itemsDropped) item(s) dropped because the writer fell behind the source (buffer full)"
-                    + (report.firstDroppedLines.map { "; first at lines \($0.lowerBound)–\($0.upperBound)" } ?? ""))
-            }
-            for warning in report.warnings { printError("\(report.identifier): warning: \(warning)") }
-            if let error = report.sourceError { printError("\(error.description) (recording stopped; the items before it are kept)") }
-        }
-        return result.reports.contains { $0.sourceError != nil }
-    }
-
-    /// One recorder as a one-recorder active step: a simulator or replay (paced in real time
-    /// unless --fast) or a live line source; prints the file results.
-    private func recordOne() async throws {
-        let configuration: RecorderConfiguration
-        var settings = SimulatorSettings(cadenceStepsPerMinute: cadence, tapsPerSecond: tapsPerSecond, roomNoiseDBA: noiseDba)
-        if let calibrationOffset { settings.calibrationOffsetDecibels = calibrationOffset }
-        if kind == .audio {
-            configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
-                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: encoding))
-        } else {
-            let recorderKind = kind.recorderKind!
-            configuration = RecorderConfiguration(identifier: identifier ?? kind.rawValue, kind: .sensor(recorderKind),
-                                                  frequencyHz: recorderKind == .accelerometer || recorderKind == .deviceMotion ? frequency : nil,
-                                                  rollingFileSizeThreshold: rollover, flushIntervalSeconds: flushInterval)
-        }
-        let plan: RecorderPlan
-        let address = address!
-        switch address {
-        case .simulate:
-            plan = RecorderPlan(configuration, source: .simulate(settings))
-        case .replay(let path):
-            plan = RecorderPlan(configuration, source: .replay(path: path))
-        case .alsa, .iio, .ble:
-            let options = RecorderPlan.DeviceOptions(iioRoot: iioRoot, capacityItems: bufferItems, reconnectSeconds: reconnectSeconds,
-                                                     openTimeoutSeconds: openTimeoutSeconds, stop: interruption)
-            let device: RecorderPlan?
-            do {
-                device = try RecorderPlan.device(address, configuration, options)
-            } catch {
-                throw CommandFailure(.invalidInput, error.description)
-            }
-            guard let device else { throw CommandFailure(.invalidInput, "\(address) cannot record \(kind.rawValue) items") }
-            plan = device
-        case .stdin, .tcp, .unix:
-            // Before any file exists: a bad source leaves nothing behind.
-            do {
-                plan = RecorderPlan(configuration, source: .live(try LiveLineSource(
-                    address: address.description, format: format, kind: kind.recorderKind!, expectedFrequencyHz: configuration.frequencyHz,
-                    capacityItems: bufferItems, overflow: overflow)))
-            } catch {
-                throw CommandFailure(.invalidInput, error.description)
-            }
-        }
-        // A simulation lasts 10 s and a replay its file, a live source until its sender closes, unless --duration says otherwise.
-        let length = duration ?? (address == .simulate ? 10 : .infinity)
-        let result = try await runStep(ActiveStepConfiguration(identifier: configuration.identifier, durationSeconds: length, recorders: [plan],
-                                                         realTime: !fast))
-        let failed = Self.printProblems(result)
-        try Self.printResults(result.fileResults)
-        if failed { throw CommandFailure(.invalidInput) }
+        if result.sourceFailed { throw CommandFailure(.invalidInput) }
     }
 
     /// Runs an active step to its end (SIGINT/SIGTERM stop it), mapping its errors to exit status 3.
     private func runStep(_ step: ActiveStepConfiguration) async throws -> StepResult {
-        for plan in step.recorders {
-            let identifier = plan.configuration.identifier
-            switch plan.source {
-            case .live(let live):
-                printError("\(identifier): " + (live.listener.map { "listening on " + ($0.port.map { "tcp port \($0)" } ?? live.address) }
-                    ?? "reading \(live.format.rawValue) lines from stdin"))
-            case .alsa(let capture):
-                printError("\(identifier): recording audio from \(capture.address) (\(capture.summary))")
-            case .iio(let iio):
-                let device = iio.device
-                printError("\(identifier): reading \(device.id) (\(device.name)) at "
-                    + (device.samplingFrequencyHz.map { "\($0.compactDescription) Hz" } ?? "its own rate")
-                    + ", scans of \(device.scanBytes) bytes: \(device.channels.map { "\($0.name) \($0.type)" }.joined(separator: ", "))")
-            case .ble(let ble):
-                printError("\(identifier): heart-rate notifications of \(ble.deviceName) (\(ble.deviceAddress)) through BlueZ")
-            case .simulate, .replay: break
-            }
-        }
-        let directory = out
+        for line in step.recorders.compactMap(\.sourceLine) { printError(line) }
         do {
-            return try await ActiveStep.run(step, outputDirectory: directory, stop: interruption)
+            return try await ActiveStep.run(step, outputDirectory: out, stop: interruption)
         } catch let error as RecordingError {
             printError(error.description)
         } catch {
             printError(String(describing: error))
         }
         throw CommandFailure(.invalidInput)
-    }
-
-    /// A streaming source: stdin, or the first sender on `tcp:PORT` / `unix:PATH`; nil for the others.
-    private func openStream() throws(RecordingError) -> (descriptor: Int32, name: String)? {
-        guard let address, address.isLive else { return nil }
-        if address == .stdin { return (0, address.description) }
-        let listener = try SocketListener(address.description)
-        printError("listening on \(listener.port.map { "tcp port \($0)" } ?? address.description)")
-        return (try listener.accept(), address.description)
-    }
-
-    /// The audio recorder fed by raw PCM or a WAV stream from stdin or a socket, or by an ALSA
-    /// capture device.
-    private func recordAudio() throws -> FileResult {
-        let configuration = RecorderConfiguration(identifier: identifier ?? "streamingAudio",
-                                                  kind: .audio(sampleRateHz: sampleRate, channels: channels, encoding: encoding))
-        guard let (descriptor, name) = try openStream() else { throw RecordingError(file: source ?? "", reason: .sample("not a streaming source")) }
-        // The header (if any) is checked before the file exists: a refused stream leaves nothing behind.
-        let stream = try PCMStreamReader(descriptor: descriptor, name: name, sampleRateHz: sampleRate, channels: channels, format: pcm)
-        let recorder = try AudioRecorder(configuration, outputDirectory: out)
-        printError("recording audio (\(stream.isWAV ? "WAV stream, " : "")\(stream.format.rawValue)) to \(recorder.path)")
-        let block = max(1, sampleRate / 20)
-        while !interruption.isStopped, duration.map({ Double(recorder.frames) / Double(sampleRate) < $0 }) ?? true,
-            let samples = try stream.nextSamples(maximumFrames: block)
-        {
-            try recorder.write(samples)
-        }
-        if stream.trailingBytes > 0 { printError("\(name): \(stream.trailingBytes) trailing byte(s) do not make a whole frame; left out") }
-        return try recorder.stop()
     }
 }
 

@@ -59,6 +59,23 @@ public struct WorkUnit: Sendable, Hashable {
 /// Finds the recordings under the batch's arguments: ``walk(_:)`` lists the files (reading
 /// none), ``group(_:facts:)`` makes them units from their facts.
 public enum Discovery {
+    /// Files as given; folders replaced by the regular files under them, sorted, and what a
+    /// folder walk refused (folders that cannot be listed, FIFOs, sockets, devices).
+    public static func expand(_ paths: [String]) -> (files: [String], refused: [(path: String, reason: String)]) {
+        var files: [String] = []
+        var refused: [(path: String, reason: String)] = []
+        for path in paths {
+            guard FileSystem.statusIfAny(path)?.isDirectory == true else {
+                files.append(path)
+                continue
+            }
+            let found = Discovery.files(under: path, includeHidden: true)
+            files += found.files
+            refused += found.refused
+        }
+        return (files, refused)
+    }
+
     /// The files under `arguments` (files, folders walked recursively, and `@FILE` lists of one
     /// path per line, relative to the list's folder; `#` starts a comment), sorted; the
     /// arguments that do not exist; and what the walk refused (folders that cannot be listed,

@@ -1,0 +1,43 @@
+import Foundation
+import InputGuards
+import SensorData
+
+extension FileDescription {
+    /// The description as `info --json` prints it.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        object.append("file", .string(file))
+        object.append("kind", .string(kind))
+        object.append("dialect", dialect.map { .string($0) } ?? .null)
+        object.append("samples", samples.map { .number(Double($0)) } ?? .null)
+        object.append("durationSeconds", durationSeconds.map { .number($0) } ?? .null)
+        object.append("samplingRateHz", samplingRateHz.map { .number($0) } ?? .null)
+        object.append("channels", channels.map { .number(Double($0)) } ?? .null)
+        object.append("contents", .array(contents.map { .string($0) }))
+        if !parts.isEmpty { object.append("parts", .array(parts.map(\.jsonValue))) }
+        object.append("warnings", .array(warnings.map { .string($0) }))
+        return .object(object)
+    }
+
+    /// Readable block: the file, then one aligned row per property.
+    public var table: String {
+        var rows: [(String, String)] = [("kind", kind)]
+        if let dialect { rows.append(("dialect", dialect)) }
+        if let samples { rows.append(("samples", String(samples))) }
+        if let durationSeconds { rows.append(("duration", Self.format(durationSeconds) + " s")) }
+        if let samplingRateHz { rows.append(("rate", Self.format(samplingRateHz) + " Hz")) }
+        if let channels { rows.append(("channels", String(channels))) }
+        rows += contents.map { ("contains", $0) }
+        rows += warnings.map { ("warning", $0) }
+        // Every field is data (a file name, an info.json field): escaped so it can neither act on
+        // the terminal nor forge a line of this table.
+        var text = TerminalText.escaped(FileName.display(file)) + "\n"
+        for (key, value) in rows { text += "  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + TerminalText.escaped(value) + "\n" }
+        for part in parts {
+            text += part.table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                .enumerated().map { $0.offset == 0 ? "  ▸ part: \($0.element.replacingOccurrences(of: file + " › ", with: ""))" : "  " + $0.element }
+                .joined(separator: "\n") + "\n"
+        }
+        return parts.isEmpty ? text + "\n" : text
+    }
+}
