@@ -79,6 +79,15 @@ public enum AudiometryScorer {
 
 /// A CSV with `AUXU…R/L` columns (the NHANES AUX layout): one audiogram per data row.
 public struct AUXUTable: Sendable {
+    /// The AUXU CSV `file`, read once; refused unless its header holds AUXU…R/L columns.
+    public static func load(_ file: String) throws(ScoringError) -> AUXUTable {
+        let input = try LoadedInput.load(file)
+        guard case .table(_, .audiogram(let table)) = input.kind else {
+            throw ScoringError(.invalidInput, "\(FileName.display(file)): no header with AUXU…R/L columns (NHANES AUX layout); this file is \(input.kind.summary)")
+        }
+        return table
+    }
+
     public let file: String
     public let header: [String]
     public let table: CSVTable

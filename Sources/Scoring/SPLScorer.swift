@@ -179,3 +179,16 @@ public struct ResearchKitSPLFeatures: Sendable, Hashable, Encodable {
     /// ResearchKit's decision on the readings (in place).
     public var decision: SPLDecisionFeatures
 }
+
+/// ResearchKit's device calibrations (docs/analyses.md §3.5): a preset for the SPL calibration offset.
+public enum CalibrationDevice: String, Sendable, CaseIterable {
+    case iphone, ipad
+
+    /// The offset (dB SPL at RMS 1.0) and its source, as the SPL parameters name them.
+    public var calibration: (offset: Double, source: String) {
+        switch self {
+        case .iphone: (ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPhoneSensitivityOffset), "ResearchKit iPhone sensitivity offset −23.3 dB")
+        case .ipad: (ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPadSensitivityOffset), "ResearchKit iPad sensitivity offset −29.3 dB")
+        }
+    }
+}

@@ -23,47 +23,20 @@ struct AudiometryCommand: ParsableCommand {
             discussion: "--golden FILE: ResearchKit's golden set (deterministic listeners; thresholdsTotal and thresholdsExact). --nhanes FILE: logistic listeners (--slope, --false-alarm, --lapse) whose true thresholds are the NHANES audiograms; both procedures; bias, SD and mean absolute error of estimate − truth and presentations per frequency. With --out: one simulated test of --row as a ResearchKit dB HL result."
         )
 
-        @Option(name: .long, help: "ResearchKit's ORKAudiometryTestData.json.")
-        var golden: String?
-
-        @Option(name: .long, help: "NHANES audiogram CSV (AUXU…R/L columns, dB HL; 666/888 = no value).")
-        var nhanes: String?
-
-        @Option(name: .long, help: "At most this many NHANES rows.")
-        var rows: Int = 500
-
-        @Option(name: .long, help: "With --out: the NHANES data row (first = 1) whose audiogram the listener has.")
-        var row: Int = 1
-
-        @Option(name: .long, help: "With --out: researchkit or asha.")
-        var procedure: AudiometrySimulation.Procedure = .researchkit
-
-        @Option(name: .long, help: "Write one simulated test of --row as ResearchKit dB HL result JSON.")
-        var out: String?
-
-        @Option(name: .long, help: "With --out: headphoneType to record.")
-        var headphone: String = "AIRPODSV1"
-
-        @Option(name: .long, help: "With --out: outputVolume to record (0–1).")
-        var volume: Double = HearingTestSpec.defaults.volume
-
-        @Option(name: .long, help: "Psychometric slope, dB.")
-        var slope: Double = 2
-
-        @Option(name: .long, help: "False-alarm rate.")
-        var falseAlarm: Double = 0.01
-
-        @Option(name: .long, help: "Lapse rate.")
-        var lapse: Double = 0.01
-
-        @Option(name: .long, help: "Repetitions per true threshold.")
-        var repeats: Int = 1
-
-        @Option(name: .long, help: "Seed of the listener's random stream.")
-        var seed: UInt64 = 1
-
-        @Flag(name: .long, help: "One JSON object.")
-        var json = false
+        @Option(name: .long, help: "ResearchKit's ORKAudiometryTestData.json.") var golden: String?
+        @Option(name: .long, help: "NHANES audiogram CSV (AUXU…R/L columns, dB HL; 666/888 = no value).") var nhanes: String?
+        @Option(name: .long, help: "At most this many NHANES rows.") var rows: Int = 500
+        @Option(name: .long, help: "With --out: the NHANES data row (first = 1) whose audiogram the listener has.") var row: Int = 1
+        @Option(name: .long, help: "With --out: researchkit or asha.") var procedure: AudiometrySimulation.Procedure = .researchkit
+        @Option(name: .long, help: "Write one simulated test of --row as ResearchKit dB HL result JSON.") var out: String?
+        @Option(name: .long, help: "With --out: headphoneType to record.") var headphone: String = "AIRPODSV1"
+        @Option(name: .long, help: "With --out: outputVolume to record (0–1).") var volume: Double = HearingTestSpec.defaults.volume
+        @Option(name: .long, help: "Psychometric slope, dB.") var slope: Double = 2
+        @Option(name: .long, help: "False-alarm rate.") var falseAlarm: Double = 0.01
+        @Option(name: .long, help: "Lapse rate.") var lapse: Double = 0.01
+        @Option(name: .long, help: "Repetitions per true threshold.") var repeats: Int = 1
+        @Option(name: .long, help: "Seed of the listener's random stream.") var seed: UInt64 = 1
+        @Flag(name: .long, help: "One JSON object.") var json = false
 
         func validate() throws {
             try OptionCheck.require(slope, "--slope", in: 1e-9...1_000, "dB")  // tiny slopes make a step-like listener
@@ -89,16 +62,7 @@ struct AudiometryCommand: ParsableCommand {
                     throw CommandFailure(.invalidInput, error.description)
                 }
                 let s = GoldenSet.run(table)
-                if json {
-                    try print(JSONWriter(indent: 2).string(.object(JSONObject([
-                        "audiograms": .number(Double(s.audiograms)), "thresholdsTotal": .number(Double(s.thresholdsTotal)),
-                        "thresholdsExact": .number(Double(s.thresholdsExact)), "combinedRunTotal": .number(Double(s.combinedEntries)),
-                        "combinedRunExact": .number(Double(s.combinedExact)), "minimumPresentations": .number(Double(s.minimumPresentations)),
-                        "maximumPresentations": .number(Double(s.maximumPresentations)),
-                    ]))))
-                } else {
-                    try print("golden set: \(s.audiograms) audiograms, \(s.thresholdsExact) of \(s.thresholdsTotal) thresholds exact (runs A and B); combined run \(s.combinedExact) of \(s.combinedEntries); presentations \(s.minimumPresentations)–\(s.maximumPresentations)")
-                }
+                try print(json ? JSONWriter(indent: 2).string(s.json) : s.line)
                 if s.thresholdsExact != s.thresholdsTotal { throw CommandFailure(.unusable) }
                 return
             }
@@ -107,7 +71,8 @@ struct AudiometryCommand: ParsableCommand {
             }
             let listener = VirtualListener(slopeDecibels: slope, falseAlarmRate: falseAlarm, lapseRate: lapse)
             if let out {
-                let truth = try auxuAudiogram(nhanes, row: row)
+                let truth: Audiogram
+                do { truth = try AUXUTable.load(nhanes).audiogram(row: row) } catch { throw failure(error) }
                 let test = AudiometrySimulation.test(truth: truth, procedure: procedure, listener: listener, seed: seed,
                                                      headphone: headphone, outputVolume: volume)
                 try OutputFile.writeOrExit(JSONWriter().string(test.researchKitJSON), to: out, inputs: [nhanes].compactMap { $0 })
@@ -115,31 +80,12 @@ struct AudiometryCommand: ParsableCommand {
                 try print("wrote \(out): \(test.samples.count) frequency entries, \(presented) presentations (\(procedure.rawValue), NHANES row \(row))")
                 return
             }
-            let truths = try Self.nhanesTruths(nhanes, limit: rows)
+            let truths: [(frequencyHz: Double, threshold: Double)]
+            do { truths = try AUXUTable.load(nhanes).thresholds(rows: rows) } catch { throw failure(error) }
             let result = AudiometrySimulation.run(truths: truths, listener: listener, repeats: repeats, seed: seed)
-            if json {
-                try print(JSONWriter(indent: 2).string(.array(result.map { row in
-                    .object(JSONObject([
-                        "procedure": .string(row.procedure.rawValue), "frequencyHz": .number(row.frequencyHz), "runs": .number(Double(row.runs)),
-                        "determined": .number(Double(row.determined)), "biasDecibels": .number(row.biasDecibels),
-                        "sdDecibels": .number(row.sdDecibels), "meanAbsoluteErrorDecibels": .number(row.meanAbsoluteErrorDecibels),
-                        "meanPresentations": .number(row.meanPresentations),
-                    ]))
-                })))
-            } else {
-                try print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")
-                try print("procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations")
-                for row in result {
-                    try print(row.procedure.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.frequencyHz, row.runs,
-                                 row.determined, row.biasDecibels, row.sdDecibels, row.meanAbsoluteErrorDecibels, row.meanPresentations))
-                }
-            }
-        }
-
-        /// (frequency, threshold) of every threshold (both ears, first 1 kHz test) of the first
-        /// `limit` NHANES rows that have any.
-        static func nhanesTruths(_ path: String, limit: Int) throws -> [(frequencyHz: Double, threshold: Double)] {
-            try auxuTable(path).thresholds(rows: limit)
+            if json { return try print(JSONWriter(indent: 2).string(.array(result.map(\.json)))) }
+            try print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")
+            try print(AudiometrySimulation.Row.table(result))
         }
     }
 
@@ -149,39 +95,21 @@ struct AudiometryCommand: ParsableCommand {
             discussion: "Analyses the channel with the most energy. Ramp times from the Hilbert envelope (−20 → −1 dB of its steady value); level, frequency, THD and THD+N over the steady part: the recording without the rise time + 0.1 s at each end (at most a quarter of it each)."
         )
 
-        @Argument(help: "An audio file holding one tone.")
-        var file: String
-
-        @Flag(name: .long, help: "One JSON object.")
-        var json = false
-
-        @Option(name: .customLong("max-samples"), help: "Refuse recordings of more samples (frames × channels): the analysis holds the whole tone, ~30 bytes per sample (1–2^34).")
-        var maximumSamples = 1 << 24
+        @Argument(help: "An audio file holding one tone.") var file: String
+        @Flag(name: .long, help: "One JSON object.") var json = false
+        @Option(name: .customLong("max-samples"), help: "Refuse recordings of more samples (frames × channels): the analysis holds the whole tone, ~30 bytes per sample (1–2^34).") var maximumSamples = 1 << 24
 
         func validate() throws {
             try OptionCheck.require(maximumSamples, "--max-samples", in: 1...(1 << 34))
         }
 
         func run() throws {
-            let decoder = try openAudio(file)
-            let format = decoder.format
-            let samples: [Float]
-            do { samples = try decoder.readAll(maximumSamples: maximumSamples) } catch {
-                throw CommandFailure(.invalidInput, error.description + ({ if case .tooLong = error.reason { true } else { false } }() ? " (raise the limit with --max-samples)" : ""))
+            let report: ToneVerificationReport?
+            do { report = try ToneVerificationReport(file: file, maximumSamples: maximumSamples) } catch {
+                throw CommandFailure(.invalidInput, error.description + (error.description.contains("exceed the limit") ? " (raise the limit with --max-samples)" : ""))
             }
-            guard let features = ToneVerification.features(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz) else {
-                throw CommandFailure(.unusable, "\(FileName.display(file)): too short to analyse")
-            }
-            let set = FeatureSet(name: "atk", features: features)
-            if json {
-                var object = set.json.object ?? JSONObject()
-                object.append("kind", .string("toneVerification"))
-                object.append("file", .string(file))
-                try print(JSONWriter(indent: 2).string(.object(object)))
-            } else {
-                try ScoreReport(kind: "tone verification", file: file, dialect: "\(format.container) \(format.encoding)", sets: [set], warnings: [])
-                    .print(json: false)
-            }
+            guard let report else { throw CommandFailure(.unusable, "\(FileName.display(file)): too short to analyse") }
+            try print(json ? JSONWriter(indent: 2).string(report.json) : report.table, terminator: json ? "\n" : "")
         }
     }
 }
@@ -246,18 +174,3 @@ struct Tone: ParsableCommand {
 
 extension AudiometrySimulation.Procedure: ExpressibleByArgument {}
 extension ToneSpecification.Ear: ExpressibleByArgument {}
-
-/// The AUXU CSV `file` (read once), errors as exit statuses.
-func auxuTable(_ file: String) throws -> AUXUTable {
-    let input: LoadedInput
-    do { input = try LoadedInput.load(file) } catch { throw failure(error) }
-    guard case .table(_, .audiogram(let table)) = input.kind else {
-        throw failure(ScoringError(.invalidInput, "\(FileName.display(file)): no header with AUXU…R/L columns (NHANES AUX layout); this file is \(input.kind.summary)"))
-    }
-    return table
-}
-
-/// The audiogram of data row `row` (first = 1) of an AUXU CSV.
-func auxuAudiogram(_ file: String, row: Int) throws -> Audiogram {
-    do { return try auxuTable(file).audiogram(row: row) } catch let error as ScoringError { throw failure(error) }
-}

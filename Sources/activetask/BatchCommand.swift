@@ -32,42 +32,18 @@ extension BatchCommand {
                 """
         )
 
-        @Argument(help: "Files, folders, or @FILE lists (one path per line).")
-        var paths: [String] = []
-
-        @Option(name: .long, help: "A study manifest (CSV, e.g. a Synapse table): one recording per row, file columns (cells are paths) and metadata columns (exported first).")
-        var manifest: String?
-
-        @Option(name: .long, help: "With --manifest: the column that identifies a record.")
-        var idColumn: String = "recordId"
-
-        @Option(name: .long, help: "With --manifest: the folder its paths are relative to (default: the manifest's folder).")
-        var base: String?
-
-        @Option(name: .long, help: "The SQLite result store (created if missing).")
-        var db: String
-
-        @Option(name: .long, help: "Recordings analysed at once (default: the number of cores).")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-        @Option(name: .long, help: "Only shard i of n (0 ≤ i < n), e.g. --shard $JOB_COMPLETION_INDEX/8 or --shard $SLURM_ARRAY_TASK_ID/8.")
-        var shard: String?
-
-        @Flag(name: .long, help: "Recompute results that are already stored.")
-        var force = false
-
-        @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows (default 2^24, or the configuration's [voice] maximumSamples).")
-        var maxVoiceSamples: Int?
-
-        @Option(name: .long, help: "A TOML file: [batch] analyzers and audio, and one section per analyzer with its parameters, e.g. [spl] calibrationOffsetDecibels = 111.28 (docs/batch.md, \"Batch configuration\"). The parameters key the results.")
-        var config: String?
-
-        @Option(name: .long, help: "Only these analyzers, comma-separated (\(Scoring.Analyzer.allCases.map(\.rawValue).joined(separator: ", "))); overrides the configuration's [batch] analyzers.")
-        var analyzers: AnalyzerList?
-
-        @Option(name: .long, help: "How stand-alone audio files are scored: voice (default), environmentNoise (spl) or both; overrides the configuration's [batch] audio.")
-        var audio: BatchConfiguration.AudioTask?
-
+        @Argument(help: "Files, folders, or @FILE lists (one path per line).") var paths: [String] = []
+        @Option(name: .long, help: "A study manifest (CSV, e.g. a Synapse table): one recording per row, file columns (cells are paths) and metadata columns (exported first).") var manifest: String?
+        @Option(name: .long, help: "With --manifest: the column that identifies a record.") var idColumn: String = "recordId"
+        @Option(name: .long, help: "With --manifest: the folder its paths are relative to (default: the manifest's folder).") var base: String?
+        @Option(name: .long, help: "The SQLite result store (created if missing).") var db: String
+        @Option(name: .long, help: "Recordings analysed at once (default: the number of cores).") var jobs: Int?
+        @Option(name: .long, help: "Only shard i of n (0 ≤ i < n), e.g. --shard $JOB_COMPLETION_INDEX/8 or --shard $SLURM_ARRAY_TASK_ID/8.") var shard: String?
+        @Flag(name: .long, help: "Recompute results that are already stored.") var force = false
+        @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows (default 2^24, or the configuration's [voice] maximumSamples).") var maxVoiceSamples: Int?
+        @Option(name: .long, help: "A TOML file: [batch] analyzers and audio, and one section per analyzer with its parameters, e.g. [spl] calibrationOffsetDecibels = 111.28 (docs/batch.md, \"Batch configuration\"). The parameters key the results.") var config: String?
+        @Option(name: .long, help: "Only these analyzers, comma-separated (\(Scoring.Analyzer.allCases.map(\.rawValue).joined(separator: ", "))); overrides the configuration's [batch] analyzers.") var analyzers: AnalyzerList?
+        @Option(name: .long, help: "How stand-alone audio files are scored: voice (default), environmentNoise (spl) or both; overrides the configuration's [batch] audio.") var audio: BatchConfiguration.AudioTask?
         @OptionGroup var limits: FileLimitOptions
 
         func validate() throws {
@@ -76,12 +52,11 @@ extension BatchCommand {
             if let maxVoiceSamples { try OptionCheck.require(maxVoiceSamples, "--max-voice-samples", in: VoiceScorer.Parameters.maximumSamplesRange) }
         }
 
-        @Flag(name: .long, help: "Print the summary as one JSON object.")
-        var json = false
+        @Flag(name: .long, help: "Print the summary as one JSON object.") var json = false
 
         func run() async throws {
             var options = BatchOptions(toolkitVersion: ActiveTask.configuration.version)
-            options.jobs = jobs
+            options.jobs = jobs ?? options.jobs
             options.force = force
             if let config {
                 do { options.configuration = try BatchConfiguration.read(config) } catch {
@@ -92,11 +67,8 @@ extension BatchCommand {
             if let analyzers { options.configuration.analyzers = analyzers.analyzers }
             if let audio { options.configuration.audio = audio }
             if let shard {
-                let parts = shard.split(separator: "/").compactMap { Int($0) }
-                guard parts.count == 2, parts[1] > 0, (0..<parts[1]).contains(parts[0]) else {
-                    throw CommandFailure(.badInvocation, "--shard must be i/n with 0 ≤ i < n, got \(shard)")
-                }
-                options.shard = (parts[0], parts[1])
+                guard let parsed = BatchOptions.shard(parsing: shard) else { throw CommandFailure(.badInvocation, "--shard must be i/n with 0 ≤ i < n, got \(shard)") }
+                options.shard = parsed
             }
             if let manifest {
                 do { options.manifest = try StudyManifest.read(manifest, idColumn: idColumn, base: base) } catch {
@@ -104,7 +76,7 @@ extension BatchCommand {
                 }
             }
             // Every path given must exist before a store is created: a typo is an error, not an empty run.
-            let absent = paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { FileSystem.statusIfAny($0) == nil }
+            let absent = Discovery.absent(paths)
             guard absent.isEmpty else {
                 for path in absent { printError("\(FileName.display(path)): no such file or folder; nothing was analysed") }
                 throw CommandFailure(.invalidInput)
@@ -149,29 +121,14 @@ extension BatchCommand {
                 """
         )
 
-        @Option(name: .long, help: "The SQLite result store.")
-        var db: String
-
-        @Flag(name: .long, help: "CSV (RFC 4180).")
-        var csv = false
-
-        @Flag(name: .long, help: "JSON lines.")
-        var jsonl = false
-
-        @Flag(name: .long, help: "One row per recording and result, one column per scalar feature (set.feature).")
-        var wide = false
-
-        @Option(name: .long, help: "With --wide: the analyzer whose table to write (\(Scoring.Analyzer.allCases.map(\.rawValue).joined(separator: ", "))).")
-        var analyzer: Scoring.Analyzer?
-
-        @Option(name: .long, help: "Write to this file instead of stdout (replaced only when the export is complete; never one of the store's files); with --wide and no --analyzer, a folder that gets ANALYZER.csv or ANALYZER.jsonl per analyzer.")
-        var out: String?
-
-        @Option(name: .long, help: "With --wide --analyzer: one row per value of this manifest metadata column (e.g. healthCode): the record count, and each numeric feature's median and IQR (type-7 quantiles) over that participant's usable records.")
-        var per: String?
-
-        @Flag(name: .long, help: "CSV cells exactly as stored. By default a text cell starting with = + - @, tab or carriage return gets a leading ' (OWASP's CSV-injection advice) so spreadsheets do not run it as a formula; numbers are never changed.")
-        var rawCells = false
+        @Option(name: .long, help: "The SQLite result store.") var db: String
+        @Flag(name: .long, help: "CSV (RFC 4180).") var csv = false
+        @Flag(name: .long, help: "JSON lines.") var jsonl = false
+        @Flag(name: .long, help: "One row per recording and result, one column per scalar feature (set.feature).") var wide = false
+        @Option(name: .long, help: "With --wide: the analyzer whose table to write (\(Scoring.Analyzer.allCases.map(\.rawValue).joined(separator: ", "))).") var analyzer: Scoring.Analyzer?
+        @Option(name: .long, help: "Write to this file instead of stdout (replaced only when the export is complete; never one of the store's files); with --wide and no --analyzer, a folder that gets ANALYZER.csv or ANALYZER.jsonl per analyzer.") var out: String?
+        @Option(name: .long, help: "With --wide --analyzer: one row per value of this manifest metadata column (e.g. healthCode): the record count, and each numeric feature's median and IQR (type-7 quantiles) over that participant's usable records.") var per: String?
+        @Flag(name: .long, help: "CSV cells exactly as stored. By default a text cell starting with = + - @, tab or carriage return gets a leading ' (OWASP's CSV-injection advice) so spreadsheets do not run it as a formula; numbers are never changed.") var rawCells = false
 
         func validate() throws {
             guard csv != jsonl else { throw ValidationError("give exactly one of --csv and --jsonl") }
@@ -221,11 +178,8 @@ extension BatchCommand {
             abstract: "Merge shard stores into --db: results with the same key (content, analyzer, version, parameters) are kept once."
         )
 
-        @Option(name: .long, help: "The store to merge into (created if missing).")
-        var db: String
-
-        @Argument(help: "Shard stores.")
-        var stores: [String]
+        @Option(name: .long, help: "The store to merge into (created if missing).") var db: String
+        @Argument(help: "Shard stores.") var stores: [String]
 
         func run() throws {
             do { try OutputFile.refuseIfInput(db, inputs: stores) } catch {

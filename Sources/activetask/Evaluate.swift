@@ -18,14 +18,9 @@ extension Evaluate {
             discussion: "Credit: Oxford Step Counter dataset (CC BY 4.0). Prints per-walk results and summaries by phone position and phone."
         )
 
-        @Argument(help: "The dataset folder (with data/<walk>/).")
-        var folder: String
-
-        @Flag(name: .long, help: "One JSON object instead of tables.")
-        var json = false
-
-        @Flag(name: .long, help: "Leave-one-user-out: for each user, choose the parameters on a small grid with the other users' walks, score the held-out user's walks with them, and report only held-out figures.")
-        var leaveOneUserOut = false
+        @Argument(help: "The dataset folder (with data/<walk>/).") var folder: String
+        @Flag(name: .long, help: "One JSON object instead of tables.") var json = false
+        @Flag(name: .long, help: "Leave-one-user-out: for each user, choose the parameters on a small grid with the other users' walks, score the held-out user's walks with them, and report only held-out figures.") var leaveOneUserOut = false
 
         func run() throws {
             do {

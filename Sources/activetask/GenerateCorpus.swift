@@ -15,14 +15,9 @@ struct GenerateCorpus: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Number of task runs.")
-    var runs: Int
-
-    @Option(name: .long, help: "Output folder (created if missing).")
-    var out: String
-
-    @Option(name: .long, help: "Seed of the first run.")
-    var seed: UInt64 = 1
+    @Option(name: .long, help: "Number of task runs.") var runs: Int
+    @Option(name: .long, help: "Output folder (created if missing).") var out: String
+    @Option(name: .long, help: "Seed of the first run.") var seed: UInt64 = 1
 
     func validate() throws {
         try OptionCheck.require(runs, "--runs", in: 1...1_000_000)

@@ -13,11 +13,8 @@ struct GenerateSamples: ParsableCommand {
         abstract: "Write small deterministic sample recordings (one per kind) into a folder."
     )
 
-    @Option(name: .long, help: "Output folder (created if missing).")
-    var out: String = "SampleData"
-
-    @Option(name: .long, help: "Seed of the pseudo-random parts.")
-    var seed: UInt64 = 2015
+    @Option(name: .long, help: "Output folder (created if missing).") var out: String = "SampleData"
+    @Option(name: .long, help: "Seed of the pseudo-random parts.") var seed: UInt64 = 2015
 
     func run() throws {
         try FileSystem.makeDirectories(out)

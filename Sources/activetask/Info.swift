@@ -12,16 +12,11 @@ struct Info: ParsableCommand {
         discussion: "Folders are expanded to the files under them. Exit status 3 if any file is unreadable or invalid."
     )
 
-    @Flag(name: .long, help: "Print one JSON object instead of a table.")
-    var json = false
-
-    @Flag(name: .long, help: "Keep the complete items before a torn tail (a recording killed mid-write), with a warning.")
-    var lenient = false
-
+    @Flag(name: .long, help: "Print one JSON object instead of a table.") var json = false
+    @Flag(name: .long, help: "Keep the complete items before a torn tail (a recording killed mid-write), with a warning.") var lenient = false
     @OptionGroup var limits: FileLimitOptions
 
-    @Argument(help: "Files or folders to describe.")
-    var paths: [String]
+    @Argument(help: "Files or folders to describe.") var paths: [String]
 
     func run() throws {
         try limits.applied { try describeAll() }

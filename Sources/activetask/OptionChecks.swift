@@ -21,8 +21,7 @@ enum OptionCheck {
 
 /// `--max-file-bytes`, shared by the commands that read JSON and CSV files whole.
 struct FileLimitOptions: ParsableArguments {
-    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes.")
-    var maxFileBytes: Int = FileBytes.defaultMaximumBytes
+    @Option(name: .long, help: "The largest JSON or CSV file read (they are held in memory with their columns), bytes.") var maxFileBytes: Int = FileBytes.defaultMaximumBytes
 
     func validate() throws {
         try OptionCheck.require(maxFileBytes, "--max-file-bytes", in: 1...(1 << 40))

@@ -201,7 +201,7 @@ struct Record: AsyncParsableCommand {
         if let duration { step.durationSeconds = duration }
         let result = try await runStep(step)
         for line in result.countLines + result.problemLines { printError(line) }
-        printError(result.endLine + "; peak resident memory \(ActiveTask.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
+        printError(result.endLine + "; peak resident memory \(MemoryBudget.peakResidentMegabytes().map(String.init) ?? "unknown") MB")
         try print(JSONWriter(indent: 2).string(result.researchKitJSON(utcOffsetSeconds: TimeZone.current.secondsFromGMT())))
         if result.sourceFailed { throw CommandFailure(.invalidInput) }
     }

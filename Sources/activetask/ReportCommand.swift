@@ -12,14 +12,9 @@ struct Report: ParsableCommand {
         discussion: "OUT/index.html holds everything (inline CSS and SVG, no scripts, no network). Example charts re-read the recordings from their stored paths."
     )
 
-    @Option(name: .long, help: "The SQLite result store.")
-    var db: String
-
-    @Option(name: .long, help: "Output folder (created if missing).")
-    var out: String
-
-    @Option(name: .long, help: "Example recordings with charts per analyzer.")
-    var examples: Int = 2
+    @Option(name: .long, help: "The SQLite result store.") var db: String
+    @Option(name: .long, help: "Output folder (created if missing).") var out: String
+    @Option(name: .long, help: "Example recordings with charts per analyzer.") var examples: Int = 2
 
     func validate() throws {
         try OptionCheck.require(examples, "--examples", in: 0...1_000)

@@ -18,22 +18,13 @@ struct ScoreCommand: ParsableCommand {
 
 /// Options every `score` subcommand shares.
 struct ScoreOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print one JSON object instead of a table.")
-    var json = false
-
-    @Flag(name: .long, help: "Keep the complete items before a torn tail, with a warning.")
-    var lenient = false
-
-    @Option(name: .long, help: "A TOML file with the analyzer's parameters, as batch --config reads it (docs/batch.md, \"Batch configuration\"); the options below override it.")
-    var config: String?
-
-    @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.")
-    var html: String?
-
+    @Flag(name: .long, help: "Print one JSON object instead of a table.") var json = false
+    @Flag(name: .long, help: "Keep the complete items before a torn tail, with a warning.") var lenient = false
+    @Option(name: .long, help: "A TOML file with the analyzer's parameters, as batch --config reads it (docs/batch.md, \"Batch configuration\"); the options below override it.") var config: String?
+    @Option(name: .long, help: "Also write a self-contained HTML page with the features and charts to this file.") var html: String?
     @OptionGroup var limits: FileLimitOptions
 
-    @Argument(help: "The file to score.")
-    var file: String
+    @Argument(help: "The file to score.") var file: String
 }
 
 extension ScoreReport {
@@ -46,20 +37,10 @@ extension ScoreOptions {
     /// `analyzer`'s parameters: the defaults, then `--config`, then the options given in
     /// `groups` (and `--lenient`), each checked as a configuration is.
     func parameters(_ analyzer: Scoring.Analyzer, _ groups: [any ParameterOptions]) throws -> AnalyzerParameters {
-        var configuration = BatchConfiguration()
-        if let config {
-            do { configuration = try BatchConfiguration.read(config) } catch { throw CommandFailure(.badInvocation, error.description) }
-        }
-        var section = JSONObject()
-        for group in groups {
-            for (key, value) in group.overrides.members { section.append(key, value) }
-        }
-        if lenient, AnalyzerParameters.encoded(configuration.parameters)[analyzer.rawValue]?.object?["lenient"] != nil {
-            section.append("lenient", .bool(true))
-        }
-        var document = JSONObject()
-        document.append(analyzer.rawValue, .object(section))
-        do { return try configuration.overriding(document, file: "command line").parameters } catch {
+        do {
+            let configuration = try config.map { path throws(ReadError) in try BatchConfiguration.read(path) } ?? BatchConfiguration()
+            return try configuration.parameters(analyzer, overrides: groups.map(\.overrides), lenient: lenient)
+        } catch {
             throw CommandFailure(.badInvocation, error.description)
         }
     }
@@ -173,11 +154,8 @@ extension ScoreCommand {
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "SPL") var parameters: SPLParameterOptions
 
-        @Option(help: "ResearchKit's calibration of this device (\(CalibrationDevice.allCases.map(\.rawValue).joined(separator: ", "))): sets the calibration offset and source unless --calibration-offset-decibels is given.")
-        var device: CalibrationDevice?
-
-        @Flag(name: .long, help: "Print a ResearchKit ORKEnvironmentSPLMeterResult JSON instead of the report.")
-        var researchkitJson = false
+        @Option(help: "ResearchKit's calibration of this device (\(CalibrationDevice.allCases.map(\.rawValue).joined(separator: ", "))): sets the calibration offset and source unless --calibration-offset-decibels is given.") var device: CalibrationDevice?
+        @Flag(name: .long, help: "Print a ResearchKit ORKEnvironmentSPLMeterResult JSON instead of the report.") var researchkitJson = false
 
         func run() throws {
             var all = try options.parameters(.spl, [parameters])
@@ -241,8 +219,7 @@ extension ScoreCommand {
 
         @OptionGroup(title: "Audiometry") var parameters: AudiometryParameterOptions
 
-        @Option(name: .long, help: "Write the audiogram as SVG to this file.")
-        var svg: String?
+        @Option(name: .long, help: "Write the audiogram as SVG to this file.") var svg: String?
 
         func run() throws {
             if let svg { try OutputFile.refuseIfInputOrExit(svg, inputs: [options.file]) }
@@ -255,15 +232,4 @@ extension ScoreCommand {
     }
 }
 
-/// ResearchKit's device calibrations (docs/analyses.md §3.5): a preset for the SPL calibration offset.
-enum CalibrationDevice: String, ExpressibleByArgument, CaseIterable {
-    case iphone, ipad
-
-    /// The offset (dB SPL at RMS 1.0) and its source, as the SPL parameters name them.
-    var calibration: (offset: Double, source: String) {
-        switch self {
-        case .iphone: (ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPhoneSensitivityOffset), "ResearchKit iPhone sensitivity offset −23.3 dB")
-        case .ipad: (ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPadSensitivityOffset), "ResearchKit iPad sensitivity offset −29.3 dB")
-        }
-    }
-}
+extension CalibrationDevice: ExpressibleByArgument {}

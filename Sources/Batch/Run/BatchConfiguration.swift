@@ -140,6 +140,22 @@ public struct BatchConfiguration: Sendable, Hashable {
     /// objects for nested parameters) laid over its parameters: what `--config` and each
     /// command-line parameter option do, in that order. Errors name `file` (the configuration,
     /// or the command line) and the key.
+    /// `analyzer`'s parameters: these, then the members of `overrides` as its section (the
+    /// command line's options), and `lenient` where the analyzer has that parameter; checked as
+    /// a configuration is, messages naming the command line.
+    public func parameters(_ analyzer: Analyzer, overrides: [JSONObject], lenient: Bool) throws(ReadError) -> AnalyzerParameters {
+        var section = JSONObject()
+        for group in overrides {
+            for (key, value) in group.members { section.append(key, value) }
+        }
+        if lenient, AnalyzerParameters.encoded(parameters)[analyzer.rawValue]?.object?["lenient"] != nil {
+            section.append("lenient", .bool(true))
+        }
+        var document = JSONObject()
+        document.append(analyzer.rawValue, .object(section))
+        return try overriding(document, file: "command line").parameters
+    }
+
     public func overriding(_ document: JSONObject, file: String) throws(ReadError) -> BatchConfiguration {
         func invalid(_ message: String) -> ReadError { ReadError(file: file, reason: .invalidValue(message)) }
         var configuration = self

@@ -10,6 +10,13 @@ public struct BatchOptions: Sendable {
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
     /// `(index, count)`: only the units of shard `index` (0-based) of `count` (``WorkUnit/isInShard(_:of:)``).
     public var shard: (index: Int, count: Int)?
+
+    /// The shard `i/n` names (0 ≤ i < n), nil when it names none.
+    public static func shard(parsing text: String) -> (index: Int, count: Int)? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1], count > 0, (0..<count).contains(index) else { return nil }
+        return (index, count)
+    }
     /// Recompute results that are already stored.
     public var force = false
     /// A transaction is committed every `commitRows` rows or `commitSeconds`, whichever comes first.

@@ -59,6 +59,11 @@ public struct WorkUnit: Sendable, Hashable {
 /// Finds the recordings under the batch's arguments: ``walk(_:)`` lists the files (reading
 /// none), ``group(_:facts:)`` makes them units from their facts.
 public enum Discovery {
+    /// The paths of `paths` (an `@LIST` names its list file) that do not exist.
+    public static func absent(_ paths: [String]) -> [String] {
+        paths.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }.filter { FileSystem.statusIfAny($0) == nil }
+    }
+
     /// Files as given; folders replaced by the regular files under them, sorted, and what a
     /// folder walk refused (folders that cannot be listed, FIFOs, sockets, devices).
     public static func expand(_ paths: [String]) -> (files: [String], refused: [(path: String, reason: String)]) {
