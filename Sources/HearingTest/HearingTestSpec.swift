@@ -69,6 +69,31 @@ public struct HearingTestSpec: Sendable, Equatable {
     /// The defaults, for help texts and for `tone`'s table version and volume.
     public static let defaults = HearingTestSpec()
 
+    /// Ears from a comma-separated list of `left`, `right` and `both` (right, then left), each
+    /// ear at most once.
+    public static func ears(parsing text: String) throws(HearingTestError) -> [Audiogram.Ear] {
+        var list: [Audiogram.Ear] = []
+        for name in text.split(separator: ",") {
+            switch name {
+            case "left": list.append(.left)
+            case "right": list.append(.right)
+            case "both": list += [.right, .left]
+            default: throw HearingTestError(.badRequest, "left, right or both, got \"\(name)\"")
+            }
+        }
+        guard !list.isEmpty, Set(list).count == list.count else { throw HearingTestError(.badRequest, "names each ear at most once") }
+        return list
+    }
+
+    /// Frequencies from a comma-separated list, Hz: 1 to 64 of them, each in 20–20,000 Hz.
+    public static func frequencies(parsing text: String) throws(HearingTestError) -> [Double] {
+        let list = text.split(separator: ",").map { Double($0) }
+        guard Bounds.frequencyCount.contains(list.count), list.allSatisfy({ $0.map { Bounds.frequencyHz.contains($0) } ?? false }) else {
+            throw HearingTestError(.badRequest, "1 to 64 frequencies in 20–20000 Hz, comma-separated")
+        }
+        return list.compactMap { $0 }
+    }
+
     /// What is wrong with these settings, each naming its field (empty: none).
     public var problems: [String] {
         var found: [String] = []

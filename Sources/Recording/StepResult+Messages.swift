@@ -78,6 +78,14 @@ public enum DeviceListing {
         }
     }
 
+    /// ``devices(_:iioRoot:openTimeoutSeconds:)`` as lines: the identifier, a tab and the
+    /// description; names are bytes from the device or the bus, shown as ``FileName`` shows them (`\xFF`).
+    public static func lines(_ kind: RecorderSpec.Kind, iioRoot: String, openTimeoutSeconds: Double) throws(RecordingError) -> [String] {
+        try devices(kind, iioRoot: iioRoot, openTimeoutSeconds: openTimeoutSeconds).map { device in
+            device.description.isEmpty ? FileName.display(device.id) : "\(FileName.display(device.id))\t\(FileName.display(device.description))"
+        }
+    }
+
     /// What an empty list means for `kind`.
     public static func noneFound(_ kind: RecorderSpec.Kind, iioRoot: String) -> String {
         switch kind {

@@ -15,18 +15,7 @@ struct ActiveTask: AsyncParsableCommand {
     )
 
     static func main() async {
-        // A file-size limit (ulimit -f) makes write() fail with EFBIG instead of killing the
-        // process, so a full disk and a size limit both end in an error naming the file.
-        signal(SIGXFSZ, SIG_IGN)
-        // A reader that went away (`activetask … | head`) makes write() fail with EPIPE, an error
-        // with an exit status (StandardStream), instead of killing the process without a word.
-        signal(SIGPIPE, SIG_IGN)
-        // Under an address-space limit, one malloc arena: memory estimates then hold (MemoryBudget).
-        MemoryBudget.prepare()
-        // Diagnostics for memory bounds (tests, docs/reliability.md): the peak on exit.
-        if ProcessInfo.processInfo.environment["ATK_REPORT_PEAK_MEMORY"] != nil {
-            atexit { printError("peak resident memory \(MemoryBudget.peakResidentMegabytes().map(String.init) ?? "unknown") MB") }
-        }
+        ProcessSetup.prepare { peak in printError("peak resident memory \(peak.map(String.init) ?? "unknown") MB") }
         do {
             // File names are bytes: arguments are decoded losslessly (FileName), not repaired to U+FFFD.
             let given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }

@@ -47,7 +47,6 @@ struct AudiometryCommand: ParsableCommand {
             guard (0..<1).contains(falseAlarm), (0..<1).contains(lapse), falseAlarm + lapse < 1 else {
                 throw ValidationError("--false-alarm and --lapse must be in [0, 1) with a sum below 1")
             }
-            guard repeats >= 1, rows >= 1 else { throw ValidationError("--repeats and --rows must be ≥ 1") }
         }
 
         func run() throws {
@@ -72,7 +71,7 @@ struct AudiometryCommand: ParsableCommand {
             let listener = VirtualListener(slopeDecibels: slope, falseAlarmRate: falseAlarm, lapseRate: lapse)
             if let out {
                 let truth: Audiogram
-                do { truth = try AUXUTable.load(nhanes).audiogram(row: row) } catch { throw failure(error) }
+                do { truth = try AUXUTable.load(nhanes).audiogram(row: row) } catch { throw CommandFailure(error) }
                 let test = AudiometrySimulation.test(truth: truth, procedure: procedure, listener: listener, seed: seed,
                                                      headphone: headphone, outputVolume: volume)
                 try OutputFile.writeOrExit(JSONWriter().string(test.researchKitJSON), to: out, inputs: [nhanes].compactMap { $0 })
@@ -81,7 +80,7 @@ struct AudiometryCommand: ParsableCommand {
                 return
             }
             let truths: [(frequencyHz: Double, threshold: Double)]
-            do { truths = try AUXUTable.load(nhanes).thresholds(rows: rows) } catch { throw failure(error) }
+            do { truths = try AUXUTable.load(nhanes).thresholds(rows: rows) } catch { throw CommandFailure(error) }
             let result = AudiometrySimulation.run(truths: truths, listener: listener, repeats: repeats, seed: seed)
             if json { return try print(JSONWriter(indent: 2).string(.array(result.map(\.json)))) }
             try print("listener: slope \(slope) dB, false alarms \(falseAlarm), lapses \(lapse); \(truths.count) ear-frequency thresholds × \(repeats)")

@@ -18,7 +18,6 @@ struct BatchCommand: ParsableCommand {
 extension BatchCommand {
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "run",
             abstract: "Analyse every recording under PATH… (files, folders, @MANIFEST files listing paths) into --db.",
             discussion: """
                 Each file is read once and classified like `info` does; each recording (a file, an upload folder, a task result \
@@ -110,7 +109,6 @@ extension BatchCommand {
 extension BatchCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "export",
             abstract: "Export a result store for pandas or R: long form (one row per feature), JSON lines (one object per result), or --wide (one row per recording, one column per feature).",
             discussion: """
                 Long CSV columns: a manifest's metadata columns (recordId, healthCode, …), then recording, content_sha256, analyzer, analyzer_version, parameters, status, kind, feature_set, feature, \
@@ -149,13 +147,9 @@ extension BatchCommand {
                 case (false, _): try export.long(to: out)
                 case (true, let analyzer?):
                     guard let per else { return try export.wide(analyzer.rawValue, to: out) }
-                    let table = try WideTable(analyzer: analyzer.rawValue, store: store)
-                    guard table.metadataColumns.contains(per) else {
-                        throw CommandFailure(.badInvocation, "--per \(per): no \(analyzer.rawValue) recording in \(db) has that metadata column (known: \(table.metadataColumns.joined(separator: ", ")))")
+                    do { try export.participants(analyzer.rawValue, by: per, to: out) } catch let unknown as StoreExport.UnknownColumn {
+                        throw CommandFailure(.badInvocation, "--per \(per): no \(analyzer.rawValue) recording in \(db) has that metadata column (known: \(unknown.known.joined(separator: ", ")))")
                     }
-                    let summary = try ParticipantSummary(table, store: store, by: per)
-                    let text = csv ? summary.csv : summary.jsonLines
-                    if let out { try OutputFile.writeOrExit(text, to: out, inputs: [db]) } else { try print(text, terminator: "") }
                 case (true, nil): try export.wideTables(into: out ?? ".")
                 }
             } catch let refusal as OutputFile.Refusal {
@@ -174,7 +168,6 @@ extension BatchCommand {
 extension BatchCommand {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "merge",
             abstract: "Merge shard stores into --db: results with the same key (content, analyzer, version, parameters) are kept once."
         )
 

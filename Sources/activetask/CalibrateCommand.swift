@@ -22,7 +22,7 @@ struct Calibrate: ParsableCommand {
 
     func run() throws {
         let measured: CalibratorRecording?
-        do { measured = try CalibratorRecording(file: file, channel: channel, referenceDecibels: reference) } catch { throw failure(error) }
+        do { measured = try CalibratorRecording(file: file, channel: channel, referenceDecibels: reference) } catch { throw CommandFailure(error) }
         guard let measured else { throw CommandFailure(.unusable, "\(FileName.display(file)): silent or empty channel \(channel)") }
         try print(json ? JSONWriter(indent: 2).string(measured.json) : measured.text)
     }

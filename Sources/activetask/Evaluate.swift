@@ -13,7 +13,6 @@ struct Evaluate: ParsableCommand {
 extension Evaluate {
     struct Oxford: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "oxford",
             abstract: "Step count and 20-s cadence errors on the Oxford Step Counter walks (data/<walk>/accelerometer.csv + stepcounter.csv).",
             discussion: "Credit: Oxford Step Counter dataset (CC BY 4.0). Prints per-walk results and summaries by phone position and phone."
         )

@@ -67,28 +67,11 @@ struct HearingTestCommand: ParsableCommand {
     }
 
     func parsedEars() throws -> [Audiogram.Ear]? {
-        guard let ears else { return nil }
-        var list: [Audiogram.Ear] = []
-        for name in ears.split(separator: ",") {
-            switch name {
-            case "left": list.append(.left)
-            case "right": list.append(.right)
-            case "both": list += [.right, .left]
-            default: throw ValidationError("--ears: left, right or both, got \"\(name)\"")
-            }
-        }
-        guard !list.isEmpty, Set(list).count == list.count else { throw ValidationError("--ears names each ear at most once") }
-        return list
+        do { return try ears.map { text throws(HearingTestError) in try HearingTestSpec.ears(parsing: text) } } catch { throw ValidationError("--ears: \(error)") }
     }
 
     func parsedFrequencies() throws -> [Double]? {
-        guard let frequencies else { return nil }
-        let list = frequencies.split(separator: ",").map { Double($0) }
-        guard HearingTestSpec.Bounds.frequencyCount.contains(list.count),
-              list.allSatisfy({ $0.map { HearingTestSpec.Bounds.frequencyHz.contains($0) } ?? false }) else {
-            throw ValidationError("--frequencies: 1 to 64 frequencies in 20–20000 Hz, comma-separated")
-        }
-        return list.compactMap { $0 }
+        do { return try frequencies.map { text throws(HearingTestError) in try HearingTestSpec.frequencies(parsing: text) } } catch { throw ValidationError("--frequencies: \(error)") }
     }
 
     /// The defaults, then --config, then the options given; checked as a whole.

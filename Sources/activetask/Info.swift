@@ -19,31 +19,9 @@ struct Info: ParsableCommand {
     @Argument(help: "Files or folders to describe.") var paths: [String]
 
     func run() throws {
-        try limits.applied { try describeAll() }
-    }
-
-    private func describeAll() throws {
-        var descriptions: [FileDescription] = []
-        let (files, refused) = Discovery.expand(paths)
-        var failures = refused.map { (file: $0.path, message: "\(FileName.display($0.path)): \($0.reason)") }
-        for failure in failures { printError(failure.message) }
-        for path in files {
-            do {
-                descriptions.append(try FileDescription.describe(path, lenient: lenient))
-            } catch {
-                let message = String(describing: error)
-                failures.append((path, message))
-                printError(message)
-            }
-        }
-        if json {
-            var root = JSONObject()
-            root.append("files", .array(descriptions.map(\.jsonValue)))
-            root.append("errors", .array(failures.map { .object(JSONObject(["file": .string($0.file), "error": .string($0.message)])) }))
-            try print(JSONWriter(indent: 2).string(.object(root)))
-        } else {
-            for description in descriptions { try print(description.table, terminator: "") }
-        }
-        if !failures.isEmpty { throw CommandFailure(.invalidInput) }
+        let inventory = limits.applied { FileInventory(paths, lenient: lenient) }
+        for failure in inventory.failures { printError(failure.message) }
+        try print(json ? JSONWriter(indent: 2).string(inventory.json) : inventory.descriptions.map(\.table).joined(), terminator: json ? "\n" : "")
+        if !inventory.failures.isEmpty { throw CommandFailure(.invalidInput) }
     }
 }

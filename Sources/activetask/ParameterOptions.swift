@@ -37,23 +37,6 @@ protocol ParameterOverride {
     var override: JSONValue? { get }
 }
 
-/// A parameter's value type as it appears in a configuration.
-protocol ParameterValue {
-    var parameterJSON: JSONValue { get }
-}
-
-extension Double: ParameterValue { var parameterJSON: JSONValue { .number(self) } }
-extension Int: ParameterValue { var parameterJSON: JSONValue { .number(Double(self)) } }
-extension String: ParameterValue { var parameterJSON: JSONValue { .string(self) } }
-extension Bool: ParameterValue { var parameterJSON: JSONValue { .bool(self) } }
-extension ParameterValue where Self: RawRepresentable, RawValue == String {
-    var parameterJSON: JSONValue { .string(rawValue) }
-}
-extension TappingAnalysis.Convention: ParameterValue {}
-extension MotionCSVLayout.TimeUnit: ParameterValue {}
-extension MotionCSVLayout.AccelerationUnit: ParameterValue {}
-extension HeadphoneCalibration.TableVersion: ParameterValue {}
-
 extension Option: ParameterOverride where Value: OptionalParameter {
     var override: JSONValue? { wrappedValue.parameter?.parameterJSON }
 }

@@ -13,24 +13,11 @@ struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record samples from a source into ResearchKit-compatible files (data-logger JSON, streaming WAV).",
         discussion: """
-            Sources: simulate (deterministic walker for motion, pedometer and location, tapper for touch, heart rate, voice or \
-            room noise for audio; paced in real time unless --fast), stdin, tcp:PORT (loopback), tcp:HOST:PORT or unix:PATH (the first sender; JSON or CSV \
-            lines of recorder items, or --format gatt-hex for heart rate; for audio raw interleaved PCM, --pcm s16le|f32le, or a \
-            WAV stream whose header must match --sample-rate/--channels; the recording ends when the sender closes; a bad line \
-            stops it with its line number, keeping the items before it), replay:FILE (any recording the readers accept, paced by \
-            its timestamps unless --fast), alsa:DEVICE (audio from an ALSA capture device such as alsa:default, alsa:hw:1,0 or \
-            alsa:plughw:CARD=USB, in the sample format of --encoding at --sample-rate and --channels, or the nearest the device \
-            gives, said on stderr; overruns are recovered, counted and reported with the time lost; --list-devices names them), \
-            iio:DEVICE (accelerometer scans from a Linux IIO device's buffer, named by its directory, iio:device0, or its name \
-            attribute, under --iio-root; at the sampling frequency nearest --frequency the device offers; in g with Core Motion's \
-            sign, timed by the device's timestamp channel when it has one; deviceMotion from a device with a gyroscope too, \
-            attitude by Madgwick's IMU filter; --list-devices names them), ble:ADDRESS (heart rate \
-            from a Bluetooth LE strap through BlueZ on the system D-Bus: the Heart Rate Measurement characteristic 0x2A37 \
-            notified, decoded as gatt-hex lines are, RR intervals to a second file; a dropped link is reconnected within \
-            --reconnect-seconds and the gap said and counted; --list-devices names the devices BlueZ knows). Live items whose timestamps show a rate more than 10 % off --frequency are reported \
-            with their lines. Files go to OUT/recorder-<UUID>/; the ORKFileResults are printed \
-            as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL the current file is still \
-            valid and holds every item up to the last flush (--flush-interval).
+            Sources: simulate, stdin, tcp:PORT, tcp:HOST:PORT, unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE \
+            (accelerometer, deviceMotion) and ble:ADDRESS (heartRate); each described in docs/devices.md, with what a live \
+            source checks and how a device is opened, negotiated and reconnected. Files go to OUT/recorder-<UUID>/; the \
+            ORKFileResults are printed as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL \
+            the current file is still valid and holds every item up to the last flush (--flush-interval).
             """
     )
 
@@ -140,17 +127,13 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         if listDevices, let recorder = kind.recorder {
             let root = iioRoot ?? Self.defaults.device.iioRoot
-            let devices: [(id: String, description: String)]
             do {
-                devices = try DeviceListing.devices(recorder, iioRoot: root, openTimeoutSeconds: openTimeoutSeconds ?? Self.defaults.device.openTimeoutSeconds)
-            } catch {
+                let lines = try DeviceListing.lines(recorder, iioRoot: root, openTimeoutSeconds: openTimeoutSeconds ?? Self.defaults.device.openTimeoutSeconds)
+                for line in lines { try print(line) }
+                if lines.isEmpty { printError(DeviceListing.noneFound(recorder, iioRoot: root)) }
+            } catch let error as RecordingError {
                 throw CommandFailure(.invalidInput, error.description)
             }
-            // Names are bytes from the device or the bus: shown as FileName shows them (\xFF).
-            for device in devices {
-                try print(device.description.isEmpty ? FileName.display(device.id) : "\(FileName.display(device.id))\t\(FileName.display(device.description))")
-            }
-            if devices.isEmpty { printError(DeviceListing.noneFound(recorder, iioRoot: root)) }
             return
         }
         do { try FileSystem.makeDirectory(out) } catch {

@@ -250,7 +250,7 @@ import SignalProcessing
         (["--headphone", "EARPODS", "--mic", "hw:1"], 2, "--mic takes alsa:DEVICE, got \"hw:1\""),
         (["--headphone", "EARPODS", "--mic-calibration", "3"], 2, "--mic-calibration needs --mic"),
         (["--headphone", "EARPODS", "--ears", "left,up"], 2, "--ears: left, right or both, got \"up\""),
-        (["--headphone", "EARPODS", "--ears", "both,left"], 2, "--ears names each ear at most once"),
+        (["--headphone", "EARPODS", "--ears", "both,left"], 2, "--ears: names each ear at most once"),
         (["--headphone", "EARPODS", "--frequencies", "1000,nan"], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
         (["--headphone", "EARPODS", "--frequencies", "19.9"], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),
         (["--headphone", "EARPODS", "--frequencies", Array(repeating: "1000", count: 65).joined(separator: ",")], 2, "--frequencies: 1 to 64 frequencies in 20–20000 Hz"),

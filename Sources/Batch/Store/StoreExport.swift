@@ -35,6 +35,20 @@ public struct StoreExport {
         }
     }
 
+    /// A metadata column no recording of the analyzer has; `known` lists those they have.
+    public struct UnknownColumn: Error, Sendable {
+        public var known: [String]
+    }
+
+    /// Per value of manifest metadata column `column` (a participant): the record count and each
+    /// numeric feature's median and IQR over the usable records of `analyzer`.
+    public func participants(_ analyzer: String, by column: String, to path: String?) throws {
+        let table = try WideTable(analyzer: analyzer, store: store)
+        guard table.metadataColumns.contains(column) else { throw UnknownColumn(known: table.metadataColumns) }
+        let summary = try ParticipantSummary(table, store: store, by: column)
+        try write(path, header: csv ? summary.csv : summary.jsonLines, analyzer: nil, rows: false) { _ in "" }
+    }
+
     /// Every analyzer's wide table into `folder` (created if missing) as ANALYZER.csv or ANALYZER.jsonl.
     public func wideTables(into folder: String) throws {
         do { try FileSystem.makeDirectories(folder) } catch {
@@ -45,7 +59,8 @@ public struct StoreExport {
         }
     }
 
-    private func write(_ path: String?, header: String, analyzer: String?, _ line: (ResultRow) -> String) throws {
+    /// `header`, then (when `rows`) one line per result of `analyzer` (nil: every result).
+    private func write(_ path: String?, header: String, analyzer: String?, rows: Bool = true, _ line: (ResultRow) -> String) throws {
         let file = try path.map { path throws(OutputFile.Refusal) in try OutputFile(path, inputs: [storePath]) }
         func emit(_ text: String) throws {
             // Data bytes as they are, but on a terminal escaped (``TerminalText``).
@@ -55,13 +70,13 @@ public struct StoreExport {
         }
         var buffer = header
         do {
-            try store.forEachResult(analyzer: analyzer) { row in
+            if rows { try store.forEachResult(analyzer: analyzer) { row in
                 buffer += line(row)
                 if buffer.utf8.count >= 1 << 20 {
                     try emit(buffer)
                     buffer = ""
                 }
-            }
+            } }
             try emit(buffer)
             try file?.commit()
         } catch {

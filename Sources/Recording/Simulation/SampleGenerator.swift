@@ -8,6 +8,19 @@ import SignalProcessing
 /// rate, location, touch, tapping results in both dialects, an SPL-meter result, a dB HL result,
 /// a CSV walk in the Oxford layout and a 3 s synthetic "aaah".
 public struct SampleGenerator: Sendable {
+    /// Writes `SampleData/`: one deterministic recording per kind into `folder` (created if
+    /// missing), each file replaced only when complete. Same seed → byte-identical files.
+    public static func writeSampleData(to folder: String, seed: UInt64) throws {
+        try FileSystem.makeDirectories(folder)
+        var generator = SampleGenerator(seed: seed)
+        for (name, bytes) in try generator.jsonFiles() {
+            let file = try OutputFile(folder + "/" + name, inputs: [])
+            try file.write(bytes)
+            try file.commit()
+        }
+        try generator.writeVoice(to: folder + "/voice_aaah.wav")
+    }
+
     public var random: SplitMix64
     /// 2026-01-01T12:00:00+0100.
     let start = DateString(secondsSince1970: 1_767_265_200, utcOffsetSeconds: 3600)
