@@ -6,8 +6,10 @@
 #    roots) and no loops over samples in Sources/activetask.
 # 3. Feature rows come from typed results (FeatureSet(name:features:)): no feature read back by
 #    name in library code.
-# 4. Every stored property of a feature type (a struct named …Features, …Measures, …Statistics,
-#    …Distances, …Regularity) has a doc comment: its definition, unit and source.
+# 4. Every public stored property of a feature, result or spec type (a struct or class named
+#    …Features, …Measures, …Statistics, …Distances, …Regularity, …Score, …Result, …Report,
+#    …Outcome, …Summary, …Spec, …Parameters, …Configuration, …Plan) has a doc comment of its
+#    own: what it is, its unit and source.
 # 5-7. Allow-lists: the clock is read only in InputGuards/SystemClock.swift; Foundation's file
 #    APIs (FileManager, contentsOfFile, write(toFile:), Data(contentsOf:)) only in InputGuards;
 #    sockets (socket, bind, listen, connect, getaddrinfo, setsockopt, getsockname, accept,
@@ -43,11 +45,14 @@ report "sockets outside InputGuards/Sockets.swift" \
     "$(grep -rnE --include='*.swift' '(^|[^.A-Za-z0-9_])(socket|bind|listen|connect|getaddrinfo|setsockopt|getsockname)\(|Glibc\.(shutdown|accept)\(' "$sources" | grep -v "^$sources/InputGuards/Sockets.swift:" | grep -vE ':[0-9]+:\s*///|func (socket|bind|listen|connect|getaddrinfo|setsockopt|getsockname)\(' || true)"
 report "a feature read back by name in library code (read the typed result's field)" \
     "$(grep -rnE --include='*.swift' '(features|peer|atk|set)\["[A-Za-z]' "$sources" | grep -vE ':[0-9]+:\s*///' || true)"
-report "a feature without a doc comment" \
+report "a stored property of a feature, result or spec type without a doc comment" \
     "$(find "$sources" -name '*.swift' -print0 | xargs -0 awk '
         FNR == 1 { inside = 0 }
-        /struct [A-Za-z0-9]+/ { match($0, /struct [A-Za-z0-9]+/); name = substr($0, RSTART + 7, RLENGTH - 7); inside = name ~ /(Features|Measures|Statistics|Distances|Regularity)$/ }
-        inside && /^ *public var [A-Za-z0-9]+:/ && previous !~ /^ *\/\/\// { print FILENAME ":" FNR ": " $0 }
+        /(struct|class) [A-Za-z0-9]+[^=]*\{/ && !/^ *\/\// {
+            match($0, /(struct|class) [A-Za-z0-9]+/); split(substr($0, RSTART, RLENGTH), words, " ")
+            inside = words[2] ~ /(Features|Measures|Statistics|Distances|Regularity|Score|Result|Report|Outcome|Summary|Spec|Parameters|Configuration|Plan)$/
+        }
+        inside && /^ *public (private\(set\) )?(var|let) [A-Za-z0-9]+/ && !/\{/ && previous !~ /^ *\/\/\// { print FILENAME ":" FNR ": " $0 }
         { previous = $0 }' || true)"
 report "a comment citing a page outside the repository (cite docs/PAGE.md §N)" \
     "$(grep -rnE --include='*.swift' '(^|[^/A-Za-z0-9_])(analysis|analyses|formats|audiometry|architecture)\.md' "$sources" || true)"

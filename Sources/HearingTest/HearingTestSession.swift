@@ -8,6 +8,7 @@ import SignalProcessing
 
 /// What a hearing test plays and how (``HearingTestSession``).
 public struct HearingTestPlan: Sendable {
+    /// The threshold procedure: ResearchKit's or ASHA's (docs/audiometry.md §3, §5).
     public var procedure: AudiometrySimulation.Procedure
     /// The ears in the order tested.
     public var ears: [Audiogram.Ear]
@@ -15,6 +16,7 @@ public struct HearingTestPlan: Sendable {
     public var frequenciesHz: [Double]
     /// `headphoneType` of the result.
     public var headphone: String
+    /// RETSPL, dB SPL and volume curve the levels are converted through (docs/audiometry.md §7.1).
     public var tables: HeadphoneCalibration.Tables
     /// System output volume 0–1 the tables are read at (1 with a measured table).
     public var volume: Double
@@ -24,6 +26,7 @@ public struct HearingTestPlan: Sendable {
     public var preStimulusDelaySeconds: ClosedRange<Double>
     /// ResearchKit's `postStimulusDelay` (1 s): the response window after the tone.
     public var postStimulusSeconds: Double
+    /// Sample rate of the tones, Hz.
     public var sampleRateHz: Int
     /// Seed of the pre-stimulus delays.
     public var seed: UInt64

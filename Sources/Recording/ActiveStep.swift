@@ -29,7 +29,9 @@ public struct RecorderPlan: Sendable {
         case alsa(AlsaCapture)
     }
 
+    /// The recorder's identifier, kind, frequency, rollover and flush interval.
     public var configuration: RecorderConfiguration
+    /// Where its samples come from, opened or bound already.
     public var source: Source
 
     public init(_ configuration: RecorderConfiguration, source: Source) {
@@ -51,9 +53,13 @@ public struct RecorderPlan: Sendable {
 /// with its sender, at a bad line (reported with its number; the items before it are kept), or
 /// with the step.
 public struct ActiveStepConfiguration: Sendable {
+    /// The step's identifier (the ORKStepResult's).
     public var identifier: String
+    /// How long the step records, s (infinity: until every source ends).
     public var durationSeconds: Double
+    /// Stop when the pedometer has counted this many steps (nil: never).
     public var stopAfterSteps: Int?
+    /// The recorders, run concurrently on one clock.
     public var recorders: [RecorderPlan]
     /// Pace sources in real time (false: as fast as the writers go).
     public var realTime: Bool
@@ -69,9 +75,13 @@ public struct ActiveStepConfiguration: Sendable {
 
 /// What an active step produced: ResearchKit's `ORKStepResult` with one file result per file.
 public struct StepResult: Sendable {
+    /// The step's identifier.
     public var identifier: String
+    /// When the step began, s since 1970.
     public var startSeconds: Double
+    /// When the step ended, s since 1970.
     public var endSeconds: Double
+    /// Every finished file of every recorder, in recorder order.
     public var fileResults: [FileResult]
     /// What each recorder wrote, refused, dropped and met, in configuration order.
     public var reports: [RecorderReport]
@@ -96,15 +106,18 @@ public struct StepResult: Sendable {
 
 /// One recorder's account of a step.
 public struct RecorderReport: Sendable {
+    /// The recorder's identifier.
     public var identifier: String
     /// Items written (audio: frames).
     public var itemsWritten: Int
     /// Items refused as unwritable (NaN in a required field, …), and why the first was.
     public var itemsRejected = 0
+    /// Why the first refused item was refused.
     public var firstRejection: String?
     /// Live sources: items dropped because the writer fell behind the queue, and the lines of
     /// the first dropped chunk.
     public var itemsDropped = 0
+    /// The source lines of the first dropped run of items, when known.
     public var firstDroppedLines: ClosedRange<Int>?
     /// Source warnings (a sampling rate other than the configured frequency, with its lines).
     public var warnings: [String] = []

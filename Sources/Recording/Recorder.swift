@@ -14,6 +14,7 @@ public struct RecorderConfiguration: Sendable, Hashable {
 
     /// The file result's identifier (`accelerometer`, `deviceMotion`, `audio`, …; docs/formats.md §3.3).
     public var identifier: String
+    /// What is recorded: a sensor recorder's items or audio in a format.
     public var kind: Kind
     /// Requested sampling frequency, Hz (motion recorders; written to the file result's userInfo).
     public var frequencyHz: Double?
@@ -47,12 +48,15 @@ public struct RecorderConfiguration: Sendable, Hashable {
 
 /// ResearchKit's `ORKFileResult` for one finished file.
 public struct FileResult: Sendable, Hashable {
+    /// The file result's identifier (the recorder configuration's).
     public var identifier: String
+    /// MIME type (`application/json`; none for streaming audio, as ResearchKit).
     public var contentType: String?
     /// The file name inside the output directory, with its `recorder-<UUID>/` folder.
     public var fileName: String
     /// Unix seconds.
     public var startSeconds: Double
+    /// When the file was finished, s since 1970.
     public var endSeconds: Double
     /// ResearchKit's userInfo (accelerometer: `{"frequency": Hz}`).
     public var userInfo: [String: Double]

@@ -30,12 +30,19 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
 /// The parameters of every analyzer, with their defaults in one place (each scorer's
 /// `Parameters`); a batch configuration file sets them.
 public struct AnalyzerParameters: Sendable, Hashable, Codable {
+    /// The `tapping` analyzer's parameters (a configuration's `[tapping]` section).
     public var tapping = TappingScorer.Parameters()
+    /// The `gait` analyzer's parameters (a configuration's `[gait]` section).
     public var gait = GaitScorer.Parameters()
+    /// The `spl` analyzer's parameters (a configuration's `[spl]` section).
     public var spl = SPLScorer.Parameters()
+    /// The `voice` analyzer's parameters (a configuration's `[voice]` section).
     public var voice = VoiceScorer.Parameters()
+    /// The `audiometry` analyzer's parameters (a configuration's `[audiometry]` section).
     public var audiometry = AudiometryScorer.Parameters()
+    /// The `loudness` analyzer's parameters (a configuration's `[loudness]` section).
     public var loudness = LoudnessScorer.Parameters()
+    /// The `balance` analyzer's parameters (a configuration's `[balance]` section).
     public var balance = BalanceScorer.Parameters()
     public init() {}
 

@@ -13,6 +13,7 @@ public enum AudiometryScorer {
         public var identifier: String?
         /// Headphone table version for the volume correction.
         public var tables = HeadphoneCalibration.TableVersion.researchKit3_2
+        /// Keep the complete items before a torn tail of a JSON file (killed mid-write), with a warning.
         public var lenient = false
         public init() {}
     }

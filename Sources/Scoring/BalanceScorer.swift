@@ -10,6 +10,7 @@ import SensorData
 /// scored (balance asked for by name), never one named as a walk (outbound, return).
 public enum BalanceScorer {
     public struct Parameters: Sendable, Hashable, Codable {
+        /// Keep the complete items before a torn tail of a JSON file (killed mid-write), with a warning.
         public var lenient = false
         /// The motion analysis's parameters (sampling grid, gravity cutoff) the features use.
         public var analysis = GaitAnalysis.Parameters()

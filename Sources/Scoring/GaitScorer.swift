@@ -10,6 +10,7 @@ public enum GaitScorer {
         /// What the caller states about a CSV table (columns, units, the Oxford layout); the
         /// rest is detected from the header and the data.
         public var csv = MotionCSVOverrides()
+        /// Keep the complete items before a torn tail of a JSON file (killed mid-write), with a warning.
         public var lenient = false
         /// The gait analysis's own parameters (docs/analyses.md §2).
         public var analysis = GaitAnalysis.Parameters()

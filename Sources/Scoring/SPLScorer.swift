@@ -8,16 +8,21 @@ import SensorData
 /// an `ORKEnvironmentSPLMeterResult`, whose readings get the same decision rule.
 public enum SPLScorer {
     public struct Parameters: Sendable, Hashable, Codable {
-        /// dB SPL that an RMS of 1.0 reads, and where the value came from.
+        /// dB SPL that an RMS of 1.0 reads.
         public var calibrationOffsetDecibels = ResearchKitSPL.calibrationOffset(sensitivityOffset: ResearchKitSPL.iPhoneSensitivityOffset)
+        /// Where the calibration offset came from, as the output names it.
         public var calibrationSource = "ResearchKit iPhone sensitivity offset −23.3 dB"
-        /// Decision threshold, dB(A); reading length, s; consecutive readings below the threshold to pass.
+        /// Decision threshold, dB(A): a reading below it counts towards passing.
         public var thresholdDecibels = ResearchKitSPL.thresholdDecibels
+        /// Length of each reading, s (ResearchKit's samplingInterval).
         public var intervalSeconds = 1.0
+        /// Consecutive readings below the threshold that pass the room (ResearchKit's requiredContiguousSamples).
         public var requiredIntervals = ResearchKitSPL.requiredReadings
+        /// The audio channel metered, 0-based.
         public var channel = 0
         /// Weighting filters at 1, 2 or 4 × the file's rate.
         public var oversampling = 1
+        /// Keep the complete items before a torn tail of a JSON file (killed mid-write), with a warning.
         public var lenient = false
         public init() {}
 

@@ -43,9 +43,11 @@ public enum Score: Sendable {
 
 /// A tapping result scored by ``TappingAnalysis`` (docs/analyses.md §1).
 public struct TappingScore: Sendable {
+    /// The report every front end renders: kind, file, dialect, feature sets and warnings.
     public var report: ScoreReport
     /// The result scored (of those in the file: the one chosen by identifier, or the first).
     public var result: TappingResult
+    /// The peer and `atk` features with the analysis's warnings.
     public var analysis: TappingAnalysis.Result
     /// What the task says about the result (the hand).
     public var task: TappingTaskFeatures
@@ -63,23 +65,31 @@ public struct GaitRecording: Sendable {
 
 /// Motion and pedometer recordings of a walking task.
 public struct GaitScore: Sendable {
+    /// The report every front end renders: kind, file, dialect, feature sets and warnings.
     public var report: ScoreReport
+    /// Each motion recording of the task (outbound, return, …) with its analysis.
     public var recordings: [GaitRecording]
 }
 
 /// The rest part of a walking task: sway and rest tremor of each rest recording.
 public struct BalanceScore: Sendable {
+    /// The report every front end renders: kind, file, dialect, feature sets and warnings.
     public var report: ScoreReport
+    /// Each rest recording of the task with its sway and tremor analysis.
     public var recordings: [GaitRecording]
 }
 
 /// A voice recording scored by ``VoiceAnalysis`` (docs/analyses.md §4).
 public struct VoiceScore: Sendable {
+    /// The report every front end renders: kind, file, dialect, feature sets and warnings.
     public var report: ScoreReport
+    /// The file's container, encoding, rate, channels and length.
     public var format: AudioFormat
+    /// The voice features with their contours (F0, formants) for the charts.
     public var analysis: VoiceAnalysis.Result
     /// Channel 0's RMS level per 50-ms frame: frame centres, s, and dBFS (NaN for digital silence).
     public var levelTimeSeconds: [Double]
+    /// Channel 0's RMS level of each 50-ms frame, dBFS (NaN for digital silence).
     public var levelDbfs: [Double]
 }
 
@@ -93,11 +103,15 @@ public struct SPLScore: Sendable {
         case researchKitResult
     }
 
+    /// The report every front end renders: kind, file, dialect, feature sets and warnings.
     public var report: ScoreReport
+    /// Metered audio or the readings of a ResearchKit result.
     public var source: Source
     /// The readings the decision used, dB(A), one per `intervalSeconds`.
     public var readingsDecibels: [Double]
+    /// Length of each reading, s.
     public var intervalSeconds: Double
+    /// The decision threshold, dB(A): a reading below it counts towards passing.
     public var thresholdDecibels: Double
     /// The index of the reading at which ResearchKit's step passes (nil: it fails).
     public var passIndex: Int?
@@ -114,13 +128,17 @@ public struct SPLScore: Sendable {
 
 /// Programme loudness (ITU-R BS.1770-4, EBU R 128).
 public struct LoudnessScore: Sendable {
+    /// The report every front end renders: kind, file, dialect, feature sets and warnings.
     public var report: ScoreReport
+    /// Integrated loudness, loudness range, maxima and true peak (BS.1770-4, EBU Tech 3341/3342).
     public var features: LoudnessFeatures
 }
 
 /// An audiogram scored by ``Audiogram`` (docs/audiometry.md §10–11).
 public struct AudiogramScore: Sendable {
+    /// The report every front end renders: kind, file, dialect, feature sets and warnings.
     public var report: ScoreReport
+    /// The thresholds as recorded, dB HL per ear and frequency.
     public var audiogram: Audiogram
     /// The thresholds corrected for an output volume below 1 (docs/audiometry.md §7.5), when that applies.
     public var volumeCorrected: Audiogram?

@@ -6,10 +6,15 @@ import SensorData
 /// What scoring one recording produced: `{"kind", "file", "dialect", "features", "warnings"}`
 /// (docs/cli.md), shared by `activetask score` and `activetask batch`.
 public struct ScoreReport: Sendable {
+    /// What was scored (`tapping`, `gait`, `voice`, …).
     public var kind: String
+    /// The file as given.
     public var file: String
+    /// The file's layout or dialect (`AppCore`, `WAV FLOAT`, …), when known.
     public var dialect: String?
+    /// The feature sets, in output order (a peer's set first, then `atk` and the others).
     public var sets: [FeatureSet]
+    /// What the reader and the analysis noticed without refusing the file.
     public var warnings: [String]
     /// Why the recording was analysed but is unusable (exit status 1; a batch row with status
     /// `unusable`), nil when usable.

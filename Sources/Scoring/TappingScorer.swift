@@ -6,11 +6,13 @@ import SensorData
 /// `TappingSamples` array) with ``TappingAnalysis`` (docs/analyses.md §1).
 public enum TappingScorer {
     public struct Parameters: Sendable, Hashable, Codable {
+        /// The peer convention of the main feature set (mhealthtools, mpowerSdata, pdscores; docs/analyses.md §1.2, §1.5).
         public var convention: TappingAnalysis.Convention = .mhealthtools
         /// Minimum |Δx| between kept taps, points.
         public var depressThreshold = TappingAnalysis.mhealthtoolsDepressThreshold
         /// The step identifier of the result to score when the file holds several (nil: the first).
         public var identifier: String?
+        /// Keep the complete items before a torn tail of a JSON file (killed mid-write), with a warning.
         public var lenient = false
         public init() {}
 

@@ -25,8 +25,9 @@ public enum VoiceScorer {
     public struct Parameters: Sendable, Hashable, Codable {
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
         public var calibrationOffsetDecibels: Double?
-        /// Praat's pitch floor and ceiling, Hz.
+        /// Praat's pitch floor, Hz.
         public var pitchFloorHz = VoiceAnalysis.Options().pitchFloorHz
+        /// Praat's pitch ceiling, Hz.
         public var pitchCeilingHz = VoiceAnalysis.Options().pitchCeilingHz
         /// The most samples (frames × channels) the analysis holds: 2^24, 6.3 min of mono 44.1 kHz.
         public var maximumSamples = Self.defaultMaximumSamples
@@ -36,25 +37,33 @@ public enum VoiceScorer {
         /// Loudness of sample-identical stereo channels counted once (off: BS.1770-4 sums both).
         public var countIdenticalChannelsOnce = false
         /// Praat "To Formant (burg)": the top of the analysed band, Hz (5000 for a male, 5500 for a
-        /// female voice in Praat's advice), formants sought per frame, window length, s (the
-        /// Gaussian window is twice as long), pre-emphasis from, Hz.
+        /// female voice in Praat's advice).
         public var maximumFormantHz = PraatFormantAnalysis().maximumFormantHz
+        /// Formants sought per frame; the LPC order is twice this.
         public var maximumFormantCount = PraatFormantAnalysis().maximumFormantCount
+        /// Formant analysis window length, s (the Gaussian window is twice as long).
         public var formantWindowLengthSeconds = PraatFormantAnalysis().windowLength
+        /// Formant pre-emphasis from this frequency, Hz.
         public var formantPreEmphasisFromHz = PraatFormantAnalysis().preEmphasisFromHz
-        /// librosa MFCCs: coefficients, frame length and hop, samples, mel bands.
+        /// librosa MFCCs: the coefficients kept (n_mfcc).
         public var mfccCount = MFCCAnalysis().coefficientCount
+        /// MFCC frame length, samples (librosa's n_fft).
         public var mfccFftSize = MFCCAnalysis().fftSize
+        /// Samples between MFCC frames (librosa's hop_length).
         public var mfccHop = MFCCAnalysis().hop
+        /// Mel bands of the MFCC filter bank (librosa's n_mels).
         public var melBands = MFCCAnalysis().melBands
-        /// Praat's cepstrogram pitch floor (frames of 2 × 3/floor s) and the CPP peak search range, Hz.
+        /// Praat's cepstrogram pitch floor, Hz (frames of 2 × 3/floor s).
         public var cepstrogramPitchFloorHz = PraatCepstralAnalysis().pitchFloorHz
+        /// Lower end of the CPP peak search, Hz.
         public var cppPeakSearchFloorHz = PraatCepstralAnalysis().peakSearchFloorHz
+        /// Upper end of the CPP peak search, Hz.
         public var cppPeakSearchCeilingHz = PraatCepstralAnalysis().peakSearchCeilingHz
-        /// eGeMAPS: spectral frame length and step, s; the rise and fall of a loudness peak, as a
-        /// fraction of the loudness range.
+        /// eGeMAPS spectral frame length, s (Hamming window).
         public var spectralFrameLengthSeconds = EGeMAPSAnalysis().frameLengthSeconds
+        /// eGeMAPS spectral frame step, s.
         public var spectralFrameStepSeconds = EGeMAPSAnalysis().frameStepSeconds
+        /// eGeMAPS loudness peaks: the rise and fall a peak needs, as a fraction of the loudness range.
         public var loudnessPeakThreshold = EGeMAPSAnalysis().loudnessPeakThreshold
         public init() {}
 

@@ -5,10 +5,15 @@ import SensorData
 /// threshold; run A uses AUXU1K1 for 1 kHz, run B AUXU1K2, run C both 1 kHz entries in one list.
 public enum GoldenSet {
     public struct Summary: Sendable, Hashable {
+        /// Audiograms of the golden set run.
         public var audiograms = 0
+        /// Run A (1 kHz ↦ AUXU1K1): entries and exact thresholds.
         public var runAEntries = 0, runAExact = 0
+        /// Run B (1 kHz ↦ AUXU1K2): entries and exact thresholds.
         public var runBEntries = 0, runBExact = 0
+        /// The run with both 1-kHz entries in one list: entries and exact thresholds.
         public var combinedEntries = 0, combinedExact = 0
+        /// Fewest and most presentations an entry took.
         public var minimumPresentations = Int.max, maximumPresentations = 0
 
         public var thresholdsTotal: Int { runAEntries + runBEntries }

@@ -34,15 +34,22 @@ public protocol ThresholdProcedure: Sendable {
 /// level as a 32-bit float) — identical for the default list and every 0.5-dB grid.
 public struct ResearchKitThresholdProcedure: ThresholdProcedure {
     public struct Parameters: Sendable, Hashable {
+        /// The first level presented, dB HL.
         public var initialLevel = 30.0
+        /// Step down after a response, dB.
         public var stepDown = 10.0
+        /// Step up after a miss once the big steps are over, dB.
         public var stepUp = 5.0
+        /// Steps up after the first, second and third miss before any response, dB.
         public var bigSteps: [Double] = [20, 10, 10]
+        /// The lowest level, dB HL.
         public var floor = -10.0
+        /// Presentations per entry before it ends without a threshold.
         public var maximumPresentations = 20
         public init() {}
     }
 
+    /// The procedure's settings.
     public let parameters: Parameters
     private var level: Double
     private var descending = true
@@ -52,7 +59,9 @@ public struct ResearchKitThresholdProcedure: ThresholdProcedure {
     private var floorHits = 0
     private var tally: [Double: (heard: Int, count: Int)] = [:]
     private var finished = false
+    /// The accepted threshold, dB HL (nil: none yet, or none at the end).
     public private(set) var threshold: Double?
+    /// Every presentation in order: its level, dB HL, and the response.
     public private(set) var presentations: [(level: Double, response: PresentationResponse)] = []
 
     public init(parameters: Parameters = Parameters()) {
@@ -141,14 +150,21 @@ public struct ResearchKitThresholdProcedure: ThresholdProcedure {
 /// ends at the floor ("≤ −10"); a miss at the ceiling is no response; 40 presentations at most.
 public struct ASHAThresholdProcedure: ThresholdProcedure {
     public struct Parameters: Sendable, Hashable {
+        /// The first level presented, dB HL.
         public var startLevel = 30.0
+        /// The level after a first miss in familiarisation, dB HL.
         public var familiarisationLevel = 50.0
+        /// Familiarisation's step up after each further miss, dB.
         public var familiarisationStep = 10.0
+        /// Step down after a hit, dB.
         public var stepDown = 10.0
+        /// Step up after a miss, dB.
         public var stepUp = 5.0
+        /// The lowest level, dB HL.
         public var floor = -10.0
         /// Highest level the output can produce (without clipping), dB HL.
         public var ceiling = 100.0
+        /// Presentations before the entry ends as not determined.
         public var maximumPresentations = 40
         public init() {}
     }
@@ -158,6 +174,7 @@ public struct ASHAThresholdProcedure: ThresholdProcedure {
         case threshold, atFloor, noResponse, notDetermined
     }
 
+    /// The procedure's settings.
     public let parameters: Parameters
     private var level: Double
     private var familiarising = true
@@ -165,8 +182,11 @@ public struct ASHAThresholdProcedure: ThresholdProcedure {
     private var ascending: [Double: (heard: Int, count: Int)] = [:]
     private var floorHits = 0
     private var counted = 0
+    /// How the entry ended (nil: not yet).
     public private(set) var outcome: Outcome?
+    /// The threshold, dB HL, when the outcome is a threshold or the floor.
     public private(set) var threshold: Double?
+    /// Every presentation in order: its level, dB HL, and the response.
     public private(set) var presentations: [(level: Double, response: PresentationResponse)] = []
 
     public init(parameters: Parameters = Parameters()) {

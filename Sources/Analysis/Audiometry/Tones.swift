@@ -126,11 +126,13 @@ public enum ToneVerification {
         public var frequencyHz: Double
         /// Hann log-parabolic estimate, Hz (bias ≤ 0.016 bin).
         public var hannFrequencyHz: Double
-        /// Sine peak amplitude and its dBFS (20·lg a).
+        /// Sine peak amplitude (full scale 1).
         public var peakAmplitude: Double
+        /// The sine's peak level, dBFS (20·lg of the peak amplitude).
         public var levelDbfs: Double
-        /// THD_F over harmonics 2…10 below Nyquist: ratio and dB.
+        /// THD_F over harmonics 2…10 below Nyquist, as a ratio.
         public var thd: Double
+        /// THD_F in dB (20·lg of the ratio).
         public var thdDecibels: Double
         /// Power of everything but the fitted fundamental and DC (harmonics, noise) re the
         /// fundamental's power, dB (IEEE 1057 residual); NaN when the fit failed.

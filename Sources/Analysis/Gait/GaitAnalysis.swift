@@ -16,13 +16,15 @@ public enum GaitAnalysis {
         public var rateHz = 100.0
         /// Gravity low-pass cutoff, Hz (2nd-order Butterworth, zero-phase).
         public var gravityCutoffHz = 0.3
-        /// Step band, Hz.
+        /// Step band's lower edge, Hz.
         public var bandLowHz = 0.5
+        /// Step band's upper edge, Hz.
         public var bandHighHz = 3.0
         /// Minimum peak prominence as a multiple of the band signal's SD within the bout.
         public var prominenceFactor = 0.5
-        /// Minimum spacing of steps: max(factor × step period, seconds).
+        /// Minimum spacing of steps, × the step period (the spacing is the larger of this and `minimumSpacingSeconds`).
         public var spacingFactor = 0.6
+        /// The spacing's lower bound, s.
         public var minimumSpacingSeconds = 0.25
         /// Walking windows: SD of |a_d| at least this, in g …
         public var walkingSdG = 0.02
@@ -32,18 +34,21 @@ public enum GaitAnalysis {
         /// Bouts must be periodic: autocorrelation at the stride lag at least this, judged on
         /// chunks of `chunkSeconds`.
         public var minimumStrideRegularity = 0.3
+        /// Length of the chunks the periodicity is judged on, s.
         public var chunkSeconds = 10.0
         /// Below this ratio R(step)/R(stride) a bout's steps are not separable in the signal
         /// (phone in a trouser pocket: one leg's heel strikes dominate); steps are then placed
         /// at each stride peak and half-way to the next.
         public var strideModeRatio = 0.35
-        /// Bout assembly: merge walking windows up to this far apart; drop shorter bouts.
+        /// Bout assembly: walking windows up to this far apart are merged, s.
         public var mergeGapSeconds = 1.0
+        /// Bouts shorter than this are dropped, s.
         public var minimumBoutSeconds = 5.0
         /// Seconds trimmed at both ends of a bout for regularity, symmetry and harmonic ratio.
         public var trimSeconds = 1.0
-        /// Window and hop of the per-window cadence, s.
+        /// Window of the per-window cadence, s.
         public var cadenceWindowSeconds = 20.0
+        /// Hop of the per-window cadence, s.
         public var cadenceHopSeconds = 10.0
 
         public init() {}
@@ -85,6 +90,7 @@ public enum GaitAnalysis {
         public var stepTimes: [Double]
         /// Walking bouts, s.
         public var bouts: [ClosedRange<Double>]
+        /// Steps, cadence, regularity, symmetry, harmonic ratio, bouts, sway and tremor (docs/analyses.md §2).
         public var features: GaitFeatures
         /// Cadence estimators that disagree, or a cadence walking does not reach.
         public var warnings: [String]

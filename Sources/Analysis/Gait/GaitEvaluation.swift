@@ -58,14 +58,23 @@ public enum GaitEvaluation {
 
     /// Summary over walks: mean/median |count error| (%), and cadence error statistics.
     public struct Summary: Sendable {
+        /// Walks summarised.
         public var walks: Int
+        /// Mean |step-count error|, % of the true count.
         public var meanAbsoluteCountErrorPercent: Double
+        /// Median |step-count error|, %.
         public var medianAbsoluteCountErrorPercent: Double
+        /// The largest |step-count error|, % (signed).
         public var worstCountErrorPercent: Double
+        /// 20-s cadence windows with a true cadence.
         public var windows: Int
+        /// Mean |cadence error| over the windows, steps/min.
         public var cadenceMeanAbsoluteError: Double
+        /// Median |cadence error|, steps/min.
         public var cadenceMedianAbsoluteError: Double
+        /// Mean signed cadence error (estimate − truth), steps/min.
         public var cadenceBias: Double
+        /// SD of the signed cadence error, steps/min.
         public var cadenceSd: Double
         /// Share of windows within ±5 steps/min.
         public var cadenceWithin5: Double

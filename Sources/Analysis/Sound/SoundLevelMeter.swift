@@ -214,18 +214,25 @@ public struct SoundLevelMeter: Sendable {
 
     /// Levels of a recording, dB (dBFS + calibration offset).
     public struct Result: Sendable {
+        /// Length of the audio metered, s.
         public var durationSeconds: Double
+        /// A-weighted equivalent continuous level, dB.
         public var laeqDecibels: Double
+        /// C-weighted equivalent continuous level, dB.
         public var lceqDecibels: Double
+        /// Unweighted (Z) equivalent continuous level, dB.
         public var lzeqDecibels: Double
         /// Sound exposure level: LAeq + 10·lg(T / 1 s).
         public var laeDecibels: Double
-        /// Maximum F and S time-weighted levels (of `timeWeighting`, A by default).
+        /// Maximum fast time-weighted level (of `timeWeighting`, A by default), dB.
         public var lafmaxDecibels: Double?
+        /// Maximum slow time-weighted level, dB (nil: shorter than 5τ).
         public var lasmaxDecibels: Double?
-        /// Levels exceeded 10, 50, 90 % of the time (LAF every 0.1 s, ISO 1996-1).
+        /// Level exceeded 10 % of the time (LAF every 0.1 s, ISO 1996-1), dB.
         public var laf10Decibels: Double?
+        /// Level exceeded 50 % of the time, dB.
         public var laf50Decibels: Double?
+        /// Level exceeded 90 % of the time, dB.
         public var laf90Decibels: Double?
         /// LAeq of each complete interval.
         public var intervalLevelsDecibels: [Double]

@@ -29,8 +29,11 @@ public enum TappingAnalysis {
 
     /// Everything `score tapping` reports.
     public struct Result: Sendable {
+        /// The peer set of the chosen convention, under the peer's names (docs/analyses.md §1.4–1.5).
         public var peer: TappingPeerFeatures
+        /// The toolkit's own measures (docs/analyses.md §1.6).
         public var atk: TappingExtraFeatures
+        /// What the reader noticed (unsorted timestamps, duplicates, …).
         public var warnings: [ReadWarning]
         /// The peer's error text when the input is unusable (exit status 1), else nil.
         public var error: String? { peer.error }

@@ -53,6 +53,7 @@ public enum VoiceAnalysis {
     /// What ``analyze(interleaved:channels:sampleRateHz:options:)`` found: the features, the
     /// warnings, and the F0 contour the features were computed from (for plotting).
     public struct Result: Sendable {
+        /// Level, loudness, F0, jitter, shimmer and HNR (docs/analyses.md §4.2–4.7).
         public var features: VoiceFeatures
         /// Formants of the voiced frames (Praat's Burg method).
         public var formants: FormantFeatures
@@ -62,13 +63,16 @@ public enum VoiceAnalysis {
         public var cepstral: CepstralFeatures
         /// eGeMAPS v02 spectral balance, loudness and temporal features.
         public var egemaps: EGeMAPSFeatures
+        /// What the analysis noticed (clipping, little voiced material, …).
         public var warnings: [String]
-        /// Frame centres, s, and F0, Hz (NaN where unvoiced): Praat's "To Pitch (ac)" contour.
+        /// Pitch frame centres, s: Praat's "To Pitch (ac)" contour.
         public var pitchTimeSeconds: [Double]
+        /// F0 of each pitch frame, Hz (NaN where unvoiced).
         public var pitchF0Hz: [Double]
-        /// Formant frame centres, s, and F1…F4 per frame, Hz (NaN at unvoiced times, the frames
-        /// the formant features leave out, and where a frame has fewer formants).
+        /// Formant frame centres, s.
         public var formantTimeSeconds: [Double]
+        /// F1…F4 of each formant frame, Hz (NaN at unvoiced times, the frames the formant features
+        /// leave out, and where a frame has fewer formants).
         public var formantFrequenciesHz: [[Double]]
         /// Channel 0's coarse spectrogram up to the maximum formant, for the formant chart (nil
         /// when ``Sets/spectrogram`` was left out).

@@ -50,9 +50,11 @@ public struct BatchConfiguration: Sendable, Hashable {
         }
     }
 
+    /// Every analyzer's parameters (one section per analyzer).
     public var parameters = AnalyzerParameters()
     /// The analyzers to run (nil: every one that applies).
     public var analyzers: Set<Analyzer>?
+    /// How stand-alone audio files are scored: voice, environmentNoise (spl) or both.
     public var audio = AudioTask.voice
 
     public init() {}

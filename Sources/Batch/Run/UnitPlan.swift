@@ -6,11 +6,13 @@ import SensorData
 /// result key holds the canonical encoding of exactly the parameters the scorer receives
 /// (``parameters``), so changing any of them, or a default, recomputes the result.
 public struct AnalysisPlan: Sendable {
+    /// The analyzer run.
     public var analyzer: Analyzer
     /// The file the scorer reads (the unit's path for gait, which reads every member).
     public var target: String
     /// The CSV row of an AUXU audiogram; the step identifier of one of several tapping results.
     public var row: Int?
+    /// The result it scores when the file holds several (a step identifier), else nil.
     public var identifier: String?
     /// The target's name within a unit of several files (nil for a single file, and for gait,
     /// which reads them all): part of the key, so two files of one upload never share a result.

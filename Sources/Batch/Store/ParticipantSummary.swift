@@ -9,6 +9,7 @@ import SignalProcessing
 /// results with status `ok` count; missing and non-finite values are left out of each feature's
 /// statistics; text and boolean features are not summarised.
 public struct ParticipantSummary: Sendable {
+    /// The manifest metadata column the rows are grouped by (e.g. healthCode).
     public let groupColumn: String
     /// `records`, then `<feature>.median` and `<feature>.iqr` for each numeric feature.
     public let columns: [String]

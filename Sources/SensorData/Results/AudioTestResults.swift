@@ -1,7 +1,10 @@
 /// `ORKEnvironmentSPLMeterResult` (docs/formats.md §10.1).
 public struct SPLMeterResult: Sendable, Hashable {
+    /// The step's identifier (`splMeter`).
     public var identifier: String?
+    /// When the step began, as recorded.
     public var startDate: DateString?
+    /// When the step ended, as recorded.
     public var endDate: DateString?
     /// dB; −23.3 on iPhone (a level is dBFS + 117.3), −29.3 on iPad.
     public var sensitivityOffsetDecibels: Double?

@@ -33,21 +33,28 @@ public struct TappingResult: Sendable, Hashable {
         case appCore
     }
 
+    /// Which dialect the result was read from (docs/formats.md §9).
     public var dialect: Dialect
     /// The enclosing step's identifier (`tapping.right`, …) or the result's own identifier.
     public var identifier: String?
+    /// When the step began, as recorded.
     public var startDate: DateString?
+    /// When the step ended, as recorded.
     public var endDate: DateString?
     /// Step view size, points.
     public var stepViewSize: Size?
+    /// The left button's rectangle, points.
     public var buttonRectLeft: Rect?
+    /// The right button's rectangle, points.
     public var buttonRectRight: Rect?
 
     /// Seconds since the first tap of the step.
     public var timestamp: [Double] = []
-    /// Tap location, points.
+    /// Tap location x, points.
     public var x: [Double] = []
+    /// Tap location y, points (down from the view's top).
     public var y: [Double] = []
+    /// The button each tap hit (left, right, or none: outside both).
     public var button: [TapButton] = []
     /// Touch-down to release, s; NaN where the dialect has none (AppCore).
     public var duration: [Double] = []

@@ -42,6 +42,7 @@ public struct FieldSpec: Sendable, Hashable {
     public let name: String
     /// Keys from the item object down to the value.
     public let path: [String]
+    /// The value's JSON type (number, string, date string, …).
     public let type: FieldType
     /// A missing required key is an error; a missing optional key is unavailable (NaN / nil).
     public let required: Bool
