@@ -37,68 +37,41 @@ public struct FFT: Sendable, Hashable {
     /// Complex bins of a real transform: N/2 + 1.
     public var realBins: Int { size / 2 + 1 }
 
-    // MARK: Double
+    // MARK: Double and Float (one implementation, ``execute(_:_:_:_:)``)
 
     /// Real → complex: `input` N samples, `output` 2·(N/2+1) interleaved values.
-    public func forward(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
-        precondition(input.count >= size && output.count >= 2 * realBins, "FFT buffer sizes")
-        let planned = UnsafeRawPointer(input.baseAddress) != UnsafeRawPointer(output.baseAddress) && aligned(input.baseAddress, output.baseAddress)
-            ? realForwardDouble : plan(.realForward, float: false, input.baseAddress, output.baseAddress)
-        output.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: realBins) { out in
-            fftw_execute_dft_r2c(planned.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
-        }
-    }
+    public func forward(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) { execute(.realForward, input, output) }
+    /// Real → complex in single precision.
+    public func forward(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) { execute(.realForward, input, output) }
 
     /// Complex → real (unnormalised): `input` 2·(N/2+1) interleaved values, `output` N samples.
     /// `input` is preserved.
-    public func inverse(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
-        precondition(input.count >= 2 * realBins && output.count >= size, "FFT buffer sizes")
-        let planned = plan(.realInverse, float: false, input.baseAddress, output.baseAddress)
-        input.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: realBins) { inp in
-            fftw_execute_dft_c2r(planned.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
-        }
-    }
+    public func inverse(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) { execute(.realInverse, input, output) }
+    /// Complex → real in single precision.
+    public func inverse(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) { execute(.realInverse, input, output) }
 
     /// Complex → complex: 2·N interleaved values each; `inverse` selects the +i sign.
     public func transform(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>, inverse: Bool = false) {
-        precondition(input.count >= 2 * size && output.count >= 2 * size, "FFT buffer sizes")
-        let planned = plan(inverse ? .complexInverse : .complexForward, float: false, input.baseAddress, output.baseAddress)
-        input.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: size) { inp in
-            output.baseAddress!.withMemoryRebound(to: fftw_complex.self, capacity: size) { out in
-                fftw_execute_dft(planned.pointer, UnsafeMutablePointer(mutating: inp), out)
-            }
-        }
+        execute(inverse ? .complexInverse : .complexForward, input, output)
     }
-
-    // MARK: Float
-
-    /// Real → complex in single precision (see the Double overload).
-    public func forward(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
-        precondition(input.count >= size && output.count >= 2 * realBins, "FFT buffer sizes")
-        let planned = plan(.realForward, float: true, input.baseAddress, output.baseAddress)
-        output.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: realBins) { out in
-            fftwf_execute_dft_r2c(planned.pointer, UnsafeMutablePointer(mutating: input.baseAddress!), out)
-        }
-    }
-
-    /// Complex → real in single precision (see the Double overload).
-    public func inverse(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
-        precondition(input.count >= 2 * realBins && output.count >= size, "FFT buffer sizes")
-        let planned = plan(.realInverse, float: true, input.baseAddress, output.baseAddress)
-        input.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: realBins) { inp in
-            fftwf_execute_dft_c2r(planned.pointer, UnsafeMutablePointer(mutating: inp), output.baseAddress!)
-        }
-    }
-
-    /// Complex → complex in single precision (see the Double overload).
+    /// Complex → complex in single precision.
     public func transform(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, inverse: Bool = false) {
-        precondition(input.count >= 2 * size && output.count >= 2 * size, "FFT buffer sizes")
-        let planned = plan(inverse ? .complexInverse : .complexForward, float: true, input.baseAddress, output.baseAddress)
-        input.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: size) { inp in
-            output.baseAddress!.withMemoryRebound(to: fftwf_complex.self, capacity: size) { out in
-                fftwf_execute_dft(planned.pointer, UnsafeMutablePointer(mutating: inp), out)
-            }
+        execute(inverse ? .complexInverse : .complexForward, input, output)
+    }
+
+    /// Every transform of either precision: checks the buffer sizes, takes the cached plan (the
+    /// Double real-forward one on aligned, distinct buffers without a lock) and runs it.
+    private func execute<T: FFTScalar>(_ kind: PlanCache.Kind, _ input: UnsafeBufferPointer<T>, _ output: UnsafeMutableBufferPointer<T>) {
+        let (inputCount, outputCount) = switch kind {
+        case .realForward: (size, 2 * realBins)
+        case .realInverse: (2 * realBins, size)
+        case .complexForward, .complexInverse: (2 * size, 2 * size)
         }
+        precondition(input.count >= inputCount && output.count >= outputCount, "FFT buffer sizes")
+        let source = UnsafeMutableRawPointer(mutating: input.baseAddress!), target = UnsafeMutableRawPointer(output.baseAddress!)
+        let planned = kind == .realForward && !T.isFloat && source != target && aligned(source, target)
+            ? realForwardDouble : plan(kind, float: T.isFloat, source, target)
+        T.execute(kind, planned.pointer, source, target)
     }
 
     // MARK: Arrays
@@ -134,6 +107,37 @@ public struct FFT: Sendable, Hashable {
         guard let a, let b else { return false }
         return fftw_alignment_of(UnsafeMutablePointer(mutating: a.assumingMemoryBound(to: Double.self))) == 0
             && fftw_alignment_of(UnsafeMutablePointer(mutating: b.assumingMemoryBound(to: Double.self))) == 0
+    }
+}
+
+/// The FFTW functions of one precision (fftw_… for Double, fftwf_… for Float).
+protocol FFTScalar: BinaryFloatingPoint {
+    static var isFloat: Bool { get }
+    /// Runs `plan` (made for `kind`) from `input` to `output`.
+    static func execute(_ kind: PlanCache.Kind, _ plan: OpaquePointer, _ input: UnsafeMutableRawPointer, _ output: UnsafeMutableRawPointer)
+}
+
+extension Double: FFTScalar {
+    static var isFloat: Bool { false }
+    static func execute(_ kind: PlanCache.Kind, _ plan: OpaquePointer, _ input: UnsafeMutableRawPointer, _ output: UnsafeMutableRawPointer) {
+        switch kind {
+        case .realForward: fftw_execute_dft_r2c(plan, input.assumingMemoryBound(to: Double.self), output.assumingMemoryBound(to: fftw_complex.self))
+        case .realInverse: fftw_execute_dft_c2r(plan, input.assumingMemoryBound(to: fftw_complex.self), output.assumingMemoryBound(to: Double.self))
+        case .complexForward, .complexInverse:
+            fftw_execute_dft(plan, input.assumingMemoryBound(to: fftw_complex.self), output.assumingMemoryBound(to: fftw_complex.self))
+        }
+    }
+}
+
+extension Float: FFTScalar {
+    static var isFloat: Bool { true }
+    static func execute(_ kind: PlanCache.Kind, _ plan: OpaquePointer, _ input: UnsafeMutableRawPointer, _ output: UnsafeMutableRawPointer) {
+        switch kind {
+        case .realForward: fftwf_execute_dft_r2c(plan, input.assumingMemoryBound(to: Float.self), output.assumingMemoryBound(to: fftwf_complex.self))
+        case .realInverse: fftwf_execute_dft_c2r(plan, input.assumingMemoryBound(to: fftwf_complex.self), output.assumingMemoryBound(to: Float.self))
+        case .complexForward, .complexInverse:
+            fftwf_execute_dft(plan, input.assumingMemoryBound(to: fftwf_complex.self), output.assumingMemoryBound(to: fftwf_complex.self))
+        }
     }
 }
 
