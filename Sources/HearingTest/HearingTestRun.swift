@@ -135,12 +135,12 @@ extension HearingTestSpec {
                                                      earphone: earphone) else {
             throw HearingTestError(.badRequest, "no ISO 8253-1 limits for these frequencies")
         }
-        let micDevice = SourceAddress(microphone)!.alsaDevice!, seconds = ambientSeconds
+        let micDevice = SourceAddress(microphone)!.alsaDevice!, seconds = ambientSeconds, micRate = microphoneSampleRateHz
         let ambient: AmbientMonitor
         let reading: AmbientMonitor.Reading
         do {
             ambient = try opening.run("open", source: microphone) { () throws(RecordingError) in
-                do throws(AudioError) { return try AmbientMonitor(device: micDevice, sampleRateHz: 48_000, offsetDecibels: offset, limits: limits) } catch {
+                do throws(AudioError) { return try AmbientMonitor(device: micDevice, sampleRateHz: micRate, offsetDecibels: offset, limits: limits) } catch {
                     throw RecordingError(file: microphone, reason: .sample(error.message))
                 }
             }

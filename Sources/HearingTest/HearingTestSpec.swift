@@ -41,6 +41,9 @@ public struct HearingTestSpec: Sendable, Equatable {
     public var seed: UInt64?
     /// Microphone of the ambient-noise check, `alsa:DEVICE` (nil: the room is not checked).
     public var microphone: String?
+    /// The rate the microphone is opened at, Hz (or the nearest it gives; at least 17.8 kHz holds
+    /// the 8-kHz band).
+    public var microphoneSampleRateHz = 48_000
     /// The microphone's calibration: an offset in dB SPL at RMS 1.0 written as a number, or the
     /// path of the JSON `calibrate --json` writes (nil: ResearchKit's iPhone offset, uncalibrated).
     public var microphoneCalibration: String?
@@ -102,6 +105,7 @@ public struct HearingTestSpec: Sendable, Equatable {
         }
         check(volume, Bounds.volume, "volume")
         check(sampleRateHz, Bounds.sampleRateHz, "sampleRateHz")
+        check(microphoneSampleRateHz, Bounds.sampleRateHz, "microphoneSampleRateHz")
         check(toneSeconds, Bounds.toneSeconds, "toneSeconds")
         check(preStimulusMinSeconds, Bounds.preStimulusSeconds, "preStimulusMinSeconds")
         check(preStimulusMaxSeconds, preStimulusMinSeconds...max(preStimulusMinSeconds, Bounds.preStimulusSeconds.upperBound), "preStimulusMaxSeconds")
@@ -125,7 +129,7 @@ public struct HearingTestSpec: Sendable, Equatable {
 extension HearingTestSpec: Codable {
     enum CodingKeys: String, CodingKey {
         case headphone, calibration, tables, volume, procedure, ears, frequenciesHz, device, sampleRateHz, toneSeconds
-        case preStimulusMinSeconds, preStimulusMaxSeconds, postStimulusSeconds, seed, microphone, microphoneCalibration
+        case preStimulusMinSeconds, preStimulusMaxSeconds, postStimulusSeconds, seed, microphone, microphoneSampleRateHz, microphoneCalibration
         case earphone, lowestLevelDecibelsHL, ambientSeconds
     }
 
@@ -160,6 +164,7 @@ extension HearingTestSpec: Codable {
         postStimulusSeconds = try c.decodeIfPresent(Double.self, forKey: .postStimulusSeconds) ?? postStimulusSeconds
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? seed
         microphone = try c.decodeIfPresent(String.self, forKey: .microphone) ?? microphone
+        microphoneSampleRateHz = try c.decodeIfPresent(Int.self, forKey: .microphoneSampleRateHz) ?? microphoneSampleRateHz
         microphoneCalibration = try c.decodeIfPresent(String.self, forKey: .microphoneCalibration) ?? microphoneCalibration
         earphone = try c.decodeIfPresent(String.self, forKey: .earphone).map { name in
             guard let value = AmbientNoiseLimits.Earphone(rawValue: name) else {
@@ -188,6 +193,7 @@ extension HearingTestSpec: Codable {
         try c.encode(postStimulusSeconds, forKey: .postStimulusSeconds)
         try c.encodeIfPresent(seed, forKey: .seed)
         try c.encodeIfPresent(microphone, forKey: .microphone)
+        try c.encode(microphoneSampleRateHz, forKey: .microphoneSampleRateHz)
         try c.encodeIfPresent(microphoneCalibration, forKey: .microphoneCalibration)
         try c.encode(earphone.rawValue, forKey: .earphone)
         try c.encode(lowestLevelDecibelsHL, forKey: .lowestLevelDecibelsHL)

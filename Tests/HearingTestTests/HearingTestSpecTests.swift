@@ -39,6 +39,7 @@ import Testing
         (#""volume": 1.5"#, "volume"),
         (#""volume": 1e999"#, "volume"),
         (#""sampleRateHz": 7999"#, "sampleRateHz"),
+        (#""microphoneSampleRateHz": 400000"#, "microphoneSampleRateHz"),
         (#""toneSeconds": 0.01"#, "toneSeconds"),
         (#""preStimulusMinSeconds": -1"#, "preStimulusMinSeconds"),
         (#""preStimulusMinSeconds": 2, "preStimulusMaxSeconds": 1.5"#, "preStimulusMaxSeconds"),
