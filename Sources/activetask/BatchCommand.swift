@@ -17,7 +17,7 @@ struct BatchCommand: ParsableCommand {
 
 extension BatchCommand {
     struct Run: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "run",
             abstract: "Analyse every recording under PATH… (files, folders, @MANIFEST files listing paths) into --db.",
             discussion: """
                 Each file is read once and classified like `info` does; each recording (a file, an upload folder, a task result \
@@ -108,7 +108,7 @@ extension BatchCommand {
 
 extension BatchCommand {
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "export",
             abstract: "Export a result store for pandas or R: long form (one row per feature), JSON lines (one object per result), or --wide (one row per recording, one column per feature).",
             discussion: """
                 Long CSV columns: a manifest's metadata columns (recordId, healthCode, …), then recording, content_sha256, analyzer, analyzer_version, parameters, status, kind, feature_set, feature, \
@@ -167,7 +167,7 @@ extension BatchCommand {
 
 extension BatchCommand {
     struct Merge: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "merge",
             abstract: "Merge shard stores into --db: results with the same key (content, analyzer, version, parameters) are kept once."
         )
 

@@ -5,7 +5,7 @@ import SensorData
 
 /// `activetask calibrate`: the offset of a calibrator recording (``CalibratorRecording``).
 struct Calibrate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "calibrate",
         abstract: "Derive the calibration offset (dB SPL at RMS 1.0) from a calibrator recording.",
         discussion: "Measures the RMS of one channel, skipping 0.5 s at both ends when the file is at least 2 s long: offset = reference − 20·lg(RMS)."
     )

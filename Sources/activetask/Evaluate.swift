@@ -4,7 +4,7 @@ import SensorData
 
 /// `activetask evaluate oxford DIR`: the gait analyzer against the Oxford Step Counter ground truth.
 struct Evaluate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "evaluate",
         abstract: "Score analyzers against ground truth.",
         subcommands: [Oxford.self]
     )
@@ -12,7 +12,7 @@ struct Evaluate: ParsableCommand {
 
 extension Evaluate {
     struct Oxford: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "oxford",
             abstract: "Step count and 20-s cadence errors on the Oxford Step Counter walks (data/<walk>/accelerometer.csv + stepcounter.csv).",
             discussion: "Credit: Oxford Step Counter dataset (CC BY 4.0). Prints per-walk results and summaries by phone position and phone."
         )

@@ -4,7 +4,7 @@ import Recording
 
 /// `activetask generate-corpus`: N mPower-like task runs for batch benchmarks and tests.
 struct GenerateCorpus: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "generate-corpus",
         abstract: "Write N deterministic mPower-like task runs: tapping, walking (accelerometer, device motion, pedometer), 10-s voice, SPL and dB HL audiometry.",
         discussion: """
             Run i goes to OUT/run-NNNNN/ as unpacked AppCore uploads — tapping/ and walking/ and voice/ with an info.json \

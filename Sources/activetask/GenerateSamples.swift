@@ -4,7 +4,7 @@ import Recording
 /// `activetask generate-samples`: writes the deterministic recordings of `SampleData/`, one per
 /// kind, through the toolkit's own writers. Same arguments → byte-identical files.
 struct GenerateSamples: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "generate-samples",
         abstract: "Write small deterministic sample recordings (one per kind) into a folder."
     )
 

@@ -7,7 +7,7 @@ import SensorData
 
 /// `activetask info FILE…`: what each file is.
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "info",
         abstract: "Say what each file is: kind, dialect, samples, duration, rate, channels, and what results contain.",
         discussion: "Folders are expanded to the files under them. Exit status 3 if any file is unreadable or invalid."
     )

@@ -10,7 +10,7 @@ let interruption = StopSignal()
 
 /// `activetask record KIND --source … --out DIR`.
 struct Record: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "record",
         abstract: "Record samples from a source into ResearchKit-compatible files (data-logger JSON, streaming WAV).",
         discussion: """
             Sources: simulate, stdin, tcp:PORT, tcp:HOST:PORT, unix:PATH, replay:FILE, alsa:DEVICE (audio), iio:DEVICE \

@@ -7,7 +7,7 @@ import Reports
 
 /// `activetask report --db FILE --out DIR`: the HTML report of a result store.
 struct Report: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "report",
         abstract: "Write a self-contained HTML report of a result store: counts, per-analyzer feature distributions, example charts, errors and unknown files.",
         discussion: "OUT/index.html holds everything (inline CSS and SVG, no scripts, no network). Example charts re-read the recordings from their stored paths."
     )

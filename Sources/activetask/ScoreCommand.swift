@@ -79,7 +79,7 @@ func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: A
 
 extension ScoreCommand {
     struct Tapping: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "tapping",
             abstract: "Two-finger tapping features (mhealthtools-compatible by default, plus atk extras).",
             discussion: "Reads either dialect, alone, inside a task result or a flattened archive, or a bare TappingSamples array. Exit status 1 when too few taps remain (the peer's reason text)."
         )
@@ -91,7 +91,7 @@ extension ScoreCommand {
     }
 
     struct Gait: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "gait",
             abstract: "Gait features: steps, cadence (overall and per 20-s window), step/stride times, regularity, symmetry, harmonic ratio, bouts.",
             discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV: layout from the header, or the options below) and pedometer files. A walking task (a folder of an unpacked upload, a flattened archive, or a task result whose recorder files sit next to it) is scored per recording: outbound, return, rest."
         )
@@ -104,7 +104,7 @@ extension ScoreCommand {
     }
 
     struct Balance: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "balance",
             abstract: "Sway and rest tremor of the rest part of a walking task (standing still): no steps, no cadence.",
             discussion: "Reads the recordings a gait score reads and keeps those whose step, manifest column or file name says rest (accelerometer_walking.rest, deviceMotion_walking_rest.json.items): sway RMS, jerk, 95 % ellipse area, centroid and F95 frequencies (Mancini et al. 2012) and the 3–12 Hz tremor spectrum."
         )
@@ -116,7 +116,7 @@ extension ScoreCommand {
     }
 
     struct SPL: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "spl",
             abstract: "Environment sound level (IEC 61672-1 A/C/Z, F/S, Leq, SEL, Lmax, L10/50/90) and ResearchKit's quiet-room decision.",
             discussion: "Reads audio (any format AudioIO reads; channel 0 by default) streamed in blocks, or an ORKEnvironmentSPLMeterResult, whose readings get the same decision rule."
         )
@@ -147,7 +147,7 @@ extension ScoreCommand {
     }
 
     struct Voice: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "voice",
             abstract: "Voice loudness and quality: RMS dBFS, Praat intensity, BS.1770 loudness, ResearchKit's too-loud rule, F0, jitter, shimmer, HNR, formants, CPPS, MFCCs.",
             discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); eGeMAPS v02's spectral balance (alpha ratio, Hammarberg index, spectral slopes, H1–H2, H1–A3), loudness and temporal features from the paper's definitions (set egemaps)."
         )
@@ -159,7 +159,7 @@ extension ScoreCommand {
     }
 
     struct Loudness: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "loudness",
             abstract: "Programme loudness (ITU-R BS.1770-4, EBU R 128): integrated, loudness range, momentary and short-term maxima, true peak.",
             discussion: "Every channel counts, with BS.1770-4's weights (1.41 for the surrounds of a five-channel file). Integrated loudness and loudness range match EBU Tech 3341/3342 test signals and libebur128 (docs/accuracy.md). True peak: 4× oversampling below 96 kHz (BS.1770-4 Annex 2)."
         )
@@ -171,7 +171,7 @@ extension ScoreCommand {
     }
 
     struct Audiometry: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "audiometry",
             abstract: "Audiogram of a ResearchKit dB HL result or an AUXU… CSV row: thresholds, PTA3/PTA4, WHO 2021 grades, asymmetry.",
             discussion: "When outputVolume < 1 the recorded thresholds are reported unchanged and a second set, volumeCorrected, adds the volume offset ResearchKit ≥ 3.1.0 did not apply (docs/audiometry.md §7.5), assuming the volume did not change during the test."
         )

@@ -13,7 +13,7 @@ import SensorData
 /// overwritten, no link in the output folder is followed out of it, and a failure or a signal
 /// leaves neither a torn file nor a temporary one.
 struct Unpack: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "unpack",
         abstract: "Write the files of a flattened archive (one JSON object of file name → content) into a folder.",
         discussion: "Each entry becomes one file of the same name holding its JSON content. Every entry is written or none: names that would leave the output folder, an existing file of an entry's name (never overwritten) or a failed write leave the folder as it was. Exit status 3 for an unreadable, non-archive or unsafe input or a failed write."
     )
