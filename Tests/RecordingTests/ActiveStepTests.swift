@@ -54,6 +54,8 @@ import TestSupport
         (#"{"identifier": "a", "duration": 1, "recorders": [{"kind": "gyro"}]}"#, "recorders[0].kind: unknown kind \"gyro\""),
         (#"{"identifier": "a", "duration": 1, "recorders": [{"kind": "audio", "encoding": "mp3"}]}"#, "recorders[0].encoding"),
         (#"{"identifier": "a", "duration": 1, "stopAfterSteps": 5, "recorders": [{"kind": "accelerometer"}]}"#, "stopAfterSteps needs a pedometer"),
+        (#"{"identifier": "a", "duration": 1, "recorders": [{"kind": "audio", "source": "stdin"}]}"#, "recorders[0].source: simulate, replay:FILE"),
+        (#"{"identifier": "a", "duration": 1, "recorders": [{"kind": "accelerometer", "source": "alsa:default"}]}"#, "recorders[0].source: alsa:default: cannot record accelerometer items"),
     ])
     func errors(text: String, expected: String) {
         do {
@@ -62,6 +64,25 @@ import TestSupport
         } catch {
             #expect(String(describing: error).contains(expected), "\(error)")
             #expect(String(describing: error).hasPrefix("step.json: "))
+        }
+    }
+
+    /// Each bound of a recorder entry (RecorderSpec.Bounds) alone, one past its end: refused
+    /// naming `recorders[0].KEY`, before any source is opened.
+    @Test("every recorder key out of its bounds is refused naming it", arguments: [
+        ("frequency", "0"), ("frequency", "10001"), ("sampleRate", "999"), ("sampleRate", "384001"), ("channels", "0"), ("channels", "9"),
+        ("flushInterval", "-1"), ("flushInterval", "3601"), ("rollover", "-1"), ("rollover", "1.5"), ("bufferItems", "0"), ("bufferItems", "67108865"),
+        ("cadence", "0.5"), ("cadence", "401"), ("tapsPerSecond", "0.001"), ("tapsPerSecond", "51"), ("noiseDBA", "-51"), ("noiseDBA", "201"),
+        ("calibrationOffset", "-401"), ("calibrationOffset", "401"), ("reconnectSeconds", "-1"), ("reconnectSeconds", "86401"),
+        ("openTimeoutSeconds", "0"), ("openTimeoutSeconds", "86401"), ("frequency", "\"100\""), ("format", "\"xml\""), ("overflow", "\"spill\""),
+    ])
+    func recorderBounds(key: String, value: String) {
+        let text = #"{"identifier": "a", "duration": 1, "recorders": [{"kind": "audio", ""# + key + #"": "# + value + "}]}"
+        do {
+            _ = try Self.configuration(text)
+            Issue.record("accepted \(key): \(value)")
+        } catch {
+            #expect(String(describing: error).hasPrefix("step.json: recorders[0].\(key): "), "\(error)")
         }
     }
 }
