@@ -170,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScoringTests",
-            dependencies: ["Scoring", "Analysis", "SensorData", "TestSupport"],
+            dependencies: ["Scoring", "Analysis", "SensorData", "AudioIO", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HearingTestTests", dependencies: ["HearingTest", "Analysis"], swiftSettings: swiftSettings),

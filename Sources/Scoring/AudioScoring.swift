@@ -20,7 +20,11 @@ public enum AudioScoring {
                     throw problem
                 }
             }
-            let blockFrames = BiquadCascade.laneBlockFrames(channels: channels)
+            // A short file gets a block its own size (with room for a container's count that is
+            // a little short, as AAC priming makes it): the same blocks as the full-size buffer
+            // would give, without zeroing and faulting in 2^18 frames for 1 s of sound.
+            let lane = BiquadCascade.laneBlockFrames(channels: channels)
+            let blockFrames = decoder.format.frames.map { (0..<Int64(lane)).contains($0) ? min(lane, Int($0) + 8_192) : lane } ?? lane
             if channels == 1 {
                 // Decoded straight into the buffer, block by block as forEachDoubleBlock reads
                 // (the same blocks, so the same filter lanes): no copy of the channel.

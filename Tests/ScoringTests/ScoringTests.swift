@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import Testing
 import TestSupport
@@ -58,5 +59,41 @@ import TestSupport
         #expect(truths.map(\.frequencyHz) == [500, 1000, 500, 500, 1000, 1000])
         #expect(truths.map(\.threshold) == [10, 20, 35, 15, 25, 5])  // at one frequency the left ear first
         #expect(table.thresholds(rows: 1).count == 2)
+    }
+}
+
+/// `AudioScoring.stream` sizes its block by the container's frame count when that is short, and
+/// never trusts the count: absurd, negative or absent counts give the same samples, in order.
+@Suite struct AudioStreamBlockTests {
+    /// A mono decoder of `samples` whose container claims `frames`.
+    final class Claiming: AudioDecoder {
+        let path = "claiming.wav"
+        let format: AudioFormat
+        let nonFiniteSamples = 0
+        private let samples: [Float]
+        private var position = 0
+
+        init(_ samples: [Float], frames: Int64?) {
+            self.samples = samples
+            format = AudioFormat(sampleRateHz: 48_000, channels: 1, frames: frames, container: "WAV", encoding: "FLOAT")
+        }
+
+        func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+            let count = min(buffer.count, samples.count - position)
+            for i in 0..<count { buffer[i] = samples[position + i] }
+            position += count
+            return count
+        }
+    }
+
+    @Test("a claimed frame count of 1,000, Int64.max, −5, nil or 10: every sample once, in order, in one block", arguments: [Int64(1_000), .max, -5, nil, 10] as [Int64?])
+    func claimedCounts(frames: Int64?) throws {
+        let samples = (0..<1_000).map { Float($0) / 1_000 }
+        var seen: [Double] = [], blocks = 0
+        try AudioScoring.stream(Claiming(samples, frames: frames), file: "claiming.wav", channel: 0) { block in
+            seen += block
+            blocks += 1
+        }
+        #expect(seen == samples.map(Double.init) && blocks == 1)
     }
 }
