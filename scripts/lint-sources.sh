@@ -15,7 +15,7 @@
 #    sockets (socket, bind, listen, connect, getaddrinfo, setsockopt, getsockname, accept,
 #    shutdown) only in InputGuards/Sockets.swift.
 # 8. Comments cite pages inside the repository: every `docs/PAGE.md §N` resolves to a section
-#    heading of that page, and no comment cites a design note by a bare name (analysis.md, …).
+#    heading of that page, and no comment cites a design note outside docs/ by its bare file name.
 # Usage: lint-sources.sh [SOURCES [DOCS]]   (default: the package's Sources and docs). Exit 1
 # listing each violation.
 set -euo pipefail

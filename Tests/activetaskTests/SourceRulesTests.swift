@@ -41,9 +41,9 @@ import TestSupport
               ("Recording/Listen.swift", "let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)", "sockets outside InputGuards/Sockets.swift"),
               ("Recording/Close.swift", "_ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))", "sockets outside InputGuards/Sockets.swift"),
               ("Recording/SocketListener.swift", "guard getsockname(fd, pointer, &length) == 0 else { return nil }", "sockets outside InputGuards/Sockets.swift"),
-              ("Scoring/Cite.swift", "/// The quiet-room rule (analysis.md §3.6).", "a comment citing a page outside the repository"),
+              ("Scoring/Cite.swift", "/// The quiet-room rule (" + "analysis" + ".md §3.6).", "a comment citing a page outside the repository"),
               ("Scoring/Section.swift", "/// Bad inputs (docs/formats.md §12).", "does not resolve to a page and section"),
-              ("Scoring/Page.swift", "/// The plan (docs/plans.md §1).", "does not resolve to a page and section"),
+              ("Scoring/Page.swift", "/// The plan (docs/" + "plans" + ".md §1).", "does not resolve to a page and section"),
           ])
     func plantedViolation(file: String, line: String, rule: String) throws {
         let folder = try TemporaryFolder()

@@ -34,7 +34,7 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
+        let s = Int(clamping: seconds, rounding: .toNearestOrAwayFromZero)
         return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
     }
 }
