@@ -120,12 +120,17 @@ public enum FileName {
 extension Sequence<UInt8> {
     /// The bytes as lowercase hexadecimal, two digits each (how digests appear in keys and stores).
     public var hexadecimal: String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(underestimatedCount * 2)
         for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
+            ascii.append(Self.hexDigit(byte >> 4))
+            ascii.append(Self.hexDigit(byte & 15))
         }
-        return text
+        return String(decoding: ascii, as: UTF8.self)
+    }
+
+    /// The ASCII digit of `nibble` (0…15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -112,9 +112,9 @@ public enum MemoryBudget {
     private static let cgroupLimit: (bytes: Int, usage: String)? = {
         guard let membership = read("/proc/self/cgroup") else { return nil }
         let lines = membership.split(separator: "\n")
-        func number(_ path: String) -> Int? { read(path).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+        func number(_ path: String) -> Int? { read(path).flatMap { Int(trimmed($0[...])) } }
         if let line = lines.first(where: { $0.hasPrefix("0::") }) {
-            let folder = "/sys/fs/cgroup" + line.dropFirst(3).trimmingCharacters(in: .whitespaces)
+            let folder = "/sys/fs/cgroup" + trimmed(line.dropFirst(3))
             if let limit = number(folder + "/memory.max") { return (limit, folder + "/memory.current") }
         }
         if let line = lines.first(where: { $0.split(separator: ":").dropFirst().first?.split(separator: ",").contains("memory") == true }) {
@@ -126,7 +126,7 @@ public enum MemoryBudget {
 
     /// The cgroup's memory limit and its usage now (nil: no limit).
     static func cgroupMemory() -> (maximum: Int, current: Int)? {
-        guard let (limit, usage) = cgroupLimit, let text = read(usage), let current = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let (limit, usage) = cgroupLimit, let text = read(usage), let current = Int(trimmed(text[...])) else { return nil }
         return (limit, current)
     }
 
@@ -142,15 +142,13 @@ public enum MemoryBudget {
     }
 }
 
-private extension Substring {
-    func trimmingCharacters(in set: Set<Character>) -> String { String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed()) }
-}
-
-private extension String {
-    func trimmingCharacters(in set: Set<Character>) -> String { self[...].trimmingCharacters(in: set) }
-}
-
-private extension Set where Element == Character {
-    static let whitespaces: Set<Character> = [" ", "\t"]
-    static let whitespacesAndNewlines: Set<Character> = [" ", "\t", "\n", "\r"]
+/// `text` without the spaces, tabs and line ends around it: the bytes compared as they are, so
+/// the start-up of every command (``MemoryBudget/prepare()`` reads the cgroup files) instantiates
+/// no `Set<Character>` (its hashing conformances cost a scan of every protocol conformance in the
+/// binary the first time).
+private func trimmed(_ text: Substring) -> String {
+    let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    let bytes = text.utf8
+    guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+    return String(text[first...last])
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import Synchronization
 
@@ -14,7 +13,7 @@ public enum ProcessSetup {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         MemoryBudget.prepare()
-        if ProcessInfo.processInfo.environment["ATK_REPORT_PEAK_MEMORY"] != nil {
+        if getenv("ATK_REPORT_PEAK_MEMORY") != nil {  // getenv: ProcessInfo copies the whole environment
             peakReporter.withLock { $0 = reportPeak }
             atexit { ProcessSetup.peakReporter.withLock { $0 }?(MemoryBudget.peakResidentMegabytes()) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The analyzers, shared by `score` and `batch`. Each has typed `Parameters` (`Codable`, with
 /// their defaults in one place: ``AnalyzerParameters``) and a version that is part of every
@@ -48,7 +49,32 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
 
     /// The canonical JSON of one analyzer's parameters (keys sorted, shortest numbers): the
     /// parameter part of a result key.
+    ///
+    /// Remembered per (analyzer, parameters) for the process: a batch keys every unit with the
+    /// same few parameter sets, and the encoding (Foundation's JSONEncoder) cost a fully stored
+    /// rerun a twentieth of its time. At most ``canonicalMemoLimit`` sets are kept (a study's
+    /// audiogram rows each give tapping's or audiometry's parameters a value of their own).
     public func canonical(_ analyzer: Analyzer) -> String {
+        let key = CanonicalKey(analyzer: analyzer, parameters: self)
+        if let known = Self.canonicalMemo.withLock({ $0[key] }) { return known }
+        let text = encodedCanonical(analyzer)
+        Self.canonicalMemo.withLock { memo in
+            if memo.count < Self.canonicalMemoLimit { memo[key] = text }
+        }
+        return text
+    }
+
+    /// The most parameter sets ``canonical(_:)`` remembers.
+    static let canonicalMemoLimit = 256
+
+    private struct CanonicalKey: Hashable {
+        var analyzer: Analyzer
+        var parameters: AnalyzerParameters
+    }
+
+    private static let canonicalMemo = Mutex<[CanonicalKey: String]>([:])
+
+    private func encodedCanonical(_ analyzer: Analyzer) -> String {
         switch analyzer {
         case .tapping: Self.canonical(tapping)
         case .gait: Self.canonical(gait)

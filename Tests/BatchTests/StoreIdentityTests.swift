@@ -65,4 +65,37 @@ import TestSupport
         }
         #expect(row?[0] as Int? == 42 && row?[1] as String? == "from the manifest")
     }
+
+    @Test("a recording committed again unchanged keeps its row and run; new content, size, file count or metadata replaces them")
+    func recordingRowsChangeOnlyWhenTheRecordingDoes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try ResultStore(path: folder.path("r.sqlite"))
+        func commit(_ entry: RecordingEntry, run: Int64) throws {
+            var batch = StoreBatch()
+            batch.recordings = [entry]
+            try store.commit(batch, runID: run, replace: false)
+        }
+        func row() throws -> [String] {
+            try store.read { db in
+                try Row.fetchAll(db, sql: "SELECT content_sha256, bytes, files, run_id FROM recordings WHERE path = 'a'")
+                    .map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int) \($0[3] as Int)" }
+            }
+        }
+        var entry = RecordingEntry(path: "a", contentSHA256: "x", bytes: 10, files: 1, metadata: [.init(column: "healthCode", value: "h1")])
+        try commit(entry, run: 1)
+        try commit(entry, run: 2)
+        #expect(try row() == ["x 10 1 1"])
+        for (change, expected) in [({ (e: inout RecordingEntry) in e.contentSHA256 = "y" }, "y 10 1 3"), ({ $0.bytes = 11 }, "y 11 1 4"),
+                                   ({ $0.files = 2 }, "y 11 2 5")] as [((inout RecordingEntry) -> Void, String)] {
+            change(&entry)
+            try commit(entry, run: Int64(expected.suffix(1))!)
+            #expect(try row() == [expected])
+        }
+        entry.metadata = [.init(column: "externalId", value: "e"), .init(column: "healthCode", value: "h2")]
+        try commit(entry, run: 6)
+        let metadata = try store.recordingMetadata()
+        #expect(metadata.values["a"] == ["healthCode": "h2", "externalId": "e"])
+        #expect(metadata.columns == ["externalId", "healthCode"])
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import InputGuards
 import Testing
 
@@ -95,5 +96,12 @@ import Testing
         #expect(Double(35).compactDescription == "35")
         #expect(Double(0.5).compactDescription == "0.5")
         #expect(Double.nan.compactDescription == "nan")
+    }
+
+    @Test("hexadecimal: two lowercase digits per byte, high nibble first")
+    func hexadecimal() {
+        #expect([UInt8]().hexadecimal == "")
+        #expect([0x00, 0x09, 0x0A, 0x0F, 0x10, 0x9F, 0xA0, 0xFF].hexadecimal == "00090a0f109fa0ff")
+        #expect(Array(0...255).map(UInt8.init).hexadecimal == (0...255).map { String(format: "%02x", $0) }.joined())
     }
 }

@@ -1,0 +1,64 @@
+import SensorData
+
+extension FileFacts {
+    /// The facts as ``ResultStore/commitFileFacts(_:)`` stored them — the synthesized `Codable`
+    /// encoding: every non-optional key present, an optional omitted when nil — read from the
+    /// project's JSON model. A rerun reads every file's facts, and Foundation's JSONDecoder took
+    /// a fifth of a fully stored rerun of 2,000 task runs. Nil for a missing key or a value of
+    /// another type, as the decoder refuses them (those files are then read again);
+    /// `StoredFileFactsTests` holds this reading to the decoder's.
+    init?(stored value: JSONValue) {
+        guard let object = value.object,
+              let sha256 = object["sha256"]?.string, let bytes = Self.integer(object["bytes"]),
+              let category = object["category"]?.string.flatMap(Category.init(rawValue:)),
+              let uploadManifest = object["uploadManifest"]?.bool, let motion = object["motion"]?.bool,
+              let splResult = object["splResult"]?.bool, let dBHLResult = object["dBHLResult"]?.bool,
+              let audiogramRows = Self.integer(object["audiogramRows"]),
+              let kindName = object["kindName"]?.string, let detail = object["detail"]?.string,
+              let uploadItem = Self.optional(object["uploadItem"], \.string),
+              let loadError = Self.optional(object["loadError"], \.string),
+              let loadNeedsMemory = Self.optional(object["loadNeedsMemory"], \.bool),
+              let uploadMetadata = Self.array(object["uploadMetadata"], { item -> StudyManifest.Metadata? in
+                  guard let column = item["column"]?.string, let value = item["value"]?.string else { return nil }
+                  return StudyManifest.Metadata(column: column, value: value)
+              }),
+              let archiveEntries = Self.array(object["archiveEntries"], \.string),
+              let namedFiles = Self.array(object["namedFiles"], { item -> NamedFile? in
+                  guard let name = item["name"]?.string, let step = Self.optional(item["step"], \.string),
+                        let identifier = Self.optional(item["identifier"], \.string) else { return nil }
+                  return NamedFile(name: name, step: step, identifier: identifier)
+              }),
+              let tappingIdentifiers = Self.array(object["tappingIdentifiers"], { Self.optional($0, \.string) })
+        else { return nil }
+        self.init(sha256: sha256, bytes: bytes, error: "")
+        (self.category, self.loadError, self.loadNeedsMemory) = (category, loadError, loadNeedsMemory)
+        (self.uploadManifest, self.uploadItem, self.uploadMetadata) = (uploadManifest, uploadItem, uploadMetadata)
+        (self.archiveEntries, self.namedFiles, self.tappingIdentifiers) = (archiveEntries, namedFiles, tappingIdentifiers)
+        (self.motion, self.splResult, self.dBHLResult, self.audiogramRows) = (motion, splResult, dBHLResult, audiogramRows)
+        (self.kindName, self.detail) = (kindName, detail)
+    }
+
+    /// A whole number that an `Int` holds exactly.
+    private static func integer(_ value: JSONValue?) -> Int? {
+        value?.number.flatMap { Int(exactly: $0) }
+    }
+
+    /// `.some(nil)` for an absent key or null, `.some(x)` when `read` takes the value, nil when it
+    /// does not (the decoder's `decodeIfPresent`).
+    private static func optional<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> T?? {
+        guard let value, value != .null else { return .some(nil) }
+        return read(value).map { .some($0) } ?? .none
+    }
+
+    /// Every element read by `read`, or nil when the value is not an array or one element is not read.
+    private static func array<T>(_ value: JSONValue?, _ read: (JSONValue) -> T?) -> [T]? {
+        guard let elements = value?.array else { return nil }
+        var result: [T] = []
+        result.reserveCapacity(elements.count)
+        for element in elements {
+            guard let item = read(element) else { return nil }
+            result.append(item)
+        }
+        return result
+    }
+}
