@@ -1,3 +1,4 @@
+import InputGuards
 import Foundation
 import Testing
 @testable import Analysis

@@ -1,3 +1,4 @@
+import InputGuards
 import Foundation
 import SensorData
 import SignalProcessing

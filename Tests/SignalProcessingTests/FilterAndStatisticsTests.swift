@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import InputGuards
 @testable import SignalProcessing
 
 @Suite struct WindowTests {

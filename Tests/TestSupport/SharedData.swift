@@ -1,3 +1,4 @@
+import InputGuards
 import Foundation
 import SignalProcessing
 import Testing

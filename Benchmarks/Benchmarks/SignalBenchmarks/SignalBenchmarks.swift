@@ -1,3 +1,4 @@
+import InputGuards
 import AudioIO
 import Benchmark
 import BenchmarkSupport

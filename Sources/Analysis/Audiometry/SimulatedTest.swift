@@ -1,3 +1,4 @@
+import InputGuards
 import SensorData
 import SignalProcessing
 

@@ -1,3 +1,4 @@
+import InputGuards
 import Glibc
 import SignalProcessing
 

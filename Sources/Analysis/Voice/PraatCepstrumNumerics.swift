@@ -1,4 +1,5 @@
 import Glibc
+import InputGuards
 import SignalProcessing
 
 /// The numerics of the cepstral peak (Praat 6.1.38 LPC/PowerCepstrum.cpp): the averaging taps

@@ -58,23 +58,28 @@ struct ItemColumnsDecoder {
         let requiredMask = schema.fields.enumerated().reduce(UInt64(0)) { mask, element in
             element.element.required ? mask | (1 << UInt64(element.offset)) : mask
         }
+        // One item's numbers are written into `row` (NaN where absent), then appended to their
+        // columns once the item is complete; the columns are held outside the series meanwhile,
+        // so each append finds them uniquely referenced.
+        let numericFields = fieldTypes.indices.filter { fieldTypes[$0] != .string }
+        let textFields = fieldTypes.indices.filter { fieldTypes[$0] == .string }
+        var numeric = series.numeric
+        series.numeric = []
+        let row = UnsafeMutableBufferPointer<Double>.allocate(capacity: fieldTypes.count)
+        defer { row.deallocate() }
         do throws(ReadError) {
             while try cursor.nextElement(first: &first) {
-                for index in fieldTypes.indices {
-                    if fieldTypes[index] == .string {
-                        series.text[index].append(nil)
-                    } else {
-                        series.numeric[index].append(.nan)
-                    }
-                }
+                for index in textFields { series.text[index].append(nil) }
+                row.update(repeating: .nan)
                 var seen: UInt64 = 0
                 guard cursor.peek() == UInt8(ascii: "{") else {
                     var error = cursor.wrongType(expected: "an item object")
                     error.path = "\(arrayPath)[\(count)]"
                     throw error
                 }
-                try decodeObject(&cursor, nodes: root, into: &series, item: count, seen: &seen,
+                try decodeObject(&cursor, nodes: root, into: &series, row: row, item: count, seen: &seen,
                                  utcOffset: &utcOffset, arrayPath: arrayPath, group: nil)
+                for index in numericFields { numeric[index].append(row[index]) }
                 let missing = requiredMask & ~seen
                 if missing != 0 {
                     let field = schema.fields[missing.trailingZeroBitCount]
@@ -86,16 +91,18 @@ struct ItemColumnsDecoder {
             }
         } catch let error where lenient && error.reason == .truncatedJSON {
             cursor.index = cursor.end
+            series.numeric = numeric
             series.truncate(to: count)
             var (finished, warnings) = finish(series, utcOffset: utcOffset)
             warnings.insert(.truncatedTail(offset: error.offset ?? cursor.index, itemsKept: count), at: 0)
             return (finished, warnings)
         }
+        series.numeric = numeric
         return finish(series, utcOffset: utcOffset)
     }
 
     private func decodeObject(
-        _ cursor: inout JSONCursor, nodes: [KeyNode], into series: inout SensorSeries, item: Int,
+        _ cursor: inout JSONCursor, nodes: [KeyNode], into series: inout SensorSeries, row: UnsafeMutableBufferPointer<Double>, item: Int,
         seen: inout UInt64, utcOffset: inout Int?, arrayPath: String, group: String?
     ) throws(ReadError) {
         // Paths are built only for messages, never per item on the hot path.
@@ -114,9 +121,9 @@ struct ItemColumnsDecoder {
             if let fieldIndex = nodes[nodeIndex].field {
                 do throws(ReadError) {
                     if fieldTypes[fieldIndex] == .number {  // the common case, inline
-                        series.numeric[fieldIndex][item] = try cursor.parseNumber()
+                        row[fieldIndex] = try cursor.parseNumber()
                     } else {
-                        try decodeField(&cursor, field: fieldIndex, into: &series, item: item, utcOffset: &utcOffset)
+                        try decodeField(&cursor, field: fieldIndex, into: &series, row: row, item: item, utcOffset: &utcOffset)
                     }
                 } catch {
                     var error = error
@@ -133,7 +140,7 @@ struct ItemColumnsDecoder {
                     error.path = path(nodes[nodeIndex].name)
                     throw error
                 }
-                try decodeObject(&cursor, nodes: nodes[nodeIndex].children, into: &series, item: item, seen: &seen,
+                try decodeObject(&cursor, nodes: nodes[nodeIndex].children, into: &series, row: row, item: item, seen: &seen,
                                  utcOffset: &utcOffset, arrayPath: arrayPath, group: nodes[nodeIndex].name)
             }
         }
@@ -166,20 +173,20 @@ struct ItemColumnsDecoder {
 
     @inline(__always)
     private func decodeField(
-        _ cursor: inout JSONCursor, field index: Int, into series: inout SensorSeries, item: Int,
+        _ cursor: inout JSONCursor, field index: Int, into series: inout SensorSeries, row: UnsafeMutableBufferPointer<Double>, item: Int,
         utcOffset: inout Int?
     ) throws(ReadError) {
         let field = schema.fields[index]
         switch field.type {
         case .number:
-            series.numeric[index][item] = try cursor.parseNumber()
+            row[index] = try cursor.parseNumber()
         case .integer:
             let start = cursor.index
             let value = try cursor.parseNumber()
             guard value.rounded() == value else {
                 throw cursor.error(.invalidValue("\(field.name) must be an integer, found \(value)"), at: start)
             }
-            series.numeric[index][item] = value
+            row[index] = value
         case .date:
             cursor.skipWhitespace()
             let start = cursor.index
@@ -191,7 +198,7 @@ struct ItemColumnsDecoder {
                     .invalidValue("\(ReadError.quote(text)) is not a date of the form yyyy-MM-dd'T'HH:mm:ssZ"), at: start)
             }
             if utcOffset == nil { utcOffset = date.utcOffsetSeconds }
-            series.numeric[index][item] = date.secondsSince1970
+            row[index] = date.secondsSince1970
         case .string:
             series.text[index][item] = try cursor.parseString()
         }

@@ -346,8 +346,12 @@ struct JSONCursor {
             index += 1
         }
         guard index < end else { throw error(.truncatedJSON) }
+        // The digits go into `mantissa` while it holds fewer than 19 (below 10^18, so ten times
+        // it plus a digit fits in 64 bits; eight at a time below 10^11); after that a digit
+        // only moves the exponent (integer part) and, when not 0, marks the value `inexact`.
+        // Leading zeros of a fraction are digits like the others: they leave the mantissa 0.
         var mantissa: UInt64 = 0
-        var significantDigits = 0
+        var inexact = false
         var exponent = 0
         let first = bytes[index]
         guard first &- UInt8(ascii: "0") < 10 else {
@@ -360,46 +364,12 @@ struct JSONCursor {
                 throw error(.syntax("leading zero in a number"), at: start)
             }
         } else {
-            // Eight digits at a time while they fit in the 19 kept: the same mantissa as one at a time.
-            while significantDigits <= 11, let eight = eightDigits(at: index) {
-                mantissa = mantissa &* 100_000_000 &+ eight
-                significantDigits += 8
-                index += 8
-            }
-            while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
-                if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    significantDigits += 1
-                } else {
-                    exponent += 1
-                    significantDigits += 1
-                }
-                index += 1
-            }
+            exponent += digits(into: &mantissa, inexact: &inexact).dropped
         }
         if index < end, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
-            while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
-                // Past the leading zeros, eight digits at a time while they fit in the 19 kept.
-                if mantissa != 0, significantDigits <= 11, let eight = eightDigits(at: index) {
-                    mantissa = mantissa &* 100_000_000 &+ eight
-                    significantDigits += 8
-                    exponent -= 8
-                    index += 8
-                    continue
-                }
-                if mantissa == 0 && digit == 0 {
-                    exponent -= 1
-                } else if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    significantDigits += 1
-                    exponent -= 1
-                } else {
-                    significantDigits += 1
-                }
-                index += 1
-            }
+            exponent -= digits(into: &mantissa, inexact: &inexact).kept
             guard index > fractionStart else {
                 if index >= end { throw error(.truncatedJSON) }
                 throw error(.syntax("expected a digit after the decimal point"))
@@ -424,7 +394,9 @@ struct JSONCursor {
             }
             exponent += exponentNegative ? -value : value
         }
-        if significantDigits <= 19, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
+        // Clinger's fast path: an exact mantissa below 2^53 times an exact power of ten is one
+        // correctly rounded operation.
+        if !inexact, mantissa < (1 << 53), exponent >= -22, exponent <= 22 {
             var value = Double(mantissa)
             if exponent < 0 {
                 value /= Self.powersOfTen[-exponent]
@@ -435,6 +407,30 @@ struct JSONCursor {
         }
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         return slowNumber(start..<index)
+    }
+
+    /// Consumes a run of digits (see ``parseNumber()``), eight at a time while they fit, then one
+    /// at a time: how many went into `mantissa` and how many did not (after the 19th; `inexact`
+    /// when one of those is not 0).
+    @inline(__always)
+    private mutating func digits(into mantissa: inout UInt64, inexact: inout Bool) -> (kept: Int, dropped: Int) {
+        var kept = 0, dropped = 0
+        while mantissa < 100_000_000_000, let eight = eightDigits(at: index) {
+            mantissa = mantissa &* 100_000_000 &+ eight
+            kept += 8
+            index += 8
+        }
+        while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+            if mantissa < 1_000_000_000_000_000_000 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                kept += 1
+            } else {
+                dropped += 1
+                if digit != 0 { inexact = true }
+            }
+            index += 1
+        }
+        return (kept, dropped)
     }
 
     /// The value of the eight bytes from `at` when all are ASCII digits (nil otherwise, or when
@@ -455,11 +451,12 @@ struct JSONCursor {
         return (low &+ high) >> 32
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// 10^0 … 10^22, each exact in a Double; literals, so the array is initialized statically
+    /// (no lazy-initialization check on each number).
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// Correctly rounded conversion of a validated JSON number token through `strtod`.
     /// JSON number syntax has no locale-dependent characters other than '.', and Swift programs

@@ -6,7 +6,7 @@
 /// sorting and selection algorithms", Software: Practice and Experience 27(8), 1997). Expected
 /// O(n), worst case O(n log n) whatever the data's order.
 ///
-/// A quantile from here is the value ``Statistics/quantileOfSorted(_:_:)`` gives for the sorted
+/// A quantile from here is the value SignalProcessing's `Statistics.quantileOfSorted` gives for the sorted
 /// data, bit for bit: the same two order statistics and the same interpolation.
 public enum Selection {
     /// Reorders `a[range]` so that `a[k]` holds the value a sort of `a[range]` would put there,
