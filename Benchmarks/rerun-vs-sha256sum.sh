@@ -10,6 +10,7 @@ runs=${1:-2000}
 corpus=${2:-/tmp/activetask-corpus-$runs}
 cd "$(dirname "$0")/.."
 swift build -c release --traits FFmpeg --product activetask >/dev/null
+python3 scripts/link-static.py .build .build/release/activetask >/dev/null
 tool=$PWD/.build/release/activetask
 [ -d "$corpus" ] || $tool generate-corpus --runs "$runs" --out "$corpus"
 work=$(mktemp -d)

@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 swift build -c release --traits FFmpeg --product activetask
+# The command with the Swift runtime and Foundation linked in, from the objects just compiled
+# (docs/cli.md, "Start-up").
+python3 scripts/link-static.py .build .build/release/activetask >/dev/null
 out=.build/sample-results
 mkdir -p "$out"
 .build/release/activetask batch SampleData --db "$out/results.sqlite"

@@ -33,6 +33,7 @@ if [ -n "${ATK_CLI:-}" ]; then
 else
   swift build -c release --traits FFmpeg --product activetask >/dev/null
   bin=$(swift build -c release --traits FFmpeg --show-bin-path)
+  python3 scripts/link-static.py .build "$bin/activetask" >/dev/null
 fi
 export PATH="$bin:$PATH"
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Links a SwiftPM release build's `activetask` again, with the Swift runtime and Foundation
+linked statically, from the objects that build compiled: no second compilation.
+
+    python3 scripts/link-static.py BUILD-DIR OUTPUT
+    python3 scripts/link-static.py .build .build/activetask              # the package's build
+    python3 scripts/link-static.py Benchmarks/.build .build/activetask   # CI: the gate's modules
+
+A statically linked command starts without the dynamic loader finding, mapping and relocating
+the Swift runtime's and Foundation's shared libraries (docs/cli.md, "Start-up"). SwiftPM links
+statically only with `--static-swift-stdlib`, which also compiles every module again (its compile
+commands change), and it drops a dependency package's linker flags, so the benchmark package's
+build cannot link the command statically itself. This takes SwiftPM's own link command for
+`activetask` from the build manifest, adds `-static-stdlib` and Foundation's static libraries in
+link order (the objects of a dynamic-mode build name only Foundation's top libraries), links to a
+temporary file beside OUTPUT, checks that no Swift library is loaded at run time, and renames it.
+"""
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+# Foundation's static libraries, each before the ones it needs.
+STATIC_FOUNDATION = ["Foundation", "FoundationInternationalization", "FoundationEssentials", "CoreFoundation",
+                     "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "BlocksRuntime", "dispatch"]
+
+
+def link_command(build: pathlib.Path) -> list[str]:
+    manifest = (build / "release.yaml").read_text()
+    found = re.search(r'^  "C\.activetask-[^"]*-release\.exe":\n(?:    .*\n)*?    args: (\[.*\])$', manifest, re.MULTILINE)
+    if not found:
+        sys.exit(f"link-static: {build / 'release.yaml'} has no release link command for activetask (build it first: swift build -c release --product activetask)")
+    return json.loads(found.group(1))
+
+
+def main() -> None:
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.split("\n\n")[1])
+    build, output = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    command = link_command(build)
+    at = command.index("-o") + 1
+    temporary = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+    command[at] = str(temporary)
+    if "-static-stdlib" not in command:
+        command.append("-static-stdlib")
+    command += [flag for library in STATIC_FOUNDATION for flag in ("-Xlinker", "-l" + library)]
+    try:
+        linked = subprocess.run(command, capture_output=True, text=True)
+        if linked.returncode != 0:
+            sys.exit(f"link-static: the link failed:\n{linked.stderr}")
+        loaded = subprocess.run(["ldd", str(temporary)], capture_output=True, text=True, check=True).stdout
+        shared = [line.split()[0] for line in loaded.splitlines() if "libswift" in line or "libFoundation" in line]
+        if shared:
+            sys.exit(f"link-static: {output} would still load {', '.join(shared)}")
+        os.replace(temporary, output)
+    finally:
+        temporary.unlink(missing_ok=True)
+    print(output)
+
+
+if __name__ == "__main__":
+    main()
