@@ -1,7 +1,9 @@
+#define _GNU_SOURCE
 #include "CProcess.h"
 
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -131,4 +133,17 @@ void atk_terminal_unregister(void) {
     action.sa_handler = SIG_DFL;
     sigemptyset(&action.sa_mask);
     sigaction(SIGTSTP, &action, NULL);
+}
+
+int atk_thread_affinity(unsigned char *mask, unsigned long bytes, int set) {
+    cpu_set_t cpus;
+    if (bytes > sizeof cpus) bytes = sizeof cpus;
+    if (set) {
+        CPU_ZERO(&cpus);
+        memcpy(&cpus, mask, bytes);
+        return sched_setaffinity(0, sizeof cpus, &cpus);
+    }
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return -1;
+    memcpy(mask, &cpus, bytes);
+    return 0;
 }

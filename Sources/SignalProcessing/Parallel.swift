@@ -1,3 +1,4 @@
+import InputGuards
 import Dispatch
 
 /// Fork–join for pure computations on long inputs: each piece computes what it would compute
@@ -5,9 +6,11 @@ import Dispatch
 /// its worker threads, as many as the machine has cores (nested calls do not add threads).
 public enum Parallel {
     /// `body(i)` for i in 0..<count, in index order: over Dispatch's worker threads when
-    /// `parallel` and count > 1, else one after another on this thread.
+    /// `parallel`, count > 1 and this thread may run on more than one processor
+    /// (``Processors/usable``: Dispatch counts the machine's, so under `taskset -c 0` its workers
+    /// would only take turns on the one), else one after another on this thread.
     public static func map<T: Sendable>(_ count: Int, parallel: Bool, _ body: @Sendable (Int) -> T) -> [T] {
-        guard parallel, count > 1 else { return (0..<count).map(body) }
+        guard parallel, count > 1, Processors.usable > 1 else { return (0..<count).map(body) }
         let results = Locked([T?](repeating: nil, count: count))
         DispatchQueue.concurrentPerform(iterations: count) { i in
             let value = body(i)

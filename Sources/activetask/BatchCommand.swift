@@ -36,7 +36,7 @@ extension BatchCommand {
         @Option(name: .long, help: "With --manifest: the column that identifies a record.") var idColumn: String = "recordId"
         @Option(name: .long, help: "With --manifest: the folder its paths are relative to (default: the manifest's folder).") var base: String?
         @Option(name: .long, help: "The SQLite result store (created if missing).") var db: String
-        @Option(name: .long, help: "Recordings analysed at once (default: the number of cores).") var jobs: Int?
+        @Option(name: .long, help: "Recordings analysed at once (default: the processors this process may run on).") var jobs: Int?
         @Option(name: .long, help: "Only shard i of n (0 ≤ i < n), e.g. --shard $JOB_COMPLETION_INDEX/8 or --shard $SLURM_ARRAY_TASK_ID/8.") var shard: String?
         @Flag(name: .long, help: "Recompute results that are already stored.") var force = false
         @Option(name: .long, help: "The voice analyzer's bound: recordings with more samples (frames × channels) become error rows (default 2^24, or the configuration's [voice] maximumSamples).") var maxVoiceSamples: Int?

@@ -6,8 +6,8 @@ import Crypto
 
 /// How a batch runs.
 public struct BatchOptions: Sendable {
-    /// Units analysed at once (default: the machine's cores).
-    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Units analysed at once (default: the processors this process may run on, its affinity mask).
+    public var jobs = Processors.usable
     /// `(index, count)`: only the units of shard `index` (0-based) of `count` (``WorkUnit/isInShard(_:of:)``).
     public var shard: (index: Int, count: Int)?
 

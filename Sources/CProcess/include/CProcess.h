@@ -51,4 +51,9 @@ void atk_terminal_unregister(void);
 /// fstatfs fails. (Glibc's Swift module does not import sys/vfs.h.)
 long atk_filesystem_type(int descriptor);
 
+/// The calling thread's processor affinity as a bit mask (bit k of byte k / 8 for processor k),
+/// `bytes` long: read into `mask` (`set` 0) or set from it (`set` 1). 0 on success, -1 with
+/// errno (sched_getaffinity and sched_setaffinity for thread 0).
+int atk_thread_affinity(unsigned char *mask, unsigned long bytes, int set);
+
 #endif
