@@ -436,15 +436,12 @@ import TestSupport
         #expect(a == "a" && b == [1, 2] && c == 3.5)
     }
 
-    @Test("a thread whose affinity allows one processor runs every piece itself; allowed all of a machine's two or more, other threads take some")
+    @Test("a thread whose affinity allows one processor runs every piece itself (with the check removed, Dispatch hands pieces to its other workers)")
     func oneProcessorRunsOnItsThread() throws {
         let original = try #require(Processors.threadMask)
         defer { try? Processors.setThreadMask(original) }
         let caller = pthread_self()
         func threads() -> [pthread_t] { Parallel.map(32, parallel: true) { _ in usleep(2_000); return pthread_self() } }
-        if Processors.usable > 1 {
-            #expect(threads().contains { pthread_equal($0, caller) == 0 }, "no piece ran on another thread with \(Processors.usable) processors")
-        }
         // Only the first processor of the mask.
         let first = try #require(original.indices.first { original[$0] != 0 })
         var one = [UInt8](repeating: 0, count: original.count)
