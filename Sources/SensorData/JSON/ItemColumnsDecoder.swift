@@ -110,8 +110,7 @@ struct ItemColumnsDecoder {
         try cursor.beginObject()
         var first = true
         while let key = try cursor.nextKey(first: &first) {
-            let bytes = cursor.bytes
-            guard let nodeIndex = try key.escaped ? matchEscaped(key.range, in: nodes, cursor: cursor) : match(key.range, in: nodes, bytes: bytes) else {
+            guard let nodeIndex = try key.escaped ? matchEscaped(key.range, in: nodes, cursor: cursor) : match(key.range, in: nodes, bytes: cursor.bytes) else {
                 try cursor.skipValue(depth: 2)
                 continue
             }
