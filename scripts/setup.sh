@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(pkg-config zlib1g-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev libdbus-1-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core dbus-daemon python3-dbus python3-gi tmux); fi
-command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py
+command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py, scripts/link-static.py
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
