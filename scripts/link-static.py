@@ -45,6 +45,9 @@ def main() -> None:
     command[at] = str(temporary)
     if "-static-stdlib" not in command:
         command.append("-static-stdlib")
+    # A fixed-address executable: the loader has no relative relocations to apply (96,000 in
+    # the position-independent one) before main.
+    command += ["-Xclang-linker", "-no-pie"]
     command += [flag for library in STATIC_FOUNDATION for flag in ("-Xlinker", "-l" + library)]
     try:
         linked = subprocess.run(command, capture_output=True, text=True)

@@ -89,20 +89,25 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     /// The defaults with `analyzer`'s parameters decoded from their canonical JSON (a stored
     /// result key's), or nil if they do not decode.
     public init?(_ analyzer: Analyzer, canonical: String) {
-        let decoder = JSONDecoder(), data = Data(canonical.utf8)
-        do {
-            switch analyzer {
-            case .tapping: tapping = try decoder.decode(TappingScorer.Parameters.self, from: data)
-            case .gait: gait = try decoder.decode(GaitScorer.Parameters.self, from: data)
-            case .spl: spl = try decoder.decode(SPLScorer.Parameters.self, from: data)
-            case .voice: voice = try decoder.decode(VoiceScorer.Parameters.self, from: data)
-            case .audiometry: audiometry = try decoder.decode(AudiometryScorer.Parameters.self, from: data)
-            case .loudness: loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: data)
-            case .balance: balance = try decoder.decode(BalanceScorer.Parameters.self, from: data)
-            }
-        } catch {
-            return nil
+        guard let decoded = try? AnalyzerParameters().replacing(analyzer, json: Data(canonical.utf8)) else { return nil }
+        self = decoded
+    }
+
+    /// These parameters with `analyzer`'s decoded from `json` (the section's object, every
+    /// parameter present); the decoder's error as it threw it, its coding path inside the section.
+    public func replacing(_ analyzer: Analyzer, json: Data) throws -> AnalyzerParameters {
+        let decoder = JSONDecoder()
+        var copy = self
+        switch analyzer {
+        case .tapping: copy.tapping = try decoder.decode(TappingScorer.Parameters.self, from: json)
+        case .gait: copy.gait = try decoder.decode(GaitScorer.Parameters.self, from: json)
+        case .spl: copy.spl = try decoder.decode(SPLScorer.Parameters.self, from: json)
+        case .voice: copy.voice = try decoder.decode(VoiceScorer.Parameters.self, from: json)
+        case .audiometry: copy.audiometry = try decoder.decode(AudiometryScorer.Parameters.self, from: json)
+        case .loudness: copy.loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: json)
+        case .balance: copy.balance = try decoder.decode(BalanceScorer.Parameters.self, from: json)
         }
+        return copy
     }
 
     /// Sorted keys, no escaped slashes; a non-finite number (refused before it is used) cannot

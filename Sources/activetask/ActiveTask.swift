@@ -21,7 +21,7 @@ struct ActiveTask: AsyncParsableCommand {
             let given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }
             let (arguments, notes) = DeprecatedSpellings.rewrite(given)
             for note in notes { printError(note) }
-            var command = try parseAsRoot(arguments)
+            var command = try parsed(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
@@ -48,6 +48,29 @@ struct ActiveTask: AsyncParsableCommand {
             if StandardStream.errorFailure != nil { Foundation.exit(CommandFailure.Status.outputFailed.rawValue) }
             Foundation.exit(code == .validationFailure ? CommandFailure.Status.badInvocation.rawValue : code.rawValue)
         }
+    }
+
+    /// The command `arguments` name, parsed. One reached through subcommand names alone (`score
+    /// spl …`) is parsed as a root of its own first: a parse from the top builds the argument sets
+    /// of the commands above it and their subcommands (reflection and conformance look-ups, a
+    /// third of `score spl` on 1 s of sound: docs/cli.md, "Start-up"), and no command with
+    /// subcommands has options of its own (HelpSnapshotTests). Whatever that parse does not
+    /// accept — help, a mistake, a built-in flag — is parsed again from the top, so every
+    /// message and usage line is the whole command's. `--version` alone is answered before any of it.
+    static func parsed(_ arguments: [String]) throws -> any ParsableCommand {
+        if arguments == ["--version"] { throw CleanExit.message(configuration.version) }
+        var command: any ParsableCommand.Type = Self.self
+        var rest = arguments[...]
+        while let name = rest.first, let next = command.configuration.subcommands.first(where: { $0._commandName == name }) {
+            command = next
+            rest = rest.dropFirst()
+        }
+        // A request for help parses as ArgumentParser's help command, not as `command`.
+        if command != Self.self, command.configuration.subcommands.isEmpty,
+           let leaf = try? command.parseAsRoot(Array(rest)), type(of: leaf) == command {
+            return leaf
+        }
+        return try parseAsRoot(arguments)
     }
 }
 

@@ -35,7 +35,7 @@ import TestSupport
         let block = try #require(page.components(separatedBy: "```toml\n").dropFirst().first?.components(separatedBy: "```").first)
         let configuration = try BatchConfiguration.parse(toml: block, file: "docs/batch.md")
         #expect(configuration.parameters.voice.pitchFloorHz == 60)
-        let defaults = AnalyzerParameters.encoded(AnalyzerParameters())
+        let defaults = AnalyzerParameters()
         var section: [String] = [], checked = 0
         for line in block.split(separator: "\n").map(String.init) {
             if line.hasPrefix("[") {
@@ -45,7 +45,7 @@ import TestSupport
             guard let comment = line.range(of: "# default ") else { continue }
             let key = line.prefix { $0 != " " && $0 != "=" }
             let stated = line[comment.upperBound...].prefix { $0 != " " && $0 != ";" }
-            let value = try #require(defaults[section[0]]?.object?.value(at: Array(section.dropFirst()) + [String(key)]), "\(section) \(key)")
+            let value = try #require(Analyzer(rawValue: section[0]).flatMap { defaults.section($0).value(at: Array(section.dropFirst()) + [String(key)]) }, "\(section) \(key)")
             switch value {
             case .number(let number): #expect(Double(stated) == number, "\(section).\(key): docs/batch.md says \(stated), Parameters \(number)")
             case .string(let text): #expect(stated == "\"\(text)\"", "\(section).\(key): docs/batch.md says \(stated), Parameters \(text)")

@@ -42,4 +42,20 @@ import TestSupport
         let files = Set((try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? [])
         #expect(files == Set(commands.map { Self.file($0).lastPathComponent }), "stale or missing snapshots")
     }
+
+    /// `ActiveTask.parsed` parses a command named by subcommands alone as a root of its own,
+    /// which gives the same values only while the commands above it take no options.
+    @Test("a command with subcommands has no options of its own: --version and --help only")
+    func groupsHaveNoOptions() throws {
+        var groups = 0
+        for path in try Self.commands() {
+            let help = try Run(path + ["--help"]).stdout
+            guard help.contains("SUBCOMMANDS:\n") else { continue }
+            groups += 1
+            let options = help.components(separatedBy: "OPTIONS:\n").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+            let flags = options.split(separator: "\n").filter { $0.hasPrefix("  -") }.map { $0.split(separator: " ").prefix { $0.hasPrefix("-") }.joined(separator: " ") }
+            #expect(flags == ["--version"] || flags == ["--version", "-h, --help"] || flags == ["-h, --help"], "activetask \(path.joined(separator: " ")): \(flags)")
+        }
+        #expect(groups >= 5)
+    }
 }

@@ -149,7 +149,7 @@ public struct BatchConfiguration: Sendable, Hashable {
         for group in overrides {
             for (key, value) in group.members { section.append(key, value) }
         }
-        if lenient, AnalyzerParameters.encoded(parameters)[analyzer.rawValue]?.object?["lenient"] != nil {
+        if lenient, parameters.section(analyzer)["lenient"] != nil {
             section.append("lenient", .bool(true))
         }
         var document = JSONObject()
@@ -160,49 +160,56 @@ public struct BatchConfiguration: Sendable, Hashable {
     /// This configuration with `document`'s analyzer sections (section → key → value, nested
     /// objects for nested parameters) laid over its parameters: what `--config` and each
     /// command-line parameter option do, in that order. Errors name `file` (the configuration,
-    /// or the command line) and the key.
+    /// or the command line) and the key. Only the sections `document` has are decoded again.
     public func overriding(_ document: JSONObject, file: String) throws(ReadError) -> BatchConfiguration {
         func invalid(_ message: String) -> ReadError { ReadError(file: file, reason: .invalidValue(message)) }
         var configuration = self
-        // Each analyzer's section over the current parameters: decoded, re-encoded, and every key
-        // set must be there (a key the type does not have would otherwise be dropped silently).
-        let current = AnalyzerParameters.encoded(parameters)
-        func decoded(_ document: JSONObject) throws -> AnalyzerParameters {
-            var merged = JSONObject()
-            for section in AnalyzerParameters.sections {
-                let base = current[section]?.object ?? JSONObject()
-                merged.append(section, .object(document[section]?.object.map { base.merging($0) } ?? base))
-            }
-            return try JSONDecoder().decode(AnalyzerParameters.self, from: Data(JSONWriter().string(.object(merged)).utf8))
+        for analyzer in Analyzer.allCases {
+            guard let section = document[analyzer.rawValue]?.object else { continue }
+            configuration.parameters = try Self.overriding(configuration.parameters, analyzer, with: section, invalid)
         }
+        if let problem = configuration.parameters.problem { throw invalid(problem) }
+        return configuration
+    }
+
+    /// `parameters` with `section` laid over `analyzer`'s: decoded, re-encoded, and every key
+    /// set must be there (a key the type does not have would otherwise be dropped silently).
+    private static func overriding(
+        _ parameters: AnalyzerParameters, _ analyzer: Analyzer, with section: JSONObject, _ invalid: (String) -> ReadError
+    ) throws(ReadError) -> AnalyzerParameters {
+        let name = analyzer.rawValue
+        let current = parameters.section(analyzer)
+        func decoded(_ set: JSONObject) throws -> AnalyzerParameters {
+            try parameters.replacing(analyzer, json: Data(JSONWriter().string(.object(current.merging(set))).utf8))
+        }
+        func mistyped(_ type: Any.Type, _ context: DecodingError.Context) -> ReadError {
+            let table = ([name] + context.codingPath.map(\.stringValue).dropLast()).joined(separator: ".")
+            return invalid("[\(table)] \(context.codingPath.last!.stringValue) must be \(typeName(type))")
+        }
+        let result: AnalyzerParameters
         do {
-            configuration.parameters = try decoded(document)
+            result = try decoded(section)
         } catch let DecodingError.typeMismatch(type, context) where !context.codingPath.isEmpty {
-            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last!.stringValue) must be \(Self.typeName(type))")
+            throw mistyped(type, context)
         } catch let DecodingError.valueNotFound(type, context) where !context.codingPath.isEmpty {
-            throw invalid("[\(context.codingPath.map(\.stringValue).dropLast().joined(separator: "."))] \(context.codingPath.last!.stringValue) must be \(Self.typeName(type))")
+            throw mistyped(type, context)
         } catch {
             // The decoder did not say which key (a number that does not fit the parameter's
             // integer type fails while the text is read): each key set is tried alone.
-            for section in AnalyzerParameters.sections {
-                for path in document[section]?.object.map({ Self.leaves($0) }) ?? [] {
-                    let value = document[section]?.object?.value(at: path) ?? .null
-                    if (try? decoded(Self.nested([section] + path, value))) == nil {
-                        let table = ([section] + path.dropLast()).joined(separator: ".")
-                        throw invalid("[\(table)] \(path.last!) = \(JSONWriter().string(value)) is not a value of this parameter's type (an integer parameter takes a whole number within ±2^53)")
-                    }
+            for path in leaves(section) {
+                let value = section.value(at: path) ?? .null
+                if (try? decoded(nested(path, value))) == nil {
+                    let table = ([name] + path.dropLast()).joined(separator: ".")
+                    throw invalid("[\(table)] \(path.last!) = \(JSONWriter().string(value)) is not a value of this parameter's type (an integer parameter takes a whole number within ±2^53)")
                 }
             }
             throw invalid("\(error)")
         }
-        let used = AnalyzerParameters.encoded(configuration.parameters)
-        for section in AnalyzerParameters.sections {
-            for path in document[section]?.object.map({ Self.leaves($0) }) ?? [] where used[section]?.object?.value(at: path) == nil {
-                throw invalid("unknown key \"\(path.joined(separator: "."))\" in [\(section)]; known: \(Self.leaves(current[section]?.object ?? JSONObject()).map { $0.joined(separator: ".") }.joined(separator: ", "))")
-            }
+        let used = result.section(analyzer)
+        for path in leaves(section) where used.value(at: path) == nil {
+            throw invalid("unknown key \"\(path.joined(separator: "."))\" in [\(name)]; known: \(leaves(current).map { $0.joined(separator: ".") }.joined(separator: ", "))")
         }
-        if let problem = configuration.parameters.problem { throw invalid(problem) }
-        return configuration
+        return result
     }
 
     /// `value` inside objects along `path` (`["analysis", "rateHz"]` → `{"analysis": {"rateHz": value}}`).
@@ -270,12 +277,9 @@ extension AnalyzerParameters {
     /// The configuration sections, one per analyzer (the `CodingKeys` of this type).
     static let sections = Analyzer.allCases.map(\.rawValue)
 
-    /// The parameters as JSON, section → key → value.
-    public static func encoded(_ parameters: AnalyzerParameters) -> JSONObject {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data = (try? encoder.encode(parameters)) ?? Data("{}".utf8)
-        return (try? JSONValue.parse(Array(data), file: "parameters"))?.object ?? JSONObject()
+    /// `analyzer`'s parameters as JSON, key → value (their canonical text, read back).
+    public func section(_ analyzer: Analyzer) -> JSONObject {
+        (try? JSONValue.parse(Array(canonical(analyzer).utf8), file: "parameters"))?.object ?? JSONObject()
     }
 
     /// Why these parameters cannot be used (nil: they can), naming the section.
