@@ -185,6 +185,12 @@ public struct FileDescription: Sendable {
                              "sensitivity offset \(result.sensitivityOffsetDecibels.map(format) ?? "absent") dB"]
             parts.append(part)
         }
+        for result in contents.rangeOfMotionResults {
+            var part = FileDescription(file: contents.file, kind: "range of motion result", dialect: "ORKRangeOfMotionResult")
+            part.contents = ["\(result.identifier.map { $0.isEmpty ? "(no identifier)" : $0 } ?? "(no identifier)"): start \(format(result.startDegrees))°, "
+                + "finish \(format(result.finishDegrees))°, minimum \(format(result.minimumDegrees))°, maximum \(format(result.maximumDegrees))°, range \(format(result.rangeDegrees))°"]
+            parts.append(part)
+        }
         for result in contents.dBHLResults {
             var part = FileDescription(file: contents.file, kind: "dB HL tone audiometry result", dialect: "ORKdBHLToneAudiometryResult")
             part.samples = result.samples.count

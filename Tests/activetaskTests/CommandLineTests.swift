@@ -115,6 +115,7 @@ enum UnixSocket {
             ("deep.json", Array((String(repeating: "[", count: 64) + String(repeating: "]", count: 64)).utf8), "nesting deeper than 48 levels at byte 48"),
             ("garbage.bin", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }, "unrecognised layout: binary data"),
             ("unknown.json", Array(#"{"hello":"world"}"#.utf8), "unrecognised layout: a JSON object with keys [\"hello\"]"),
+            ("rom.json", Array(#"{"_class":"ORKRangeOfMotionResult","start":"60","finish":0,"minimum":0,"maximum":0,"range":0}"#.utf8), #"expected number, found string "60" at start"#),
         ]
         for (name, bytes, expected) in cases {
             let path = try folder.write(name, bytes)
@@ -125,6 +126,18 @@ enum UnixSocket {
             #expect(run.stderr.hasPrefix("activetask: \(path): "), "\(name): \(run.stderr)")
             #expect(run.stderr.contains(expected), "\(name): \(run.stderr)")
         }
+    }
+
+    @Test("info names an ORKRangeOfMotionResult by its step, with its angles")
+    func rangeOfMotionResult() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = #"{"_class":"ORKRangeOfMotionResult","identifier":"","start":60,"finish":80,"minimum":60,"maximum":130,"range":70}"#
+        let path = try folder.write("rom.json", Array(#"{"_class":"ORKTaskResult","results":[{"_class":"ORKStepResult","identifier":"knee.range.of.motion","results":[\#(result)]}]}"#.utf8))
+        let run = try Run(["info", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("kind      range of motion result"), "\(run.stdout)")
+        #expect(run.stdout.contains("knee.range.of.motion: start 60°, finish 80°, minimum 60°, maximum 130°, range 70°"), "\(run.stdout)")
     }
 
     @Test("--lenient reads the complete items before a torn tail, with a warning")

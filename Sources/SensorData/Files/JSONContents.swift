@@ -48,6 +48,7 @@ public struct JSONContents: Sendable {
     public var series: [NamedSeries] = []
     public var tappingResults: [TappingResult] = []
     public var splMeterResults: [SPLMeterResult] = []
+    public var rangeOfMotionResults: [RangeOfMotionResult] = []
     public var dBHLResults: [DBHLToneAudiometryResult] = []
     public var toneAudiometryResults: [ToneAudiometryResult] = []
     public var fileResults: [FileResultReference] = []
@@ -332,6 +333,7 @@ public struct JSONContents: Sendable {
         series += other.series
         tappingResults += other.tappingResults
         splMeterResults += other.splMeterResults
+        rangeOfMotionResults += other.rangeOfMotionResults
         dBHLResults += other.dBHLResults
         toneAudiometryResults += other.toneAudiometryResults
         fileResults += other.fileResults

@@ -84,6 +84,10 @@ struct ResultTreeWalker {
             contents.tappingResults.append(result)
         case "ORKEnvironmentSPLMeterResult":
             contents.splMeterResults.append(try SPLMeterResult.decode(object, path: at, reader: reader))
+        case "ORKRangeOfMotionResult":
+            var result = try RangeOfMotionResult.decode(object, path: at, reader: reader)
+            if result.identifier?.isEmpty != false, let step { result.identifier = step }
+            contents.rangeOfMotionResults.append(result)
         case "ORKdBHLToneAudiometryResult":
             contents.dBHLResults.append(try DBHLToneAudiometryResult.decode(object, path: at, reader: reader))
         case "ORKToneAudiometryResult":

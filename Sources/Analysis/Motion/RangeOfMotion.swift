@@ -1,0 +1,100 @@
+import Foundation
+
+/// The angles of ResearchKit's knee and shoulder range-of-motion steps, from the device-motion
+/// attitude as `ORKRangeOfMotionStepViewController` computes them while the step runs
+/// (docs/analyses.md §7.1), the step's quirks included so that the values equal the
+/// `ORKRangeOfMotionResult` it stored:
+///
+/// - the reference is the first attitude; each later one is taken relative to it
+///   (q_ref⁻¹ ⊗ q, Hamilton product, CoreMotion's `multiplyByInverseOfAttitude:`);
+/// - the device angle is the pitch (portrait), atan2(2(xw + yz), 1 − 2(x² + z²)), or the roll
+///   (landscape), atan2(2(yw − xz), 1 − 2(y² + z²)), in degrees; a relative angle in (90°, 180°]
+///   becomes |angle| − 360°;
+/// - the largest and smallest relative angles start at 0, and the smallest is replaced by the
+///   next angle whenever it is exactly 0 (the step's `_minAngle == 0.0 ||` test);
+/// - start = 90° − the reference's own angle, finish = start − the last relative angle,
+///   minimum = start − the largest, maximum = start − the smallest, range = |maximum − minimum|.
+///
+/// Samples whose quaternion is not finite or has no length (a recorder's placeholder) are left out
+/// and counted; the step never saw them.
+public enum RangeOfMotion {
+    /// Which angle of the attitude the step reads: the interface orientation it ran in.
+    public enum Orientation: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Pitch: rotation about the device's x axis.
+        case portrait
+        /// Roll: rotation about the device's y axis.
+        case landscape
+    }
+
+    /// The step's result, degrees, and the samples behind it.
+    public struct Result: Sendable, Hashable {
+        public var startDegrees: Double
+        public var finishDegrees: Double
+        public var minimumDegrees: Double
+        public var maximumDegrees: Double
+        public var rangeDegrees: Double
+        /// Samples used (finite quaternions of non-zero length).
+        public var samples: Int
+        /// Samples left out (a component not finite, or all four 0).
+        public var skipped: Int
+    }
+
+    /// A unit quaternion (x, y, z, w), CoreMotion's `CMQuaternion` layout.
+    public struct Quaternion: Sendable, Hashable {
+        public var x, y, z, w: Double
+        public init(x: Double, y: Double, z: Double, w: Double) {
+            self.x = x
+            self.y = y
+            self.z = z
+            self.w = w
+        }
+
+        /// `self⁻¹ ⊗ other` (Hamilton product; the inverse is the conjugate over the squared norm).
+        func inverseTimes(_ other: Quaternion) -> Quaternion {
+            let n = x * x + y * y + z * z + w * w
+            let (ax, ay, az, aw) = (-x / n, -y / n, -z / n, w / n)
+            return Quaternion(x: aw * other.x + ax * other.w + ay * other.z - az * other.y,
+                              y: aw * other.y - ax * other.z + ay * other.w + az * other.x,
+                              z: aw * other.z + ax * other.y - ay * other.x + az * other.w,
+                              w: aw * other.w - ax * other.x - ay * other.y - az * other.z)
+        }
+
+        /// The step's device angle for `orientation`, degrees.
+        func angleDegrees(_ orientation: Orientation) -> Double {
+            let radians = switch orientation {
+            case .portrait: atan2(2 * (x * w + y * z), 1 - 2 * (x * x + z * z))
+            case .landscape: atan2(2 * (y * w - x * z), 1 - 2 * (y * y + z * z))
+            }
+            return radians * 180 / .pi
+        }
+
+        var usable: Bool {
+            x.isFinite && y.isFinite && z.isFinite && w.isFinite && (x != 0 || y != 0 || z != 0 || w != 0)
+        }
+    }
+
+    /// The result of the attitudes `x`, `y`, `z`, `w` (one element per sample, in time order), or
+    /// nil when no sample is usable. The columns are read up to the shortest one's length.
+    public static func analyze(x: [Double], y: [Double], z: [Double], w: [Double], orientation: Orientation) -> Result? {
+        let count = min(x.count, y.count, z.count, w.count)
+        var reference: Quaternion?
+        var newAngle = 0.0, maxAngle = 0.0, minAngle = 0.0
+        var used = 0
+        for i in 0..<count {
+            let q = Quaternion(x: x[i], y: y[i], z: z[i], w: w[i])
+            guard q.usable else { continue }
+            let first = reference ?? q
+            reference = first
+            let angle = first.inverseTimes(q).angleDegrees(orientation)
+            newAngle = angle > 90 && angle <= 180 ? abs(angle) - 360 : angle
+            if newAngle > maxAngle { maxAngle = newAngle }
+            if minAngle == 0 || newAngle < minAngle { minAngle = newAngle }
+            used += 1
+        }
+        guard let reference else { return nil }
+        let start = 90 - reference.angleDegrees(orientation)
+        let minimum = start - maxAngle, maximum = start - minAngle
+        return Result(startDegrees: start, finishDegrees: start - newAngle, minimumDegrees: minimum, maximumDegrees: maximum,
+                      rangeDegrees: abs(maximum - minimum), samples: used, skipped: count - used)
+    }
+}
