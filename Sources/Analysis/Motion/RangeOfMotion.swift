@@ -28,10 +28,15 @@ public enum RangeOfMotion {
 
     /// The step's result, degrees, and the samples behind it.
     public struct Result: Sendable, Hashable {
+        /// 90° less the reference attitude's angle, degrees.
         public var startDegrees: Double
+        /// Start less the last relative angle, degrees.
         public var finishDegrees: Double
+        /// Start less the largest relative angle, degrees.
         public var minimumDegrees: Double
+        /// Start less the smallest relative angle as the step tracks it, degrees.
         public var maximumDegrees: Double
+        /// |maximum − minimum|, degrees.
         public var rangeDegrees: Double
         /// Samples used (finite quaternions of non-zero length).
         public var samples: Int
