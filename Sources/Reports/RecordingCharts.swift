@@ -20,6 +20,23 @@ public enum RecordingCharts {
             return [audiogram.plotted.svg(title: name + " — " + (audiogram.report.dialect ?? "audiogram"), legend: audiogram.legend)]
         case .loudness: return []
         case .balance(let balance): return motion(balance.recordings, steps: false)
+        case .rangeOfMotion(let score): return rangeOfMotion(score)
+        }
+    }
+
+    /// Per range-of-motion step: the angle as the step reports it over time, with the minimum and
+    /// maximum recomputed and, when the step stored them, its own.
+    static func rangeOfMotion(_ score: RangeOfMotionScore) -> [String] {
+        score.steps.filter { !$0.timeSeconds.isEmpty }.map { step in
+            let name = step.name.split(separator: "/").last.map(String.init) ?? step.name
+            var plot = SVGPlot(title: "Range of motion — " + name, xLabel: "time, s", yLabel: "angle (start − relative angle), degrees")
+            plot.layers = [.line(x: step.timeSeconds, y: step.angleDegrees, color: "#1f77b4", label: "angle")]
+            let f = step.features
+            for (value, label, color) in [(f.minimumDegrees, "minimum", "#2ca02c"), (f.maximumDegrees, "maximum", "#d62728"),
+                                          (f.storedMinimumDegrees, "stored minimum", "#98df8a"), (f.storedMaximumDegrees, "stored maximum", "#ff9896")] {
+                if let value { plot.layers.append(.threshold(y: value, color: color, label: "\(label) \(value.compactDescription)°")) }
+            }
+            return plot.svg
         }
     }
 

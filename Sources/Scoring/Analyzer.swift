@@ -6,7 +6,7 @@ import Synchronization
 /// result key: bump it whenever the analyzer's definitions change, and a resumed batch
 /// recomputes exactly its results.
 public enum Analyzer: String, Sendable, CaseIterable, Codable {
-    case tapping, gait, spl, voice, audiometry, loudness, balance
+    case tapping, gait, spl, voice, audiometry, loudness, balance, rangeOfMotion
 
     /// 2 (spl): metered from the first sample, filters start in their steady state, Lmax no
     /// longer skips 5τ. 2 (gait): cadence disagreement and implausible-cadence warnings.
@@ -23,7 +23,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
         case .voice: "5"
         case .tapping, .gait: "3"
         case .spl, .audiometry, .balance: "2"
-        case .loudness: "1"
+        case .loudness, .rangeOfMotion: "1"
         }
     }
 }
@@ -45,6 +45,8 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     public var loudness = LoudnessScorer.Parameters()
     /// The `balance` analyzer's parameters (a configuration's `[balance]` section).
     public var balance = BalanceScorer.Parameters()
+    /// The `rangeOfMotion` analyzer's parameters (a configuration's `[rangeOfMotion]` section).
+    public var rangeOfMotion = RangeOfMotionScorer.Parameters()
     public init() {}
 
     /// The canonical JSON of one analyzer's parameters (keys sorted, shortest numbers): the
@@ -83,6 +85,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .audiometry: Self.canonical(audiometry)
         case .loudness: Self.canonical(loudness)
         case .balance: Self.canonical(balance)
+        case .rangeOfMotion: Self.canonical(rangeOfMotion)
         }
     }
 
@@ -106,6 +109,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .audiometry: copy.audiometry = try decoder.decode(AudiometryScorer.Parameters.self, from: json)
         case .loudness: copy.loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: json)
         case .balance: copy.balance = try decoder.decode(BalanceScorer.Parameters.self, from: json)
+        case .rangeOfMotion: copy.rangeOfMotion = try decoder.decode(RangeOfMotionScorer.Parameters.self, from: json)
         }
         return copy
     }
@@ -140,6 +144,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         switch analyzer {
         case .gait: return .gait(try GaitScorer.score(unit, gait))
         case .balance: return .balance(try BalanceScorer.score(unit, balance))
+        case .rangeOfMotion: return .rangeOfMotion(try RangeOfMotionScorer.score(unit, rangeOfMotion))
         case .tapping: return .tapping(try TappingScorer.score(input(), tapping, context: unit.steps[target]))
         case .spl: return .spl(try SPLScorer.score(input(), spl))
         case .voice: return .voice(try VoiceScorer.score(input(), voice))

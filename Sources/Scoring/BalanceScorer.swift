@@ -25,7 +25,7 @@ public enum BalanceScorer {
         reading.lenient = parameters.lenient
         reading.analysis = parameters.analysis
         let (recordings, readWarnings, _) = try GaitScorer.recordings(unit, reading)
-        let motion = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) }
+        let motion = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) && !RangeOfMotionScorer.names([$0.step, $0.file]) }
         // The rest parts; when none is named, the recordings nothing names at all (asked for as
         // balance, a recording no step, column or name calls a walk is scored as one standing).
         let named = motion.filter { $0.part == "rest" }

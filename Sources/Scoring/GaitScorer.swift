@@ -24,9 +24,14 @@ public enum GaitScorer {
         let (recordings, readWarnings, csvLayout) = try self.recordings(unit, parameters)
         var warnings = readWarnings
         let allMotion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
-        let motion = allMotion.filter { $0.part != "rest" }  // standing still: the balance analyzer's
+        // Standing still is the balance analyzer's, a range-of-motion step the rangeOfMotion analyzer's.
+        let rangeOfMotion = allMotion.filter { RangeOfMotionScorer.names([$0.step, $0.file]) }
+        let motion = allMotion.filter { $0.part != "rest" && !RangeOfMotionScorer.names([$0.step, $0.file]) }
         let pedometers = recordings.filter { $0.series.kind == .pedometer }
         guard !motion.isEmpty || !pedometers.isEmpty else {
+            if !rangeOfMotion.isEmpty {
+                throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): only range-of-motion recordings (by their step or name): scored by the rangeOfMotion analyzer, not gait")
+            }
             if !allMotion.isEmpty {
                 throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): only rest recordings (standing still, by their step, column or name): scored by the balance analyzer, not gait")
             }

@@ -18,3 +18,4 @@ extension TappingAnalysis.Convention: ParameterValue {}
 extension MotionCSVLayout.TimeUnit: ParameterValue {}
 extension MotionCSVLayout.AccelerationUnit: ParameterValue {}
 extension HeadphoneCalibration.TableVersion: ParameterValue {}
+extension RangeOfMotion.Orientation: ParameterValue {}

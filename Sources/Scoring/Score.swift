@@ -14,6 +14,7 @@ public enum Score: Sendable {
     case loudness(LoudnessScore)
     case audiometry(AudiogramScore)
     case balance(BalanceScore)
+    case rangeOfMotion(RangeOfMotionScore)
 
     public var analyzer: Analyzer {
         switch self {
@@ -24,6 +25,7 @@ public enum Score: Sendable {
         case .loudness: .loudness
         case .audiometry: .audiometry
         case .balance: .balance
+        case .rangeOfMotion: .rangeOfMotion
         }
     }
 
@@ -37,6 +39,7 @@ public enum Score: Sendable {
         case .loudness(let score): score.report
         case .audiometry(let score): score.report
         case .balance(let score): score.report
+        case .rangeOfMotion(let score): score.report
         }
     }
 }

@@ -151,7 +151,14 @@ struct AudiometryParameterOptions: ParameterOptions {
     @Option(help: "Headphone table version for the volume correction: \(HeadphoneCalibration.TableVersion.allCases.map(\.rawValue).joined(separator: ", ")) (default \(defaults.audiometry.tables.rawValue)).") var tables: HeadphoneCalibration.TableVersion?
 }
 
+struct RangeOfMotionParameterOptions: ParameterOptions {
+    static let path: [String] = []
+
+    @Option(help: "The interface orientation the step ran in: \(RangeOfMotion.Orientation.allCases.map(\.rawValue).joined(separator: ", ")) (portrait reads the pitch, landscape the roll; default \(defaults.rangeOfMotion.orientation.rawValue)).") var orientation: RangeOfMotion.Orientation?
+}
+
 extension TappingAnalysis.Convention: ExpressibleByArgument {}
+extension RangeOfMotion.Orientation: ExpressibleByArgument {}
 extension MotionCSVLayout.TimeUnit: ExpressibleByArgument {}
 extension MotionCSVLayout.AccelerationUnit: ExpressibleByArgument {}
 extension HeadphoneCalibration.TableVersion: ExpressibleByArgument {}

@@ -11,8 +11,8 @@ import SensorData
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
-        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry.",
-        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self]
+        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry, rangeOfMotion.",
+        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self, ROM.self]
     )
 }
 
@@ -113,6 +113,18 @@ extension ScoreCommand {
         @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
 
         func run() throws { try emit(options, .balance, [analysis]) }
+    }
+
+    struct ROM: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rangeOfMotion",
+            abstract: "ResearchKit's knee and shoulder range of motion: start, finish, minimum, maximum and range, recomputed from the attitudes and as the step stored them.",
+            discussion: "Reads a task result with its ORKRangeOfMotionResult and the device-motion file its knee.range.of.motion or shoulder.range.of.motion step recorded (or a device-motion file alone), and recomputes the angles by the step's rules (docs/analyses.md §7.1): the pitch in portrait, the roll in landscape, relative to the first attitude."
+        )
+
+        @OptionGroup var options: ScoreOptions
+        @OptionGroup(title: "Range of motion") var parameters: RangeOfMotionParameterOptions
+
+        func run() throws { try emit(options, .rangeOfMotion, [parameters]) }
     }
 
     struct SPL: ParsableCommand {

@@ -55,7 +55,7 @@ import Testing
         Self.expect(result, start: 80, finish: 50, minimum: 35, maximum: 55, range: 20)
     }
 
-    @Test("samples with a quaternion not finite or all 0 are left out and counted; none usable gives nil")
+    @Test("samples with a quaternion not finite or far from unit length are left out and counted; none usable gives nil")
     func unusableSamples() throws {
         var q = Self.columns(aboutX: true, base: 30, relative: [0, -10, -40, -70, -50, -20])
         // A NaN row first, then an all-zero row: neither may become the reference.
@@ -68,6 +68,9 @@ import Testing
         #expect(result.samples == 6 && result.skipped == 2)
         #expect(RangeOfMotion.analyze(x: [], y: [], z: [], w: [], orientation: .portrait) == nil)
         #expect(RangeOfMotion.analyze(x: [.infinity], y: [0], z: [0], w: [1], orientation: .portrait) == nil)
+        // Lengths far from 1 make no attitude: 1e-200 squares to 0, 1e200 to ∞.
+        #expect(RangeOfMotion.analyze(x: [1e-200, 0], y: [0, 1e200], z: [0, 0], w: [0, 0], orientation: .portrait) == nil)
+        #expect(RangeOfMotion.analyze(x: [0.8], y: [0], z: [0], w: [0], orientation: .portrait)?.samples == 1)
         // Columns of different lengths are read to the shortest.
         #expect(RangeOfMotion.analyze(x: [0, 0], y: [0], z: [0, 0, 0], w: [1, 1], orientation: .portrait)?.samples == 1)
     }

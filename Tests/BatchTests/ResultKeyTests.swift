@@ -56,7 +56,7 @@ import TestSupport
         populated.gait.csv.zColumn = "4"
         populated.gait.csv.timeUnit = .seconds
         populated.gait.csv.accelerationUnit = .g
-        let alternatives = ["convention": "little", "tables": "rk-2.x", "timeUnit": "ms", "accelerationUnit": "m/s2"]
+        let alternatives = ["convention": "little", "tables": "rk-2.x", "timeUnit": "ms", "accelerationUnit": "m/s2", "orientation": "landscape"]
 
         let encoded = try #require(JSONValue.parse(Array(JSONEncoder().encode(populated)), file: "parameters").object)
         for analyzer in Self.analyzers {
@@ -102,6 +102,7 @@ import TestSupport
         case .audiometry: return count(parameters.audiometry)
         case .loudness: return count(parameters.loudness)
         case .balance: return count(parameters.balance)
+        case .rangeOfMotion: return count(parameters.rangeOfMotion)
         }
     }
 

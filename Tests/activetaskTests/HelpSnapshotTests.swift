@@ -16,7 +16,7 @@ import TestSupport
         // Lines "  name   abstract…" (continuations are indented further); the list ends at its blank line.
         let names = section.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first,
-                name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }), name != "help" else { return nil }
+                name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), name != "help" else { return nil }
             return String(name)
         }
         return try [path] + names.flatMap { try commands(path + [$0]) }

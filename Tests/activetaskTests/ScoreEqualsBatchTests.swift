@@ -10,7 +10,7 @@ import TestSupport
     /// `Parameters` types would show.
     static let configuration = """
         [batch]
-        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry"]
+        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry", "rangeOfMotion"]
         audio = "both"
         [tapping]
         depressThreshold = 15
@@ -27,9 +27,11 @@ import TestSupport
         countIdenticalChannelsOnce = true
         [audiometry]
         tables = "rk-3.0"
+        [rangeOfMotion]
+        orientation = "landscape"
         """
 
-    @Test("for all seven analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
+    @Test("for all eight analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
     func scoreEqualsBatch() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -80,6 +82,7 @@ import TestSupport
             .voice: Self.keys(defaults.voice) + ["calibrationOffsetDecibels"],
             .loudness: Self.keys(defaults.loudness),
             .audiometry: Self.keys(defaults.audiometry).filter { $0 != "lenient" } + ["identifier"],
+            .rangeOfMotion: Self.keys(defaults.rangeOfMotion),
         ]
         for analyzer in Analyzer.allCases {
             let help = try Run(["score", analyzer.rawValue, "--help"]).stdout

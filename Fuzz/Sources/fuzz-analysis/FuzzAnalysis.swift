@@ -1,7 +1,8 @@
 // Whole paths with hostile numbers (docs/reliability.md): the input chooses a recording kind and
 // a stream of numbers — NaN, ±∞, ±1e308, subnormals, −0, 1e-20, repeated and decreasing values,
 // or any raw Double — that becomes a valid file of that kind (a float WAV at any header rate,
-// accelerometer items, taps, SPL readings, a dB HL result) and the scorer's options; the file goes
+// accelerometer items, taps, SPL readings, a dB HL result, a range-of-motion step's device motion
+// and result) and the scorer's options; the file goes
 // through the scorer and the HTML page with its charts, as `score … --html` does.
 import Analysis
 import Scoring
@@ -51,7 +52,7 @@ func json(_ value: Double) -> String {
 
 func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var numbers = HostileNumbers(bytes: FuzzInput.bytes(data, count))
-    let kind = numbers.byte() % 5
+    let kind = numbers.byte() % 6
     var values: [Double] = []
     while !numbers.exhausted, values.count < 4_096 { values.append(numbers.next()) }
     let options = (values.first ?? 1, values.dropFirst().first ?? 35)
@@ -60,6 +61,7 @@ func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case 1: motion(values)
     case 2: taps(values)
     case 3: readings(values, options)
+    case 4: rangeOfMotion(values)
     default: audiogram(values)
     }
     return 0
@@ -115,6 +117,30 @@ func motion(_ values: [Double]) {
     }
     write(#"{"items":[\#(items.joined(separator: ","))]}"#, suffix: "-accel.json") { path in
         scoreAndDraw(path, .gait)
+    }
+}
+
+/// Device-motion items (time and attitude from the numbers) of a range-of-motion step, scored in
+/// both orientations; an ORKRangeOfMotionResult with the first five numbers as its angles.
+func rangeOfMotion(_ values: [Double]) {
+    var items: [String] = []
+    var i = 0
+    while i + 5 <= values.count {
+        let (x, y, z, w) = (json(values[i + 1]), json(values[i + 2]), json(values[i + 3]), json(values[i + 4]))
+        items.append(#"{"timestamp":\#(json(values[i])),"attitude":{"x":\#(x),"y":\#(y),"z":\#(z),"w":\#(w)},"rotationRate":{"x":0,"y":0,"z":0},"gravity":{"x":0,"y":0,"z":-1},"userAcceleration":{"x":0,"y":0,"z":0}}"#)
+        i += 5
+    }
+    write("[\(items.joined(separator: ","))]", suffix: "-deviceMotion_range.of.motion.json") { path in
+        var parameters = AnalyzerParameters()
+        for orientation in RangeOfMotion.Orientation.allCases {
+            parameters.rangeOfMotion.orientation = orientation
+            scoreAndDraw(path, .rangeOfMotion, parameters)
+        }
+    }
+    let angles = (0..<5).map { values.indices.contains($0) ? json(values[$0]) : "0" }
+    write(#"{"_class":"ORKRangeOfMotionResult","identifier":"knee.range.of.motion","start":\#(angles[0]),"finish":\#(angles[1]),"minimum":\#(angles[2]),"maximum":\#(angles[3]),"range":\#(angles[4])}"#,
+          suffix: "-rom.json") { path in
+        scoreAndDraw(path, .rangeOfMotion)
     }
 }
 

@@ -15,8 +15,8 @@ import Foundation
 /// - start = 90° − the reference's own angle, finish = start − the last relative angle,
 ///   minimum = start − the largest, maximum = start − the smallest, range = |maximum − minimum|.
 ///
-/// Samples whose quaternion is not finite or has no length (a recorder's placeholder) are left out
-/// and counted; the step never saw them.
+/// Samples whose quaternion is not finite or not of about unit length (a recorder's all-0
+/// placeholder) are left out and counted; the step never saw them.
 public enum RangeOfMotion {
     /// Which angle of the attitude the step reads: the interface orientation it ran in.
     public enum Orientation: String, Sendable, Hashable, Codable, CaseIterable {
@@ -40,7 +40,7 @@ public enum RangeOfMotion {
         public var rangeDegrees: Double
         /// Samples used (finite quaternions of non-zero length).
         public var samples: Int
-        /// Samples left out (a component not finite, or all four 0).
+        /// Samples left out (a component not finite, or a length outside 0.5…2).
         public var skipped: Int
     }
 
@@ -65,7 +65,7 @@ public enum RangeOfMotion {
         }
 
         /// The step's device angle for `orientation`, degrees.
-        func angleDegrees(_ orientation: Orientation) -> Double {
+        public func angleDegrees(_ orientation: Orientation) -> Double {
             let radians = switch orientation {
             case .portrait: atan2(2 * (x * w + y * z), 1 - 2 * (x * x + z * z))
             case .landscape: atan2(2 * (y * w - x * z), 1 - 2 * (y * y + z * z))
@@ -73,33 +73,50 @@ public enum RangeOfMotion {
             return radians * 180 / .pi
         }
 
+        /// An attitude: every component finite and a length between 0.5 and 2 (a unit quaternion
+        /// as written; an all-0 placeholder, or 1e±200, would make the relative attitude NaN or 0).
         var usable: Bool {
-            x.isFinite && y.isFinite && z.isFinite && w.isFinite && (x != 0 || y != 0 || z != 0 || w != 0)
+            guard x.isFinite, y.isFinite, z.isFinite, w.isFinite else { return false }
+            let squaredLength = x * x + y * y + z * z + w * w
+            return squaredLength >= 0.25 && squaredLength <= 4
         }
     }
 
-    /// The result of the attitudes `x`, `y`, `z`, `w` (one element per sample, in time order), or
-    /// nil when no sample is usable. The columns are read up to the shortest one's length.
-    public static func analyze(x: [Double], y: [Double], z: [Double], w: [Double], orientation: Orientation) -> Result? {
+    /// Each sample's relative angle as the step tracks it (after the shift of (90°, 180°]),
+    /// degrees, NaN for a sample left out; and the reference attitude (nil: no usable sample).
+    /// The columns are read up to the shortest one's length.
+    public static func relativeAnglesDegrees(x: [Double], y: [Double], z: [Double], w: [Double],
+                                             orientation: Orientation) -> (degrees: [Double], reference: Quaternion?) {
         let count = min(x.count, y.count, z.count, w.count)
         var reference: Quaternion?
-        var newAngle = 0.0, maxAngle = 0.0, minAngle = 0.0
-        var used = 0
+        var degrees = [Double](repeating: .nan, count: count)
         for i in 0..<count {
             let q = Quaternion(x: x[i], y: y[i], z: z[i], w: w[i])
             guard q.usable else { continue }
             let first = reference ?? q
             reference = first
             let angle = first.inverseTimes(q).angleDegrees(orientation)
-            newAngle = angle > 90 && angle <= 180 ? abs(angle) - 360 : angle
+            degrees[i] = angle > 90 && angle <= 180 ? abs(angle) - 360 : angle
+        }
+        return (degrees, reference)
+    }
+
+    /// The result of the attitudes `x`, `y`, `z`, `w` (one element per sample, in time order), or
+    /// nil when no sample is usable. The columns are read up to the shortest one's length.
+    public static func analyze(x: [Double], y: [Double], z: [Double], w: [Double], orientation: Orientation) -> Result? {
+        let (degrees, reference) = relativeAnglesDegrees(x: x, y: y, z: z, w: w, orientation: orientation)
+        guard let reference else { return nil }
+        var newAngle = 0.0, maxAngle = 0.0, minAngle = 0.0
+        var used = 0
+        for angle in degrees where !angle.isNaN {
+            newAngle = angle
             if newAngle > maxAngle { maxAngle = newAngle }
             if minAngle == 0 || newAngle < minAngle { minAngle = newAngle }
             used += 1
         }
-        guard let reference else { return nil }
         let start = 90 - reference.angleDegrees(orientation)
         let minimum = start - maxAngle, maximum = start - minAngle
         return Result(startDegrees: start, finishDegrees: start - newAngle, minimumDegrees: minimum, maximumDegrees: maximum,
-                      rangeDegrees: abs(maximum - minimum), samples: used, skipped: count - used)
+                      rangeDegrees: abs(maximum - minimum), samples: used, skipped: degrees.count - used)
     }
 }

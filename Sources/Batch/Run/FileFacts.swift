@@ -58,6 +58,8 @@ struct FileFacts: Codable, Sendable, Hashable {
     var motion = false
     var splResult = false
     var dBHLResult = false
+    /// JSON: holds an `ORKRangeOfMotionResult`.
+    var rangeOfMotionResult = false
     /// An AUXU table's data rows.
     var audiogramRows = 0
     /// What the file is, for the unknown-files table (JSON without anything to analyse, text, …).
@@ -102,7 +104,8 @@ struct FileFacts: Codable, Sendable, Hashable {
             motion = contents.series.contains { [.accelerometer, .deviceMotion, .pedometer].contains($0.series.kind) }
             splResult = !contents.splMeterResults.isEmpty
             dBHLResult = !contents.dBHLResults.isEmpty
-            if tappingIdentifiers.isEmpty && !motion && !splResult && !dBHLResult {  // described only when no analyzer applies
+            rangeOfMotionResult = !contents.rangeOfMotionResults.isEmpty
+            if tappingIdentifiers.isEmpty && !motion && !splResult && !dBHLResult && !rangeOfMotionResult {  // described only when no analyzer applies
                 let description = FileDescription.describe(contents)
                 kindName = description.kind
                 detail = "no analyzer for \(description.kind) (\(description.dialect ?? contents.layout.name))"

@@ -68,7 +68,7 @@ enum UnitPlan {
         var plans: [AnalysisPlan] = []
         switch unit.shape {
         case .upload, .taskResult, .record:
-            var walking = false, resting = false
+            var walking = false, resting = false, rangeOfMotion = false
             let whole = unit.shape != .taskResult  // every member's results, not only the task result's own
             let names = memberNames(unit, members)
             let tasks = audioTasks(members, names)
@@ -78,16 +78,25 @@ enum UnitPlan {
             for (path, facts) in members where facts.category != .audio {
                 plans += tappingPlans(facts, path)
                 if facts.motion {
-                    // The rest part of a walk (its step, column or name says so) is standing still: balance, not gait.
-                    if GaitScorer.isRest(file: path, steps: names[path] ?? []) { resting = true } else { walking = true }
+                    // A range-of-motion step's recording is not a walk; the rest part of a walk (its
+                    // step, column or name says so) is standing still: balance, not gait.
+                    if RangeOfMotionScorer.names((names[path] ?? []) + [TaskFiles.name(of: path)]) {
+                        rangeOfMotion = true
+                    } else if GaitScorer.isRest(file: path, steps: names[path] ?? []) {
+                        resting = true
+                    } else {
+                        walking = true
+                    }
                 }
                 if path == unit.path || whole {
                     if facts.splResult { plans.append(.plan(.spl, path)) }
                     if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
+                    if facts.rangeOfMotionResult { rangeOfMotion = true }
                 }
             }
             if walking { plans.append(.plan(.gait, unit.path)) }
             if resting { plans.append(.plan(.balance, unit.path)) }
+            if rangeOfMotion { plans.append(.plan(.rangeOfMotion, unit.path)) }
             // An upload of a manifest alone, or a countdown recording, has nothing more to do.
             let nothingToScore = members.allSatisfy { $0.facts.uploadManifest || tasks[$0.path] == .countdown }
             if plans.isEmpty && !nothingToScore {
@@ -101,11 +110,12 @@ enum UnitPlan {
                 if plans.isEmpty { return .unknown(kind: "countdown recording", reason: "the countdown before a phonation (by its name): not scored") }
             case .json:
                 plans = tappingPlans(facts, path)
-                if facts.motion { plans.append(.plan(motionAnalyzer(rest: GaitScorer.isRest(file: path), selected: selected), path)) }
+                if facts.motion { plans.append(.plan(motionAnalyzer(path, selected: selected), path)) }
+                if facts.rangeOfMotionResult, !plans.contains(where: { $0.analyzer == .rangeOfMotion }) { plans.append(.plan(.rangeOfMotion, path)) }
                 if facts.splResult { plans.append(.plan(.spl, path)) }
                 if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }
             case .motionTable:
-                plans = [.plan(motionAnalyzer(rest: GaitScorer.isRest(file: path), selected: selected), path)]
+                plans = [.plan(motionAnalyzer(path, selected: selected), path)]
             case .audiogramTable:
                 plans = (1...max(1, facts.audiogramRows)).map { .plan(.audiometry, path, row: $0) }
             case .archive, .stepGroundTruth, .table, .text, .binary, .unreadable:  // an archive with JSON or audio is an upload unit
@@ -121,11 +131,16 @@ enum UnitPlan {
         return .analyses(plans)
     }
 
-    /// The analyzer of a motion recording on its own: balance for the rest part of a walk (its
-    /// name says `rest`), else gait — or balance when the user selected balance and not gait
-    /// (nothing says the recording is a walk: what was asked for is run).
-    private static func motionAnalyzer(rest: Bool, selected: Set<Analyzer>?) -> Analyzer {
-        rest || (selected?.contains(.balance) == true && selected?.contains(.gait) != true) ? .balance : .gait
+    /// The analyzer of a motion recording on its own: range of motion when its name says
+    /// `range.of.motion`, balance for the rest part of a walk (its name says `rest`), else gait —
+    /// or the one motion analyzer the user selected when gait is not selected (nothing says the
+    /// recording is a walk: what was asked for is run).
+    private static func motionAnalyzer(_ path: String, selected: Set<Analyzer>?) -> Analyzer {
+        let name = TaskFiles.name(of: path)
+        if RangeOfMotionScorer.names([name]) { return .rangeOfMotion }
+        if GaitScorer.isRest(file: path) { return .balance }
+        guard let selected, !selected.contains(.gait) else { return .gait }
+        return selected.contains(.balance) ? .balance : selected.contains(.rangeOfMotion) ? .rangeOfMotion : .gait
     }
 
     /// The analyses of an audio file: those its task calls for; when no task says, the audio

@@ -6,7 +6,7 @@ import SignalProcessing
 
 /// The sample recordings: a 10 s walk, a 5 s standing device-motion record, pedometer, heart
 /// rate, location, touch, tapping results in both dialects, an SPL-meter result, a dB HL result,
-/// a CSV walk in the Oxford layout and a 3 s synthetic "aaah".
+/// a CSV walk in the Oxford layout, a knee range-of-motion task and a 3 s synthetic "aaah".
 public struct SampleGenerator: Sendable {
     /// Writes `SampleData/`: one deterministic recording per kind into `folder` (created if
     /// missing), each file replaced only when complete. Same seed → byte-identical files.
@@ -62,7 +62,54 @@ public struct SampleGenerator: Sendable {
         files.append(("spl_meter_result.json", writer.bytes(splResult().researchKitJSON)))
         files.append(("dbhl_tone_audiometry_result.json", writer.bytes(dBHLResult().researchKitJSON)))
         files.append(("walk_accelerometer.csv", oxfordCSV(walk)))
+        files += try rangeOfMotionTask()
         return files
+    }
+
+    /// ResearchKit's knee range-of-motion task (docs/analyses.md §7.1), made without randomness:
+    /// 8 s of device motion at 100 Hz, the phone on the shin at a pitch of 85°, the knee bending
+    /// to 110° from the start (a cosine ease over 1–4 s), held, and straightening to 100° (6–8 s):
+    /// relative pitch 0 … −110 … −100. Its task result holds the step's file result and the
+    /// `ORKRangeOfMotionResult` those angles give by the step's rules, worked by hand: start
+    /// 90 − 85 = 5, finish 5 − (−100) = 105, minimum 5 − 0 = 5, maximum 5 − (−110) = 115, range 110.
+    func rangeOfMotionTask() throws -> [(String, [UInt8])] {
+        var series = SensorSeries(kind: .deviceMotion)
+        for i in 0...800 {
+            let t = Double(i) / 100
+            let relative = t <= 1 ? 0 : t <= 4 ? -55 * (1 - cos(.pi * (t - 1) / 3)) : t <= 6 ? -110 : -110 + 5 * (1 - cos(.pi * (t - 6) / 2))
+            let rate = t <= 1 || (t > 4 && t <= 6) ? 0 : t <= 4 ? -55 * .pi / 3 * sin(.pi * (t - 1) / 3) : 5 * .pi / 2 * sin(.pi * (t - 6) / 2)
+            let pitch = (85 + relative) * .pi / 180
+            series.append(numbers: [
+                uptime + 30 + t, start.secondsSince1970 + 30 + t,
+                sin(pitch / 2), 0, 0, cos(pitch / 2),
+                rate * .pi / 180, 0, 0,
+                0, -sin(pitch), -cos(pitch),
+                0, 0, 0,
+                0, 0, 0, -1,
+            ])
+        }
+        let motionFile = "deviceMotion_RANGE_OF_MOTION-20260101120030.json"
+        let begin = DateString(secondsSince1970: start.secondsSince1970 + 30, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+        let end = DateString(secondsSince1970: start.secondsSince1970 + 38, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+        let file = JSONValue.object(JSONObject([
+            "_class": .string("ORKFileResult"), "identifier": .string("deviceMotion"),
+            "startDate": .string(begin), "endDate": .string(end), "userInfo": .object(JSONObject()),
+            "contentType": .string("application/json"), "fileName": .string(motionFile),
+        ]))
+        let result = RangeOfMotionResult(identifier: "knee.range.of.motion", startDate: DateString(begin), endDate: DateString(end),
+                                         startDegrees: 5, finishDegrees: 105, minimumDegrees: 5, maximumDegrees: 115, rangeDegrees: 110)
+        let step = JSONValue.object(JSONObject([
+            "_class": .string("ORKStepResult"), "identifier": .string("knee.range.of.motion"),
+            "startDate": .string(begin), "endDate": .string(end), "userInfo": .object(JSONObject()),
+            "isPreviousResult": .bool(false), "results": .array([file, result.researchKitJSON]),
+        ]))
+        let task = JSONValue.object(JSONObject([
+            "_class": .string("ORKTaskResult"), "identifier": .string("kneeRangeOfMotion"),
+            "taskRunUUID": .string("5A3D2C1B-0000-4000-8000-00000000A0B1"), "startDate": .string(begin), "endDate": .string(end),
+            "userInfo": .object(JSONObject()), "results": .array([step]),
+        ]))
+        return [(motionFile, try RecorderItemEncoder(kind: .deviceMotion).document(series)),
+                ("range_of_motion_task_result.json", JSONWriter().bytes(task))]
     }
 
     /// Phone in a trouser pocket: gravity on −z, a vertical bounce at the step frequency, a

@@ -31,16 +31,19 @@ public struct RangeOfMotionResult: Sendable, Hashable {
         self.rangeDegrees = rangeDegrees
     }
 
+    /// Every angle required and finite (an overflowing literal is not an angle).
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> RangeOfMotionResult {
-        RangeOfMotionResult(
+        func angle(_ key: String) throws(ReadError) -> Double {
+            let value = try reader.number(object[key], path + key)
+            guard value.isFinite else { throw reader.error(.invalidValue("\(key) must be a finite angle in degrees, found \(value)"), path + key) }
+            return value
+        }
+        return RangeOfMotionResult(
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
             endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
-            startDegrees: try reader.number(object["start"], path + "start"),
-            finishDegrees: try reader.number(object["finish"], path + "finish"),
-            minimumDegrees: try reader.number(object["minimum"], path + "minimum"),
-            maximumDegrees: try reader.number(object["maximum"], path + "maximum"),
-            rangeDegrees: try reader.number(object["range"], path + "range"))
+            startDegrees: try angle("start"), finishDegrees: try angle("finish"), minimumDegrees: try angle("minimum"),
+            maximumDegrees: try angle("maximum"), rangeDegrees: try angle("range"))
     }
 
     /// `ORKRangeOfMotionResult` in dialect A.
