@@ -6,7 +6,7 @@ import Synchronization
 /// result key: bump it whenever the analyzer's definitions change, and a resumed batch
 /// recomputes exactly its results.
 public enum Analyzer: String, Sendable, CaseIterable, Codable {
-    case tapping, gait, spl, voice, audiometry, loudness, balance, rangeOfMotion
+    case tapping, gait, spl, voice, audiometry, loudness, balance, rangeOfMotion, walkTest
 
     /// 2 (spl): metered from the first sample, filters start in their steady state, Lmax no
     /// longer skips 5τ. 2 (gait): cadence disagreement and implausible-cadence warnings.
@@ -23,7 +23,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
         case .voice: "5"
         case .tapping, .gait: "3"
         case .spl, .audiometry, .balance: "2"
-        case .loudness, .rangeOfMotion: "1"
+        case .loudness, .rangeOfMotion, .walkTest: "1"
         }
     }
 }
@@ -47,6 +47,8 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     public var balance = BalanceScorer.Parameters()
     /// The `rangeOfMotion` analyzer's parameters (a configuration's `[rangeOfMotion]` section).
     public var rangeOfMotion = RangeOfMotionScorer.Parameters()
+    /// The `walkTest` analyzer's parameters (a configuration's `[walkTest]` section).
+    public var walkTest = WalkTestScorer.Parameters()
     public init() {}
 
     /// The canonical JSON of one analyzer's parameters (keys sorted, shortest numbers): the
@@ -86,6 +88,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .loudness: Self.canonical(loudness)
         case .balance: Self.canonical(balance)
         case .rangeOfMotion: Self.canonical(rangeOfMotion)
+        case .walkTest: Self.canonical(walkTest)
         }
     }
 
@@ -110,6 +113,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .loudness: copy.loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: json)
         case .balance: copy.balance = try decoder.decode(BalanceScorer.Parameters.self, from: json)
         case .rangeOfMotion: copy.rangeOfMotion = try decoder.decode(RangeOfMotionScorer.Parameters.self, from: json)
+        case .walkTest: copy.walkTest = try decoder.decode(WalkTestScorer.Parameters.self, from: json)
         }
         return copy
     }
@@ -145,6 +149,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .gait: return .gait(try GaitScorer.score(unit, gait))
         case .balance: return .balance(try BalanceScorer.score(unit, balance))
         case .rangeOfMotion: return .rangeOfMotion(try RangeOfMotionScorer.score(unit, rangeOfMotion))
+        case .walkTest: return .walkTest(try WalkTestScorer.score(unit, walkTest))
         case .tapping: return .tapping(try TappingScorer.score(input(), tapping, context: unit.steps[target]))
         case .spl: return .spl(try SPLScorer.score(input(), spl))
         case .voice: return .voice(try VoiceScorer.score(input(), voice))

@@ -191,6 +191,26 @@ public struct FileDescription: Sendable {
                 + "finish \(format(result.finishDegrees))°, minimum \(format(result.minimumDegrees))°, maximum \(format(result.maximumDegrees))°, range \(format(result.rangeDegrees))°"]
             parts.append(part)
         }
+        for result in contents.timedWalkResults {
+            var part = FileDescription(file: contents.file, kind: "timed walk result", dialect: "ORKTimedWalkResult")
+            part.contents = ["\(result.identifier.map { $0.isEmpty ? "(no identifier)" : $0 } ?? "(no identifier)"): \(format(result.distanceInMeters)) m asked, "
+                + "\(format(result.durationSeconds)) s taken, limit \(result.timeLimitSeconds < 1e30 ? format(result.timeLimitSeconds) + " s" : "none")"]
+            parts.append(part)
+        }
+        if !contents.questionAnswers.isEmpty {
+            var part = FileDescription(file: contents.file, kind: "form answers", dialect: "ORK…QuestionResult")
+            part.samples = contents.questionAnswers.count
+            part.contents = contents.questionAnswers.map { answer in
+                let value = switch answer.answer {
+                case .number(let number)?: format(number)
+                case .bool(let flag)?: flag ? "yes" : "no"
+                case .choices(let choices)?: choices.joined(separator: ", ")
+                case nil: "(skipped)"
+                }
+                return "\(answer.identifier.isEmpty ? "(no identifier)" : answer.identifier): \(value)"
+            }
+            parts.append(part)
+        }
         for result in contents.dBHLResults {
             var part = FileDescription(file: contents.file, kind: "dB HL tone audiometry result", dialect: "ORKdBHLToneAudiometryResult")
             part.samples = result.samples.count

@@ -227,7 +227,9 @@ public struct LoadedUnit: Sendable {
                 inputs.append(try LoadedInput.load(sibling.path, lenient: lenient, audio: .unread))
             }
         }
-        return LoadedUnit(path: path, inputs: inputs)
+        // In path order, as a batch holds a task result's unit: the recordings, and so the sets
+        // and the dialect made of them, come in the same order from both.
+        return LoadedUnit(path: path, inputs: inputs.sorted { $0.path < $1.path })
     }
 
     /// An upload archive's JSON and audio entries, as an unpacked upload folder's files.
@@ -245,7 +247,7 @@ public struct LoadedUnit: Sendable {
             return RecordingTask.named([steps[input.path], TaskFiles.name(of: input.path)]) != .countdown
         }
         switch analyzer {
-        case .gait, .balance, .rangeOfMotion: return path
+        case .gait, .balance, .rangeOfMotion, .walkTest: return path
         case .tapping: return inputs.first { $0.json?.tappingResults.isEmpty == false }?.path
         case .audiometry: return inputs.first { $0.json?.dBHLResults.isEmpty == false }?.path
         case .spl: return (inputs.first { $0.json?.splMeterResults.isEmpty == false } ?? inputs.first(where: isPhonation))?.path

@@ -15,6 +15,7 @@ public enum Score: Sendable {
     case audiometry(AudiogramScore)
     case balance(BalanceScore)
     case rangeOfMotion(RangeOfMotionScore)
+    case walkTest(WalkTestScore)
 
     public var analyzer: Analyzer {
         switch self {
@@ -26,6 +27,7 @@ public enum Score: Sendable {
         case .audiometry: .audiometry
         case .balance: .balance
         case .rangeOfMotion: .rangeOfMotion
+        case .walkTest: .walkTest
         }
     }
 
@@ -40,6 +42,7 @@ public enum Score: Sendable {
         case .audiometry(let score): score.report
         case .balance(let score): score.report
         case .rangeOfMotion(let score): score.report
+        case .walkTest(let score): score.report
         }
     }
 }

@@ -157,6 +157,12 @@ struct RangeOfMotionParameterOptions: ParameterOptions {
     @Option(help: "The interface orientation the step ran in: \(RangeOfMotion.Orientation.allCases.map(\.rawValue).joined(separator: ", ")) (portrait reads the pitch, landscape the roll; default \(defaults.rangeOfMotion.orientation.rawValue)).") var orientation: RangeOfMotion.Orientation?
 }
 
+struct WalkTestParameterOptions: ParameterOptions {
+    static let path: [String] = []
+
+    @Option(help: "Location fixes less accurate than this (horizontal accuracy, 68 % radius) are left out of the path, m (default \(defaults.walkTest.maximumHorizontalAccuracyMeters.compactDescription)).") var maximumHorizontalAccuracyMeters: Double?
+}
+
 extension TappingAnalysis.Convention: ExpressibleByArgument {}
 extension RangeOfMotion.Orientation: ExpressibleByArgument {}
 extension MotionCSVLayout.TimeUnit: ExpressibleByArgument {}

@@ -11,8 +11,8 @@ import SensorData
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
-        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry, rangeOfMotion.",
-        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self, ROM.self]
+        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry, rangeOfMotion, walkTest.",
+        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self, ROM.self, WalkTest.self]
     )
 }
 
@@ -125,6 +125,19 @@ extension ScoreCommand {
         @OptionGroup(title: "Range of motion") var parameters: RangeOfMotionParameterOptions
 
         func run() throws { try emit(options, .rangeOfMotion, [parameters]) }
+    }
+
+    struct WalkTest: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "walkTest",
+            abstract: "ResearchKit's timed walk and six-minute walk: per walking step its duration, requested distance, pedometer and location distances, steps and cadence; the form answers.",
+            discussion: "Reads a task result with its ORKTimedWalkResults (timed.walk.trial1, timed.walk.turn.around, timed.walk.trial2) or its 6mwt step, the pedometer, location and motion files of those steps, and the form's answers (docs/analyses.md §7.2)."
+        )
+
+        @OptionGroup var options: ScoreOptions
+        @OptionGroup(title: "Walk test") var parameters: WalkTestParameterOptions
+        @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
+
+        func run() throws { try emit(options, .walkTest, [parameters, analysis]) }
     }
 
     struct SPL: ParsableCommand {

@@ -103,6 +103,7 @@ import TestSupport
         case .loudness: return count(parameters.loudness)
         case .balance: return count(parameters.balance)
         case .rangeOfMotion: return count(parameters.rangeOfMotion)
+        case .walkTest: return count(parameters.walkTest)
         }
     }
 

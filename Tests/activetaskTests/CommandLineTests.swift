@@ -251,7 +251,7 @@ struct InfoOnRealDataTests {
         #expect(info.status == 0, "\(info.stderr)")
         let kinds = Set((info.json?["files"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? [])
         for kind in ["accelerometer", "device motion", "pedometer", "health quantity", "location", "touch", "tapping result",
-                     "environment SPL meter result", "dB HL tone audiometry result", "audio"] {
+                     "environment SPL meter result", "dB HL tone audiometry result", "audio", "range of motion result"] {
             #expect(kinds.contains(kind), "\(kind)")
         }
     }

@@ -53,6 +53,6 @@ import TestSupport
             }
             checked += 1
         }
-        #expect(checked == 7)
+        #expect(checked == 8)
     }
 }

@@ -10,7 +10,7 @@ import TestSupport
     /// `Parameters` types would show.
     static let configuration = """
         [batch]
-        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry", "rangeOfMotion"]
+        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry", "rangeOfMotion", "walkTest"]
         audio = "both"
         [tapping]
         depressThreshold = 15
@@ -29,9 +29,11 @@ import TestSupport
         tables = "rk-3.0"
         [rangeOfMotion]
         orientation = "landscape"
+        [walkTest]
+        maximumHorizontalAccuracyMeters = 30
         """
 
-    @Test("for all eight analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
+    @Test("for all nine analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
     func scoreEqualsBatch() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -83,6 +85,7 @@ import TestSupport
             .loudness: Self.keys(defaults.loudness),
             .audiometry: Self.keys(defaults.audiometry).filter { $0 != "lenient" } + ["identifier"],
             .rangeOfMotion: Self.keys(defaults.rangeOfMotion),
+            .walkTest: Self.keys(defaults.walkTest).filter { $0 != "analysis" } + Self.keys(defaults.walkTest.analysis),
         ]
         for analyzer in Analyzer.allCases {
             let help = try Run(["score", analyzer.rawValue, "--help"]).stdout

@@ -8,7 +8,7 @@ import TestSupport
 /// 115°, range 110° (docs/analyses.md §7.1).
 @Suite struct ScoreRangeOfMotionTests {
     static let task = SharedData.sampleData.appendingPathComponent("range_of_motion_task_result.json").path
-    static let motion = SharedData.sampleData.appendingPathComponent("deviceMotion_RANGE_OF_MOTION-20260101120030.json").path
+    static let motion = SharedData.sampleData.appendingPathComponent("range_of_motion_deviceMotion.json").path
     static let byHand: [(String, Double)] = [("start", 5), ("finish", 105), ("minimum", 5), ("maximum", 115), ("range", 110)]
 
     static func features(_ arguments: [String]) throws -> (set: [String: Any], warnings: [String], status: Int32) {

@@ -2,7 +2,7 @@
 // a stream of numbers — NaN, ±∞, ±1e308, subnormals, −0, 1e-20, repeated and decreasing values,
 // or any raw Double — that becomes a valid file of that kind (a float WAV at any header rate,
 // accelerometer items, taps, SPL readings, a dB HL result, a range-of-motion step's device motion
-// and result) and the scorer's options; the file goes
+// and result, a walk test's location fixes and timed-walk result) and the scorer's options; the file goes
 // through the scorer and the HTML page with its charts, as `score … --html` does.
 import Analysis
 import Scoring
@@ -52,7 +52,7 @@ func json(_ value: Double) -> String {
 
 func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var numbers = HostileNumbers(bytes: FuzzInput.bytes(data, count))
-    let kind = numbers.byte() % 6
+    let kind = numbers.byte() % 7
     var values: [Double] = []
     while !numbers.exhausted, values.count < 4_096 { values.append(numbers.next()) }
     let options = (values.first ?? 1, values.dropFirst().first ?? 35)
@@ -62,6 +62,7 @@ func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case 2: taps(values)
     case 3: readings(values, options)
     case 4: rangeOfMotion(values)
+    case 5: walkTest(values)
     default: audiogram(values)
     }
     return 0
@@ -141,6 +142,29 @@ func rangeOfMotion(_ values: [Double]) {
     write(#"{"_class":"ORKRangeOfMotionResult","identifier":"knee.range.of.motion","start":\#(angles[0]),"finish":\#(angles[1]),"minimum":\#(angles[2]),"maximum":\#(angles[3]),"range":\#(angles[4])}"#,
           suffix: "-rom.json") { path in
         scoreAndDraw(path, .rangeOfMotion)
+    }
+}
+
+/// A six-minute walk's location fixes (latitude, longitude, accuracy from the numbers) and a timed
+/// walk's ORKTimedWalkResult (distance, limit, duration from the first three), in one task result
+/// that names the fixes, scored by walkTest.
+func walkTest(_ values: [Double]) {
+    var fixes: [String] = []
+    var i = 0
+    while i + 3 <= values.count {
+        fixes.append(#"{"timestamp":"2026-01-01T12:00:00+0100","coordinate":{"latitude":\#(json(values[i])),"longitude":\#(json(values[i + 1]))},"horizontalAccuracy":\#(json(values[i + 2]))}"#)
+        i += 3
+    }
+    let (distance, limit, duration) = (values.first.map(json) ?? "0", values.dropFirst().first.map(json) ?? "0", values.dropFirst(2).first.map(json) ?? "0")
+    write("[\(fixes.joined(separator: ","))]", suffix: "-location.json") { fixesPath in
+        let name = fixesPath.split(separator: "/").last.map(String.init) ?? fixesPath
+        let task = #"{"_class":"ORKTaskResult","results":[{"_class":"ORKStepResult","identifier":"6mwt","results":[{"_class":"ORKFileResult","identifier":"location","fileName":"\#(name)"}]},"#
+            + #"{"_class":"ORKStepResult","identifier":"timed.walk.trial1","results":[{"_class":"ORKTimedWalkResult","distanceInMeters":\#(distance),"timeLimit":\#(limit),"duration":\#(duration)}]}]}"#
+        write(task, suffix: "-walk.json") { path in
+            var parameters = AnalyzerParameters()
+            parameters.walkTest.maximumHorizontalAccuracyMeters = values.dropFirst(3).first ?? 20
+            scoreAndDraw(path, .walkTest, parameters)
+        }
     }
 }
 

@@ -288,6 +288,7 @@ extension AnalyzerParameters {
         if let problem = voice.problem { return "[voice] " + problem }
         if let problem = gait.analysis.problem { return "[gait.analysis] " + problem }
         if let problem = tapping.problem { return "[tapping] " + problem }
+        if let problem = walkTest.problem { return "[walkTest] " + problem }
         return nil
     }
 }

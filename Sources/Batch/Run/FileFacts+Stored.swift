@@ -13,7 +13,7 @@ extension FileFacts {
               let category = object["category"]?.string.flatMap(Category.init(rawValue:)),
               let uploadManifest = object["uploadManifest"]?.bool, let motion = object["motion"]?.bool,
               let splResult = object["splResult"]?.bool, let dBHLResult = object["dBHLResult"]?.bool,
-              let rangeOfMotionResult = object["rangeOfMotionResult"]?.bool,
+              let rangeOfMotionResult = object["rangeOfMotionResult"]?.bool, let timedWalkResult = object["timedWalkResult"]?.bool,
               let audiogramRows = Self.integer(object["audiogramRows"]),
               let kindName = object["kindName"]?.string, let detail = object["detail"]?.string,
               let uploadItem = Self.optional(object["uploadItem"], \.string),
@@ -36,7 +36,7 @@ extension FileFacts {
         (self.uploadManifest, self.uploadItem, self.uploadMetadata) = (uploadManifest, uploadItem, uploadMetadata)
         (self.archiveEntries, self.namedFiles, self.tappingIdentifiers) = (archiveEntries, namedFiles, tappingIdentifiers)
         (self.motion, self.splResult, self.dBHLResult, self.audiogramRows) = (motion, splResult, dBHLResult, audiogramRows)
-        (self.rangeOfMotionResult, self.kindName, self.detail) = (rangeOfMotionResult, kindName, detail)
+        (self.rangeOfMotionResult, self.timedWalkResult, self.kindName, self.detail) = (rangeOfMotionResult, timedWalkResult, kindName, detail)
     }
 
     /// A whole number that an `Int` holds exactly.

@@ -60,6 +60,8 @@ struct FileFacts: Codable, Sendable, Hashable {
     var dBHLResult = false
     /// JSON: holds an `ORKRangeOfMotionResult`.
     var rangeOfMotionResult = false
+    /// JSON: holds an `ORKTimedWalkResult`.
+    var timedWalkResult = false
     /// An AUXU table's data rows.
     var audiogramRows = 0
     /// What the file is, for the unknown-files table (JSON without anything to analyse, text, …).
@@ -105,7 +107,8 @@ struct FileFacts: Codable, Sendable, Hashable {
             splResult = !contents.splMeterResults.isEmpty
             dBHLResult = !contents.dBHLResults.isEmpty
             rangeOfMotionResult = !contents.rangeOfMotionResults.isEmpty
-            if tappingIdentifiers.isEmpty && !motion && !splResult && !dBHLResult && !rangeOfMotionResult {  // described only when no analyzer applies
+            timedWalkResult = !contents.timedWalkResults.isEmpty
+            if tappingIdentifiers.isEmpty && !motion && !splResult && !dBHLResult && !rangeOfMotionResult && !timedWalkResult {  // described only when no analyzer applies
                 let description = FileDescription.describe(contents)
                 kindName = description.kind
                 detail = "no analyzer for \(description.kind) (\(description.dialect ?? contents.layout.name))"

@@ -68,7 +68,7 @@ enum UnitPlan {
         var plans: [AnalysisPlan] = []
         switch unit.shape {
         case .upload, .taskResult, .record:
-            var walking = false, resting = false, rangeOfMotion = false
+            var walking = false, resting = false, rangeOfMotion = false, walkTest = false
             let whole = unit.shape != .taskResult  // every member's results, not only the task result's own
             let names = memberNames(unit, members)
             let tasks = audioTasks(members, names)
@@ -77,6 +77,8 @@ enum UnitPlan {
             }
             for (path, facts) in members where facts.category != .audio {
                 plans += tappingPlans(facts, path)
+                // A timed walk's or six-minute walk's step: its walk test (and gait, as every walk).
+                if facts.timedWalkResult || (names[path] ?? []).contains(where: { WalkTestScorer.set(of: $0) != nil }) { walkTest = true }
                 if facts.motion {
                     // A range-of-motion step's recording is not a walk; the rest part of a walk (its
                     // step, column or name says so) is standing still: balance, not gait.
@@ -97,6 +99,7 @@ enum UnitPlan {
             if walking { plans.append(.plan(.gait, unit.path)) }
             if resting { plans.append(.plan(.balance, unit.path)) }
             if rangeOfMotion { plans.append(.plan(.rangeOfMotion, unit.path)) }
+            if walkTest { plans.append(.plan(.walkTest, unit.path)) }
             // An upload of a manifest alone, or a countdown recording, has nothing more to do.
             let nothingToScore = members.allSatisfy { $0.facts.uploadManifest || tasks[$0.path] == .countdown }
             if plans.isEmpty && !nothingToScore {

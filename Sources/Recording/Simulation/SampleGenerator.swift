@@ -6,7 +6,7 @@ import SignalProcessing
 
 /// The sample recordings: a 10 s walk, a 5 s standing device-motion record, pedometer, heart
 /// rate, location, touch, tapping results in both dialects, an SPL-meter result, a dB HL result,
-/// a CSV walk in the Oxford layout, a knee range-of-motion task and a 3 s synthetic "aaah".
+/// a CSV walk in the Oxford layout, a knee range-of-motion task, a timed walk and a 3 s synthetic "aaah".
 public struct SampleGenerator: Sendable {
     /// Writes `SampleData/`: one deterministic recording per kind into `folder` (created if
     /// missing), each file replaced only when complete. Same seed → byte-identical files.
@@ -63,6 +63,71 @@ public struct SampleGenerator: Sendable {
         files.append(("dbhl_tone_audiometry_result.json", writer.bytes(dBHLResult().researchKitJSON)))
         files.append(("walk_accelerometer.csv", oxfordCSV(walk)))
         files += try rangeOfMotionTask()
+        files += try timedWalkTask()
+        return files
+    }
+
+    /// ResearchKit's timed walk (docs/analyses.md §7.2), made without randomness: two 25-ft
+    /// (7.62 m) trials of 6 and 6.5 s, each with 100-Hz accelerometer items (110 steps/min),
+    /// pedometer updates once a second (cumulative, 0.7 m a step) and location fixes once a second
+    /// walking due north along a meridian (5 m accuracy; one fix of trial 2 at 65 m, which the
+    /// default 20-m limit leaves out) so that the fixes span exactly 7.62 m; the task result holds
+    /// the two ORKTimedWalkResults and the form's answers (no ankle-foot orthosis, no assistance).
+    func timedWalkTask() throws -> [(String, [UInt8])] {
+        var files: [(String, [UInt8])] = []
+        var stepResults: [JSONValue] = []
+        let metersPerDegree = Earth.meanRadiusMeters * .pi / 180
+        for (trial, (offset, duration)) in [(30.0, 6.0), (60.0, 6.5)].enumerated() {
+            let number = trial + 1
+            let begin = start.secondsSince1970 + 60 + offset
+            var motion = SensorSeries(kind: .accelerometer)
+            for i in 0...Int(duration * 100) {
+                let t = Double(i) / 100, phase = 2 * .pi * 110 / 60 * t
+                motion.append(numbers: [uptime + 60 + offset + t, begin + t, 0.05 * sin(phase / 2), 0, -1 + 0.3 * sin(phase)])
+            }
+            var pedometer = SensorSeries(kind: .pedometer, utcOffsetSeconds: start.utcOffsetSeconds)
+            for second in 1...Int(duration) {
+                let steps = (110.0 / 60 * Double(second)).rounded(.down)
+                pedometer.append(numbers: [begin, begin + Double(second), steps, steps * 0.7, .nan, .nan])
+            }
+            var location = SensorSeries(kind: .location, utcOffsetSeconds: start.utcOffsetSeconds)
+            let fixes = Int(duration.rounded(.up))
+            for fix in 0...fixes {
+                let north = 7.62 * Double(fix) / Double(fixes)
+                let accuracy = number == 2 && fix == 3 ? 65.0 : 5.0
+                location.append(numbers: [begin + Double(fix) * duration / Double(fixes), 51.75 + north / metersPerDegree, -1.25, accuracy, 60, 4, 0, 1.27, .nan])
+            }
+            let names = [("accel", motion, "accelerometer"), ("pedometer", pedometer, "pedometer"), ("location", location, "location")].map { type, series, identifier in
+                (name: "timed_walk_trial\(number)_\(type).json", series: series, identifier: identifier)
+            }
+            for file in names { files.append((file.name, try RecorderItemEncoder(kind: file.series.kind).document(file.series))) }
+            let from = DateString(secondsSince1970: begin, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+            let to = DateString(secondsSince1970: begin + duration, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+            let identifier = "timed.walk.trial\(number)"
+            let fileResults = names.map { file in
+                JSONValue.object(JSONObject([
+                    "_class": .string("ORKFileResult"), "identifier": .string(file.identifier), "startDate": .string(from), "endDate": .string(to),
+                    "userInfo": .object(JSONObject()), "contentType": .string("application/json"), "fileName": .string(file.name),
+                ]))
+            }
+            let result = TimedWalkResult(identifier: identifier, startDate: DateString(from), endDate: DateString(to),
+                                         distanceInMeters: 7.62, timeLimitSeconds: 180, durationSeconds: duration)
+            stepResults.append(.object(JSONObject([
+                "_class": .string("ORKStepResult"), "identifier": .string(identifier), "startDate": .string(from), "endDate": .string(to),
+                "userInfo": .object(JSONObject()), "isPreviousResult": .bool(false), "results": .array(fileResults + [result.researchKitJSON]),
+            ])))
+        }
+        let form = JSONValue.object(JSONObject([
+            "_class": .string("ORKStepResult"), "identifier": .string("timed.walk.form"), "userInfo": .object(JSONObject()),
+            "isPreviousResult": .bool(false),
+            "results": .array([QuestionAnswer(identifier: "timed.walk.form.afo", answer: .bool(false)).researchKitJSON,
+                               QuestionAnswer(identifier: "timed.walk.form.assistance", answer: .choices(["TIMED_WALK_QUESTION_2_CHOICE"])).researchKitJSON]),
+        ]))
+        let task = JSONValue.object(JSONObject([
+            "_class": .string("ORKTaskResult"), "identifier": .string("timedWalk"),
+            "taskRunUUID": .string("5A3D2C1B-0000-4000-8000-00000000A0B2"), "userInfo": .object(JSONObject()), "results": .array([form] + stepResults),
+        ]))
+        files.append(("timed_walk_task_result.json", JSONWriter().bytes(task)))
         return files
     }
 
@@ -88,7 +153,7 @@ public struct SampleGenerator: Sendable {
                 0, 0, 0, -1,
             ])
         }
-        let motionFile = "deviceMotion_RANGE_OF_MOTION-20260101120030.json"
+        let motionFile = "range_of_motion_deviceMotion.json"
         let begin = DateString(secondsSince1970: start.secondsSince1970 + 30, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
         let end = DateString(secondsSince1970: start.secondsSince1970 + 38, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
         let file = JSONValue.object(JSONObject([

@@ -49,6 +49,9 @@ public struct JSONContents: Sendable {
     public var tappingResults: [TappingResult] = []
     public var splMeterResults: [SPLMeterResult] = []
     public var rangeOfMotionResults: [RangeOfMotionResult] = []
+    public var timedWalkResults: [TimedWalkResult] = []
+    /// Form answers (scale, yes/no and choice questions) by question identifier, in file order.
+    public var questionAnswers: [QuestionAnswer] = []
     public var dBHLResults: [DBHLToneAudiometryResult] = []
     public var toneAudiometryResults: [ToneAudiometryResult] = []
     public var fileResults: [FileResultReference] = []
@@ -334,6 +337,8 @@ public struct JSONContents: Sendable {
         tappingResults += other.tappingResults
         splMeterResults += other.splMeterResults
         rangeOfMotionResults += other.rangeOfMotionResults
+        timedWalkResults += other.timedWalkResults
+        questionAnswers += other.questionAnswers
         dBHLResults += other.dBHLResults
         toneAudiometryResults += other.toneAudiometryResults
         fileResults += other.fileResults

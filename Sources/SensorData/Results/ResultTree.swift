@@ -88,6 +88,12 @@ struct ResultTreeWalker {
             var result = try RangeOfMotionResult.decode(object, path: at, reader: reader)
             if result.identifier?.isEmpty != false, let step { result.identifier = step }
             contents.rangeOfMotionResults.append(result)
+        case "ORKTimedWalkResult":
+            var result = try TimedWalkResult.decode(object, path: at, reader: reader)
+            if result.identifier?.isEmpty != false, let step { result.identifier = step }
+            contents.timedWalkResults.append(result)
+        case "ORKScaleQuestionResult", "ORKBooleanQuestionResult", "ORKChoiceQuestionResult":
+            contents.questionAnswers.append(try QuestionAnswer.decode(className ?? "", object, path: at, reader: reader))
         case "ORKdBHLToneAudiometryResult":
             contents.dBHLResults.append(try DBHLToneAudiometryResult.decode(object, path: at, reader: reader))
         case "ORKToneAudiometryResult":

@@ -1,0 +1,128 @@
+/// `ORKTimedWalkResult` (docs/formats.md §10.5): one trial of ResearchKit's timed walk
+/// (`timed.walk.trial1`, `timed.walk.turn.around`, `timed.walk.trial2`).
+public struct TimedWalkResult: Sendable, Hashable {
+    /// The step's identifier.
+    public var identifier: String?
+    /// When the step began, as recorded.
+    public var startDate: DateString?
+    /// When the step ended, as recorded.
+    public var endDate: DateString?
+    /// The distance the task asked for (not measured), m.
+    public var distanceInMeters: Double
+    /// The trial's time limit, s (ResearchKit writes CGFLOAT_MAX for none).
+    public var timeLimitSeconds: Double
+    /// The time the trial took, s.
+    public var durationSeconds: Double
+
+    public init(identifier: String? = nil, startDate: DateString? = nil, endDate: DateString? = nil,
+                distanceInMeters: Double, timeLimitSeconds: Double, durationSeconds: Double) {
+        self.identifier = identifier
+        self.startDate = startDate
+        self.endDate = endDate
+        self.distanceInMeters = distanceInMeters
+        self.timeLimitSeconds = timeLimitSeconds
+        self.durationSeconds = durationSeconds
+    }
+
+    /// Distance and duration finite; a time limit may be ResearchKit's "none" (a huge value) but not ∞.
+    static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> TimedWalkResult {
+        func finite(_ key: String) throws(ReadError) -> Double {
+            let value = try reader.number(object[key], path + key)
+            guard value.isFinite else { throw reader.error(.invalidValue("\(key) must be a finite number, found \(value)"), path + key) }
+            return value
+        }
+        return TimedWalkResult(
+            identifier: try reader.optionalString(object["identifier"], path + "identifier"),
+            startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
+            endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
+            distanceInMeters: try finite("distanceInMeters"), timeLimitSeconds: try finite("timeLimit"), durationSeconds: try finite("duration"))
+    }
+
+    /// `ORKTimedWalkResult` in dialect A.
+    public var researchKitJSON: JSONValue {
+        var object = JSONObject()
+        object.append("_class", .string("ORKTimedWalkResult"))
+        object.append("identifier", .string(identifier ?? ""))
+        object.append("startDate", startDate.map { .string($0.researchKitText) })
+        object.append("endDate", endDate.map { .string($0.researchKitText) })
+        object.append("userInfo", .object(JSONObject()))
+        object.append("distanceInMeters", .number(distanceInMeters))
+        object.append("timeLimit", .number(timeLimitSeconds))
+        object.append("duration", .number(durationSeconds))
+        return .object(object)
+    }
+}
+
+/// A form answer of a task (docs/formats.md §10.5): an `ORKScaleQuestionResult`,
+/// `ORKBooleanQuestionResult` or `ORKChoiceQuestionResult`, by its question's identifier.
+public struct QuestionAnswer: Sendable, Hashable {
+    public enum Answer: Sendable, Hashable {
+        /// `scaleAnswer`.
+        case number(Double)
+        /// `booleanAnswer`.
+        case bool(Bool)
+        /// `choiceAnswers`, each as its text (a number choice written as JSON writes it).
+        case choices([String])
+    }
+
+    /// The question's identifier (`6mwt.fatigue`, `timed.walk.form.afo`).
+    public var identifier: String
+    /// The answer; nil when the participant skipped the question.
+    public var answer: Answer?
+
+    public init(identifier: String, answer: Answer?) {
+        self.identifier = identifier
+        self.answer = answer
+    }
+
+    static func decode(_ className: String, _ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> QuestionAnswer {
+        let identifier = try reader.optionalString(object["identifier"], path + "identifier") ?? ""
+        switch className {
+        case "ORKScaleQuestionResult":
+            let value = try reader.optionalNumber(object["scaleAnswer"], path + "scaleAnswer")
+            if let value, !value.isFinite { throw reader.error(.invalidValue("scaleAnswer must be a finite number, found \(value)"), path + "scaleAnswer") }
+            return QuestionAnswer(identifier: identifier, answer: value.map(Answer.number))
+        case "ORKBooleanQuestionResult":
+            // The serializer writes an NSNumber: 0 or 1 (ResearchKit's own sample has 123: any non-zero is yes).
+            switch object["booleanAnswer"] {
+            case nil, .null?: return QuestionAnswer(identifier: identifier, answer: nil)
+            case .bool(let flag)?: return QuestionAnswer(identifier: identifier, answer: .bool(flag))
+            case .number(let number)? where number.isFinite: return QuestionAnswer(identifier: identifier, answer: .bool(number != 0))
+            case let other?: throw reader.error(.invalidValue("booleanAnswer must be true, false or a finite number, found \(JSONWriter().string(other))"), path + "booleanAnswer")
+            }
+        default:
+            guard let values = object["choiceAnswers"], values != .null else { return QuestionAnswer(identifier: identifier, answer: nil) }
+            var choices: [String] = []
+            for (index, value) in try reader.array(values, path + "choiceAnswers").enumerated() {
+                switch value {
+                case .string(let text): choices.append(text)
+                case .number(let number) where number.isFinite: choices.append(JSONWriter.number(number))
+                default: throw reader.error(.invalidValue("a choice answer must be a string or a finite number, found \(JSONWriter().string(value))"), "\(path)choiceAnswers[\(index)]")
+                }
+            }
+            return QuestionAnswer(identifier: identifier, answer: .choices(choices))
+        }
+    }
+
+    /// The answer as its ResearchKit result in dialect A.
+    public var researchKitJSON: JSONValue {
+        var object = JSONObject()
+        switch answer {
+        case .number(let value)?:
+            object.append("_class", .string("ORKScaleQuestionResult"))
+            object.append("scaleAnswer", .number(value))
+        case .bool(let flag)?:
+            object.append("_class", .string("ORKBooleanQuestionResult"))
+            object.append("booleanAnswer", .number(flag ? 1 : 0))
+        case .choices(let choices)?:
+            object.append("_class", .string("ORKChoiceQuestionResult"))
+            object.append("choiceAnswers", .array(choices.map { .string($0) }))
+        case nil:
+            object.append("_class", .string("ORKChoiceQuestionResult"))
+            object.append("choiceAnswers", .null)
+        }
+        object.append("identifier", .string(identifier))
+        object.append("userInfo", .object(JSONObject()))
+        return .object(object)
+    }
+}
