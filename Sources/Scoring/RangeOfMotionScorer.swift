@@ -61,7 +61,7 @@ public enum RangeOfMotionScorer {
             if let skipped = angles?.skipped, skipped > 0 { warnings.append(label + "\(skipped) sample(s) without a usable attitude left out") }
             if let difference = features.largestDifferenceFromStoredDegrees, difference > agreementDegrees {
                 warnings.append(label + "the recomputed angles differ from the stored ORKRangeOfMotionResult by up to \(difference.compactDescription)°"
-                    + " (the step's orientation may be the other one: --orientation)")
+                    + " (the step may have run in the other orientation: the parameter orientation)")
             }
             sets.append(FeatureSet(name: steps.count == 1 ? "researchKit" : "researchKit.\(index + 1)", features: features))
             // The angle over time as the step reports its extremes: start − the relative angle.

@@ -118,6 +118,8 @@ import Batch
             "score voice": ["score", "voice", wav],
             "score loudness": ["score", "loudness", wav],
             "score audiometry": ["score", "audiometry", sample + "/dbhl_tone_audiometry_result.json"],
+            "score rangeOfMotion": ["score", "rangeOfMotion", sample + "/range_of_motion_task_result.json"],
+            "score walkTest": ["score", "walkTest", sample + "/timed_walk_task_result.json"],
             "batch run": ["batch", "run", sample + "/tapping_results.json", "--db", folder.path("b.sqlite")],
             "report": ["report", "--db", folder.path("s.sqlite"), "--out", folder.path("report")],
             "record": ["record", "accelerometer", "--source", "simulate", "--fast", "--out", folder.path("rec")],

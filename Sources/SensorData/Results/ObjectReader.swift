@@ -24,6 +24,13 @@ struct ObjectReader {
         return number
     }
 
+    /// A required finite number: an overflowing literal (±∞) is refused naming the key.
+    func finiteNumber(_ value: JSONValue?, _ path: String) throws(ReadError) -> Double {
+        let number = try self.number(value, path)
+        guard number.isFinite else { throw error(.invalidValue("\(lastKey(path)) must be a finite number, found \(number)"), path) }
+        return number
+    }
+
     /// An optional number (absent or null → nil). Infinite values pass through (overflowing
     /// literals); callers decide what they mean.
     func optionalNumber(_ value: JSONValue?, _ path: String) throws(ReadError) -> Double? {

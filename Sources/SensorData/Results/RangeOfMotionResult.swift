@@ -33,11 +33,7 @@ public struct RangeOfMotionResult: Sendable, Hashable {
 
     /// Every angle required and finite (an overflowing literal is not an angle).
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> RangeOfMotionResult {
-        func angle(_ key: String) throws(ReadError) -> Double {
-            let value = try reader.number(object[key], path + key)
-            guard value.isFinite else { throw reader.error(.invalidValue("\(key) must be a finite angle in degrees, found \(value)"), path + key) }
-            return value
-        }
+        func angle(_ key: String) throws(ReadError) -> Double { try reader.finiteNumber(object[key], path + key) }
         return RangeOfMotionResult(
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),

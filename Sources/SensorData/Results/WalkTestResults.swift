@@ -26,11 +26,7 @@ public struct TimedWalkResult: Sendable, Hashable {
 
     /// Distance and duration finite; a time limit may be ResearchKit's "none" (a huge value) but not ∞.
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> TimedWalkResult {
-        func finite(_ key: String) throws(ReadError) -> Double {
-            let value = try reader.number(object[key], path + key)
-            guard value.isFinite else { throw reader.error(.invalidValue("\(key) must be a finite number, found \(value)"), path + key) }
-            return value
-        }
+        func finite(_ key: String) throws(ReadError) -> Double { try reader.finiteNumber(object[key], path + key) }
         return TimedWalkResult(
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
