@@ -47,10 +47,11 @@ public enum RangeOfMotionScorer {
             let recording = chosen.first { $0.step == step }
             let result = stored.first { $0.identifier == step } ?? (steps.count == 1 ? stored.first : nil)
             let series = recording?.series
-            let angles = series.flatMap { series in
-                RangeOfMotion.analyze(x: series["attitude.x"] ?? [], y: series["attitude.y"] ?? [], z: series["attitude.z"] ?? [],
-                                      w: series["attitude.w"] ?? [], orientation: parameters.orientation)
+            let relative = series.map { series in
+                RangeOfMotion.relativeAnglesDegrees(x: series["attitude.x"] ?? [], y: series["attitude.y"] ?? [], z: series["attitude.z"] ?? [],
+                                                    w: series["attitude.w"] ?? [], orientation: parameters.orientation)
             }
+            let angles = relative.flatMap { RangeOfMotion.analyze($0, orientation: parameters.orientation) }
             let features = RangeOfMotionFeatures(step: step, orientation: parameters.orientation, angles: angles, stored: result,
                                                  durationSeconds: series.flatMap { $0.time.count > 1 ? $0.time.last! - $0.time.first! : nil })
             if recording == nil {
@@ -66,10 +67,8 @@ public enum RangeOfMotionScorer {
             sets.append(FeatureSet(name: steps.count == 1 ? "researchKit" : "researchKit.\(index + 1)", features: features))
             // The angle over time as the step reports its extremes: start − the relative angle.
             var trace: (time: [Double], degrees: [Double]) = ([], [])
-            if let series, let start = angles?.startDegrees {
-                let relative = RangeOfMotion.relativeAnglesDegrees(x: series["attitude.x"] ?? [], y: series["attitude.y"] ?? [], z: series["attitude.z"] ?? [],
-                                                                   w: series["attitude.w"] ?? [], orientation: parameters.orientation).degrees
-                for (time, angle) in zip(series.time, relative) where !angle.isNaN {
+            if let series, let relative, let start = angles?.startDegrees {
+                for (time, angle) in zip(series.time, relative.degrees) where !angle.isNaN {
                     trace.time.append(time - series.time[0])
                     trace.degrees.append(start - angle)
                 }

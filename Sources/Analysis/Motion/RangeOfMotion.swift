@@ -104,7 +104,13 @@ public enum RangeOfMotion {
     /// The result of the attitudes `x`, `y`, `z`, `w` (one element per sample, in time order), or
     /// nil when no sample is usable. The columns are read up to the shortest one's length.
     public static func analyze(x: [Double], y: [Double], z: [Double], w: [Double], orientation: Orientation) -> Result? {
-        let (degrees, reference) = relativeAnglesDegrees(x: x, y: y, z: z, w: w, orientation: orientation)
+        analyze(relativeAnglesDegrees(x: x, y: y, z: z, w: w, orientation: orientation), orientation: orientation)
+    }
+
+    /// The result of relative angles as ``relativeAnglesDegrees(x:y:z:w:orientation:)`` gives them
+    /// (for the same `orientation`), or nil when there is no reference.
+    public static func analyze(_ relative: (degrees: [Double], reference: Quaternion?), orientation: Orientation) -> Result? {
+        let (degrees, reference) = relative
         guard let reference else { return nil }
         var newAngle = 0.0, maxAngle = 0.0, minAngle = 0.0
         var used = 0
