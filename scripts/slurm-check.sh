@@ -127,13 +127,16 @@ merge=$(sbatch --parsable --dependency=afterok:"$workers" -o "$work/out/job-merg
   "activetask batch merge --db $work/cluster/results.sqlite $work/cluster/shards/results-*.sqlite")
 victim="${workers}_1"
 # Midway: once task 1 has committed results (its store exists and holds rows), kill and requeue it.
-for _ in $(seq 600); do
+# A task commits every 64 results or 2 s, so the window between its first commit and its end is
+# short: polled every 0.1 s, and the loop ends early when the task is gone.
+for _ in $(seq 3000); do
   rows=$(python3 -c "
 import sqlite3, sys
 try: print(sqlite3.connect('file:$work/cluster/shards/results-1.sqlite?mode=ro', uri=True).execute('SELECT COUNT(*) FROM results').fetchone()[0])
 except Exception: print(0)" 2>/dev/null)
-  [ "$rows" -gt 0 ] && break
-  sleep 0.5
+  state=$(squeue -h -j "$victim" -o %T)
+  [ "$rows" -gt 0 ] || [ -z "$state" ] && break
+  sleep 0.1
 done
 state=$(squeue -h -j "$victim" -o %T)
 [ "$state" = "RUNNING" ] || { echo "slurm-check: task 1 is $state, not running, when it should be requeued" >&2; exit 1; }
