@@ -4,12 +4,13 @@
 # chromium (report screenshots), gcc + libebur128 (the loudness peer), espeak-ng + sox and a
 # Python venv with praat-parselmouth, librosa, opensmile, SciPy and pandas (Praat and librosa
 # parity, eGeMAPS agreement, IEC 61260-1 band levels, wide-table readers), and R
-# (read.csv of the wide table), dbus-daemon with python3-dbus and python3-gi (the BlueZ test
+# (read.csv of the wide table; with dplyr, tidyr, purrr, e1071 and pracma the mhealthtools peer of
+# Tests/Peers/mhealthtools), dbus-daemon with python3-dbus and python3-gi (the BlueZ test
 # service), tmux (the rendered screen of the hearing test), none of them runtime dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(pkg-config zlib1g-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev libdbus-1-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
-if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core dbus-daemon python3-dbus python3-gi tmux); fi
+if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core r-cran-dplyr r-cran-tidyr r-cran-purrr r-cran-tibble r-cran-rlang r-cran-magrittr r-cran-e1071 r-cran-pracma dbus-daemon python3-dbus python3-gi tmux); fi
 command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py, scripts/link-static.py
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,153 @@
+/// Empirical mode decomposition (Huang et al., "The empirical mode decomposition and the Hilbert
+/// spectrum for nonlinear and non-stationary time series analysis", Proc. R. Soc. Lond. A 454,
+/// 1998) as the R package EMD 1.5.9 computes it with the defaults mhealthtools uses
+/// (`emd(x, t, max.imf = k)`: periodic boundary, FMM-spline envelopes, stop rule "type1" — every
+/// |mean envelope| below tol = sd(x)·0.1² — or 20 sifts). The first sift of each IMF extends the
+/// extrema by four mirrored wave periods at either end; later sifts extend the signal
+/// periodically (docs/analyses.md §7.3).
+enum EmpiricalModeDecomposition {
+    /// Local extrema of `y`: plateaus as (first, last) index, minima and maxima in order, and
+    /// their count (EMD's `extrema`; sign changes of the non-zero differences).
+    struct Extrema {
+        var minima: [Int] = []
+        var maxima: [Int] = []
+        var count = 0
+    }
+
+    static func extrema(_ y: ArraySlice<Double>) -> Extrema {
+        let base = y.startIndex, n = y.count
+        var found = Extrema()
+        guard n >= 2 else { return found }
+        var positions: [Int] = [], signs: [Double] = []
+        for k in 0..<(n - 1) {
+            let s = y[base + k + 1] - y[base + k]
+            if s > 0 { positions.append(k); signs.append(1) } else if s < 0 { positions.append(k); signs.append(-1) }
+        }
+        var turns: [Int] = [], turnSigns: [Double] = []
+        for k in 0..<max(0, signs.count - 1) where signs[k] != signs[k + 1] {
+            turns.append(positions[k] + 1)
+            turnSigns.append(signs[k])
+        }
+        found.count = turns.count
+        for (i, start) in turns.enumerated() {
+            let end = i + 1 < turns.count ? turns[i + 1] - 1 : n - 2
+            let level = y[base + start]
+            var first = -1, last = -1
+            if start <= end {
+                for k in start...end where y[base + k] == level {
+                    if first < 0 { first = k }
+                    last = k
+                }
+            }
+            guard first >= 0 else { continue }
+            // R's unique(c(t(pairs))): a one-sample extremum appears once.
+            for index in first == last ? [first] : [first, last] {
+                if turnSigns[i] > 0 { found.maxima.append(index) } else { found.minima.append(index) }
+            }
+        }
+        return found
+    }
+
+    /// The intrinsic mode functions of `x` sampled at `t` (at most `maximum`; fewer when a
+    /// residue has two extrema or fewer), each as long as `x`.
+    static func decompose(_ x: [Double], at t: [Double], maximum: Int) -> [[Double]] {
+        precondition(x.count == t.count, "EMD: values and times of unequal lengths")
+        let tolerance = RArithmetic.standardDeviation(x) * (0.1 * 0.1)
+        var residue = x
+        var modes: [[Double]] = []
+        while modes.count < maximum, let mode = extract(residue, at: t, tolerance: tolerance) {
+            for i in residue.indices { residue[i] -= mode[i] }
+            modes.append(mode)
+        }
+        return modes
+    }
+
+    static let maximumSifts = 20
+
+    /// One IMF of `residue` (EMD's `extractimf`), nil when a sift meets two extrema or fewer.
+    static func extract(_ residue: [Double], at t: [Double], tolerance: Double) -> [Double]? {
+        let n = residue.count
+        var input = residue
+        for sift in 1...maximumSifts {
+            let found = extrema(input[...])
+            guard found.count > 2, !found.minima.isEmpty, !found.maxima.isEmpty else { return nil }
+            let lower: [Double], upper: [Double]
+            if sift == 1 {
+                lower = firstEnvelope(input, at: t, extrema: found.minima, other: found.maxima, minimum: true)
+                upper = firstEnvelope(input, at: t, extrema: found.maxima, other: found.minima, minimum: false)
+            } else {
+                (lower, upper) = periodicEnvelopes(input, at: t)
+            }
+            var converged = true
+            for i in 0..<n {
+                let mean = (lower[i] + upper[i]) / 2
+                if !(abs(mean) < tolerance) { converged = false }
+                input[i] -= mean
+            }
+            if converged || sift == maximumSifts { return input }
+        }
+        return nil
+    }
+
+    /// The first sift's envelope through the minima (or maxima) `indices`, the end sample added
+    /// when it lies beyond the nearest extrema, and four knots past either end spaced by the
+    /// estimated wave period, at the end values.
+    private static func firstEnvelope(_ input: [Double], at t: [Double], extrema indices: [Int], other: [Int], minimum: Bool) -> [Double] {
+        let n = input.count
+        let mins = minimum ? indices : other, maxs = minimum ? other : indices
+        let head = [t[0], t[mins[0]], t[maxs[0]]].sorted()
+        let headGaps = (head[1] - head[0], head[2] - head[1])
+        let tail = [t[mins.last!], t[maxs.last!], t[n - 1]].sorted()
+        let tailGaps = (tail[1] - tail[0], tail[2] - tail[1])
+        var knots = indices
+        let first = input[0], minFirst = input[mins[0]], maxFirst = input[maxs[0]]
+        let headPeriod: Double
+        if first <= minFirst && first <= maxFirst {
+            if minimum { knots.insert(0, at: 0) }
+            headPeriod = 2 * headGaps.0
+        } else if first >= minFirst && first >= maxFirst {
+            if !minimum { knots.insert(0, at: 0) }
+            headPeriod = 2 * headGaps.0
+        } else if first >= (minFirst + maxFirst) / 2 {
+            headPeriod = headGaps.1 + max(headGaps.1, 2 * headGaps.0)
+        } else {
+            headPeriod = headGaps.1 + max(headGaps.1, RArithmetic.round(1.5 * headGaps.0))
+        }
+        let last = input[n - 1], minLast = input[mins.last!], maxLast = input[maxs.last!]
+        let tailPeriod: Double
+        if last <= minLast && last <= maxLast {
+            if minimum { knots.append(n - 1) }
+            tailPeriod = 2 * tailGaps.1
+        } else if last >= minLast && last >= maxLast {
+            if !minimum { knots.append(n - 1) }
+            tailPeriod = 2 * tailGaps.1
+        } else if last >= (minLast + maxLast) / 2 {
+            tailPeriod = tailGaps.0 + max(tailGaps.0, 2 * tailGaps.1)
+        } else {
+            tailPeriod = tailGaps.0 + max(tailGaps.0, RArithmetic.round(1.5 * tailGaps.1))
+        }
+        let t0 = t[knots[0]], t1 = t[knots.last!]
+        var x: [Double] = [], y: [Double] = []
+        for k in stride(from: 4, through: 1, by: -1) { x.append(t0 - Double(k) * headPeriod); y.append(input[knots[0]]) }
+        for k in knots { x.append(t[k]); y.append(input[k]) }
+        for k in 1...4 { x.append(t1 + Double(k) * tailPeriod); y.append(input[knots.last!]) }
+        return FMMSpline(x: x, y: y)!.evaluate(t)
+    }
+
+    /// The later sifts' envelopes: the signal extended periodically by n − 1 samples at either
+    /// end (times extended by the cumulated intervals, in R's extended-precision `cumsum`),
+    /// splines through all the extended extrema, evaluated at `t`.
+    private static func periodicEnvelopes(_ input: [Double], at t: [Double]) -> (lower: [Double], upper: [Double]) {
+        let n = input.count
+        let extended = Array(input[..<(n - 1)]) + input + Array(input[1...])
+        let gaps = (1..<n).map { t[$0] - t[$0 - 1] }
+        let before = RArithmetic.cumulativeSum(gaps.reversed()).map { t[0] - $0 }.reversed()
+        let after = RArithmetic.cumulativeSum(gaps).map { t[n - 1] + $0 }
+        let times = Array(before) + t + after
+        let found = extrema(extended[...])
+        func envelope(_ indices: [Int]) -> [Double] {
+            FMMSpline(x: indices.map { times[$0] }, y: indices.map { extended[$0] })!.evaluate(t)
+        }
+        return (envelope(found.minima), envelope(found.maxima))
+    }
+}

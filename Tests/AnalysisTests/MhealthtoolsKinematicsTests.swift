@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+@testable import SensorData
+
+/// mhealthtools' kinematic features against mhealthtools itself (docs/analyses.md §7.3): the R
+/// code of Sage-Bionetworks/mhealthtools 4340b82 and the functions it calls from EMD 1.5.9,
+/// seewave 2.2.4 and statcomp 0.1.0 (Tests/Peers/mhealthtools), with Debian's dplyr, tidyr,
+/// purrr, e1071 1.7-13 and pracma 2.4.2, run by Rscript on the same samples.
+@Suite struct MhealthtoolsKinematicsTests {
+    typealias Triaxial = MhealthtoolsKinematics.Triaxial
+
+    /// The peer's rows keyed "sensor axis IMF window" (IMF and window "-" without EMD): name → value.
+    static func peer(_ task: MhealthtoolsKinematics.Task, accelerometer: Triaxial, gyroscope: Triaxial, gravity: Triaxial) throws -> [String: [String: Double]] {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (name, data) in [("accelerometer", accelerometer), ("gyroscope", gyroscope), ("gravity", gravity)] {
+            var text = "t,x,y,z\n"
+            for i in data.t.indices { text += [data.t[i], data.x[i], data.y[i], data.z[i]].map { String(format: "%.17g", $0) }.joined(separator: ",") + "\n" }
+            _ = try folder.write("\(name).csv", text)
+        }
+        let peers = SharedData.packageRoot.appendingPathComponent("Tests/Peers/mhealthtools")
+        let library = try installed.get()
+        let name = ["walk": "walk", "balance": "balance", "restTremor": "tremor", "kineticTremor": "kinetic_tremor"][task.rawValue]!
+        try run("/usr/bin/Rscript", [peers.appendingPathComponent("run.R").path, library, name, folder.url.path, folder.path("out.csv")])
+        let lines = try String(contentsOfFile: folder.path("out.csv"), encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines[0]
+        var rows: [String: [String: Double]] = [:]
+        for line in lines.dropFirst() {
+            let cell = Dictionary(uniqueKeysWithValues: zip(header, line))
+            let key = [cell["sensor"]!, cell["axis"]!, cell["IMF"] ?? "-", cell["window"] ?? "-"].joined(separator: " ")
+            var values: [String: Double] = [:]
+            for (column, text) in cell where !["sensor", "measurementType", "axis", "IMF", "window"].contains(column) {
+                values[column] = text == "NA" || text == "NaN" ? .nan : Double(text)
+            }
+            rows[key] = values
+        }
+        return rows
+    }
+
+    /// The cran/ subsets installed once per test process into .build/mhealthtools-r-library.
+    static let installed: Result<String, PeerFailure> = {
+        let peers = SharedData.packageRoot.appendingPathComponent("Tests/Peers/mhealthtools")
+        let library = SharedData.packageRoot.appendingPathComponent(".build/mhealthtools-r-library").path
+        do { try run("/bin/bash", [peers.appendingPathComponent("install.sh").path, library]) } catch { return .failure(error as? PeerFailure ?? PeerFailure(message: "\(error)")) }
+        return .success(library)
+    }()
+
+    static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PeerFailure(message: "\(tool) \(arguments.last ?? ""): \(stderr.suffix(3000))") }
+    }
+
+    struct PeerFailure: Error { var message: String }
+
+    /// Compares every feature of every row; returns the largest relative difference.
+    @discardableResult
+    static func compare(_ ours: MhealthtoolsKinematics, _ theirs: [String: [String: Double]], tolerance: Double = 1e-9) -> Double {
+        #expect(ours.error == nil, "\(ours.error ?? "")")
+        #expect(ours.rows.count == theirs.count, "rows: \(ours.rows.count) here, \(theirs.count) in mhealthtools")
+        var worst = 0.0, reported = 0
+        for row in ours.rows {
+            let key = [row.sensor.rawValue, row.axis, row.mode.map(String.init) ?? "-", row.window.map(String.init) ?? "-"].joined(separator: " ")
+            guard let expected = theirs[key] else { Issue.record("no mhealthtools row \(key)"); continue }
+            for (name, value) in zip(KinematicFeatures.names, row.features.values) {
+                guard let reference = expected[name] else { Issue.record("mhealthtools has no \(name)"); continue }
+                if reference.isNaN || value.isNaN {
+                    if reference.isNaN != value.isNaN, reported < 20 { reported += 1; Issue.record("\(key) \(name): \(value) here, \(reference) in mhealthtools") }
+                    continue
+                }
+                let difference = value == reference ? 0 : abs(value - reference) / max(abs(value), abs(reference))
+                worst = max(worst, difference)
+                if difference > tolerance, reported < 20 {
+                    reported += 1
+                    Issue.record("\(key) \(name): \(value) here, \(reference) in mhealthtools (relative \(difference))")
+                }
+            }
+        }
+        return worst
+    }
+
+    static func deviceMotion() throws -> (Triaxial, Triaxial, Triaxial) {
+        let contents = try JSONContents.read(SharedData.path("mpower/mhealthtools_device_motion.json"))
+        let series = try #require(contents.series.first?.series)
+        func triaxial(_ prefix: String) -> Triaxial {
+            Triaxial(t: series.time, x: series["\(prefix).x"]!, y: series["\(prefix).y"]!, z: series["\(prefix).z"]!)
+        }
+        return (triaxial("userAcceleration"), triaxial("rotationRate"), triaxial("gravity"))
+    }
+
+    @Test("mhealthtools' shared device-motion recording: every walk, balance, rest and kinetic tremor feature within 1e-9",
+          .enabled(if: Peer.r.runs && SharedData.runs, Peer.r.skipMessage), arguments: MhealthtoolsKinematics.Task.allCases)
+    func sharedRecording(task: MhealthtoolsKinematics.Task) throws {
+        guard Peer.r.require() != nil else { return }
+        let (accelerometer, gyroscope, gravity) = try Self.deviceMotion()
+        let ours = MhealthtoolsKinematics(task: task, accelerometer: accelerometer, gyroscope: gyroscope)
+        let worst = Self.compare(ours, try Self.peer(task, accelerometer: accelerometer, gyroscope: gyroscope, gravity: gravity))
+        print("mhealthtools \(task) on mhealthtools_device_motion.json: \(ours.rows.count) rows, largest relative difference \(worst)")
+    }
+
+    /// A simulated 30-s walk at about 100 Hz with jittered, out-of-order timestamps: steps at
+    /// 1.8 Hz and their harmonic, a 5-Hz tremor, noise; the gyroscope likewise.
+    static func simulatedWalk(seconds: Double = 30, rate: Double = 100, seed: UInt64 = 7) -> (Triaxial, Triaxial, Triaxial) {
+        var random = SeededRandom(seed: seed)
+        let n = Int(seconds * rate)
+        var t = (0..<n).map { 1000 + Double($0) / rate + 0.002 * (random.unit() - 0.5) }
+        t.swapAt(n / 3, n / 3 + 1)
+        func axis(_ a: Double, _ phase: Double) -> [Double] {
+            t.map { s in a * sin(2 * .pi * 1.8 * s + phase) + 0.4 * a * sin(2 * .pi * 3.6 * s) + 0.05 * sin(2 * .pi * 5 * s) + 0.02 * (random.unit() - 0.5) }
+        }
+        let accelerometer = Triaxial(t: t, x: axis(0.3, 0), y: axis(0.2, 1), z: axis(0.5, 2))
+        let gyroscope = Triaxial(t: t, x: axis(1.1, 0.5), y: axis(0.7, 1.5), z: axis(0.4, 2.5))
+        let gravity = Triaxial(t: t, x: t.map { 0.1 * sin($0) }, y: t.map { _ in -0.98 }, z: t.map { 0.05 * cos($0) })
+        return (accelerometer, gyroscope, gravity)
+    }
+
+    @Test("A simulated 30-s walk (jittered, one pair of samples out of order) and a 1.5-s one (shorter than a window: R recycles it): every feature within 1e-9",
+          .enabled(if: Peer.r.runs, Peer.r.skipMessage), arguments: [30.0, 1.5])
+    func simulatedWalks(seconds: Double) throws {
+        guard Peer.r.require() != nil else { return }
+        let (accelerometer, gyroscope, gravity) = Self.simulatedWalk(seconds: seconds)
+        for task in [MhealthtoolsKinematics.Task.walk, .balance] {
+            let ours = MhealthtoolsKinematics(task: task, accelerometer: accelerometer, gyroscope: gyroscope)
+            let worst = Self.compare(ours, try Self.peer(task, accelerometer: accelerometer, gyroscope: gyroscope, gravity: gravity))
+            print("mhealthtools \(task) on a simulated \(seconds)-s walk: \(ours.rows.count) rows, largest relative difference \(worst)")
+        }
+    }
+}
