@@ -66,6 +66,23 @@ import TestSupport
         #expect(row?[0] as Int? == 42 && row?[1] as String? == "from the manifest")
     }
 
+    @Test("4,500 feature columns (past SQLite's 2,000): the wide view is split into wide_tapping, wide_tapping_2 and wide_tapping_3, each with the identifiers first, together every column once")
+    func wideViewsSplit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let features = "{\"many\":{" + (0..<4_500).map { "\"f\($0)\":\($0)" }.joined(separator: ",") + "}}"
+        let store = try Self.store(folder.path("r.sqlite"), recording: "m.csv#r1", metadata: [("recordId", "r1")], features: features)
+        try store.refreshWideViews()
+        let columns = try DatabaseQueue(path: folder.path("r.sqlite")).read { db in
+            try ["wide_tapping", "wide_tapping_2", "wide_tapping_3"].map { view in try Row.fetchOne(db, sql: "SELECT * FROM \(view)")!.columnNames.map { $0 } }
+        }
+        let fixed = ["recordId"] + WideTable.identifierColumns
+        #expect(columns.allSatisfy { Array($0.prefix(fixed.count)) == fixed && $0.count <= WideTable.columnsPerView })
+        #expect(columns.flatMap { $0.dropFirst(fixed.count) } == (0..<4_500).map { "many.f\($0)" })
+        let value = try DatabaseQueue(path: folder.path("r.sqlite")).read { db in try Int.fetchOne(db, sql: #"SELECT "many.f4499" FROM wide_tapping_3"#) }
+        #expect(value == 4_499)
+    }
+
     @Test("a recording committed again unchanged keeps its row and run; new content, size, file count or metadata replaces them")
     func recordingRowsChangeOnlyWhenTheRecordingDoes() throws {
         let folder = try TemporaryFolder()

@@ -407,7 +407,7 @@ public final class ResultStore: Sendable {
             for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'wide\\_%' ESCAPE '\\'") {
                 try db.execute(sql: "DROP VIEW \(WideTable.identifier(name))")
             }
-            for table in tables { try db.execute(sql: table.viewSQL) }
+            for table in tables { for view in table.views { try db.execute(sql: view.sql) } }
         }
     }
 

@@ -9,7 +9,8 @@ import SensorData
 /// result does not have, or a non-finite number, is empty (CSV) or null (JSON). Series features
 /// (arrays) stay in the long export and the store.
 ///
-/// The same table is in the store as the view `wide_<analyzer>` (``ResultStore/refreshWideViews()``),
+/// The same table is in the store as the view `wide_<analyzer>` (``ResultStore/refreshWideViews()``;
+/// split into `wide_<analyzer>_2`, … past ``columnsPerView`` columns),
 /// so `pandas.read_sql("SELECT * FROM wide_gait", …)` and R's `DBI::dbReadTable` get it too.
 public struct WideTable: Sendable {
     public struct Column: Sendable, Hashable {
@@ -111,23 +112,34 @@ public struct WideTable: Sendable {
     }
 
     /// The view's SQL: the same rows and columns through SQLite's `json_extract` (booleans as 0/1).
-    var viewSQL: String {
-        let features = columns.map { column in
-            "json_extract(g.features, '$.\"\(Self.sqlString(column.featureSet))\".\"\(Self.sqlString(column.feature))\"') AS \(Self.identifier(column.name))"
-        }
+    /// The most columns one view holds: SQLite refuses a result with more than 2,000
+    /// (SQLITE_MAX_COLUMN), so a wider table is split into views `wide_<analyzer>`,
+    /// `wide_<analyzer>_2`, … each with the metadata and identifier columns first.
+    static let columnsPerView = 1_900
+
+    /// The views' names and CREATE statements.
+    var views: [(name: String, sql: String)] {
         let metadata = zip(metadataColumns, metadataHeaders).map { key, header in
             "(SELECT m.value FROM recording_metadata m WHERE m.recording = g.recording AND m.key = '\(Self.sqlString(key))') AS \(Self.identifier(header))"
         }
-        let selected = metadata + Self.identifierColumns.map { "g." + $0 } + features
-        return """
-            CREATE VIEW \(Self.identifier("wide_" + analyzer)) AS SELECT \(selected.joined(separator: ", ")) FROM (
-                SELECT COALESCE(MIN(c.path), r.recording) AS recording, json_group_array(c.path) AS paths, r.content_sha256,
-                       r.analyzer_version, r.parameters, r.status, r.error, r.features
-                FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
-                WHERE r.analyzer = '\(Self.sqlString(analyzer))'
-                GROUP BY r.id, \(ResultStore.metadataSignature("c.path"))) g
-            ORDER BY g.recording, g.parameters
-            """
+        let leading = metadata + Self.identifierColumns.map { "g." + $0 }
+        let perView = max(1, Self.columnsPerView - leading.count)
+        let features = columns.map { column in
+            "json_extract(g.features, '$.\"\(Self.sqlString(column.featureSet))\".\"\(Self.sqlString(column.feature))\"') AS \(Self.identifier(column.name))"
+        }
+        return stride(from: 0, to: max(1, features.count), by: perView).enumerated().map { part, start in
+            let name = "wide_" + analyzer + (part == 0 ? "" : "_\(part + 1)")
+            let selected = leading + features[start..<min(features.count, start + perView)]
+            return (name, """
+                CREATE VIEW \(Self.identifier(name)) AS SELECT \(selected.joined(separator: ", ")) FROM (
+                    SELECT COALESCE(MIN(c.path), r.recording) AS recording, json_group_array(c.path) AS paths, r.content_sha256,
+                           r.analyzer_version, r.parameters, r.status, r.error, r.features
+                    FROM results r LEFT JOIN recordings c ON c.content_sha256 = r.content_sha256
+                    WHERE r.analyzer = '\(Self.sqlString(analyzer))'
+                    GROUP BY r.id, \(ResultStore.metadataSignature("c.path"))) g
+                ORDER BY g.recording, g.parameters
+                """)
+        }
     }
 
     static func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
