@@ -20,6 +20,7 @@ public enum RecordingCharts {
             return [audiogram.plotted.svg(title: name + " — " + (audiogram.report.dialect ?? "audiogram"), legend: audiogram.legend)]
         case .loudness, .walkTest: return []
         case .balance(let balance): return motion(balance.recordings, steps: false)
+        case .tremor(let tremor): return motion(tremor.recordings, steps: false)
         case .rangeOfMotion(let score): return rangeOfMotion(score)
         }
     }

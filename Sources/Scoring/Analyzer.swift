@@ -6,7 +6,7 @@ import Synchronization
 /// result key: bump it whenever the analyzer's definitions change, and a resumed batch
 /// recomputes exactly its results.
 public enum Analyzer: String, Sendable, CaseIterable, Codable {
-    case tapping, gait, spl, voice, audiometry, loudness, balance, rangeOfMotion, walkTest
+    case tapping, gait, spl, voice, audiometry, loudness, balance, rangeOfMotion, walkTest, tremor
 
     /// 2 (spl): metered from the first sample, filters start in their steady state, Lmax no
     /// longer skips 5τ. 2 (gait): cadence disagreement and implausible-cadence warnings.
@@ -18,12 +18,14 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
     /// ±1,000 rad/s left out, with an implausibleValues warning; the dominant gait frequency
     /// through the segments' summed autocorrelation (within 4.2e-16 of before on real walks).
+    /// 4 (gait), 3 (balance): mhealthtools' walk and balance features (set `mhealthtools`).
     public var version: String {
         switch self {
         case .voice: "5"
-        case .tapping, .gait: "3"
-        case .spl, .audiometry, .balance: "2"
-        case .loudness, .rangeOfMotion, .walkTest: "1"
+        case .gait: "4"
+        case .tapping, .balance: "3"
+        case .spl, .audiometry: "2"
+        case .loudness, .rangeOfMotion, .walkTest, .tremor: "1"
         }
     }
 }
@@ -49,6 +51,8 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     public var rangeOfMotion = RangeOfMotionScorer.Parameters()
     /// The `walkTest` analyzer's parameters (a configuration's `[walkTest]` section).
     public var walkTest = WalkTestScorer.Parameters()
+    /// The `tremor` analyzer's parameters (a configuration's `[tremor]` section).
+    public var tremor = TremorScorer.Parameters()
     public init() {}
 
     /// The canonical JSON of one analyzer's parameters (keys sorted, shortest numbers): the
@@ -89,6 +93,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .balance: Self.canonical(balance)
         case .rangeOfMotion: Self.canonical(rangeOfMotion)
         case .walkTest: Self.canonical(walkTest)
+        case .tremor: Self.canonical(tremor)
         }
     }
 
@@ -114,6 +119,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .balance: copy.balance = try decoder.decode(BalanceScorer.Parameters.self, from: json)
         case .rangeOfMotion: copy.rangeOfMotion = try decoder.decode(RangeOfMotionScorer.Parameters.self, from: json)
         case .walkTest: copy.walkTest = try decoder.decode(WalkTestScorer.Parameters.self, from: json)
+        case .tremor: copy.tremor = try decoder.decode(TremorScorer.Parameters.self, from: json)
         }
         return copy
     }
@@ -150,6 +156,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .balance: return .balance(try BalanceScorer.score(unit, balance))
         case .rangeOfMotion: return .rangeOfMotion(try RangeOfMotionScorer.score(unit, rangeOfMotion))
         case .walkTest: return .walkTest(try WalkTestScorer.score(unit, walkTest))
+        case .tremor: return .tremor(try TremorScorer.score(unit, tremor))
         case .tapping: return .tapping(try TappingScorer.score(input(), tapping, context: unit.steps[target]))
         case .spl: return .spl(try SPLScorer.score(input(), spl))
         case .voice: return .voice(try VoiceScorer.score(input(), voice))

@@ -14,6 +14,9 @@ public enum BalanceScorer {
         public var lenient = false
         /// The motion analysis's parameters (sampling grid, gravity cutoff) the features use.
         public var analysis = GaitAnalysis.Parameters()
+        /// Also mhealthtools' balance features (`get_balance_features` with its defaults: no EMD, the
+        /// whole recording; docs/analyses.md §7.3), one set `mhealthtools` per rest recording.
+        public var mhealthtools = true
         public init() {}
 
         public var problem: String? { analysis.problem }
@@ -25,7 +28,9 @@ public enum BalanceScorer {
         reading.lenient = parameters.lenient
         reading.analysis = parameters.analysis
         let (recordings, readWarnings, _) = try GaitScorer.recordings(unit, reading)
-        let motion = recordings.filter { [.accelerometer, .deviceMotion].contains($0.series.kind) && !RangeOfMotionScorer.names([$0.step, $0.file]) }
+        let motion = recordings.filter {
+            [.accelerometer, .deviceMotion].contains($0.series.kind) && !RangeOfMotionScorer.names([$0.step, $0.file]) && !TremorScorer.names([$0.step, $0.file])
+        }
         // The rest parts; when none is named, the recordings nothing names at all (asked for as
         // balance, a recording no step, column or name calls a walk is scored as one standing).
         let named = motion.filter { $0.part == "rest" }
@@ -44,6 +49,11 @@ public enum BalanceScorer {
             let features = BalanceFeatures(durationSeconds: signal.time.count > 1 ? signal.time.last! - signal.time.first! : 0,
                                            sway: analysis.features.sway, tremor: analysis.features.tremor)
             sets.append(FeatureSet(name: rest.count == 1 ? "atk" : "atk.\(index + 1)", features: features))
+            if parameters.mhealthtools {
+                let (set, kinematicWarnings) = KinematicSummary.set(.balance, recording.series, name: rest.count == 1 ? "mhealthtools" : "mhealthtools.\(index + 1)")
+                sets.append(set)
+                warnings += kinematicWarnings.map { rest.count == 1 ? $0 : "\(index + 1): \($0)" }
+            }
         }
         if scored.count > 1 { warnings.append("\(scored.count) rest recordings, scored one set each in their order") }
         let usable = scored.contains { $0.analysis.hasTremorSpectrum }

@@ -14,6 +14,9 @@ public enum GaitScorer {
         public var lenient = false
         /// The gait analysis's own parameters (docs/analyses.md §2).
         public var analysis = GaitAnalysis.Parameters()
+        /// Also mhealthtools' walk features (`get_walk_features` with its defaults: 2 IMFs, 256-sample
+        /// windows; docs/analyses.md §7.3), one set `mhealthtools` per motion recording.
+        public var mhealthtools = true
         public init() {}
 
         public var problem: String? { analysis.problem }
@@ -26,7 +29,7 @@ public enum GaitScorer {
         let allMotion = recordings.filter { $0.series.kind == .accelerometer || $0.series.kind == .deviceMotion }
         // Standing still is the balance analyzer's, a range-of-motion step the rangeOfMotion analyzer's.
         let rangeOfMotion = allMotion.filter { RangeOfMotionScorer.names([$0.step, $0.file]) }
-        let motion = allMotion.filter { $0.part != "rest" && !RangeOfMotionScorer.names([$0.step, $0.file]) }
+        let motion = allMotion.filter { $0.part != "rest" && !RangeOfMotionScorer.names([$0.step, $0.file]) && !TremorScorer.names([$0.step, $0.file]) }
         let pedometers = recordings.filter { $0.series.kind == .pedometer }
         guard !motion.isEmpty || !pedometers.isEmpty else {
             if !rangeOfMotion.isEmpty {
@@ -50,6 +53,11 @@ public enum GaitScorer {
             // The pedometer joins the recording of its own step (or the only one).
             if let pedometer, motion.count == 1 || pedometer.label == name { set.append(features: pedometer.features) }
             sets.append(set)
+            if parameters.mhealthtools {
+                let (set, kinematicWarnings) = KinematicSummary.set(.walk, recording.series, name: motion.count == 1 ? "mhealthtools" : "mhealthtools." + name)
+                sets.append(set)
+                warnings += kinematicWarnings.map { motion.count == 1 ? $0 : "\(name): \($0)" }
+            }
         }
         if sets.isEmpty, let pedometer { sets.append(FeatureSet(name: "atk", features: pedometer.features)) }
         let usable = scored.contains { !$0.analysis.stepTimes.isEmpty || $0.analysis.hasTremorSpectrum }

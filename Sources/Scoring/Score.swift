@@ -16,6 +16,7 @@ public enum Score: Sendable {
     case balance(BalanceScore)
     case rangeOfMotion(RangeOfMotionScore)
     case walkTest(WalkTestScore)
+    case tremor(TremorScore)
 
     public var analyzer: Analyzer {
         switch self {
@@ -28,6 +29,7 @@ public enum Score: Sendable {
         case .balance: .balance
         case .rangeOfMotion: .rangeOfMotion
         case .walkTest: .walkTest
+        case .tremor: .tremor
         }
     }
 
@@ -43,6 +45,7 @@ public enum Score: Sendable {
         case .balance(let score): score.report
         case .rangeOfMotion(let score): score.report
         case .walkTest(let score): score.report
+        case .tremor(let score): score.report
         }
     }
 }

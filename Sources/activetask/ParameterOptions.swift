@@ -101,6 +101,13 @@ struct MotionAnalysisOptions: ParameterOptions {
     @Option(help: "Per-window cadence: hop, s (default \(p.cadenceHopSeconds)).") var cadenceHopSeconds: Double?
 }
 
+/// Whether gait and balance add mhealthtools' kinematic features (docs/analyses.md §7.3).
+struct KinematicOptions: ParameterOptions {
+    static let path: [String] = []
+
+    @Flag(inversion: .prefixedNo, help: "Add mhealthtools' walk or balance features as the set mhealthtools (EMD, per-window AR spectra; default on).") var mhealthtools: Bool?
+}
+
 struct SPLParameterOptions: ParameterOptions {
     static let path: [String] = []
 

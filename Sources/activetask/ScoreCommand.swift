@@ -11,8 +11,8 @@ import SensorData
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
-        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry, rangeOfMotion, walkTest.",
-        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self, ROM.self, WalkTest.self]
+        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry, rangeOfMotion, walkTest, tremor.",
+        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self, ROM.self, WalkTest.self, Tremor.self]
     )
 }
 
@@ -99,8 +99,9 @@ extension ScoreCommand {
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "CSV") var csv: MotionCSVOptions
         @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
+        @OptionGroup(title: "mhealthtools") var kinematics: KinematicOptions
 
-        func run() throws { try emit(options, .gait, [csv, analysis]) }
+        func run() throws { try emit(options, .gait, [csv, analysis, kinematics]) }
     }
 
     struct Balance: ParsableCommand {
@@ -111,8 +112,9 @@ extension ScoreCommand {
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
+        @OptionGroup(title: "mhealthtools") var kinematics: KinematicOptions
 
-        func run() throws { try emit(options, .balance, [analysis]) }
+        func run() throws { try emit(options, .balance, [analysis, kinematics]) }
     }
 
     struct ROM: ParsableCommand {
@@ -138,6 +140,18 @@ extension ScoreCommand {
         @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
 
         func run() throws { try emit(options, .walkTest, [parameters, analysis]) }
+    }
+
+    struct Tremor: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "tremor",
+            abstract: "ResearchKit's tremor task: per hand position mhealthtools' rest or kinetic tremor features and the 3.5–7.5 Hz dominant frequency and power.",
+            discussion: "Reads a task result with the accelerometer and device-motion files of its steps tremor.handInLap, tremor.handAtShoulderLength, tremor.handAtShoulderLengthWithElbowBent, tremor.handToNose and tremor.handQueenWave (each .left or .right), or recorder files ac1_acc … ac5_motion (docs/analyses.md §7.4): the still positions with mhealthtools' get_tremor_features, the moving ones with get_kinetic_tremor_features."
+        )
+
+        @OptionGroup var options: ScoreOptions
+        @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
+
+        func run() throws { try emit(options, .tremor, [analysis]) }
     }
 
     struct SPL: ParsableCommand {

@@ -104,6 +104,7 @@ import TestSupport
         case .balance: return count(parameters.balance)
         case .rangeOfMotion: return count(parameters.rangeOfMotion)
         case .walkTest: return count(parameters.walkTest)
+        case .tremor: return count(parameters.tremor)
         }
     }
 

@@ -71,47 +71,60 @@ extension StepAnalysis {
     /// Welch PSD (Hann, 4-s segments, 50 % overlap), axes summed.
     static func tremorFeatures(of motion: UniformMotion?, rateHz fs: Double) -> TremorFeatures {
         var set = TremorFeatures()
-        // Per axis a signal and what is subtracted from it first (gravity, or nothing).
-        let accel: [([Double], [Double]?)]? = motion.map { m in [(m.x, m.gx), (m.y, m.gy), (m.z, m.gz)] }
-        let gyro: [([Double], [Double]?)]? = motion?.rotation.map { [($0.x, nil), ($0.y, nil), ($0.z, nil)] }
-        let fields: [(WritableKeyPath<TremorFeatures, Double?>, WritableKeyPath<TremorFeatures, Double?>, WritableKeyPath<TremorFeatures, Double?>,
-                      WritableKeyPath<TremorFeatures, Double?>)] = [
-            (\.tremorDominantFrequencyHzAccel, \.tremorBandPower3To12MetersSquaredPerSecondToTheFourthAccel, \.tremorRelativeBandPowerAccel, \.tremorPeakProminenceAccel),
-            (\.tremorDominantFrequencyHzGyro, \.tremorBandPower3To12RadiansSquaredPerSecondSquaredGyro, \.tremorRelativeBandPowerGyro, \.tremorPeakProminenceGyro),
-        ]
-        for (axes, field) in zip([accel, gyro], fields) {
-            guard let axes, let first = axes.first, Double(first.0.count) / fs >= 5, fs >= 30 else { continue }
-            let highPass = Butterworth.highPass(order: 2, cutoffHz: 1, sampleRateHz: fs)
-            var frequencies: [Double] = []
-            var density: [Double] = []
-            for (signal, subtracted) in axes {
-                // Demeaned: the mean of the (difference) summed in order, then each value minus it.
-                precondition(subtracted.map { $0.count == signal.count } ?? true, "tremor: columns of unequal length")
-                let mean = signal.withUnsafeBufferPointer { a in
-                    guard let subtracted else { return a.reduce(0, +) }
-                    return subtracted.withUnsafeBufferPointer { b in (0..<a.count).reduce(0) { $0 + (a[$1] - b[$1]) } }
-                } / Double(signal.count)
-                let filtered = highPass.filtfilt(signal, minus: subtracted, offset: mean, padding: Int(clamping: fs))
-                guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(clamping: 4 * fs))) else { continue }
-                if density.isEmpty {
-                    (frequencies, density) = psd
-                } else {
-                    for k in density.indices { density[k] += psd.density[k] }
-                }
-            }
-            let df = frequencies.count > 1 ? frequencies[1] - frequencies[0] : 0
-            let band = frequencies.indices.filter { frequencies[$0] >= 3 && frequencies[$0] <= 12 }
-            let wide = frequencies.indices.filter { frequencies[$0] >= 1 && frequencies[$0] <= 20 }
-            guard let peak = band.max(by: { density[$0] < density[$1] }), df > 0 else { continue }
-            let offset = peak > 0 && peak < density.count - 1
-                ? Peaks.parabolicVertex(log(density[peak - 1]), log(density[peak]), log(density[peak + 1])).offset : 0
-            let bandPower = band.reduce(0) { $0 + density[$1] } * df
-            let widePower = wide.reduce(0) { $0 + density[$1] } * df
-            set[keyPath: field.0] = frequencies[peak] + offset * df
-            set[keyPath: field.1] = bandPower
-            set[keyPath: field.2] = widePower > 0 ? bandPower / widePower : nil
-            set[keyPath: field.3] = density[peak] / band.map { density[$0] }.statistic(Statistics.median)
+        if let accel = tremorPeak(motion.map(accelerationAxes), rateHz: fs, bandHz: 3...12) {
+            set.tremorDominantFrequencyHzAccel = accel.frequencyHz
+            set.tremorBandPower3To12MetersSquaredPerSecondToTheFourthAccel = accel.bandPower
+            set.tremorRelativeBandPowerAccel = accel.relativePower
+            set.tremorPeakProminenceAccel = accel.prominence
+        }
+        if let gyro = tremorPeak(motion.flatMap(rotationAxes), rateHz: fs, bandHz: 3...12) {
+            set.tremorDominantFrequencyHzGyro = gyro.frequencyHz
+            set.tremorBandPower3To12RadiansSquaredPerSecondSquaredGyro = gyro.bandPower
+            set.tremorRelativeBandPowerGyro = gyro.relativePower
+            set.tremorPeakProminenceGyro = gyro.prominence
         }
         return set
+    }
+
+    /// Per axis a signal and what is subtracted from it first: acceleration minus gravity.
+    static func accelerationAxes(_ m: UniformMotion) -> [([Double], [Double]?)] { [(m.x, m.gx), (m.y, m.gy), (m.z, m.gz)] }
+    /// The rotation rate's axes, when the recording has one.
+    static func rotationAxes(_ m: UniformMotion) -> [([Double], [Double]?)]? { m.rotation.map { [($0.x, nil), ($0.y, nil), ($0.z, nil)] } }
+
+    /// The peak of the axes' summed spectrum in `bandHz` (parabolically interpolated in log
+    /// power), the power in the band, its share of the power in 1–20 Hz, and the peak density over
+    /// the band's median; nil below 5 s or 30 Hz, or without a spectral line in the band.
+    static func tremorPeak(_ axes: [([Double], [Double]?)]?, rateHz fs: Double, bandHz: ClosedRange<Double>)
+        -> (frequencyHz: Double, bandPower: Double, relativePower: Double?, prominence: Double)?
+    {
+        guard let axes, let first = axes.first, Double(first.0.count) / fs >= 5, fs >= 30 else { return nil }
+        let highPass = Butterworth.highPass(order: 2, cutoffHz: 1, sampleRateHz: fs)
+        var frequencies: [Double] = []
+        var density: [Double] = []
+        for (signal, subtracted) in axes {
+            // Demeaned: the mean of the (difference) summed in order, then each value minus it.
+            precondition(subtracted.map { $0.count == signal.count } ?? true, "tremor: columns of unequal length")
+            let mean = signal.withUnsafeBufferPointer { a in
+                guard let subtracted else { return a.reduce(0, +) }
+                return subtracted.withUnsafeBufferPointer { b in (0..<a.count).reduce(0) { $0 + (a[$1] - b[$1]) } }
+            } / Double(signal.count)
+            let filtered = highPass.filtfilt(signal, minus: subtracted, offset: mean, padding: Int(clamping: fs))
+            guard let psd = try? Spectrum.welch(filtered, sampleRateHz: fs, segmentSize: min(filtered.count, Int(clamping: 4 * fs))) else { continue }
+            if density.isEmpty {
+                (frequencies, density) = psd
+            } else {
+                for k in density.indices { density[k] += psd.density[k] }
+            }
+        }
+        let df = frequencies.count > 1 ? frequencies[1] - frequencies[0] : 0
+        let band = frequencies.indices.filter { bandHz.contains(frequencies[$0]) }
+        let wide = frequencies.indices.filter { frequencies[$0] >= 1 && frequencies[$0] <= 20 }
+        guard let peak = band.max(by: { density[$0] < density[$1] }), df > 0 else { return nil }
+        let offset = peak > 0 && peak < density.count - 1
+            ? Peaks.parabolicVertex(log(density[peak - 1]), log(density[peak]), log(density[peak + 1])).offset : 0
+        let bandPower = band.reduce(0) { $0 + density[$1] } * df
+        let widePower = wide.reduce(0) { $0 + density[$1] } * df
+        return (frequencies[peak] + offset * df, bandPower, widePower > 0 ? bandPower / widePower : nil,
+                density[peak] / band.map { density[$0] }.statistic(Statistics.median))
     }
 }

@@ -68,7 +68,7 @@ enum UnitPlan {
         var plans: [AnalysisPlan] = []
         switch unit.shape {
         case .upload, .taskResult, .record:
-            var walking = false, resting = false, rangeOfMotion = false, walkTest = false
+            var walking = false, resting = false, rangeOfMotion = false, walkTest = false, tremor = false
             let whole = unit.shape != .taskResult  // every member's results, not only the task result's own
             let names = memberNames(unit, members)
             let tasks = audioTasks(members, names)
@@ -84,6 +84,8 @@ enum UnitPlan {
                     // step, column or name says so) is standing still: balance, not gait.
                     if RangeOfMotionScorer.names((names[path] ?? []) + [TaskFiles.name(of: path)]) {
                         rangeOfMotion = true
+                    } else if TremorScorer.names((names[path] ?? []) + [TaskFiles.name(of: path)]) {
+                        tremor = true
                     } else if GaitScorer.isRest(file: path, steps: names[path] ?? []) {
                         resting = true
                     } else {
@@ -100,6 +102,7 @@ enum UnitPlan {
             if resting { plans.append(.plan(.balance, unit.path)) }
             if rangeOfMotion { plans.append(.plan(.rangeOfMotion, unit.path)) }
             if walkTest { plans.append(.plan(.walkTest, unit.path)) }
+            if tremor { plans.append(.plan(.tremor, unit.path)) }
             // An upload of a manifest alone, or a countdown recording, has nothing more to do.
             let nothingToScore = members.allSatisfy { $0.facts.uploadManifest || tasks[$0.path] == .countdown }
             if plans.isEmpty && !nothingToScore {
@@ -135,12 +138,13 @@ enum UnitPlan {
     }
 
     /// The analyzer of a motion recording on its own: range of motion when its name says
-    /// `range.of.motion`, balance for the rest part of a walk (its name says `rest`), else gait —
+    /// `range.of.motion`, tremor when it is a tremor task's recorder file (`ac1_motion`, …), balance for the rest part of a walk (its name says `rest`), else gait —
     /// or the one motion analyzer the user selected when gait is not selected (nothing says the
     /// recording is a walk: what was asked for is run).
     private static func motionAnalyzer(_ path: String, selected: Set<Analyzer>?) -> Analyzer {
         let name = TaskFiles.name(of: path)
         if RangeOfMotionScorer.names([name]) { return .rangeOfMotion }
+        if TremorScorer.names([name]) { return .tremor }
         if GaitScorer.isRest(file: path) { return .balance }
         guard let selected, !selected.contains(.gait) else { return .gait }
         return selected.contains(.balance) ? .balance : selected.contains(.rangeOfMotion) ? .rangeOfMotion : .gait

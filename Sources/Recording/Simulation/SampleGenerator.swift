@@ -64,7 +64,63 @@ public struct SampleGenerator: Sendable {
         files.append(("walk_accelerometer.csv", oxfordCSV(walk)))
         files += try rangeOfMotionTask()
         files += try timedWalkTask()
+        files += try tremorTask()
         return files
+    }
+
+    /// ResearchKit's tremor task for the right hand (docs/analyses.md §7.4): its five 10-s
+    /// device-motion recordings at 100 Hz (`ac1_motion` … `ac5_motion`), each with a tremor of
+    /// known frequency on the user acceleration (0.02 g) and rotation rate (0.3 rad/s) — 5 Hz in
+    /// the lap, 6 Hz at shoulder length, 6.5 Hz with the elbow bent, 4.5 Hz to the nose and 5.5 Hz
+    /// in the queen wave, the two moving positions also with a 0.5-Hz arm movement — sensor noise,
+    /// and the task result whose steps tremor.<position>.right name the files. The noise has a
+    /// generator of its own: the files made after these are the same with or without them.
+    func tremorTask() throws -> [(String, [UInt8])] {
+        var random = SplitMix64(seed: 0x7E3A_0D1C)
+        let positions: [(step: String, tremorHz: Double, moving: Bool)] = [
+            ("handInLap", 5, false), ("handAtShoulderLength", 6, false), ("handAtShoulderLengthWithElbowBent", 6.5, false),
+            ("handToNose", 4.5, true), ("handQueenWave", 5.5, true),
+        ]
+        var files: [(String, [UInt8])] = []
+        var steps: [JSONValue] = []
+        for (index, position) in positions.enumerated() {
+            let offset = 60 + 15 * Double(index)
+            var series = SensorSeries(kind: .deviceMotion)
+            for i in 0..<1_000 {
+                let t = Double(i) / 100
+                let tremor = sin(2 * .pi * position.tremorHz * t), arm = position.moving ? sin(2 * .pi * 0.5 * t) : 0
+                series.append(numbers: [
+                    rounded(uptime + offset + t, 6), rounded(start.secondsSince1970 + offset + t, 6),
+                    0, 0, 0, 1,
+                    rounded(0.3 * tremor + 0.01 * random.normal(), 5), rounded(0.15 * tremor + 1.2 * arm, 5), rounded(0.01 * random.normal(), 5),
+                    0, rounded(-0.2 * arm, 5), -1,
+                    rounded(0.02 * tremor + 0.002 * random.normal(), 6), rounded(0.01 * tremor + 0.1 * arm, 6), rounded(0.002 * random.normal(), 6),
+                    0, 0, 0, -1,
+                ])
+            }
+            let fileName = "ac\(index + 1)_motion_right.json"
+            files.append((fileName, try RecorderItemEncoder(kind: .deviceMotion).document(series)))
+            let begin = DateString(secondsSince1970: start.secondsSince1970 + offset, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+            let end = DateString(secondsSince1970: start.secondsSince1970 + offset + 10, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+            let file = JSONValue.object(JSONObject([
+                "_class": .string("ORKFileResult"), "identifier": .string("ac\(index + 1)_motion"),
+                "startDate": .string(begin), "endDate": .string(end), "userInfo": .object(JSONObject()),
+                "contentType": .string("application/json"), "fileName": .string(fileName),
+            ]))
+            steps.append(.object(JSONObject([
+                "_class": .string("ORKStepResult"), "identifier": .string("tremor.\(position.step).right"),
+                "startDate": .string(begin), "endDate": .string(end), "userInfo": .object(JSONObject()),
+                "isPreviousResult": .bool(false), "results": .array([file]),
+            ])))
+        }
+        let begin = DateString(secondsSince1970: start.secondsSince1970 + 60, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+        let end = DateString(secondsSince1970: start.secondsSince1970 + 130, utcOffsetSeconds: start.utcOffsetSeconds).researchKitText
+        let task = JSONValue.object(JSONObject([
+            "_class": .string("ORKTaskResult"), "identifier": .string("tremorTest"),
+            "taskRunUUID": .string("5A3D2C1B-0000-4000-8000-00000000C0D1"), "startDate": .string(begin), "endDate": .string(end),
+            "userInfo": .object(JSONObject()), "results": .array(steps),
+        ]))
+        return files + [("tremor_task_result.json", JSONWriter().bytes(task))]
     }
 
     /// ResearchKit's timed walk (docs/analyses.md §7.2), made without randomness: two 25-ft

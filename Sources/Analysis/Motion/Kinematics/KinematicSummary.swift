@@ -1,0 +1,74 @@
+import SensorData
+
+/// One recording's mhealthtools kinematic features as the wide tables hold them (docs/analyses.md
+/// §7.3): per sensor, axis and IMF each feature under `<sensor>.<axis>.<feature>` (no EMD) or
+/// `<sensor>.<axis>.IMF<k>.<feature>` (the median over its windows, type 7, of the finite
+/// values); then mhealthtools' `error` when it extracted nothing. The rows themselves, one per
+/// window, are ``MhealthtoolsKinematics/rows``.
+public struct KinematicSummary: Sendable, Hashable, Encodable {
+    public var names: [String] = []
+    public var values: [Double] = []
+    public var error: String?
+
+    public init(_ kinematics: MhealthtoolsKinematics) {
+        error = kinematics.error
+        var groups: [String] = []
+        var members: [String: [KinematicFeatures]] = [:]
+        for row in kinematics.rows {
+            let group = "\(row.sensor.rawValue).\(row.axis)" + (row.mode.map { ".IMF\($0)" } ?? "")
+            if members[group] == nil { groups.append(group) }
+            members[group, default: []].append(row.features)
+        }
+        for group in groups {
+            let rows = members[group]!
+            for (index, name) in KinematicFeatures.names.enumerated() {
+                names.append("\(group).\(name)")
+                let finite = rows.map { $0.values[index] }.filter(\.isFinite).sorted()
+                values.append(finite.isEmpty ? .nan : RArithmetic.quantile7(sorted: finite, 0.5))
+            }
+        }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (name, value) in zip(names, values) { try container.encode(value, forKey: Key(stringValue: name)) }
+        if let error { try container.encode(error, forKey: Key(stringValue: "error")) }
+    }
+}
+
+extension MhealthtoolsKinematics.Triaxial {
+    /// The sensors mhealthtools reads from a recorder file: a device-motion file's
+    /// `userAcceleration` (accelerometer), `rotationRate` (gyroscope) and `gravity`; an
+    /// accelerometer file's x, y, z (accelerometer only); nil for any other.
+    public static func sensors(of series: SensorSeries) -> (accelerometer: Self?, gyroscope: Self?, gravity: Self?) {
+        let t = series.time
+        func triaxial(_ prefix: String) -> Self? {
+            guard let x = series[prefix + "x"], let y = series[prefix + "y"], let z = series[prefix + "z"] else { return nil }
+            return Self(t: t, x: x, y: y, z: z)
+        }
+        switch series.kind {
+        case .deviceMotion: return (triaxial("userAcceleration."), triaxial("rotationRate."), triaxial("gravity."))
+        case .accelerometer: return (triaxial(""), nil, nil)
+        default: return (nil, nil, nil)
+        }
+    }
+}
+
+extension KinematicSummary {
+    /// The set `name` of mhealthtools' `task` features of a recorder file, and the warnings
+    /// (prefixed `mhealthtools:`).
+    public static func set(_ task: MhealthtoolsKinematics.Task, _ series: SensorSeries, name: String) -> (set: FeatureSet, warnings: [String]) {
+        let sensors = MhealthtoolsKinematics.Triaxial.sensors(of: series)
+        let kinematics = MhealthtoolsKinematics(task: task, accelerometer: sensors.accelerometer, gyroscope: sensors.gyroscope)
+        var warnings = kinematics.warnings.map { "mhealthtools: " + $0 }
+        if let error = kinematics.error { warnings.append("mhealthtools: " + error) }
+        return (FeatureSet(name: name, features: KinematicSummary(kinematics)), warnings)
+    }
+}
