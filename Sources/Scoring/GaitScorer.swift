@@ -35,6 +35,9 @@ public enum GaitScorer {
             if !rangeOfMotion.isEmpty {
                 throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): only range-of-motion recordings (by their step or name): scored by the rangeOfMotion analyzer, not gait")
             }
+            if allMotion.contains(where: { TremorScorer.names([$0.step, $0.file]) }) {
+                throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): only tremor-task recordings (by their step or name): scored by the tremor analyzer, not gait")
+            }
             if !allMotion.isEmpty {
                 throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): only rest recordings (standing still, by their step, column or name): scored by the balance analyzer, not gait")
             }

@@ -49,10 +49,11 @@ import TestSupport
             switch value {
             case .number(let number): #expect(Double(stated) == number, "\(section).\(key): docs/batch.md says \(stated), Parameters \(number)")
             case .string(let text): #expect(stated == "\"\(text)\"", "\(section).\(key): docs/batch.md says \(stated), Parameters \(text)")
+            case .bool(let flag): #expect(stated == "\(flag)", "\(section).\(key): docs/batch.md says \(stated), Parameters \(flag)")
             default: Issue.record("\(section).\(key): \(value)")
             }
             checked += 1
         }
-        #expect(checked == 8)
+        #expect(checked == 9)
     }
 }

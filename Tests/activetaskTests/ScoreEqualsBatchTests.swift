@@ -10,7 +10,7 @@ import TestSupport
     /// `Parameters` types would show.
     static let configuration = """
         [batch]
-        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry", "rangeOfMotion", "walkTest"]
+        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry", "rangeOfMotion", "walkTest", "tremor"]
         audio = "both"
         [tapping]
         depressThreshold = 15
@@ -31,9 +31,13 @@ import TestSupport
         orientation = "landscape"
         [walkTest]
         maximumHorizontalAccuracyMeters = 30
+        [tremor.analysis]
+        gravityCutoffHz = 0.4
+        [gait]
+        mhealthtools = false
         """
 
-    @Test("for all nine analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
+    @Test("for all ten analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
     func scoreEqualsBatch() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -78,14 +82,15 @@ import TestSupport
         let defaults = AnalyzerParameters()
         let leaves: [Analyzer: [String]] = [
             .tapping: ["convention", "depressThreshold", "identifier"],
-            .gait: ["oxford", "timeColumn", "xColumn", "yColumn", "zColumn", "timeUnit", "accelerationUnit"] + Self.keys(defaults.gait.analysis),
-            .balance: Self.keys(defaults.balance.analysis),
+            .gait: ["oxford", "timeColumn", "xColumn", "yColumn", "zColumn", "timeUnit", "accelerationUnit", "mhealthtools"] + Self.keys(defaults.gait.analysis),
+            .balance: Self.keys(defaults.balance.analysis) + ["mhealthtools"],
             .spl: Self.keys(defaults.spl).filter { $0 != "lenient" },
             .voice: Self.keys(defaults.voice) + ["calibrationOffsetDecibels"],
             .loudness: Self.keys(defaults.loudness),
             .audiometry: Self.keys(defaults.audiometry).filter { $0 != "lenient" } + ["identifier"],
             .rangeOfMotion: Self.keys(defaults.rangeOfMotion),
             .walkTest: Self.keys(defaults.walkTest).filter { $0 != "analysis" } + Self.keys(defaults.walkTest.analysis),
+            .tremor: Self.keys(defaults.tremor.analysis),
         ]
         for analyzer in Analyzer.allCases {
             let help = try Run(["score", analyzer.rawValue, "--help"]).stdout

@@ -78,7 +78,7 @@ struct ScoreRealMPowerTests {
         let run = try Run(["score", "gait", "--json", folder.url.path])
         #expect(run.status == 0, "\(run.stderr)")
         let features = try #require(run.json?["features"] as? [String: [String: Any]])
-        #expect(Set(features.keys) == ["atk"])  // the outbound walk alone
+        #expect(Set(features.keys) == ["atk", "mhealthtools"])  // the outbound walk alone
         #expect(features["atk"]?["stepCount"] as? Int == 18)
         #expect(features["atk"]?["pedometerStepCount"] as? Int == 18)
 
