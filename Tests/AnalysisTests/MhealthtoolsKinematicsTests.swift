@@ -135,3 +135,75 @@ import TestSupport
         }
     }
 }
+
+/// Hostile samples (docs/reliability.md): numbers or null with a warning or mhealthtools' error,
+/// never a crash. Each case is a guard of MhealthtoolsKinematics or its EMD and AR spectrum.
+@Suite struct MhealthtoolsKinematicsHostileTests {
+    typealias Triaxial = MhealthtoolsKinematics.Triaxial
+
+    static func series(_ n: Int, time: (Int) -> Double = { Double($0) / 100 }, value: (Int) -> Double = { sin(Double($0) / 3) }) -> Triaxial {
+        let t = (0..<n).map(time), v = (0..<n).map(value)
+        return Triaxial(t: t, x: v, y: v.map { -$0 }, z: v.map { $0 * 0.5 })
+    }
+
+    @Test("a NaN in the accelerometer or the gyroscope: mhealthtools' own error, no rows")
+    func notANumber() {
+        var broken = Self.series(500)
+        broken.y[100] = .nan
+        let accelerometer = MhealthtoolsKinematics(task: .walk, accelerometer: broken, gyroscope: Self.series(500))
+        #expect(accelerometer.error == "Malformed accelerometer data" && accelerometer.rows.isEmpty)
+        let gyroscope = MhealthtoolsKinematics(task: .balance, accelerometer: Self.series(500), gyroscope: broken)
+        #expect(gyroscope.error == "Malformed gyroscope data" && gyroscope.rows.isEmpty)
+    }
+
+    @Test("one sample, or all at one time: no rate, a warning and no rows")
+    func noRate() {
+        let one = MhealthtoolsKinematics(task: .walk, accelerometer: Self.series(1), gyroscope: nil)
+        #expect(one.rows.isEmpty && one.warnings.contains { $0.contains("1 sample(s)") } && one.error != nil)
+        let sameTime = MhealthtoolsKinematics(task: .balance, accelerometer: Self.series(300, time: { _ in 5 }), gyroscope: nil)
+        #expect(sameTime.rows.isEmpty && sameTime.warnings.contains { $0.contains("no positive rate") })
+    }
+
+    @Test("times spanning beyond the double range (−1e308 … 1e308): a warning, no rows")
+    func hugeTimes() {
+        let huge = MhealthtoolsKinematics(task: .balance, accelerometer: Self.series(300, time: { $0 == 0 ? -1e308 : ($0 == 1 ? 1e308 : Double($0)) }), gyroscope: nil)
+        #expect(huge.rows.isEmpty && huge.warnings.contains { $0.contains("beyond the double range") }, "\(huge.warnings)")
+    }
+
+    @Test("repeated times with EMD (mhealthtools cannot spread the axes): a warning, no rows; without EMD the features")
+    func repeatedTimes() {
+        let repeated = Self.series(600, time: { Double($0 / 2) / 100 })
+        let walk = MhealthtoolsKinematics(task: .walk, accelerometer: repeated, gyroscope: nil)
+        #expect(walk.rows.isEmpty && walk.warnings.contains { $0.contains("repeated times") })
+        #expect(MhealthtoolsKinematics(task: .balance, accelerometer: repeated, gyroscope: nil).rows.count == 3)
+    }
+
+    @Test("a constant signal: EMD finds no IMF (a warning per axis), and without EMD the spectral features are null with a warning")
+    func constant() {
+        let still = Self.series(600, value: { _ in 0.25 })
+        let walk = MhealthtoolsKinematics(task: .walk, accelerometer: still, gyroscope: nil)
+        #expect(walk.rows.isEmpty && walk.warnings.filter { $0.contains("0 of 2 IMFs") }.count == 3, "\(walk.warnings)")
+        let balance = MhealthtoolsKinematics(task: .balance, accelerometer: still, gyroscope: nil)
+        #expect(balance.rows.count == 3 && balance.rows.allSatisfy { $0.features.frequency.allSatisfy(\.isNaN) && $0.features.energy.allSatisfy(\.isNaN) })
+        #expect(balance.rows.map { $0.features.time[0] } == [0.25, -0.25, 0.125])
+        #expect(balance.warnings.contains { $0.contains("3 series constant or too short for an AR spectrum") }, "\(balance.warnings)")
+    }
+
+    @Test("timestamps 1e-20 s apart and values of 1e300: numbers or NaN, no crash")
+    func extremes() {
+        let tight = MhealthtoolsKinematics(task: .walk, accelerometer: Self.series(700, time: { Double($0) * 1e-20 }), gyroscope: nil)
+        #expect(tight.error != nil || !tight.rows.isEmpty)
+        let large = MhealthtoolsKinematics(task: .walk, accelerometer: Self.series(700, value: { 1e300 * sin(Double($0)) }), gyroscope: nil)
+        #expect(!large.rows.isEmpty && large.rows.allSatisfy { $0.features.values.count == KinematicFeatures.names.count })
+    }
+
+    @Test("EMD's extrema and spline on a hand example: a plateau maximum counts once with both ends; ties in the knots are merged to their mean")
+    func emdPieces() {
+        let found = EmpiricalModeDecomposition.extrema([0, 1, 1, 0, -1, 0, 2, 0][...])
+        #expect(found.maxima == [1, 2, 6] && found.minima == [4] && found.count == 3)
+        // Through (0,0), (1,1), (1,3) → (1,2), (2,0): a parabola-free FMM cubic of three knots is the
+        // interpolant with the third divided differences' end conditions: at x = 1 it is 2.
+        let spline = FMMSpline(x: [0, 1, 1, 2], y: [0, 1, 3, 0])!
+        #expect(spline.x == [0, 1, 2] && spline.y == [0, 2, 0] && spline.evaluate([1])[0] == 2)
+    }
+}

@@ -15,34 +15,43 @@ enum EmpiricalModeDecomposition {
     }
 
     static func extrema(_ y: ArraySlice<Double>) -> Extrema {
-        let base = y.startIndex, n = y.count
         var found = Extrema()
-        guard n >= 2 else { return found }
-        var positions: [Int] = [], signs: [Double] = []
-        for k in 0..<(n - 1) {
-            let s = y[base + k + 1] - y[base + k]
-            if s > 0 { positions.append(k); signs.append(1) } else if s < 0 { positions.append(k); signs.append(-1) }
-        }
-        var turns: [Int] = [], turnSigns: [Double] = []
-        for k in 0..<max(0, signs.count - 1) where signs[k] != signs[k + 1] {
-            turns.append(positions[k] + 1)
-            turnSigns.append(signs[k])
-        }
-        found.count = turns.count
-        for (i, start) in turns.enumerated() {
-            let end = i + 1 < turns.count ? turns[i + 1] - 1 : n - 2
-            let level = y[base + start]
-            var first = -1, last = -1
-            if start <= end {
-                for k in start...end where y[base + k] == level {
-                    if first < 0 { first = k }
-                    last = k
-                }
+        y.withContiguousStorageIfAvailable { y in
+            let n = y.count
+            guard n >= 2 else { return }
+            // Turning points: where the sign of the non-zero differences changes, at the sample
+            // after the last difference of the old sign; the plateau runs from there while the
+            // value stays, up to the next turn (or the last difference).
+            var previousSign = 0.0, previousPosition = -1
+            var turns: [(start: Int, sign: Double)] = []
+            for k in 0..<(n - 1) {
+                let d = y[k + 1] - y[k]
+                let sign: Double = d > 0 ? 1 : (d < 0 ? -1 : 0)
+                guard sign != 0 else { continue }
+                if previousPosition >= 0, sign != previousSign { turns.append((previousPosition + 1, previousSign)) }
+                previousSign = sign
+                previousPosition = k
             }
-            guard first >= 0 else { continue }
-            // R's unique(c(t(pairs))): a one-sample extremum appears once.
-            for index in first == last ? [first] : [first, last] {
-                if turnSigns[i] > 0 { found.maxima.append(index) } else { found.minima.append(index) }
+            found.count = turns.count
+            for (i, turn) in turns.enumerated() {
+                let end = i + 1 < turns.count ? turns[i + 1].start - 1 : n - 2
+                let level = y[turn.start]
+                var first = -1, last = -1
+                if turn.start <= end {
+                    for k in turn.start...end where y[k] == level {
+                        if first < 0 { first = k }
+                        last = k
+                    }
+                }
+                guard first >= 0 else { continue }
+                // R's unique(c(t(pairs))): a one-sample extremum appears once.
+                if turn.sign > 0 {
+                    found.maxima.append(first)
+                    if last != first { found.maxima.append(last) }
+                } else {
+                    found.minima.append(first)
+                    if last != first { found.minima.append(last) }
+                }
             }
         }
         return found

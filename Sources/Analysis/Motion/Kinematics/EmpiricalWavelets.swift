@@ -32,17 +32,19 @@ enum EmpiricalWavelets {
         for k in 0..<(mids.count - 1) {
             let wn1 = mids[k] == 0 ? 0.00001 : mids[k], wn2 = mids[k + 1]
             var phi = [Double](repeating: 0, count: n)
+            // β is used only in the transition bands (R computes it everywhere and keeps those).
             for i in 0..<n {
                 let a = abs(w[i])
-                let b1 = beta((1 / (2 * gamma * wn1)) * (a - (1 - gamma) * wn1))
-                let b2 = beta((1 / (2 * gamma * wn2)) * (a - (1 - gamma) * wn2))
+                let inLower = (1 - gamma) * wn1 <= a && a <= (1 + gamma) * wn1
                 if wn2 != Double.pi {
                     if (1 + gamma) * wn1 <= a && a <= (1 - gamma) * wn2 { phi[i] = 1 }
-                    if (1 - gamma) * wn2 <= a && a <= (1 + gamma) * wn2 { phi[i] = cos(Double.pi * b2 / 2) }
-                    if (1 - gamma) * wn1 <= a && a <= (1 + gamma) * wn1 { phi[i] = sin(Double.pi * b1 / 2) }
+                    if (1 - gamma) * wn2 <= a && a <= (1 + gamma) * wn2 {
+                        phi[i] = cos(Double.pi * beta((1 / (2 * gamma * wn2)) * (a - (1 - gamma) * wn2)) / 2)
+                    }
+                    if inLower { phi[i] = sin(Double.pi * beta((1 / (2 * gamma * wn1)) * (a - (1 - gamma) * wn1)) / 2) }
                 } else {
                     if a <= (1 - gamma) * wn1 { phi[i] = 1 }
-                    if (1 - gamma) * wn1 <= a && a <= (1 + gamma) * wn1 { phi[i] = cos(Double.pi * b1 / 2) }
+                    if inLower { phi[i] = cos(Double.pi * beta((1 / (2 * gamma * wn1)) * (a - (1 - gamma) * wn1)) / 2) }
                     phi[i] = 1 - phi[i]
                 }
             }

@@ -114,13 +114,17 @@ public struct KinematicFeatures: Sendable, Hashable {
     /// pracma's `trapz` over the frequencies in each band (both edges included), by its
     /// polygon-area formula.
     static func bandEnergies(freq: [Double], pdf: [Double]) -> [Double] {
-        bandStarts.map { start in
+        // The frequencies increase: each band's are one run, found from the previous band's start.
+        var first = 0
+        return bandStarts.map { start in
             let end = start + 0.5
-            let band = freq.indices.filter { freq[$0] >= start && freq[$0] <= end }
-            let m = band.count
+            while first < freq.count, freq[first] < start { first += 1 }
+            var past = first
+            while past < freq.count, freq[past] <= end { past += 1 }
+            let m = past - first
             guard m > 1 else { return 0 }
-            let x = band.map { freq[$0] }, y = band.map { pdf[$0] }
-            let xp = x + x.reversed(), yp = [Double](repeating: 0, count: m) + y.reversed()
+            let x = freq[first..<past], y = pdf[first..<past]
+            let xp = Array(x) + x.reversed(), yp = [Double](repeating: 0, count: m) + y.reversed()
             let n = 2 * m
             let p1 = RArithmetic.sum((0..<(n - 1)).map { xp[$0] * yp[$0 + 1] }) + xp[n - 1] * yp[0]
             let p2 = RArithmetic.sum((1..<n).map { xp[$0] * yp[$0 - 1] }) + xp[0] * yp[n - 1]
