@@ -5,6 +5,7 @@
 #   LIB     an R library holding the cran/ subsets (install.sh puts them there)
 #   TASK    walk | balance | tremor | kinetic_tremor (get_<TASK>_features with its defaults)
 #   IN_DIR  accelerometer.csv, gyroscope.csv, gravity.csv: columns t,x,y,z
+# Also OUT.csv.outliers.csv: tag_outlier_windows(gravity, 256, 0.5), one row per window.
 args <- commandArgs(trailingOnly = TRUE)
 .libPaths(c(args[[1]], .libPaths()))
 suppressPackageStartupMessages({ library(magrittr) })
@@ -21,3 +22,6 @@ if (!is.null(features$error)) {
   for (column in names(out)) if (is.numeric(out[[column]])) out[[column]] <- sprintf("%.17g", out[[column]])
   write.csv(out, args[[4]], row.names = FALSE, quote = FALSE)
 }
+# The outlier-window tag on the windows of the EMD tasks (256 samples, half overlap).
+tags <- tag_outlier_windows(read("gravity"), window_length = 256, window_overlap = 0.5)
+write.csv(as.data.frame(tags), paste0(args[[4]], ".outliers.csv"), row.names = FALSE)

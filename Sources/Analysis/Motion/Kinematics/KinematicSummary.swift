@@ -3,15 +3,22 @@ import SensorData
 /// One recording's mhealthtools kinematic features as the wide tables hold them (docs/analyses.md
 /// §7.3): per sensor, axis and IMF each feature under `<sensor>.<axis>.<feature>` (no EMD) or
 /// `<sensor>.<axis>.IMF<k>.<feature>` (the median over its windows, type 7, of the finite
-/// values); then mhealthtools' `error` when it extracted nothing. The rows themselves, one per
+/// values); with EMD on device motion the gravity windows and those mhealthtools tags "Phone
+/// rotated within window" (`gravityWindowCount`, `phoneRotatedWindowCount`); then mhealthtools'
+/// `error` when it extracted nothing. The rows themselves, one per
 /// window, are ``MhealthtoolsKinematics/rows``.
 public struct KinematicSummary: Sendable, Hashable, Encodable {
     public var names: [String] = []
     public var values: [Double] = []
     public var error: String?
+    /// Windows of the gravity samples, and those in which the phone rotated (EMD tasks on device motion).
+    public var gravityWindowCount: Int?
+    public var phoneRotatedWindowCount: Int?
 
     public init(_ kinematics: MhealthtoolsKinematics) {
         error = kinematics.error
+        gravityWindowCount = kinematics.rotatedWindows?.count
+        phoneRotatedWindowCount = kinematics.rotatedWindows?.filter { $0 }.count
         var groups: [String] = []
         var members: [String: [KinematicFeatures]] = [:]
         for row in kinematics.rows {
@@ -39,6 +46,10 @@ public struct KinematicSummary: Sendable, Hashable, Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for (name, value) in zip(names, values) { try container.encode(value, forKey: Key(stringValue: name)) }
+        if let gravityWindowCount, let phoneRotatedWindowCount {
+            try container.encode(gravityWindowCount, forKey: Key(stringValue: "gravityWindowCount"))
+            try container.encode(phoneRotatedWindowCount, forKey: Key(stringValue: "phoneRotatedWindowCount"))
+        }
         if let error { try container.encode(error, forKey: Key(stringValue: "error")) }
     }
 }
@@ -66,7 +77,7 @@ extension KinematicSummary {
     /// (prefixed `mhealthtools:`).
     public static func set(_ task: MhealthtoolsKinematics.Task, _ series: SensorSeries, name: String) -> (set: FeatureSet, warnings: [String]) {
         let sensors = MhealthtoolsKinematics.Triaxial.sensors(of: series)
-        let kinematics = MhealthtoolsKinematics(task: task, accelerometer: sensors.accelerometer, gyroscope: sensors.gyroscope)
+        let kinematics = MhealthtoolsKinematics(task: task, accelerometer: sensors.accelerometer, gyroscope: sensors.gyroscope, gravity: sensors.gravity)
         var warnings = kinematics.warnings.map { "mhealthtools: " + $0 }
         if let error = kinematics.error { warnings.append("mhealthtools: " + error) }
         return (FeatureSet(name: name, features: KinematicSummary(kinematics)), warnings)

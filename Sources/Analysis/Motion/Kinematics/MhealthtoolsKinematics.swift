@@ -44,6 +44,10 @@ public struct MhealthtoolsKinematics: Sendable, Hashable {
     }
 
     public var rows: [Row] = []
+    /// Per window of the gravity samples (EMD tasks with a gravity series: device motion), whether
+    /// the phone rotated in it — mhealthtools' `tag_outlier_windows(gravity, 256, 0.5)`, "Phone
+    /// rotated within window" when an axis of gravity changes sign.
+    public var rotatedWindows: [Bool]?
     /// mhealthtools' error for the whole recording (`Malformed accelerometer data`, …), nil when
     /// features were extracted.
     public var error: String?
@@ -53,9 +57,10 @@ public struct MhealthtoolsKinematics: Sendable, Hashable {
     public static let windowLength = 256
     public static let windowOverlap = 0.5
 
-    public init(task: Task, accelerometer: Triaxial?, gyroscope: Triaxial?) {
+    public init(task: Task, accelerometer: Triaxial?, gyroscope: Triaxial?, gravity: Triaxial? = nil) {
         if let accelerometer, !accelerometer.allFinite { error = "Malformed accelerometer data"; return }
         if let gyroscope, !gyroscope.allFinite { error = "Malformed gyroscope data"; return }
+        if task.modes > 1, let gravity { rotatedWindows = Self.rotatedWindows(gravity: gravity) }
         for (sensor, data) in [(Sensor.accelerometer, accelerometer), (.gyroscope, gyroscope)] {
             guard let data else { continue }
             extract(sensor, data, modes: task.modes)
@@ -123,11 +128,13 @@ public struct MhealthtoolsKinematics: Sendable, Hashable {
 
     /// mhealthtools' `tag_outlier_windows(gravity, 256, 0.5)`: per window of the gravity
     /// samples in file order, whether an axis changes sign ("Phone rotated within window").
-    public static func rotatedWindows(gravity: Triaxial) -> [Bool] {
+    static func rotatedWindows(gravity: Triaxial) -> [Bool] {
         let axes = [gravity.x, gravity.y, gravity.z].map { windows($0, shape: .rectangle) }
         return (0..<(axes[0].count)).map { w in
             axes.contains { axis in
                 let window = axis[w]
+                // R's max and min: NaN wins; sign(NaN) != sign(NaN) is NA, dropped by any(na.rm = TRUE).
+                guard !window.contains(where: \.isNaN) else { return false }
                 let sign = { (v: Double) -> Double in v > 0 ? 1 : (v < 0 ? -1 : 0) }
                 return sign(window.max()!) != sign(window.min()!)
             }
