@@ -14,7 +14,8 @@ value (a level, a feature, a count) so a fast wrong answer shows.
 Inputs are made in --work (default /tmp/activetask-peers) from fixed seeds: 1 h and 10 min of
 48 kHz mono 16-bit noise, 10 min of 48 kHz stereo 16-bit noise, 1 h of 100 Hz accelerometer
 items (walking alternating with rest, ResearchKit JSON), and a batch corpus of --batch-runs task
-runs (`activetask generate-corpus`, default 100). Real recordings come from ../shared/data
+runs (`activetask generate-corpus`, default 100), and device-motion walks of 30 s and 1 h for the
+mhealthtools rows (JSON for the toolkit, CSV for mhealthtools in R). Real recordings come from ../shared/data
 (mPower tapping, the mPower walk, the four sustained-vowel WAVs).
 
 Prints one table: seconds per side, speed ratio (peer time / toolkit time; > 1: the toolkit is
@@ -393,11 +394,63 @@ def make_inputs(work, tool, batch_runs):
                              for a, b, c, d in zip(t, rng.normal(0, 0.01, t.size), rng.normal(0, 0.01, t.size), z)))
             f.write("]}")
     files["gait"] = str(gait)
+    for seconds in (30, 3600):
+        files[f"mhealthtools{seconds}"] = str(motion_walk(work / f"mhealthtools-walk-{seconds}s", seconds))
     corpus = work / f"corpus-{batch_runs}"
     if not corpus.exists():
         subprocess.run([tool, "generate-corpus", "--runs", str(batch_runs), "--out", str(corpus)], check=True, stdout=subprocess.DEVNULL)
     files["corpus"] = str(corpus)
     return files
+
+
+def motion_walk(folder, seconds):
+    """A device-motion walk at 100 Hz (1.8 steps/s, ±1 ms jitter, noise; gravity tilting slowly)
+    as ResearchKit JSON for the toolkit and as the three t,x,y,z CSVs the mhealthtools peer
+    reads (Tests/Peers/mhealthtools/run.R), the same six-digit values in both."""
+    import numpy as np
+    if (folder / "deviceMotion.json").exists():
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(11)
+    n = int(seconds * 100)
+    t = np.round(1000 + np.arange(n) / 100 + rng.uniform(-0.001, 0.001, n), 6)
+    s = 2 * np.pi * 1.8 * t
+    user = np.round([0.1 * np.sin(s / 2) + rng.normal(0, 0.01, n), rng.normal(0, 0.05, n),
+                     0.3 * np.sin(s) + 0.08 * np.sin(2 * s + 0.6) + rng.normal(0, 0.01, n)], 6)
+    rotation = np.round([0.5 * np.sin(s / 2 + 0.3) + rng.normal(0, 0.02, n), 0.3 * np.sin(s) + rng.normal(0, 0.02, n),
+                         rng.normal(0, 0.02, n)], 6)
+    gravity = np.round([0.1 * np.sin(0.2 * t), np.full(n, -0.98), np.full(n, 0.05)], 6)
+    for name, values in (("accelerometer", user), ("gyroscope", rotation), ("gravity", gravity)):
+        with open(folder / f"{name}.csv", "w") as f:
+            f.write("t,x,y,z\n")
+            f.writelines(f"{a:.6f},{b:.6f},{c:.6f},{d:.6f}\n" for a, b, c, d in zip(t, *values))
+    xyz = lambda v, i: f'{{"x":{v[0][i]:.6f},"y":{v[1][i]:.6f},"z":{v[2][i]:.6f}}}'  # noqa: E731
+    with open(folder / "deviceMotion.json", "w") as f:
+        f.write("[" + ",".join(f'{{"timestamp":{t[i]:.6f},"attitude":{{"x":0,"y":0,"z":0,"w":1}},"rotationRate":{xyz(rotation, i)},'
+                               f'"gravity":{xyz(gravity, i)},"userAcceleration":{xyz(user, i)},'
+                               f'"magneticField":{{"x":0,"y":0,"z":0,"accuracy":-1}}}}' for i in range(n)) + "]")
+    return folder
+
+
+def mhealthtools_r(folder, library, timeout):
+    """mhealthtools' get_walk_features run by Rscript on `folder`'s CSVs (one CPU): seconds, peak MB,
+    and the check (the median over windows of the accelerometer's x, IMF 1, mean.tm); None when
+    it did not finish within `timeout` seconds."""
+    import csv
+    import statistics
+    command = ["taskset", "-c", "0", "Rscript", str(ROOT / "Tests/Peers/mhealthtools/run.R"), library, "walk", str(folder), str(folder / "r.csv")]
+    try:
+        seconds, peak, _, _ = wall_and_peak(["timeout", str(timeout)] + command)
+    except subprocess.CalledProcessError:
+        return None
+    with open(folder / "r.csv") as f:
+        values = [float(r["mean.tm"]) for r in csv.DictReader(f) if r["sensor"] == "accelerometer" and r["axis"] == "x" and r["IMF"] == "1"]
+    return {"seconds": seconds, "peakResidentMB": peak, "check": statistics.median(values)}
+
+
+def mhealthtools_ours(tool, folder):
+    seconds, peak, out, _ = wall_and_peak(tool + ["score", "gait", "--json", str(folder / "deviceMotion.json")])
+    return {"seconds": seconds, "peakResidentMB": peak, "check": json.loads(out)["features"]["mhealthtools"]["accelerometer.x.IMF1.mean.tm"]}
 
 
 # ---------------------------------------------------------------- driver
@@ -614,6 +667,21 @@ def main():
     if wanted("gait"):
         ours, theirs = alternated(lambda: child(workloads + ["gait", files["gait"]]), lambda: peer("gait", files["gait"]))
         row("gait, 1 h of 100 Hz accelerometer", ours, theirs, "pdkit 1.4", "≥ 10×", lambda r, o: r >= 10)
+    if wanted("mhealthtools"):
+        library = str(ROOT / ".build/mhealthtools-r-library")
+        subprocess.run(["bash", str(ROOT / "Tests/Peers/mhealthtools/install.sh"), library], check=True)
+        folder = pathlib.Path(files["mhealthtools30"])
+        ours, theirs = alternated(lambda: mhealthtools_ours(tool, folder), lambda: mhealthtools_r(folder, library, 3600))
+        row("mhealthtools walk features, 30-s device-motion walk (score gait: also the atk set)", ours, theirs,
+            "mhealthtools in R", "≥ 10×", lambda r, o: r >= 10)
+        folder = pathlib.Path(files["mhealthtools3600"])
+        ours = mhealthtools_ours(tool, folder)
+        limit = 1800
+        theirs = mhealthtools_r(folder, library, limit)
+        note = ""
+        if theirs is None:
+            theirs, note = {"seconds": float(limit), "check": None}, f"R stopped after {limit} s unfinished: its time and the ratio are lower bounds"
+        row("mhealthtools walk features, 1 h of 100-Hz device motion", ours, theirs, "mhealthtools in R", "≥ 10×", lambda r, o: r >= 10, note)
     walk = SHARED / "mpower/pdkit_mpower_gait.json"
     if wanted("json") and walk.exists():
         ours, theirs = alternated(lambda: child(workloads + ["json", str(walk)]), lambda: peer("json", walk, repeats=501))

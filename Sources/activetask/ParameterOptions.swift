@@ -105,7 +105,7 @@ struct MotionAnalysisOptions: ParameterOptions {
 struct KinematicOptions: ParameterOptions {
     static let path: [String] = []
 
-    @Flag(inversion: .prefixedNo, help: "Add mhealthtools' walk or balance features as the set mhealthtools (EMD, per-window AR spectra; default on).") var mhealthtools: Bool?
+    @Flag(inversion: .prefixedNo, help: "Add mhealthtools' walk (gait) or balance features as the set mhealthtools (docs/analyses.md §7.3; default \(defaults.gait.mhealthtools ? "on" : "off")).") var mhealthtools: Bool?
 }
 
 struct SPLParameterOptions: ParameterOptions {

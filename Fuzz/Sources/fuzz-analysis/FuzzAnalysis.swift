@@ -2,7 +2,8 @@
 // a stream of numbers — NaN, ±∞, ±1e308, subnormals, −0, 1e-20, repeated and decreasing values,
 // or any raw Double — that becomes a valid file of that kind (a float WAV at any header rate,
 // accelerometer items, taps, SPL readings, a dB HL result, a range-of-motion step's device motion
-// and result, a walk test's location fixes and timed-walk result) and the scorer's options; the file goes
+// and result, a walk test's location fixes and timed-walk result, a tremor step's device motion) and
+// the scorer's options; the file goes
 // through the scorer and the HTML page with its charts, as `score … --html` does.
 import Analysis
 import Scoring
@@ -52,7 +53,7 @@ func json(_ value: Double) -> String {
 
 func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var numbers = HostileNumbers(bytes: FuzzInput.bytes(data, count))
-    let kind = numbers.byte() % 7
+    let kind = numbers.byte() % 8
     var values: [Double] = []
     while !numbers.exhausted, values.count < 4_096 { values.append(numbers.next()) }
     let options = (values.first ?? 1, values.dropFirst().first ?? 35)
@@ -63,6 +64,7 @@ func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case 3: readings(values, options)
     case 4: rangeOfMotion(values)
     case 5: walkTest(values)
+    case 6: tremor(values)
     default: audiogram(values)
     }
     return 0
@@ -165,6 +167,27 @@ func walkTest(_ values: [Double]) {
             parameters.walkTest.maximumHorizontalAccuracyMeters = values.dropFirst(3).first ?? 20
             scoreAndDraw(path, .walkTest, parameters)
         }
+    }
+}
+
+/// Device-motion items (time, user acceleration, rotation rate, gravity from the numbers) of a
+/// tremor step, scored by tremor as the moving hand-to-nose position (mhealthtools' EMD) and as
+/// the still hand-in-lap one, and by balance (its mhealthtools set).
+func tremor(_ values: [Double]) {
+    var items: [String] = []
+    var i = 0
+    while i + 10 <= values.count {
+        let v = values[i..<(i + 10)].map(json)
+        items.append(#"{"timestamp":\#(v[0]),"attitude":{"x":0,"y":0,"z":0,"w":1},"userAcceleration":{"x":\#(v[1]),"y":\#(v[2]),"z":\#(v[3])},"rotationRate":{"x":\#(v[4]),"y":\#(v[5]),"z":\#(v[6])},"gravity":{"x":\#(v[7]),"y":\#(v[8]),"z":\#(v[9])}}"#)
+        i += 10
+    }
+    write("[\(items.joined(separator: ","))]", suffix: "-tremor-motion.json") { motionPath in
+        let name = motionPath.split(separator: "/").last.map(String.init) ?? motionPath
+        for position in ["handToNose", "handInLap"] {
+            let task = #"{"_class":"ORKTaskResult","results":[{"_class":"ORKStepResult","identifier":"tremor.\#(position).left","results":[{"_class":"ORKFileResult","identifier":"ac1_motion","fileName":"\#(name)"}]}]}"#
+            write(task, suffix: "-tremor.json") { path in scoreAndDraw(path, .tremor) }
+        }
+        scoreAndDraw(motionPath, .balance)
     }
 }
 
