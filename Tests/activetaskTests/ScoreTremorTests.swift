@@ -12,7 +12,7 @@ import TestSupport
         ("handToNose", 4.5, true), ("handQueenWave", 5.5, true),
     ]
 
-    @Test("per position: the constructed tremor frequency within 0.01 Hz (acceleration and rotation rate), mhealthtools' rest features (6 × 86, no IMF) for the still positions and kinetic ones (two IMFs) for the moving")
+    @Test("per position: the constructed tremor frequency within 0.01 Hz (acceleration and rotation rate), mhealthtools' rest features (6 × 86, no IMF) for the still positions and kinetic ones (two IMFs, the gravity windows) for the moving")
     func positions() throws {
         let run = try Run(["score", "tremor", "--json", Self.task])
         #expect(run.status == 0, "\(run.stderr)")
@@ -26,7 +26,14 @@ import TestSupport
             }
             #expect((atk["relativeBandPower3_5To7_5Accel"] as? Double ?? 0) > 0.95, "\(position)")
             let mhealthtools = try #require(sets["mhealthtools.\(position).right"], "\(position)")
-            #expect(mhealthtools.count == (moving ? 2 : 1) * 6 * 86, "\(position): \(mhealthtools.count)")
+            // With EMD also the gravity windows and those the phone rotated in: gravity's y swings with
+            // the 0.5-Hz arm movement, changing sign in every 2.56-s window.
+            let expected: Int = moving ? 2 * 6 * 86 + 2 : 6 * 86
+            #expect(mhealthtools.count == expected, "\(position): \(mhealthtools.count)")
+            if moving {
+                let windows = mhealthtools["gravityWindowCount"] as? Int, rotated = mhealthtools["phoneRotatedWindowCount"] as? Int
+                #expect(windows == 6 && rotated == 6, "\(position)")
+            }
             #expect(mhealthtools[moving ? "gyroscope.z.IMF2.EnergyInBand24_5" : "gyroscope.z.EnergyInBand24_5"] is Double, "\(position)")
         }
     }

@@ -8,11 +8,15 @@ import SensorData
 /// `error` when it extracted nothing. The rows themselves, one per
 /// window, are ``MhealthtoolsKinematics/rows``.
 public struct KinematicSummary: Sendable, Hashable, Encodable {
+    /// The feature names, `<sensor>.<axis>[.IMF<k>].<mhealthtools' name>`.
     public var names: [String] = []
+    /// Their values, in the unit of the mhealthtools feature (NaN: undefined, null in outputs).
     public var values: [Double] = []
+    /// mhealthtools' error when it extracted nothing (`Malformed accelerometer data`, …).
     public var error: String?
-    /// Windows of the gravity samples, and those in which the phone rotated (EMD tasks on device motion).
+    /// Windows of the gravity samples (EMD tasks on device motion), count.
     public var gravityWindowCount: Int?
+    /// Those windows in which an axis of gravity changes sign ("Phone rotated within window"), count.
     public var phoneRotatedWindowCount: Int?
 
     public init(_ kinematics: MhealthtoolsKinematics) {
