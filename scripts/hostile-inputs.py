@@ -10,6 +10,7 @@ resident memory, and the first line of the error or the result. Exits 1 if any r
 """
 
 import json
+import math
 import os
 import struct
 import subprocess
@@ -40,6 +41,17 @@ def items(count):
     return ("[" + ",".join(parts) + "]").encode()
 
 
+def device_motion(seconds, rate):
+    """A still phone's device-motion items with a 5-Hz tremor, `seconds` at `rate` Hz (mhealthtools' EMD and windows at scale)."""
+    parts = []
+    for i in range(int(seconds * rate)):
+        t = i / rate
+        w = math.sin(2 * math.pi * 5 * t)
+        parts.append('{"timestamp":%.5f,"attitude":{"x":0,"y":0,"z":0,"w":1},"rotationRate":{"x":%.5f,"y":0.01,"z":0},'
+                     '"gravity":{"x":0,"y":0,"z":-1},"userAcceleration":{"x":%.5f,"y":0,"z":0.001}}' % (t, 0.3 * w, 0.02 * w))
+    return ("[" + ",".join(parts) + "]").encode()
+
+
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/activetask")
     tapping = open(os.path.join(SAMPLE, "tapping_results.json"), encoding="utf-8").read()
@@ -61,6 +73,8 @@ def main():
         ("non-UTF-8 byte in a string", "latin1.json", tapping.replace("TappedButtonRight", "TappedButton\udce9", 1).encode("utf-8", "surrogateescape"), ["info", "FILE"], True),
         ("10^7-digit TapCoordinate", "huge-coordinate.json",
          tapping.replace('"{237.9, 423.5}"', '"{' + "7" * 10_000_000 + ', 423.5}"').encode(), ["score", "tapping", "FILE"], True),
+        ("1 h of 200-Hz device motion (mhealthtools' walk features: EMD, 5,624 windows per IMF)", "deviceMotion_1h.json",
+         device_motion(3600, 200), ["score", "gait", "FILE"], False),
         ("flattened archive with a ../ entry", "archive.json",
          json.dumps({"info.json": {"taskRun": "x", "item": "tapping", "files": []}, "tapping_results.json": json.loads(tapping),
                      "../escape.json": accel}).encode(), ["unpack", "FILE", "--out", "OUT"], True),
@@ -86,7 +100,7 @@ def main():
                 message = lines[0].replace(folder + "/", "")
             else:  # a result: the lines that say what was read
                 shown = [line.strip() for line in run.stdout.decode("utf-8", "replace").splitlines()
-                         if any(key in line for key in ("kind", "samples", "stepCount ", "infiniteValues", "frames"))]
+                         if any(key in line for key in ("kind", "samples", "stepCount ", "infiniteValues", "frames", "IMF1.mean.tm"))]
                 message = " / ".join(shown[:4])
             crashed = run.returncode < 0 or run.returncode > 3
             unclear = refused and (run.returncode != 3 or file_name not in message)
