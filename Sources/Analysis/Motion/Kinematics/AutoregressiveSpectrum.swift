@@ -70,32 +70,33 @@ enum AutoregressiveSpectrum {
         }
         let variance = (order == 0 ? r[0] : variances[order - 1]) * Double(n) / Double(n - (order + 1))
         guard order > 0 else { return Array(repeating: variance, count: frequencyCount) }
-        let a = coefficients[order - 1]
+        let a = coefficients[((order - 1) * maxOrder)..<((order - 1) * maxOrder + order)]
+        let base = a.startIndex
         return (0..<frequencyCount).map { k in
             var cs = 0.0, sn = 0.0
             for j in 0..<order {
                 let (c, s) = order <= orderLimit
                     ? (table.cos[k * orderLimit + j], table.sin[k * orderLimit + j])
                     : (cos(2 * Double.pi * frequencies[k] * Double(j + 1)), sin(2 * Double.pi * frequencies[k] * Double(j + 1)))
-                cs += c * a[j]
-                sn += s * a[j]
+                cs += c * a[base + j]
+                sn += s * a[base + j]
             }
             return variance / ((1 - cs) * (1 - cs) + sn * sn)
         }
     }
 
     /// Levinson's recursion on the autocovariances r₀…r_p as R's `eureka`: the coefficients of
-    /// every order 1…p (row l − 1 holds order l's l coefficients) and each order's innovations
-    /// variance.
-    static func levinson(_ r: [Double], order p: Int) -> (coefficients: [[Double]], variances: [Double]) {
-        var f = [[Double]](repeating: [], count: p)
+    /// every order 1…p (order l's l coefficients at [(l − 1)·p, (l − 1)·p + l)) and each order's
+    /// innovations variance.
+    static func levinson(_ r: [Double], order p: Int) -> (coefficients: [Double], variances: [Double]) {
+        var f = [Double](repeating: 0, count: p * p)
         var variances = [Double](repeating: 0, count: p)
         var a = [Double](repeating: 0, count: p + 1)
         var v = r[0], d = r[1]
         a[1] = 1
-        f[0] = [r[1] / v]
-        var q = f[0][0] * r[1]
-        variances[0] = (1 - f[0][0] * f[0][0]) * r[0]
+        f[0] = r[1] / v
+        var q = f[0] * r[1]
+        variances[0] = (1 - f[0] * f[0]) * r[0]
         guard p > 1 else { return (f, variances) }
         for l in 2...p {
             a[l] = -d / v
@@ -111,18 +112,17 @@ enum AutoregressiveSpectrum {
                 if 2 * l1 != l - 2 { a[l2 + 1] *= 1 + a[l] }
             }
             v += a[l] * d
-            var row = [Double](repeating: 0, count: l)
-            row[l - 1] = (r[l] - q) / v
-            for j in 1...(l - 1) { row[j - 1] = f[l - 2][j - 1] + row[l - 1] * a[l - j + 1] }
-            f[l - 1] = row
-            variances[l - 1] = variances[l - 2] * (1 - row[l - 1] * row[l - 1])
+            let row = (l - 1) * p, previous = (l - 2) * p
+            f[row + l - 1] = (r[l] - q) / v
+            for j in 1...(l - 1) { f[row + j - 1] = f[previous + j - 1] + f[row + l - 1] * a[l - j + 1] }
+            variances[l - 1] = variances[l - 2] * (1 - f[row + l - 1] * f[row + l - 1])
             if l == p { break }
             d = 0
             q = 0
             for i in 1...l {
                 let k = l - i + 2
                 d += a[i] * r[k - 1]
-                q += row[i - 1] * r[k - 1]
+                q += f[row + i - 1] * r[k - 1]
             }
         }
         return (f, variances)

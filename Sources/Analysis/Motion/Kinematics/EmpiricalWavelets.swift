@@ -26,15 +26,16 @@ enum EmpiricalWavelets {
             let ratio = (mids[k + 1] - mids[k]) / (mids[k + 1] + mids[k])
             if !ratio.isNaN { gamma = min(gamma, ratio) }
         }
-        let w = (0..<n).map { $0 == n - 1 ? Double.pi : Double($0) * (Double.pi / Double(n - 1)) }
         func beta(_ x: Double) -> Double { pow(x, 4) * (35 - 84 * x + 70 * x * x - 20 * pow(x, 3)) }
         var energies: [Double] = []
+        var phi = [Double](repeating: 0, count: n)
         for k in 0..<(mids.count - 1) {
             let wn1 = mids[k] == 0 ? 0.00001 : mids[k], wn2 = mids[k + 1]
-            var phi = [Double](repeating: 0, count: n)
+            for i in 0..<n { phi[i] = 0 }
             // β is used only in the transition bands (R computes it everywhere and keeps those).
             for i in 0..<n {
-                let a = abs(w[i])
+                // R's seq(0, π, len = n): i·(π/(n − 1)), the last exactly π.
+                let a = i == n - 1 ? Double.pi : Double(i) * (Double.pi / Double(n - 1))
                 let inLower = (1 - gamma) * wn1 <= a && a <= (1 + gamma) * wn1
                 if wn2 != Double.pi {
                     if (1 + gamma) * wn1 <= a && a <= (1 - gamma) * wn2 { phi[i] = 1 }
@@ -48,7 +49,12 @@ enum EmpiricalWavelets {
                     phi[i] = 1 - phi[i]
                 }
             }
-            energies.append(RArithmetic.sum((0..<n).map { let v = pdf[$0] * phi[$0]; return v * v }))
+            var energy: Float80 = 0
+            for i in 0..<n {
+                let v = pdf[i] * phi[i]
+                energy += Float80(v * v)
+            }
+            energies.append(Double(energy))
         }
         let total = RArithmetic.sum(energies)
         return energies.map { $0 / total }

@@ -65,54 +65,88 @@ public struct KinematicFeatures: Sendable, Hashable {
         let q25 = RArithmetic.quantile7(sorted: sorted, 0.25), q75 = RArithmetic.quantile7(sorted: sorted, 0.75)
         let mx = sorted[n - 1], mn = sorted[0]
         // e1071 type 3 on the centred values: √n Σd³ / (Σd²)^{3/2} · (1 − 1/n)^{3/2}, and
-        // n Σd⁴ / (Σd²)² · (1 − 1/n)² − 3.
-        let centred = x.map { $0 - mean }
-        let s2 = RArithmetic.sum(centred.map { $0 * $0 })
-        let s3 = RArithmetic.sum(centred.map { $0 * $0 * $0 })
-        let s4 = RArithmetic.sum(centred.map { let q = $0 * $0; return q * q })
+        // (n Σd⁴ / (Σd²)² − 3 + 3) · (1 − 1/n)² − 3; each power rounded to double, summed extended.
+        var s2: Float80 = 0, s3: Float80 = 0, s4: Float80 = 0, energy: Float80 = 0
+        for v in x {
+            let d = v - mean, q = d * d
+            s2 += Float80(q)
+            s3 += Float80(q * d)
+            s4 += Float80(q * q)
+            energy += Float80(v * v)
+        }
         let nd = Double(n)
-        let skewness = nd.squareRoot() * s3 / pow(s2, 1.5) * pow(1 - 1 / nd, 1.5)
-        let kurtosis = (nd * s4 / (s2 * s2) - 3 + 3) * ((1 - 1 / nd) * (1 - 1 / nd)) - 3
-        let first = n > 1 ? (1..<n).map { x[$0] - x[$0 - 1] } : []
-        let second = first.count > 1 ? (1..<first.count).map { first[$0] - first[$0 - 1] } : []
-        let rough = RArithmetic.sum(second.map { $0 * $0 })
-        let rugo = n > 1 ? RArithmetic.mean(first.map { $0 * $0 }).squareRoot() : .nan
-        let energy = RArithmetic.sumOfSquares(x)
-        let velocity = first.map { $0 * fs }
+        let skewness = nd.squareRoot() * Double(s3) / pow(Double(s2), 1.5) * pow(1 - 1 / nd, 1.5)
+        let kurtosis = (nd * Double(s4) / (Double(s2) * Double(s2)) - 3 + 3) * ((1 - 1 / nd) * (1 - 1 / nd)) - 3
+        // First and second differences (seewave's roughness and rugosity; Hjorth's with the rate).
+        var rough: Float80 = 0
+        var velocity = [Double](repeating: 0, count: max(0, n - 1))
+        var acceleration = [Double](repeating: 0, count: max(0, n - 2))
+        var squaredSteps = [Double](repeating: 0, count: max(0, n - 1))
+        for i in 1..<max(1, n) {
+            let step = x[i] - x[i - 1]
+            squaredSteps[i - 1] = step * step
+            velocity[i - 1] = step * fs
+            if i >= 2 {
+                let second = step - (x[i - 1] - x[i - 2])
+                rough += Float80(second * second)
+                acceleration[i - 2] = (velocity[i - 1] - velocity[i - 2]) * fs
+            }
+        }
+        let rugo = n > 1 ? RArithmetic.mean(squaredSteps).squareRoot() : .nan
         let mobility = (RArithmetic.variance(velocity) / RArithmetic.variance(x)).squareRoot()
-        let tkeo = n > 2 ? RArithmetic.mean((1..<(n - 1)).map { x[$0] * x[$0] - x[$0 + 1] * x[$0 - 1] }) : .nan
-        let rms = (energy / nd).squareRoot()
-        let acceleration = velocity.count > 1 ? (1..<velocity.count).map { (velocity[$0] - velocity[$0 - 1]) * fs } : []
+        // mean(TKEO, na.rm = TRUE): R's mean over the n − 2 defined values, with its residual pass.
+        let meanTKEO = n > 2 ? RArithmetic.mean(tkeoValues(x)) : .nan
         let complexity = (RArithmetic.variance(acceleration) / RArithmetic.variance(velocity)).squareRoot()
+        let rms = (Double(energy) / nd).squareRoot()
         return [mean, RArithmetic.quantile7(sorted: sorted, 0.5), RArithmetic.mode(sorted: sorted), mx, mn, sd, skewness, kurtosis,
-                q25, q75, mx - mn, rough, rugo, energy, mobility, tkeo, rms, q25 - q75, complexity]
+                q25, q75, mx - mn, Double(rough), rugo, Double(energy), mobility, meanTKEO, rms, q25 - q75, complexity]
+    }
+
+    /// seewave's TKEO with m = M = 1 at the samples with both neighbours: x[i]² − x[i+1]·x[i−1].
+    private static func tkeoValues(_ x: [Double]) -> [Double] {
+        (1..<(x.count - 1)).map { (i: Int) -> Double in
+            let square: Double = x[i] * x[i]
+            return square - x[i + 1] * x[i - 1]
+        }
     }
 
     static func frequencyDomain(freq: [Double], pdf: [Double], rateHz: Double) -> [Double] {
         let count = Double(pdf.count)
         let mean = RArithmetic.mean(pdf)
-        let cdf = RArithmetic.cumulativeSum(pdf)
         let w = RArithmetic.standardDeviation(pdf)
-        let mn = RArithmetic.sum(zip(freq, pdf).map { $0 * $1 })
-        let mx = pdf.max() ?? .nan
-        let sd = RArithmetic.sum(zip(freq, pdf).map { $1 * (($0 - mn) * ($0 - mn)) }).squareRoot()
-        // freq[length(cdf[cdf <= p]) + 1]: NA past the last frequency.
-        func quantile(_ p: Double) -> Double {
-            let k = cdf.reduce(0) { $1 <= p ? $0 + 1 : $0 }
-            return k < freq.count ? freq[k] : .nan
+        var mnSum: Float80 = 0, mx = -Double.infinity, mode = 0
+        for (k, p) in pdf.enumerated() {
+            mnSum += Float80(freq[k] * p)
+            if p > mx { mx = p; mode = k }
         }
-        let mode = freq[pdf.firstIndex(of: mx) ?? 0]
-        let q25 = quantile(0.25), q75 = quantile(0.75)
-        let adjusted = pdf.map { $0 - mean }
-        let skew = (RArithmetic.sum(adjusted.map { $0 * $0 * $0 }) / (count - 1)) / pow(w, 3)
-        let kurt = (RArithmetic.sum(adjusted.map { let q = $0 * $0; return q * q }) / (count - 1)) / pow(w, 4)
-        let values = [mn, mx, sd, sd / count.squareRoot(), quantile(0.5), mode, q25, q75, q75 - q25, mn, skew, kurt,
+        let mn = Double(mnSum)
+        var sdSum: Float80 = 0, skewSum: Float80 = 0, kurtSum: Float80 = 0
+        var cumulative: Float80 = 0, below = (0, 0, 0)
+        for (k, p) in pdf.enumerated() {
+            sdSum += Float80(p * ((freq[k] - mn) * (freq[k] - mn)))
+            let d = p - mean, q = d * d
+            skewSum += Float80(q * d)
+            kurtSum += Float80(q * q)
+            // freq[length(cdf[cdf <= p]) + 1] for p = ¼, ½, ¾ (NA past the last frequency).
+            cumulative += Float80(p)
+            let c = Double(cumulative)
+            if c <= 0.25 { below.0 += 1 }
+            if c <= 0.5 { below.1 += 1 }
+            if c <= 0.75 { below.2 += 1 }
+        }
+        func at(_ k: Int) -> Double { k < freq.count ? freq[k] : .nan }
+        let sd = Double(sdSum).squareRoot()
+        let q25 = at(below.0), q75 = at(below.2)
+        let skew = (Double(skewSum) / (count - 1)) / pow(w, 3)
+        let kurt = (Double(kurtSum) / (count - 1)) / pow(w, 4)
+        let values = [mn, mx, sd, sd / count.squareRoot(), at(below.1), freq[pdf.isEmpty ? 0 : mode], q25, q75, q75 - q25, mn, skew, kurt,
                       Seewave.spectralFlatness(pdf), Seewave.shannonEntropy(pdf)]
         return values + EmpiricalWavelets.entropies(EmpiricalWavelets.energies(freq: freq, pdf: pdf, rateHz: rateHz))
     }
 
     /// pracma's `trapz` over the frequencies in each band (both edges included), by its
-    /// polygon-area formula.
+    /// polygon-area formula: with xp = (x, rev x) and yp = (0…0, rev y),
+    /// ½ (Σ xpₖ ypₖ₊₁ + xp_last yp₀ − Σ xpₖ₊₁ ypₖ − xp₀ yp_last), each sum in R's order.
     static func bandEnergies(freq: [Double], pdf: [Double]) -> [Double] {
         // The frequencies increase: each band's are one run, found from the previous band's start.
         var first = 0
@@ -123,12 +157,13 @@ public struct KinematicFeatures: Sendable, Hashable {
             while past < freq.count, freq[past] <= end { past += 1 }
             let m = past - first
             guard m > 1 else { return 0 }
-            let x = freq[first..<past], y = pdf[first..<past]
-            let xp = Array(x) + x.reversed(), yp = [Double](repeating: 0, count: m) + y.reversed()
             let n = 2 * m
-            let p1 = RArithmetic.sum((0..<(n - 1)).map { xp[$0] * yp[$0 + 1] }) + xp[n - 1] * yp[0]
-            let p2 = RArithmetic.sum((1..<n).map { xp[$0] * yp[$0 - 1] }) + xp[0] * yp[n - 1]
-            return 0.5 * (p1 - p2)
+            func xp(_ k: Int) -> Double { freq[first + (k < m ? k : n - 1 - k)] }
+            func yp(_ k: Int) -> Double { k < m ? 0 : pdf[first + n - 1 - k] }
+            var p1: Float80 = 0, p2: Float80 = 0
+            for k in 0..<(n - 1) { p1 += Float80(xp(k) * yp(k + 1)) }
+            for k in 1..<n { p2 += Float80(xp(k) * yp(k - 1)) }
+            return 0.5 * ((Double(p1) + xp(n - 1) * yp(0)) - (Double(p2) + xp(0) * yp(n - 1)))
         }
     }
 }

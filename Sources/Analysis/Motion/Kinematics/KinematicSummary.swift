@@ -30,12 +30,16 @@ public struct KinematicSummary: Sendable, Hashable, Encodable {
             if members[group] == nil { groups.append(group) }
             members[group, default: []].append(row.features)
         }
+        let featureNames = KinematicFeatures.names
+        var column: [Double] = []
         for group in groups {
-            let rows = members[group]!
-            for (index, name) in KinematicFeatures.names.enumerated() {
+            let rows = members[group]!.map(\.values)
+            for (index, name) in featureNames.enumerated() {
                 names.append("\(group).\(name)")
-                let finite = rows.map { $0.values[index] }.filter(\.isFinite).sorted()
-                values.append(finite.isEmpty ? .nan : RArithmetic.quantile7(sorted: finite, 0.5))
+                column.removeAll(keepingCapacity: true)
+                for row in rows where row[index].isFinite { column.append(row[index]) }
+                column.sort()
+                values.append(column.isEmpty ? .nan : RArithmetic.quantile7(sorted: column, 0.5))
             }
         }
     }
