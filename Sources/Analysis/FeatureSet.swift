@@ -98,6 +98,16 @@ extension FeatureSet {
     }
 }
 
+/// A feature's name as a coding key, for feature types whose names are made at run time
+/// (`f1MeanHz`, `accelerometer.x.IMF1.mean.tm`).
+struct FeatureName: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
 /// A group of features named member + the name of the property holding the group, capitalized
 /// (mhealthtools' `meanTapInter`, `meanDriftLeft`; gait's `stepRegularityV`).
 public protocol SuffixNamedFeatures: Encodable {}

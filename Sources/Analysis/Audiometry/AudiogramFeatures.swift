@@ -91,24 +91,16 @@ public struct AudiogramFeatures: Sendable, Hashable, Encodable {
         /// `…WHO2021Grade`: the WHO 2021 grade of the PTA4 (World report on hearing, 2021).
         public var who2021Grade: String?
 
-        private struct Name: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(_ name: String) { stringValue = name }
-            init?(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Name.self)
+            var container = encoder.container(keyedBy: FeatureName.self)
             for threshold in thresholds {
                 let frequency = "\(ear.name)\(Audiogram.integerText(threshold.frequencyHz))Hz"
-                try container.encodeIfPresent(threshold.decibelsHL, forKey: Name(frequency + "DbHL"))
-                try container.encode(threshold.decibelsHL == nil ? "noResponse" : "measured", forKey: Name(frequency + "Status"))
+                try container.encodeIfPresent(threshold.decibelsHL, forKey: FeatureName(frequency + "DbHL"))
+                try container.encode(threshold.decibelsHL == nil ? "noResponse" : "measured", forKey: FeatureName(frequency + "Status"))
             }
-            try container.encodeIfPresent(pta3DbHL, forKey: Name(ear.name + "PTA3DbHL"))
-            try container.encodeIfPresent(pta4DbHL, forKey: Name(ear.name + "PTA4DbHL"))
-            try container.encodeIfPresent(who2021Grade, forKey: Name(ear.name + "WHO2021Grade"))
+            try container.encodeIfPresent(pta3DbHL, forKey: FeatureName(ear.name + "PTA3DbHL"))
+            try container.encodeIfPresent(pta4DbHL, forKey: FeatureName(ear.name + "PTA4DbHL"))
+            try container.encodeIfPresent(who2021Grade, forKey: FeatureName(ear.name + "WHO2021Grade"))
         }
     }
 

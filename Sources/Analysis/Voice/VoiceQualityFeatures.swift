@@ -45,23 +45,16 @@ public struct FormantFeatures: Sendable, Hashable, Encodable {
         case voicedFrameCount, f2OverF1Ratio, formantDispersionHz
     }
 
-    struct Name: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public func encode(to encoder: any Encoder) throws {
         var fixed = encoder.container(keyedBy: CodingKeys.self)
         try fixed.encode(voicedFrameCount, forKey: .voicedFrameCount)
-        var named = encoder.container(keyedBy: Name.self)
+        var named = encoder.container(keyedBy: FeatureName.self)
         for (letter, series) in [("f", frequencies), ("b", bandwidths)] {
             for k in 0..<Self.reported {
                 let statistics = k < series.count ? series[k] : FrameStatistics()
-                try named.encodeIfPresent(statistics.mean, forKey: Name(stringValue: "\(letter)\(k + 1)MeanHz"))
-                try named.encodeIfPresent(statistics.median, forKey: Name(stringValue: "\(letter)\(k + 1)MedianHz"))
-                try named.encodeIfPresent(statistics.sd, forKey: Name(stringValue: "\(letter)\(k + 1)SdHz"))
+                try named.encodeIfPresent(statistics.mean, forKey: FeatureName(stringValue: "\(letter)\(k + 1)MeanHz"))
+                try named.encodeIfPresent(statistics.median, forKey: FeatureName(stringValue: "\(letter)\(k + 1)MedianHz"))
+                try named.encodeIfPresent(statistics.sd, forKey: FeatureName(stringValue: "\(letter)\(k + 1)SdHz"))
             }
         }
         try fixed.encodeIfPresent(f2OverF1Ratio, forKey: .f2OverF1Ratio)
@@ -100,7 +93,7 @@ public struct MFCCFeatures: Sendable, Hashable, Encodable {
     public func encode(to encoder: any Encoder) throws {
         var fixed = encoder.container(keyedBy: CodingKeys.self)
         try fixed.encode(frameCount, forKey: .frameCount)
-        var named = encoder.container(keyedBy: FormantFeatures.Name.self)
+        var named = encoder.container(keyedBy: FeatureName.self)
         for k in coefficients.indices {
             for (label, unit, series) in [("", "Db", coefficients), ("Delta", "DbPerFrame", delta), ("DeltaDelta", "DbPerFrame2", deltaDelta)] {
                 let statistics = k < series.count ? series[k] : FrameStatistics()

@@ -44,21 +44,14 @@ public struct KinematicSummary: Sendable, Hashable, Encodable {
         }
     }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        for (name, value) in zip(names, values) { try container.encode(value, forKey: Key(stringValue: name)) }
+        var container = encoder.container(keyedBy: FeatureName.self)
+        for (name, value) in zip(names, values) { try container.encode(value, forKey: FeatureName(name)) }
         if let gravityWindowCount, let phoneRotatedWindowCount {
-            try container.encode(gravityWindowCount, forKey: Key(stringValue: "gravityWindowCount"))
-            try container.encode(phoneRotatedWindowCount, forKey: Key(stringValue: "phoneRotatedWindowCount"))
+            try container.encode(gravityWindowCount, forKey: FeatureName("gravityWindowCount"))
+            try container.encode(phoneRotatedWindowCount, forKey: FeatureName("phoneRotatedWindowCount"))
         }
-        if let error { try container.encode(error, forKey: Key(stringValue: "error")) }
+        if let error { try container.encode(error, forKey: FeatureName("error")) }
     }
 }
 
