@@ -676,7 +676,7 @@ def main():
             "mhealthtools in R", "≥ 10×", lambda r, o: r >= 10)
         folder = pathlib.Path(files["mhealthtools3600"])
         ours = mhealthtools_ours(tool, folder)
-        limit = 600
+        limit = 600  # R on 1 h would take hours (its EMD grows faster than linearly)
         theirs = mhealthtools_r(folder, library, limit)
         note = ""
         if theirs is None:
