@@ -44,16 +44,15 @@ public struct KinematicFeatures: Sendable, Hashable {
     /// values are NaN here).
     static func compute(_ x: [Double], rateHz: Double) -> (features: KinematicFeatures, spectrum: Bool) {
         let time = timeDomain(x, rateHz: rateHz)
-        var frequency = [Double](repeating: .nan, count: frequencyNames.count)
-        var energy = [Double](repeating: .nan, count: energyNames.count)
-        if let density = try? AutoregressiveSpectrum.density(x) {
-            let freq = AutoregressiveSpectrum.frequencies.map { $0 * rateHz }
-            let total = RArithmetic.sum(density)
-            let pdf = density.map { $0 / total }
-            frequency = frequencyDomain(freq: freq, pdf: pdf, rateHz: rateHz)
-            energy = bandEnergies(freq: freq, pdf: pdf)
+        guard let density = try? AutoregressiveSpectrum.density(x) else {
+            let undefined = KinematicFeatures(time: time, frequency: Array(repeating: .nan, count: frequencyNames.count),
+                                              energy: Array(repeating: .nan, count: energyNames.count))
+            return (undefined, false)
         }
-        return (KinematicFeatures(time: time, frequency: frequency, energy: energy), !frequency[0].isNaN || time[0].isNaN)
+        let freq = AutoregressiveSpectrum.frequencies.map { $0 * rateHz }
+        let total = RArithmetic.sum(density)
+        let pdf = density.map { $0 / total }
+        return (KinematicFeatures(time: time, frequency: frequencyDomain(freq: freq, pdf: pdf, rateHz: rateHz), energy: bandEnergies(freq: freq, pdf: pdf)), true)
     }
 
     static func timeDomain(_ x: [Double], rateHz fs: Double) -> [Double] {
