@@ -160,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnalysisTests",
-            dependencies: ["Analysis", "SensorData", "SignalProcessing", "TestSupport"],
+            dependencies: ["Analysis", "InputGuards", "SensorData", "SignalProcessing", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

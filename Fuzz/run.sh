@@ -2,6 +2,7 @@
 # Fuzzes every parser of the toolkit with libFuzzer + AddressSanitizer (docs/reliability.md).
 #
 #   bash Fuzz/run.sh [SECONDS] [TARGET…]     default: 60 s for each of the 14 targets
+#   bash Fuzz/run.sh --build-only             the build alone (CI starts it early, .ci/run)
 #
 # Builds Fuzz/ (release, -sanitize=fuzzer,address for every module, so the toolkit's code is
 # coverage-instrumented), builds the seed corpora from SampleData/ and ../shared/data/ (Fuzz/seeds.py),
@@ -10,6 +11,8 @@
 # input) or memory blow-up (> 2 GB) is saved to Fuzz/.work/crashes/ and fails the run.
 set -euo pipefail
 cd "$(dirname "$0")"
+build_only=false
+if [ "${1:-}" = --build-only ]; then build_only=true; shift; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
@@ -22,6 +25,7 @@ if ! swift build -c release -Xswiftc -sanitize=fuzzer,address --disable-build-ma
     echo "Fuzz/run.sh: the build failed (see Fuzz/$work/build.log)" >&2
     exit 2
 fi
+$build_only && exit 0
 bin=$(swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)
 rm -rf "$work/seeds"
 python3 seeds.py "$work/seeds" >/dev/null

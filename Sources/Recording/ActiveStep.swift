@@ -424,6 +424,8 @@ struct BatchSource {
                                              speedMetersPerSecond: cadence / 60 * 0.7), end)
         case .touch:
             return (Simulator.tapperTouches(fromSeconds: seconds, toSeconds: end, tapsPerSecond: settings.tapsPerSecond), end)
+        case .camera:
+            return nil  // no recorder kind records the camera (RecorderSpec.Kind)
         }
     }
 }

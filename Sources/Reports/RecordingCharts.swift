@@ -18,7 +18,7 @@ public enum RecordingCharts {
         case .audiometry(let audiogram):
             let name = audiogram.report.file.split(separator: "/").last.map(String.init) ?? audiogram.report.file
             return [audiogram.plotted.svg(title: name + " — " + (audiogram.report.dialect ?? "audiogram"), legend: audiogram.legend)]
-        case .loudness, .walkTest: return []
+        case .loudness, .walkTest, .heartRate: return []
         case .balance(let balance): return motion(balance.recordings, steps: false)
         case .tremor(let tremor): return motion(tremor.recordings, steps: false)
         case .rangeOfMotion(let score): return rangeOfMotion(score)

@@ -6,7 +6,7 @@ import Synchronization
 /// result key: bump it whenever the analyzer's definitions change, and a resumed batch
 /// recomputes exactly its results.
 public enum Analyzer: String, Sendable, CaseIterable, Codable {
-    case tapping, gait, spl, voice, audiometry, loudness, balance, rangeOfMotion, walkTest, tremor
+    case tapping, gait, spl, voice, audiometry, loudness, balance, rangeOfMotion, walkTest, tremor, heartRate
 
     /// 2 (spl): metered from the first sample, filters start in their steady state, Lmax no
     /// longer skips 5τ. 2 (gait): cadence disagreement and implausible-cadence warnings.
@@ -25,7 +25,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
         case .gait: "4"
         case .tapping, .balance: "3"
         case .spl, .audiometry: "2"
-        case .loudness, .rangeOfMotion, .walkTest, .tremor: "1"
+        case .loudness, .rangeOfMotion, .walkTest, .tremor, .heartRate: "1"
         }
     }
 }
@@ -53,6 +53,8 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     public var walkTest = WalkTestScorer.Parameters()
     /// The `tremor` analyzer's parameters (a configuration's `[tremor]` section).
     public var tremor = TremorScorer.Parameters()
+    /// The `heartRate` analyzer's parameters (a configuration's `[heartRate]` section).
+    public var heartRate = HeartRateScorer.Parameters()
     public init() {}
 
     /// The canonical JSON of one analyzer's parameters (keys sorted, shortest numbers): the
@@ -94,6 +96,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .rangeOfMotion: Self.canonical(rangeOfMotion)
         case .walkTest: Self.canonical(walkTest)
         case .tremor: Self.canonical(tremor)
+        case .heartRate: Self.canonical(heartRate)
         }
     }
 
@@ -120,6 +123,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .rangeOfMotion: copy.rangeOfMotion = try decoder.decode(RangeOfMotionScorer.Parameters.self, from: json)
         case .walkTest: copy.walkTest = try decoder.decode(WalkTestScorer.Parameters.self, from: json)
         case .tremor: copy.tremor = try decoder.decode(TremorScorer.Parameters.self, from: json)
+        case .heartRate: copy.heartRate = try decoder.decode(HeartRateScorer.Parameters.self, from: json)
         }
         return copy
     }
@@ -157,6 +161,7 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
         case .rangeOfMotion: return .rangeOfMotion(try RangeOfMotionScorer.score(unit, rangeOfMotion))
         case .walkTest: return .walkTest(try WalkTestScorer.score(unit, walkTest))
         case .tremor: return .tremor(try TremorScorer.score(unit, tremor))
+        case .heartRate: return .heartRate(try HeartRateScorer.score(unit, heartRate))
         case .tapping: return .tapping(try TappingScorer.score(input(), tapping, context: unit.steps[target]))
         case .spl: return .spl(try SPLScorer.score(input(), spl))
         case .voice: return .voice(try VoiceScorer.score(input(), voice))

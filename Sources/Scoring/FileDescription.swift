@@ -234,7 +234,7 @@ public struct FileDescription: Sendable {
         var description = FileDescription(file: file, kind: kindName(series.kind), dialect: dialect)
         description.samples = series.count
         description.durationSeconds = series.count > 1 ? series.durationSeconds : nil
-        if series.kind == .accelerometer || series.kind == .deviceMotion {
+        if [.accelerometer, .deviceMotion, .camera].contains(series.kind) {
             description.samplingRateHz = series.medianSamplingRateHz
         }
         switch series.kind {
@@ -290,6 +290,7 @@ public struct FileDescription: Sendable {
         case .healthQuantity: "health quantity"
         case .location: "location"
         case .touch: "touch"
+        case .camera: "camera colour"
         }
     }
 

@@ -247,7 +247,7 @@ public struct LoadedUnit: Sendable {
             return RecordingTask.named([steps[input.path], TaskFiles.name(of: input.path)]) != .countdown
         }
         switch analyzer {
-        case .gait, .balance, .rangeOfMotion, .walkTest, .tremor: return path
+        case .gait, .balance, .rangeOfMotion, .walkTest, .tremor, .heartRate: return path
         case .tapping: return inputs.first { $0.json?.tappingResults.isEmpty == false }?.path
         case .audiometry: return inputs.first { $0.json?.dBHLResults.isEmpty == false }?.path
         case .spl: return (inputs.first { $0.json?.splMeterResults.isEmpty == false } ?? inputs.first(where: isPhonation))?.path

@@ -19,3 +19,4 @@ extension MotionCSVLayout.TimeUnit: ParameterValue {}
 extension MotionCSVLayout.AccelerationUnit: ParameterValue {}
 extension HeadphoneCalibration.TableVersion: ParameterValue {}
 extension RangeOfMotion.Orientation: ParameterValue {}
+extension CameraHeartRate.Method: ParameterValue {}

@@ -17,6 +17,7 @@ public enum Score: Sendable {
     case rangeOfMotion(RangeOfMotionScore)
     case walkTest(WalkTestScore)
     case tremor(TremorScore)
+    case heartRate(HeartRateScore)
 
     public var analyzer: Analyzer {
         switch self {
@@ -30,6 +31,7 @@ public enum Score: Sendable {
         case .rangeOfMotion: .rangeOfMotion
         case .walkTest: .walkTest
         case .tremor: .tremor
+        case .heartRate: .heartRate
         }
     }
 
@@ -46,6 +48,7 @@ public enum Score: Sendable {
         case .rangeOfMotion(let score): score.report
         case .walkTest(let score): score.report
         case .tremor(let score): score.report
+        case .heartRate(let score): score.report
         }
     }
 }

@@ -170,8 +170,17 @@ struct WalkTestParameterOptions: ParameterOptions {
     @Option(help: "Location fixes less accurate than this (horizontal accuracy, 68 % radius) are left out of the path, m (default \(defaults.walkTest.maximumHorizontalAccuracyMeters.compactDescription)).") var maximumHorizontalAccuracyMeters: Double?
 }
 
+struct HeartRateParameterOptions: ParameterOptions {
+    static let path = ["analysis"]
+
+    @Option(help: "Window length, s (default \(defaults.heartRate.analysis.windowSeconds.compactDescription)).") var windowSeconds: Double?
+    @Option(help: "Fraction of a window shared with the next, 0…0.5 (default \(defaults.heartRate.analysis.windowOverlap.compactDescription)).") var windowOverlap: Double?
+    @Option(help: "The estimator: \(CameraHeartRate.Method.allCases.map(\.rawValue).joined(separator: ", ")) (autocorrelation, AR spectrum, peaks; default \(defaults.heartRate.analysis.method.rawValue)).") var method: CameraHeartRate.Method?
+}
+
 extension TappingAnalysis.Convention: ExpressibleByArgument {}
 extension RangeOfMotion.Orientation: ExpressibleByArgument {}
+extension CameraHeartRate.Method: ExpressibleByArgument {}
 extension MotionCSVLayout.TimeUnit: ExpressibleByArgument {}
 extension MotionCSVLayout.AccelerationUnit: ExpressibleByArgument {}
 extension HeadphoneCalibration.TableVersion: ExpressibleByArgument {}

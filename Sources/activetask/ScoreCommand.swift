@@ -11,8 +11,8 @@ import SensorData
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
-        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry, rangeOfMotion, walkTest, tremor.",
-        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self, ROM.self, WalkTest.self, Tremor.self]
+        abstract: "Score one recording: tapping, gait, balance, spl, voice, loudness, audiometry, rangeOfMotion, walkTest, tremor, heartRate.",
+        subcommands: [Tapping.self, Gait.self, Balance.self, SPL.self, Voice.self, Loudness.self, Audiometry.self, ROM.self, WalkTest.self, Tremor.self, HeartRate.self]
     )
 }
 
@@ -152,6 +152,18 @@ extension ScoreCommand {
         @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
 
         func run() throws { try emit(options, .tremor, [analysis]) }
+    }
+
+    struct HeartRate: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "heartRate",
+            abstract: "Heart rate from a finger over the camera: mhealthtools' get_heartrate per colour channel and window, and one rate per recording.",
+            discussion: "Reads camera recordings (per frame the mean red, green and blue: mPower 2's heartRate_before_recorder.json and heartRate_after_recorder.json, or a task result naming them) and estimates the heart rate as mhealthtools does (docs/analyses.md §7.5): an elliptic band-pass, the mean-centring filter, then per window the autocorrelation (acf), the AR spectrum (psd) or the peaks (peak)."
+        )
+
+        @OptionGroup var options: ScoreOptions
+        @OptionGroup(title: "Heart rate") var parameters: HeartRateParameterOptions
+
+        func run() throws { try emit(options, .heartRate, [parameters]) }
     }
 
     struct SPL: ParsableCommand {

@@ -56,7 +56,7 @@ import TestSupport
         populated.gait.csv.zColumn = "4"
         populated.gait.csv.timeUnit = .seconds
         populated.gait.csv.accelerationUnit = .g
-        let alternatives = ["convention": "little", "tables": "rk-2.x", "timeUnit": "ms", "accelerationUnit": "m/s2", "orientation": "landscape"]
+        let alternatives = ["convention": "little", "tables": "rk-2.x", "timeUnit": "ms", "accelerationUnit": "m/s2", "orientation": "landscape", "method": "psd"]
 
         let encoded = try #require(JSONValue.parse(Array(JSONEncoder().encode(populated)), file: "parameters").object)
         for analyzer in Self.analyzers {
@@ -105,6 +105,7 @@ import TestSupport
         case .rangeOfMotion: return count(parameters.rangeOfMotion)
         case .walkTest: return count(parameters.walkTest)
         case .tremor: return count(parameters.tremor)
+        case .heartRate: return count(parameters.heartRate)
         }
     }
 

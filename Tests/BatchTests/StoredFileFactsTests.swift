@@ -32,7 +32,7 @@ import TestSupport
         full.archiveEntries = ["a.json", "b/c.wav"]
         full.namedFiles = [.init(name: "accel.json", step: nil, identifier: "accelerometer"), .init(name: "a", step: "walk", identifier: nil)]
         full.tappingIdentifiers = [nil, "tapping.left"]
-        (full.motion, full.splResult, full.dBHLResult, full.audiogramRows) = (true, true, true, 12)
+        (full.motion, full.camera, full.splResult, full.dBHLResult, full.audiogramRows) = (true, true, true, true, 12)
         (full.kindName, full.detail, full.loadError, full.loadNeedsMemory) = ("text document", "détail", "cannot be read", false)
         all.append(full)
         #expect(all.count >= 21)
@@ -50,7 +50,7 @@ import TestSupport
         let object = try #require(try JSONValue.parse(Array(text.utf8), file: "facts").object)
         let variants: [(String, JSONValue?)] = [
             ("sha256", nil), ("bytes", .string("10")), ("bytes", .number(10.5)), ("category", .string("film")),
-            ("motion", .null), ("uploadItem", .number(1)), ("archiveEntries", .array([.number(1)])),
+            ("motion", .null), ("camera", nil), ("uploadItem", .number(1)), ("archiveEntries", .array([.number(1)])),
             ("tappingIdentifiers", .array([.bool(true)])), ("namedFiles", .array([.object(JSONObject(["step": .string("s")]))])),
             ("uploadMetadata", .object(JSONObject())), ("loadNeedsMemory", .string("yes")),
         ]

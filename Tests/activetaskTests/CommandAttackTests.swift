@@ -121,6 +121,7 @@ import Batch
             "score rangeOfMotion": ["score", "rangeOfMotion", sample + "/range_of_motion_task_result.json"],
             "score walkTest": ["score", "walkTest", sample + "/timed_walk_task_result.json"],
             "score tremor": ["score", "tremor", sample + "/tremor_task_result.json"],
+            "score heartRate": ["score", "heartRate", sample + "/heartRate_before_recorder.json"],
             "batch run": ["batch", "run", sample + "/tapping_results.json", "--db", folder.path("b.sqlite")],
             "report": ["report", "--db", folder.path("s.sqlite"), "--out", folder.path("report")],
             "record": ["record", "accelerometer", "--source", "simulate", "--fast", "--out", folder.path("rec")],

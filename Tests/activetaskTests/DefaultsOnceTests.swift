@@ -54,6 +54,6 @@ import TestSupport
             }
             checked += 1
         }
-        #expect(checked == 9)
+        #expect(checked == 10)
     }
 }

@@ -10,7 +10,7 @@ import TestSupport
     /// `Parameters` types would show.
     static let configuration = """
         [batch]
-        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry", "rangeOfMotion", "walkTest", "tremor"]
+        analyzers = ["tapping", "gait", "balance", "spl", "voice", "loudness", "audiometry", "rangeOfMotion", "walkTest", "tremor", "heartRate"]
         audio = "both"
         [tapping]
         depressThreshold = 15
@@ -33,11 +33,13 @@ import TestSupport
         maximumHorizontalAccuracyMeters = 30
         [tremor.analysis]
         gravityCutoffHz = 0.4
+        [heartRate.analysis]
+        windowSeconds = 8
         [gait]
         mhealthtools = false
         """
 
-    @Test("for all ten analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
+    @Test("for all eleven analyzers, score --json --config on each file equals that recording's batch row with the same configuration: features, warnings, kind, dialect and the key (content, analyzer version, parameters)")
     func scoreEqualsBatch() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -91,6 +93,7 @@ import TestSupport
             .rangeOfMotion: Self.keys(defaults.rangeOfMotion),
             .walkTest: Self.keys(defaults.walkTest).filter { $0 != "analysis" } + Self.keys(defaults.walkTest.analysis),
             .tremor: Self.keys(defaults.tremor.analysis),
+            .heartRate: Self.keys(defaults.heartRate.analysis),
         ]
         for analyzer in Analyzer.allCases {
             let help = try Run(["score", analyzer.rawValue, "--help"]).stdout

@@ -86,7 +86,7 @@ import TestSupport
         // Without --analyzer: one file per analyzer into --out DIR.
         let all = try Run(["batch", "export", "--db", db, "--wide", "--csv", "--out", folder.path("wide")])
         #expect(all.status == 0, "\(all.stderr)")
-        let tables: Set<String> = ["audiometry.csv", "gait.csv", "rangeOfMotion.csv", "spl.csv", "tapping.csv", "tremor.csv", "voice.csv", "walkTest.csv"]
+        let tables: Set<String> = ["audiometry.csv", "gait.csv", "heartRate.csv", "rangeOfMotion.csv", "spl.csv", "tapping.csv", "tremor.csv", "voice.csv", "walkTest.csv"]
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path("wide"))) == tables)
         let missing = try Run(["batch", "export", "--db", db, "--wide", "--csv"])
         #expect(missing.status == 2 && missing.stderr.contains("--out DIR"))

@@ -2,7 +2,8 @@
 // a stream of numbers — NaN, ±∞, ±1e308, subnormals, −0, 1e-20, repeated and decreasing values,
 // or any raw Double — that becomes a valid file of that kind (a float WAV at any header rate,
 // accelerometer items, taps, SPL readings, a dB HL result, a range-of-motion step's device motion
-// and result, a walk test's location fixes and timed-walk result, a tremor step's device motion) and
+// and result, a walk test's location fixes and timed-walk result, a tremor step's device motion,
+// camera frames) and
 // the scorer's options; the file goes
 // through the scorer and the HTML page with its charts, as `score … --html` does.
 import Analysis
@@ -53,7 +54,7 @@ func json(_ value: Double) -> String {
 
 func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var numbers = HostileNumbers(bytes: FuzzInput.bytes(data, count))
-    let kind = numbers.byte() % 8
+    let kind = numbers.byte() % 9
     var values: [Double] = []
     while !numbers.exhausted, values.count < 4_096 { values.append(numbers.next()) }
     let options = (values.first ?? 1, values.dropFirst().first ?? 35)
@@ -65,6 +66,7 @@ func fuzzAnalysis(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case 4: rangeOfMotion(values)
     case 5: walkTest(values)
     case 6: tremor(values)
+    case 8: camera(values, options)
     default: audiogram(values)
     }
     return 0
@@ -188,6 +190,27 @@ func tremor(_ values: [Double]) {
             write(task, suffix: "-tremor.json") { path in scoreAndDraw(path, .tremor) }
         }
         scoreAndDraw(motionPath, .balance)
+    }
+}
+
+/// Camera frames (time, red, green, blue from the numbers) as mPower 2's heart snapshot writes
+/// them, scored by heartRate with each method and a window length from the numbers.
+func camera(_ values: [Double], _ options: (Double, Double)) {
+    var items: [String] = []
+    var i = 0
+    while i + 4 <= values.count {
+        let v = values[i..<(i + 4)].map(json)
+        items.append(#"{"timestamp":\#(v[0]),"red":\#(v[1]),"green":\#(v[2]),"blue":\#(v[3])}"#)
+        i += 4
+    }
+    write("[\(items.joined(separator: ","))]", suffix: "-heartRate.json") { path in
+        for method in CameraHeartRate.Method.allCases {
+            var parameters = AnalyzerParameters()
+            parameters.heartRate.analysis.method = method
+            scoreAndDraw(path, .heartRate, parameters)
+            parameters.heartRate.analysis.windowSeconds = options.0
+            scoreAndDraw(path, .heartRate, parameters)
+        }
     }
 }
 

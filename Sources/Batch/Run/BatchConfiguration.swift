@@ -289,6 +289,8 @@ extension AnalyzerParameters {
         if let problem = gait.analysis.problem { return "[gait.analysis] " + problem }
         if let problem = tapping.problem { return "[tapping] " + problem }
         if let problem = walkTest.problem { return "[walkTest] " + problem }
+        if let problem = tremor.problem { return "[tremor] " + problem }
+        if let problem = heartRate.analysis.problem { return "[heartRate.analysis] " + problem }
         return nil
     }
 }

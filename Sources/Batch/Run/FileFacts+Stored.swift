@@ -11,7 +11,7 @@ extension FileFacts {
         guard let object = value.object,
               let sha256 = object["sha256"]?.string, let bytes = Self.integer(object["bytes"]),
               let category = object["category"]?.string.flatMap(Category.init(rawValue:)),
-              let uploadManifest = object["uploadManifest"]?.bool, let motion = object["motion"]?.bool,
+              let uploadManifest = object["uploadManifest"]?.bool, let motion = object["motion"]?.bool, let camera = object["camera"]?.bool,
               let splResult = object["splResult"]?.bool, let dBHLResult = object["dBHLResult"]?.bool,
               let rangeOfMotionResult = object["rangeOfMotionResult"]?.bool, let timedWalkResult = object["timedWalkResult"]?.bool,
               let audiogramRows = Self.integer(object["audiogramRows"]),
@@ -35,7 +35,7 @@ extension FileFacts {
         (self.category, self.loadError, self.loadNeedsMemory) = (category, loadError, loadNeedsMemory)
         (self.uploadManifest, self.uploadItem, self.uploadMetadata) = (uploadManifest, uploadItem, uploadMetadata)
         (self.archiveEntries, self.namedFiles, self.tappingIdentifiers) = (archiveEntries, namedFiles, tappingIdentifiers)
-        (self.motion, self.splResult, self.dBHLResult, self.audiogramRows) = (motion, splResult, dBHLResult, audiogramRows)
+        (self.motion, self.camera, self.splResult, self.dBHLResult, self.audiogramRows) = (motion, camera, splResult, dBHLResult, audiogramRows)
         (self.rangeOfMotionResult, self.timedWalkResult, self.kindName, self.detail) = (rangeOfMotionResult, timedWalkResult, kindName, detail)
     }
 

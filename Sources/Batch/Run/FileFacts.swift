@@ -56,6 +56,8 @@ struct FileFacts: Codable, Sendable, Hashable {
     /// JSON: the step identifiers of its tapping results (nil for a result without one).
     var tappingIdentifiers: [String?] = []
     var motion = false
+    /// JSON: holds a camera heart-rate recording (frame means of red, green, blue).
+    var camera = false
     var splResult = false
     var dBHLResult = false
     /// JSON: holds an `ORKRangeOfMotionResult`.
@@ -104,11 +106,12 @@ struct FileFacts: Codable, Sendable, Hashable {
             }
             tappingIdentifiers = contents.tappingResults.map(\.identifier)
             motion = contents.series.contains { [.accelerometer, .deviceMotion, .pedometer].contains($0.series.kind) }
+            camera = contents.series.contains { $0.series.kind == .camera }
             splResult = !contents.splMeterResults.isEmpty
             dBHLResult = !contents.dBHLResults.isEmpty
             rangeOfMotionResult = !contents.rangeOfMotionResults.isEmpty
             timedWalkResult = !contents.timedWalkResults.isEmpty
-            if tappingIdentifiers.isEmpty && !motion && !splResult && !dBHLResult && !rangeOfMotionResult && !timedWalkResult {  // described only when no analyzer applies
+            if tappingIdentifiers.isEmpty && !motion && !camera && !splResult && !dBHLResult && !rangeOfMotionResult && !timedWalkResult {  // described only when no analyzer applies
                 let description = FileDescription.describe(contents)
                 kindName = description.kind
                 detail = "no analyzer for \(description.kind) (\(description.dialect ?? contents.layout.name))"

@@ -68,7 +68,7 @@ enum UnitPlan {
         var plans: [AnalysisPlan] = []
         switch unit.shape {
         case .upload, .taskResult, .record:
-            var walking = false, resting = false, rangeOfMotion = false, walkTest = false, tremor = false
+            var walking = false, resting = false, rangeOfMotion = false, walkTest = false, tremor = false, heartRate = false
             let whole = unit.shape != .taskResult  // every member's results, not only the task result's own
             let names = memberNames(unit, members)
             let tasks = audioTasks(members, names)
@@ -79,6 +79,7 @@ enum UnitPlan {
                 plans += tappingPlans(facts, path)
                 // A timed walk's or six-minute walk's step: its walk test (and gait, as every walk).
                 if facts.timedWalkResult || (names[path] ?? []).contains(where: { WalkTestScorer.set(of: $0) != nil }) { walkTest = true }
+                if facts.camera { heartRate = true }
                 if facts.motion {
                     // A range-of-motion step's recording is not a walk; the rest part of a walk (its
                     // step, column or name says so) is standing still: balance, not gait.
@@ -103,10 +104,11 @@ enum UnitPlan {
             if rangeOfMotion { plans.append(.plan(.rangeOfMotion, unit.path)) }
             if walkTest { plans.append(.plan(.walkTest, unit.path)) }
             if tremor { plans.append(.plan(.tremor, unit.path)) }
+            if heartRate { plans.append(.plan(.heartRate, unit.path)) }
             // An upload of a manifest alone, or a countdown recording, has nothing more to do.
             let nothingToScore = members.allSatisfy { $0.facts.uploadManifest || tasks[$0.path] == .countdown }
             if plans.isEmpty && !nothingToScore {
-                return .unknown(kind: unit.shape == .taskResult ? "task result" : unit.shape == .upload ? "upload" : "record", reason: "no tapping, motion, SPL or audiometry data")
+                return .unknown(kind: unit.shape == .taskResult ? "task result" : unit.shape == .upload ? "upload" : "record", reason: "no tapping, motion, camera, SPL or audiometry data")
             }
         case .file:
             let (path, facts) = members[0]
@@ -117,6 +119,7 @@ enum UnitPlan {
             case .json:
                 plans = tappingPlans(facts, path)
                 if facts.motion { plans.append(.plan(motionAnalyzer(path, selected: selected), path)) }
+                if facts.camera { plans.append(.plan(.heartRate, path)) }
                 if facts.rangeOfMotionResult, !plans.contains(where: { $0.analyzer == .rangeOfMotion }) { plans.append(.plan(.rangeOfMotion, path)) }
                 if facts.splResult { plans.append(.plan(.spl, path)) }
                 if facts.dBHLResult { plans.append(.plan(.audiometry, path)) }

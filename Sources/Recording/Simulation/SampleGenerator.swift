@@ -65,7 +65,37 @@ public struct SampleGenerator: Sendable {
         files += try rangeOfMotionTask()
         files += try timedWalkTask()
         files += try tremorTask()
+        files.append(("heartRate_before_recorder.json", try cameraHeartRate()))
         return files
+    }
+
+    /// mPower 2's camera heart-rate recording (docs/analyses.md §7.5), as CardiorespiratoryFitness'
+    /// recorder writes it: a bare array whose first item marks the step (times, no colours), then
+    /// 30 s of frames at 60 frames/s from 0.4 s on with the mean red, green and blue of a finger
+    /// over the flash: a pulse of 75 beats/min (a systolic bump and a smaller dicrotic one), a
+    /// breathing drift of 0.25 Hz and noise. The noise has a generator of its own.
+    func cameraHeartRate() throws -> [UInt8] {
+        var random = SplitMix64(seed: 0x4EA2_7BEA)
+        var series = SensorSeries(kind: .camera)
+        series.append(numbers: [0, uptime] + Array(repeating: .nan, count: 7))
+        for frame in 0..<1_800 {
+            let t = 0.4 + Double(frame) / 60
+            let phase = (t * 75 / 60).truncatingRemainder(dividingBy: 1)
+            let beat = exp(-pow((phase - 0.25) / 0.08, 2)) + 0.4 * exp(-pow((phase - 0.55) / 0.1, 2))
+            let drift = 0.02 * sin(2 * .pi * 0.25 * t)
+            series.append(numbers: [
+                rounded(t, 6), rounded(uptime + t, 6),
+                rounded(0.9 - 0.01 * beat + drift + 0.002 * random.normal(), 6),
+                rounded(0.2 - 0.02 * beat + drift / 2 + 0.002 * random.normal(), 6),
+                rounded(0.1 - 0.015 * beat + drift / 3 + 0.002 * random.normal(), 6),
+                .nan, .nan, .nan, .nan,
+            ])
+        }
+        let encoder = RecorderItemEncoder(kind: .camera)
+        let items = try (0..<series.count).map { index throws(RecorderItemEncoder.EncodingError) in try encoder.item(index, of: series) }
+        var marker = items[0].object!
+        marker.append("stepPath", .string("Heart Rate Measurement/heartRate_before"))
+        return JSONWriter().bytes(.array([.object(marker)] + items.dropFirst()))
     }
 
     /// ResearchKit's tremor task for the right hand (docs/analyses.md §7.4): its five 10-s

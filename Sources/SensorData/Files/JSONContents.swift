@@ -229,7 +229,9 @@ public struct JSONContents: Sendable {
         }
         let element = try probe.parseValue(depth: 1)
         let keys = element.object.map { Set($0.keys) } ?? []
-        if let kind = kindOfItem(element) {
+        // A recorder that starts its array with a step marker (`stepPath` and times, no data, as
+        // CardiorespiratoryFitness' camera recorder does): the file name says which.
+        if let kind = kindOfItem(element) ?? (keys.contains("stepPath") ? RecorderFileName(name)?.kind : nil) {
             var contents = JSONContents(file: name, layout: .bareItemArray(kind))
             let decoded = try ItemColumnsDecoder(kind: kind).decode(&cursor, arrayPath: "", lenient: options.lenient)
             contents.series.append(NamedSeries(file: name, series: decoded.series, warnings: decoded.warnings))
@@ -286,6 +288,7 @@ public struct JSONContents: Sendable {
         if keys.contains("TapTimeStamp") || keys.contains("buttonIdentifier") { return nil }
         if keys.contains("attitude") { return .deviceMotion }
         if keys.contains("phase") && keys.contains("index") { return .touch }
+        if keys.isSuperset(of: ["red", "green", "blue"]) { return .camera }
         if object["timestamp"]?.number != nil, keys.isSuperset(of: ["x", "y", "z"]) { return .accelerometer }
         if keys.contains("numberOfSteps") { return .pedometer }
         if keys.contains("coordinate") || object["timestamp"]?.string != nil { return .location }

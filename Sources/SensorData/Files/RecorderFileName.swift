@@ -25,6 +25,7 @@ public struct RecorderFileName: Sendable, Hashable {
         case "pedometer": .pedometer
         case "location": .location
         case "touch": .touch
+        case "heartRate": .camera
         case let type where type.hasPrefix("HKQuantityTypeIdentifier"): .healthQuantity
         default: nil
         }

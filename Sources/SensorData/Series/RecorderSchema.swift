@@ -1,4 +1,5 @@
-/// The recorders whose `{"items":[…]}` files ResearchKit writes (docs/formats.md §3.3, §4).
+/// The recorders whose `{"items":[…]}` files ResearchKit writes (docs/formats.md §3.3, §4), and
+/// the camera heart-rate recorder of mPower 2's heart snapshot (§4.9).
 public enum RecorderKind: String, Sendable, CaseIterable, Hashable {
     case accelerometer
     case deviceMotion
@@ -6,6 +7,10 @@ public enum RecorderKind: String, Sendable, CaseIterable, Hashable {
     case healthQuantity
     case location
     case touch
+    /// Per video frame the mean red, green and blue of the back camera with the flash on, a
+    /// finger over the lens (Sage Bionetworks' CardiorespiratoryFitness recorder; mhealthtools'
+    /// `heartrate_data`).
+    case camera
 
     /// The file-name prefix ResearchKit uses (`recorderType`, docs/formats.md §3.3). HealthKit quantity
     /// files are prefixed by their type identifier; heart rate is the common one.
@@ -17,6 +22,7 @@ public enum RecorderKind: String, Sendable, CaseIterable, Hashable {
         case .healthQuantity: "HKQuantityTypeIdentifierHeartRate"
         case .location: "location"
         case .touch: "touch"
+        case .camera: "heartRate"
         }
     }
 
@@ -142,6 +148,23 @@ public struct RecorderSchema: Sendable, Hashable {
                     FieldSpec("index", .integer, unit: "touch index"),
                     FieldSpec("x", unit: "points"), FieldSpec("y", unit: "points"),
                     FieldSpec("width", unit: "points"), FieldSpec("height", unit: "points"),
+                ],
+                timeField: "timestamp")
+        case .camera:
+            // CardiorespiratoryFitness' CRFHeartRateSample: a step-change marker carries the
+            // times alone, hence the optional colours (docs/formats.md §4.9).
+            RecorderSchema(
+                kind: kind,
+                fields: [
+                    FieldSpec("timestamp", unit: "s since the recorder started"),
+                    FieldSpec("uptime", required: false, unit: "s since boot"),
+                    FieldSpec("red", required: false, unit: "frame mean, 0…1"),
+                    FieldSpec("green", required: false, unit: "frame mean, 0…1"),
+                    FieldSpec("blue", required: false, unit: "frame mean, 0…1"),
+                    FieldSpec("hue", required: false, unit: "degrees"),
+                    FieldSpec("saturation", required: false, unit: "0…1"),
+                    FieldSpec("brightness", required: false, unit: "0…1"),
+                    FieldSpec("bpm", required: false, unit: "beats/min, the app's estimate"),
                 ],
                 timeField: "timestamp")
         }

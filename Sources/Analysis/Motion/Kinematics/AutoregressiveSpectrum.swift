@@ -9,12 +9,15 @@ enum AutoregressiveSpectrum {
     static let frequencyCount = 500
 
     /// R's `seq.int(0, 0.5, length.out = 500)`: i·(0.5/499), the last exactly ½.
-    static let frequencies: [Double] = {
-        let step = 0.5 / Double(frequencyCount - 1)
-        var f = (0..<frequencyCount).map { Double($0) * step }
-        f[frequencyCount - 1] = 0.5
+    static let frequencies = frequencies(count: frequencyCount)
+
+    /// R's `seq.int(0, 0.5, length.out = count)`: i·(0.5/(count − 1)), the last exactly ½ (count ≥ 2).
+    static func frequencies(count: Int) -> [Double] {
+        let step = 0.5 / Double(count - 1)
+        var f = (0..<count).map { Double($0) * step }
+        f[count - 1] = 0.5
         return f
-    }()
+    }
 
     /// cos and sin of (2π·f)·j for the grid's f and j = 1…orderLimit, as R's `outer` forms them.
     private static let orderLimit = 64
@@ -39,8 +42,10 @@ enum AutoregressiveSpectrum {
         case notFinite
     }
 
-    /// The density at ``frequencies`` (per cycle per sample; scale by the rate as the caller needs).
-    static func density(_ x: [Double]) throws(Failure) -> [Double] {
+    /// The density at ``frequencies`` (per cycle per sample; scale by the rate as the caller needs),
+    /// or at `frequencies(count: frequencyCount)` for another count (`spec.ar`'s `n.freq`, ≥ 2).
+    static func density(_ x: [Double], frequencyCount count: Int = frequencyCount) throws(Failure) -> [Double] {
+        precondition(count >= 2, "spec.ar needs n.freq ≥ 2")
         let n = x.count
         guard n >= 2 else { throw .tooShort }
         guard x.allSatisfy(\.isFinite) else { throw .notFinite }
@@ -69,15 +74,17 @@ enum AutoregressiveSpectrum {
             if aic < best { best = aic; order = m }
         }
         let variance = (order == 0 ? r[0] : variances[order - 1]) * Double(n) / Double(n - (order + 1))
-        guard order > 0 else { return Array(repeating: variance, count: frequencyCount) }
+        guard order > 0 else { return Array(repeating: variance, count: count) }
         let a = coefficients[((order - 1) * maxOrder)..<((order - 1) * maxOrder + order)]
         let base = a.startIndex
-        return (0..<frequencyCount).map { k in
+        let tabulated = count == frequencyCount && order <= orderLimit
+        let grid = count == frequencyCount ? frequencies : frequencies(count: count)
+        return (0..<count).map { k in
             var cs = 0.0, sn = 0.0
             for j in 0..<order {
-                let (c, s) = order <= orderLimit
+                let (c, s) = tabulated
                     ? (table.cos[k * orderLimit + j], table.sin[k * orderLimit + j])
-                    : (cos(2 * Double.pi * frequencies[k] * Double(j + 1)), sin(2 * Double.pi * frequencies[k] * Double(j + 1)))
+                    : (cos(2 * Double.pi * grid[k] * Double(j + 1)), sin(2 * Double.pi * grid[k] * Double(j + 1)))
                 cs += c * a[base + j]
                 sn += s * a[base + j]
             }

@@ -70,10 +70,12 @@ enum EmpiricalWavelets {
                 Seewave.renyiEntropy(e, alpha: 2), (1 - RArithmetic.sum(e.map { pow($0, 0.1) })) / (0.1 - 1)]
     }
 
-    /// pracma's `findpeaks(x, minpeakheight:, sortstr = TRUE)`: each run of rises followed at
-    /// once by a run of falls is one peak at its highest sample (the first of equals); those at
-    /// least `minimumHeight`, highest first (ties in position order). Indices into `x`.
-    static func peaks(_ x: [Double], minimumHeight: Double) -> [Int] {
+    /// pracma's `findpeaks(x, minpeakheight:, minpeakdistance:, sortstr = TRUE)`: each run of
+    /// rises followed at once by a run of falls is one peak at its highest sample (the first of
+    /// equals); those at least `minimumHeight`, highest first (ties in position order); with a
+    /// `minimumDistance` above 1, each peak not yet dropped drops the later-listed ones closer
+    /// than that (in samples). Indices into `x`.
+    static func peaks(_ x: [Double], minimumHeight: Double, minimumDistance: Double = 1) -> [Int] {
         let n = x.count
         guard n >= 3 else { return [] }
         func sign(_ k: Int) -> Int { x[k + 1] > x[k] ? 1 : (x[k + 1] < x[k] ? -1 : 0) }
@@ -92,7 +94,16 @@ enum EmpiricalWavelets {
             if x[best] >= minimumHeight { found.append((x[best], best)) }
             k = down
         }
-        return found.enumerated().sorted { $0.element.value > $1.element.value || ($0.element.value == $1.element.value && $0.offset < $1.offset) }
+        let sorted = found.enumerated().sorted { $0.element.value > $1.element.value || ($0.element.value == $1.element.value && $0.offset < $1.offset) }
             .map(\.element.position)
+        guard minimumDistance > 1 else { return sorted }
+        var dropped = [Bool](repeating: false, count: sorted.count)
+        for (i, position) in sorted.enumerated() where !dropped[i] {
+            for (j, other) in sorted.enumerated() {
+                let distance = Double(abs(position - other))
+                if distance > 0 && distance < minimumDistance { dropped[j] = true }
+            }
+        }
+        return sorted.indices.filter { !dropped[$0] }.map { sorted[$0] }
     }
 }

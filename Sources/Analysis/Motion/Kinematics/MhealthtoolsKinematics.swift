@@ -112,17 +112,19 @@ public struct MhealthtoolsKinematics: Sendable, Hashable {
 
     enum WindowShape { case hamming, rectangle }
 
-    /// mhealthtools' `window_signal`: windows of 256 samples every 128 that end within the
-    /// series; a series shorter than a window gives one window of the series repeated to 256
-    /// samples (R's recycling), as mhealthtools does.
-    static func windows(_ values: [Double], shape: WindowShape) -> [[Double]] {
-        let n = values.count, length = windowLength
+    /// mhealthtools' `window_signal`: windows of `length` samples (256 unless given) every
+    /// round(length·(1 − overlap)) that end within the series; a series shorter than a window
+    /// gives one window of the series repeated to `length` samples (R's recycling), as
+    /// mhealthtools does. Needs length ≥ 2 and 0 ≤ overlap ≤ ½.
+    static func windows(_ values: [Double], shape: WindowShape, length: Int = windowLength, overlap: Double = windowOverlap) -> [[Double]] {
+        precondition(length >= 2 && overlap >= 0 && overlap <= 0.5, "window length < 2 or overlap outside [0, ½]")
+        let n = values.count
         guard n > 0 else { return [] }
         let taper: [Double] = shape == .rectangle
             ? Array(repeating: 1, count: length)
             : (0..<length).map { 0.54 - 0.46 * cos(2 * Double.pi * Double($0) / Double(length - 1)) }
         guard n >= length else { return [(0..<length).map { values[$0 % n] * taper[$0] }] }
-        let step = Int(RArithmetic.round(Double(length) * (1 - windowOverlap)))
+        let step = Int(RArithmetic.round(Double(length) * (1 - overlap)))
         return stride(from: 0, through: n - length, by: step).map { start in (0..<length).map { values[start + $0] * taper[$0] } }
     }
 

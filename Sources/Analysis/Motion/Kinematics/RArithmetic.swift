@@ -94,4 +94,11 @@ enum RArithmetic {
 
     /// R's `round(x)`: to the nearest integer, halves to even (IEC 60559).
     static func round(_ x: Double) -> Double { x.rounded(.toNearestOrEven) }
+
+    /// `x ^ y` (arithmetic.c `R_POW`): x·x for y = 2, 1 for x = 1 or y = 0, else `pow`.
+    static func power(_ x: Double, _ y: Double) -> Double {
+        if y == 2 { return x * x }
+        if x == 1 || y == 0 { return 1 }
+        return pow(x, y)
+    }
 }

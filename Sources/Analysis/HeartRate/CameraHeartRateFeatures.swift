@@ -1,0 +1,54 @@
+/// mhealthtools' `get_heartrate` output under its names (docs/analyses.md §7.5): `red.hr`,
+/// `red.confidence`, … (one value per window), `error` and `sampling_rate`.
+public struct CameraHeartRateFeatures: Sendable, Hashable, Encodable {
+    /// The estimates per channel and window.
+    public var estimate: CameraHeartRate
+
+    public init(_ estimate: CameraHeartRate) { self.estimate = estimate }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: FeatureName.self)
+        for (name, channel) in [("red", estimate.red), ("green", estimate.green), ("blue", estimate.blue)] {
+            // Heart rate per window, beats/min; confidence per window (acf), ratio.
+            try container.encode(channel?.hr ?? [.nan], forKey: FeatureName("\(name).hr"))
+            try container.encode(channel?.confidence ?? [.nan], forKey: FeatureName("\(name).confidence"))
+        }
+        try container.encode(estimate.error, forKey: FeatureName("error"))
+        try container.encode(estimate.samplingRate ?? .nan, forKey: FeatureName("sampling_rate"))
+    }
+}
+
+/// One heart rate per recording from mhealthtools' windows: the channel whose median confidence
+/// over its windows is highest (red when no method gives a confidence), and that channel's
+/// medians over the windows with a finite value (docs/analyses.md §7.5).
+public struct CameraHeartRateSummary: Sendable, Hashable, Encodable {
+    /// Median heart rate over the chosen channel's windows, beats/min.
+    public var heartRateBeatsPerMinute: Double?
+    /// The chosen channel: red, green or blue.
+    public var channel: String?
+    /// Median confidence over the chosen channel's windows (acf method), ratio 0…1.
+    public var confidence: Double?
+    /// Windows per channel, count.
+    public var windowCount: Int
+    /// Frames per second of the recording (count over first-to-last span), Hz.
+    public var frameRateHz: Double?
+
+    public init(_ estimate: CameraHeartRate) {
+        func median(_ values: [Double]) -> Double? {
+            let finite = values.filter(\.isFinite).sorted()
+            guard !finite.isEmpty else { return nil }
+            let middle = finite.count / 2
+            return finite.count % 2 == 1 ? finite[middle] : (finite[middle - 1] + finite[middle]) / 2
+        }
+        let channels = [("red", estimate.red), ("green", estimate.green), ("blue", estimate.blue)].compactMap { name, channel in channel.map { (name, $0) } }
+        var chosen = channels.first
+        for candidate in channels.dropFirst() {
+            if let c = median(candidate.1.confidence), c > (chosen.flatMap { median($0.1.confidence) } ?? -.infinity) { chosen = candidate }
+        }
+        heartRateBeatsPerMinute = chosen.flatMap { median($0.1.hr) }
+        channel = chosen?.0
+        confidence = chosen.flatMap { median($0.1.confidence) }
+        windowCount = chosen?.1.hr.count ?? 0
+        frameRateHz = estimate.samplingRate
+    }
+}
