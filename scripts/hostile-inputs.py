@@ -52,6 +52,16 @@ def device_motion(seconds, rate):
     return ("[" + ",".join(parts) + "]").encode()
 
 
+def camera(seconds, rate):
+    """Camera frames as mPower 2's heart snapshot writes them, a 72-beats/min pulse, `seconds` at `rate` frames/s."""
+    parts = []
+    for i in range(int(seconds * rate)):
+        t = i / rate
+        beat = math.exp(-((((t * 1.2) % 1) - 0.25) / 0.08) ** 2)
+        parts.append('{"timestamp":%.5f,"red":%.6f,"green":%.6f,"blue":%.6f}' % (t, 0.9 - 0.01 * beat, 0.2 - 0.02 * beat, 0.1 - 0.015 * beat))
+    return ("[" + ",".join(parts) + "]").encode()
+
+
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/activetask")
     tapping = open(os.path.join(SAMPLE, "tapping_results.json"), encoding="utf-8").read()
@@ -75,6 +85,11 @@ def main():
          tapping.replace('"{237.9, 423.5}"', '"{' + "7" * 10_000_000 + ', 423.5}"').encode(), ["score", "tapping", "FILE"], True),
         ("1 h of 200-Hz device motion (mhealthtools' walk features: EMD, 5,624 windows per IMF)", "deviceMotion_1h.json",
          device_motion(3600, 200), ["score", "gait", "FILE"], False),
+        ("1 h of 60-frame/s camera frames (mhealthtools' heart rate: 719 windows per channel)", "heartRate_1h.json",
+         camera(3600, 60), ["score", "heartRate", "FILE"], False),
+        ("camera frames 1e-20 s apart (the window mhealthtools would make: 10^22 frames)", "heartRate_dense.json",
+         ("[" + ",".join('{"timestamp":%r,"red":0.9,"green":0.2,"blue":0.1}' % (i * 1e-20) for i in range(2000)) + "]").encode(),
+         ["score", "heartRate", "FILE"], False),
         ("flattened archive with a ../ entry", "archive.json",
          json.dumps({"info.json": {"taskRun": "x", "item": "tapping", "files": []}, "tapping_results.json": json.loads(tapping),
                      "../escape.json": accel}).encode(), ["unpack", "FILE", "--out", "OUT"], True),
@@ -100,7 +115,7 @@ def main():
                 message = lines[0].replace(folder + "/", "")
             else:  # a result: the lines that say what was read
                 shown = [line.strip() for line in run.stdout.decode("utf-8", "replace").splitlines()
-                         if any(key in line for key in ("kind", "samples", "stepCount ", "infiniteValues", "frames", "IMF1.mean.tm"))]
+                         if any(key in line for key in ("kind", "samples", "stepCount ", "infiniteValues", "frames", "IMF1.mean.tm", "heartRateBeatsPerMinute", "error "))]
                 message = " / ".join(shown[:4])
             crashed = run.returncode < 0 or run.returncode > 3
             unclear = refused and (run.returncode != 3 or file_name not in message)

@@ -22,7 +22,7 @@ public enum EllipticFilter {
 
     /// `ellipord(Wp, Ws, Rp, Rs)` of a band-pass (`Ws` outside `Wp`): the least order meeting a
     /// pass-band ripple of `rp` dB and a stop-band attenuation of `rs` dB; nil when the edges are
-    /// not nested in (0, 1) or the order is not a finite positive number.
+    /// not nested in (0, 1) or the order is not a number from 1 to 64.
     public static func order(passband: (Double, Double), stopband: (Double, Double), passRippleDecibels rp: Double, stopAttenuationDecibels rs: Double) -> Int? {
         guard [passband.0, passband.1, stopband.0, stopband.1].allSatisfy({ $0 > 0 && $0 < 1 }),
             stopband.0 < passband.0, passband.0 < passband.1, passband.1 < stopband.1, rp > 0, rs > 0

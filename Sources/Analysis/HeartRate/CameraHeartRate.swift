@@ -163,9 +163,7 @@ public struct CameraHeartRate: Sendable, Hashable {
         var convolved = [Double](repeating: 0, count: n)
         for i in 0..<n {
             var z = 0.0
-            for j in 0..<b.count where i - j >= -(b.count - 1) {
-                z += b[j] * (i - j >= 0 ? x[i - j] : 0)
-            }
+            for j in 0..<b.count { z += b[j] * (i - j >= 0 ? x[i - j] : 0) }
             convolved[i] = z
         }
         var y = [Double](repeating: 0, count: n)
