@@ -49,7 +49,7 @@ public enum HeartRateScorer {
     /// the `.json` extension.
     static func key(_ recording: GaitScorer.Recording) -> String {
         if let step = recording.step { return step }
-        let name = FileName.display(recording.file).split(separator: "/").last.map(String.init) ?? recording.file
+        let name = TaskFiles.name(of: FileName.display(recording.file))
         return name.hasSuffix(".json") ? String(name.dropLast(5)) : name
     }
 }

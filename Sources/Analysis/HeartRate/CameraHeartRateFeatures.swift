@@ -1,3 +1,5 @@
+import SignalProcessing
+
 /// mhealthtools' `get_heartrate` output under its names (docs/analyses.md §7.5): `red.hr`,
 /// `red.confidence`, … (one value per window), `error` and `sampling_rate`.
 public struct CameraHeartRateFeatures: Sendable, Hashable, Encodable {
@@ -35,10 +37,8 @@ public struct CameraHeartRateSummary: Sendable, Hashable, Encodable {
 
     public init(_ estimate: CameraHeartRate) {
         func median(_ values: [Double]) -> Double? {
-            let finite = values.filter(\.isFinite).sorted()
-            guard !finite.isEmpty else { return nil }
-            let middle = finite.count / 2
-            return finite.count % 2 == 1 ? finite[middle] : (finite[middle - 1] + finite[middle]) / 2
+            let finite = values.filter(\.isFinite)
+            return finite.isEmpty ? nil : finite.statistic(Statistics.median)
         }
         let channels = [("red", estimate.red), ("green", estimate.green), ("blue", estimate.blue)].compactMap { name, channel in channel.map { (name, $0) } }
         var chosen = channels.first
