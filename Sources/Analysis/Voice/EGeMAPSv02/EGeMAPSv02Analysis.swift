@@ -1,0 +1,89 @@
+import Glibc
+import InputGuards
+import SignalProcessing
+
+/// openSMILE 2.6.0's eGeMAPSv02 feature set (F. Eyben et al., "The Geneva Minimalistic Acoustic
+/// Parameter Set (GeMAPS) for Voice Research and Affective Computing", IEEE Trans. Affective
+/// Computing 7(2):190–202, 2016, as openSMILE's `eGeMAPSv02.conf` computes it), rebuilt from the
+/// paper, the configuration's parameter values and black-box comparison with openSMILE's output
+/// (`Benchmarks/peers/opensmile_reference.py`; openSMILE is a test peer only).
+///
+/// This part holds the descriptors every frame has, voiced or not: from 20-ms Hamming frames
+/// (w[n] = 0.54 − 0.46·cos(2πn/(N − 1)), N = ⌊0.02·f_s + ½⌋ samples) every ⌊0.01·f_s + ½⌋
+/// samples, the first starting at sample 0 and the last ending inside the recording, zero-padded
+/// to a power of two — loudness, alpha ratio, Hammarberg index, the spectral slopes 0–500 and
+/// 500–1500 Hz, spectral flux and MFCC 1–4 — and the frame energies behind the equivalent sound
+/// level. Samples are taken as openSMILE reads 16-bit PCM, v/32767 (full-scale values times
+/// 32768/32767).
+public struct EGeMAPSv02Analysis: Sendable, Hashable {
+    public init() {}
+
+    /// openSMILE's sample scale relative to full scale: 16-bit values v read as v/32767.
+    static let sampleScale = 32768.0 / 32767.0
+
+    /// The low-level descriptors of every 10-ms frame, before smoothing.
+    struct FrameDescriptors: Sendable, Hashable {
+        /// Auditory-spectrum loudness (``OpenSmileMelBands/loudness(_:)``), openSMILE's units.
+        var loudness: [Double] = []
+        /// dB (``OpenSmileSpectralBalance/alphaRatio(_:)``).
+        var alphaRatio: [Double] = []
+        /// dB.
+        var hammarbergIndex: [Double] = []
+        /// dB/Hz.
+        var slope0To500: [Double] = []
+        var slope500To1500: [Double] = []
+        /// Spectral flux of the magnitude spectrum (openSMILE's units).
+        var spectralFlux: [Double] = []
+        /// MFCC 1–4, one array per coefficient.
+        var mfcc: [[Double]] = Array(repeating: [], count: 4)
+        /// Mean square of each frame's samples (no window).
+        var energy: [Double] = []
+    }
+
+    /// Samples per frame and between frames at `sampleRateHz`; nil when no 20-ms frame has two
+    /// samples or the rate is not a finite positive number.
+    static func framing(sampleRateHz: Double) -> (length: Int, step: Int)? {
+        guard sampleRateHz.isFinite, sampleRateHz > 0,
+              let length = Int(checking: 0.020 * sampleRateHz + 0.5, rounding: .down, in: 2...(1 << 30)),
+              let step = Int(checking: 0.010 * sampleRateHz + 0.5, rounding: .down, in: 1...(1 << 30)) else { return nil }
+        return (length, step)
+    }
+
+    /// The frame descriptors of `samples` (full scale) at `sampleRateHz`: one frame per step
+    /// whose 20 ms lie within the recording; none for a recording shorter than a frame.
+    func frameDescriptors(_ samples: [Double], sampleRateHz: Double) -> FrameDescriptors {
+        var result = FrameDescriptors()
+        guard let (length, step) = Self.framing(sampleRateHz: sampleRateHz), samples.count >= length,
+              var spectrum = FramePowerSpectrum(length: length, window: Window.hamming.values(count: length, periodic: false), sampleRateHz: sampleRateHz)
+        else { return result }
+        let frames = (samples.count - length) / step + 1
+        let scaled = samples.map { $0 * Self.sampleScale }
+        let balance = OpenSmileSpectralBalance(binHz: spectrum.binHz, bins: spectrum.bins)
+        let bands = OpenSmileMelBands(binHz: spectrum.binHz, bins: spectrum.bins, sampleRateHz: sampleRateHz)
+        var power = [Double](repeating: 0, count: spectrum.bins), magnitude = power, previous = power
+        var bandPower = [Double](repeating: 0, count: OpenSmileMelBands.count)
+        result.loudness.reserveCapacity(frames)
+        for frame in 0..<frames {
+            let start = frame * step
+            spectrum.power(scaled, from: start, into: &power)
+            for k in power.indices { magnitude[k] = power[k].squareRoot() }
+            power.withUnsafeBufferPointer { p in
+                result.alphaRatio.append(balance.alphaRatio(p))
+                result.hammarbergIndex.append(balance.hammarbergIndex(p))
+                result.slope0To500.append(balance.logSlope(p, from: 0, to: 500))
+                result.slope500To1500.append(balance.logSlope(p, from: 500, to: 1500))
+                bands.bandPowers(p, into: &bandPower)
+            }
+            result.spectralFlux.append(frame == 0 ? 0 : magnitude.withUnsafeBufferPointer { m in
+                previous.withUnsafeBufferPointer { balance.flux(m, previous: $0) }
+            })
+            swap(&magnitude, &previous)
+            result.loudness.append(bands.loudness(bandPower))
+            for (k, c) in bands.cepstrum(bandPower, count: 4).enumerated() { result.mfcc[k].append(c) }
+            var energy = 0.0
+            for n in start..<(start + length) { energy += scaled[n] * scaled[n] }
+            result.energy.append(energy / Double(length))
+        }
+        return result
+    }
+}

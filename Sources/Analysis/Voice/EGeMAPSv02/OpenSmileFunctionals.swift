@@ -1,0 +1,47 @@
+import Glibc
+
+/// The contour smoothing and the functionals of openSMILE 2.6.0's eGeMAPSv02 configuration
+/// (cContourSmoother, cFunctionals' Moments, Percentiles and Means), as its output shows them.
+enum OpenSmileFunctionals {
+    /// The symmetric three-frame moving average ("sma3", `noZeroSma = 0`), the first and last
+    /// values repeated beyond the ends: y[i] = (x[i−1] + x[i] + x[i+1])/3.
+    static func smoothed(_ x: [Double]) -> [Double] {
+        guard let first = x.first, let last = x.last else { return [] }
+        return x.indices.map { i in
+            ((i > 0 ? x[i - 1] : first) + x[i] + (i + 1 < x.count ? x[i + 1] : last)) / 3
+        }
+    }
+
+    /// Arithmetic mean; nil for no values.
+    static func mean(_ x: [Double]) -> Double? {
+        x.isEmpty ? nil : x.reduce(0, +) / Double(x.count)
+    }
+
+    /// "stddevNorm": the population standard deviation over the mean (a coefficient of
+    /// variation that keeps the mean's sign); 0 for a constant contour (openSMILE's value, also
+    /// when that constant is 0), nil for no values or a zero mean of values that vary.
+    static func normalisedStandardDeviation(_ x: [Double]) -> Double? {
+        guard let m = mean(x) else { return nil }
+        let deviation = (x.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(x.count)).squareRoot()
+        if deviation == 0 { return 0 }
+        return m == 0 ? nil : deviation / m
+    }
+
+    /// The percentile p (0…1) with linear interpolation between the sorted values at rank
+    /// p·(n − 1) (`interp = 1`); nil for no values.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double? {
+        guard let last = sorted.indices.last else { return nil }
+        let rank = p * Double(last)
+        let lower = Int(clamping: rank, rounding: .down, to: 0...last)
+        let upper = min(lower + 1, last)
+        return sorted[lower] + (rank - Double(lower)) * (sorted[upper] - sorted[lower])
+    }
+
+    /// The equivalent sound level of frame energies (mean squares), dB re full scale:
+    /// 10·lg(max(mean energy, 10⁻¹²)) (cFunctionals' amean, then cVectorOperation's dBp, which
+    /// gives digital silence −120 dB); nil when there is no frame.
+    static func equivalentLevel(_ energies: [Double]) -> Double? {
+        guard let m = mean(energies) else { return nil }
+        return 10 * log10(max(m, 1e-12))
+    }
+}

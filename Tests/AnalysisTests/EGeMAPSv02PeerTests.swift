@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+
+/// The eGeMAPSv02 descriptors and functionals built so far against openSMILE 2.6.0 (the
+/// `opensmile` package, a test peer only) on the Praat corpus (espeak-ng speech at 8–50 kHz,
+/// glottal-pulse vowels with jitter, breaks and creak), the real voice recordings of
+/// `../shared/data` and seeded random contours: `Benchmarks/peers/opensmile_reference.py` writes
+/// each file's samples as openSMILE sees them (16-bit) and openSMILE's values.
+@Suite(.serialized) struct EGeMAPSv02PeerTests {
+    struct FileReference: Decodable {
+        var file: String
+        var samples: String
+        var rateHz: Double
+        var lld: [String: [Double]]
+        var functionals: [String: Double]
+    }
+    struct ContourReference: Decodable {
+        var contour: [Double]
+        var functionals: [String: Double]
+        var peaks: [[Peak]]
+        enum Peak: Decodable, Equatable {
+            case index(Int), kind(String)
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let i = try? container.decode(Int.self) { self = .index(i) } else { self = .kind(try container.decode(String.self)) }
+            }
+        }
+        /// The kept extrema as (index, is a maximum).
+        var extrema: [(Int, Bool)] {
+            peaks.compactMap { pair in
+                guard case .index(let i) = pair.first, case .kind(let k) = pair.last else { return nil }
+                return (i, k == "M")
+            }
+        }
+    }
+    struct References {
+        var files: [FileReference] = []
+        var contours: [ContourReference] = []
+    }
+    struct ReferenceError: Error { var message: String }
+
+    /// Runs the reference script once per test process.
+    static let references: Result<References, ReferenceError> = {
+        guard let python = Peer.praat.require() else { return .failure(ReferenceError(message: "no peers")) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opensmile-reference-\(getpid())").path
+        let real = SharedData.runs ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/opensmile_reference.py").path, folder, "--corpus", "--contours", "250"] + real
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch { return .failure(ReferenceError(message: "\(error)")) }
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return .failure(ReferenceError(message: String(stderr.suffix(2000)))) }
+        var references = References()
+        do {
+            for line in stdout.split(separator: UInt8(ascii: "\n")) {
+                if line.starts(with: Array(#"{"contour""#.utf8)) {
+                    references.contours.append(try JSONDecoder().decode(ContourReference.self, from: Data(line)))
+                } else {
+                    references.files.append(try JSONDecoder().decode(FileReference.self, from: Data(line)))
+                }
+            }
+        } catch { return .failure(ReferenceError(message: "\(error)")) }
+        return .success(references)
+    }()
+
+    static func samples(_ reference: FileReference) throws -> [Double] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: reference.samples))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+    }
+
+    /// |a − b| relative to max(|b|, floor).
+    static func difference(_ a: Double, _ b: Double, floor: Double) -> Double { abs(a - b) / max(abs(b), floor) }
+
+    @Test("loudness, alpha ratio, Hammarberg index, slopes, flux, MFCC 1–4 and frame energy of every frame equal openSMILE's", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func frameDescriptorsEqualOpenSmile() throws {
+        let references = try Self.references.get().files
+        #expect(references.count >= 13)
+        // openSMILE computes in single precision: its values carry ~1e-7 relative rounding, more
+        // where a value is a small difference (a slope, a ratio near 0 dB, an MFCC near 0).
+        let columns: [(String, (EGeMAPSv02Analysis.FrameDescriptors) -> [Double], floor: Double, tolerance: Double)] = [
+            ("loudness", \.loudness, 1e-3, 1e-6),
+            ("alphaRatio", \.alphaRatio, 1, 1e-5),
+            ("hammarbergIndex", \.hammarbergIndex, 1, 1e-5),
+            ("slope0-500", \.slope0To500, 1e-2, 3e-4),
+            ("slope500-1500", \.slope500To1500, 1e-2, 3e-4),
+            ("spectralFlux", \.spectralFlux, 1e-2, 1e-5),
+            ("mfcc1", { $0.mfcc[0] }, 1, 1e-4),
+            ("mfcc2", { $0.mfcc[1] }, 1, 1e-4),
+            ("mfcc3", { $0.mfcc[2] }, 1, 1e-4),
+            ("mfcc4", { $0.mfcc[3] }, 1, 1e-4),
+            ("energy", \.energy, 1e-9, 1e-6),
+        ]
+        var worst = [String: Double](), frames = 0
+        for reference in references {
+            let name = URL(fileURLWithPath: reference.file).lastPathComponent
+            let ours = EGeMAPSv02Analysis().frameDescriptors(try Self.samples(reference), sampleRateHz: reference.rateHz)
+            frames += ours.loudness.count
+            for (column, values, floor, tolerance) in columns {
+                let theirs = try #require(reference.lld[column])
+                try #require(values(ours).count == theirs.count, "\(name) \(column): \(values(ours).count) frames, openSMILE \(theirs.count)")
+                for (index, (a, b)) in zip(values(ours), theirs).enumerated() {
+                    let d = Self.difference(a, b, floor: floor)
+                    worst[column] = max(worst[column] ?? 0, d)
+                    #expect(d <= tolerance, "\(name) \(column) frame \(index): \(a) against \(b)")
+                }
+            }
+        }
+        print("eGeMAPSv02 frame descriptors: \(references.count) files, \(frames) frames; worst difference \(worst.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+    }
+}
