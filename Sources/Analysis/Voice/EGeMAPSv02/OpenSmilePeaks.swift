@@ -10,13 +10,14 @@
 ///   the extrema before it (a maximum θ above the lowest value so far, a minimum θ below the
 ///   highest);
 /// - a maximum after a kept minimum is kept when it rises θ above the previous extremum (a
-///   minimum), or above the reference minimum: the last minimum that fell θ below the extremum
-///   before it. Otherwise, when it exceeds the maximum kept before that minimum by 5 %, it
-///   replaces that maximum and the minimum is dropped;
+///   minimum); otherwise, when it exceeds the maximum kept before that minimum by 5 %, it
+///   replaces that maximum and the minimum is dropped; otherwise it is kept when it rises θ above
+///   the reference minimum (below);
 /// - a maximum after a kept maximum replaces it when 5 % higher, or when it rises θ above the
 ///   previous extremum or the reference minimum;
 /// - a minimum after a kept maximum is kept when θ below it; after a kept minimum it replaces it
-///   when lower. A minimum θ below the extremum before it becomes the reference minimum;
+///   when lower. A kept first minimum θ below x[0], and any minimum θ below the extremum before
+///   it, becomes the reference minimum (a kept or replaced maximum clears it);
 /// - a first kept minimum less than θ below x[0] is dropped at the end.
 ///
 /// Rising slopes run from x[0] (or a kept minimum) to the next kept maximum, falling slopes from
@@ -50,27 +51,33 @@ struct OpenSmilePeaks: Sendable, Hashable {
             defer { previous = (v, isMaximum) }
             guard let last = kept.last else {
                 let beyond = isMaximum ? v - lowest : highest - v
-                if abs(v - x[0]) >= theta || beyond >= theta { kept.append((i, isMaximum)) }
+                if abs(v - x[0]) >= theta || beyond >= theta {
+                    kept.append((i, isMaximum))
+                    reference = !isMaximum && x[0] - v >= theta ? v : nil
+                }
                 lowest = min(lowest, v); highest = max(highest, v)
                 continue
             }
             let lastValue = x[last.index]
             if isMaximum {
-                let rises = (previous.map { !$0.isMaximum && v - $0.value >= theta } ?? false)
-                    || (reference.map { v - $0 >= theta } ?? false)
+                let risesFromPrevious = previous.map { !$0.isMaximum && v - $0.value >= theta } ?? false
+                let risesFromReference = reference.map { v - $0 >= theta } ?? false
                 if !last.isMaximum {
-                    if rises {
+                    if risesFromPrevious {
                         kept.append((i, true)); reference = nil
                     } else if kept.count >= 2, v > 1.05 * x[kept[kept.count - 2].index] {
                         kept.removeLast(); kept[kept.count - 1] = (i, true); reference = nil
+                    } else if risesFromReference {
+                        kept.append((i, true)); reference = nil
                     }
-                } else if v > 1.05 * lastValue || rises {
+                } else if v > 1.05 * lastValue || risesFromPrevious || risesFromReference {
                     kept[kept.count - 1] = (i, true); reference = nil
                 }
             } else {
                 let falls = previous.map { $0.isMaximum && $0.value - v >= theta } ?? false
                 if last.isMaximum {
-                    if lastValue - v >= theta { kept.append((i, false)); reference = falls ? v : nil } else if falls { reference = v }
+                    if lastValue - v >= theta { kept.append((i, false)) }
+                    if falls { reference = v }
                 } else {
                     if v < lastValue { kept[kept.count - 1] = (i, false) }
                     if falls { reference = v }
