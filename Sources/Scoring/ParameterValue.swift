@@ -20,3 +20,7 @@ extension MotionCSVLayout.AccelerationUnit: ParameterValue {}
 extension HeadphoneCalibration.TableVersion: ParameterValue {}
 extension RangeOfMotion.Orientation: ParameterValue {}
 extension CameraHeartRate.Method: ParameterValue {}
+extension VoiceSet: ParameterValue {}
+extension Array: ParameterValue where Element: ParameterValue {
+    public var parameterJSON: JSONValue { .array(map(\.parameterJSON)) }
+}

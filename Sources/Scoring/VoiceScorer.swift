@@ -23,6 +23,9 @@ public enum VoiceScorer {
     public static let bytesPerSample = 64
 
     public struct Parameters: Sendable, Hashable, Codable {
+        /// The feature sets computed and reported (all by default); a set left out costs nothing
+        /// its features alone need (the pitch contour is always computed: every set reads it).
+        public var sets = VoiceSet.allCases
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
         public var calibrationOffsetDecibels: Double?
         /// Praat's pitch floor, Hz.
@@ -69,6 +72,7 @@ public enum VoiceScorer {
 
         /// Why these parameters cannot be used (nil: they can).
         public var problem: String? {
+            if sets.isEmpty { return "sets is empty: name at least one of \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", "))" }
             if let offset = calibrationOffsetDecibels, !(offset.isFinite && abs(offset) <= 400) {
                 return "calibration offset \(offset) dB is not a level (−400…400 dB)"
             }
@@ -156,12 +160,19 @@ public enum VoiceScorer {
         options.egemaps.frameLengthSeconds = parameters.spectralFrameLengthSeconds
         options.egemaps.frameStepSeconds = parameters.spectralFrameStepSeconds
         options.egemaps.loudnessPeakThreshold = parameters.loudnessPeakThreshold
+        options.sets = parameters.sets.reduce(into: [.spectrogram]) { $0.insert($1.analysisSets) }
         var analysis = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
         analysis.warnings += AudioScoring.warnings(decoder)
         let report = ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
-                                 sets: [FeatureSet(name: "atk", features: analysis.features), FeatureSet(name: "formants", features: analysis.formants),
-                                        FeatureSet(name: "cepstral", features: analysis.cepstral), FeatureSet(name: "mfcc", features: analysis.mfcc),
-                                        FeatureSet(name: "egemaps", features: analysis.egemaps)], warnings: analysis.warnings,
+                                 sets: parameters.sets.map { set in
+                                     switch set {
+                                     case .atk: FeatureSet(name: set.rawValue, features: analysis.features)
+                                     case .formants: FeatureSet(name: set.rawValue, features: analysis.formants)
+                                     case .cepstral: FeatureSet(name: set.rawValue, features: analysis.cepstral)
+                                     case .mfcc: FeatureSet(name: set.rawValue, features: analysis.mfcc)
+                                     case .egemaps: FeatureSet(name: set.rawValue, features: analysis.egemaps)
+                                     }
+                                 }, warnings: analysis.warnings,
                                  unusable: analysis.pitchF0Hz.allSatisfy(\.isNaN) ? "no voiced signal found" : nil)
         let (levelTime, level) = levels(samples, channels: format.channels, sampleRateHz: format.sampleRateHz)
         return VoiceScore(report: report, format: format, analysis: analysis, levelTimeSeconds: levelTime, levelDbfs: level)
@@ -189,6 +200,32 @@ public enum VoiceScorer {
         do { return try decoder.readAllDouble(maximumSamples: maximumSamples) } catch {
             guard case .tooLong = error.reason else { throw .input(error) }
             throw ScoringError(.invalidInput, error.description + " (voice analysis holds ~40 bytes per sample; the limit is the voice parameter maximumSamples)")
+        }
+    }
+}
+
+/// The feature sets of a voice analysis (docs/analyses.md §4), as a configuration's `sets` and
+/// `--sets` name them.
+public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Levels, loudness and Praat-definition F0, jitter, shimmer and HNR.
+    case atk
+    /// Praat's Burg formants of the voiced frames.
+    case formants
+    /// Praat's CPPS.
+    case cepstral
+    /// librosa's MFCCs.
+    case mfcc
+    /// eGeMAPS v02's spectral balance, loudness and temporal features.
+    case egemaps
+
+    /// What the analysis computes for the set.
+    var analysisSets: VoiceAnalysis.Sets {
+        switch self {
+        case .atk: .harmonicity
+        case .formants: .formants
+        case .cepstral: .cepstral
+        case .mfcc: .mfcc
+        case .egemaps: [.egemaps, .formants]   // H1–A3 reads the third formant
         }
     }
 }

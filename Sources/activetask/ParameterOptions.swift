@@ -123,6 +123,7 @@ struct SPLParameterOptions: ParameterOptions {
 struct VoiceParameterOptions: ParameterOptions {
     static let path: [String] = []
 
+    @Option(help: "The feature sets to compute and report, comma-separated: \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", ")) (default all).", transform: VoiceSetList.init(parsing:)) var sets: VoiceSetList?
     @Option(help: "dB SPL at RMS 1.0 of the recording chain; adds splDecibels (default: none).") var calibrationOffsetDecibels: Double?
     @Option(help: "Praat's pitch floor, Hz (default \(defaults.voice.pitchFloorHz.compactDescription)).") var pitchFloorHz: Double?
     @Option(help: "Praat's pitch ceiling, Hz (default \(defaults.voice.pitchCeilingHz.compactDescription)).") var pitchCeilingHz: Double?
@@ -181,6 +182,23 @@ struct HeartRateParameterOptions: ParameterOptions {
 extension TappingAnalysis.Convention: ExpressibleByArgument {}
 extension RangeOfMotion.Orientation: ExpressibleByArgument {}
 extension CameraHeartRate.Method: ExpressibleByArgument {}
+
+/// `--sets atk,mfcc`: voice sets, comma-separated, each named once.
+struct VoiceSetList: ParameterValue {
+    var sets: [VoiceSet]
+    init(parsing argument: String) throws(ValidationError) {
+        var sets: [VoiceSet] = []
+        for name in argument.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let set = VoiceSet(rawValue: name) else {
+                throw ValidationError("--sets: \"\(name)\" is not a voice set; the sets are \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard !sets.contains(set) else { throw ValidationError("--sets: \(name) is named twice") }
+            sets.append(set)
+        }
+        self.sets = sets
+    }
+    var parameterJSON: JSONValue { sets.parameterJSON }
+}
 extension MotionCSVLayout.TimeUnit: ExpressibleByArgument {}
 extension MotionCSVLayout.AccelerationUnit: ExpressibleByArgument {}
 extension HeadphoneCalibration.TableVersion: ExpressibleByArgument {}

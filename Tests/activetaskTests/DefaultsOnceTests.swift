@@ -50,10 +50,11 @@ import TestSupport
             case .number(let number): #expect(Double(stated) == number, "\(section).\(key): docs/batch.md says \(stated), Parameters \(number)")
             case .string(let text): #expect(stated == "\"\(text)\"", "\(section).\(key): docs/batch.md says \(stated), Parameters \(text)")
             case .bool(let flag): #expect(stated == "\(flag)", "\(section).\(key): docs/batch.md says \(stated), Parameters \(flag)")
+            case .array: #expect(stated == JSONWriter().string(value), "\(section).\(key): docs/batch.md says \(stated), Parameters \(JSONWriter().string(value))")
             default: Issue.record("\(section).\(key): \(value)")
             }
             checked += 1
         }
-        #expect(checked == 10)
+        #expect(checked == 11)
     }
 }

@@ -152,3 +152,52 @@ struct ScoreVoiceRealTests {
         #expect(html.contains("Cepstrum of the median-CPP frame") && html.contains(">trend (Theil fit, exponential decay)</text>") && html.contains(">CPP</text>"))
     }
 }
+
+@Suite struct ScoreVoiceSetsTests {
+    static let sample = SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path
+
+    static func features(_ run: Run) throws -> [String: [String: Any]] {
+        try #require(run.json?["features"] as? [String: [String: Any]], "\(run.stderr)")
+    }
+
+    @Test("--sets computes and reports only the sets named, each equal to its values in a run with every set; the sets are part of the result key")
+    func chosenSets() throws {
+        let all = try Run(["score", "voice", "--json", Self.sample])
+        #expect(all.status == 0, "\(all.stderr)")
+        let every = try Self.features(all)
+        #expect(Set(every.keys) == ["atk", "formants", "cepstral", "mfcc", "egemaps"])
+        for chosen in [["mfcc", "egemaps"], ["atk"], ["cepstral", "formants"]] {
+            let run = try Run(["score", "voice", "--json", "--sets", chosen.joined(separator: ","), Self.sample])
+            #expect(run.status == 0, "\(run.stderr)")
+            let some = try Self.features(run)
+            #expect(Set(some.keys) == Set(chosen))
+            for set in chosen {
+                // Same JSON text: eGeMAPS alone still reads the third formant (H1–A3), atk alone
+                // still has HNR.
+                let a = try JSONSerialization.data(withJSONObject: try #require(some[set]), options: .sortedKeys)
+                let b = try JSONSerialization.data(withJSONObject: try #require(every[set]), options: .sortedKeys)
+                #expect(a == b, "\(chosen) \(set)")
+            }
+            let keys = [all, run].map { ($0.json?["key"] as? [String: Any])?["parameters"] as? String }
+            #expect(keys[0] != nil && keys[0] != keys[1], "\(chosen): the result key's parameters \(keys)")
+        }
+        #expect(try #require(try Self.features(try Run(["score", "voice", "--json", "--sets", "atk", Self.sample]))["atk"]?["hnrDb"]) is Double)
+    }
+
+    @Test("a set named that does not exist, twice, or none at all is refused with the sets listed")
+    func badSets() throws {
+        for (argument, said) in [("mfcc,bogus", "\"bogus\" is not a voice set; the sets are atk, formants, cepstral, mfcc, egemaps"), ("mfcc,mfcc", "mfcc is named twice")] {
+            let run = try Run(["score", "voice", "--sets", argument, Self.sample])
+            #expect(run.status == 2 && run.stderr.contains(said), "\(argument): \(run.stderr)")
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = folder.path("empty.toml")
+        try "[voice]\nsets = []\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let empty = try Run(["score", "voice", "--config", config, Self.sample])
+        #expect(empty.status == 2 && empty.stderr.contains("[voice] sets is empty: name at least one of atk, formants, cepstral, mfcc, egemaps"), "\(empty.stderr)")
+        try "[voice]\nsets = [\"atk\", \"nope\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let unknown = try Run(["score", "voice", "--config", config, Self.sample])
+        #expect(unknown.status == 2 && unknown.stderr.contains("[voice] sets = [\"atk\",\"nope\"] is not a value of this parameter's type (docs/batch.md lists each parameter's values)"), "\(unknown.stderr)")
+    }
+}

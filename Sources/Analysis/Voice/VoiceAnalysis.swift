@@ -47,7 +47,10 @@ public enum VoiceAnalysis {
         public static let egemaps = Sets(rawValue: 8)
         /// The spectrogram behind the charts.
         public static let spectrogram = Sets(rawValue: 16)
-        public static let all: Sets = [.formants, .cepstral, .mfcc, .egemaps, .spectrogram]
+        /// Praat's harmonicity (HNR) of the set `atk` (F0, jitter and shimmer come with the pitch
+        /// contour every set needs).
+        public static let harmonicity = Sets(rawValue: 32)
+        public static let all: Sets = [.formants, .cepstral, .mfcc, .egemaps, .spectrogram, .harmonicity]
     }
 
     /// What ``analyze(interleaved:channels:sampleRateHz:options:)`` found: the features, the
@@ -127,7 +130,7 @@ public enum VoiceAnalysis {
         pitchAnalysis.floor = options.pitchFloorHz
         pitchAnalysis.ceiling = options.pitchCeilingHz
         let pitch = pitchAnalysis.plan(sound)
-        let harmonicity = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound)
+        let harmonicity = options.sets.contains(.harmonicity) ? harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound) : nil
 
         enum First: Sendable {
             case resampled(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>?, PraatCepstralAnalysis.Plan?)

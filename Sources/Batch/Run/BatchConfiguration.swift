@@ -200,7 +200,8 @@ public struct BatchConfiguration: Sendable, Hashable {
                 let value = section.value(at: path) ?? .null
                 if (try? decoded(nested(path, value))) == nil {
                     let table = ([name] + path.dropLast()).joined(separator: ".")
-                    throw invalid("[\(table)] \(path.last!) = \(JSONWriter().string(value)) is not a value of this parameter's type (an integer parameter takes a whole number within ±2^53)")
+                    let hint = if case .number = value { " (an integer parameter takes a whole number within ±2^53)" } else { " (docs/batch.md lists each parameter's values)" }
+                    throw invalid("[\(table)] \(path.last!) = \(JSONWriter().string(value)) is not a value of this parameter's type\(hint)")
                 }
             }
             throw invalid("\(error)")
