@@ -43,31 +43,21 @@ import TestSupport
 
     /// Runs the reference script once per test process.
     static let references: Result<References, ReferenceError> = {
-        guard let python = Peer.praat.require() else { return .failure(ReferenceError(message: "no peers")) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opensmile-reference-\(getpid())").path
         let real = SharedData.runs ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/opensmile_reference.py").path, folder, "--corpus", "--contours", "250"] + real
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch { return .failure(ReferenceError(message: "\(error)")) }
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return .failure(ReferenceError(message: String(stderr.suffix(2000)))) }
-        var references = References()
-        do {
-            for line in stdout.split(separator: UInt8(ascii: "\n")) {
-                if line.starts(with: Array(#"{"contour""#.utf8)) {
-                    references.contours.append(try JSONDecoder().decode(ContourReference.self, from: Data(line)))
-                } else {
-                    references.files.append(try JSONDecoder().decode(FileReference.self, from: Data(line)))
+        return PeerScript.lines("opensmile_reference.py", [folder, "--corpus", "--contours", "250"] + real).mapError { ReferenceError(message: $0.description) }.flatMap { lines in
+            Result {
+                var references = References()
+                for line in lines {
+                    if line.starts(with: Array(#"{"contour""#.utf8)) {
+                        references.contours.append(try JSONDecoder().decode(ContourReference.self, from: line))
+                    } else {
+                        references.files.append(try JSONDecoder().decode(FileReference.self, from: line))
+                    }
                 }
-            }
-        } catch { return .failure(ReferenceError(message: "\(error)")) }
-        return .success(references)
+                return references
+            }.mapError { ReferenceError(message: "\($0)") }
+        }
     }()
 
     static func samples(_ reference: FileReference) throws -> [Double] {

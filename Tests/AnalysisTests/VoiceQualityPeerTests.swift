@@ -42,24 +42,10 @@ import TestSupport
 
     /// Runs the reference script once per test process.
     static let references: Result<[Reference], ReferenceError> = {
-        guard let python = Peer.praat.require() else { return .failure(ReferenceError(message: "no peers")) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("voice-reference-\(getpid())").path
         let real = SharedData.runs ? SharedData.files(in: "voice") + [SharedData.path("mpower/pdscores_phonation.m4a")] : []
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/voice_reference.py").path, folder, "--corpus"] + real
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch { return .failure(ReferenceError(message: "\(error)")) }
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return .failure(ReferenceError(message: String(stderr.suffix(2000)))) }
-        do {
-            return .success(try stdout.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Reference.self, from: Data($0)) })
-        } catch {
-            return .failure(ReferenceError(message: "\(error)"))
+        return PeerScript.lines("voice_reference.py", [folder, "--corpus"] + real).mapError { ReferenceError(message: $0.description) }.flatMap { lines in
+            Result { try lines.map { try JSONDecoder().decode(Reference.self, from: $0) } }.mapError { ReferenceError(message: "\($0)") }
         }
     }()
 

@@ -56,3 +56,37 @@ public struct Peer: Sendable {
     /// Debian's headless chromium.
     public static let chromium = Peer(name: "chromium", files: [["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/chromium"])
 }
+
+/// A reference script of `Benchmarks/peers/` run once by the peers' Python: its standard output's
+/// lines, or its standard error's tail when it fails.
+public enum PeerScript {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `python Benchmarks/peers/NAME arguments…`; standard error goes to a file so that neither
+    /// pipe can fill while the other is read.
+    public static func lines(_ name: String, _ arguments: [String]) -> Result<[Data], Failure> {
+        guard let python = Peer.praat.require() else { return .failure(Failure(description: "no peers")) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [SharedData.packageRoot.appendingPathComponent("Benchmarks/peers/\(name)").path] + arguments
+        let output = Pipe()
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString).stderr")
+        guard FileManager.default.createFile(atPath: errors.path, contents: nil), let errorHandle = try? FileHandle(forWritingTo: errors) else {
+            return .failure(Failure(description: "cannot create \(errors.path)"))
+        }
+        defer { try? FileManager.default.removeItem(at: errors) }
+        process.standardOutput = output
+        process.standardError = errorHandle
+        do { try process.run() } catch { return .failure(Failure(description: "\(error)")) }
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? errorHandle.close()
+        guard process.terminationStatus == 0 else {
+            let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            return .failure(Failure(description: String(stderr.suffix(2000))))
+        }
+        return .success(stdout.split(separator: UInt8(ascii: "\n")).map { Data($0) })
+    }
+}
