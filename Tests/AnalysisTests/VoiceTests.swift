@@ -48,9 +48,15 @@ import TestSupport
         let x = Self.vowel(epsilon: 0.01, delta: 0.05, seconds: 1)
         let whole = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate)
         var options = VoiceAnalysis.Options()
-        options.sets = []
+        options.sets = [.harmonicity]
         let praat = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate, options: options)
         #expect(praat.features == whole.features)
+        // Without harmonicity: the same Praat measures but HNR.
+        options.sets = []
+        var bare = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate, options: options).features
+        #expect(bare.hnrDb == nil && whole.features.hnrDb != nil)
+        bare.hnrDb = whole.features.hnrDb
+        #expect(bare == whole.features)
         #expect(praat.pitchF0Hz.map(\.bitPattern) == whole.pitchF0Hz.map(\.bitPattern))
         #expect(whole.formants.voicedFrameCount > 0 && whole.cepstral.cppsDb != nil && whole.mfcc.frameCount > 0 && whole.egemaps.frameCount > 0 && whole.spectrogram != nil)
         #expect(praat.formants.voicedFrameCount == 0 && praat.formants.f2OverF1Ratio == nil && praat.formantTimeSeconds.isEmpty)

@@ -27,7 +27,7 @@ import TestSupport
     }
 
     /// `object` with the leaf at `path` changed: numbers +1 (×2 when large), booleans negated,
-    /// strings replaced by another value of their type that decodes.
+    /// strings replaced by another value of their type that decodes, lists without their last item.
     static func perturbed(_ object: JSONObject, _ path: [String], alternatives: [String: String]) -> JSONObject {
         let key = path[0]
         if path.count > 1 {
@@ -37,8 +37,9 @@ import TestSupport
         case .bool(let flag)?: return replacing(object, key, with: .bool(!flag))
         case .number(let number)?: return replacing(object, key, with: .number(abs(number) > 1000 ? number * 2 : number + 1))
         case .string(let text)?: return replacing(object, key, with: .string(alternatives[key] ?? text + " (changed)"))
+        case .array(let items)? where items.count > 1: return replacing(object, key, with: .array(Array(items.dropLast())))
         default:
-            Issue.record("\(path): not a number, boolean or string")
+            Issue.record("\(path): not a number, boolean, string or list of two or more")
             return object
         }
     }
