@@ -4,8 +4,9 @@ import Testing
 import TestSupport
 @testable import Batch
 
-/// `FileFacts(stored:)` reads what `ResultStore.commitFileFacts` writes (JSONEncoder, sorted keys)
-/// exactly as Foundation's JSONDecoder does: the same facts, and nil where the decoder throws.
+/// `FileFacts(stored:)` reads what `ResultStore.commitFileFacts` writes (JSONEncoder, sorted keys,
+/// facts at their defaults left out) and what it wrote before (every key) exactly as Foundation's
+/// JSONDecoder does: the same facts, and nil where the decoder throws.
 @Suite struct StoredFileFactsTests {
     static func encoded(_ facts: FileFacts) throws -> String {
         let encoder = JSONEncoder()
@@ -38,19 +39,40 @@ import TestSupport
         #expect(all.count >= 21)
         #expect(Set(all.map { $0.category }).count >= 5)
         for facts in all {
-            let (decoded, stored) = Self.both(try Self.encoded(facts))
+            let text = try Self.encoded(facts)
+            let (decoded, stored) = Self.both(text)
             #expect(decoded == facts)
             #expect(stored == facts)
+            // The earlier stored form, every key present: the same facts.
+            let (decodedFull, storedFull) = Self.both(try Self.full(text))
+            #expect(decodedFull == facts && storedFull == facts)
         }
+        // Only what differs from the defaults is written.
+        #expect(try Self.encoded(FileFacts(sha256: "ab", bytes: 10, error: "e")) == #"{"bytes":10,"category":"unreadable","loadError":"e","sha256":"ab"}"#)
+        #expect(try Self.encoded(full).count > 400)
     }
 
-    @Test("a missing key, a value of another type, a fraction or a null where a value is required: nil, as the decoder refuses it")
+    /// `text` with every fact at its default written out, as the synthesized encoder stored it.
+    static func full(_ text: String) throws -> String {
+        var object = try #require(try JSONValue.parse(Array(text.utf8), file: "facts").object)
+        let defaults: [(String, JSONValue)] = [
+            ("archiveEntries", .array([])), ("audiogramRows", .number(0)), ("camera", .bool(false)), ("dBHLResult", .bool(false)),
+            ("detail", .string("")), ("kindName", .string("")), ("motion", .bool(false)), ("namedFiles", .array([])),
+            ("rangeOfMotionResult", .bool(false)), ("splResult", .bool(false)), ("tappingIdentifiers", .array([])),
+            ("timedWalkResult", .bool(false)), ("uploadManifest", .bool(false)), ("uploadMetadata", .array([])),
+        ]
+        for (key, value) in defaults where object[key] == nil { object.append(key, value) }
+        return JSONWriter().string(.object(object))
+    }
+
+    @Test("a missing hash, size or category, a value of another type, a fraction or a null where a value is required: nil, as the decoder refuses it; a fact absent or null is its default for both")
     func refusedAsTheDecoderRefuses() throws {
         let text = try Self.encoded(FileFacts(sha256: "ab", bytes: 10, error: "e"))
         let object = try #require(try JSONValue.parse(Array(text.utf8), file: "facts").object)
         let variants: [(String, JSONValue?)] = [
             ("sha256", nil), ("bytes", .string("10")), ("bytes", .number(10.5)), ("category", .string("film")),
-            ("motion", .null), ("camera", nil), ("uploadItem", .number(1)), ("archiveEntries", .array([.number(1)])),
+            ("category", nil), ("bytes", .null), ("motion", .number(1)), ("camera", .string("true")), ("uploadItem", .number(1)), ("archiveEntries", .array([.number(1)])),
+            ("audiogramRows", .number(1.5)), ("kindName", .bool(false)),
             ("tappingIdentifiers", .array([.bool(true)])), ("namedFiles", .array([.object(JSONObject(["step": .string("s")]))])),
             ("uploadMetadata", .object(JSONObject())), ("loadNeedsMemory", .string("yes")),
         ]
@@ -62,10 +84,12 @@ import TestSupport
             #expect(decoded == nil, "the decoder took \(key) = \(String(describing: value))")
             #expect(stored == nil, "FileFacts(stored:) took \(key) = \(String(describing: value))")
         }
-        // null for an optional: absent, for both
-        var nulled = try #require(try JSONValue.parse(Array(text.utf8), file: "facts").object)
-        nulled.append("uploadItem", .null)
-        let (decoded, stored) = Self.both(JSONWriter().string(.object(nulled)))
-        #expect(decoded != nil && decoded == stored)
+        // null for an optional or for a fact with a default: absent, for both
+        for key in ["uploadItem", "motion", "archiveEntries", "audiogramRows", "detail", "loadNeedsMemory"] {
+            var nulled = try #require(try JSONValue.parse(Array(text.utf8), file: "facts").object)
+            nulled.append(key, .null)
+            let (decoded, stored) = Self.both(JSONWriter().string(.object(nulled)))
+            #expect(decoded == FileFacts(sha256: "ab", bytes: 10, error: "e") && decoded == stored, "\(key)")
+        }
     }
 }

@@ -164,3 +164,67 @@ extension FileFacts {
         return metadata
     }
 }
+
+extension FileFacts {
+    enum CodingKeys: String, CodingKey {
+        case sha256, bytes, category, uploadManifest, uploadItem, uploadMetadata, archiveEntries, namedFiles, tappingIdentifiers
+        case motion, camera, splResult, dBHLResult, rangeOfMotionResult, timedWalkResult, audiogramRows, kindName, detail
+        case loadError, loadNeedsMemory
+    }
+
+    /// The stored form: the hash, size and category, and only the facts that differ from their
+    /// defaults (false, 0, "", an empty list, nil) — a rerun parses every file's facts, and most
+    /// files have one or two (a tapping result, a motion recording).
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sha256, forKey: .sha256)
+        try c.encode(bytes, forKey: .bytes)
+        try c.encode(category, forKey: .category)
+        func flag(_ value: Bool, _ key: CodingKeys) throws { if value { try c.encode(true, forKey: key) } }
+        func list<T: Encodable>(_ value: [T], _ key: CodingKeys) throws { if !value.isEmpty { try c.encode(value, forKey: key) } }
+        func text(_ value: String, _ key: CodingKeys) throws { if !value.isEmpty { try c.encode(value, forKey: key) } }
+        try flag(uploadManifest, .uploadManifest)
+        try c.encodeIfPresent(uploadItem, forKey: .uploadItem)
+        try list(uploadMetadata, .uploadMetadata)
+        try list(archiveEntries, .archiveEntries)
+        try list(namedFiles, .namedFiles)
+        try list(tappingIdentifiers, .tappingIdentifiers)
+        try flag(motion, .motion)
+        try flag(camera, .camera)
+        try flag(splResult, .splResult)
+        try flag(dBHLResult, .dBHLResult)
+        try flag(rangeOfMotionResult, .rangeOfMotionResult)
+        try flag(timedWalkResult, .timedWalkResult)
+        if audiogramRows != 0 { try c.encode(audiogramRows, forKey: .audiogramRows) }
+        try text(kindName, .kindName)
+        try text(detail, .detail)
+        try c.encodeIfPresent(loadError, forKey: .loadError)
+        try c.encodeIfPresent(loadNeedsMemory, forKey: .loadNeedsMemory)
+    }
+
+    /// Reads the stored form, and the earlier one with every key present: a key left out or null
+    /// is its default.
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sha256 = try c.decode(String.self, forKey: .sha256)
+        bytes = try c.decode(Int.self, forKey: .bytes)
+        category = try c.decode(Category.self, forKey: .category)
+        uploadManifest = try c.decodeIfPresent(Bool.self, forKey: .uploadManifest) ?? false
+        uploadItem = try c.decodeIfPresent(String.self, forKey: .uploadItem)
+        uploadMetadata = try c.decodeIfPresent([StudyManifest.Metadata].self, forKey: .uploadMetadata) ?? []
+        archiveEntries = try c.decodeIfPresent([String].self, forKey: .archiveEntries) ?? []
+        namedFiles = try c.decodeIfPresent([NamedFile].self, forKey: .namedFiles) ?? []
+        tappingIdentifiers = try c.decodeIfPresent([String?].self, forKey: .tappingIdentifiers) ?? []
+        motion = try c.decodeIfPresent(Bool.self, forKey: .motion) ?? false
+        camera = try c.decodeIfPresent(Bool.self, forKey: .camera) ?? false
+        splResult = try c.decodeIfPresent(Bool.self, forKey: .splResult) ?? false
+        dBHLResult = try c.decodeIfPresent(Bool.self, forKey: .dBHLResult) ?? false
+        rangeOfMotionResult = try c.decodeIfPresent(Bool.self, forKey: .rangeOfMotionResult) ?? false
+        timedWalkResult = try c.decodeIfPresent(Bool.self, forKey: .timedWalkResult) ?? false
+        audiogramRows = try c.decodeIfPresent(Int.self, forKey: .audiogramRows) ?? 0
+        kindName = try c.decodeIfPresent(String.self, forKey: .kindName) ?? ""
+        detail = try c.decodeIfPresent(String.self, forKey: .detail) ?? ""
+        loadError = try c.decodeIfPresent(String.self, forKey: .loadError)
+        loadNeedsMemory = try c.decodeIfPresent(Bool.self, forKey: .loadNeedsMemory)
+    }
+}
