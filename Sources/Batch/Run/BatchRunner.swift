@@ -105,7 +105,7 @@ public enum BatchRunner {
         if let (headroom, _) = MemoryBudget.headroom() { adjusted.loadedBytesBudget = min(options.loadedBytesBudget, headroom / 4) }
         let options = adjusted
         let start = Date()
-        let walk = Discovery.walk(arguments)
+        let walk = Discovery.walked(arguments)
         var files = walk.files
         var refused = walk.refused
         if let shard = options.shard {
@@ -120,7 +120,8 @@ public enum BatchRunner {
         let cached = options.force ? [:] : try store.fileFacts()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
-        let (found, inventory) = await Discovery.units(files: files, refused: refused, records: records, cached: cached, options: options)
+        let (found, inventory) = await Discovery.units(files: files, refused: refused, records: records, cached: cached, options: options,
+                                                       versions: walk.versions)
         try store.commitFileFacts(inventory.fresh)
 
         var counts = BatchCounts()

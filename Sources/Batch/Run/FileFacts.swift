@@ -26,8 +26,15 @@ struct FileVersion: Codable, Sendable, Hashable {
         guard info.isRegularFile else {
             return .failure(.init(message: "\(FileName.display(path)): is \(info.kind), not a regular file; not read"))
         }
-        return .success(FileVersion(device: info.device, inode: info.inode, size: info.size,
-                                    modifiedNanoseconds: info.modifiedNanoseconds, changedNanoseconds: info.changedNanoseconds))
+        return .success(FileVersion(info))
+    }
+}
+
+extension FileVersion {
+    /// The version `info` (a regular file's status) states.
+    init(_ info: FileSystem.Status) {
+        self.init(device: info.device, inode: info.inode, size: info.size,
+                  modifiedNanoseconds: info.modifiedNanoseconds, changedNanoseconds: info.changedNanoseconds)
     }
 }
 

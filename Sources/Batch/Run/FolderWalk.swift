@@ -8,6 +8,9 @@ import InputGuards
 struct FolderWalk {
     /// Regular files (and names that vanished or dangle: reading them reports why).
     private(set) var files: [String] = []
+    /// The version of each regular file as the walk found it (its status was read anyway): the
+    /// inventory compares it with the stored one instead of reading the status again.
+    private(set) var versions: [String: FileVersion] = [:]
     /// Folders that could not be listed, and FIFOs, sockets and devices (reading one could block
     /// forever), with the reason.
     private(set) var refused: [(path: String, reason: String)] = []
@@ -49,6 +52,7 @@ struct FolderWalk {
                 walk(path)
             } else if entry.isRegularFile {
                 files.append(path)
+                versions[path] = FileVersion(entry)
             } else {
                 refused.append((path, "is not a regular file (a FIFO, socket or device); not read"))
             }

@@ -33,8 +33,10 @@ struct Inventory: Sendable {
     }
 
     /// Takes the inventory of `files`, `options.jobs` at a time: a file whose version equals
-    /// the stored one is not read; any other is loaded and hashed once.
-    static func take(_ files: [String], cached: [String: CachedFile], options: BatchOptions) async -> Inventory {
+    /// the stored one is not read; any other is loaded and hashed once. Whether a file is the
+    /// stored version is decided on `versions` (what the folder walk just read) when it has the
+    /// file; a file that is read has its version read again just before.
+    static func take(_ files: [String], cached: [String: CachedFile], options: BatchOptions, versions: [String: FileVersion] = [:]) async -> Inventory {
         var inventory = Inventory()
         await withTaskGroup(of: Taken.self) { group in
             var next = 0
@@ -42,20 +44,22 @@ struct Inventory: Sendable {
                 guard next < files.count else { return }
                 let path = files[next]
                 next += 1
+                let walked = versions[path]
                 group.addTask {
-                    let version = FileVersion.of(path)
-                    guard case .success(let current) = version else {
-                        return Taken(path: path, version: version, facts: FileFacts(sha256: "", bytes: 0, error: version.failureMessage))
-                    }
-                    if let known = cached[path], known.version == current {
+                    func stored(_ current: FileVersion) -> Taken? {
+                        guard let known = cached[path], known.version == current else { return nil }
                         var entries: [(path: String, facts: FileFacts, input: LoadedInput?)] = []
                         for name in known.facts.archiveEntries {
                             if let entry = cached[path + "/" + name], entry.version == current { entries.append((entry.path, entry.facts, nil)) }
                         }
-                        if entries.count == known.facts.archiveEntries.count {
-                            return Taken(path: path, version: version, facts: known.facts, entries: entries)
-                        }
+                        return entries.count == known.facts.archiveEntries.count ? Taken(path: path, version: .success(current), facts: known.facts, entries: entries) : nil
                     }
+                    if let walked, let taken = stored(walked) { return taken }
+                    let version = FileVersion.of(path)
+                    guard case .success(let current) = version else {
+                        return Taken(path: path, version: version, facts: FileFacts(sha256: "", bytes: 0, error: version.failureMessage))
+                    }
+                    if walked == nil, let taken = stored(current) { return taken }
                     let (facts, input) = examineSteady(path, version: current)
                     // Facts of a read the machine or the device cut short (ENOMEM, EIO, …) are not the file's: never kept.
                     let isFresh = !facts.sha256.isEmpty && facts.loadNeedsMemory == nil

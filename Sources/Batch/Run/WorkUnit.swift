@@ -87,7 +87,14 @@ public enum Discovery {
     /// FIFOs, sockets, devices) as ``WorkUnit/Shape/refused(reason:)`` units. Hidden files
     /// (`.name`) are left out. Folders are walked by ``FolderWalk``: links followed, loops ended.
     public static func walk(_ arguments: [String]) -> (files: [String], missing: [String], refused: [WorkUnit]) {
+        let walk = walked(arguments)
+        return (walk.files, walk.missing, walk.refused)
+    }
+
+    /// ``walk(_:)`` with the version of every regular file as the walk found it.
+    static func walked(_ arguments: [String]) -> (files: [String], missing: [String], refused: [WorkUnit], versions: [String: FileVersion]) {
         var files: [String] = []
+        var versions: [String: FileVersion] = [:]
         var missing: [String] = []
         var refused: [WorkUnit] = []
         for argument in arguments {
@@ -107,13 +114,13 @@ public enum Discovery {
                         continue
                     }
                     let path = entry.hasPrefix("/") || folder.isEmpty ? entry : folder + "/" + entry
-                    if !collect(path, into: &files, refused: &refused) { missing.append(path) }
+                    if !collect(path, into: &files, versions: &versions, refused: &refused) { missing.append(path) }
                 }
-            } else if !collect(argument, into: &files, refused: &refused) {
+            } else if !collect(argument, into: &files, versions: &versions, refused: &refused) {
                 missing.append(argument)
             }
         }
-        return (Array(Set(files)).sorted(), missing, Array(Set(refused)).sorted { $0.path < $1.path })
+        return (Array(Set(files)).sorted(), missing, Array(Set(refused)).sorted { $0.path < $1.path }, versions)
     }
 
     /// The units of `files`, from their facts: a folder holding an AppCore `info.json`, or an
@@ -151,20 +158,20 @@ public enum Discovery {
     /// The units under `arguments` as a run with an empty store finds them, the arguments that
     /// do not exist, and the inventory.
     static func units(_ arguments: [String]) async -> (units: [WorkUnit], missing: [String], inventory: Inventory) {
-        let walk = walk(arguments)
+        let walk = walked(arguments)
         let (units, inventory) = await units(files: walk.files, refused: walk.refused, records: [], cached: [:],
-                                             options: BatchOptions(toolkitVersion: ""))
+                                             options: BatchOptions(toolkitVersion: ""), versions: walk.versions)
         return (units, walk.missing, inventory)
     }
 
     /// The units of walked `files` (``group(_:facts:)``), of the walk's `refused` paths and of a
     /// manifest's `records`, and the inventory that read every file once (a file whose version
     /// `cached` holds is not read). Recorder files a task result names outside `files` are read
-    /// too, and are not units of their own.
+    /// too, and are not units of their own. `versions`: the versions the walk found.
     static func units(files: [String], refused: [WorkUnit], records: [WorkUnit], cached: [String: CachedFile],
-                      options: BatchOptions) async -> (units: [WorkUnit], inventory: Inventory) {
+                      options: BatchOptions, versions: [String: FileVersion] = [:]) async -> (units: [WorkUnit], inventory: Inventory) {
         let recordFiles = Set(records.flatMap(\.members)).subtracting(files).sorted()
-        var inventory = await Inventory.take(files + recordFiles, cached: cached, options: options)
+        var inventory = await Inventory.take(files + recordFiles, cached: cached, options: options, versions: versions)
         let named = Set(files.flatMap { namedFiles(of: $0, inventory.facts) }).subtracting(files).filter(FileVersion.exists)
         if !named.isEmpty { inventory.add(await Inventory.take(named.sorted(), cached: cached, options: options)) }
         let opened = records.map { openArchives($0, inventory.facts) }
@@ -210,14 +217,16 @@ public enum Discovery {
 
     /// Adds `path` (a file, or the files under a folder, hidden ones left out) to `files`, and
     /// what the walk refused to `refused`; false if it does not exist.
-    private static func collect(_ path: String, into files: inout [String], refused: inout [WorkUnit]) -> Bool {
+    private static func collect(_ path: String, into files: inout [String], versions: inout [String: FileVersion], refused: inout [WorkUnit]) -> Bool {
         guard let info = FileSystem.statusIfAny(path) else { return false }
         guard info.isDirectory else {
             files.append(path)
+            if info.isRegularFile { versions[path] = FileVersion(info) }
             return true
         }
-        let walk = Self.files(under: path, includeHidden: false)
+        let walk = FolderWalk(path, includeHidden: false)
         files += walk.files
+        versions.merge(walk.versions) { first, _ in first }
         refused += walk.refused.map { WorkUnit(path: $0.path, members: [], shape: .refused(reason: $0.reason)) }
         return true
     }
