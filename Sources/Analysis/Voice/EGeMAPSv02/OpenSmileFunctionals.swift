@@ -1,4 +1,5 @@
 import Glibc
+import SignalProcessing
 
 /// The contour smoothing and the functionals of openSMILE 2.6.0's eGeMAPSv02 configuration
 /// (cContourSmoother, cFunctionals' Moments, Percentiles and Means), as its output shows them.
@@ -14,7 +15,7 @@ enum OpenSmileFunctionals {
 
     /// Arithmetic mean; nil for no values.
     static func mean(_ x: [Double]) -> Double? {
-        x.isEmpty ? nil : x.reduce(0, +) / Double(x.count)
+        x.isEmpty ? nil : x.withUnsafeBufferPointer(Statistics.mean)
     }
 
     /// "stddevNorm": the population standard deviation over the mean (a coefficient of
@@ -28,13 +29,9 @@ enum OpenSmileFunctionals {
     }
 
     /// The percentile p (0…1) with linear interpolation between the sorted values at rank
-    /// p·(n − 1) (`interp = 1`); nil for no values.
+    /// p·(n − 1) (`interp = 1`: the type-7 quantile); nil for no values.
     static func percentile(_ sorted: [Double], _ p: Double) -> Double? {
-        guard let last = sorted.indices.last else { return nil }
-        let rank = p * Double(last)
-        let lower = Int(clamping: rank, rounding: .down, to: 0...last)
-        let upper = min(lower + 1, last)
-        return sorted[lower] + (rank - Double(lower)) * (sorted[upper] - sorted[lower])
+        sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, p)
     }
 
     /// The equivalent sound level of frame energies (mean squares), dB re full scale:

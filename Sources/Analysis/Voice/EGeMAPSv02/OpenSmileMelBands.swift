@@ -16,6 +16,12 @@ struct OpenSmileMelBands: Sendable, Hashable {
     let weights: [[Double]]
     /// Each band's centre frequency, Hz.
     let centreHz: [Double]
+    /// Each band's equal-loudness weight E(f_b) (``equalLoudness(_:)``).
+    let loudnessWeight: [Double]
+    /// cos(πn(b + ½)/26) for n = 1…4 (row n − 1), b = 0…25: the DCT-II of ``cepstrum(_:count:)``.
+    static let cosines: [[Double]] = (1...4).map { n in
+        (0..<count).map { b in cos(Double.pi * Double(n) * (Double(b) + 0.5) / Double(count)) }
+    }
 
     init(binHz: Double, bins: Int, sampleRateHz: Double) {
         func mel(_ f: Double) -> Double { 1127 * log(1 + f / 700) }
@@ -42,6 +48,7 @@ struct OpenSmileMelBands: Sendable, Hashable {
         self.first = first
         self.weights = weights
         centreHz = edges[1...Self.count].map { 700 * (exp($0 / 1127) - 1) }
+        loudnessWeight = centreHz.map(Self.equalLoudness)
     }
 
     /// Σ_k P[k]·w_b[k] of every band into `bands`.
@@ -73,7 +80,7 @@ struct OpenSmileMelBands: Sendable, Hashable {
     func loudness(_ bands: [Double]) -> Double {
         var sum = 0.0
         for band in 0..<Self.count {
-            sum += pow(max(bands[band], Self.auditoryFloor) * Self.equalLoudness(centreHz[band]), 0.33)
+            sum += pow(max(bands[band], Self.auditoryFloor) * loudnessWeight[band], 0.33)
         }
         return sum / Double(Self.count)
     }
@@ -86,12 +93,12 @@ struct OpenSmileMelBands: Sendable, Hashable {
     /// · Σ_b ln(max(32767²·P_b, 1))·cos(πn(b + ½)/26) (the DCT-II of the log band powers, with
     /// HTK's floor of 1 and its sinusoidal lifter L = 22).
     func cepstrum(_ bands: [Double], count: Int) -> [Double] {
+        precondition((1...Self.cosines.count).contains(count), "OpenSmileMelBands: MFCC 1…4")
         let logs = bands.map { log(max($0 * Self.htkScale, 1)) }
-        let bandCount = Double(Self.count)
         return (1...count).map { n in
             var sum = 0.0
-            for (b, value) in logs.enumerated() { sum += value * cos(Double.pi * Double(n) * (Double(b) + 0.5) / bandCount) }
-            return (1 + 11 * sin(Double.pi * Double(n) / 22)) * (2 / bandCount).squareRoot() * sum
+            for (b, value) in logs.enumerated() { sum += value * Self.cosines[n - 1][b] }
+            return (1 + 11 * sin(Double.pi * Double(n) / 22)) * (2 / Double(Self.count)).squareRoot() * sum
         }
     }
 }
