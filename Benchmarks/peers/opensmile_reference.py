@@ -36,6 +36,9 @@ LEVELS = {
     "egemapsv02_logSpectral_flux": ["spectralFlux"],
     "egemapsv02_mfcc": ["mfcc1", "mfcc2", "mfcc3", "mfcc4"],
     "egemapsv02_energyRMS": ["energy"],
+    "gemapsv01b_pitchShsG60": ["nCandidates"] + ["F0Cand%d" % k for k in range(6)] + ["candVoicing%d" % k for k in range(6)]
+    + ["candScores%d" % k for k in range(6)] + ["F0raw", "voicingClip"],
+    "gemapsv01b_logPitch": ["F0final", "F0finalLog", "voicingFinalUnclipped"],
 }
 
 

@@ -86,4 +86,57 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         }
         return result
     }
+    /// The pitch of every 60-ms frame: candidates, the chosen path and its voicing.
+    struct PitchTrack: Sendable, Hashable {
+        /// Each frame's candidates (``OpenSmileSubharmonicSummation``).
+        var candidates: [[OpenSmileSubharmonicSummation.Candidate]] = []
+        /// F0, Hz, 0 in unvoiced frames and in frames whose windowed RMS is below 0.001
+        /// (openSMILE's "F0final" after the energy gate).
+        var frequencyHz: [Double] = []
+        /// The voicing of the chosen candidate (the first candidate's when unvoiced), 0 in gated
+        /// frames ("voicingFinalUnclipped").
+        var voicing: [Double] = []
+    }
+
+    /// The pitch of `samples` (full scale) at `sampleRateHz` as eGeMAPSv02 tracks it: 60-ms frames
+    /// (N = ⌊0.06·f_s + ½⌋ samples) every ⌊0.01·f_s + ½⌋ samples through the symmetric Gaussian
+    /// window w[n] = exp(−½((n − (N−1)/2)/(0.4·(N−1)/2))²), |FFT| zero-padded to a power of two,
+    /// ``OpenSmileOctaveSpectrum``, ``OpenSmileSubharmonicSummation``, ``OpenSmilePitchViterbi``;
+    /// a frame whose windowed samples have an RMS below 0.001 is unvoiced (cValbasedSelector).
+    func pitch(_ samples: [Double], sampleRateHz: Double) -> PitchTrack {
+        var track = PitchTrack()
+        guard sampleRateHz.isFinite, sampleRateHz > 0,
+              let length = Int(checking: 0.060 * sampleRateHz + 0.5, rounding: .down, in: 3...(1 << 30)),
+              let (_, step) = Self.framing(sampleRateHz: sampleRateHz), samples.count >= length else { return track }
+        let half = Double(length - 1) / 2
+        let window = (0..<length).map { n in exp(-0.5 * pow((Double(n) - half) / (0.4 * half), 2)) }
+        guard var frame = FramePowerSpectrum(length: length, window: window, sampleRateHz: sampleRateHz),
+              let octave = OpenSmileOctaveSpectrum(count: frame.bins, binHz: frame.binHz) else { return track }
+        let shs = OpenSmileSubharmonicSummation(spectrum: octave)
+        let scaled = samples.map { $0 * Self.sampleScale }
+        let bins = frame.bins, frames = (samples.count - length) / step + 1
+        var power = [Double](repeating: 0, count: bins), octaveScale = power, summed = power
+        var scratch = [Double](repeating: 0, count: 2 * bins)
+        var loud = [Bool]()
+        for index in 0..<frames {
+            let start = index * step
+            frame.power(scaled, from: start, into: &power)
+            for k in 0..<bins { power[k] = power[k].squareRoot() }
+            power.withUnsafeBufferPointer { m in
+                octaveScale.withUnsafeMutableBufferPointer { h in
+                    scratch.withUnsafeMutableBufferPointer { octave.transform(m, into: h, scratch: $0) }
+                }
+            }
+            octaveScale.withUnsafeBufferPointer { h in summed.withUnsafeMutableBufferPointer { shs.sum(h, into: $0) } }
+            track.candidates.append(summed.withUnsafeBufferPointer(shs.candidates))
+            var energy = 0.0
+            for n in 0..<length { energy += pow(scaled[start + n] * window[n], 2) }
+            loud.append((energy / Double(length)).squareRoot() >= 0.001)
+        }
+        let path = OpenSmilePitchViterbi.path(track.candidates)
+        track.frequencyHz = zip(path.frequencyHz, loud).map { $1 ? $0 : 0 }
+        track.voicing = zip(path.voicing, loud).map { $1 ? $0 : 0 }
+        return track
+    }
 }
+

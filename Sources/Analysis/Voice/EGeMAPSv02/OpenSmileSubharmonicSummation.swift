@@ -1,0 +1,66 @@
+import Glibc
+
+/// The pitch candidates of one frame as openSMILE 2.6.0's eGeMAPSv02 finds them (cPitchShs with
+/// `nHarmonics = 15`, `compressionFactor = 0.85`, `minPitch = 55`, `maxPitch = 1000`,
+/// `nCandidates = 6`): Hermes' subharmonic summation (J. Acoust. Soc. Am. 83(1):257–264, 1988)
+/// over the octave-scale spectrum H of ``OpenSmileOctaveSpectrum``, as openSMILE's output shows it:
+///
+///     S[j] = (1/15)·Σₙ₌₁¹⁵ 0.85ⁿ⁻¹·H[j + ⌊log₂(n)·N/L⌋]   (H = 0 beyond the last point)
+///
+/// (the shift of harmonic n rounds down on a grid of L/N octaves per point, not the spectrum's
+/// L/(N − 1)). Candidates are the local maxima of S (S[j] > S[j−1], S[j] ≥ S[j+1]) whose
+/// parabolic vertex lies within 55…1000 Hz; the six with the largest S[j], highest first. Each
+/// has the vertex's frequency and height (its score) and a voicing of max(0, 1 − mean(S)/score).
+/// openSMILE's output sometimes lists fewer than six where more maxima lie in range, and orders
+/// near-equal candidates otherwise; neither rule is reproduced (the candidates it lists are
+/// among these, with the same values).
+struct OpenSmileSubharmonicSummation: Sendable {
+    struct Candidate: Sendable, Hashable {
+        var frequencyHz: Double
+        var score: Double
+        var voicing: Double
+    }
+
+    static let harmonics = 15, compression = 0.85, lowestHz = 55.0, highestHz = 1000.0, candidates = 6
+
+    let spectrum: OpenSmileOctaveSpectrum
+    /// Point shift of each harmonic, and its weight 0.85ⁿ⁻¹/15.
+    private let shift: [Int], gain: [Double]
+
+    init(spectrum: OpenSmileOctaveSpectrum) {
+        self.spectrum = spectrum
+        // log₂(n)·N/L in this order: at 50 kHz log₂(10)·N/L is 683 − 1e-13, which openSMILE
+        // rounds down to 682 too.
+        shift = (1...Self.harmonics).map { Int(log2(Double($0)) * Double(spectrum.count) / spectrum.octaves) }
+        gain = (0..<Self.harmonics).map { pow(Self.compression, Double($0)) / Double(Self.harmonics) }
+    }
+
+    /// The summed spectrum of the octave-scale spectrum `h` into `s` (`spectrum.count` values each).
+    func sum(_ h: UnsafeBufferPointer<Double>, into s: UnsafeMutableBufferPointer<Double>) {
+        let n = spectrum.count
+        for j in 0..<n { s[j] = 0 }
+        for (shift, gain) in zip(shift, gain) where shift < n {
+            for j in 0..<(n - shift) { s[j] += gain * h[j + shift] }
+        }
+    }
+
+    /// The candidates of the summed spectrum `s`, highest maximum first.
+    func candidates(_ s: UnsafeBufferPointer<Double>) -> [Candidate] {
+        let n = spectrum.count
+        var mean = 0.0
+        for j in 0..<n { mean += s[j] }
+        mean /= Double(n)
+        var found: [(height: Double, candidate: Candidate)] = []
+        for j in 1..<(n - 1) where s[j] > s[j - 1] && s[j] >= s[j + 1] {
+            let a = s[j - 1], b = s[j], c = s[j + 1]
+            let offset = 0.5 * (a - c) / (a - 2 * b + c)
+            let frequency = spectrum.frequency(atPoint: Double(j) + offset)
+            guard frequency >= Self.lowestHz, frequency <= Self.highestHz else { continue }
+            let score = b - 0.25 * (a - c) * offset
+            found.append((b, Candidate(frequencyHz: frequency, score: score, voicing: max(0, 1 - mean / score))))
+        }
+        // Stable: equal heights keep their frequency order.
+        let ranked = found.enumerated().sorted { ($0.element.height, -$0.offset) > ($1.element.height, -$1.offset) }
+        return ranked.prefix(Self.candidates).map(\.element.candidate)
+    }
+}

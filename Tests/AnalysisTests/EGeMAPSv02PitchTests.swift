@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import Analysis
+
+/// The eGeMAPSv02 pitch chain on signals whose answer is known without a peer, and on hostile input.
+struct EGeMAPSv02PitchTests {
+    static func tone(_ hz: Double, rateHz: Double, seconds: Double = 1) -> [Double] {
+        (0..<Int(rateHz * seconds)).map { 0.3 * sin(2 * Double.pi * hz * Double($0) / rateHz) }
+    }
+
+    @Test("a 200-Hz tone is voiced at 200 Hz (the parabolic vertex within 0.5 %) at 8, 44.1 and 96 kHz", arguments: [8000.0, 44100, 96000])
+    func toneIsItsOwnPitch(rateHz: Double) {
+        let track = EGeMAPSv02Analysis().pitch(Self.tone(200, rateHz: rateHz), sampleRateHz: rateHz)
+        // (1 s − 60 ms)/10 ms + 1 frames.
+        #expect(track.frequencyHz.count == (Int(rateHz) - Int(0.06 * rateHz + 0.5)) / Int(0.01 * rateHz + 0.5) + 1)
+        #expect(track.frequencyHz.allSatisfy { abs($0 - 200) <= 1 }, "\(track.frequencyHz.filter { abs($0 - 200) > 1 })")
+        #expect(track.voicing.allSatisfy { $0 > OpenSmilePitchViterbi.cutoff && $0 <= 1 })
+    }
+
+    @Test("peak enhancement keeps two bins on either side of each maximum and zeroes the rest between maxima; bin 0 and the last bin count as maxima", arguments: [
+        ([1, 2, 5, 3, 2, 1, 1, 2, 3, 6, 4, 3], [1, 2, 5, 3, 2, 0, 0, 2, 3, 6, 4, 3]),  // maxima 2 and 9
+        ([5, 3, 2, 1, 1, 1, 1, 2, 3], [5, 3, 2, 0, 0, 0, 1, 2, 3]),  // maxima 0 and 8
+        ([1, 1, 1, 1, 1, 1, 9, 1, 1], [1, 1, 1, 1, 1, 1, 9, 1, 1]),  // one maximum: all kept
+    ] as [([Double], [Double])])
+    func peakEnhancement(m: [Double], expected: [Double]) {
+        var e = [Double](repeating: -1, count: m.count)
+        m.withUnsafeBufferPointer { m in e.withUnsafeMutableBufferPointer { OpenSmileOctaveSpectrum.enhancePeaks(m, into: $0) } }
+        #expect(e == expected)
+    }
+
+    @Test("silence, DC, one sample and a stretch of NaN give unvoiced frames or no frames, never NaN")
+    func hostileInput() {
+        let analysis = EGeMAPSv02Analysis()
+        let silence = analysis.pitch([Double](repeating: 0, count: 16000), sampleRateHz: 16000)
+        #expect(!silence.frequencyHz.isEmpty && silence.frequencyHz.allSatisfy { $0 == 0 } && silence.candidates.allSatisfy(\.isEmpty))
+        let dc = analysis.pitch([Double](repeating: 0.5, count: 16000), sampleRateHz: 16000)
+        #expect(dc.frequencyHz.allSatisfy { $0.isFinite } && dc.voicing.allSatisfy { $0.isFinite })
+        #expect(analysis.pitch([0.1], sampleRateHz: 16000).frequencyHz.isEmpty)
+        for rate in [Double.nan, .infinity, -16000, 0, 1e300, 10] {
+            #expect(analysis.pitch(Self.tone(200, rateHz: 16000), sampleRateHz: rate).frequencyHz.isEmpty, "\(rate) Hz")
+        }
+        var holed = Self.tone(200, rateHz: 16000)
+        for n in 4000..<6000 { holed[n] = .nan }
+        let track = analysis.pitch(holed, sampleRateHz: 16000)
+        #expect(track.frequencyHz.allSatisfy { $0.isFinite && $0 >= 0 } && track.voicing.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 })
+        #expect(track.frequencyHz.filter { abs($0 - 200) <= 1 }.count >= 60, "the tone outside the NaN stretch is still found")
+    }
+}
