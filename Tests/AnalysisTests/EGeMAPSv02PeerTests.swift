@@ -229,3 +229,61 @@ extension EGeMAPSv02PeerTests {
         print("eGeMAPSv02 pitch path, frames with openSMILE's F0 (and voicing decision): \(summary.joined(separator: ", "))")
     }
 }
+
+extension EGeMAPSv02PeerTests {
+    /// The pitch-dependent functionals by openSMILE's names.
+    static func named(_ f: EGeMAPSv02VoicingFunctionals) -> [String: Double?] {
+        let f0 = "F0semitoneFrom27.5Hz_sma3nz_"
+        var names: [String: Double?] = [
+            f0 + "amean": f.f0SemitoneMean, f0 + "stddevNorm": f.f0SemitoneStddevNorm,
+            f0 + "percentile20.0": f.f0SemitonePercentile20, f0 + "percentile50.0": f.f0SemitonePercentile50,
+            f0 + "percentile80.0": f.f0SemitonePercentile80, f0 + "pctlrange0-2": f.f0SemitonePercentileRange20To80,
+            f0 + "meanRisingSlope": f.f0SemitoneMeanRisingSlope, f0 + "stddevRisingSlope": f.f0SemitoneStddevRisingSlope,
+            f0 + "meanFallingSlope": f.f0SemitoneMeanFallingSlope, f0 + "stddevFallingSlope": f.f0SemitoneStddevFallingSlope,
+            "VoicedSegmentsPerSec": f.voicedSegmentsPerSecond, "MeanVoicedSegmentLengthSec": f.meanVoicedSegmentSeconds,
+            "StddevVoicedSegmentLengthSec": f.stddevVoicedSegmentSeconds, "MeanUnvoicedSegmentLength": f.meanUnvoicedSegmentSeconds,
+            "StddevUnvoicedSegmentLength": f.stddevUnvoicedSegmentSeconds,
+        ]
+        for (k, name) in EGeMAPSv02VoicingFunctionals.voicedNames.enumerated() {
+            names[name + "_sma3nz_amean"] = f.voicedMean[k]
+            names[name + "_sma3nz_stddevNorm"] = f.voicedStddevNorm[k]
+        }
+        for (k, name) in EGeMAPSv02VoicingFunctionals.unvoicedNames.enumerated() { names[name + "_sma3nz_amean"] = f.unvoicedMean[k] }
+        return names
+    }
+
+    /// Pearson's r.
+    static func correlation(_ x: [Double], _ y: [Double]) -> Double {
+        let mx = x.reduce(0, +) / Double(x.count), my = y.reduce(0, +) / Double(y.count)
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for (a, b) in zip(x, y) { sxy += (a - mx) * (b - my); sxx += (a - mx) * (a - mx); syy += (b - my) * (b - my) }
+        return sxy / (sxx * syy).squareRoot()
+    }
+
+    @Test("the 38 pitch-dependent functionals agree with openSMILE's", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func voicingFunctionalsAgreeWithOpenSmile() throws {
+        let references = try Self.references.get().files
+        var ours: [String: [Double]] = [:], theirs: [String: [Double]] = [:], onTheirPitch: [String: [Double]] = [:]
+        for reference in references {
+            let analysis = EGeMAPSv02Analysis(), samples = try Self.samples(reference)
+            let descriptors = analysis.frameDescriptors(samples, sampleRateHz: reference.rateHz)
+            let f = EGeMAPSv02VoicingFunctionals(descriptors, pitch: analysis.pitch(samples, sampleRateHz: reference.rateHz))
+            var theirPitch = EGeMAPSv02Analysis.PitchTrack()
+            theirPitch.frequencyHz = try #require(reference.lld["F0final"])
+            let g = Self.named(EGeMAPSv02VoicingFunctionals(descriptors, pitch: theirPitch))
+            for (name, value) in Self.named(f) {
+                ours[name, default: []].append(value ?? .nan)
+                onTheirPitch[name, default: []].append((g[name] ?? nil) ?? .nan)
+                theirs[name, default: []].append(try #require(reference.functionals[name], "\(name)"))
+            }
+        }
+        var lines: [String] = []
+        for name in ours.keys.sorted() {
+            let a = ours[name]!, b = theirs[name]!
+            let differences = zip(a, b).map { Self.difference($0, $1, floor: 1e-9) }.sorted()
+            let onTheirs = zip(onTheirPitch[name]!, b).map { Self.difference($0, $1, floor: 1e-9) }.sorted()
+            lines.append("\(name): r \(Self.correlation(a, b)), median \(differences[differences.count / 2]), worst \(differences.last!); on openSMILE's F0: median \(onTheirs[onTheirs.count / 2]), worst \(onTheirs.last!)")
+        }
+        print("eGeMAPSv02 pitch-dependent functionals against openSMILE, \(references.count) files:\n" + lines.joined(separator: "\n"))
+    }
+}

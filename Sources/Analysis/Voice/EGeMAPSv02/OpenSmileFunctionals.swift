@@ -13,6 +13,18 @@ enum OpenSmileFunctionals {
         }
     }
 
+    /// The three-frame moving average of the non-zero values ("sma3nz", `noZeroSma = 1`): a zero
+    /// stays 0; a non-zero value becomes the mean of the non-zero values among x[i−1], x[i],
+    /// x[i+1], the first and last values repeated beyond the ends.
+    static func smoothedNonZero(_ x: [Double]) -> [Double] {
+        x.indices.map { i in
+            guard x[i] != 0 else { return 0 }
+            var sum = x[i], count = 1.0
+            for v in [i > 0 ? x[i - 1] : x[i], i + 1 < x.count ? x[i + 1] : x[i]] where v != 0 { sum += v; count += 1 }
+            return sum / count
+        }
+    }
+
     /// Arithmetic mean; nil for no values.
     static func mean(_ x: [Double]) -> Double? {
         x.isEmpty ? nil : x.withUnsafeBufferPointer(Statistics.mean)

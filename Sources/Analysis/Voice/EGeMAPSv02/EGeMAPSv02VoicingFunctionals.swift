@@ -1,0 +1,100 @@
+import Glibc
+
+/// The eGeMAPSv02 functionals that depend on the pitch track (openSMILE's names in each field's
+/// comment): the F0 contour's, the spectral descriptors' over voiced and over unvoiced frames, and
+/// the voiced and unvoiced segments. As openSMILE 2.6.0 computes them:
+///
+/// - F0 in semitones above 27.5 Hz, 12·log₂(F0/27.5), 0 when unvoiced; 60-ms frame i pairs with
+///   20-ms frame i (both start at i·10 ms). A descriptor "V" keeps its value in voiced frames and
+///   is 0 elsewhere, "UV" the reverse; each contour is smoothed by ``OpenSmileFunctionals/smoothedNonZero(_:)``
+///   and its functionals take its non-zero values only.
+/// - The functionals see the frames before the last one, or the last two when the recording ends
+///   voiced: openSMILE's pitch smoother emits its final, undecided frames after the functionals
+///   have run (how many depends on where its paths last converged; one or two on the corpus).
+/// - Segments are the runs of voiced (non-zero) and unvoiced (zero) frames of the smoothed F0 over
+///   those frames; a run of k frames counts (k − 1)·10 ms; VoicedSegmentsPerSec divides the number
+///   of voiced runs by the frames' duration. Means and population standard deviations are 0
+///   without segments.
+struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
+    /// F0semitoneFrom27.5Hz_sma3nz_amean, …_stddevNorm, …_percentile20.0/50.0/80.0,
+    /// …_pctlrange0-2, semitones.
+    var f0SemitoneMean: Double?
+    var f0SemitoneStddevNorm: Double?
+    var f0SemitonePercentile20: Double?
+    var f0SemitonePercentile50: Double?
+    var f0SemitonePercentile80: Double?
+    var f0SemitonePercentileRange20To80: Double?
+    /// F0semitoneFrom27.5Hz_sma3nz_meanRisingSlope, …_stddevRisingSlope, …_meanFallingSlope,
+    /// …_stddevFallingSlope: semitones per second over the voiced frames joined (``OpenSmilePeaks``).
+    var f0SemitoneMeanRisingSlope: Double?
+    var f0SemitoneStddevRisingSlope: Double?
+    var f0SemitoneMeanFallingSlope: Double?
+    var f0SemitoneStddevFallingSlope: Double?
+    /// amean and stddevNorm over voiced frames, in the order alphaRatioV, hammarbergIndexV,
+    /// slopeV0-500, slopeV500-1500, spectralFluxV, mfcc1V … mfcc4V.
+    var voicedMean: [Double?] = []
+    var voicedStddevNorm: [Double?] = []
+    /// amean over unvoiced frames: alphaRatioUV, hammarbergIndexUV, slopeUV0-500,
+    /// slopeUV500-1500, spectralFluxUV (0 without unvoiced frames, as openSMILE reports).
+    var unvoicedMean: [Double] = []
+    /// VoicedSegmentsPerSec, MeanVoicedSegmentLengthSec, StddevVoicedSegmentLengthSec,
+    /// MeanUnvoicedSegmentLength, StddevUnvoicedSegmentLength (seconds).
+    var voicedSegmentsPerSecond: Double?
+    var meanVoicedSegmentSeconds: Double = 0
+    var stddevVoicedSegmentSeconds: Double = 0
+    var meanUnvoicedSegmentSeconds: Double = 0
+    var stddevUnvoicedSegmentSeconds: Double = 0
+
+    static let voicedNames = ["alphaRatioV", "hammarbergIndexV", "slopeV0-500", "slopeV500-1500", "spectralFluxV", "mfcc1V", "mfcc2V", "mfcc3V", "mfcc4V"]
+    static let unvoicedNames = ["alphaRatioUV", "hammarbergIndexUV", "slopeUV0-500", "slopeUV500-1500", "spectralFluxUV"]
+
+    init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, periodSeconds: Double = 0.010) {
+        typealias F = OpenSmileFunctionals
+        let n = min(pitch.frequencyHz.count, descriptors.loudness.count)
+        let seen = n - (n > 0 && pitch.frequencyHz[n - 1] > 0 ? 2 : 1)
+        guard seen > 0 else { return }
+        let semitones = pitch.frequencyHz.prefix(n).map { $0 > 0 ? max(1, 12 * log2($0 / 27.5)) : 0 }
+        let voiced = semitones.map { $0 > 0 }
+        let f0 = Array(F.smoothedNonZero(semitones).prefix(seen))
+        let nonZero = f0.filter { $0 != 0 }, sorted = nonZero.sorted()
+        f0SemitoneMean = F.mean(nonZero)
+        f0SemitoneStddevNorm = F.normalisedStandardDeviation(nonZero)
+        f0SemitonePercentile20 = F.percentile(sorted, 0.2)
+        f0SemitonePercentile50 = F.percentile(sorted, 0.5)
+        f0SemitonePercentile80 = F.percentile(sorted, 0.8)
+        if let high = f0SemitonePercentile80, let low = f0SemitonePercentile20 { f0SemitonePercentileRange20To80 = high - low }
+        if let peaks = OpenSmilePeaks(nonZero, periodSeconds: periodSeconds) {
+            f0SemitoneMeanRisingSlope = peaks.meanRisingSlope
+            f0SemitoneStddevRisingSlope = peaks.stddevRisingSlope
+            f0SemitoneMeanFallingSlope = peaks.meanFallingSlope
+            f0SemitoneStddevFallingSlope = peaks.stddevFallingSlope
+        }
+        let spectral = [descriptors.alphaRatio, descriptors.hammarbergIndex, descriptors.slope0To500, descriptors.slope500To1500, descriptors.spectralFlux]
+        func selected(_ values: [Double], voicedFrames: Bool) -> [Double] {
+            let contour = (0..<n).map { voiced[$0] == voicedFrames ? values[$0] : 0 }
+            return F.smoothedNonZero(contour).prefix(seen).filter { $0 != 0 }
+        }
+        for values in spectral + descriptors.mfcc {
+            let kept = selected(values, voicedFrames: true)
+            voicedMean.append(F.mean(kept))
+            voicedStddevNorm.append(F.normalisedStandardDeviation(kept))
+        }
+        unvoicedMean = spectral.map { F.mean(selected($0, voicedFrames: false)) ?? 0 }
+        var voicedRuns: [Double] = [], unvoicedRuns: [Double] = []
+        var start = 0
+        for i in 1...seen where i == seen || (f0[i] != 0) != (f0[start] != 0) {
+            let seconds = Double(i - start - 1) * periodSeconds
+            if f0[start] != 0 { voicedRuns.append(seconds) } else { unvoicedRuns.append(seconds) }
+            start = i
+        }
+        voicedSegmentsPerSecond = Double(voicedRuns.count) / (Double(seen) * periodSeconds)
+        (meanVoicedSegmentSeconds, stddevVoicedSegmentSeconds) = Self.meanAndDeviation(voicedRuns)
+        (meanUnvoicedSegmentSeconds, stddevUnvoicedSegmentSeconds) = Self.meanAndDeviation(unvoicedRuns)
+    }
+
+    /// Mean and population standard deviation; (0, 0) for none.
+    static func meanAndDeviation(_ x: [Double]) -> (Double, Double) {
+        guard let m = OpenSmileFunctionals.mean(x) else { return (0, 0) }
+        return (m, (x.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(x.count)).squareRoot())
+    }
+}
