@@ -39,6 +39,7 @@ LEVELS = {
     "gemapsv01b_pitchShsG60": ["nCandidates"] + ["F0Cand%d" % k for k in range(6)] + ["candVoicing%d" % k for k in range(6)]
     + ["candScores%d" % k for k in range(6)] + ["F0raw", "voicingClip"],
     "gemapsv01b_logPitch": ["F0final", "F0finalLog", "voicingFinalUnclipped"],
+    "gemapsv01b_formants": ["formantFreqLpc%d" % k for k in range(1, 6)] + ["formantBandwidthLpc%d" % k for k in range(1, 6)],
 }
 
 

@@ -38,6 +38,8 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         var mfcc: [[Double]] = Array(repeating: [], count: 4)
         /// Mean square of each frame's samples (no window).
         var energy: [Double] = []
+        /// LPC formants F1–F5 with bandwidths (``OpenSmileFormants``).
+        var formants: [OpenSmileFormants.Frame] = []
     }
 
     /// Samples per frame and between frames at `sampleRateHz`; nil when no 20-ms frame has two
@@ -60,6 +62,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         let scaled = samples.map { $0 * Self.sampleScale }
         let balance = OpenSmileSpectralBalance(binHz: spectrum.binHz, bins: spectrum.bins)
         let bands = OpenSmileMelBands(binHz: spectrum.binHz, bins: spectrum.bins, sampleRateHz: sampleRateHz)
+        let formants = OpenSmileFormants(length: length, window: spectrum.window, sampleRateHz: sampleRateHz)
         var power = [Double](repeating: 0, count: spectrum.bins), magnitude = power, previous = power
         var bandPower = [Double](repeating: 0, count: OpenSmileMelBands.count)
         result.loudness.reserveCapacity(frames)
@@ -83,6 +86,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
             var energy = 0.0
             for n in start..<(start + length) { energy += scaled[n] * scaled[n] }
             result.energy.append(energy / Double(length))
+            result.formants.append(formants?.frame(scaled, from: start) ?? OpenSmileFormants.Frame())
         }
         return result
     }

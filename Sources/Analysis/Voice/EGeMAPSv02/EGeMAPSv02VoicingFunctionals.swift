@@ -45,7 +45,13 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     var meanUnvoicedSegmentSeconds: Double = 0
     var stddevUnvoicedSegmentSeconds: Double = 0
 
+    /// amean and stddevNorm over voiced frames of F1frequency, F1bandwidth, F2frequency,
+    /// F2bandwidth, F3frequency, F3bandwidth (Hz; ``OpenSmileFormants``).
+    var formantMean: [Double?] = []
+    var formantStddevNorm: [Double?] = []
+
     static let voicedNames = ["alphaRatioV", "hammarbergIndexV", "slopeV0-500", "slopeV500-1500", "spectralFluxV", "mfcc1V", "mfcc2V", "mfcc3V", "mfcc4V"]
+    static let formantNames = ["F1frequency", "F1bandwidth", "F2frequency", "F2bandwidth", "F3frequency", "F3bandwidth"]
     static let unvoicedNames = ["alphaRatioUV", "hammarbergIndexUV", "slopeUV0-500", "slopeUV500-1500", "spectralFluxUV"]
 
     init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, periodSeconds: Double = 0.010) {
@@ -78,6 +84,13 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
             let kept = selected(values, voicedFrames: true)
             voicedMean.append(F.mean(kept))
             voicedStddevNorm.append(F.normalisedStandardDeviation(kept))
+        }
+        for k in 0..<3 {
+            for values in [descriptors.formants.map { $0.frequencyHz[k] }, descriptors.formants.map { $0.bandwidthHz[k] }] {
+                let kept = selected(values, voicedFrames: true)
+                formantMean.append(F.mean(kept))
+                formantStddevNorm.append(F.normalisedStandardDeviation(kept))
+            }
         }
         unvoicedMean = spectral.map { F.mean(selected($0, voicedFrames: false)) ?? 0 }
         var voicedRuns: [Double] = [], unvoicedRuns: [Double] = []
