@@ -39,6 +39,8 @@ LEVELS = {
     "gemapsv01b_pitchShsG60": ["nCandidates"] + ["F0Cand%d" % k for k in range(6)] + ["candVoicing%d" % k for k in range(6)]
     + ["candScores%d" % k for k in range(6)] + ["F0raw", "voicingClip"],
     "gemapsv01b_logPitch": ["F0final", "F0finalLog", "voicingFinalUnclipped"],
+    "gemapsv01b_harmonics": ["HarmonicsToNoiseRatioACFLogdB", "HarmonicDifferenceLogRelH1-H2", "HarmonicDifferenceLogRelH1-A3"]
+    + ["FormantAmplitudeByMaxHarmonicLogRelF0_%d" % k for k in range(1, 4)],
     "gemapsv01b_formants": ["formantFreqLpc%d" % k for k in range(1, 6)] + ["formantBandwidthLpc%d" % k for k in range(1, 6)],
 }
 

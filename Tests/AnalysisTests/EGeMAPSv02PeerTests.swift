@@ -249,6 +249,10 @@ extension EGeMAPSv02PeerTests {
             names[name + "_sma3nz_stddevNorm"] = f.voicedStddevNorm[k]
         }
         for (k, name) in EGeMAPSv02VoicingFunctionals.unvoicedNames.enumerated() { names[name + "_sma3nz_amean"] = f.unvoicedMean[k] }
+        for (k, name) in EGeMAPSv02VoicingFunctionals.harmonicNames.enumerated() where k < f.harmonicMean.count {
+            names[name + "_sma3nz_amean"] = f.harmonicMean[k]
+            names[name + "_sma3nz_stddevNorm"] = f.harmonicStddevNorm[k]
+        }
         for (k, name) in EGeMAPSv02VoicingFunctionals.formantNames.enumerated() {
             names[name + "_sma3nz_amean"] = f.formantMean[k]
             names[name + "_sma3nz_stddevNorm"] = f.formantStddevNorm[k]
@@ -274,6 +278,7 @@ extension EGeMAPSv02PeerTests {
             let f = EGeMAPSv02VoicingFunctionals(descriptors, pitch: analysis.pitch(samples, sampleRateHz: reference.rateHz))
             var theirPitch = EGeMAPSv02Analysis.PitchTrack()
             theirPitch.frequencyHz = try #require(reference.lld["F0final"])
+            (theirPitch.harmonicsToNoiseDb, theirPitch.h1MinusH2Db) = analysis.harmonicMeasures(samples, sampleRateHz: reference.rateHz, f0Hz: theirPitch.frequencyHz)
             let g = Self.named(EGeMAPSv02VoicingFunctionals(descriptors, pitch: theirPitch))
             for (name, value) in Self.named(f) {
                 ours[name, default: []].append(value ?? .nan)
@@ -324,5 +329,36 @@ extension EGeMAPSv02PeerTests {
         for (k, share) in [0.75, 0.85, 0.85].enumerated() {
             #expect(Double(within[k]) >= share * Double(frames), "F\(k + 1) within 1e-3 in \(within[k]) of \(frames) frames")
         }
+    }
+}
+
+extension EGeMAPSv02PeerTests {
+    @Test("HNR and H1–H2 of the voiced 60-ms frames, given openSMILE's F0, equal openSMILE's in ≥ 95 % of them (≥ 99 % of each real sustained vowel's)", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func harmonicsEqualOpenSmile() throws {
+        let references = try Self.references.get().files
+        var summary: [String] = [], totalVoiced = 0, totalHNR = 0, totalH1H2 = 0
+        for reference in references {
+            let name = URL(fileURLWithPath: reference.file).lastPathComponent
+            let f0 = try #require(reference.lld["F0final"])
+            let ours = EGeMAPSv02Analysis().harmonicMeasures(try Self.samples(reference), sampleRateHz: reference.rateHz, f0Hz: f0)
+            let hnr = try #require(reference.lld["HarmonicsToNoiseRatioACFLogdB"]), h1h2 = try #require(reference.lld["HarmonicDifferenceLogRelH1-H2"])
+            let voiced = f0.indices.filter { f0[$0] > 0 }
+            guard !voiced.isEmpty else { continue }
+            let sameHNR = voiced.filter { Self.difference(ours.harmonicsToNoiseDb[$0], hnr[$0], floor: 1) <= 1e-4 }.count
+            let sameH1H2 = voiced.filter { Self.difference(ours.h1MinusH2Db[$0], h1h2[$0], floor: 1) <= 1e-4 }.count
+            summary.append("\(name) HNR \(sameHNR)/\(voiced.count), H1–H2 \(sameH1H2)")
+            (totalVoiced, totalHNR, totalH1H2) = (totalVoiced + voiced.count, totalHNR + sameHNR, totalH1H2 + sameH1H2)
+            if reference.file.contains("/voice/") {
+                #expect(Double(sameHNR) >= 0.99 * Double(voiced.count), "\(name): HNR equal in \(sameHNR) of \(voiced.count) voiced frames")
+                #expect(Double(sameH1H2) >= 0.99 * Double(voiced.count), "\(name): H1–H2 equal in \(sameH1H2) of \(voiced.count) voiced frames")
+            }
+            for index in f0.indices where f0[index] == 0 { #expect(ours.harmonicsToNoiseDb[index] == 0 && ours.h1MinusH2Db[index] == 0) }
+        }
+        print("eGeMAPSv02 harmonics on openSMILE's F0: " + summary.joined(separator: ", "))
+        // openSMILE's HNR takes values no integer lag gives in noise-like frames (HNR below about
+        // −15 dB: half the voiced frames of the espeak vowel), and its H1–H2 another harmonic
+        // peak in some frames of the 70-Hz mPower phonation (17 %).
+        #expect(Double(totalHNR) >= 0.95 * Double(totalVoiced) && Double(totalH1H2) >= 0.95 * Double(totalVoiced),
+                "HNR equal in \(totalHNR), H1–H2 in \(totalH1H2) of \(totalVoiced) voiced frames")
     }
 }

@@ -100,6 +100,23 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         /// The voicing of the chosen candidate (the first candidate's when unvoiced), 0 in gated
         /// frames ("voicingFinalUnclipped").
         var voicing: [Double] = []
+        /// HNR and H1–H2 of each voiced frame, dB (``OpenSmileHarmonics``); 0 where unvoiced or
+        /// without a value (openSMILE's 0).
+        var harmonicsToNoiseDb: [Double] = []
+        var h1MinusH2Db: [Double] = []
+    }
+
+    /// Samples per 60-ms pitch frame, ⌊0.06·f_s + ½⌋, and between frames; nil for an unusable rate.
+    static func pitchFraming(sampleRateHz: Double) -> (length: Int, step: Int)? {
+        guard let (_, step) = framing(sampleRateHz: sampleRateHz),
+              let length = Int(checking: 0.060 * sampleRateHz + 0.5, rounding: .down, in: 3...(1 << 30)) else { return nil }
+        return (length, step)
+    }
+
+    /// openSMILE's symmetric Gaussian window, σ = 0.4: exp(−½((n − (N−1)/2)/(0.4·(N−1)/2))²).
+    static func gaussianWindow(_ length: Int) -> [Double] {
+        let half = Double(length - 1) / 2
+        return (0..<length).map { n in exp(-0.5 * pow((Double(n) - half) / (0.4 * half), 2)) }
     }
 
     /// The pitch of `samples` (full scale) at `sampleRateHz` as eGeMAPSv02 tracks it: 60-ms frames
@@ -109,12 +126,8 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     /// a frame whose windowed samples have an RMS below 0.001 is unvoiced (cValbasedSelector).
     func pitch(_ samples: [Double], sampleRateHz: Double) -> PitchTrack {
         var track = PitchTrack()
-        guard sampleRateHz.isFinite, sampleRateHz > 0,
-              let length = Int(checking: 0.060 * sampleRateHz + 0.5, rounding: .down, in: 3...(1 << 30)),
-              let (_, step) = Self.framing(sampleRateHz: sampleRateHz), samples.count >= length else { return track }
-        let half = Double(length - 1) / 2
-        let window = (0..<length).map { n in exp(-0.5 * pow((Double(n) - half) / (0.4 * half), 2)) }
-        guard var frame = FramePowerSpectrum(length: length, window: window, sampleRateHz: sampleRateHz),
+        guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz), samples.count >= length,
+              var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz),
               let octave = OpenSmileOctaveSpectrum(count: frame.bins, binHz: frame.binHz) else { return track }
         let shs = OpenSmileSubharmonicSummation(spectrum: octave)
         let scaled = samples.map { $0 * Self.sampleScale }
@@ -134,13 +147,30 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
             octaveScale.withUnsafeBufferPointer { h in summed.withUnsafeMutableBufferPointer { shs.sum(h, into: $0) } }
             track.candidates.append(summed.withUnsafeBufferPointer(shs.candidates))
             var energy = 0.0
-            for n in 0..<length { energy += pow(scaled[start + n] * window[n], 2) }
+            for n in 0..<length { energy += pow(scaled[start + n] * frame.window[n], 2) }
             loud.append((energy / Double(length)).squareRoot() >= 0.001)
         }
         let path = OpenSmilePitchViterbi.path(track.candidates)
         track.frequencyHz = zip(path.frequencyHz, loud).map { $1 ? $0 : 0 }
         track.voicing = zip(path.voicing, loud).map { $1 ? $0 : 0 }
+        (track.harmonicsToNoiseDb, track.h1MinusH2Db) = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz)
         return track
     }
-}
 
+    /// HNR and H1–H2 (``OpenSmileHarmonics``) of each 60-ms frame whose F0 in `f0Hz` is positive,
+    /// 0 elsewhere and where a frame has no value.
+    func harmonicMeasures(_ samples: [Double], sampleRateHz: Double, f0Hz: [Double]) -> (harmonicsToNoiseDb: [Double], h1MinusH2Db: [Double]) {
+        var hnr = [Double](repeating: 0, count: f0Hz.count), h1h2 = hnr
+        guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz),
+              var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return (hnr, h1h2) }
+        let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
+        let scaled = samples.map { $0 * Self.sampleScale }
+        var power = [Double](repeating: 0, count: frame.bins)
+        for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
+            frame.power(scaled, from: index * step, into: &power)
+            hnr[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0) ?? 0
+            h1h2[index] = harmonics.h1MinusH2(magnitude: power.map { $0.squareRoot() }, f0Hz: f0) ?? 0
+        }
+        return (hnr, h1h2)
+    }
+}

@@ -51,6 +51,12 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     var formantStddevNorm: [Double?] = []
 
     static let voicedNames = ["alphaRatioV", "hammarbergIndexV", "slopeV0-500", "slopeV500-1500", "spectralFluxV", "mfcc1V", "mfcc2V", "mfcc3V", "mfcc4V"]
+    /// amean and stddevNorm over voiced frames of HNRdBACF and logRelF0-H1-H2 (dB;
+    /// ``OpenSmileHarmonics``).
+    var harmonicMean: [Double?] = []
+    var harmonicStddevNorm: [Double?] = []
+
+    static let harmonicNames = ["HNRdBACF", "logRelF0-H1-H2"]
     static let formantNames = ["F1frequency", "F1bandwidth", "F2frequency", "F2bandwidth", "F3frequency", "F3bandwidth"]
     static let unvoicedNames = ["alphaRatioUV", "hammarbergIndexUV", "slopeUV0-500", "slopeUV500-1500", "spectralFluxUV"]
 
@@ -91,6 +97,11 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
                 formantMean.append(F.mean(kept))
                 formantStddevNorm.append(F.normalisedStandardDeviation(kept))
             }
+        }
+        for values in [pitch.harmonicsToNoiseDb, pitch.h1MinusH2Db] where values.count >= n {
+            let kept = selected(values, voicedFrames: true)
+            harmonicMean.append(F.mean(kept))
+            harmonicStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         unvoicedMean = spectral.map { F.mean(selected($0, voicedFrames: false)) ?? 0 }
         var voicedRuns: [Double] = [], unvoicedRuns: [Double] = []
