@@ -12,7 +12,8 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// longer skips 5τ. 2 (gait): cadence disagreement and implausible-cadence warnings.
     /// 2 (voice): BS.1770 loudness sums identical stereo channels; unfinished WAVs are read;
     /// 3 (voice): Praat's isPeriod for the mean period, harmonicity exactly as Praat's cc.
-    /// 4 (voice): formants, cepstral and mfcc sets. 5 (voice): the egemaps set.
+    /// 4 (voice): formants, cepstral and mfcc sets. 5 (voice): the egemaps set. 6 (voice): the
+    /// egemapsv02 set.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -21,7 +22,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 4 (gait), 3 (balance): mhealthtools' walk and balance features (set `mhealthtools`).
     public var version: String {
         switch self {
-        case .voice: "5"
+        case .voice: "6"
         case .gait: "4"
         case .tapping, .balance: "3"
         case .spl, .audiometry: "2"

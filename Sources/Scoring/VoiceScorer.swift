@@ -7,7 +7,8 @@ import SensorData
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
 /// Praat-definition F0, jitter, shimmer and HNR on channel 0 (docs/analyses.md §4) in the set `atk`,
 /// Praat's Burg formants of the voiced frames in `formants`, Praat's CPPS in `cepstral`, librosa's
-/// MFCCs in `mfcc`, eGeMAPS v02's spectral balance, loudness and temporal features in `egemaps`.
+/// MFCCs in `mfcc`, eGeMAPS v02's spectral balance, loudness and temporal features in `egemaps`,
+/// openSMILE's eGeMAPSv02 functionals under its names in `egemapsv02`.
 ///
 /// Memory: the analysis holds the whole recording, about ``bytesPerSample`` bytes per sample in all
 /// (docs/reliability.md, "Memory model"), so a file with more than ``Parameters/maximumSamples``
@@ -171,6 +172,7 @@ public enum VoiceScorer {
                                      case .cepstral: FeatureSet(name: set.rawValue, features: analysis.cepstral)
                                      case .mfcc: FeatureSet(name: set.rawValue, features: analysis.mfcc)
                                      case .egemaps: FeatureSet(name: set.rawValue, features: analysis.egemaps)
+                                     case .egemapsv02: FeatureSet(name: set.rawValue, features: analysis.egemapsv02)
                                      }
                                  }, warnings: analysis.warnings,
                                  unusable: analysis.pitchF0Hz.allSatisfy(\.isNaN) ? "no voiced signal found" : nil)
@@ -217,6 +219,8 @@ public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
     case mfcc
     /// eGeMAPS v02's spectral balance, loudness and temporal features.
     case egemaps
+    /// openSMILE's eGeMAPSv02 functionals under openSMILE's names (76 of the 88 so far).
+    case egemapsv02
 
     /// What the analysis computes for the set.
     var analysisSets: VoiceAnalysis.Sets {
@@ -226,6 +230,7 @@ public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
         case .cepstral: .cepstral
         case .mfcc: .mfcc
         case .egemaps: [.egemaps, .formants]   // H1–A3 reads the third formant
+        case .egemapsv02: .egemapsv02
         }
     }
 }

@@ -165,8 +165,8 @@ struct ScoreVoiceRealTests {
         let all = try Run(["score", "voice", "--json", Self.sample])
         #expect(all.status == 0, "\(all.stderr)")
         let every = try Self.features(all)
-        #expect(Set(every.keys) == ["atk", "formants", "cepstral", "mfcc", "egemaps"])
-        for chosen in [["mfcc", "egemaps"], ["atk"], ["cepstral", "formants"]] {
+        #expect(Set(every.keys) == ["atk", "formants", "cepstral", "mfcc", "egemaps", "egemapsv02"])
+        for chosen in [["mfcc", "egemaps"], ["atk"], ["cepstral", "formants"], ["egemapsv02"]] {
             let run = try Run(["score", "voice", "--json", "--sets", chosen.joined(separator: ","), Self.sample])
             #expect(run.status == 0, "\(run.stderr)")
             let some = try Self.features(run)

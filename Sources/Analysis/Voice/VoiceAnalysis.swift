@@ -50,7 +50,9 @@ public enum VoiceAnalysis {
         /// Praat's harmonicity (HNR) of the set `atk` (F0, jitter and shimmer come with the pitch
         /// contour every set needs).
         public static let harmonicity = Sets(rawValue: 32)
-        public static let all: Sets = [.formants, .cepstral, .mfcc, .egemaps, .spectrogram, .harmonicity]
+        /// openSMILE's eGeMAPSv02 functionals (``EGeMAPSv02Analysis``).
+        public static let egemapsv02 = Sets(rawValue: 64)
+        public static let all: Sets = [.formants, .cepstral, .mfcc, .egemaps, .spectrogram, .harmonicity, .egemapsv02]
     }
 
     /// What ``analyze(interleaved:channels:sampleRateHz:options:)`` found: the features, the
@@ -66,6 +68,8 @@ public enum VoiceAnalysis {
         public var cepstral: CepstralFeatures
         /// eGeMAPS v02 spectral balance, loudness and temporal features.
         public var egemaps: EGeMAPSFeatures
+        /// openSMILE's eGeMAPSv02 functionals under openSMILE's names.
+        public var egemapsv02 = EGeMAPSv02Features()
         /// What the analysis noticed (clipping, little voiced material, …).
         public var warnings: [String]
         /// Pitch frame centres, s: Praat's "To Pitch (ac)" contour.
@@ -164,10 +168,15 @@ public enum VoiceAnalysis {
             case cepstral([PraatCepstralAnalysis.Plan.Peak])
             case formants([PraatFormantAnalysis.Frame])
             case harmonicity([PraatPitchAnalysis.Frame])
+            case egemapsv02(EGeMAPSv02Features)
         }
         let cepstralChunks = cepstrogram?.chunkCount ?? 0
         let formantChunks = (try? formantPlan?.get())?.chunkCount ?? 0
-        let second = Parallel.map(1 + cepstralChunks + formantChunks + (harmonicity?.runCount ?? 0), parallel: true) { job -> Second in
+        let harmonicityCount = harmonicity?.runCount ?? 0
+        let second = Parallel.map(1 + cepstralChunks + formantChunks + harmonicityCount + (options.sets.contains(.egemapsv02) ? 1 : 0), parallel: true) { job -> Second in
+            if job == 1 + cepstralChunks + formantChunks + harmonicityCount {
+                return .egemapsv02(EGeMAPSv02Analysis().features(channel0, sampleRateHz: sampleRateHz))
+            }
             if job == 0 {
                 return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
                               options.sets.contains(.mfcc) ? options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz) : MFCCAnalysis.Result(coefficients: []))
@@ -188,10 +197,12 @@ public enum VoiceAnalysis {
                 return frames
             })
         }
-        let harmonicityRuns = second.dropFirst(1 + cepstralChunks + formantChunks).map { job -> [PraatPitchAnalysis.Frame] in
+        let harmonicityRuns = second.dropFirst(1 + cepstralChunks + formantChunks).prefix(harmonicityCount).map { job -> [PraatPitchAnalysis.Frame] in
             guard case .harmonicity(let frames) = job else { preconditionFailure("voice jobs out of order") }
             return frames
         }
+        var egemapsv02 = EGeMAPSv02Features()
+        if case .egemapsv02(let found)? = second.last { egemapsv02 = found }
         let spectralFrames = !options.sets.contains(.egemaps) ? EGeMAPSAnalysis.Frames() : options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
             guard case .success(let track)? = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
             let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
@@ -219,7 +230,7 @@ public enum VoiceAnalysis {
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0
         return Result(features: features, formants: formants, mfcc: MFCCFeatures(mfcc, coefficientCount: options.mfcc.coefficientCount),
-                      cepstral: CepstralFeatures(cepstral) { contour?.value(at: $0) != nil }, egemaps: egemaps,
+                      cepstral: CepstralFeatures(cepstral) { contour?.value(at: $0) != nil }, egemaps: egemaps, egemapsv02: egemapsv02,
                       warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
                       pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan },
                       formantTimeSeconds: track.frames.indices.map(track.time),

@@ -18,6 +18,13 @@ import SignalProcessing
 public struct EGeMAPSv02Analysis: Sendable, Hashable {
     public init() {}
 
+    /// The functionals of `samples` (channel 0, full scale) at `sampleRateHz` (``EGeMAPSv02Features``).
+    public func features(_ samples: [Double], sampleRateHz: Double) -> EGeMAPSv02Features {
+        let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
+        return EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors),
+                                  EGeMAPSv02VoicingFunctionals(descriptors, pitch: pitch(samples, sampleRateHz: sampleRateHz)))
+    }
+
     /// openSMILE's sample scale relative to full scale: 16-bit values v read as v/32767.
     static let sampleScale = 32768.0 / 32767.0
 
