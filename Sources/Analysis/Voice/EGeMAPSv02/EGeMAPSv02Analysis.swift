@@ -63,10 +63,10 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     func frameDescriptors(_ samples: [Double], sampleRateHz: Double) -> FrameDescriptors {
         var result = FrameDescriptors()
         guard let (length, step) = Self.framing(sampleRateHz: sampleRateHz), samples.count >= length,
-              var spectrum = FramePowerSpectrum(length: length, window: Window.hamming.values(count: length, periodic: false), sampleRateHz: sampleRateHz)
+              var spectrum = FramePowerSpectrum(length: length, window: Window.hamming.values(count: length, periodic: false).map { $0 * Self.sampleScale },
+                                                sampleRateHz: sampleRateHz)
         else { return result }
         let frames = (samples.count - length) / step + 1
-        let scaled = samples.map { $0 * Self.sampleScale }
         let balance = OpenSmileSpectralBalance(binHz: spectrum.binHz, bins: spectrum.bins)
         let bands = OpenSmileMelBands(binHz: spectrum.binHz, bins: spectrum.bins, sampleRateHz: sampleRateHz)
         let formants = OpenSmileFormants(length: length, window: spectrum.window, sampleRateHz: sampleRateHz)
@@ -75,7 +75,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         result.loudness.reserveCapacity(frames)
         for frame in 0..<frames {
             let start = frame * step
-            spectrum.power(scaled, from: start, into: &power)
+            spectrum.power(samples, from: start, into: &power)
             for k in power.indices { magnitude[k] = power[k].squareRoot() }
             power.withUnsafeBufferPointer { p in
                 result.alphaRatio.append(balance.alphaRatio(p))
@@ -91,9 +91,9 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
             result.loudness.append(bands.loudness(bandPower))
             for (k, c) in bands.cepstrum(bandPower, count: 4).enumerated() { result.mfcc[k].append(c) }
             var energy = 0.0
-            for n in start..<(start + length) { energy += scaled[n] * scaled[n] }
-            result.energy.append(energy / Double(length))
-            result.formants.append(formants?.frame(scaled, from: start) ?? OpenSmileFormants.Frame())
+            for n in start..<(start + length) { energy += samples[n] * samples[n] }
+            result.energy.append(energy * Self.sampleScale * Self.sampleScale / Double(length))
+            result.formants.append(formants?.frame(samples, from: start) ?? OpenSmileFormants.Frame())
         }
         return result
     }
@@ -120,10 +120,11 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         return (length, step)
     }
 
-    /// openSMILE's symmetric Gaussian window, σ = 0.4: exp(−½((n − (N−1)/2)/(0.4·(N−1)/2))²).
+    /// openSMILE's symmetric Gaussian window, σ = 0.4: exp(−½((n − (N−1)/2)/(0.4·(N−1)/2))²),
+    /// times openSMILE's sample scale (so that full-scale samples go in unchanged).
     static func gaussianWindow(_ length: Int) -> [Double] {
         let half = Double(length - 1) / 2
-        return (0..<length).map { n in exp(-0.5 * pow((Double(n) - half) / (0.4 * half), 2)) }
+        return (0..<length).map { n in sampleScale * exp(-0.5 * pow((Double(n) - half) / (0.4 * half), 2)) }
     }
 
     /// The pitch of `samples` (full scale) at `sampleRateHz` as eGeMAPSv02 tracks it: 60-ms frames
@@ -137,14 +138,13 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
               var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz),
               let octave = OpenSmileOctaveSpectrum(count: frame.bins, binHz: frame.binHz) else { return track }
         let shs = OpenSmileSubharmonicSummation(spectrum: octave)
-        let scaled = samples.map { $0 * Self.sampleScale }
         let bins = frame.bins, frames = (samples.count - length) / step + 1
         var power = [Double](repeating: 0, count: bins), octaveScale = power, summed = power
         var scratch = [Double](repeating: 0, count: 2 * bins)
         var loud = [Bool]()
         for index in 0..<frames {
             let start = index * step
-            frame.power(scaled, from: start, into: &power)
+            frame.power(samples, from: start, into: &power)
             for k in 0..<bins { power[k] = power[k].squareRoot() }
             power.withUnsafeBufferPointer { m in
                 octaveScale.withUnsafeMutableBufferPointer { h in
@@ -154,7 +154,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
             octaveScale.withUnsafeBufferPointer { h in summed.withUnsafeMutableBufferPointer { shs.sum(h, into: $0) } }
             track.candidates.append(summed.withUnsafeBufferPointer(shs.candidates))
             var energy = 0.0
-            for n in 0..<length { energy += pow(scaled[start + n] * frame.window[n], 2) }
+            for n in 0..<length { energy += pow(samples[start + n] * frame.window[n], 2) }
             loud.append((energy / Double(length)).squareRoot() >= 0.001)
         }
         let path = OpenSmilePitchViterbi.path(track.candidates)
@@ -171,10 +171,9 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz),
               var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return (hnr, h1h2) }
         let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
-        let scaled = samples.map { $0 * Self.sampleScale }
         var power = [Double](repeating: 0, count: frame.bins)
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
-            frame.power(scaled, from: index * step, into: &power)
+            frame.power(samples, from: index * step, into: &power)
             hnr[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0) ?? 0
             h1h2[index] = harmonics.h1MinusH2(magnitude: power.map { $0.squareRoot() }, f0Hz: f0) ?? 0
         }

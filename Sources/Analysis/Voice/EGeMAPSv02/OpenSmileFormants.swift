@@ -54,7 +54,7 @@ struct OpenSmileFormants: Sendable {
         (self.cosines, self.sines) = (cosines, sines)
     }
 
-    /// The formants of samples[start..<start + length] (full scale times openSMILE's 32768/32767).
+    /// The formants of samples[start..<start + length] (full scale; the window carries openSMILE's sample scale).
     func frame(_ samples: [Double], from start: Int) -> Frame {
         let size = fft.size
         var input = [Double](repeating: 0, count: size), spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
