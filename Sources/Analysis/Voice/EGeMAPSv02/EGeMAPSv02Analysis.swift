@@ -45,8 +45,10 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         var mfcc: [[Double]] = Array(repeating: [], count: 4)
         /// Mean square of each frame's samples (no window).
         var energy: [Double] = []
-        /// LPC formants F1–F5 with bandwidths (``OpenSmileFormants``).
-        var formants: [OpenSmileFormants.Frame] = []
+        /// LPC formants F1–F5 and their bandwidths, Hz, one array per formant (``OpenSmileFormants``;
+        /// 0 where a frame has fewer).
+        var formantFrequencyHz: [[Double]] = Array(repeating: [], count: OpenSmileFormants.count)
+        var formantBandwidthHz: [[Double]] = Array(repeating: [], count: OpenSmileFormants.count)
     }
 
     /// Samples per frame and between frames at `sampleRateHz`; nil when no 20-ms frame has two
@@ -70,6 +72,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         let balance = OpenSmileSpectralBalance(binHz: spectrum.binHz, bins: spectrum.bins)
         let bands = OpenSmileMelBands(binHz: spectrum.binHz, bins: spectrum.bins, sampleRateHz: sampleRateHz)
         let formants = OpenSmileFormants(length: length, window: spectrum.window, sampleRateHz: sampleRateHz)
+        var formantScratch = OpenSmileFormants.Scratch()
         var power = [Double](repeating: 0, count: spectrum.bins), magnitude = power, previous = power
         var bandPower = [Double](repeating: 0, count: OpenSmileMelBands.count)
         result.loudness.reserveCapacity(frames)
@@ -93,7 +96,11 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
             var energy = 0.0
             for n in start..<(start + length) { energy += samples[n] * samples[n] }
             result.energy.append(energy * Self.sampleScale * Self.sampleScale / Double(length))
-            result.formants.append(formants?.frame(samples, from: start) ?? OpenSmileFormants.Frame())
+            if let formants {
+                formants.append(samples, from: start, frequencies: &result.formantFrequencyHz, bandwidths: &result.formantBandwidthHz, scratch: &formantScratch)
+            } else {
+                for k in 0..<OpenSmileFormants.count { result.formantFrequencyHz[k].append(0); result.formantBandwidthHz[k].append(0) }
+            }
         }
         return result
     }
@@ -171,11 +178,11 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz),
               var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return (hnr, h1h2) }
         let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
-        var power = [Double](repeating: 0, count: frame.bins)
+        var power = [Double](repeating: 0, count: frame.bins), scratch = OpenSmileHarmonics.Scratch()
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
             frame.power(samples, from: index * step, into: &power)
-            hnr[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0) ?? 0
-            h1h2[index] = harmonics.h1MinusH2(magnitude: power.map { $0.squareRoot() }, f0Hz: f0) ?? 0
+            hnr[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0, scratch: &scratch) ?? 0
+            h1h2[index] = harmonics.h1MinusH2(power: power, f0Hz: f0) ?? 0
         }
         return (hnr, h1h2)
     }

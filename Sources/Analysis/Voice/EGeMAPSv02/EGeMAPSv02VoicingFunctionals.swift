@@ -92,7 +92,7 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
             voicedStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         for k in 0..<3 {
-            for values in [descriptors.formants.map { $0.frequencyHz[k] }, descriptors.formants.map { $0.bandwidthHz[k] }] {
+            for values in [descriptors.formantFrequencyHz[k], descriptors.formantBandwidthHz[k]] {
                 let kept = selected(values, voicedFrames: true)
                 formantMean.append(F.mean(kept))
                 formantStddevNorm.append(F.normalisedStandardDeviation(kept))

@@ -17,12 +17,6 @@ import SignalProcessing
 struct OpenSmileFormants: Sendable {
     static let rateHz = 11000.0, order = 11, count = 5, lowestHz = 50.0, highestHz = 5450.0
 
-    /// One frame's formant frequencies and bandwidths, Hz (0 where missing).
-    struct Frame: Sendable, Hashable {
-        var frequencyHz = [Double](repeating: 0, count: OpenSmileFormants.count)
-        var bandwidthHz = [Double](repeating: 0, count: OpenSmileFormants.count)
-    }
-
     let length: Int
     private let fft: FFT
     private let window: [Double]
@@ -54,60 +48,80 @@ struct OpenSmileFormants: Sendable {
         (self.cosines, self.sines) = (cosines, sines)
     }
 
-    /// The formants of samples[start..<start + length] (full scale; the window carries openSMILE's sample scale).
-    func frame(_ samples: [Double], from start: Int) -> Frame {
+    /// Working space of ``append(_:from:frequencies:bandwidths:scratch:)``, reused from frame to frame.
+    struct Scratch {
+        var input: [Double] = [], spectrum: [Double] = [], resampled: [Double] = []
+        var lags = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
+        var coefficients = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
+        var polynomial = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
+        var found: [(Double, Double)] = []
+    }
+
+    /// Appends the formants of samples[start..<start + length] (full scale; the window carries
+    /// openSMILE's sample scale) to `frequencies[k]` and `bandwidths[k]`, k < 5, 0 where missing.
+    func append(_ samples: [Double], from start: Int, frequencies: inout [[Double]], bandwidths: inout [[Double]], scratch: inout Scratch) {
         let size = fft.size
-        var input = [Double](repeating: 0, count: size), spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
-        for j in 0..<length { input[j] = samples[start + j] * window[j] }
-        input.withUnsafeBufferPointer { i in spectrum.withUnsafeMutableBufferPointer { fft.forward(i, into: $0) } }
+        if scratch.input.count != size {
+            scratch.input = [Double](repeating: 0, count: size)
+            scratch.spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
+            scratch.resampled = [Double](repeating: 0, count: outputs)
+        }
+        for j in 0..<length { scratch.input[j] = samples[start + j] * window[j] }
+        scratch.input.withUnsafeBufferPointer { i in scratch.spectrum.withUnsafeMutableBufferPointer { fft.forward(i, into: $0) } }
         // The spectrum of the frame at offset 0; the resampler's frame sits `offset` later, which
         // t_n already accounts for.
-        var y = [Double](repeating: 0, count: outputs)
+        for n in 0..<outputs { scratch.resampled[n] = 0 }
         for k in 0..<bins {
-            let re = spectrum[2 * k], im = spectrum[2 * k + 1], row = k * outputs
-            for n in 0..<outputs { y[n] += re * cosines[row + n] - im * sines[row + n] }
+            let re = scratch.spectrum[2 * k], im = scratch.spectrum[2 * k + 1], row = k * outputs
+            for n in 0..<outputs { scratch.resampled[n] += re * cosines[row + n] - im * sines[row + n] }
         }
         let scale = 2 / Double(size)
-        var r = [Double](repeating: 0, count: Self.order + 1)
         for lag in 0...Self.order {
             var sum = 0.0
-            for n in 0..<(outputs - lag) { sum += y[n] * y[n + lag] }
-            r[lag] = sum * scale * scale
+            for n in 0..<(outputs - lag) { sum += scratch.resampled[n] * scratch.resampled[n + lag] }
+            scratch.lags[lag] = sum * scale * scale
         }
-        guard r[0] > 0, r.allSatisfy(\.isFinite), let a = Self.levinson(r) else { return Frame() }
-        // zᵖ − a₁zᵖ⁻¹ − … − aₚ, lowest power first.
-        var polynomial = [Double](repeating: 0, count: Self.order + 1)
-        for k in 1...Self.order { polynomial[Self.order - k] = -a[k] }
-        polynomial[Self.order] = 1
-        guard let roots = PolynomialRoots.roots(polynomial) else { return Frame() }
-        var found: [(Double, Double)] = []
-        for z in roots where z.im > 0 {
-            let f = atan2(z.im, z.re) * Self.rateHz / (2 * Double.pi)
-            guard f > Self.lowestHz, f < Self.highestHz else { continue }
-            found.append((f, -log(z.squaredMagnitude) / 2 * Self.rateHz / Double.pi))
+        scratch.found.removeAll(keepingCapacity: true)
+        if scratch.lags[0] > 0, scratch.lags.allSatisfy(\.isFinite), Self.levinson(scratch.lags, into: &scratch.coefficients) {
+            // zᵖ − a₁zᵖ⁻¹ − … − aₚ, lowest power first.
+            for k in 1...Self.order { scratch.polynomial[Self.order - k] = -scratch.coefficients[k] }
+            scratch.polynomial[Self.order] = 1
+            for z in PolynomialRoots.roots(scratch.polynomial) ?? [] where z.im > 0 {
+                let f = atan2(z.im, z.re) * Self.rateHz / (2 * Double.pi)
+                guard f > Self.lowestHz, f < Self.highestHz else { continue }
+                scratch.found.append((f, -log(z.squaredMagnitude) / 2 * Self.rateHz / Double.pi))
+            }
+            scratch.found.sort { $0.0 < $1.0 }
         }
-        found.sort { $0.0 < $1.0 }
-        var result = Frame()
-        for (k, (f, b)) in found.prefix(Self.count).enumerated() { (result.frequencyHz[k], result.bandwidthHz[k]) = (f, b) }
-        return result
+        for k in 0..<Self.count {
+            frequencies[k].append(k < scratch.found.count ? scratch.found[k].0 : 0)
+            bandwidths[k].append(k < scratch.found.count ? scratch.found[k].1 : 0)
+        }
     }
 
     /// Levinson's recursion: a[0] = 1, a[1…p] of A(z) = 1 + Σ aₖz⁻ᵏ minimising the prediction
-    /// error of the autocorrelation r₀…r_p; nil when the error vanishes.
-    static func levinson(_ r: [Double]) -> [Double]? {
+    /// error of the autocorrelation r₀…r_p, into `a` (p + 1 values); false when the error vanishes.
+    static func levinson(_ r: [Double], into a: inout [Double]) -> Bool {
         let p = r.count - 1
-        var a = [Double](repeating: 0, count: p + 1), error = r[0]
+        var error = r[0]
+        for j in 0...p { a[j] = 0 }
         a[0] = 1
         for i in 1...p {
+            guard error > 0 else { return false }
             var acc = r[i]
             for j in 1..<i { acc += a[j] * r[i - j] }
-            guard error > 0 else { return nil }
             let k = -acc / error
-            let previous = a
-            for j in 1..<i { a[j] = previous[j] + k * previous[i - j] }
+            // a[j] ← a[j] + k·a[i − j] for 0 < j < i, pairwise in place.
+            var low = 1, high = i - 1
+            while low < high {
+                (a[low], a[high]) = (a[low] + k * a[high], a[high] + k * a[low])
+                low += 1
+                high -= 1
+            }
+            if low == high { a[low] += k * a[low] }
             a[i] = k
             error *= 1 - k * k
         }
-        return a
+        return true
     }
 }

@@ -23,14 +23,23 @@ struct OpenSmileHarmonics: Sendable {
         (self.fft, self.binHz, self.sampleRateHz) = (fft, binHz, sampleRateHz)
     }
 
+    /// Working space of ``harmonicsToNoise(power:f0Hz:scratch:)``, reused from frame to frame.
+    struct Scratch {
+        var spectrum: [Double] = [], r: [Double] = []
+    }
+
     /// HNR, dB, of a frame with power spectrum `power` (`fft.realBins` values) and F0 `f0Hz`;
     /// nil when no lag qualifies.
-    func harmonicsToNoise(power: [Double], f0Hz: Double) -> Double? {
+    func harmonicsToNoise(power: [Double], f0Hz: Double, scratch: inout Scratch) -> Double? {
         let period = sampleRateHz / f0Hz
         guard period.isFinite, period > 2 else { return nil }
-        var spectrum = [Double](repeating: 0, count: 2 * fft.realBins), r = [Double](repeating: 0, count: fft.size)
-        for k in 0..<fft.realBins { spectrum[2 * k] = power[k] }
-        spectrum.withUnsafeBufferPointer { s in r.withUnsafeMutableBufferPointer { fft.inverse(s, into: $0) } }
+        if scratch.r.count != fft.size {
+            scratch.spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
+            scratch.r = [Double](repeating: 0, count: fft.size)
+        }
+        for k in 0..<fft.realBins { scratch.spectrum[2 * k] = power[k] }
+        scratch.spectrum.withUnsafeBufferPointer { s in scratch.r.withUnsafeMutableBufferPointer { fft.inverse(s, into: $0) } }
+        let r = scratch.r
         let last = min(fft.size / 2, Int(1.5 * period))
         var best: Int? = nil
         var lag = max(1, Int(0.5 * period))
@@ -42,21 +51,22 @@ struct OpenSmileHarmonics: Sendable {
         return 10 * log10(r[tau] / (r[0] - r[tau]))
     }
 
-    /// level(2F0) − level(3F0), dB, from the magnitude spectrum `magnitude`; nil when 3·F0 lies
-    /// beyond the spectrum or a level is not positive.
-    func h1MinusH2(magnitude: [Double], f0Hz: Double) -> Double? {
-        guard let second = level(magnitude, at: 2 * f0Hz), let third = level(magnitude, at: 3 * f0Hz) else { return nil }
+    /// level(2F0) − level(3F0), dB, from the power spectrum `power`; nil when 3·F0 lies beyond the
+    /// spectrum or a level is not positive.
+    func h1MinusH2(power: [Double], f0Hz: Double) -> Double? {
+        guard let second = level(power, at: 2 * f0Hz), let third = level(power, at: 3 * f0Hz) else { return nil }
         return second - third
     }
 
-    /// The refined level, dB, of the harmonic nearest `frequencyHz`.
-    func level(_ m: [Double], at frequencyHz: Double) -> Double? {
-        guard let start = Int(checking: frequencyHz / binHz + 0.5, rounding: .down, in: 1...(m.count - 2)) else { return nil }
+    /// The refined level, dB, of the harmonic nearest `frequencyHz` (the climb compares powers,
+    /// the parabola runs through magnitudes).
+    func level(_ power: [Double], at frequencyHz: Double) -> Double? {
+        guard let start = Int(checking: frequencyHz / binHz + 0.5, rounding: .down, in: 1...(power.count - 2)) else { return nil }
         var k = start
         while true {
-            if k + 1 < m.count - 1, m[k + 1] > m[k], m[k + 1] >= m[k - 1] { k += 1 } else if k > 1, m[k - 1] > m[k] { k -= 1 } else { break }
+            if k + 1 < power.count - 1, power[k + 1] > power[k], power[k + 1] >= power[k - 1] { k += 1 } else if k > 1, power[k - 1] > power[k] { k -= 1 } else { break }
         }
-        let a = m[k - 1], b = m[k], c = m[k + 1], curvature = a - 2 * b + c
+        let a = power[k - 1].squareRoot(), b = power[k].squareRoot(), c = power[k + 1].squareRoot(), curvature = a - 2 * b + c
         let value = curvature == 0 ? b : b - 0.25 * (a - c) * (0.5 * (a - c) / curvature)
         return value > 0 ? 20 * log10(value) : nil
     }
