@@ -23,26 +23,28 @@ public enum PolynomialRoots {
     /// its size, and every root after 200 sweeps (the polishing finishes what a cluster leaves).
     public static func roots(_ c: [Double]) -> [Root]? {
         guard let n = c.indices.last, n >= 1, c[n] != 0, c.allSatisfy(\.isFinite) else { return nil }
-        let monic = c.map { $0 / c[n] }
-        // Start on a circle of the Cauchy-type radius 1 + max |cₖ/cₙ|^(1/(n−k)) / 2, at angles
-        // offset so that no start is real or a conjugate of another.
-        var radius = 0.0
-        for k in 0..<n where monic[k] != 0 { radius = max(radius, pow(abs(monic[k]), 1 / Double(n - k))) }
-        radius = max(radius, 1e-3)
-        var re = [Double](repeating: 0, count: n), im = re
-        for k in 0..<n {
-            let angle = 2 * Double.pi * Double(k) / Double(n) + 0.4
-            re[k] = radius * cos(angle)
-            im[k] = radius * sin(angle)
+        // The monic coefficients, the iterates' real and imaginary parts and Aberth's working
+        // space in one temporary allocation (no heap per call but the roots returned).
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: (n + 1) + 2 * n + 11 * n + 44) { buffer -> [Root]? in
+            let base = buffer.baseAddress!
+            let monic = base, re = base + (n + 1), im = re + n, scratch = im + n
+            for k in 0...n { monic[k] = c[k] / c[n] }
+            // Start on a circle of the Cauchy-type radius 1 + max |cₖ/cₙ|^(1/(n−k)) / 2, at angles
+            // offset so that no start is real or a conjugate of another.
+            var radius = 0.0
+            for k in 0..<n where monic[k] != 0 { radius = max(radius, pow(abs(monic[k]), 1 / Double(n - k))) }
+            radius = max(radius, 1e-3)
+            for k in 0..<n {
+                let angle = 2 * Double.pi * Double(k) / Double(n) + 0.4
+                re[k] = radius * cos(angle)
+                im[k] = radius * sin(angle)
+            }
+            // Aberth's sweeps (CKernels' atk_aberth): a root stops moving once |p(z)| is within the
+            // rounding error of evaluating p there, 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only
+            // linearly; this ends it at the noise), or once its step is below 10⁻¹⁵ of its size.
+            guard atk_aberth(monic, n, re, im, 200, scratch) == 1 else { return nil }
+            return (0..<n).map { polish(c, (re[$0], im[$0])) }
         }
-        // Aberth's sweeps (CKernels' atk_aberth): a root stops moving once |p(z)| is within the
-        // rounding error of evaluating p there, 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only
-        // linearly; this ends it at the noise), or once its step is below 10⁻¹⁵ of its size.
-        let finite = withUnsafeTemporaryAllocation(of: Double.self, capacity: 11 * n + 44) { scratch in
-            atk_aberth(monic, n, &re, &im, 200, scratch.baseAddress!)
-        }
-        guard finite == 1 else { return nil }
-        return (0..<n).map { polish(c, (re[$0], im[$0])) }
     }
 
     /// Newton–Raphson from `start` on p with p and p′ in extended precision, at most 80 steps,

@@ -92,7 +92,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
             })
             swap(&magnitude, &previous)
             result.loudness.append(bands.loudness(bandPower))
-            for (k, c) in bands.cepstrum(bandPower, count: 4).enumerated() { result.mfcc[k].append(c) }
+            bands.appendCepstrum(bandPower, to: &result.mfcc)
             var energy = 0.0
             for n in start..<(start + length) { energy += samples[n] * samples[n] }
             result.energy.append(energy * Self.sampleScale * Self.sampleScale / Double(length))

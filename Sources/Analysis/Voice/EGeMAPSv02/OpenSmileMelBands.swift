@@ -92,13 +92,16 @@ struct OpenSmileMelBands: Sendable, Hashable {
     /// MFCC 1…`count` of the band powers, HTK's way: c_n = (1 + 11·sin(πn/22))·√(2/26)
     /// · Σ_b ln(max(32767²·P_b, 1))·cos(πn(b + ½)/26) (the DCT-II of the log band powers, with
     /// HTK's floor of 1 and its sinusoidal lifter L = 22).
-    func cepstrum(_ bands: [Double], count: Int) -> [Double] {
-        precondition((1...Self.cosines.count).contains(count), "OpenSmileMelBands: MFCC 1…4")
-        let logs = bands.map { log(max($0 * Self.htkScale, 1)) }
-        return (1...count).map { n in
-            var sum = 0.0
-            for (b, value) in logs.enumerated() { sum += value * Self.cosines[n - 1][b] }
-            return (1 + 11 * sin(Double.pi * Double(n) / 22)) * (2 / Double(Self.count)).squareRoot() * sum
+    /// Appends MFCC 1…`coefficients.count` (at most 4) of `bands` to `coefficients[n − 1]`.
+    func appendCepstrum(_ bands: [Double], to coefficients: inout [[Double]]) {
+        precondition((1...Self.cosines.count).contains(coefficients.count), "OpenSmileMelBands: MFCC 1…4")
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: bands.count) { logs in
+            for (b, value) in bands.enumerated() { logs[b] = log(max(value * Self.htkScale, 1)) }
+            for n in 1...coefficients.count {
+                var sum = 0.0
+                for b in 0..<bands.count { sum += logs[b] * Self.cosines[n - 1][b] }
+                coefficients[n - 1].append((1 + 11 * sin(Double.pi * Double(n) / 22)) * (2 / Double(Self.count)).squareRoot() * sum)
+            }
         }
     }
 }

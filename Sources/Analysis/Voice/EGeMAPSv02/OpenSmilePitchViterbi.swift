@@ -36,13 +36,14 @@ enum OpenSmilePitchViterbi {
             let range = f < lowHz ? log2(lowHz / f) : f > highHz ? log2(f / highHz) : 0
             return wLocal * (1 - c.voicing) + (c.voicing < cutoff ? wThr : 0) + wRange * range
         }
-        var cost = (0...frames[0].count).map { local(frames[0], $0) }
-        var step = [Double](repeating: 0, count: cost.count)
-        var back: [[Int]] = []
-        back.reserveCapacity(frames.count)
+        // Costs and steps of the states of one frame; back pointers of every frame in one array.
+        let width = frames.reduce(0) { max($0, $1.count) } + 1
+        var cost = [Double](repeating: .infinity, count: width), step = [Double](repeating: 0, count: width)
+        var nextCost = cost, nextStep = step
+        var back = [Int](repeating: 0, count: frames.count * width)
+        for state in 0...frames[0].count { cost[state] = local(frames[0], state) }
         for t in 1..<frames.count {
             let previous = frames[t - 1], frame = frames[t]
-            var nextCost = [Double](), nextStep = [Double](), from = [Int]()
             for state in 0...frame.count {
                 var best = Double.infinity, bestFrom = 0, bestStep = 0.0
                 for p in 0...previous.count {
@@ -56,14 +57,15 @@ enum OpenSmilePitchViterbi {
                     }
                     if cost[p] + transition < best { (best, bestFrom, bestStep) = (cost[p] + transition, p, d) }
                 }
-                nextCost.append(best + local(frame, state))
-                nextStep.append(bestStep)
-                from.append(bestFrom)
+                nextCost[state] = best + local(frame, state)
+                nextStep[state] = bestStep
+                back[t * width + state] = bestFrom
             }
-            (cost, step) = (nextCost, nextStep)
-            back.append(from)
+            swap(&cost, &nextCost)
+            swap(&step, &nextStep)
         }
-        var state = cost.indices.min { cost[$0] < cost[$1] } ?? 0
+        let last = frames[frames.count - 1].count
+        var state = (0...last).min { cost[$0] < cost[$1] } ?? 0
         var frequency = [Double](repeating: 0, count: frames.count), voicing = frequency
         for t in stride(from: frames.count - 1, through: 0, by: -1) {
             let frame = frames[t]
@@ -73,7 +75,7 @@ enum OpenSmilePitchViterbi {
             } else {
                 voicing[t] = frame.first?.voicing ?? 0
             }
-            if t > 0 { state = back[t - 1][state] }
+            if t > 0 { state = back[t * width + state] }
         }
         return (frequency, voicing)
     }

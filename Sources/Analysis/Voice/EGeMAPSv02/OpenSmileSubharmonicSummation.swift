@@ -51,20 +51,22 @@ struct OpenSmileSubharmonicSummation: Sendable {
         for j in 0..<n { mean += s[j] }
         mean /= Double(n)
         // The six highest maxima, highest first; an equal height keeps the lower frequency first.
-        var heights: [Double] = [], kept: [Candidate] = []
-        heights.reserveCapacity(Self.candidates)
+        var kept: [Candidate] = []
         kept.reserveCapacity(Self.candidates)
-        for j in 1..<(n - 1) where s[j] > s[j - 1] && s[j] >= s[j + 1] {
-            let a = s[j - 1], b = s[j], c = s[j + 1]
-            let offset = 0.5 * (a - c) / (a - 2 * b + c)
-            let frequency = spectrum.frequency(atPoint: Double(j) + offset)
-            guard frequency >= Self.lowestHz, frequency <= Self.highestHz else { continue }
-            guard kept.count < Self.candidates || b > heights[kept.count - 1] else { continue }
-            let score = b - 0.25 * (a - c) * offset
-            let position = heights.firstIndex { b > $0 } ?? heights.count
-            heights.insert(b, at: position)
-            kept.insert(Candidate(frequencyHz: frequency, score: score, voicing: max(0, 1 - mean / score)), at: position)
-            if kept.count > Self.candidates { heights.removeLast(); kept.removeLast() }
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.candidates + 1) { heights in
+            for j in 1..<(n - 1) where s[j] > s[j - 1] && s[j] >= s[j + 1] {
+                let a = s[j - 1], b = s[j], c = s[j + 1]
+                let offset = 0.5 * (a - c) / (a - 2 * b + c)
+                let frequency = spectrum.frequency(atPoint: Double(j) + offset)
+                guard frequency >= Self.lowestHz, frequency <= Self.highestHz else { continue }
+                guard kept.count < Self.candidates || b > heights[kept.count - 1] else { continue }
+                let score = b - 0.25 * (a - c) * offset
+                var position = kept.count
+                while position > 0, b > heights[position - 1] { heights[position] = heights[position - 1]; position -= 1 }
+                heights[position] = b
+                kept.insert(Candidate(frequencyHz: frequency, score: score, voicing: max(0, 1 - mean / score)), at: position)
+                if kept.count > Self.candidates { kept.removeLast() }
+            }
         }
         return kept
     }
