@@ -239,16 +239,15 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public init() {}
 
     init(_ frame: EGeMAPSv02FrameFunctionals, _ voicing: EGeMAPSv02VoicingFunctionals) {
-        (f0SemitoneMean, f0SemitoneStddevNorm) = (voicing.f0SemitoneMean, voicing.f0SemitoneStddevNorm)
-        (f0SemitonePercentile20, f0SemitonePercentile50, f0SemitonePercentile80) = (voicing.f0SemitonePercentile20, voicing.f0SemitonePercentile50, voicing.f0SemitonePercentile80)
-        f0SemitonePercentileRange20To80 = voicing.f0SemitonePercentileRange20To80
-        (f0SemitoneMeanRisingSlope, f0SemitoneStddevRisingSlope) = (voicing.f0SemitoneMeanRisingSlope, voicing.f0SemitoneStddevRisingSlope)
-        (f0SemitoneMeanFallingSlope, f0SemitoneStddevFallingSlope) = (voicing.f0SemitoneMeanFallingSlope, voicing.f0SemitoneStddevFallingSlope)
-        (loudnessMean, loudnessStddevNorm) = (frame.loudnessMean, frame.loudnessStddevNorm)
-        (loudnessPercentile20, loudnessPercentile50, loudnessPercentile80) = (frame.loudnessPercentile20, frame.loudnessPercentile50, frame.loudnessPercentile80)
-        loudnessPercentileRange20To80 = frame.loudnessPercentileRange20To80
-        (loudnessMeanRisingSlope, loudnessStddevRisingSlope) = (frame.loudnessMeanRisingSlope, frame.loudnessStddevRisingSlope)
-        (loudnessMeanFallingSlope, loudnessStddevFallingSlope) = (frame.loudnessMeanFallingSlope, frame.loudnessStddevFallingSlope)
+        let f0 = voicing.f0Semitone, loudness = frame.loudness
+        (f0SemitoneMean, f0SemitoneStddevNorm, f0SemitonePercentileRange20To80) = (f0.mean, f0.stddevNorm, f0.percentileRange20To80)
+        (f0SemitonePercentile20, f0SemitonePercentile50, f0SemitonePercentile80) = (f0.percentile20, f0.percentile50, f0.percentile80)
+        (f0SemitoneMeanRisingSlope, f0SemitoneStddevRisingSlope) = (f0.meanRisingSlope, f0.stddevRisingSlope)
+        (f0SemitoneMeanFallingSlope, f0SemitoneStddevFallingSlope) = (f0.meanFallingSlope, f0.stddevFallingSlope)
+        (loudnessMean, loudnessStddevNorm, loudnessPercentileRange20To80) = (loudness.mean, loudness.stddevNorm, loudness.percentileRange20To80)
+        (loudnessPercentile20, loudnessPercentile50, loudnessPercentile80) = (loudness.percentile20, loudness.percentile50, loudness.percentile80)
+        (loudnessMeanRisingSlope, loudnessStddevRisingSlope) = (loudness.meanRisingSlope, loudness.stddevRisingSlope)
+        (loudnessMeanFallingSlope, loudnessStddevFallingSlope) = (loudness.meanFallingSlope, loudness.stddevFallingSlope)
         (spectralFluxMean, spectralFluxStddevNorm) = (frame.spectralFluxMean, frame.spectralFluxStddevNorm)
         (mfcc1Mean, mfcc1StddevNorm, mfcc2Mean, mfcc2StddevNorm) = (frame.mfccMean[0], frame.mfccStddevNorm[0], frame.mfccMean[1], frame.mfccStddevNorm[1])
         (mfcc3Mean, mfcc3StddevNorm, mfcc4Mean, mfcc4StddevNorm) = (frame.mfccMean[2], frame.mfccStddevNorm[2], frame.mfccMean[3], frame.mfccStddevNorm[3])
@@ -275,7 +274,7 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
         let unvoiced = { (k: Int) in k < voicing.unvoicedMean.count ? voicing.unvoicedMean[k] : nil }
         (alphaRatioUnvoicedMean, hammarbergIndexUnvoicedMean) = (unvoiced(0), unvoiced(1))
         (slope0To500UnvoicedMean, slope500To1500UnvoicedMean, spectralFluxUnvoicedMean) = (unvoiced(2), unvoiced(3), unvoiced(4))
-        loudnessPeaksPerSecond = frame.loudnessPeaksPerSecond
+        loudnessPeaksPerSecond = loudness.peaksPerSecond
         voicedSegmentsPerSecond = voicing.voicedSegmentsPerSecond
         if voicing.voicedSegmentsPerSecond != nil {
             (meanVoicedSegmentSeconds, stddevVoicedSegmentSeconds) = (voicing.meanVoicedSegmentSeconds, voicing.stddevVoicedSegmentSeconds)

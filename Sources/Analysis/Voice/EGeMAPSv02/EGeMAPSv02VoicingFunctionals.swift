@@ -16,20 +16,9 @@ import Glibc
 ///   of voiced runs by the frames' duration. Means and population standard deviations are 0
 ///   without segments.
 struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
-    /// F0semitoneFrom27.5Hz_sma3nz_amean, …_stddevNorm, …_percentile20.0/50.0/80.0,
-    /// …_pctlrange0-2, semitones.
-    var f0SemitoneMean: Double?
-    var f0SemitoneStddevNorm: Double?
-    var f0SemitonePercentile20: Double?
-    var f0SemitonePercentile50: Double?
-    var f0SemitonePercentile80: Double?
-    var f0SemitonePercentileRange20To80: Double?
-    /// F0semitoneFrom27.5Hz_sma3nz_meanRisingSlope, …_stddevRisingSlope, …_meanFallingSlope,
-    /// …_stddevFallingSlope: semitones per second over the voiced frames joined (``OpenSmilePeaks``).
-    var f0SemitoneMeanRisingSlope: Double?
-    var f0SemitoneStddevRisingSlope: Double?
-    var f0SemitoneMeanFallingSlope: Double?
-    var f0SemitoneStddevFallingSlope: Double?
+    /// F0semitoneFrom27.5Hz_sma3nz_amean … _stddevFallingSlope: semitones (slopes per second)
+    /// over the voiced frames joined.
+    var f0Semitone = OpenSmileContourFunctionals()
     /// amean and stddevNorm over voiced frames, in the order alphaRatioV, hammarbergIndexV,
     /// slopeV0-500, slopeV500-1500, spectralFluxV, mfcc1V … mfcc4V.
     var voicedMean: [Double?] = []
@@ -50,15 +39,11 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     var formantMean: [Double?] = []
     var formantStddevNorm: [Double?] = []
 
-    static let voicedNames = ["alphaRatioV", "hammarbergIndexV", "slopeV0-500", "slopeV500-1500", "spectralFluxV", "mfcc1V", "mfcc2V", "mfcc3V", "mfcc4V"]
     /// amean and stddevNorm over voiced frames of HNRdBACF and logRelF0-H1-H2 (dB;
     /// ``OpenSmileHarmonics``).
     var harmonicMean: [Double?] = []
     var harmonicStddevNorm: [Double?] = []
 
-    static let harmonicNames = ["HNRdBACF", "logRelF0-H1-H2"]
-    static let formantNames = ["F1frequency", "F1bandwidth", "F2frequency", "F2bandwidth", "F3frequency", "F3bandwidth"]
-    static let unvoicedNames = ["alphaRatioUV", "hammarbergIndexUV", "slopeUV0-500", "slopeUV500-1500", "spectralFluxUV"]
 
     init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, periodSeconds: Double = 0.010) {
         typealias F = OpenSmileFunctionals
@@ -68,19 +53,7 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
         let semitones = pitch.frequencyHz.prefix(n).map { $0 > 0 ? max(1, 12 * log2($0 / 27.5)) : 0 }
         let voiced = semitones.map { $0 > 0 }
         let f0 = Array(F.smoothedNonZero(semitones).prefix(seen))
-        let nonZero = f0.filter { $0 != 0 }, sorted = nonZero.sorted()
-        f0SemitoneMean = F.mean(nonZero)
-        f0SemitoneStddevNorm = F.normalisedStandardDeviation(nonZero)
-        f0SemitonePercentile20 = F.percentile(sorted, 0.2)
-        f0SemitonePercentile50 = F.percentile(sorted, 0.5)
-        f0SemitonePercentile80 = F.percentile(sorted, 0.8)
-        if let high = f0SemitonePercentile80, let low = f0SemitonePercentile20 { f0SemitonePercentileRange20To80 = high - low }
-        if let peaks = OpenSmilePeaks(nonZero, periodSeconds: periodSeconds) {
-            f0SemitoneMeanRisingSlope = peaks.meanRisingSlope
-            f0SemitoneStddevRisingSlope = peaks.stddevRisingSlope
-            f0SemitoneMeanFallingSlope = peaks.meanFallingSlope
-            f0SemitoneStddevFallingSlope = peaks.stddevFallingSlope
-        }
+        f0Semitone = OpenSmileContourFunctionals(f0.filter { $0 != 0 }, periodSeconds: periodSeconds)
         let spectral = [descriptors.alphaRatio, descriptors.hammarbergIndex, descriptors.slope0To500, descriptors.slope500To1500, descriptors.spectralFlux]
         func selected(_ values: [Double], voicedFrames: Bool) -> [Double] {
             let contour = (0..<n).map { voiced[$0] == voicedFrames ? values[$0] : 0 }

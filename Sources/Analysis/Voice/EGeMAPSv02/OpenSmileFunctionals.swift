@@ -54,3 +54,38 @@ enum OpenSmileFunctionals {
         return 10 * log10(max(m, 1e-12))
     }
 }
+
+/// The ten functionals eGeMAPSv02 takes of the loudness and the F0 contours (cFunctionals'
+/// Moments, Percentiles and Peaks2 as its configuration sets them): mean, stddevNorm, the 20th,
+/// 50th and 80th percentiles, their range (pctlrange0-2, 80th − 20th), and Peaks2's mean and SD
+/// of the rising and falling slopes per second (``OpenSmilePeaks``), with its peak rate.
+struct OpenSmileContourFunctionals: Sendable, Hashable {
+    var mean: Double?
+    var stddevNorm: Double?
+    var percentile20: Double?
+    var percentile50: Double?
+    var percentile80: Double?
+    var percentileRange20To80: Double?
+    var meanRisingSlope: Double?
+    var stddevRisingSlope: Double?
+    var meanFallingSlope: Double?
+    var stddevFallingSlope: Double?
+    var peaksPerSecond: Double?
+
+    init() {}
+
+    /// The functionals of `contour`, values every `periodSeconds`.
+    init(_ contour: [Double], periodSeconds: Double) {
+        typealias F = OpenSmileFunctionals
+        let sorted = contour.sorted()
+        mean = F.mean(contour)
+        stddevNorm = F.normalisedStandardDeviation(contour)
+        (percentile20, percentile50, percentile80) = (F.percentile(sorted, 0.2), F.percentile(sorted, 0.5), F.percentile(sorted, 0.8))
+        if let high = percentile80, let low = percentile20 { percentileRange20To80 = high - low }
+        if let peaks = OpenSmilePeaks(contour, periodSeconds: periodSeconds) {
+            (meanRisingSlope, stddevRisingSlope) = (peaks.meanRisingSlope, peaks.stddevRisingSlope)
+            (meanFallingSlope, stddevFallingSlope) = (peaks.meanFallingSlope, peaks.stddevFallingSlope)
+            peaksPerSecond = peaks.peaksPerSecond
+        }
+    }
+}
