@@ -46,3 +46,22 @@ struct EGeMAPSv02PitchTests {
         #expect(track.frequencyHz.filter { abs($0 - 200) <= 1 }.count >= 60, "the tone outside the NaN stretch is still found")
     }
 }
+
+extension EGeMAPSv02PitchTests {
+    @Test("a spectrum whose Nyquist frequency lies a few ulps above 25 Hz: the harmonics' shifts are clamped, not an integer overflow")
+    func slimOctaveSpectrum() throws {
+        // 1,000 points over ~1e-15 octaves: log₂(15)·1000/L would be ~1e19, beyond Int.
+        let spectra = (1...8).compactMap { ulps -> OpenSmileOctaveSpectrum? in
+            var nyquist = 25.0
+            for _ in 0..<ulps { nyquist = nyquist.nextUp }
+            return OpenSmileOctaveSpectrum(count: 1000, binHz: nyquist / 999)
+        }
+        let spectrum = try #require(spectra.first { $0.octaves < 1e-14 }, "no spectrum that slim could be made")
+        let shs = OpenSmileSubharmonicSummation(spectrum: spectrum)
+        let h = [Double](repeating: 1, count: spectrum.count)
+        var s = [Double](repeating: 0, count: spectrum.count)
+        h.withUnsafeBufferPointer { h in s.withUnsafeMutableBufferPointer { shs.sum(h, into: $0) } }
+        // Only the first harmonic (shift 0) lands inside: S = 1/15 everywhere.
+        #expect(s.allSatisfy { abs($0 - 1.0 / 15) < 1e-15 })
+    }
+}

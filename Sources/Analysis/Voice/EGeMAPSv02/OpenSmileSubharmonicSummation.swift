@@ -31,7 +31,11 @@ struct OpenSmileSubharmonicSummation: Sendable {
         self.spectrum = spectrum
         // log₂(n)·N/L in this order: at 50 kHz log₂(10)·N/L is 683 − 1e-13, which openSMILE
         // rounds down to 682 too.
-        shift = (1...Self.harmonics).map { Int(log2(Double($0)) * Double(spectrum.count) / spectrum.octaves) }
+        // (A shift of the whole spectrum or more adds nothing: clamped there, also for a spectrum
+        // spanning a sliver of an octave just above 25 Hz.)
+        shift = (1...Self.harmonics).map {
+            Int(clamping: log2(Double($0)) * Double(spectrum.count) / spectrum.octaves, rounding: .down, to: 0...spectrum.count)
+        }
         gain = (0..<Self.harmonics).map { pow(Self.compression, Double($0)) / Double(Self.harmonics) }
     }
 
