@@ -219,7 +219,7 @@ public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
     case mfcc
     /// eGeMAPS v02's spectral balance, loudness and temporal features.
     case egemaps
-    /// openSMILE's eGeMAPSv02 functionals under openSMILE's names (76 of the 88 so far).
+    /// openSMILE's eGeMAPSv02 functionals under openSMILE's names (84 of the 88 so far).
     case egemapsv02
 
     /// What the analysis computes for the set.

@@ -200,7 +200,7 @@ extension ScoreCommand {
     struct Voice: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "voice",
             abstract: "Voice loudness and quality: RMS dBFS, Praat intensity, BS.1770 loudness, ResearchKit's too-loud rule, F0, jitter, shimmer, HNR, formants, CPPS, MFCCs.",
-            discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); eGeMAPS v02's spectral balance (alpha ratio, Hammarberg index, spectral slopes, H1–H2, H1–A3), loudness and temporal features from the paper's definitions (set egemaps); openSMILE 2.6.0's eGeMAPSv02 functionals under openSMILE's names, 76 of its 88 so far (set egemapsv02)."
+            discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); eGeMAPS v02's spectral balance (alpha ratio, Hammarberg index, spectral slopes, H1–H2, H1–A3), loudness and temporal features from the paper's definitions (set egemaps); openSMILE 2.6.0's eGeMAPSv02 functionals under openSMILE's names, 84 of its 88 so far (set egemapsv02)."
         )
 
         @OptionGroup var options: ScoreOptions

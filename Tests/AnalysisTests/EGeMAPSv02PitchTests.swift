@@ -65,3 +65,24 @@ extension EGeMAPSv02PitchTests {
         #expect(s.allSatisfy { abs($0 - 1.0 / 15) < 1e-15 })
     }
 }
+
+extension EGeMAPSv02PitchTests {
+    @Test("every functional of hostile input (silence, DC, a clipped tone, a NaN stretch, 8 and 96 kHz) is a finite number or null")
+    func hostileFunctionals() {
+        var holed = Self.tone(200, rateHz: 16000)
+        for n in 4000..<6000 { holed[n] = .nan }
+        let clipped = Self.tone(200, rateHz: 16000).map { max(-0.3, min(0.3, 4 * $0)) }
+        let inputs: [(String, [Double], Double)] = [
+            ("silence", [Double](repeating: 0, count: 16000), 16000), ("DC", [Double](repeating: 0.5, count: 16000), 16000),
+            ("NaN stretch", holed, 16000), ("clipped", clipped, 16000), ("8 kHz", Self.tone(200, rateHz: 8000), 8000),
+            ("96 kHz", Self.tone(200, rateHz: 96000), 96000), ("one sample", [0.1], 16000),
+        ]
+        for (name, samples, rate) in inputs {
+            let set = FeatureSet(name: "egemapsv02", features: EGeMAPSv02Analysis().features(samples, sampleRateHz: rate))
+            #expect(set.names.count == 84)
+            for (feature, value) in zip(set.names, set.values) {
+                #expect(value.number.map(\.isFinite) ?? true, "\(name) \(feature): \(String(describing: value.number))")
+            }
+        }
+    }
+}

@@ -18,11 +18,14 @@ import SignalProcessing
 public struct EGeMAPSv02Analysis: Sendable, Hashable {
     public init() {}
 
-    /// The functionals of `samples` (channel 0, full scale) at `sampleRateHz` (``EGeMAPSv02Features``).
+    /// The functionals of `samples` (channel 0, full scale) at `sampleRateHz` (``EGeMAPSv02Features``);
+    /// non-finite samples count as 0, as the audio readers decode them.
     public func features(_ samples: [Double], sampleRateHz: Double) -> EGeMAPSv02Features {
+        let samples = samples.allSatisfy(\.isFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
         let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
-        return EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors),
-                                  EGeMAPSv02VoicingFunctionals(descriptors, pitch: pitch(samples, sampleRateHz: sampleRateHz)))
+        let track = pitch(samples, sampleRateHz: sampleRateHz)
+        let harmonics = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
+        return EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics))
     }
 
     /// openSMILE's sample scale relative to full scale: 16-bit values v read as v/32767.
@@ -114,10 +117,18 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         /// The voicing of the chosen candidate (the first candidate's when unvoiced), 0 in gated
         /// frames ("voicingFinalUnclipped").
         var voicing: [Double] = []
-        /// HNR and H1–H2 of each voiced frame, dB (``OpenSmileHarmonics``); 0 where unvoiced or
-        /// without a value (openSMILE's 0).
+    }
+
+    /// The harmonic measures of every 60-ms frame (``OpenSmileHarmonics``), dB, as openSMILE
+    /// writes them: HNR, H1–H2 and H1–A3 are 0 where unvoiced or without a value; the formant
+    /// amplitudes relative to F0 are openSMILE's floor −201 where unvoiced and 0 where no
+    /// harmonic lies in range.
+    struct HarmonicTrack: Sendable, Hashable {
         var harmonicsToNoiseDb: [Double] = []
         var h1MinusH2Db: [Double] = []
+        var h1MinusA3Db: [Double] = []
+        /// F1–F3, one array per formant.
+        var formantAmplitudeDb: [[Double]] = Array(repeating: [], count: 3)
     }
 
     /// Samples per 60-ms pitch frame, ⌊0.06·f_s + ½⌋, and between frames; nil for an unusable rate.
@@ -167,23 +178,30 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         let path = OpenSmilePitchViterbi.path(track.candidates)
         track.frequencyHz = zip(path.frequencyHz, loud).map { $1 ? $0 : 0 }
         track.voicing = zip(path.voicing, loud).map { $1 ? $0 : 0 }
-        (track.harmonicsToNoiseDb, track.h1MinusH2Db) = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz)
         return track
     }
 
-    /// HNR and H1–H2 (``OpenSmileHarmonics``) of each 60-ms frame whose F0 in `f0Hz` is positive,
-    /// 0 elsewhere and where a frame has no value.
-    func harmonicMeasures(_ samples: [Double], sampleRateHz: Double, f0Hz: [Double]) -> (harmonicsToNoiseDb: [Double], h1MinusH2Db: [Double]) {
-        var hnr = [Double](repeating: 0, count: f0Hz.count), h1h2 = hnr
+    /// The harmonic measures (``HarmonicTrack``) of each 60-ms frame whose F0 in `f0Hz` is
+    /// positive, with the formants F1–F3 of the 20-ms frame starting with it (`formantsHz`, one
+    /// array per formant, 0 for none).
+    func harmonicMeasures(_ samples: [Double], sampleRateHz: Double, f0Hz: [Double], formantsHz: [[Double]]) -> HarmonicTrack {
+        let zeros = [Double](repeating: 0, count: f0Hz.count)
+        var track = HarmonicTrack(harmonicsToNoiseDb: zeros, h1MinusH2Db: zeros, h1MinusA3Db: zeros,
+                                  formantAmplitudeDb: Array(repeating: f0Hz.map { $0 > 0 ? 0 : OpenSmileHarmonics.floorDb }, count: 3))
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz),
-              var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return (hnr, h1h2) }
+              var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return track }
         let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
         var power = [Double](repeating: 0, count: frame.bins), scratch = OpenSmileHarmonics.Scratch()
+        var peaks: [(magnitude: Double, frequencyHz: Double)] = [], formants = [Double](repeating: 0, count: 3)
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
             frame.power(samples, from: index * step, into: &power)
-            hnr[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0, scratch: &scratch) ?? 0
-            h1h2[index] = harmonics.h1MinusH2(power: power, f0Hz: f0) ?? 0
+            track.harmonicsToNoiseDb[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0, scratch: &scratch) ?? 0
+            track.h1MinusH2Db[index] = harmonics.h1MinusH2(power: power, f0Hz: f0) ?? 0
+            for k in 0..<3 { formants[k] = k < formantsHz.count && index < formantsHz[k].count ? formantsHz[k][index] : 0 }
+            let (amplitudes, h1MinusA3) = harmonics.formantAmplitudes(power: power, f0Hz: f0, formantsHz: formants, peaks: &peaks)
+            for k in 0..<3 { track.formantAmplitudeDb[k][index] = amplitudes[k] ?? 0 }
+            track.h1MinusA3Db[index] = h1MinusA3 ?? 0
         }
-        return (hnr, h1h2)
+        return track
     }
 }

@@ -1,8 +1,7 @@
 /// openSMILE 2.6.0's eGeMAPSv02 functionals (F. Eyben et al., IEEE Trans. Affective Computing
 /// 7(2):190–202, 2016, as openSMILE's `eGeMAPSv02.conf` computes them; this toolkit's
 /// reconstruction in this folder, agreement in docs/accuracy.md), under openSMILE's names in
-/// openSMILE's order. Not yet here: jitterLocal, shimmerLocaldB, logRelF0-H1-A3 and
-/// F1–F3amplitudeLogRelF0 (12 of the 88).
+/// openSMILE's order. Not yet here: jitterLocal and shimmerLocaldB (4 of the 88).
 public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     /// F0 in semitones above 27.5 Hz, 12·log₂(F0/27.5), over voiced frames: mean, semitones.
     public var f0SemitoneMean: Double?
@@ -72,6 +71,10 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public var h1MinusH2Mean: Double?
     /// H1–H2 (openSMILE numbering: the harmonics at 2·F0 and 3·F0) over voiced frames: standard deviation over mean (0 for a constant contour).
     public var h1MinusH2StddevNorm: Double?
+    /// H1–A3 (the harmonic at 2·F0 against the third formant's amplitude) over voiced frames: mean, dB.
+    public var h1MinusA3Mean: Double?
+    /// H1–A3 over voiced frames: standard deviation over mean (0 for a constant contour).
+    public var h1MinusA3StddevNorm: Double?
     /// LPC formant F1 over voiced frames: mean, Hz.
     public var f1FrequencyMean: Double?
     /// LPC formant F1 over voiced frames: standard deviation over mean (0 for a constant contour).
@@ -80,6 +83,10 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public var f1BandwidthMean: Double?
     /// Bandwidth of F1 over voiced frames: standard deviation over mean (0 for a constant contour).
     public var f1BandwidthStddevNorm: Double?
+    /// Amplitude of F1 (its highest harmonic within ±20 %) relative to F0, dB, over every frame with a value (openSMILE's floor −201 where unvoiced): mean, dB.
+    public var f1AmplitudeMean: Double?
+    /// Amplitude of F1 relative to F0: standard deviation over mean (0 for a constant contour).
+    public var f1AmplitudeStddevNorm: Double?
     /// LPC formant F2 over voiced frames: mean, Hz.
     public var f2FrequencyMean: Double?
     /// LPC formant F2 over voiced frames: standard deviation over mean (0 for a constant contour).
@@ -88,6 +95,10 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public var f2BandwidthMean: Double?
     /// Bandwidth of F2 over voiced frames: standard deviation over mean (0 for a constant contour).
     public var f2BandwidthStddevNorm: Double?
+    /// Amplitude of F2 (its highest harmonic within ±20 %) relative to F0, dB, over every frame with a value (openSMILE's floor −201 where unvoiced): mean, dB.
+    public var f2AmplitudeMean: Double?
+    /// Amplitude of F2 relative to F0: standard deviation over mean (0 for a constant contour).
+    public var f2AmplitudeStddevNorm: Double?
     /// LPC formant F3 over voiced frames: mean, Hz.
     public var f3FrequencyMean: Double?
     /// LPC formant F3 over voiced frames: standard deviation over mean (0 for a constant contour).
@@ -96,6 +107,10 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public var f3BandwidthMean: Double?
     /// Bandwidth of F3 over voiced frames: standard deviation over mean (0 for a constant contour).
     public var f3BandwidthStddevNorm: Double?
+    /// Amplitude of F3 (its highest harmonic within ±20 %) relative to F0, dB, over every frame with a value (openSMILE's floor −201 where unvoiced): mean, dB.
+    public var f3AmplitudeMean: Double?
+    /// Amplitude of F3 relative to F0: standard deviation over mean (0 for a constant contour).
+    public var f3AmplitudeStddevNorm: Double?
     /// Alpha ratio over voiced frames: mean, dB.
     public var alphaRatioVoicedMean: Double?
     /// Alpha ratio over voiced frames: standard deviation over mean (0 for a constant contour).
@@ -192,18 +207,26 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
         case harmonicsToNoiseStddevNorm = "HNRdBACF_sma3nz_stddevNorm"
         case h1MinusH2Mean = "logRelF0-H1-H2_sma3nz_amean"
         case h1MinusH2StddevNorm = "logRelF0-H1-H2_sma3nz_stddevNorm"
+        case h1MinusA3Mean = "logRelF0-H1-A3_sma3nz_amean"
+        case h1MinusA3StddevNorm = "logRelF0-H1-A3_sma3nz_stddevNorm"
         case f1FrequencyMean = "F1frequency_sma3nz_amean"
         case f1FrequencyStddevNorm = "F1frequency_sma3nz_stddevNorm"
         case f1BandwidthMean = "F1bandwidth_sma3nz_amean"
         case f1BandwidthStddevNorm = "F1bandwidth_sma3nz_stddevNorm"
+        case f1AmplitudeMean = "F1amplitudeLogRelF0_sma3nz_amean"
+        case f1AmplitudeStddevNorm = "F1amplitudeLogRelF0_sma3nz_stddevNorm"
         case f2FrequencyMean = "F2frequency_sma3nz_amean"
         case f2FrequencyStddevNorm = "F2frequency_sma3nz_stddevNorm"
         case f2BandwidthMean = "F2bandwidth_sma3nz_amean"
         case f2BandwidthStddevNorm = "F2bandwidth_sma3nz_stddevNorm"
+        case f2AmplitudeMean = "F2amplitudeLogRelF0_sma3nz_amean"
+        case f2AmplitudeStddevNorm = "F2amplitudeLogRelF0_sma3nz_stddevNorm"
         case f3FrequencyMean = "F3frequency_sma3nz_amean"
         case f3FrequencyStddevNorm = "F3frequency_sma3nz_stddevNorm"
         case f3BandwidthMean = "F3bandwidth_sma3nz_amean"
         case f3BandwidthStddevNorm = "F3bandwidth_sma3nz_stddevNorm"
+        case f3AmplitudeMean = "F3amplitudeLogRelF0_sma3nz_amean"
+        case f3AmplitudeStddevNorm = "F3amplitudeLogRelF0_sma3nz_stddevNorm"
         case alphaRatioVoicedMean = "alphaRatioV_sma3nz_amean"
         case alphaRatioVoicedStddevNorm = "alphaRatioV_sma3nz_stddevNorm"
         case hammarbergIndexVoicedMean = "hammarbergIndexV_sma3nz_amean"
@@ -254,6 +277,11 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
         let harmonic = { (k: Int) in k < voicing.harmonicMean.count ? (voicing.harmonicMean[k], voicing.harmonicStddevNorm[k]) : (nil, nil) }
         (harmonicsToNoiseMean, harmonicsToNoiseStddevNorm) = harmonic(0)
         (h1MinusH2Mean, h1MinusH2StddevNorm) = harmonic(1)
+        (h1MinusA3Mean, h1MinusA3StddevNorm) = harmonic(2)
+        let amplitude = { (k: Int) in k < voicing.formantAmplitudeMean.count ? (voicing.formantAmplitudeMean[k], voicing.formantAmplitudeStddevNorm[k]) : (nil, nil) }
+        (f1AmplitudeMean, f1AmplitudeStddevNorm) = amplitude(0)
+        (f2AmplitudeMean, f2AmplitudeStddevNorm) = amplitude(1)
+        (f3AmplitudeMean, f3AmplitudeStddevNorm) = amplitude(2)
         let formant = { (k: Int) in k < voicing.formantMean.count ? (voicing.formantMean[k], voicing.formantStddevNorm[k]) : (nil, nil) }
         (f1FrequencyMean, f1FrequencyStddevNorm) = formant(0)
         (f1BandwidthMean, f1BandwidthStddevNorm) = formant(1)

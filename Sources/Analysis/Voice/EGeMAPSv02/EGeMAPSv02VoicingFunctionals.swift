@@ -39,13 +39,18 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     var formantMean: [Double?] = []
     var formantStddevNorm: [Double?] = []
 
-    /// amean and stddevNorm over voiced frames of HNRdBACF and logRelF0-H1-H2 (dB;
-    /// ``OpenSmileHarmonics``).
+    /// amean and stddevNorm over voiced frames of HNRdBACF, logRelF0-H1-H2 and logRelF0-H1-A3
+    /// (dB; ``OpenSmileHarmonics``).
     var harmonicMean: [Double?] = []
     var harmonicStddevNorm: [Double?] = []
 
+    /// amean and stddevNorm of F1amplitudeLogRelF0 … F3amplitudeLogRelF0 (dB): openSMILE's
+    /// floor −201 of the unvoiced frames is a value like any other to its smoothing and
+    /// functionals (frames without a harmonic in range are 0, left out).
+    var formantAmplitudeMean: [Double?] = []
+    var formantAmplitudeStddevNorm: [Double?] = []
 
-    init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, periodSeconds: Double = 0.010) {
+    init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, harmonics: EGeMAPSv02Analysis.HarmonicTrack, periodSeconds: Double = 0.010) {
         typealias F = OpenSmileFunctionals
         let n = min(pitch.frequencyHz.count, descriptors.loudness.count)
         let seen = n - (n > 0 && pitch.frequencyHz[n - 1] > 0 ? 2 : 1)
@@ -71,10 +76,15 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
                 formantStddevNorm.append(F.normalisedStandardDeviation(kept))
             }
         }
-        for values in [pitch.harmonicsToNoiseDb, pitch.h1MinusH2Db] where values.count >= n {
+        for values in [harmonics.harmonicsToNoiseDb, harmonics.h1MinusH2Db, harmonics.h1MinusA3Db] where values.count >= n {
             let kept = selected(values, voicedFrames: true)
             harmonicMean.append(F.mean(kept))
             harmonicStddevNorm.append(F.normalisedStandardDeviation(kept))
+        }
+        for values in harmonics.formantAmplitudeDb where values.count >= n {
+            let kept = F.smoothedNonZero(Array(values.prefix(n))).prefix(seen).filter { $0 != 0 }
+            formantAmplitudeMean.append(F.mean(kept))
+            formantAmplitudeStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         unvoicedMean = spectral.map { F.mean(selected($0, voicedFrames: false)) ?? 0 }
         var voicedRuns: [Double] = [], unvoicedRuns: [Double] = []
