@@ -481,6 +481,10 @@ def whole(command, repeats=3):
 
 
 def main():
+    # The peers single-threaded, as the rows compare per core: numpy's BLAS, numba and OpenMP
+    # otherwise take every core (librosa's MFCCs 10 % faster on two).
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", default="")
     parser.add_argument("--work", default="/tmp/activetask-peers")
@@ -657,6 +661,33 @@ def main():
                 "parselmouth (same measures)", "≥ 4×", lambda r, o: r >= 4, "in process on both sides")
             row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPS: {label}", median(0, "others"), median(1, "others"),
                 "librosa + openSMILE", "≥ 4×", lambda r, o: r >= 4, "in process; the toolkit's includes the Praat F0, levels and formants they read")
+    # The eGeMAPSv02 functionals as a study computes them, one process per file on both sides:
+    # `score voice --sets egemapsv02` (the toolkit's reconstruction, Sources/Analysis/Voice/EGeMAPSv02)
+    # against the opensmile package's process_file (opensmile_file.py, imports included).
+    if wanted("egemapsv02") and everything.exists():
+        for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
+            if not paths:
+                continue
+            def ours_egemaps():
+                runs = [whole(tool + ["score", "voice", "--sets", "egemapsv02", "--json", path]) for path in paths]
+                return {"seconds": sum(r[0] for r in runs), "peakResidentMB": max(r[1] for r in runs),
+                        "check": sum(json.loads(r[2])["features"]["egemapsv02"]["loudness_sma3_amean"] for r in runs)}
+
+            def opensmile_files():
+                runs = [whole([str(everything), str(HERE / "opensmile_file.py"), path]) for path in paths]
+                return {"seconds": sum(r[0] for r in runs), "peakResidentMB": max(r[1] for r in runs), "check": sum(float(r[2]) for r in runs)}
+            ours, theirs = alternated(ours_egemaps, opensmile_files)
+            row(f"eGeMAPSv02 functionals, whole command per file: {label}", ours, theirs, "openSMILE 2.6.0 (opensmile process_file)",
+                "≥ 4×", lambda r, o: r >= 4, "the check values differ where the pitch paths part (README, eGeMAPSv02 against openSMILE)")
+    # MFCC 0–19 with Δ and ΔΔ and their statistics, in process on both sides (decoding included).
+    if wanted("mfcc") and everything.exists():
+        for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
+            if paths:
+                def librosa_part():
+                    result = child([str(everything), str(HERE / "voice_everything.py"), "--only", "librosa", "--repeats", "5", *paths])
+                    return {"seconds": result["parts"]["librosa"], "check": result["check"]}
+                ours, theirs = alternated(lambda: child(workloads + ["mfcc", *paths]), librosa_part)
+                row(f"MFCCs with Δ and ΔΔ: {label}", ours, theirs, "librosa (same measures)", "≥ 4×", lambda r, o: r >= 4, "in process on both sides")
     tapping = SHARED / "mpower/pdkit_mpower_finger_tapping.json"
     if wanted("tapping") and tapping.exists():
         ours, theirs = alternated(lambda: child(workloads + ["tapping-features", str(tapping)]), lambda: peer("tapping-features", tapping, repeats=201))

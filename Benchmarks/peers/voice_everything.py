@@ -8,9 +8,11 @@ process (imports and openSMILE's setup excluded; the median of `repeats` runs af
 - librosa 1.0.0: `feature.mfcc` (20 coefficients) with Δ and ΔΔ (`feature.delta`), their means and SDs;
 - openSMILE 2.6.0: the eGeMAPSv02 functionals.
 
-    python3 Benchmarks/peers/voice_everything.py [--repeats N] FILE…
+    python3 Benchmarks/peers/voice_everything.py [--repeats N] [--only praat|librosa|opensmile] FILE…
 
-Prints one JSON line: seconds (median), the parts' medians, and a check value (the sum of CPPS).
+Prints one JSON line: seconds (median), the parts' medians, and a check value (the sum of CPPS;
+with --only librosa, of c₁'s means; with --only opensmile, of loudness_sma3_amean). With
+--only the soundfile read is timed with librosa's part and openSMILE's part reads it too.
 """
 import argparse
 import json
@@ -64,6 +66,7 @@ def mfcc(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", choices=["praat", "librosa", "opensmile"], help="run that part alone")
     parser.add_argument("files", nargs="+")
     options = parser.parse_args()
     smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.Functionals)
@@ -73,11 +76,16 @@ def main():
         check = 0.0
         for path in options.files:
             start = time.perf_counter()
-            cpps, _ = praat(path)
+            cpps, _ = praat(path) if options.only in (None, "praat") else (0.0, None)
             middle = time.perf_counter()
-            y, rate, _ = mfcc(path)
+            y, rate, statistics = mfcc(path) if options.only != "praat" else (None, None, None)
+            if options.only == "librosa":
+                cpps = float(statistics[0][1])
             after = time.perf_counter()
-            smile.process_signal(y.astype(np.float32), rate)
+            if options.only in (None, "opensmile"):
+                functionals = smile.process_signal(y.astype(np.float32), rate)
+                if options.only:
+                    cpps = float(functionals["loudness_sma3_amean"].iloc[0])
             end = time.perf_counter()
             parts["praat"] += middle - start
             parts["librosa"] += after - middle

@@ -11,6 +11,7 @@
 //   peer-workloads loudness FILE       BS.1770-4 integrated loudness (pyloudnorm peer)
 //   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth): VoiceAnalysis without its other sets
 //   peer-workloads voice-sets SETS FILE...   the same with the sets named (formants,cepstral,mfcc,egemaps)
+//   peer-workloads mfcc FILE... / egemapsv02 FILE...   one set alone on channel 0
 //   peer-workloads tapping FILE        read + mhealthtools tapping features (numpy peer)
 //   peer-workloads tapping-features FILE   the features alone, of a file read once
 //   peer-workloads gait FILE           gait features of an accelerometer JSON (pdkit peer)
@@ -145,6 +146,21 @@ do {
                 let samples = try file.readAllDouble()
                 let analysis = VoiceAnalysis.analyze(interleaved: samples, channels: file.format.channels, sampleRateHz: file.format.sampleRateHz, options: options)
                 return total + (analysis.features.contour.perturbation.jitterLocal ?? 0) + (analysis.cepstral.cppsDb ?? 0)
+            }
+        })
+    case "mfcc", "egemapsv02":
+        // One set alone on channel 0 of each decoded file: librosa's MFCCs with Δ and ΔΔ and their
+        // statistics (the check: the sum of c₁'s means), or openSMILE's eGeMAPSv02 functionals
+        // (the check: the sum of loudness_sma3_amean).
+        let files = Array(arguments.dropFirst())
+        report(workload, repeats: 5, try measure(repeats: 5) {
+            try files.reduce(0.0) { total, path in
+                let file = try SoundFile(reading: path)
+                let samples = try file.readAllDouble()
+                let channel0 = file.format.channels == 1 ? samples : stride(from: 0, to: samples.count, by: file.format.channels).map { samples[$0] }
+                let rate = file.format.sampleRateHz
+                return total + (workload == "mfcc" ? VoiceAnalysis.Options().mfcc.features(channel0, sampleRateHz: rate).coefficients[1].mean ?? 0
+                                                   : EGeMAPSv02Analysis().features(channel0, sampleRateHz: rate).loudnessMean ?? 0)
             }
         })
     case "tapping":

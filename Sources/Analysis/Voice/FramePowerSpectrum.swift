@@ -37,7 +37,11 @@ struct FramePowerSpectrum {
                 window.withUnsafeBufferPointer { window in
                     let first = min(max(0, -start), length), inside = first..<max(first, min(length, samples.count - start))
                     for j in 0..<first { input[j] = 0 }
-                    for j in inside { input[j] = samples[start + j] * window[j] }
+                    if !inside.isEmpty {
+                        // samples[start + j] for j in `inside`, all within `samples`.
+                        let source = samples.baseAddress! + start
+                        for j in inside { input[j] = source[j] * window[j] }
+                    }
                     for j in inside.upperBound..<length { input[j] = 0 }
                 }
             }

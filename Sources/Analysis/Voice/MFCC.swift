@@ -38,6 +38,12 @@ public struct MFCCAnalysis: Sendable, Hashable {
         var deltaDelta: [[Double]]?
     }
 
+    /// The MFCC statistics (``MFCCFeatures``) of `samples` (one channel) at `sampleRateHz`, as the
+    /// voice analysis's `mfcc` set gives them.
+    public func features(_ samples: [Double], sampleRateHz: Double) -> MFCCFeatures {
+        MFCCFeatures(analyze(samples, sampleRateHz: sampleRateHz), coefficientCount: coefficientCount)
+    }
+
     /// Frames of `samples` at `sampleRateHz`: 1 + ⌊count / hop⌋.
     func analyze(_ samples: [Double], sampleRateHz: Double) -> Result {
         let bins = fftSize / 2 + 1
@@ -54,17 +60,30 @@ public struct MFCCAnalysis: Sendable, Hashable {
         }
         var energies = [Double](repeating: 0, count: frameCount * melBands)
         var power = [Double](repeating: 0, count: bins)
-        for index in 0..<frameCount {
-            // Sample j of frame `index` is samples[index·hop + j − N/2] (zero outside).
-            spectrum.power(samples, from: index * hop - fftSize / 2, into: &power)
-            power.withUnsafeBufferPointer { power in
+        // Four frames' spectra side by side, one lane each: each band's sum runs over the bins in
+        // the same order as one frame's alone (the same bits), four frames per instruction.
+        var frames4 = [SIMD4<Double>](repeating: .zero, count: bins)
+        for block in stride(from: 0, to: frameCount, by: 4) {
+            let count = min(4, frameCount - block)
+            for lane in 0..<count {
+                // Sample j of frame `index` is samples[index·hop + j − N/2] (zero outside).
+                spectrum.power(samples, from: (block + lane) * hop - fftSize / 2, into: &power)
+                power.withUnsafeBufferPointer { power in
+                    frames4.withUnsafeMutableBufferPointer { frames4 in
+                        frames4.baseAddress!.withMemoryRebound(to: Double.self, capacity: 4 * bins) { values in
+                            for k in 0..<bins { values[4 * k + lane] = power[k] }
+                        }
+                    }
+                }
+            }
+            frames4.withUnsafeBufferPointer { frames4 in
                 weights.withUnsafeBufferPointer { weights in
                     energies.withUnsafeMutableBufferPointer { energies in
                         for band in 0..<melBands {
-                            var sum = 0.0
+                            var sum = SIMD4<Double>.zero
                             let row = band * bins
-                            for k in spans[band] { sum += power[k] * weights[row + k] }
-                            energies[index * melBands + band] = sum
+                            for k in spans[band] { sum += frames4[k] * SIMD4(repeating: weights[row + k]) }
+                            for lane in 0..<count { energies[(block + lane) * melBands + band] = sum[lane] }
                         }
                     }
                 }

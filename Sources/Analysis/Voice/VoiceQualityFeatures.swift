@@ -11,9 +11,8 @@ public struct FrameStatistics: Sendable, Hashable {
 
     init(_ values: [Double]) {
         guard !values.isEmpty else { return }
-        let sorted = values.sorted()
         mean = values.statistic(Statistics.mean)
-        median = Statistics.quantileOfSorted(sorted, 0.5)
+        median = values.statistic(Statistics.median)
         sd = values.count >= 2 ? values.statistic(Statistics.standardDeviation) : nil
     }
     init() {}
