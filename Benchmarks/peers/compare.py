@@ -639,9 +639,8 @@ def main():
                 f"one CPU {one['seconds']:.3g} s, {theirs['seconds'] / one['seconds']:.2f}×; peer timed in its process (imports excluded)")
     # Issue 36's two rows, in process on both sides: the toolkit's voice analysis with the Praat
     # sets (F0, pulses, perturbation, HNR, formants, cepstrogram and CPPS) against parselmouth
-    # computing them, and with the MFCC and eGeMAPS sets (with the formants whose F3 H1–A3 reads;
-    # the Praat F0 they read always runs) against librosa and openSMILE (voice_everything.py's
-    # parts, from the same run).
+    # computing them, and with the MFCC and eGeMAPSv02 sets (the Praat F0 and levels always run)
+    # against librosa and openSMILE (voice_everything.py's parts, from the same run).
     if wanted("voice-split") and everything.exists():
         for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):
             if not paths:
@@ -652,15 +651,15 @@ def main():
 
             def sets():
                 return {"praat": child(workloads + ["voice-sets", "formants,cepstral", *paths]),
-                        "others": child(workloads + ["voice-sets", "mfcc,egemaps,formants", *paths])}
+                        "others": child(workloads + ["voice-sets", "mfcc,egemapsv02", *paths])}
             runs = [(sets(), parts()) for _ in range(max(1, options.alternations))]
 
             def median(side, part):
                 return median_run([run[side][part] for run in runs])
             row(f"voice, Praat's measures with formants and CPPS: {label}", median(0, "praat"), median(1, "praat"),
                 "parselmouth (same measures)", "≥ 4×", lambda r, o: r >= 4, "in process on both sides")
-            row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPS: {label}", median(0, "others"), median(1, "others"),
-                "librosa + openSMILE", "≥ 4×", lambda r, o: r >= 4, "in process; the toolkit's includes the Praat F0, levels and formants they read")
+            row(f"voice, MFCCs with Δ, ΔΔ and eGeMAPSv02: {label}", median(0, "others"), median(1, "others"),
+                "librosa + openSMILE", "≥ 4×", lambda r, o: r >= 4, "in process; the toolkit's includes the Praat F0 and levels every voice analysis runs")
     # The eGeMAPSv02 functionals as a study computes them, one process per file on both sides:
     # `score voice --sets egemapsv02` (the toolkit's reconstruction, Sources/Analysis/Voice/EGeMAPSv02)
     # against the opensmile package's process_file (opensmile_file.py, imports included).

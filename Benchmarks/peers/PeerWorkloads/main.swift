@@ -10,7 +10,7 @@
 //   peer-workloads meter FILE          the full IEC 61672-1 meter of `activetask score spl`
 //   peer-workloads loudness FILE       BS.1770-4 integrated loudness (pyloudnorm peer)
 //   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth): VoiceAnalysis without its other sets
-//   peer-workloads voice-sets SETS FILE...   the same with the sets named (formants,cepstral,mfcc,egemaps)
+//   peer-workloads voice-sets SETS FILE...   the same with the sets named (formants,cepstral,mfcc,egemaps,egemapsv02)
 //   peer-workloads mfcc FILE... / egemapsv02 FILE...   one set alone on channel 0
 //   peer-workloads tapping FILE        read + mhealthtools tapping features (numpy peer)
 //   peer-workloads tapping-features FILE   the features alone, of a file read once
@@ -136,7 +136,7 @@ do {
         // parselmouth computes in that row: F0, pulses, perturbation, HNR, levels), which always
         // run; the check value is the sum of jitter and of CPPS where computed.
         let names = workload == "voice" ? [] : arguments[1].split(separator: ",").map(String.init)
-        let known: [String: VoiceAnalysis.Sets] = ["formants": .formants, "cepstral": .cepstral, "mfcc": .mfcc, "egemaps": .egemaps]
+        let known: [String: VoiceAnalysis.Sets] = ["formants": .formants, "cepstral": .cepstral, "mfcc": .mfcc, "egemaps": .egemaps, "egemapsv02": .egemapsv02]
         var options = VoiceAnalysis.Options()
         options.sets = VoiceAnalysis.Sets(names.compactMap { known[$0] })
         let files = Array(arguments.dropFirst(workload == "voice" ? 1 : 2))
