@@ -47,3 +47,15 @@ struct MFCCTests {
         }
     }
 }
+
+extension MFCCTests {
+    /// Non-finite samples count as 0 (as the audio readers decode them): a stretch of NaN and ±∞
+    /// gives the statistics of the same stretch of zeros, every one a finite number.
+    @Test func nonFiniteSamplesCountAsZero() {
+        var holed = Self.signal, zeroed = Self.signal
+        for n in 3000..<3500 { holed[n] = n % 3 == 0 ? .nan : n % 3 == 1 ? .infinity : -.infinity; zeroed[n] = 0 }
+        let ours = MFCCAnalysis().features(holed, sampleRateHz: 16000), expected = MFCCAnalysis().features(zeroed, sampleRateHz: 16000)
+        #expect(ours == expected)
+        #expect(ours.coefficients.allSatisfy { ($0.mean?.isFinite ?? false) && ($0.sd?.isFinite ?? false) })
+    }
+}

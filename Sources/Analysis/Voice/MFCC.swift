@@ -39,9 +39,11 @@ public struct MFCCAnalysis: Sendable, Hashable {
     }
 
     /// The MFCC statistics (``MFCCFeatures``) of `samples` (one channel) at `sampleRateHz`, as the
-    /// voice analysis's `mfcc` set gives them.
+    /// voice analysis's `mfcc` set gives them; non-finite samples count as 0, as the audio
+    /// readers decode them.
     public func features(_ samples: [Double], sampleRateHz: Double) -> MFCCFeatures {
-        MFCCFeatures(analyze(samples, sampleRateHz: sampleRateHz), coefficientCount: coefficientCount)
+        let samples = samples.allSatisfy(\.isFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
+        return MFCCFeatures(analyze(samples, sampleRateHz: sampleRateHz), coefficientCount: coefficientCount)
     }
 
     /// Frames of `samples` at `sampleRateHz`: 1 + ⌊count / hop⌋.
@@ -66,7 +68,7 @@ public struct MFCCAnalysis: Sendable, Hashable {
         for block in stride(from: 0, to: frameCount, by: 4) {
             let count = min(4, frameCount - block)
             for lane in 0..<count {
-                // Sample j of frame `index` is samples[index·hop + j − N/2] (zero outside).
+                // Sample j of frame i = block + lane is samples[i·hop + j − N/2] (zero outside).
                 spectrum.power(samples, from: (block + lane) * hop - fftSize / 2, into: &power)
                 power.withUnsafeBufferPointer { power in
                     frames4.withUnsafeMutableBufferPointer { frames4 in

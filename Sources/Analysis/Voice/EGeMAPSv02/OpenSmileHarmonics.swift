@@ -107,9 +107,10 @@ struct OpenSmileHarmonics: Sendable {
             peaks.append((p.magnitude, p.frequencyHz))
         }
         let amplitudes: [Double?] = formantsHz.map { formant in
+            guard formant > 0 else { return nil }
             let low = (1 - Self.formantRange) * formant, high = (1 + Self.formantRange) * formant
             var highest: Double? = nil
-            for p in peaks where p.frequencyHz >= low && p.frequencyHz <= high && formant > 0 { highest = max(highest ?? -.infinity, p.magnitude) }
+            for p in peaks where p.frequencyHz >= low && p.frequencyHz <= high { highest = max(highest ?? -.infinity, p.magnitude) }
             return highest.flatMap { $0 > 0 ? 20 * log10($0 / fundamental.bin) : nil }
         }
         guard peaks.count > 1, peaks[1].magnitude > 0 else { return (amplitudes, nil) }
