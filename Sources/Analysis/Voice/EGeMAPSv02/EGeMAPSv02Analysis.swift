@@ -192,15 +192,15 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
               var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return track }
         let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
         var power = [Double](repeating: 0, count: frame.bins), scratch = OpenSmileHarmonics.Scratch()
-        var peaks: [(magnitude: Double, frequencyHz: Double)] = [], formants = [Double](repeating: 0, count: 3)
+        var peaks: [(bin: Double, magnitude: Double, frequencyHz: Double)] = [], formants = [Double](repeating: 0, count: 3)
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
             frame.power(samples, from: index * step, into: &power)
             track.harmonicsToNoiseDb[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0, scratch: &scratch) ?? 0
-            track.h1MinusH2Db[index] = harmonics.h1MinusH2(power: power, f0Hz: f0) ?? 0
             for k in 0..<3 { formants[k] = k < formantsHz.count && index < formantsHz[k].count ? formantsHz[k][index] : 0 }
-            let (amplitudes, h1MinusA3) = harmonics.formantAmplitudes(power: power, f0Hz: f0, formantsHz: formants, peaks: &peaks)
-            for k in 0..<3 { track.formantAmplitudeDb[k][index] = amplitudes[k] ?? 0 }
-            track.h1MinusA3Db[index] = h1MinusA3 ?? 0
+            let differences = harmonics.harmonicDifferences(power: power, f0Hz: f0, formantsHz: formants, peaks: &peaks)
+            track.h1MinusH2Db[index] = differences.h1MinusH2Db ?? 0
+            for k in 0..<3 { track.formantAmplitudeDb[k][index] = differences.amplitudesDb[k] ?? 0 }
+            track.h1MinusA3Db[index] = differences.h1MinusA3Db ?? 0
         }
         return track
     }

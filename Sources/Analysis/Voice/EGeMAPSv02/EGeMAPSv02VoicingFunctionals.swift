@@ -60,9 +60,10 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
         let f0 = Array(F.smoothedNonZero(semitones).prefix(seen))
         f0Semitone = OpenSmileContourFunctionals(f0.filter { $0 != 0 }, periodSeconds: periodSeconds)
         let spectral = [descriptors.alphaRatio, descriptors.hammarbergIndex, descriptors.slope0To500, descriptors.slope500To1500, descriptors.spectralFlux]
+        // The non-zero values of a contour's sma3nz smoothing over the frames the functionals see.
+        func seenNonZero(_ contour: [Double]) -> [Double] { F.smoothedNonZero(contour).prefix(seen).filter { $0 != 0 } }
         func selected(_ values: [Double], voicedFrames: Bool) -> [Double] {
-            let contour = (0..<n).map { voiced[$0] == voicedFrames ? values[$0] : 0 }
-            return F.smoothedNonZero(contour).prefix(seen).filter { $0 != 0 }
+            seenNonZero((0..<n).map { voiced[$0] == voicedFrames ? values[$0] : 0 })
         }
         for values in spectral + descriptors.mfcc {
             let kept = selected(values, voicedFrames: true)
@@ -82,7 +83,7 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
             harmonicStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         for values in harmonics.formantAmplitudeDb where values.count >= n {
-            let kept = F.smoothedNonZero(Array(values.prefix(n))).prefix(seen).filter { $0 != 0 }
+            let kept = seenNonZero(Array(values.prefix(n)))
             formantAmplitudeMean.append(F.mean(kept))
             formantAmplitudeStddevNorm.append(F.normalisedStandardDeviation(kept))
         }

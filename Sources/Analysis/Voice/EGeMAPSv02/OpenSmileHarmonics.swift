@@ -60,19 +60,6 @@ struct OpenSmileHarmonics: Sendable {
         return 10 * log10(r[tau] / (r[0] - r[tau]))
     }
 
-    /// level(2F0) − level(3F0), dB, from the power spectrum `power`; nil when 3·F0 lies beyond the
-    /// spectrum or a level is not positive.
-    func h1MinusH2(power: [Double], f0Hz: Double) -> Double? {
-        guard let second = level(power, at: 2 * f0Hz), let third = level(power, at: 3 * f0Hz) else { return nil }
-        return second - third
-    }
-
-    /// The refined level, dB, of the harmonic nearest `frequencyHz`.
-    func level(_ power: [Double], at frequencyHz: Double) -> Double? {
-        guard let value = peak(power, at: frequencyHz)?.magnitude, value > 0 else { return nil }
-        return 20 * log10(value)
-    }
-
     /// The spectral peak a climb from the bin nearest `frequencyHz` ends on (the climb compares
     /// powers): the magnitude of that bin, and the vertex of the parabola through the magnitudes
     /// of it and its neighbours (magnitude, frequency in Hz); nil when the bin lies outside the
@@ -96,26 +83,31 @@ struct OpenSmileHarmonics: Sendable {
     /// openSMILE's floor of logarithmic values, dB.
     static let floorDb = -201.0
 
-    /// The amplitudes of the formants at `formantsHz` (0 for none) relative to F0, dB (nil where
-    /// no harmonic lies within range), and H1–A3, dB, A3 being the amplitude of the third, from
-    /// the power spectrum `power` of a frame with F0 `f0Hz`. `peaks` is working space.
-    func formantAmplitudes(power: [Double], f0Hz: Double, formantsHz: [Double], peaks: inout [(magnitude: Double, frequencyHz: Double)]) -> (amplitudesDb: [Double?], h1MinusA3Db: Double?) {
-        guard let fundamental = peak(power, at: f0Hz), fundamental.bin > 0 else { return (formantsHz.map { _ in nil }, nil) }
+    /// From one search of the harmonics h·F0, h = 1…100, of the power spectrum `power` of a frame
+    /// with F0 `f0Hz`: H1–H2 = level(2F0) − level(3F0), dB (nil when 3·F0 lies beyond the spectrum
+    /// or a level is not positive); the amplitudes of the formants at `formantsHz` (0 for none)
+    /// relative to F0, dB (nil where no harmonic lies within range); and H1–A3, dB, A3 being the
+    /// amplitude of the third. `peaks` is working space.
+    func harmonicDifferences(power: [Double], f0Hz: Double, formantsHz: [Double], peaks: inout [(bin: Double, magnitude: Double, frequencyHz: Double)])
+        -> (h1MinusH2Db: Double?, amplitudesDb: [Double?], h1MinusA3Db: Double?) {
         peaks.removeAll(keepingCapacity: true)
         for h in 1...Self.harmonicCount {
             guard let p = peak(power, at: Double(h) * f0Hz) else { break }
-            peaks.append((p.magnitude, p.frequencyHz))
+            peaks.append(p)
         }
+        let h1MinusH2 = peaks.count > 2 && peaks[1].magnitude > 0 && peaks[2].magnitude > 0
+            ? 20 * log10(peaks[1].magnitude) - 20 * log10(peaks[2].magnitude) : nil
+        guard let fundamental = peaks.first?.bin, fundamental > 0 else { return (h1MinusH2, formantsHz.map { _ in nil }, nil) }
         let amplitudes: [Double?] = formantsHz.map { formant in
             guard formant > 0 else { return nil }
             let low = (1 - Self.formantRange) * formant, high = (1 + Self.formantRange) * formant
             var highest: Double? = nil
             for p in peaks where p.frequencyHz >= low && p.frequencyHz <= high { highest = max(highest ?? -.infinity, p.magnitude) }
-            return highest.flatMap { $0 > 0 ? 20 * log10($0 / fundamental.bin) : nil }
+            return highest.flatMap { $0 > 0 ? 20 * log10($0 / fundamental) : nil }
         }
-        guard peaks.count > 1, peaks[1].magnitude > 0 else { return (amplitudes, nil) }
-        let h1 = 20 * log10(peaks[1].magnitude / fundamental.bin)
+        guard peaks.count > 1, peaks[1].magnitude > 0 else { return (h1MinusH2, amplitudes, nil) }
+        let h1 = 20 * log10(peaks[1].magnitude / fundamental)
         let a3 = formantsHz.count >= 3 ? amplitudes[2] : nil
-        return (amplitudes, a3.map { h1 - $0 } ?? max(Self.floorDb, h1 + Self.floorDb))
+        return (h1MinusH2, amplitudes, a3.map { h1 - $0 } ?? max(Self.floorDb, h1 + Self.floorDb))
     }
 }
