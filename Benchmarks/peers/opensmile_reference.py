@@ -8,7 +8,8 @@ Files: channel 0, quantised as the package does before openSMILE sees it (x·327
 16-bit integer, which openSMILE reads as v/32767). For each file it writes OUT_FOLDER/N.f64 (the
 quantised samples as little-endian float64, v/32768, as a 16-bit file reads) and prints one JSON
 line: {"file", "samples", "rateHz", "lld": {name: [value per 10-ms frame]}, "functionals":
-{openSMILE name: value}}. The frame values are the configuration's own data-memory levels before
+{openSMILE name: value}, "descriptors": {openSMILE name: [value per 10-ms frame]}, "descriptorNames":
+[its column order]} (the last two its low-level-descriptor output, after smoothing). The frame values are the configuration's own data-memory levels before
 smoothing, read through a configuration that includes eGeMAPSv02's component files unchanged and
 sinks the level asked for.
 
@@ -79,7 +80,10 @@ def analyse(path, index, folder, config):
             lld[column] = values[:, k].tolist()
     smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.Functionals)
     functionals = smile.process_signal(quantised.astype(np.float32), rate).iloc[0].to_dict()
-    return {"file": path, "samples": raw, "rateHz": rate, "lld": lld, "functionals": {k: float(v) for k, v in functionals.items()}}
+    smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.LowLevelDescriptors)
+    descriptors = smile.process_signal(quantised.astype(np.float32), rate)
+    return {"file": path, "samples": raw, "rateHz": rate, "lld": lld, "functionals": {k: float(v) for k, v in functionals.items()},
+            "descriptors": {k: descriptors[k].astype(np.float64).tolist() for k in descriptors.columns}, "descriptorNames": list(descriptors.columns)}
 
 
 PEAKS_CONFIG = """[componentInstances:cComponentManager]

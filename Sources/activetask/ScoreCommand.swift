@@ -61,16 +61,20 @@ func score(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: 
     do { return try scored.get() } catch { throw CommandFailure(error) }
 }
 
-/// ``emit(_:_:_:)`` with the parameters resolved.
+/// ``emit(_:_:_:)`` with the parameters resolved; `outputs` names the command's other output
+/// files (refused up front when one is an input) and `write` writes them, before an unusable
+/// recording's exit.
 @discardableResult
-func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters) throws -> Score {
-    if let html = options.html { try OutputFile.refuseIfInputOrExit(html, inputs: [options.file]) }
+func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters,
+          outputs: [String] = [], write: (Score) throws -> Void = { _ in }) throws -> Score {
+    for output in [options.html].compactMap(\.self) + outputs { try OutputFile.refuseIfInputOrExit(output, inputs: [options.file]) }
     let score = try score(options, analyzer, parameters)
     let report = score.report
     try print(options.json ? JSONWriter(indent: 2).string(report.json(keyedFor: options.file, analyzer, parameters)) : report.table, terminator: options.json ? "\n" : "")
     if let html = options.html {
         try OutputFile.writeOrExit(HTMLReport.recording(score), to: html, inputs: [options.file])
     }
+    try write(score)
     if let reason = report.unusable {
         throw CommandFailure(.unusable, "\(report.file): \(reason)")
     }
@@ -200,13 +204,24 @@ extension ScoreCommand {
     struct Voice: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "voice",
             abstract: "Voice loudness and quality: RMS dBFS, Praat intensity, BS.1770 loudness, ResearchKit's too-loud rule, F0, jitter, shimmer, HNR, formants, CPPS, MFCCs.",
-            discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); eGeMAPS v02's spectral balance (alpha ratio, Hammarberg index, spectral slopes, H1–H2, H1–A3), loudness and temporal features from the paper's definitions (set egemaps); openSMILE 2.6.0's eGeMAPSv02 functionals under openSMILE's names, 84 of its 88 so far (set egemapsv02)."
+            discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); eGeMAPS v02's spectral balance (alpha ratio, Hammarberg index, spectral slopes, H1–H2, H1–A3), loudness and temporal features from the paper's definitions (set egemaps); openSMILE 2.6.0's eGeMAPSv02 functionals under openSMILE's names, 84 of its 88 so far (set egemapsv02), and its frame-level descriptors with --egemaps-lld."
         )
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Voice") var parameters: VoiceParameterOptions
 
-        func run() throws { try emit(options, .voice, [parameters]) }
+        @Option(name: .customLong("egemaps-lld"), help: "Also write the eGeMAPSv02 set's smoothed 10-ms descriptors as CSV to this file (openSMILE's low-level-descriptor names, 23 of its 25; docs/analyses.md §4.9); needs the set egemapsv02.") var egemapsLld: String?
+
+        func run() throws {
+            let all = try options.parameters(.voice, [parameters])
+            if egemapsLld != nil, !all.voice.sets.contains(.egemapsv02) {
+                throw CommandFailure(.badInvocation, "--egemaps-lld: the descriptors are the set egemapsv02's; --sets leaves it out")
+            }
+            try emit(options, .voice, all, outputs: [egemapsLld].compactMap(\.self)) { score in
+                guard let egemapsLld, case .voice(let voice) = score else { return }
+                try OutputFile.writeOrExit(voice.analysis.egemapsv02LowLevelDescriptors.csv, to: egemapsLld, inputs: [options.file])
+            }
+        }
     }
 
     struct Loudness: ParsableCommand {

@@ -79,13 +79,19 @@ struct ScoreVoiceRealTests {
         }
     }
 
-    @Test("silence, one sample, DC, a pure tone, clipping and a NaN stretch at 8 and 44.1 kHz: formants, cepstral, mfcc and egemaps sets complete, numbers finite or null", arguments: ["silence", "one sample", "DC", "pure tone", "clipped", "NaN stretch"])
+    @Test("silence, one sample, DC, a pure tone, clipping and a NaN stretch at 8 and 44.1 kHz: formants, cepstral, mfcc and egemaps sets complete, numbers finite or null, the eGeMAPSv02 descriptor table finite", arguments: ["silence", "one sample", "DC", "pure tone", "clipped", "NaN stretch"])
     func hostile(_ name: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         for rate in [8_000.0, 44_100] {
             let wav = try folder.write("x.wav", CommandAttackTests.floatWAV(Self.signal(name, rate: rate), rate: UInt32(rate)))
-            let run = try Run(["score", "voice", "--json", wav])
+            let lld = folder.path("lld.csv")
+            let run = try Run(["score", "voice", "--json", "--egemaps-lld", lld, wav])
+            // The descriptor table: every cell a finite number (a recording shorter than a 60-ms frame has none).
+            let table = try String(contentsOfFile: lld, encoding: .utf8).split(separator: "\n")
+            #expect(table.first?.split(separator: ",").count == 25 && table.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { Double($0)?.isFinite == true } },
+                    "\(name) \(rate): \(table.prefix(3))")
+            #expect(name != "one sample" ? table.count == 1 + (Int(rate) - Int(0.06 * rate)) / Int(0.01 * rate) + 1 : table.count == 1, "\(name) \(rate): \(table.count) lines")
             // 0, or 1 with the JSON and "no voiced signal found" (silence, DC, a single sample).
             #expect(run.status == 0 || (run.status == 1 && run.stderr.contains("no voiced signal found")), "\(name) \(rate): \(run.status) \(run.stderr)")
             let features = try #require(run.json?["features"] as? [String: Any], "\(name)")
@@ -182,6 +188,35 @@ struct ScoreVoiceRealTests {
             #expect(keys[0] != nil && keys[0] != keys[1], "\(chosen): the result key's parameters \(keys)")
         }
         #expect(try #require(try Self.features(try Run(["score", "voice", "--json", "--sets", "atk", Self.sample]))["atk"]?["hnrDb"]) is Double)
+    }
+
+    @Test("--egemaps-lld writes a row per 10-ms frame that has a 60-ms pitch frame under openSMILE's 23 names; it is refused without the set egemapsv02 or onto the input")
+    func egemapsLowLevelDescriptors() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let csv = folder.path("lld.csv")
+        let run = try Run(["score", "voice", "--sets", "egemapsv02", "--egemaps-lld", csv, Self.sample])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        let header = "startSeconds,endSeconds,Loudness_sma3,alphaRatio_sma3,hammarbergIndex_sma3,slope0-500_sma3,slope500-1500_sma3,spectralFlux_sma3,mfcc1_sma3,mfcc2_sma3,mfcc3_sma3,mfcc4_sma3,F0semitoneFrom27.5Hz_sma3nz,HNRdBACF_sma3nz,logRelF0-H1-H2_sma3nz,logRelF0-H1-A3_sma3nz,F1frequency_sma3nz,F1bandwidth_sma3nz,F1amplitudeLogRelF0_sma3nz,F2frequency_sma3nz,F2bandwidth_sma3nz,F2amplitudeLogRelF0_sma3nz,F3frequency_sma3nz,F3bandwidth_sma3nz,F3amplitudeLogRelF0_sma3nz"
+        #expect(lines.first.map(String.init) == header)
+        // 3 s at 44.1 kHz: (132,300 − 2,646)/441 + 1 = 295 pitch frames of 60 ms every 441 samples.
+        #expect(lines.count == 1 + 295)
+        let rows = lines.dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+        #expect(rows.allSatisfy { $0.count == 25 })
+        #expect(rows.enumerated().allSatisfy { abs($1[0] - Double($0) * 0.01) < 1e-12 && abs($1[1] - $1[0] - 0.02) < 1e-12 })
+        // The synthetic /a/ at 140 Hz: 12·log₂(140/27.5) = 28.17 semitones in its voiced frames.
+        let f0 = rows.map { $0[12] }.filter { $0 > 0 }
+        #expect(f0.count > 250 && f0.allSatisfy { abs($0 - 12 * log2(140 / 27.5)) < 0.2 }, "\(f0.prefix(5))")
+
+        let without = try Run(["score", "voice", "--sets", "atk", "--egemaps-lld", folder.path("none.csv"), Self.sample])
+        #expect(without.status == 2 && without.stderr.contains("--egemaps-lld: the descriptors are the set egemapsv02's; --sets leaves it out"), "\(without.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("none.csv")))
+        let copy = folder.path("voice.wav")
+        try FileManager.default.copyItem(atPath: Self.sample, toPath: copy)
+        let onto = try Run(["score", "voice", "--egemaps-lld", copy, copy])
+        #expect(onto.status == 2 && onto.stderr.contains("refusing to write over it"), "\(onto.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: Self.sample)))
     }
 
     @Test("a set named that does not exist, twice, or none at all is refused with the sets listed")

@@ -70,6 +70,8 @@ public enum VoiceAnalysis {
         public var egemaps: EGeMAPSFeatures
         /// openSMILE's eGeMAPSv02 functionals under openSMILE's names.
         public var egemapsv02 = EGeMAPSv02Features()
+        /// The smoothed 10-ms descriptors behind ``egemapsv02`` (empty when the set was left out).
+        public var egemapsv02LowLevelDescriptors = EGeMAPSv02LowLevelDescriptors()
         /// What the analysis noticed (clipping, little voiced material, …).
         public var warnings: [String]
         /// Pitch frame centres, s: Praat's "To Pitch (ac)" contour.
@@ -168,14 +170,15 @@ public enum VoiceAnalysis {
             case cepstral([PraatCepstralAnalysis.Plan.Peak])
             case formants([PraatFormantAnalysis.Frame])
             case harmonicity([PraatPitchAnalysis.Frame])
-            case egemapsv02(EGeMAPSv02Features)
+            case egemapsv02(EGeMAPSv02Features, EGeMAPSv02LowLevelDescriptors)
         }
         let cepstralChunks = cepstrogram?.chunkCount ?? 0
         let formantChunks = (try? formantPlan?.get())?.chunkCount ?? 0
         let harmonicityCount = harmonicity?.runCount ?? 0
         let second = Parallel.map(1 + cepstralChunks + formantChunks + harmonicityCount + (options.sets.contains(.egemapsv02) ? 1 : 0), parallel: true) { job -> Second in
             if job == 1 + cepstralChunks + formantChunks + harmonicityCount {
-                return .egemapsv02(EGeMAPSv02Analysis().features(channel0, sampleRateHz: sampleRateHz))
+                let (features, descriptors) = EGeMAPSv02Analysis().analyze(channel0, sampleRateHz: sampleRateHz)
+                return .egemapsv02(features, descriptors)
             }
             if job == 0 {
                 return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
@@ -201,8 +204,8 @@ public enum VoiceAnalysis {
             guard case .harmonicity(let frames) = job else { preconditionFailure("voice jobs out of order") }
             return frames
         }
-        var egemapsv02 = EGeMAPSv02Features()
-        if case .egemapsv02(let found)? = second.last { egemapsv02 = found }
+        var egemapsv02 = (features: EGeMAPSv02Features(), descriptors: EGeMAPSv02LowLevelDescriptors())
+        if case .egemapsv02(let features, let descriptors)? = second.last { egemapsv02 = (features, descriptors) }
         let spectralFrames = !options.sets.contains(.egemaps) ? EGeMAPSAnalysis.Frames() : options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
             guard case .success(let track)? = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
             let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
@@ -230,7 +233,7 @@ public enum VoiceAnalysis {
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0
         return Result(features: features, formants: formants, mfcc: MFCCFeatures(mfcc, coefficientCount: options.mfcc.coefficientCount),
-                      cepstral: CepstralFeatures(cepstral) { contour?.value(at: $0) != nil }, egemaps: egemaps, egemapsv02: egemapsv02,
+                      cepstral: CepstralFeatures(cepstral) { contour?.value(at: $0) != nil }, egemaps: egemaps, egemapsv02: egemapsv02.features, egemapsv02LowLevelDescriptors: egemapsv02.descriptors,
                       warnings: warnings, pitchTimeSeconds: frameIndices.map { contour!.time($0) },
                       pitchF0Hz: frameIndices.map { contour!.isVoiced($0) ? contour!.frequency[$0] : .nan },
                       formantTimeSeconds: track.frames.indices.map(track.time),

@@ -21,12 +21,24 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     /// The functionals of `samples` (channel 0, full scale) at `sampleRateHz` (``EGeMAPSv02Features``);
     /// non-finite samples count as 0, as the audio readers decode them.
     public func features(_ samples: [Double], sampleRateHz: Double) -> EGeMAPSv02Features {
+        analyze(samples, sampleRateHz: sampleRateHz).features
+    }
+
+    /// The functionals and the smoothed frame-level descriptors they are taken of
+    /// (``EGeMAPSv02LowLevelDescriptors``) of `samples` at `sampleRateHz`, as ``features(_:sampleRateHz:)``.
+    public func analyze(_ samples: [Double], sampleRateHz: Double) -> (features: EGeMAPSv02Features, lowLevelDescriptors: EGeMAPSv02LowLevelDescriptors) {
         let samples = samples.allSatisfy(\.isFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
         let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
         let track = pitch(samples, sampleRateHz: sampleRateHz)
         let harmonics = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
-        return EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics))
+        let features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics))
+        guard let (_, step) = Self.framing(sampleRateHz: sampleRateHz) else { return (features, EGeMAPSv02LowLevelDescriptors()) }
+        return (features, EGeMAPSv02LowLevelDescriptors(descriptors, pitch: track, harmonics: harmonics, step: step, sampleRateHz: sampleRateHz))
     }
+
+    /// F0 in semitones above 27.5 Hz, 12·log₂(F0/27.5), at least 1 (a voiced frame is never 0, the
+    /// mark of an unvoiced one); 0 when unvoiced (F0 ≤ 0).
+    static func semitones(_ f0Hz: Double) -> Double { f0Hz > 0 ? max(1, 12 * log2(f0Hz / 27.5)) : 0 }
 
     /// openSMILE's sample scale relative to full scale: 16-bit values v read as v/32767.
     static let sampleScale = 32768.0 / 32767.0

@@ -55,7 +55,7 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
         let n = min(pitch.frequencyHz.count, descriptors.loudness.count)
         let seen = n - (n > 0 && pitch.frequencyHz[n - 1] > 0 ? 2 : 1)
         guard seen > 0 else { return }
-        let semitones = pitch.frequencyHz.prefix(n).map { $0 > 0 ? max(1, 12 * log2($0 / 27.5)) : 0 }
+        let semitones = pitch.frequencyHz.prefix(n).map(EGeMAPSv02Analysis.semitones)
         let voiced = semitones.map { $0 > 0 }
         let f0 = Array(F.smoothedNonZero(semitones).prefix(seen))
         f0Semitone = OpenSmileContourFunctionals(f0.filter { $0 != 0 }, periodSeconds: periodSeconds)

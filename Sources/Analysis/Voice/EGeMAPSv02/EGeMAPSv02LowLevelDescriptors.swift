@@ -1,0 +1,96 @@
+import Glibc
+import SensorData
+
+/// eGeMAPSv02's low-level descriptors of every 10-ms frame after openSMILE's contour smoothing,
+/// as its LLD output (`FeatureLevel.LowLevelDescriptors`) names them, in its column order: 23 of
+/// its 25 (`jitterLocal_sma3nz` and `shimmerLocaldB_sma3nz` are not built).
+///
+/// Frame i starts at i·step samples (step = ⌊0.01·f_s + ½⌋) and lasts 20 ms; the table has a row
+/// for each frame that has a 60-ms pitch frame too (``EGeMAPSv02Analysis/pitchFraming(sampleRateHz:)``).
+/// openSMILE's table has one row more, for a pitch frame it pads past the end of the recording,
+/// which is also the last row's neighbour in its smoothing of the pitch-rate columns.
+///
+/// The contours are smoothed as the functionals read them (``OpenSmileFunctionals``): sma3 for
+/// the descriptors every frame has, sma3nz for F0, HNR, H1–H2, H1–A3 (0 where unvoiced), the
+/// formants (every frame) and the formant amplitudes (openSMILE's −201 where unvoiced).
+public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
+    /// Frame start and end, s.
+    public var startSeconds: [Double] = []
+    public var endSeconds: [Double] = []
+    /// Loudness_sma3: auditory-spectrum loudness, openSMILE's units.
+    public var loudness: [Double] = []
+    /// alphaRatio_sma3, dB.
+    public var alphaRatioDb: [Double] = []
+    /// hammarbergIndex_sma3, dB.
+    public var hammarbergIndexDb: [Double] = []
+    /// slope0-500_sma3 and slope500-1500_sma3, dB/Hz.
+    public var slope0To500DbPerHz: [Double] = []
+    public var slope500To1500DbPerHz: [Double] = []
+    /// spectralFlux_sma3, openSMILE's units.
+    public var spectralFlux: [Double] = []
+    /// mfcc1_sma3 … mfcc4_sma3, one array per coefficient.
+    public var mfcc: [[Double]] = []
+    /// F0semitoneFrom27.5Hz_sma3nz, semitones above 27.5 Hz (0 unvoiced).
+    public var f0SemitonesFrom27_5Hz: [Double] = []
+    /// HNRdBACF_sma3nz, logRelF0-H1-H2_sma3nz, logRelF0-H1-A3_sma3nz, dB (0 unvoiced).
+    public var harmonicsToNoiseDb: [Double] = []
+    public var h1MinusH2Db: [Double] = []
+    public var h1MinusA3Db: [Double] = []
+    /// F1frequency … F3frequency, F1bandwidth … F3bandwidth (_sma3nz), Hz, one array per formant.
+    public var formantFrequencyHz: [[Double]] = []
+    public var formantBandwidthHz: [[Double]] = []
+    /// F1amplitudeLogRelF0 … F3amplitudeLogRelF0 (_sma3nz), dB relative to F0's harmonic.
+    public var formantAmplitudeDb: [[Double]] = []
+
+    public init() {}
+
+    /// The table of `descriptors` and the pitch-rate tracks, frames every `step` samples at `sampleRateHz`.
+    init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, harmonics: EGeMAPSv02Analysis.HarmonicTrack,
+         step: Int, sampleRateHz: Double) {
+        typealias F = OpenSmileFunctionals
+        let n = min(pitch.frequencyHz.count, descriptors.loudness.count, harmonics.harmonicsToNoiseDb.count)
+        func frames(_ x: [Double]) -> [Double] { Array(F.smoothed(x).prefix(n)) }
+        func voiced(_ x: [Double]) -> [Double] { Array(F.smoothedNonZero(x).prefix(n)) }
+        startSeconds = (0..<n).map { Double($0 * step) / sampleRateHz }
+        endSeconds = startSeconds.map { $0 + 0.020 }
+        loudness = frames(descriptors.loudness)
+        alphaRatioDb = frames(descriptors.alphaRatio)
+        hammarbergIndexDb = frames(descriptors.hammarbergIndex)
+        slope0To500DbPerHz = frames(descriptors.slope0To500)
+        slope500To1500DbPerHz = frames(descriptors.slope500To1500)
+        spectralFlux = frames(descriptors.spectralFlux)
+        mfcc = descriptors.mfcc.map(frames)
+        f0SemitonesFrom27_5Hz = voiced(pitch.frequencyHz.prefix(n).map(EGeMAPSv02Analysis.semitones))
+        harmonicsToNoiseDb = voiced(Array(harmonics.harmonicsToNoiseDb.prefix(n)))
+        h1MinusH2Db = voiced(Array(harmonics.h1MinusH2Db.prefix(n)))
+        h1MinusA3Db = voiced(Array(harmonics.h1MinusA3Db.prefix(n)))
+        formantFrequencyHz = descriptors.formantFrequencyHz.prefix(3).map(voiced)
+        formantBandwidthHz = descriptors.formantBandwidthHz.prefix(3).map(voiced)
+        formantAmplitudeDb = harmonics.formantAmplitudeDb.map { voiced(Array($0.prefix(n))) }
+    }
+
+    /// The columns in openSMILE's order, under its names.
+    public var columns: [(name: String, values: [Double])] {
+        var columns: [(String, [Double])] = [("Loudness_sma3", loudness), ("alphaRatio_sma3", alphaRatioDb), ("hammarbergIndex_sma3", hammarbergIndexDb),
+                                             ("slope0-500_sma3", slope0To500DbPerHz), ("slope500-1500_sma3", slope500To1500DbPerHz), ("spectralFlux_sma3", spectralFlux)]
+        columns += mfcc.enumerated().map { ("mfcc\($0 + 1)_sma3", $1) }
+        columns += [("F0semitoneFrom27.5Hz_sma3nz", f0SemitonesFrom27_5Hz), ("HNRdBACF_sma3nz", harmonicsToNoiseDb),
+                    ("logRelF0-H1-H2_sma3nz", h1MinusH2Db), ("logRelF0-H1-A3_sma3nz", h1MinusA3Db)]
+        for k in formantAmplitudeDb.indices {
+            columns += [("F\(k + 1)frequency_sma3nz", formantFrequencyHz[k]), ("F\(k + 1)bandwidth_sma3nz", formantBandwidthHz[k]),
+                        ("F\(k + 1)amplitudeLogRelF0_sma3nz", formantAmplitudeDb[k])]
+        }
+        return columns
+    }
+
+    /// The table as CSV: a header `startSeconds,endSeconds,` and openSMILE's names, then one line
+    /// per frame, numbers in their shortest round-trip form (an empty cell for none that is not finite).
+    public var csv: String {
+        let columns = [("startSeconds", startSeconds), ("endSeconds", endSeconds)] + self.columns
+        var text = columns.map(\.0).joined(separator: ",") + "\n"
+        for row in startSeconds.indices {
+            text += columns.map { $0.1[row].isFinite ? JSONWriter.number($0.1[row]) : "" }.joined(separator: ",") + "\n"
+        }
+        return text
+    }
+}
