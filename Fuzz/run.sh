@@ -4,6 +4,9 @@
 #   bash Fuzz/run.sh [SECONDS] [TARGET…]     default: 60 s for each of the 14 targets
 #   bash Fuzz/run.sh --build-only             the build alone (CI starts it early, .ci/run)
 #
+# The targets run FUZZ_JOBS at a time (default: one per CPU), each libFuzzer process on one core
+# for SECONDS; the table lists them in the order given.
+#
 # Builds Fuzz/ (release, -sanitize=fuzzer,address for every module, so the toolkit's code is
 # coverage-instrumented), builds the seed corpora from SampleData/ and ../shared/data/ (Fuzz/seeds.py),
 # replays Fuzz/regressions/TARGET/ (inputs that once crashed), then runs each target for SECONDS.
@@ -35,26 +38,38 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
 export LSAN_OPTIONS="suppressions=$PWD/../scripts/lsan.supp:print_suppressions=0"
 
-status=0
-printf '%-16s %6s %11s %8s %6s %8s  %s\n' target seeds executions exec/s cov corpus result
-for target in "${targets[@]}"; do
+# One target: its regressions, then SECONDS of fuzzing; its table row in $work/TARGET.row, whose
+# result is "ok" unless either failed.
+fuzz_one() {
+    local target=$1 log="$work/$1.log" result=ok
     mkdir -p "$work/corpus/$target"
-    log="$work/$target.log"
-    result=ok
     if [ -d "regressions/$target" ] && ! "$bin/fuzz-$target" regressions/$target/* >"$log.regressions" 2>&1; then
         result="regression failed (see $log.regressions)"
-        status=1
     fi
     if ! "$bin/fuzz-$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$work/crashes/$target-" \
         "$work/corpus/$target" "$work/seeds/$target" >"$log" 2>&1; then
         result="CRASH: $(grep -m1 -E "ERROR|Fatal error|deadly signal|timeout" "$log" | cut -c1-120) (see $log)"
-        status=1
     fi
+    local executions cov
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    rate=$(( ${executions:-0} / seconds ))
     cov=$(grep -oE "cov: [0-9]+" "$log" | tail -1 | cut -d' ' -f2)
-    printf '%-16s %6s %11s %8s %6s %8s  %s\n' "$target" "$(ls "$work/seeds/$target" | wc -l)" "${executions:-?}" "$rate" \
-        "${cov:-?}" "$(ls "$work/corpus/$target" | wc -l)" "$result"
+    printf '%-16s %6s %11s %8s %6s %8s  %s\n' "$target" "$(ls "$work/seeds/$target" | wc -l)" "${executions:-?}" "$(( ${executions:-0} / seconds ))" \
+        "${cov:-?}" "$(ls "$work/corpus/$target" | wc -l)" "$result" >"$work/$target.row"
+}
+
+jobs=${FUZZ_JOBS:-$(nproc)}
+for target in "${targets[@]}"; do
+    rm -f "$work/$target.row"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    fuzz_one "$target" &
+done
+wait
+status=0
+printf '%-16s %6s %11s %8s %6s %8s  %s\n' target seeds executions exec/s cov corpus result
+for target in "${targets[@]}"; do
+    row=$(cat "$work/$target.row" 2>/dev/null || echo "$target  (no result: the run of this target ended without one)")
+    echo "$row"
+    [[ "$row" == *"  ok" ]] || status=1
 done
 exit $status
