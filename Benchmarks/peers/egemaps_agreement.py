@@ -66,7 +66,7 @@ def main(tool, folder, real):
             with open(kept) as f:
                 output = f.read()
         else:
-            output = subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout
+            output = subprocess.run([tool, "score", "voice", "--json", "--sets", "egemaps", path], capture_output=True, text=True).stdout
         ours = json.loads(output)["features"]["egemaps"]
         source = path
         if path.endswith(".m4a"):

@@ -160,8 +160,10 @@ def main(tool, folder, real):
     worst = {}
     failures = 0
     for path in files:
-        output = subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout
-        # Kept for egemaps_agreement.py on the same folder (it reads the file's output from here).
+        # Every set, egemaps too (it is not a default set), kept for egemaps_agreement.py on the same
+        # folder (it reads the file's output from here).
+        output = subprocess.run([tool, "score", "voice", "--json", "--sets", "atk,formants,cepstral,mfcc,egemaps,egemapsv02", path],
+                                capture_output=True, text=True).stdout
         with open(os.path.join(folder, os.path.basename(path) + ".json"), "w") as kept:
             kept.write(output)
         sets = json.loads(output)["features"]

@@ -7,8 +7,9 @@ import SensorData
 /// Scores a voice recording (WAV, FLAC, Ogg, MP3, `.m4a`) with ``VoiceAnalysis``: loudness and
 /// Praat-definition F0, jitter, shimmer and HNR on channel 0 (docs/analyses.md §4) in the set `atk`,
 /// Praat's Burg formants of the voiced frames in `formants`, Praat's CPPS in `cepstral`, librosa's
-/// MFCCs in `mfcc`, eGeMAPS v02's spectral balance, loudness and temporal features in `egemaps`,
-/// openSMILE's eGeMAPSv02 functionals under its names in `egemapsv02`.
+/// MFCCs in `mfcc`, openSMILE's eGeMAPSv02 functionals under its names in `egemapsv02`, and when
+/// named, eGeMAPS v02's spectral balance, loudness and temporal features by the paper's
+/// definitions in `egemaps`.
 ///
 /// Memory: the analysis holds the whole recording, about ``bytesPerSample`` bytes per sample in all
 /// (docs/reliability.md, "Memory model"), so a file with more than ``Parameters/maximumSamples``
@@ -24,9 +25,10 @@ public enum VoiceScorer {
     public static let bytesPerSample = 64
 
     public struct Parameters: Sendable, Hashable, Codable {
-        /// The feature sets computed and reported (all by default); a set left out costs nothing
-        /// its features alone need (the pitch contour is always computed: every set reads it).
-        public var sets = VoiceSet.allCases
+        /// The feature sets computed and reported (``VoiceSet/defaults``: all but `egemaps`); a set
+        /// left out costs nothing its features alone need (the pitch contour is always computed:
+        /// every set reads it).
+        public var sets = VoiceSet.defaults
         /// dB SPL at RMS 1.0 of the recording chain; adds splDecibels.
         public var calibrationOffsetDecibels: Double?
         /// Praat's pitch floor, Hz.
@@ -217,10 +219,15 @@ public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
     case cepstral
     /// librosa's MFCCs.
     case mfcc
-    /// eGeMAPS v02's spectral balance, loudness and temporal features.
+    /// eGeMAPS v02's spectral balance, loudness and temporal features by the paper's definitions
+    /// on Praat's voicing: not openSMILE's values (``egemapsv02`` is), computed only when named.
     case egemaps
     /// openSMILE's eGeMAPSv02 functionals under openSMILE's names (84 of the 88 so far).
     case egemapsv02
+
+    /// The sets computed when none are named: every set but ``egemaps``, which ``egemapsv02``
+    /// replaces (a study compares openSMILE's values; stored `egemaps` results stay readable).
+    public static let defaults: [VoiceSet] = allCases.filter { $0 != .egemaps }
 
     /// What the analysis computes for the set.
     var analysisSets: VoiceAnalysis.Sets {

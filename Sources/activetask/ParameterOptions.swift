@@ -123,7 +123,7 @@ struct SPLParameterOptions: ParameterOptions {
 struct VoiceParameterOptions: ParameterOptions {
     static let path: [String] = []
 
-    @Option(help: "The feature sets to compute and report, comma-separated: \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", ")) (default all).", transform: VoiceSetList.init(parsing:)) var sets: VoiceSetList?
+    @Option(help: "The feature sets to compute and report, comma-separated: \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", ")) (default \(VoiceSet.defaults.map(\.rawValue).joined(separator: ",")): every set but egemaps, the paper's definitions, which egemapsv02 replaces).", transform: VoiceSetList.init(parsing:)) var sets: VoiceSetList?
     @Option(help: "dB SPL at RMS 1.0 of the recording chain; adds splDecibels (default: none).") var calibrationOffsetDecibels: Double?
     @Option(help: "Praat's pitch floor, Hz (default \(defaults.voice.pitchFloorHz.compactDescription)).") var pitchFloorHz: Double?
     @Option(help: "Praat's pitch ceiling, Hz (default \(defaults.voice.pitchCeilingHz.compactDescription)).") var pitchCeilingHz: Double?

@@ -86,7 +86,7 @@ struct ScoreVoiceRealTests {
         for rate in [8_000.0, 44_100] {
             let wav = try folder.write("x.wav", CommandAttackTests.floatWAV(Self.signal(name, rate: rate), rate: UInt32(rate)))
             let lld = folder.path("lld.csv")
-            let run = try Run(["score", "voice", "--json", "--egemaps-lld", lld, wav])
+            let run = try Run(["score", "voice", "--json", "--sets", "atk,formants,cepstral,mfcc,egemaps,egemapsv02", "--egemaps-lld", lld, wav])
             // The descriptor table: every cell a finite number (a recording shorter than a 60-ms frame has none).
             let table = try String(contentsOfFile: lld, encoding: .utf8).split(separator: "\n")
             #expect(table.first?.split(separator: ",").count == 25 && table.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { Double($0)?.isFinite == true } },
@@ -168,10 +168,16 @@ struct ScoreVoiceRealTests {
 
     @Test("--sets computes and reports only the sets named, each equal to its values in a run with every set; the sets are part of the result key")
     func chosenSets() throws {
-        let all = try Run(["score", "voice", "--json", Self.sample])
+        // The default: every set but egemaps (the paper's definitions), which egemapsv02 replaces.
+        let defaults = try Run(["score", "voice", "--json", Self.sample])
+        #expect(defaults.status == 0, "\(defaults.stderr)")
+        #expect(Set(try Self.features(defaults).keys) == ["atk", "formants", "cepstral", "mfcc", "egemapsv02"])
+        let all = try Run(["score", "voice", "--json", "--sets", "atk,formants,cepstral,mfcc,egemaps,egemapsv02", Self.sample])
         #expect(all.status == 0, "\(all.stderr)")
         let every = try Self.features(all)
         #expect(Set(every.keys) == ["atk", "formants", "cepstral", "mfcc", "egemaps", "egemapsv02"])
+        let keys = [defaults, all].map { ($0.json?["key"] as? [String: Any])?["parameters"] as? String }
+        #expect(keys[0] != nil && keys[0] != keys[1], "the result key's parameters \(keys)")
         for chosen in [["mfcc", "egemaps"], ["atk"], ["cepstral", "formants"], ["egemapsv02"]] {
             let run = try Run(["score", "voice", "--json", "--sets", chosen.joined(separator: ","), Self.sample])
             #expect(run.status == 0, "\(run.stderr)")
