@@ -168,34 +168,60 @@ extension AudioDecoder {
     /// before reading when the header's frame count says there are more than `maximumSamples`
     /// (frames × channels), and as soon as there are when it does not say.
     public func readAll(maximumSamples: Int = .max) throws(AudioError) -> [Float] {
-        try readAll(maximumSamples) { (buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) in try read(into: buffer) }
+        try readEverything(path: path, format: format, maximumSamples) { (buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) in try read(into: buffer) }
     }
 
     /// The same as Double.
     public func readAllDouble(maximumSamples: Int = .max) throws(AudioError) -> [Double] {
-        try readAll(maximumSamples) { (buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) in try read(into: buffer) }
+        try readEverything(path: path, format: format, maximumSamples) { (buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) in try read(into: buffer) }
     }
+}
 
-    private func readAll<T: BinaryFloatingPoint>(
-        _ maximumSamples: Int, _ read: (UnsafeMutableBufferPointer<T>) throws(AudioError) -> Int
-    ) throws(AudioError) -> [T] {
-        let channels = max(1, format.channels)
-        var samples: [T] = []
-        if let frames = format.frames {
-            guard Double(frames) * Double(channels) <= Double(maximumSamples) else {
-                throw AudioError(file: path, reason: .tooLong(frames: frames, channels: channels, limit: maximumSamples))
-            }
-            let total = frames.multipliedReportingOverflow(by: Int64(channels))
-            if !total.overflow, total.partialValue <= 1 << 28 { samples.reserveCapacity(Int(total.partialValue)) }
+/// Everything `read` gives of the file at `path`, interleaved (``AudioDecoder/readAll(maximumSamples:)``), in
+/// blocks of 65,536 frames: the stated length (up to 2^28 samples) and one block more are read
+/// straight into the result; what a header that says too little leaves comes through a block
+/// buffer. The same blocks either way, so the same samples.
+@_specialize(where T == Float)
+@_specialize(where T == Double)
+private func readEverything<T: BinaryFloatingPoint>(
+    path: String, format: AudioFormat, _ maximumSamples: Int, _ read: (UnsafeMutableBufferPointer<T>) throws(AudioError) -> Int
+) throws(AudioError) -> [T] {
+    let channels = max(1, format.channels)
+    let blockSamples = 65_536 * channels
+    var stated = 0
+    if let frames = format.frames {
+        guard Double(frames) * Double(channels) <= Double(maximumSamples) else {
+            throw AudioError(file: path, reason: .tooLong(frames: frames, channels: channels, limit: maximumSamples))
         }
-        var block = [T](repeating: 0, count: 65_536 * channels)
-        while true {
-            let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try read(buffer) }
-            if count == 0 { return samples }
-            guard count * channels <= maximumSamples - samples.count else {
-                throw AudioError(file: path, reason: .tooLong(frames: nil, channels: channels, limit: maximumSamples))
+        let total = frames.multipliedReportingOverflow(by: Int64(channels))
+        if !total.overflow, (0...(1 << 28)).contains(total.partialValue) { stated = Int(total.partialValue) }
+    }
+    var failure: AudioError?, ended = false
+    var samples = [T](unsafeUninitializedCapacity: stated + blockSamples) { buffer, initialized in
+        while !ended, failure == nil, initialized + blockSamples <= buffer.count {
+            do throws(AudioError) {
+                let count = try read(UnsafeMutableBufferPointer(rebasing: buffer[initialized..<initialized + blockSamples]))
+                if count == 0 {
+                    ended = true
+                } else if count * channels > maximumSamples - initialized {
+                    failure = AudioError(file: path, reason: .tooLong(frames: nil, channels: channels, limit: maximumSamples))
+                } else {
+                    initialized += count * channels
+                }
+            } catch {
+                failure = error
             }
-            samples.append(contentsOf: block[0..<count * channels])
         }
+    }
+    if let failure { throw failure }
+    if ended { return samples }
+    var block = [T](repeating: 0, count: blockSamples)
+    while true {
+        let count = try block.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try read(buffer) }
+        if count == 0 { return samples }
+        guard count * channels <= maximumSamples - samples.count else {
+            throw AudioError(file: path, reason: .tooLong(frames: nil, channels: channels, limit: maximumSamples))
+        }
+        samples.append(contentsOf: block[0..<count * channels])
     }
 }

@@ -101,6 +101,25 @@ public enum Statistics {
         return sums
     }
 
+    /// Whether every value of `x` is finite: x·0 is ±0 for a finite x and NaN for ±∞ and NaN, so
+    /// the sum of the products is 0 exactly when every value is finite (eight lanes at a time).
+    public static func allFinite(_ x: UnsafeBufferPointer<Double>) -> Bool {
+        var lanes = SIMD8<Double>.zero
+        var i = 0
+        if let base = x.baseAddress {
+            while i + 8 <= x.count {
+                lanes += UnsafeRawPointer(base + i).loadUnaligned(as: SIMD8<Double>.self) * 0
+                i += 8
+            }
+        }
+        var sum = lanes.sum()
+        while i < x.count {
+            sum += x[i] * 0
+            i += 1
+        }
+        return sum == 0
+    }
+
     /// max |x − center| over finite values (0 for an empty input), in four lanes: a maximum does
     /// not depend on the order, so this is exactly the one-at-a-time maximum, at the comparator's
     /// throughput rather than its latency. From 0, the largest |x| as ``copyChannel(_:of:channels:into:)``

@@ -104,9 +104,11 @@ import TestSupport
             let name = URL(fileURLWithPath: reference.file).lastPathComponent
             let result = MFCCAnalysis().analyze(try Self.samples(reference), sampleRateHz: reference.rateHz)
             rates.insert(reference.rateHz)
-            try #require(result.coefficients.count == reference.mfcc.coefficients.count, "\(name): \(result.coefficients.count) frames, librosa \(reference.mfcc.coefficients.count)")
+            try #require(result.frameCount == reference.mfcc.coefficients.count, "\(name): \(result.frameCount) frames, librosa \(reference.mfcc.coefficients.count)")
             #expect((result.delta == nil) == (reference.mfcc.delta == nil), "\(name)")
-            let pairs = [(result.coefficients, reference.mfcc.coefficients), (result.delta ?? [], reference.mfcc.delta ?? []), (result.deltaDelta ?? [], reference.mfcc.delta2 ?? [])]
+            // Ours one series per coefficient, librosa's one row per frame.
+            func byFrame(_ series: [[Double]]?) -> [[Double]] { (0..<result.frameCount).map { t in (series ?? []).map { $0[t] } } }
+            let pairs = [(byFrame(result.coefficients), reference.mfcc.coefficients), (byFrame(result.delta), reference.mfcc.delta ?? []), (byFrame(result.deltaDelta), reference.mfcc.delta2 ?? [])]
             for (series, (ours, theirs)) in pairs.enumerated() {
                 for (frame, (a, b)) in zip(ours, theirs).enumerated() {
                     for (k, (x, y)) in zip(a, b).enumerated() {
@@ -115,7 +117,7 @@ import TestSupport
                     }
                 }
             }
-            frames += result.coefficients.count
+            frames += result.frameCount
         }
         #expect(rates.isSuperset(of: [8000, 16000, 22050, 44100, 48000]))
         print("MFCC: \(references.count) files, \(frames) frames, rates \(rates.sorted()); worst absolute difference c \(worst[0]), Δ \(worst[1]), ΔΔ \(worst[2]) dB")

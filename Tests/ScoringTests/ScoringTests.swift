@@ -86,6 +86,14 @@ import TestSupport
         }
     }
 
+    @Test("readAll of 200,000 samples (three blocks and a part) whatever the container claims — the count, none, too few, too many, negative, Int64.min or .max: every sample once, in order; beyond the limit an error naming it", arguments: [Int64(200_000), nil, 10, 150_000, 300_000, -5, .min, .max] as [Int64?])
+    func readAllWhateverClaimed(frames: Int64?) throws {
+        let samples = (0..<200_000).map { Float($0 % 1_000) / 1_000 }
+        #expect(try Claiming(samples, frames: frames).readAllDouble() == samples.map(Double.init))
+        #expect(try Claiming(samples, frames: frames).readAll() == samples)
+        #expect(throws: AudioError.self) { try Claiming(samples, frames: frames).readAllDouble(maximumSamples: 199_999) }
+    }
+
     @Test("a claimed frame count of 1,000, Int64.max, −5, nil or 10: every sample once, in order, in one block", arguments: [Int64(1_000), .max, -5, nil, 10] as [Int64?])
     func claimedCounts(frames: Int64?) throws {
         let samples = (0..<1_000).map { Float($0) / 1_000 }

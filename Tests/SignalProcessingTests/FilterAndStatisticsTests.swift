@@ -109,6 +109,21 @@ import TestSupport
         #expect([Double]().withUnsafeBufferPointer { Statistics.peakDeviation($0) } == 0)
     }
 
+    @Test("allFinite: NaN, +∞ or −∞ at any place of 0 to 19 values (every lane, every tail position) is found; ±1e308, −0, the smallest subnormal and none at all are finite")
+    func allFinite() {
+        for count in 0...19 {
+            let finite = (0..<count).map { [1e308, -1e308, -0.0, Double.leastNonzeroMagnitude, 0.5][$0 % 5] }
+            #expect(finite.withUnsafeBufferPointer(Statistics.allFinite), "\(count) finite values")
+            for place in 0..<count {
+                for bad in [Double.nan, .infinity, -.infinity] {
+                    var values = finite
+                    values[place] = bad
+                    #expect(!values.withUnsafeBufferPointer(Statistics.allFinite), "\(count) values, \(bad) at \(place)")
+                }
+            }
+        }
+    }
+
     @Test("frame sums four frames at a time equal each frame summed on its own in increasing order, bit for bit (sums and sums of squares): 0 to 9 frames, hops shorter and longer than the frame; by hand, (1…6) in frames of 3 every 2: 6, 12 and 14, 50")
     func frameSums() {
         let hand = (1...6).map(Double.init)

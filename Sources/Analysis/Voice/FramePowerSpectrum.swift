@@ -31,6 +31,11 @@ struct FramePowerSpectrum {
     /// windowed and zero-padded.
     mutating func power(_ samples: [Double], from start: Int, into power: inout [Double]) {
         precondition(power.count >= bins, "FramePowerSpectrum: power buffer")
+        power.withUnsafeMutableBufferPointer { self.power(samples, from: start, into: $0.baseAddress!, stride: 1) }
+    }
+
+    /// The same into power[k·stride] for k in 0..<bins (`power` holds (bins − 1)·stride + 1 values).
+    mutating func power(_ samples: [Double], from start: Int, into power: UnsafeMutablePointer<Double>, stride: Int) {
         let window = self.window, fft = self.fft, bins = self.bins
         input.withUnsafeMutableBufferPointer { input in
             samples.withUnsafeBufferPointer { samples in
@@ -47,7 +52,11 @@ struct FramePowerSpectrum {
             }
             output.withUnsafeMutableBufferPointer { output in
                 fft.forward(UnsafeBufferPointer(input), into: output)
-                for k in 0..<bins { power[k] = output[2 * k] * output[2 * k] + output[2 * k + 1] * output[2 * k + 1] }
+                var value = power
+                for k in 0..<bins {
+                    value.pointee = output[2 * k] * output[2 * k] + output[2 * k + 1] * output[2 * k + 1]
+                    value += stride
+                }
             }
         }
     }

@@ -30,9 +30,10 @@ public struct MFCCAnalysis: Sendable, Hashable {
     public var topDecibels = 80.0
     public init() {}
 
-    /// Per frame: coefficients c₀…c_{n−1} (dB), and their Δ and ΔΔ (nil with fewer than 9
-    /// frames: librosa's delta refuses a window longer than the data).
+    /// Coefficients c₀…c_{n−1} (dB), one series over the frames per coefficient, and their Δ and
+    /// ΔΔ (nil with fewer than 9 frames: librosa's delta refuses a window longer than the data).
     struct Result: Sendable, Hashable {
+        var frameCount: Int
         var coefficients: [[Double]]
         var delta: [[Double]]?
         var deltaDelta: [[Double]]?
@@ -42,7 +43,7 @@ public struct MFCCAnalysis: Sendable, Hashable {
     /// voice analysis's `mfcc` set gives them; non-finite samples count as 0, as the audio
     /// readers decode them.
     public func features(_ samples: [Double], sampleRateHz: Double) -> MFCCFeatures {
-        let samples = samples.allSatisfy(\.isFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
+        let samples = samples.withUnsafeBufferPointer(Statistics.allFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
         return MFCCFeatures(analyze(samples, sampleRateHz: sampleRateHz), coefficientCount: coefficientCount)
     }
 
@@ -58,23 +59,20 @@ public struct MFCCAnalysis: Sendable, Hashable {
         }
         let frameCount = 1 + samples.count / hop
         guard var spectrum = FramePowerSpectrum(length: fftSize, window: Self.periodicHann(fftSize), sampleRateHz: sampleRateHz, size: fftSize) else {
-            return Result(coefficients: [])
+            return Result(frameCount: 0, coefficients: [])
         }
         var energies = [Double](repeating: 0, count: frameCount * melBands)
-        var power = [Double](repeating: 0, count: bins)
         // Four frames' spectra side by side, one lane each: each band's sum runs over the bins in
         // the same order as one frame's alone (the same bits), four frames per instruction.
         var frames4 = [SIMD4<Double>](repeating: .zero, count: bins)
         for block in stride(from: 0, to: frameCount, by: 4) {
             let count = min(4, frameCount - block)
-            for lane in 0..<count {
-                // Sample j of frame i = block + lane is samples[i·hop + j − N/2] (zero outside).
-                spectrum.power(samples, from: (block + lane) * hop - fftSize / 2, into: &power)
-                power.withUnsafeBufferPointer { power in
-                    frames4.withUnsafeMutableBufferPointer { frames4 in
-                        frames4.baseAddress!.withMemoryRebound(to: Double.self, capacity: 4 * bins) { values in
-                            for k in 0..<bins { values[4 * k + lane] = power[k] }
-                        }
+            frames4.withUnsafeMutableBufferPointer { frames4 in
+                frames4.baseAddress!.withMemoryRebound(to: Double.self, capacity: 4 * bins) { values in
+                    for lane in 0..<count {
+                        // Sample j of frame i = block + lane is samples[i·hop + j − N/2] (zero
+                        // outside), its power spectrum into lane `lane`: every fourth value.
+                        spectrum.power(samples, from: (block + lane) * hop - fftSize / 2, into: values + lane, stride: 4)
                     }
                 }
             }
@@ -91,9 +89,16 @@ public struct MFCCAnalysis: Sendable, Hashable {
                 }
             }
         }
-        // power_to_db with its floor over the whole recording.
-        var decibels = energies.map { 10 * log10(max(1e-10, $0)) }
-        if let top = decibels.max() { decibels = decibels.map { max($0, top - topDecibels) } }
+        // power_to_db with its floor over the whole recording (lg through libmvec: within 4 ulp
+        // of the correctly rounded value, VectorMath).
+        var decibels = energies.map { max(1e-10, $0) }
+        VectorMath.log10(&decibels)
+        var top = -Double.infinity
+        for i in decibels.indices {
+            decibels[i] *= 10
+            top = max(top, decibels[i])
+        }
+        for i in decibels.indices { decibels[i] = max(decibels[i], top - topDecibels) }
         // The DCT four coefficients at a time, each lane one coefficient's sum over the bands in
         // band order (the rows transposed, padded with zero rows to a multiple of four).
         let dct = Self.orthonormalDCT(bands: melBands, kept: coefficientCount)
@@ -102,20 +107,21 @@ public struct MFCCAnalysis: Sendable, Hashable {
         for k in 0..<coefficientCount {
             for n in 0..<melBands { columns[(k / 4) * melBands + n][k % 4] = dct[k * melBands + n] }
         }
-        let coefficients = decibels.withUnsafeBufferPointer { decibels in
+        var coefficients = [[Double]](repeating: [Double](repeating: 0, count: frameCount), count: coefficientCount)
+        decibels.withUnsafeBufferPointer { decibels in
             columns.withUnsafeBufferPointer { columns in
-                (0..<frameCount).map { frame -> [Double] in
-                    var row = [Double](repeating: 0, count: coefficientCount)
+                for frame in 0..<frameCount {
+                    let bands = decibels.baseAddress! + frame * melBands
                     for lane in 0..<lanes {
+                        let rows = columns.baseAddress! + lane * melBands
                         var sum = SIMD4<Double>.zero
-                        for n in 0..<melBands { sum += SIMD4(repeating: decibels[frame * melBands + n]) * columns[lane * melBands + n] }
-                        for l in 0..<min(4, coefficientCount - 4 * lane) { row[4 * lane + l] = sum[l] }
+                        for n in 0..<melBands { sum += SIMD4(repeating: bands[n]) * rows[n] }
+                        for l in 0..<min(4, coefficientCount - 4 * lane) { coefficients[4 * lane + l][frame] = sum[l] }
                     }
-                    return row
                 }
             }
         }
-        return Result(coefficients: coefficients, delta: Self.savitzkyGolay(coefficients, order: 1),
+        return Result(frameCount: frameCount, coefficients: coefficients, delta: Self.savitzkyGolay(coefficients, order: 1),
                       deltaDelta: Self.savitzkyGolay(coefficients, order: 2))
     }
 
@@ -142,7 +148,10 @@ public struct MFCCAnalysis: Sendable, Hashable {
         for band in 0..<melBands {
             let lowerWidth = edges[band + 1] - edges[band], upperWidth = edges[band + 2] - edges[band + 1]
             let norm = 2 / (edges[band + 2] - edges[band])
-            for k in 0..<bins {
+            // The bins around the triangle (zero outside it, as the formula gives there).
+            let first = Int(clamping: edges[band] / binWidth, rounding: .down, to: 0...(bins - 1))
+            let last = Int(clamping: edges[band + 2] / binWidth, rounding: .up, to: first...(bins - 1))
+            for k in first...last {
                 let lower = -(edges[band] - frequencies[k]) / lowerWidth
                 let upper = (edges[band + 2] - frequencies[k]) / upperWidth
                 let triangle = Double(Float(max(0, min(lower, upper))))
@@ -165,29 +174,31 @@ public struct MFCCAnalysis: Sendable, Hashable {
         return rows
     }
 
-    /// librosa.feature.delta(width 9, order, mode "interp") along frames: the least-squares
-    /// polynomial of degree `order` over frames t−4…t+4, its `order`-th derivative — k/60 weights
-    /// for the slope, 2(k² − 20/3)/308 for the second derivative; the first and last four frames
-    /// take the value of the fit over the first and last nine, which for these orders is the
-    /// value at frame 4 and at frame n − 5. nil for fewer than 9 frames.
+    /// librosa.feature.delta(width 9, order, mode "interp") along frames, of each series (one per
+    /// coefficient): the least-squares polynomial of degree `order` over frames t−4…t+4, its
+    /// `order`-th derivative — k/60 weights for the slope, 2(k² − 20/3)/308 for the second
+    /// derivative; the first and last four frames take the value of the fit over the first and
+    /// last nine, which for these orders is the value at frame 4 and at frame n − 5. nil for
+    /// fewer than 9 frames.
     static func savitzkyGolay(_ series: [[Double]], order: Int) -> [[Double]]? {
-        let n = series.count
-        guard n >= 9, let width = series.first?.count else { return nil }
+        guard let n = series.first?.count, n >= 9 else { return nil }
         let weights = (-4...4).map { k -> Double in
             order == 1 ? Double(k) / 60 : 2 * (Double(k * k) - 20.0 / 3) / 308
         }
-        var result = [[Double]](repeating: [Double](repeating: 0, count: width), count: n)
-        for t in 4..<n - 4 {
-            for c in 0..<width {
-                var sum = 0.0
-                for (offset, weight) in weights.enumerated() { sum += weight * series[t + offset - 4][c] }
-                result[t][c] = sum
+        return series.map { x in
+            var result = [Double](repeating: 0, count: n)
+            x.withUnsafeBufferPointer { x in
+                for t in 4..<n - 4 {
+                    var sum = 0.0
+                    for (offset, weight) in weights.enumerated() { sum += weight * x[t + offset - 4] }
+                    result[t] = sum
+                }
             }
+            for t in 0..<4 {
+                result[t] = result[4]
+                result[n - 1 - t] = result[n - 5]
+            }
+            return result
         }
-        for t in 0..<4 {
-            result[t] = result[4]
-            result[n - 1 - t] = result[n - 5]
-        }
-        return result
     }
 }

@@ -182,7 +182,7 @@ public enum VoiceAnalysis {
             }
             if job == 0 {
                 return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
-                              options.sets.contains(.mfcc) ? options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz) : MFCCAnalysis.Result(coefficients: []))
+                              options.sets.contains(.mfcc) ? options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz) : MFCCAnalysis.Result(frameCount: 0, coefficients: []))
             }
             let cepstralJob = job - 1, formantJob = job - 1 - cepstralChunks, harmonicityJob = job - 1 - cepstralChunks - formantChunks
             if cepstralJob < cepstralChunks { return .cepstral(cepstrogram?.peaks(chunk: cepstralJob) ?? []) }
@@ -227,7 +227,7 @@ public enum VoiceAnalysis {
             warnings.append("formants: a maximum formant of \(maximum) Hz needs a rate over 4 times the recording's \(rate) Hz; not analysed")
         }
         if mfcc.delta == nil, options.sets.contains(.mfcc) {
-            warnings.append("mfcc: Δ and ΔΔ need 9 frames (\(8 * options.mfcc.hop) samples); this recording has \(mfcc.coefficients.count)")
+            warnings.append("mfcc: Δ and ΔΔ need 9 frames (\(8 * options.mfcc.hop) samples); this recording has \(mfcc.frameCount)")
         }
         if cepstral == nil, options.sets.contains(.cepstral) { warnings.append("cepstral: no cepstrogram frame fits (frames of \(2 * 3 / options.cepstral.pitchFloorHz) s at 10 kHz) or the rate is below 2500 Hz") }
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }

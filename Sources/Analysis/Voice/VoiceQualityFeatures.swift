@@ -9,10 +9,12 @@ public struct FrameStatistics: Sendable, Hashable {
     /// n − 1 in the denominator; nil below two frames.
     public var sd: Double?
 
-    init(_ values: [Double]) {
+    /// The statistics of `values`; without the median when `median` is false (a set that does
+    /// not report it).
+    init(_ values: [Double], median: Bool = true) {
         guard !values.isEmpty else { return }
         mean = values.statistic(Statistics.mean)
-        median = values.statistic(Statistics.median)
+        if median { self.median = values.statistic(Statistics.median) }
         sd = values.count >= 2 ? values.statistic(Statistics.standardDeviation) : nil
     }
     init() {}
@@ -80,7 +82,7 @@ public struct FormantFeatures: Sendable, Hashable, Encodable {
 public struct MFCCFeatures: Sendable, Hashable, Encodable {
     /// Frames, count (1 + ⌊samples / hop⌋).
     public var frameCount: Int
-    /// c₀…c₁₉ over the frames, dB.
+    /// c₀…c₁₉ over the frames, dB (mean and SD: the set reports no median).
     public var coefficients: [FrameStatistics]
     /// Their Δ, dB per frame.
     public var delta: [FrameStatistics]
@@ -103,9 +105,10 @@ public struct MFCCFeatures: Sendable, Hashable, Encodable {
     }
 
     init(_ result: MFCCAnalysis.Result, coefficientCount: Int) {
-        frameCount = result.coefficients.count
-        func columns(_ frames: [[Double]]?) -> [FrameStatistics] {
-            (0..<coefficientCount).map { k in FrameStatistics(frames?.map { $0[k] } ?? []) }
+        frameCount = result.frameCount
+        func columns(_ series: [[Double]]?) -> [FrameStatistics] {
+            let series = series ?? []
+            return (0..<coefficientCount).map { k in FrameStatistics(k < series.count ? series[k] : [], median: false) }
         }
         coefficients = columns(result.coefficients)
         delta = columns(result.delta)

@@ -27,7 +27,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     /// The functionals and the smoothed frame-level descriptors they are taken of
     /// (``EGeMAPSv02LowLevelDescriptors``) of `samples` at `sampleRateHz`, as ``features(_:sampleRateHz:)``.
     public func analyze(_ samples: [Double], sampleRateHz: Double) -> (features: EGeMAPSv02Features, lowLevelDescriptors: EGeMAPSv02LowLevelDescriptors) {
-        let samples = samples.allSatisfy(\.isFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
+        let samples = samples.withUnsafeBufferPointer(Statistics.allFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
         let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
         let track = pitch(samples, sampleRateHz: sampleRateHz)
         let harmonics = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
