@@ -25,10 +25,13 @@ struct OpenSmileOctaveSpectrum: Sendable {
     /// The lowest output frequency, Hz.
     static let lowestHz = 25.0
 
-    /// Knots: log₂ frequency of each bin; the spline's elimination factors (they depend on the
-    /// knots only); for each output point the knot interval it falls in and its weight.
-    private let knots: [Double], pivot: [Double], upper: [Double]
-    private let interval: [Int], weight: [Double]
+    /// What depends on the knots (log₂ frequency of each bin) alone, computed once: 1/(x_{k+1} −
+    /// x_k); the tridiagonal sweep's factors — the slope's scale 6/((x_{k+1} − x_{k−1})·pivot_k),
+    /// the carry σ_k/pivot_k and the back substitution's super-diagonal factor; for each output
+    /// point the knot interval it falls in and the spline's four weights there, times the
+    /// auditory weight.
+    private let inverseWidth: [Double], slopeScale: [Double], carry: [Double], upper: [Double]
+    private let interval: [Int], weights: [SIMD4<Double>]
 
     /// For `count` bins (DC to Nyquist, at least 3) `binHz` apart; nil when the Nyquist
     /// frequency is not above 25 Hz or the bins are not finite.
@@ -42,22 +45,27 @@ struct OpenSmileOctaveSpectrum: Sendable {
         for k in 1..<count { knots.append(log2(Double(k) * binHz)) }
         // Natural spline, second derivatives by the tridiagonal sweep: the diagonal after
         // elimination (pivot) and the super-diagonal factor (upper) depend on the knots alone.
-        var pivot = [Double](repeating: 1, count: count), upper = [Double](repeating: 0, count: count)
+        var upper = [Double](repeating: 0, count: count), slopeScale = upper, carry = upper
         for k in 1..<(count - 1) {
             let sig = (knots[k] - knots[k - 1]) / (knots[k + 1] - knots[k - 1])
-            pivot[k] = sig * upper[k - 1] + 2
-            upper[k] = (sig - 1) / pivot[k]
+            let pivot = sig * upper[k - 1] + 2
+            upper[k] = (sig - 1) / pivot
+            slopeScale[k] = 6 / ((knots[k + 1] - knots[k - 1]) * pivot)
+            carry[k] = sig / pivot
         }
-        var interval = [Int](), weight = [Double]()
+        var interval = [Int](), weights = [SIMD4<Double>]()
         var k = 0
         for j in 0..<count {
             let x = log2(Self.lowestHz) + Double(j) * octavesPerPoint
             while k < count - 2, knots[k + 1] < x { k += 1 }
             interval.append(k)
             let grid = log2(Self.lowestHz) + Double(j + 2) * octaves / Double(count) - log2(32.5)
-            weight.append(0.5 + atan(3 * grid) / Double.pi)
+            let h = knots[k + 1] - knots[k], a = (knots[k + 1] - x) / h, b = 1 - a
+            // value = a·s_k + b·s_{k+1} + ((a³ − a)·y″_k + (b³ − b)·y″_{k+1})·h²/6
+            weights.append(SIMD4(a, b, (a * a * a - a) * h * h / 6, (b * b * b - b) * h * h / 6) * (0.5 + atan(3 * grid) / Double.pi))
         }
-        (self.knots, self.pivot, self.upper, self.interval, self.weight) = (knots, pivot, upper, interval, weight)
+        inverseWidth = (0..<(count - 1)).map { 1 / (knots[$0 + 1] - knots[$0]) }
+        (self.slopeScale, self.carry, self.upper, self.interval, self.weights) = (slopeScale, carry, upper, interval, weights)
     }
 
     /// The frequency, Hz, of output point `position` (fractional positions interpolate).
@@ -81,12 +89,12 @@ struct OpenSmileOctaveSpectrum: Sendable {
             left = here
         }
         enhanced[n - 1] = right
-        // Natural spline: forward sweep into `second`, then back substitution.
+        // Natural spline: forward sweep into `second` (a multiplication and a subtraction in
+        // its chain: the divisions depend on the knots alone), then back substitution.
         second[0] = 0
         for k in 1..<(n - 1) {
-            let slope = (enhanced[k + 1] - enhanced[k]) / (knots[k + 1] - knots[k]) - (enhanced[k] - enhanced[k - 1]) / (knots[k] - knots[k - 1])
-            let sig = (knots[k] - knots[k - 1]) / (knots[k + 1] - knots[k - 1])
-            second[k] = (6 * slope / (knots[k + 1] - knots[k - 1]) - sig * second[k - 1]) / pivot[k]
+            let slope = (enhanced[k + 1] - enhanced[k]) * inverseWidth[k] - (enhanced[k] - enhanced[k - 1]) * inverseWidth[k - 1]
+            second[k] = slope * slopeScale[k] - carry[k] * second[k - 1]
         }
         right = 0
         second[n - 1] = 0
@@ -94,12 +102,11 @@ struct OpenSmileOctaveSpectrum: Sendable {
             right = upper[k] * right + second[k]
             second[k] = right
         }
+        // The spline at each output point times the auditory weight (the weight is positive, so
+        // the clamp at 0 commutes with it).
         for j in 0..<n {
-            let k = interval[j], h = knots[k + 1] - knots[k]
-            let x = log2(Self.lowestHz) + Double(j) * octavesPerPoint
-            let a = (knots[k + 1] - x) / h, b = 1 - a
-            let value = a * enhanced[k] + b * enhanced[k + 1] + ((a * a * a - a) * second[k] + (b * b * b - b) * second[k + 1]) * h * h / 6
-            output[j] = max(0, value) * weight[j]
+            let k = interval[j]
+            output[j] = max(0, (weights[j] * SIMD4(enhanced[k], enhanced[k + 1], second[k], second[k + 1])).sum())
         }
     }
 
