@@ -42,6 +42,7 @@ LEVELS = {
     "gemapsv01b_logPitch": ["F0final", "F0finalLog", "voicingFinalUnclipped"],
     "gemapsv01b_harmonics": ["HarmonicsToNoiseRatioACFLogdB", "HarmonicDifferenceLogRelH1-H2", "HarmonicDifferenceLogRelH1-A3"]
     + ["FormantAmplitudeByMaxHarmonicLogRelF0_%d" % k for k in range(1, 4)],
+    "gemapsv01b_jitterShimmer": ["jitterLocal", "shimmerLocalDB"],
     "gemapsv01b_formants": ["formantFreqLpc%d" % k for k in range(1, 6)] + ["formantBandwidthLpc%d" % k for k in range(1, 6)],
 }
 

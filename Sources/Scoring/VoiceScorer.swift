@@ -222,7 +222,7 @@ public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
     /// eGeMAPS v02's spectral balance, loudness and temporal features by the paper's definitions
     /// on Praat's voicing: not openSMILE's values (``egemapsv02`` is), computed only when named.
     case egemaps
-    /// openSMILE's eGeMAPSv02 functionals under openSMILE's names (84 of the 88 so far).
+    /// openSMILE's eGeMAPSv02 functionals under openSMILE's names (all 88).
     case egemapsv02
 
     /// The sets computed when none are named: every set but ``egemaps``, which ``egemapsv02``

@@ -204,13 +204,13 @@ extension ScoreCommand {
     struct Voice: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "voice",
             abstract: "Voice loudness and quality: RMS dBFS, Praat intensity, BS.1770 loudness, ResearchKit's too-loud rule, F0, jitter, shimmer, HNR, formants, CPPS, MFCCs.",
-            discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); openSMILE 2.6.0's eGeMAPSv02 functionals under openSMILE's names, 84 of its 88 so far (set egemapsv02), and its frame-level descriptors with --egemaps-lld; when named in --sets, eGeMAPS v02's spectral balance, loudness and temporal features by the paper's definitions on Praat's voicing (set egemaps, not openSMILE's values)."
+            discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); openSMILE 2.6.0's eGeMAPSv02 functionals under openSMILE's names, all 88 (set egemapsv02), and its frame-level descriptors with --egemaps-lld; when named in --sets, eGeMAPS v02's spectral balance, loudness and temporal features by the paper's definitions on Praat's voicing (set egemaps, not openSMILE's values)."
         )
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Voice") var parameters: VoiceParameterOptions
 
-        @Option(name: .customLong("egemaps-lld"), help: "Also write the eGeMAPSv02 set's smoothed 10-ms descriptors as CSV to this file (openSMILE's low-level-descriptor names, 23 of its 25; docs/analyses.md §4.9); needs the set egemapsv02.") var egemapsLld: String?
+        @Option(name: .customLong("egemaps-lld"), help: "Also write the eGeMAPSv02 set's smoothed 10-ms descriptors as CSV to this file (openSMILE's low-level-descriptor names, all 25; docs/analyses.md §4.9); needs the set egemapsv02.") var egemapsLld: String?
 
         func run() throws {
             let all = try options.parameters(.voice, [parameters])

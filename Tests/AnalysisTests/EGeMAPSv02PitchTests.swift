@@ -79,7 +79,7 @@ extension EGeMAPSv02PitchTests {
         ]
         for (name, samples, rate) in inputs {
             let set = FeatureSet(name: "egemapsv02", features: EGeMAPSv02Analysis().features(samples, sampleRateHz: rate))
-            #expect(set.names.count == 84)
+            #expect(set.names.count == 88)
             for (feature, value) in zip(set.names, set.values) {
                 #expect(value.number.map(\.isFinite) ?? true, "\(name) \(feature): \(String(describing: value.number))")
             }

@@ -31,9 +31,14 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
         let track = pitch(samples, sampleRateHz: sampleRateHz)
         let harmonics = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
-        let features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics))
-        guard let (_, step) = Self.framing(sampleRateHz: sampleRateHz) else { return (features, EGeMAPSv02LowLevelDescriptors()) }
-        return (features, EGeMAPSv02LowLevelDescriptors(descriptors, pitch: track, harmonics: harmonics, step: step, sampleRateHz: sampleRateHz))
+        guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz) else {
+            return (EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics, perturbation: .init())),
+                    EGeMAPSv02LowLevelDescriptors())
+        }
+        let perturbation = OpenSmilePitchJitter(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, length: length, step: step)
+        let features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors),
+                                          EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics, perturbation: perturbation))
+        return (features, EGeMAPSv02LowLevelDescriptors(descriptors, pitch: track, harmonics: harmonics, perturbation: perturbation, step: step, sampleRateHz: sampleRateHz))
     }
 
     /// F0 in semitones above 27.5 Hz, 12·log₂(F0/27.5), at least 1 (a voiced frame is never 0, the

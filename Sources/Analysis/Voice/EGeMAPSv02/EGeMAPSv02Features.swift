@@ -1,7 +1,7 @@
 /// openSMILE 2.6.0's eGeMAPSv02 functionals (F. Eyben et al., IEEE Trans. Affective Computing
 /// 7(2):190–202, 2016, as openSMILE's `eGeMAPSv02.conf` computes them; this toolkit's
 /// reconstruction in this folder, agreement in docs/accuracy.md), under openSMILE's names in
-/// openSMILE's order. Not yet here: jitterLocal and shimmerLocaldB (4 of the 88).
+/// openSMILE's order.
 public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     /// F0 in semitones above 27.5 Hz, 12·log₂(F0/27.5), over voiced frames: mean, semitones.
     public var f0SemitoneMean: Double?
@@ -63,6 +63,16 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public var mfcc4Mean: Double?
     /// MFCC 4 (openSMILE's HTK-style) over every frame: standard deviation over mean (0 for a constant contour).
     public var mfcc4StddevNorm: Double?
+    /// Local jitter (openSMILE's: mean absolute difference of consecutive waveform-matched
+    /// periods over the mean period) over voiced frames: mean, a fraction of the period.
+    public var jitterLocalMean: Double?
+    /// Local jitter over voiced frames: standard deviation over mean (0 for a constant contour).
+    public var jitterLocalStddevNorm: Double?
+    /// Local shimmer (openSMILE's: 20·lg(1 + mean peak-to-peak amplitude difference of consecutive
+    /// periods over their mean amplitude)) over voiced frames: mean, dB.
+    public var shimmerLocalDbMean: Double?
+    /// Local shimmer over voiced frames: standard deviation over mean (0 for a constant contour).
+    public var shimmerLocalDbStddevNorm: Double?
     /// Harmonics-to-noise ratio by autocorrelation over voiced frames: mean, dB.
     public var harmonicsToNoiseMean: Double?
     /// Harmonics-to-noise ratio by autocorrelation over voiced frames: standard deviation over mean (0 for a constant contour).
@@ -203,6 +213,10 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
         case mfcc3StddevNorm = "mfcc3_sma3_stddevNorm"
         case mfcc4Mean = "mfcc4_sma3_amean"
         case mfcc4StddevNorm = "mfcc4_sma3_stddevNorm"
+        case jitterLocalMean = "jitterLocal_sma3nz_amean"
+        case jitterLocalStddevNorm = "jitterLocal_sma3nz_stddevNorm"
+        case shimmerLocalDbMean = "shimmerLocaldB_sma3nz_amean"
+        case shimmerLocalDbStddevNorm = "shimmerLocaldB_sma3nz_stddevNorm"
         case harmonicsToNoiseMean = "HNRdBACF_sma3nz_amean"
         case harmonicsToNoiseStddevNorm = "HNRdBACF_sma3nz_stddevNorm"
         case h1MinusH2Mean = "logRelF0-H1-H2_sma3nz_amean"
@@ -275,6 +289,9 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
         (mfcc1Mean, mfcc1StddevNorm, mfcc2Mean, mfcc2StddevNorm) = (frame.mfccMean[0], frame.mfccStddevNorm[0], frame.mfccMean[1], frame.mfccStddevNorm[1])
         (mfcc3Mean, mfcc3StddevNorm, mfcc4Mean, mfcc4StddevNorm) = (frame.mfccMean[2], frame.mfccStddevNorm[2], frame.mfccMean[3], frame.mfccStddevNorm[3])
         let harmonic = { (k: Int) in k < voicing.harmonicMean.count ? (voicing.harmonicMean[k], voicing.harmonicStddevNorm[k]) : (nil, nil) }
+        let perturbation = { (k: Int) in k < voicing.perturbationMean.count ? (voicing.perturbationMean[k], voicing.perturbationStddevNorm[k]) : (nil, nil) }
+        (jitterLocalMean, jitterLocalStddevNorm) = perturbation(0)
+        (shimmerLocalDbMean, shimmerLocalDbStddevNorm) = perturbation(1)
         (harmonicsToNoiseMean, harmonicsToNoiseStddevNorm) = harmonic(0)
         (h1MinusH2Mean, h1MinusH2StddevNorm) = harmonic(1)
         (h1MinusA3Mean, h1MinusA3StddevNorm) = harmonic(2)

@@ -2,8 +2,7 @@ import Glibc
 import SensorData
 
 /// eGeMAPSv02's low-level descriptors of every 10-ms frame after openSMILE's contour smoothing,
-/// as its LLD output (`FeatureLevel.LowLevelDescriptors`) names them, in its column order: 23 of
-/// its 25 (`jitterLocal_sma3nz` and `shimmerLocaldB_sma3nz` are not built).
+/// as its LLD output (`FeatureLevel.LowLevelDescriptors`) names them, in its column order (all 25).
 ///
 /// Frame i starts at i·step samples (step = ⌊0.01·f_s + ½⌋) and lasts 20 ms; the table has a row
 /// for each frame that has a 60-ms pitch frame too (``EGeMAPSv02Analysis/pitchFraming(sampleRateHz:)``).
@@ -11,7 +10,7 @@ import SensorData
 /// which is also the last row's neighbour in its smoothing of the pitch-rate columns.
 ///
 /// The contours are smoothed as the functionals read them (``OpenSmileFunctionals``): sma3 for
-/// the descriptors every frame has, sma3nz for F0, HNR, H1–H2, H1–A3 (0 where unvoiced), the
+/// the descriptors every frame has, sma3nz for F0, jitter, shimmer, HNR, H1–H2, H1–A3 (0 where unvoiced), the
 /// formants (every frame) and the formant amplitudes (openSMILE's −201 where unvoiced).
 public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
     /// Frame start and end, s.
@@ -32,6 +31,9 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
     public var mfcc: [[Double]] = []
     /// F0semitoneFrom27.5Hz_sma3nz, semitones above 27.5 Hz (0 unvoiced).
     public var f0SemitonesFrom27_5Hz: [Double] = []
+    /// jitterLocal_sma3nz, a fraction of the period, and shimmerLocaldB_sma3nz, dB (0 unvoiced).
+    public var jitterLocal: [Double] = []
+    public var shimmerLocalDb: [Double] = []
     /// HNRdBACF_sma3nz, logRelF0-H1-H2_sma3nz, logRelF0-H1-A3_sma3nz, dB (0 unvoiced).
     public var harmonicsToNoiseDb: [Double] = []
     public var h1MinusH2Db: [Double] = []
@@ -46,7 +48,7 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
 
     /// The table of `descriptors` and the pitch-rate tracks, frames every `step` samples at `sampleRateHz`.
     init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, harmonics: EGeMAPSv02Analysis.HarmonicTrack,
-         step: Int, sampleRateHz: Double) {
+         perturbation: OpenSmilePitchJitter, step: Int, sampleRateHz: Double) {
         typealias F = OpenSmileFunctionals
         let n = min(pitch.frequencyHz.count, descriptors.loudness.count, harmonics.harmonicsToNoiseDb.count)
         func frames(_ x: [Double]) -> [Double] { Array(F.smoothed(x).prefix(n)) }
@@ -61,6 +63,8 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
         spectralFlux = frames(descriptors.spectralFlux)
         mfcc = descriptors.mfcc.map(frames)
         f0SemitonesFrom27_5Hz = voiced(pitch.frequencyHz.prefix(n).map(EGeMAPSv02Analysis.semitones))
+        jitterLocal = voiced(Array(perturbation.jitterLocal.prefix(n)))
+        shimmerLocalDb = voiced(Array(perturbation.shimmerLocalDb.prefix(n)))
         harmonicsToNoiseDb = voiced(Array(harmonics.harmonicsToNoiseDb.prefix(n)))
         h1MinusH2Db = voiced(Array(harmonics.h1MinusH2Db.prefix(n)))
         h1MinusA3Db = voiced(Array(harmonics.h1MinusA3Db.prefix(n)))
@@ -74,7 +78,8 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
         var columns: [(String, [Double])] = [("Loudness_sma3", loudness), ("alphaRatio_sma3", alphaRatioDb), ("hammarbergIndex_sma3", hammarbergIndexDb),
                                              ("slope0-500_sma3", slope0To500DbPerHz), ("slope500-1500_sma3", slope500To1500DbPerHz), ("spectralFlux_sma3", spectralFlux)]
         columns += mfcc.enumerated().map { ("mfcc\($0 + 1)_sma3", $1) }
-        columns += [("F0semitoneFrom27.5Hz_sma3nz", f0SemitonesFrom27_5Hz), ("HNRdBACF_sma3nz", harmonicsToNoiseDb),
+        columns += [("F0semitoneFrom27.5Hz_sma3nz", f0SemitonesFrom27_5Hz), ("jitterLocal_sma3nz", jitterLocal),
+                    ("shimmerLocaldB_sma3nz", shimmerLocalDb), ("HNRdBACF_sma3nz", harmonicsToNoiseDb),
                     ("logRelF0-H1-H2_sma3nz", h1MinusH2Db), ("logRelF0-H1-A3_sma3nz", h1MinusA3Db)]
         for k in formantAmplitudeDb.indices {
             columns += [("F\(k + 1)frequency_sma3nz", formantFrequencyHz[k]), ("F\(k + 1)bandwidth_sma3nz", formantBandwidthHz[k]),

@@ -44,13 +44,19 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     var harmonicMean: [Double?] = []
     var harmonicStddevNorm: [Double?] = []
 
+    /// amean and stddevNorm over voiced frames of jitterLocal (a fraction of the period) and
+    /// shimmerLocaldB (dB) (``OpenSmilePitchJitter``).
+    var perturbationMean: [Double?] = []
+    var perturbationStddevNorm: [Double?] = []
+
     /// amean and stddevNorm of F1amplitudeLogRelF0 … F3amplitudeLogRelF0 (dB): openSMILE's
     /// floor −201 of the unvoiced frames is a value like any other to its smoothing and
     /// functionals (frames without a harmonic in range are 0, left out).
     var formantAmplitudeMean: [Double?] = []
     var formantAmplitudeStddevNorm: [Double?] = []
 
-    init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, harmonics: EGeMAPSv02Analysis.HarmonicTrack, periodSeconds: Double = 0.010) {
+    init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, harmonics: EGeMAPSv02Analysis.HarmonicTrack,
+         perturbation: OpenSmilePitchJitter, periodSeconds: Double = 0.010) {
         typealias F = OpenSmileFunctionals
         let n = min(pitch.frequencyHz.count, descriptors.loudness.count)
         let seen = n - (n > 0 && pitch.frequencyHz[n - 1] > 0 ? 2 : 1)
@@ -81,6 +87,11 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
             let kept = selected(values, voicedFrames: true)
             harmonicMean.append(F.mean(kept))
             harmonicStddevNorm.append(F.normalisedStandardDeviation(kept))
+        }
+        for values in [perturbation.jitterLocal, perturbation.shimmerLocalDb] where values.count >= n {
+            let kept = selected(values, voicedFrames: true)
+            perturbationMean.append(F.mean(kept))
+            perturbationStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         for values in harmonics.formantAmplitudeDb where values.count >= n {
             let kept = seenNonZero(Array(values.prefix(n)))
