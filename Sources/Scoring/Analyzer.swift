@@ -17,6 +17,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// libmvec, the octave-scale spline's knot-only factors computed once (features within
     /// 2.4e-12 relative of 7 on SampleData, the shared voices and the generated 10-s vowels).
     /// 9 (voice): the egemapsv02 set's jitterLocal and shimmerLocaldB (all 88 functionals).
+    /// 10 (voice): its pitch candidates in openSMILE's slots and its Viterbi smoother's own costs.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -25,7 +26,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 4 (gait), 3 (balance): mhealthtools' walk and balance features (set `mhealthtools`).
     public var version: String {
         switch self {
-        case .voice: "9"
+        case .voice: "10"
         case .gait: "4"
         case .tapping, .balance: "3"
         case .spl, .audiometry: "2"

@@ -170,10 +170,10 @@ extension EGeMAPSv02PeerTests {
 }
 
 extension EGeMAPSv02PeerTests {
-    @Test("openSMILE's subharmonic-summation pitch candidates of every 60-ms frame are among ours, with the same frequency, score and voicing", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    @Test("openSMILE's subharmonic-summation pitch candidates of every 60-ms frame are ours, slot by slot: the same frequency, score and voicing", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
     func pitchCandidatesEqualOpenSmile() throws {
         let references = try Self.references.get().files
-        var frames = 0, sameSet = 0, worst = 0.0
+        var frames = 0, worst = 0.0
         for reference in references {
             let name = URL(fileURLWithPath: reference.file).lastPathComponent
             let ours = EGeMAPSv02Analysis().pitch(try Self.samples(reference), sampleRateHz: reference.rateHz).candidates
@@ -181,27 +181,20 @@ extension EGeMAPSv02PeerTests {
             try #require(ours.count == count.count, "\(name): \(ours.count) frames, openSMILE \(count.count)")
             for (index, candidates) in ours.enumerated() {
                 frames += 1
-                let theirs = (0..<Int(count[index])).map { k in
-                    (reference.lld["F0Cand\(k)"]![index], reference.lld["candScores\(k)"]![index], reference.lld["candVoicing\(k)"]![index])
-                }
-                // openSMILE lists some of these (it sometimes keeps fewer, and may order
-                // near-equal ones otherwise): each of its candidates is one of ours.
-                #expect(theirs.count <= candidates.count, "\(name) frame \(index): \(candidates.count) candidates, openSMILE \(theirs.count)")
-                for (frequency, score, voicing) in theirs {
-                    let d = candidates.map {
-                        max(Self.difference($0.frequencyHz, frequency, floor: 1), Self.difference($0.score, score, floor: 1e-3),
-                            Self.difference($0.voicing, voicing, floor: 1e-2))
-                    }.min() ?? .infinity
+                #expect(candidates.count == Int(count[index]), "\(name) frame \(index): \(candidates.count) candidates, openSMILE \(count[index])")
+                for (k, candidate) in candidates.prefix(Int(count[index])).enumerated() {
+                    let (frequency, score, voicing) = (reference.lld["F0Cand\(k)"]![index], reference.lld["candScores\(k)"]![index], reference.lld["candVoicing\(k)"]![index])
+                    let d = max(Self.difference(candidate.frequencyHz, frequency, floor: 1), Self.difference(candidate.score, score, floor: 1e-3),
+                                Self.difference(candidate.voicing, voicing, floor: 1e-2))
                     worst = max(worst, d)
-                    #expect(d <= 2e-4, "\(name) frame \(index): openSMILE's candidate \((frequency, score, voicing)) is not among \(candidates)")
+                    #expect(d <= 2e-4, "\(name) frame \(index) slot \(k): \(candidate) against openSMILE's \((frequency, score, voicing))")
                 }
-                if theirs.count == candidates.count { sameSet += 1 }
             }
         }
-        print("eGeMAPSv02 pitch candidates: \(references.count) files, \(frames) frames; worst difference \(worst); same number of candidates in \(sameSet) frames")
+        print("eGeMAPSv02 pitch candidates: \(references.count) files, \(frames) frames; worst difference \(worst)")
     }
 
-    @Test("the smoothed pitch path is openSMILE's in ≥ 99 % of the frames of the real sustained vowels", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    @Test("the smoothed pitch path is openSMILE's in every frame, with its voicing", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
     func pitchPathAgreesWithOpenSmile() throws {
         let references = try Self.references.get().files
         var summary: [String] = []
@@ -216,12 +209,7 @@ extension EGeMAPSv02PeerTests {
                 #expect(Self.difference(ours.voicing[index], voicing[index], floor: 1e-2) <= 2e-4, "\(name) frame \(index): voicing \(ours.voicing[index]) against \(voicing[index])")
             }
             summary.append("\(name) \(same)/\(theirs.count) (voicing decision \(decisions))")
-            // The cost model (OpenSmilePitchViterbi) is fitted, not known: speech, creak, the
-            // synthetic vowels and the mPower phonation still part from openSMILE's path
-            // (docs/accuracy.md); the real sustained vowels are held to it.
-            if reference.file.contains("/voice/") {
-                #expect(Double(same) >= 0.99 * Double(theirs.count), "\(name): the same F0 in \(same) of \(theirs.count) frames")
-            }
+            #expect(same == theirs.count, "\(name): the same F0 in \(same) of \(theirs.count) frames")
         }
         print("eGeMAPSv02 pitch path, frames with openSMILE's F0 (and voicing decision): \(summary.joined(separator: ", "))")
     }
@@ -234,35 +222,20 @@ extension EGeMAPSv02PeerTests {
     /// The documented agreement of the features short of r ≥ 0.99 and a median difference ≤ 1 %
     /// (README, "eGeMAPSv02 against openSMILE"), as (r at least, median at most).
     static let documented: [String: (r: Double, median: Double)] = [
-        "F0semitoneFrom27.5Hz_sma3nz_amean": (0.96, 0.01),
-        "F0semitoneFrom27.5Hz_sma3nz_stddevNorm": (0.92, 0.01),
-        "F0semitoneFrom27.5Hz_sma3nz_percentile20.0": (0.96, 0.01),
-        "F0semitoneFrom27.5Hz_sma3nz_percentile80.0": (0.8, 0.01),
-        "F0semitoneFrom27.5Hz_sma3nz_pctlrange0-2": (0.72, 0.021),
-        "F0semitoneFrom27.5Hz_sma3nz_meanRisingSlope": (0.91, 0.7),
-        "F0semitoneFrom27.5Hz_sma3nz_stddevRisingSlope": (0.63, 0.84),
-        "F0semitoneFrom27.5Hz_sma3nz_meanFallingSlope": (0.92, 0.55),
-        "F0semitoneFrom27.5Hz_sma3nz_stddevFallingSlope": (0.92, 0.45),
-        "jitterLocal_sma3nz_amean": (0.8, 0.16),
-        "jitterLocal_sma3nz_stddevNorm": (0.63, 0.12),
-        "shimmerLocaldB_sma3nz_amean": (0.99, 0.012),
-        "shimmerLocaldB_sma3nz_stddevNorm": (0.82, 0.01),
-        "HNRdBACF_sma3nz_amean": (0.97, 0.022),
-        "HNRdBACF_sma3nz_stddevNorm": (-0.9, 0.074),
-        "logRelF0-H1-H2_sma3nz_amean": (0.97, 0.074),
-        "logRelF0-H1-H2_sma3nz_stddevNorm": (0.84, 0.42),
-        "logRelF0-H1-A3_sma3nz_amean": (0.98, 0.075),
-        "logRelF0-H1-A3_sma3nz_stddevNorm": (0.84, 0.13),
-        "F1amplitudeLogRelF0_sma3nz_amean": (0.99, 0.047),
-        "F1amplitudeLogRelF0_sma3nz_stddevNorm": (0.98, 0.033),
-        "F2amplitudeLogRelF0_sma3nz_amean": (0.99, 0.05),
-        "F2amplitudeLogRelF0_sma3nz_stddevNorm": (0.97, 0.051),
-        "F3amplitudeLogRelF0_sma3nz_amean": (0.99, 0.036),
-        "F3amplitudeLogRelF0_sma3nz_stddevNorm": (0.99, 0.017),
-        "F1bandwidth_sma3nz_stddevNorm": (0.96, 0.072),
-        "F2bandwidth_sma3nz_stddevNorm": (0.93, 0.035),
-        "F3bandwidth_sma3nz_stddevNorm": (0.97, 0.032),
-        "mfcc2V_sma3nz_stddevNorm": (0.85, 0.01),
+        "F0semitoneFrom27.5Hz_sma3nz_meanFallingSlope": (0.96, 0.01),
+        "F0semitoneFrom27.5Hz_sma3nz_stddevFallingSlope": (0.66, 0.01),
+        "HNRdBACF_sma3nz_stddevNorm": (0.99, 0.03),
+        "logRelF0-H1-H2_sma3nz_amean": (0.99, 0.03),
+        "logRelF0-H1-H2_sma3nz_stddevNorm": (0.96, 0.04),
+        "logRelF0-H1-A3_sma3nz_amean": (0.99, 0.015),
+        "logRelF0-H1-A3_sma3nz_stddevNorm": (0.97, 0.021),
+        "F1bandwidth_sma3nz_stddevNorm": (0.98, 0.05),
+        "F1amplitudeLogRelF0_sma3nz_amean": (0.99, 0.014),
+        "F1amplitudeLogRelF0_sma3nz_stddevNorm": (0.99, 0.013),
+        "F2bandwidth_sma3nz_stddevNorm": (0.96, 0.02),
+        "F2amplitudeLogRelF0_sma3nz_amean": (0.99, 0.013),
+        "F2amplitudeLogRelF0_sma3nz_stddevNorm": (0.98, 0.019),
+        "F3bandwidth_sma3nz_stddevNorm": (0.99, 0.025),
     ]
 
     /// Pearson's r.
@@ -409,19 +382,20 @@ extension EGeMAPSv02PeerTests {
 
 extension EGeMAPSv02PeerTests {
     /// The share of rows within 1e-2 relative of openSMILE's each low-level-descriptor column
-    /// reaches on the corpus (`--egemaps-lld`), 3–4 points below what was seen (18 files, 6,646
-    /// rows: 100 % for the frame descriptors; F0 92.5 %, jitter 82.3, shimmer 86.2, HNR 89.9, H1–H2 88.8, H1–A3 77.5,
-    /// F1–F3 89.3/94.7/94.7, bandwidths 87.8/88.7/87.0, amplitudes 80.5/81.2/76.0): the frame descriptors are
-    /// openSMILE's to its single precision; the pitch-rate ones follow the pitch path, the
-    /// formants its single-precision LPC (``formantsEqualOpenSmile()``), both spread over three
-    /// rows by the smoothing.
+    /// reaches on the corpus (`--egemaps-lld`), up to 3–4 points below what was seen (18 files,
+    /// 6,646 rows: 100 % for the frame descriptors and F0; jitter 99.7, shimmer 99.8, HNR 96.7,
+    /// H1–H2 94.8, H1–A3 81.9, F1–F3 89.3/94.7/94.7, bandwidths 87.8/88.7/87.0, amplitudes
+    /// 84.7/86.4/80.3): the frame descriptors and the pitch path are openSMILE's to its single
+    /// precision; the harmonics take another lag or peak in some frames, the formants follow its
+    /// single-precision LPC (``formantsEqualOpenSmile()``), each spread over three rows by the
+    /// smoothing.
     static let descriptorShares: [String: Double] = [
         "Loudness_sma3": 0.99, "alphaRatio_sma3": 0.99, "hammarbergIndex_sma3": 0.99, "slope0-500_sma3": 0.95, "slope500-1500_sma3": 0.99,
         "spectralFlux_sma3": 0.99, "mfcc1_sma3": 0.99, "mfcc2_sma3": 0.99, "mfcc3_sma3": 0.99, "mfcc4_sma3": 0.97,
-        "F0semitoneFrom27.5Hz_sma3nz": 0.90, "jitterLocal_sma3nz": 0.79, "shimmerLocaldB_sma3nz": 0.83, "HNRdBACF_sma3nz": 0.86, "logRelF0-H1-H2_sma3nz": 0.85, "logRelF0-H1-A3_sma3nz": 0.74,
-        "F1frequency_sma3nz": 0.86, "F1bandwidth_sma3nz": 0.84, "F1amplitudeLogRelF0_sma3nz": 0.77,
-        "F2frequency_sma3nz": 0.91, "F2bandwidth_sma3nz": 0.85, "F2amplitudeLogRelF0_sma3nz": 0.78,
-        "F3frequency_sma3nz": 0.91, "F3bandwidth_sma3nz": 0.84, "F3amplitudeLogRelF0_sma3nz": 0.73,
+        "F0semitoneFrom27.5Hz_sma3nz": 0.99, "jitterLocal_sma3nz": 0.99, "shimmerLocaldB_sma3nz": 0.99, "HNRdBACF_sma3nz": 0.94, "logRelF0-H1-H2_sma3nz": 0.92, "logRelF0-H1-A3_sma3nz": 0.79,
+        "F1frequency_sma3nz": 0.86, "F1bandwidth_sma3nz": 0.84, "F1amplitudeLogRelF0_sma3nz": 0.82,
+        "F2frequency_sma3nz": 0.91, "F2bandwidth_sma3nz": 0.85, "F2amplitudeLogRelF0_sma3nz": 0.84,
+        "F3frequency_sma3nz": 0.91, "F3bandwidth_sma3nz": 0.84, "F3amplitudeLogRelF0_sma3nz": 0.77,
     ]
 
     @Test("--egemaps-lld's table: openSMILE's low-level-descriptor columns in its order, one row less than its table, each column within 1e-2 of openSMILE's in its documented share of rows", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))

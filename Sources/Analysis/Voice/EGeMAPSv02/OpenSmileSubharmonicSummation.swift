@@ -8,12 +8,12 @@ import Glibc
 ///     S[j] = (1/15)·Σₙ₌₁¹⁵ 0.85ⁿ⁻¹·H[j + ⌊log₂(n)·N/L⌋]   (H = 0 beyond the last point)
 ///
 /// (the shift of harmonic n rounds down on a grid of L/N octaves per point, not the spectrum's
-/// L/(N − 1)). Candidates are the local maxima of S (S[j] > S[j−1], S[j] ≥ S[j+1]) whose
-/// parabolic vertex lies within 55…1000 Hz; the six with the largest S[j], highest first. Each
-/// has the vertex's frequency and height (its score) and a voicing of max(0, 1 − mean(S)/score).
-/// openSMILE's output sometimes lists fewer than six where more maxima lie in range, and orders
-/// near-equal candidates otherwise; neither rule is reproduced (the candidates it lists are
-/// among these, with the same values).
+/// L/(N − 1)). Candidates, as openSMILE's cPitchShs and cPitchBase list them: the six strict local
+/// maxima of S (S[j−1] < S[j] > S[j+1]) with the largest S[j], highest first (an equal one after
+/// those found before it); each with its parabolic vertex's frequency and height (its score) and a
+/// voicing of 1 − mean(S)/score (0 unless the score exceeds the mean and 0); then those outside
+/// 55…1000 Hz are dropped (the list keeps fewer, not the next maxima), and the one with the
+/// highest score trades places with the first.
 struct OpenSmileSubharmonicSummation: Sendable {
     struct Candidate: Sendable, Hashable {
         var frequencyHz: Double
@@ -48,30 +48,30 @@ struct OpenSmileSubharmonicSummation: Sendable {
         }
     }
 
-    /// The candidates of the summed spectrum `s`, highest maximum first.
+    /// The candidates of the summed spectrum `s` in openSMILE's order.
     func candidates(_ s: UnsafeBufferPointer<Double>) -> [Candidate] {
         let n = spectrum.count
         var mean = 0.0
         for j in 0..<n { mean += s[j] }
         mean /= Double(n)
-        // The six highest maxima, highest first; an equal height keeps the lower frequency first.
-        var kept: [Candidate] = []
-        kept.reserveCapacity(Self.candidates)
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.candidates + 1) { heights in
-            for j in 1..<(n - 1) where s[j] > s[j - 1] && s[j] >= s[j + 1] {
-                let a = s[j - 1], b = s[j], c = s[j + 1]
-                let offset = 0.5 * (a - c) / (a - 2 * b + c)
-                let frequency = spectrum.frequency(atPoint: Double(j) + offset)
-                guard frequency >= Self.lowestHz, frequency <= Self.highestHz else { continue }
-                guard kept.count < Self.candidates || b > heights[kept.count - 1] else { continue }
-                let score = b - 0.25 * (a - c) * offset
-                var position = kept.count
-                while position > 0, b > heights[position - 1] { heights[position] = heights[position - 1]; position -= 1 }
-                heights[position] = b
-                kept.insert(Candidate(frequencyHz: frequency, score: score, voicing: max(0, 1 - mean / score)), at: position)
-                if kept.count > Self.candidates { kept.removeLast() }
-            }
+        // The six highest strict maxima by S[j], highest first.
+        var peaks: [Int] = []
+        peaks.reserveCapacity(Self.candidates + 1)
+        for j in 1..<max(1, n - 1) where s[j - 1] < s[j] && s[j] > s[j + 1] {
+            guard peaks.count < Self.candidates || s[j] > s[peaks[peaks.count - 1]] else { continue }
+            let position = peaks.firstIndex { s[$0] < s[j] } ?? peaks.count
+            peaks.insert(j, at: position)
+            if peaks.count > Self.candidates { peaks.removeLast() }
         }
+        var kept: [Candidate] = peaks.compactMap { j in
+            let a = s[j - 1], b = s[j], c = s[j + 1]
+            let offset = 0.5 * (a - c) / (a - 2 * b + c)
+            let frequency = spectrum.frequency(atPoint: Double(j) + offset)
+            guard frequency >= Self.lowestHz, frequency <= Self.highestHz else { return nil }
+            let score = b - 0.25 * (a - c) * offset
+            return Candidate(frequencyHz: frequency, score: score, voicing: score > 0 && score > mean ? 1 - mean / score : 0)
+        }
+        if let best = kept.indices.max(by: { kept[$0].score < kept[$1].score }) { kept.swapAt(0, best) }
         return kept
     }
 }
