@@ -18,6 +18,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 2.4e-12 relative of 7 on SampleData, the shared voices and the generated 10-s vowels).
     /// 9 (voice): the egemapsv02 set's jitterLocal and shimmerLocaldB (all 88 functionals).
     /// 10 (voice): its pitch candidates in openSMILE's slots and its Viterbi smoother's own costs.
+    /// 11 (voice): its HNR, harmonic differences and formant amplitudes by cHarmonics' own rules.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -26,7 +27,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 4 (gait), 3 (balance): mhealthtools' walk and balance features (set `mhealthtools`).
     public var version: String {
         switch self {
-        case .voice: "10"
+        case .voice: "11"
         case .gait: "4"
         case .tapping, .balance: "3"
         case .spl, .audiometry: "2"

@@ -224,17 +224,8 @@ extension EGeMAPSv02PeerTests {
     static let documented: [String: (r: Double, median: Double)] = [
         "F0semitoneFrom27.5Hz_sma3nz_meanFallingSlope": (0.96, 0.01),
         "F0semitoneFrom27.5Hz_sma3nz_stddevFallingSlope": (0.66, 0.01),
-        "HNRdBACF_sma3nz_stddevNorm": (0.99, 0.03),
-        "logRelF0-H1-H2_sma3nz_amean": (0.99, 0.03),
-        "logRelF0-H1-H2_sma3nz_stddevNorm": (0.96, 0.04),
-        "logRelF0-H1-A3_sma3nz_amean": (0.99, 0.015),
-        "logRelF0-H1-A3_sma3nz_stddevNorm": (0.97, 0.021),
         "F1bandwidth_sma3nz_stddevNorm": (0.98, 0.05),
-        "F1amplitudeLogRelF0_sma3nz_amean": (0.99, 0.014),
-        "F1amplitudeLogRelF0_sma3nz_stddevNorm": (0.99, 0.013),
         "F2bandwidth_sma3nz_stddevNorm": (0.96, 0.02),
-        "F2amplitudeLogRelF0_sma3nz_amean": (0.99, 0.013),
-        "F2amplitudeLogRelF0_sma3nz_stddevNorm": (0.98, 0.019),
         "F3bandwidth_sma3nz_stddevNorm": (0.99, 0.025),
     ]
 
@@ -322,7 +313,7 @@ extension EGeMAPSv02PeerTests {
 }
 
 extension EGeMAPSv02PeerTests {
-    @Test("HNR and H1–H2 of the voiced 60-ms frames, given openSMILE's F0, equal openSMILE's in ≥ 95 % of them (≥ 99 % of each real sustained vowel's)", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    @Test("HNR and H1–H2 of every voiced 60-ms frame, given openSMILE's F0, equal openSMILE's", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
     func harmonicsEqualOpenSmile() throws {
         let references = try Self.references.get().files
         var summary: [String] = [], totalVoiced = 0, totalHNR = 0, totalH1H2 = 0
@@ -337,23 +328,16 @@ extension EGeMAPSv02PeerTests {
             let sameH1H2 = voiced.filter { Self.difference(ours.h1MinusH2Db[$0], h1h2[$0], floor: 1) <= 1e-4 }.count
             summary.append("\(name) HNR \(sameHNR)/\(voiced.count), H1–H2 \(sameH1H2)")
             (totalVoiced, totalHNR, totalH1H2) = (totalVoiced + voiced.count, totalHNR + sameHNR, totalH1H2 + sameH1H2)
-            if reference.file.contains("/voice/") {
-                #expect(Double(sameHNR) >= 0.99 * Double(voiced.count), "\(name): HNR equal in \(sameHNR) of \(voiced.count) voiced frames")
-                #expect(Double(sameH1H2) >= 0.99 * Double(voiced.count), "\(name): H1–H2 equal in \(sameH1H2) of \(voiced.count) voiced frames")
-            }
             for index in f0.indices where f0[index] == 0 { #expect(ours.harmonicsToNoiseDb[index] == 0 && ours.h1MinusH2Db[index] == 0) }
         }
         print("eGeMAPSv02 harmonics on openSMILE's F0: " + summary.joined(separator: ", "))
-        // openSMILE's HNR takes values no integer lag gives in noise-like frames (HNR below about
-        // −15 dB: half the voiced frames of the espeak vowel), and its H1–H2 another harmonic
-        // peak in some frames of the 70-Hz mPower phonation (17 %).
-        #expect(Double(totalHNR) >= 0.95 * Double(totalVoiced) && Double(totalH1H2) >= 0.95 * Double(totalVoiced),
+        #expect(totalVoiced > 4000 && totalHNR == totalVoiced && totalH1H2 == totalVoiced,
                 "HNR equal in \(totalHNR), H1–H2 in \(totalH1H2) of \(totalVoiced) voiced frames")
     }
 }
 
 extension EGeMAPSv02PeerTests {
-    @Test("F1–F3 amplitudes relative to F0 and H1–A3, given openSMILE's F0 and formants, equal openSMILE's in most voiced frames; unvoiced frames carry its −201 and 0", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    @Test("F1–F3 amplitudes relative to F0 and H1–A3, given openSMILE's F0 and formants, equal openSMILE's in every voiced frame; unvoiced frames carry its −201 and 0", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
     func formantAmplitudesEqualOpenSmile() throws {
         let references = try Self.references.get().files
         var voicedFrames = 0, same = [Int](repeating: 0, count: 4)
@@ -374,28 +358,27 @@ extension EGeMAPSv02PeerTests {
             }
         }
         print("eGeMAPSv02 formant amplitudes on openSMILE's F0 and formants: F1–F3 and H1–A3 equal in \(same) of \(voicedFrames) voiced frames")
-        // Measured on the corpus: 89 % of the voiced frames for the amplitudes (openSMILE takes
-        // another harmonic or another level in the rest) and more for H1–A3.
-        for k in 0..<4 { #expect(Double(same[k]) >= 0.85 * Double(voicedFrames), "column \(k): \(same[k]) of \(voicedFrames)") }
+        #expect(voicedFrames > 4000)
+        for k in 0..<4 { #expect(same[k] == voicedFrames, "column \(k): \(same[k]) of \(voicedFrames)") }
     }
 }
 
 extension EGeMAPSv02PeerTests {
     /// The share of rows within 1e-2 relative of openSMILE's each low-level-descriptor column
     /// reaches on the corpus (`--egemaps-lld`), up to 3–4 points below what was seen (18 files,
-    /// 6,646 rows: 100 % for the frame descriptors and F0; jitter 99.7, shimmer 99.8, HNR 96.7,
-    /// H1–H2 94.8, H1–A3 81.9, F1–F3 89.3/94.7/94.7, bandwidths 87.8/88.7/87.0, amplitudes
-    /// 84.7/86.4/80.3): the frame descriptors and the pitch path are openSMILE's to its single
-    /// precision; the harmonics take another lag or peak in some frames, the formants follow its
-    /// single-precision LPC (``formantsEqualOpenSmile()``), each spread over three rows by the
-    /// smoothing.
+    /// 6,646 rows: 100 % for the frame descriptors and F0; jitter 99.7, shimmer 99.8, HNR 99.7,
+    /// H1–H2 99.7, H1–A3 95.2, F1–F3 89.3/94.7/94.7, bandwidths 87.8/88.7/87.0, amplitudes
+    /// 94.1/97.0/95.1): the frame descriptors, the pitch path and the harmonics are openSMILE's to
+    /// its single precision; the formants follow its single-precision LPC
+    /// (``formantsEqualOpenSmile()``), and through them the amplitudes and H1–A3, each spread over
+    /// three rows by the smoothing.
     static let descriptorShares: [String: Double] = [
         "Loudness_sma3": 0.99, "alphaRatio_sma3": 0.99, "hammarbergIndex_sma3": 0.99, "slope0-500_sma3": 0.95, "slope500-1500_sma3": 0.99,
         "spectralFlux_sma3": 0.99, "mfcc1_sma3": 0.99, "mfcc2_sma3": 0.99, "mfcc3_sma3": 0.99, "mfcc4_sma3": 0.97,
-        "F0semitoneFrom27.5Hz_sma3nz": 0.99, "jitterLocal_sma3nz": 0.99, "shimmerLocaldB_sma3nz": 0.99, "HNRdBACF_sma3nz": 0.94, "logRelF0-H1-H2_sma3nz": 0.92, "logRelF0-H1-A3_sma3nz": 0.79,
-        "F1frequency_sma3nz": 0.86, "F1bandwidth_sma3nz": 0.84, "F1amplitudeLogRelF0_sma3nz": 0.82,
-        "F2frequency_sma3nz": 0.91, "F2bandwidth_sma3nz": 0.85, "F2amplitudeLogRelF0_sma3nz": 0.84,
-        "F3frequency_sma3nz": 0.91, "F3bandwidth_sma3nz": 0.84, "F3amplitudeLogRelF0_sma3nz": 0.77,
+        "F0semitoneFrom27.5Hz_sma3nz": 0.99, "jitterLocal_sma3nz": 0.99, "shimmerLocaldB_sma3nz": 0.99, "HNRdBACF_sma3nz": 0.99, "logRelF0-H1-H2_sma3nz": 0.99, "logRelF0-H1-A3_sma3nz": 0.92,
+        "F1frequency_sma3nz": 0.86, "F1bandwidth_sma3nz": 0.84, "F1amplitudeLogRelF0_sma3nz": 0.91,
+        "F2frequency_sma3nz": 0.91, "F2bandwidth_sma3nz": 0.85, "F2amplitudeLogRelF0_sma3nz": 0.94,
+        "F3frequency_sma3nz": 0.91, "F3bandwidth_sma3nz": 0.84, "F3amplitudeLogRelF0_sma3nz": 0.92,
     ]
 
     @Test("--egemaps-lld's table: openSMILE's low-level-descriptor columns in its order, one row less than its table, each column within 1e-2 of openSMILE's in its documented share of rows", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))

@@ -208,16 +208,17 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz),
               var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return track }
         let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
-        var power = [Double](repeating: 0, count: frame.bins), scratch = OpenSmileHarmonics.Scratch()
-        var peaks: [(bin: Double, magnitude: Double, frequencyHz: Double)] = [], formants = [Double](repeating: 0, count: 3)
+        var power = [Double](repeating: 0, count: frame.bins), magnitude = power, scratch = OpenSmileHarmonics.Scratch()
+        var formants = [Double](repeating: 0, count: 3)
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
             frame.power(samples, from: index * step, into: &power)
+            for k in power.indices { magnitude[k] = power[k].squareRoot() }
             track.harmonicsToNoiseDb[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0, scratch: &scratch) ?? 0
             for k in 0..<3 { formants[k] = k < formantsHz.count && index < formantsHz[k].count ? formantsHz[k][index] : 0 }
-            let differences = harmonics.harmonicDifferences(power: power, f0Hz: f0, formantsHz: formants, peaks: &peaks)
-            track.h1MinusH2Db[index] = differences.h1MinusH2Db ?? 0
-            for k in 0..<3 { track.formantAmplitudeDb[k][index] = differences.amplitudesDb[k] ?? 0 }
-            track.h1MinusA3Db[index] = differences.h1MinusA3Db ?? 0
+            let differences = harmonics.harmonicDifferences(magnitude, f0Hz: f0, formantsHz: formants, scratch: &scratch)
+            track.h1MinusH2Db[index] = differences.h1MinusH2Db
+            for k in 0..<3 { track.formantAmplitudeDb[k][index] = differences.amplitudesDb[k] }
+            track.h1MinusA3Db[index] = differences.h1MinusA3Db
         }
         return track
     }

@@ -2,112 +2,177 @@ import Glibc
 import SignalProcessing
 
 /// The harmonics-to-noise ratio, the H1–H2 and H1–A3 differences and the formant amplitudes of
-/// openSMILE 2.6.0's eGeMAPSv02 (cHarmonics on the 60-ms Gaussian-window spectrum, the smoothed
-/// F0 and the LPC formants), as its output shows them (`EGeMAPSv02PeerTests`):
+/// openSMILE 2.6.0's eGeMAPSv02 (cHarmonics with `nHarmonics = 100` on the 60-ms Gaussian-window
+/// magnitude spectrum |X[k]|, bins k·Δf, the smoothed F0 and the LPC formants), rules as its
+/// published source has them:
 ///
-/// - HNR (HarmonicsToNoiseRatioACFLogdB): the autocorrelation r of the frame, the inverse
-///   transform of its power spectrum; of its local maxima (r[τ] > r[τ−1], r[τ] ≥ r[τ+1]) between
-///   half and one and a half periods (T = f_s/F0 samples) the one nearest T;
-///   10·lg(r[τ]/(r[0] − r[τ])) dB. openSMILE picks another lag in some frames of creak and speech
-///   (1–8 % of their voiced frames); where r[τ] is not positive the frame has no value here.
-/// - H1–H2 (HarmonicDifferenceLogRelH1-H2): the level of a harmonic is the magnitude at the
-///   local maximum reached by climbing from the bin nearest h·F0, refined by a parabola through
-///   it and its neighbours, 20·lg; openSMILE's "H1" is the harmonic at 2·F0 and "H2" the one at
-///   3·F0 (its numbering), so the value is level(2F0) − level(3F0), dB.
-/// - Formant amplitude (FormantAmplitudeByMaxHarmonicLogRelF0): of the harmonics h·F0,
-///   h = 1…100, found as above, those whose refined peak lies within ±20 % of the formant
-///   frequency; the highest refined magnitude, in dB relative to the magnitude of the bin the
-///   climb from F0 ends on (unrefined). openSMILE's option text speaks of half a bandwidth either
-///   side; its output follows ±20 % of the frequency (88–89 % of the frames exactly, the
-///   bandwidth rule 39 %). No harmonic in the range (or no formant): no value.
-/// - H1–A3 (HarmonicDifferenceLogRelH1-A3): level(2F0) − A3, dB, A3 the third formant's
-///   amplitude found so; without A3, level(2F0) relative to the F0 bin minus 201, at least −201
-///   (openSMILE's floor).
+/// - HNR (HarmonicsToNoiseRatioACFLogdB): the autocorrelation a = |inverse transform of |X|²| over
+///   lags 0…N/2; from lag ⌊f_s/F0⌋ the nearest strict local maximum τ (a lower one first at equal
+///   distance; the first and last lags count when above their one neighbour);
+///   10·lg(a[τ]/(a[0] − a[τ])), the ratio held within 1e-9…1e11 (1e11 when a[0] = a[τ]); no value
+///   when τ is 0.
+/// - Harmonics h = 1…100 at h·F0: the bin nearest h·F0 (counted from the previous harmonic's bin)
+///   if it is a strict local maximum of |X|, else the nearest one between the bins nearest
+///   (h − ½)·F0 and (h + ½)·F0, searching above before below; a harmonic whose peak lies below the
+///   bin nearest F0/2 or at the last bin has none. Its level: the vertex of the parabola through
+///   the peak and its neighbours, 20·lg relative to |X| at the first harmonic's peak (−200 at
+///   least; −200 without a vertex above 0); every level −201 when the first harmonic has none; a
+///   harmonic on the same peak as the one before it is dropped (level −201).
+/// - H1–H2 (HarmonicDifferenceLogRelH1-H2): level(2nd harmonic) − level(3rd) (openSMILE counts from
+///   0, so its "H1" is 2·F0), within ±201 dB.
+/// - Formant amplitude (FormantAmplitudeByMaxHarmonicLogRelF0): of the harmonics whose vertex lies
+///   within 0.8…1.2 times the formant frequency, the level of the one with the largest |X| at its
+///   peak; 0 where none does.
+/// - H1–A3 (HarmonicDifferenceLogRelH1-A3): level(2nd harmonic) − A3, A3 the third formant's
+///   amplitude; without one, level(2nd) − 201; within ±201 dB.
 struct OpenSmileHarmonics: Sendable {
     let fft: FFT
     let binHz: Double
     let sampleRateHz: Double
 
-    init(fft: FFT, binHz: Double, sampleRateHz: Double) {
-        (self.fft, self.binHz, self.sampleRateHz) = (fft, binHz, sampleRateHz)
-    }
-
-    /// Working space of ``harmonicsToNoise(power:f0Hz:scratch:)``, reused from frame to frame.
-    struct Scratch {
-        var spectrum: [Double] = [], r: [Double] = []
-    }
-
-    /// HNR, dB, of a frame with power spectrum `power` (`fft.realBins` values) and F0 `f0Hz`;
-    /// nil when no lag qualifies.
-    func harmonicsToNoise(power: [Double], f0Hz: Double, scratch: inout Scratch) -> Double? {
-        let period = sampleRateHz / f0Hz
-        guard period.isFinite, period > 2 else { return nil }
-        if scratch.r.count != fft.size {
-            scratch.spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
-            scratch.r = [Double](repeating: 0, count: fft.size)
-        }
-        for k in 0..<fft.realBins { scratch.spectrum[2 * k] = power[k] }
-        scratch.spectrum.withUnsafeBufferPointer { s in scratch.r.withUnsafeMutableBufferPointer { fft.inverse(s, into: $0) } }
-        let r = scratch.r
-        let last = min(fft.size / 2, Int(1.5 * period))
-        var best: Int? = nil
-        var lag = max(1, Int(0.5 * period))
-        while lag < last {
-            if r[lag] > r[lag - 1], r[lag] >= r[lag + 1], best.map({ abs(Double(lag) - period) < abs(Double($0) - period) }) ?? true { best = lag }
-            lag += 1
-        }
-        guard let tau = best, r[tau] > 0, r[0] > r[tau] else { return nil }
-        return 10 * log10(r[tau] / (r[0] - r[tau]))
-    }
-
-    /// The spectral peak a climb from the bin nearest `frequencyHz` ends on (the climb compares
-    /// powers): the magnitude of that bin, and the vertex of the parabola through the magnitudes
-    /// of it and its neighbours (magnitude, frequency in Hz); nil when the bin lies outside the
-    /// spectrum's inner bins.
-    func peak(_ power: [Double], at frequencyHz: Double) -> (bin: Double, magnitude: Double, frequencyHz: Double)? {
-        guard let start = Int(checking: frequencyHz / binHz + 0.5, rounding: .down, in: 1...(power.count - 2)) else { return nil }
-        var k = start
-        while true {
-            if k + 1 < power.count - 1, power[k + 1] > power[k], power[k + 1] >= power[k - 1] { k += 1 } else if k > 1, power[k - 1] > power[k] { k -= 1 } else { break }
-        }
-        let a = power[k - 1].squareRoot(), b = power[k].squareRoot(), c = power[k + 1].squareRoot(), curvature = a - 2 * b + c
-        guard curvature != 0 else { return (b, b, Double(k) * binHz) }
-        let offset = 0.5 * (a - c) / curvature
-        return (b, b - 0.25 * (a - c) * offset, (Double(k) + offset) * binHz)
-    }
-
-    /// Harmonics searched for each formant amplitude (openSMILE's nHarmonics, F0 included).
+    /// Harmonics searched (openSMILE's nHarmonics, F0 included).
     static let harmonicCount = 100
     /// The formant amplitudes' range: the formant frequency ± this share of it.
     static let formantRange = 0.2
     /// openSMILE's floor of logarithmic values, dB.
     static let floorDb = -201.0
 
-    /// From one search of the harmonics h·F0, h = 1…100, of the power spectrum `power` of a frame
-    /// with F0 `f0Hz`: H1–H2 = level(2F0) − level(3F0), dB (nil when 3·F0 lies beyond the spectrum
-    /// or a level is not positive); the amplitudes of the formants at `formantsHz` (0 for none)
-    /// relative to F0, dB (nil where no harmonic lies within range); and H1–A3, dB, A3 being the
-    /// amplitude of the third. `peaks` is working space.
-    func harmonicDifferences(power: [Double], f0Hz: Double, formantsHz: [Double], peaks: inout [(bin: Double, magnitude: Double, frequencyHz: Double)])
-        -> (h1MinusH2Db: Double?, amplitudesDb: [Double?], h1MinusA3Db: Double?) {
-        peaks.removeAll(keepingCapacity: true)
-        for h in 1...Self.harmonicCount {
-            guard let p = peak(power, at: Double(h) * f0Hz) else { break }
-            peaks.append(p)
+    init(fft: FFT, binHz: Double, sampleRateHz: Double) {
+        (self.fft, self.binHz, self.sampleRateHz) = (fft, binHz, sampleRateHz)
+    }
+
+    /// One harmonic's peak: its bin, |X| there, its parabola's vertex (frequency, Hz, and
+    /// magnitude; 0 without a peak) and its level relative to the first harmonic, dB.
+    struct Harmonic: Sendable {
+        var bin = 0
+        var magnitude = 0.0, frequencyHz = 0.0, vertexMagnitude = 0.0, levelDb = OpenSmileHarmonics.floorDb
+    }
+
+    /// Working space reused from frame to frame.
+    struct Scratch {
+        var spectrum: [Double] = [], r: [Double] = [], magnitude: [Double] = []
+        var harmonics: [Harmonic] = []
+    }
+
+    /// Whether x[n] is a strict local maximum (the first and last values against their one neighbour).
+    static func isPeak(_ x: [Double], _ n: Int) -> Bool {
+        guard n >= 0, n < x.count else { return false }
+        if n + 1 < x.count { return n > 0 ? x[n] > x[n - 1] && x[n] > x[n + 1] : x[0] > x[1] }
+        return n > 0 && x[n] > x[n - 1]
+    }
+
+    /// HNR, dB, of a frame with power spectrum `power` (`fft.realBins` values) and F0 `f0Hz`;
+    /// nil when the lag found is 0 or F0 gives no lag.
+    func harmonicsToNoise(power: [Double], f0Hz: Double, scratch: inout Scratch) -> Double? {
+        let bins = fft.realBins
+        guard let start = Int(checking: sampleRateHz / Double(Float(f0Hz)), rounding: .down, in: 1...(1 << 30)) else { return nil }
+        if scratch.r.count != fft.size {
+            scratch.spectrum = [Double](repeating: 0, count: 2 * bins)
+            scratch.r = [Double](repeating: 0, count: fft.size)
         }
-        let h1MinusH2 = peaks.count > 2 && peaks[1].magnitude > 0 && peaks[2].magnitude > 0
-            ? 20 * log10(peaks[1].magnitude) - 20 * log10(peaks[2].magnitude) : nil
-        guard let fundamental = peaks.first?.bin, fundamental > 0 else { return (h1MinusH2, formantsHz.map { _ in nil }, nil) }
-        let amplitudes: [Double?] = formantsHz.map { formant in
-            guard formant > 0 else { return nil }
-            let low = (1 - Self.formantRange) * formant, high = (1 + Self.formantRange) * formant
-            var highest: Double? = nil
-            for p in peaks where p.frequencyHz >= low && p.frequencyHz <= high { highest = max(highest ?? -.infinity, p.magnitude) }
-            return highest.flatMap { $0 > 0 ? 20 * log10($0 / fundamental) : nil }
+        for k in 0..<bins { scratch.spectrum[2 * k] = power[k] }
+        scratch.spectrum.withUnsafeBufferPointer { s in scratch.r.withUnsafeMutableBufferPointer { fft.inverse(s, into: $0) } }
+        var a = Array(scratch.r.prefix(bins))
+        for k in a.indices { a[k] = abs(a[k]) }
+        let tau = Self.closestPeak(a, from: min(start, bins - 1))
+        guard tau > 0 else { return nil }
+        let difference = a[0] - a[tau]
+        let ratio = difference == 0 ? 1e11 : min(max(a[tau] / difference, 1e-9), 1e11)
+        return 10 * log10(ratio)
+    }
+
+    /// The strict local maximum of `x` nearest `index` (the lower first at equal distance), or an
+    /// end of `x` when there is none (openSMILE's getClosestPeak).
+    static func closestPeak(_ x: [Double], from index: Int) -> Int {
+        if isPeak(x, index) { return index }
+        let n = x.count
+        var o = 1
+        while index - o > 0 || index + o < n - 1 {
+            if index - o > 0, isPeak(x, index - o) { return index - o }
+            if index + o < n - 1, isPeak(x, index + o) { return index + o }
+            o += 1
         }
-        guard peaks.count > 1, peaks[1].magnitude > 0 else { return (h1MinusH2, amplitudes, nil) }
-        let h1 = 20 * log10(peaks[1].magnitude / fundamental)
-        let a3 = formantsHz.count >= 3 ? amplitudes[2] : nil
-        return (h1MinusH2, amplitudes, a3.map { h1 - $0 } ?? max(Self.floorDb, h1 + Self.floorDb))
+        switch (x[0] > x[index], x[n - 1] > x[index]) {
+        case (true, false): return 0
+        case (false, true): return n - 1
+        case (true, true): return index < n / 2 ? 0 : n - 1
+        case (false, false): return index
+        }
+    }
+
+    /// The bin whose frequency is nearest `frequencyHz`, searched from `start` (the upper one at
+    /// equal distance); 0 beyond the last bin.
+    func nearestBin(_ frequencyHz: Double, from start: Int) -> Int {
+        var b = max(start, 1)
+        let count = fft.realBins
+        while b < count {
+            let f = Double(b) * binHz
+            if f > frequencyHz { return f - frequencyHz > frequencyHz - Double(b - 1) * binHz ? b - 1 : b }
+            b += 1
+        }
+        return 0
+    }
+
+    /// The 100 harmonics of F0 `f0Hz` in the magnitude spectrum `m` into `harmonics`.
+    func harmonics(_ m: [Double], f0Hz: Double, into harmonics: inout [Harmonic]) {
+        let f0 = Float(f0Hz)
+        harmonics.removeAll(keepingCapacity: true)
+        var last = nearestBin(Double(0.5 * f0), from: 1)
+        let first = nearestBin(Double(0.5 * f0), from: last)
+        for i in 0..<Self.harmonicCount {
+            let candidate = nearestBin(Double(Float(i + 1) * f0), from: last)
+            var peak: Int? = Self.isPeak(m, candidate) ? candidate : nil
+            if peak == nil {
+                let lower = nearestBin(Double((Float(i) + 0.5) * f0), from: last), upper = nearestBin(Double((Float(i) + 1.5) * f0), from: candidate)
+                var left = candidate - 1, right = candidate + 1
+                search: while left >= lower || right <= upper {
+                    if right <= upper {
+                        if Self.isPeak(m, right) { peak = right; break search }
+                        right += 1
+                    }
+                    if left >= lower {
+                        if Self.isPeak(m, left) { peak = left; break search }
+                        left -= 1
+                    }
+                }
+            }
+            var harmonic = Harmonic(bin: candidate)
+            if let p = peak, p >= max(first, 1), p < m.count - 1 {
+                // A strict maximum: the parabola's curvature is negative.
+                let (a, b, c) = (m[p - 1], m[p], m[p + 1])
+                let curvature = a - 2 * b + c, slope = (c - a) / 2, offset = -slope / curvature
+                harmonic = Harmonic(bin: p, magnitude: b, frequencyHz: Double(Float((Double(p) + offset) * binHz)), vertexMagnitude: b + slope * offset / 2)
+            }
+            harmonics.append(harmonic)
+            last = candidate
+        }
+        // Levels relative to the first harmonic's peak magnitude; repeated peaks dropped.
+        let reference = harmonics[0].magnitude
+        harmonics[0].levelDb = 0
+        for i in harmonics.indices.dropFirst() {
+            let vertex = harmonics[i].vertexMagnitude
+            if reference != 0 { harmonics[i].levelDb = vertex > 0 ? max(-200, 20 * (log10(vertex) - log10(reference))) : -200 }
+            if harmonics[i].bin == harmonics[i - 1].bin { harmonics[i] = Harmonic() }
+        }
+    }
+
+    /// H1–H2, the amplitudes of the formants at `formantsHz` (0 for none) and H1–A3, dB, from the
+    /// harmonics of a frame with magnitude spectrum `m` and F0 `f0Hz`.
+    func harmonicDifferences(_ m: [Double], f0Hz: Double, formantsHz: [Double], scratch: inout Scratch)
+        -> (h1MinusH2Db: Double, amplitudesDb: [Double], h1MinusA3Db: Double) {
+        harmonics(m, f0Hz: f0Hz, into: &scratch.harmonics)
+        let h = scratch.harmonics
+        func clamped(_ x: Double) -> Double { min(max(x, Self.floorDb), -Self.floorDb) }
+        let strongest: [Int?] = formantsHz.map { formant in
+            let low = Double(Float(1 - Self.formantRange) * Float(formant)), high = Double(Float(1 + Self.formantRange) * Float(formant))
+            var best: Int? = nil, largest = 0.0
+            for (k, harmonic) in h.enumerated() where harmonic.frequencyHz >= low && harmonic.frequencyHz <= high && harmonic.magnitude > largest {
+                (best, largest) = (k, harmonic.magnitude)
+            }
+            return best
+        }
+        let a3 = strongest.count >= 3 ? strongest[2] : nil
+        return (clamped(h[1].levelDb - h[2].levelDb), strongest.map { $0.map { h[$0].levelDb } ?? 0 },
+                clamped(h[1].levelDb - (a3.map { h[$0].levelDb } ?? -Self.floorDb)))
     }
 }
