@@ -19,6 +19,8 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 9 (voice): the egemapsv02 set's jitterLocal and shimmerLocaldB (all 88 functionals).
     /// 10 (voice): its pitch candidates in openSMILE's slots and its Viterbi smoother's own costs.
     /// 11 (voice): its HNR, harmonic differences and formant amplitudes by cHarmonics' own rules.
+    /// 12 (voice): its Peaks2 extrema by cFunctionalPeaks2's rules; the pitch-rate functionals
+    /// over the frames the pitch smoother had decided when the recording ended.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -27,7 +29,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 4 (gait), 3 (balance): mhealthtools' walk and balance features (set `mhealthtools`).
     public var version: String {
         switch self {
-        case .voice: "11"
+        case .voice: "12"
         case .gait: "4"
         case .tapping, .balance: "3"
         case .spl, .audiometry: "2"

@@ -134,6 +134,9 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         /// The voicing of the chosen candidate (the first candidate's when unvoiced), 0 in gated
         /// frames ("voicingFinalUnclipped").
         var voicing: [Double] = []
+        /// The frames the smoother had decided when the recording ended (the rest it decides at
+        /// the end, from the cheapest path).
+        var decidedFrames = 0
     }
 
     /// The harmonic measures of every 60-ms frame (``OpenSmileHarmonics``), dB, as openSMILE
@@ -195,6 +198,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         let path = OpenSmilePitchViterbi.path(track.candidates)
         track.frequencyHz = zip(path.frequencyHz, loud).map { $1 ? $0 : 0 }
         track.voicing = zip(path.voicing, loud).map { $1 ? $0 : 0 }
+        track.decidedFrames = path.decided
         return track
     }
 

@@ -8,9 +8,9 @@ import Glibc
 ///   20-ms frame i (both start at i·10 ms). A descriptor "V" keeps its value in voiced frames and
 ///   is 0 elsewhere, "UV" the reverse; each contour is smoothed by ``OpenSmileFunctionals/smoothedNonZero(_:)``
 ///   and its functionals take its non-zero values only.
-/// - The functionals see the frames before the last one, or the last two when the recording ends
-///   voiced: openSMILE's pitch smoother emits its final, undecided frames after the functionals
-///   have run (how many depends on where its paths last converged; one or two on the corpus).
+/// - The functionals see the frames the pitch smoother had decided when the recording ended
+///   (``OpenSmilePitchViterbi``): openSMILE's smoother emits the rest, decided from its cheapest
+///   path at the end, after the functionals have run.
 /// - Segments are the runs of voiced (non-zero) and unvoiced (zero) frames of the smoothed F0 over
 ///   those frames; a run of k frames counts (k − 1)·10 ms; VoicedSegmentsPerSec divides the number
 ///   of voiced runs by the frames' duration. Means and population standard deviations are 0
@@ -59,7 +59,7 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
          perturbation: OpenSmilePitchJitter, periodSeconds: Double = 0.010) {
         typealias F = OpenSmileFunctionals
         let n = min(pitch.frequencyHz.count, descriptors.loudness.count)
-        let seen = n - (n > 0 && pitch.frequencyHz[n - 1] > 0 ? 2 : 1)
+        let seen = min(n, pitch.decidedFrames)
         guard seen > 0 else { return }
         let semitones = pitch.frequencyHz.prefix(n).map(EGeMAPSv02Analysis.semitones)
         let voiced = semitones.map { $0 > 0 }

@@ -1,24 +1,20 @@
 /// openSMILE 2.6.0's peak functional "Peaks2" with eGeMAPSv02's settings (relative threshold 0.1
-/// of the contour's range, slopes per second), as its output shows it: reconstructed by
-/// black-box comparison (the positions its debug output lists, and its slope statistics) on
-/// synthetic contours and on the loudness contours of the corpus
-/// (`Benchmarks/peers/opensmile_reference.py`; agreement in docs/accuracy.md).
+/// of the contour's range, slopes per second), rules as its published source has them
+/// (cFunctionalPeaks2; agreement with its output in docs/accuracy.md). With θ = 0.1·(max − min)
+/// and "small" meaning a difference below θ:
 ///
-/// Extrema are the strict local maxima and minima x[i−1] < x[i] > x[i+1] (and the reverse) at
-/// 2 ≤ i ≤ n − 3. They are kept in one pass, with θ = 0.1·(max − min):
-/// - the first is kept when it lies at least θ from x[0], or θ beyond the opposite extreme of
-///   the extrema before it (a maximum θ above the lowest value so far, a minimum θ below the
-///   highest);
-/// - a maximum after a kept minimum is kept when it rises θ above the previous extremum (a
-///   minimum); otherwise, when it exceeds the maximum kept before that minimum by 5 %, it
-///   replaces that maximum and the minimum is dropped; otherwise it is kept when it rises θ above
-///   the reference minimum (below);
-/// - a maximum after a kept maximum replaces it when 5 % higher, or when it rises θ above the
-///   previous extremum or the reference minimum;
-/// - a minimum after a kept maximum is kept when θ below it; after a kept minimum it replaces it
-///   when lower. A kept first minimum θ below x[0], and any minimum θ below the extremum before
-///   it, becomes the reference minimum (a kept or replaced maximum clears it);
-/// - a first kept minimum less than θ below x[0] is dropped at the end.
+/// 1. the extrema: strict local maxima and minima x[i−1] < x[i] > x[i+1] (and the reverse) at
+///    2 ≤ i ≤ n − 3, in order;
+/// 2. in one pass, each compared with the extremum before it in the full list of step 1 (x[0]
+///    for the first): a maximum a small step from it is dropped when also small above the last
+///    minimum kept so far (x[0] at first); otherwise, if more than 5 % above the last kept
+///    maximum (x[0] at first), that maximum is dropped and this one kept; otherwise kept only when
+///    a minimum came since the last maximum not dropped by the first rule; a maximum a large step
+///    from it is kept. A minimum a large step from it becomes the last minimum (none is dropped
+///    here);
+/// 3. a minimum less than θ below the maximum kept before it (x[0] at first) is dropped;
+/// 4. of consecutive maxima the highest stays (the earlier at equal height), of consecutive
+///    minima the lowest.
 ///
 /// Rising slopes run from x[0] (or a kept minimum) to the next kept maximum, falling slopes from
 /// a kept maximum (or x[0]) to the next kept minimum, as (later − earlier)/Δt for rises and
@@ -40,52 +36,52 @@ struct OpenSmilePeaks: Sendable, Hashable {
         let n = x.count
         guard n >= 5, let top = x.max(), let bottom = x.min() else { return [] }
         let theta = relativeThreshold * (top - bottom)
-        var kept: [(index: Int, isMaximum: Bool)] = []
-        var lowest = x[0], highest = x[0]
-        var previous: (value: Double, isMaximum: Bool)? = nil
-        var reference: Double? = nil
+        var list: [(index: Int, isMaximum: Bool)] = []
         for i in 2..<(n - 2) {
-            let isMaximum: Bool
-            if x[i - 1] < x[i], x[i] > x[i + 1] { isMaximum = true } else if x[i - 1] > x[i], x[i] < x[i + 1] { isMaximum = false } else { continue }
-            let v = x[i]
-            defer { previous = (v, isMaximum) }
-            guard let last = kept.last else {
-                let beyond = isMaximum ? v - lowest : highest - v
-                if abs(v - x[0]) >= theta || beyond >= theta {
-                    kept.append((i, isMaximum))
-                    reference = !isMaximum && x[0] - v >= theta ? v : nil
-                }
-                lowest = min(lowest, v); highest = max(highest, v)
-                continue
-            }
-            let lastValue = x[last.index]
-            if isMaximum {
-                let risesFromPrevious = previous.map { !$0.isMaximum && v - $0.value >= theta } ?? false
-                let risesFromReference = reference.map { v - $0 >= theta } ?? false
-                if !last.isMaximum {
-                    if risesFromPrevious {
-                        kept.append((i, true)); reference = nil
-                    } else if kept.count >= 2, v > 1.05 * x[kept[kept.count - 2].index] {
-                        kept.removeLast(); kept[kept.count - 1] = (i, true); reference = nil
-                    } else if risesFromReference {
-                        kept.append((i, true)); reference = nil
-                    }
-                } else if v > 1.05 * lastValue || risesFromPrevious || risesFromReference {
-                    kept[kept.count - 1] = (i, true); reference = nil
-                }
-            } else {
-                let falls = previous.map { $0.isMaximum && $0.value - v >= theta } ?? false
-                if last.isMaximum {
-                    if lastValue - v >= theta { kept.append((i, false)) }
-                    if falls { reference = v }
+            if x[i] > x[i - 1], x[i] > x[i + 1] { list.append((i, true)) } else if x[i] < x[i - 1], x[i] < x[i + 1] { list.append((i, false)) }
+        }
+        var kept = [Bool](repeating: true, count: list.count)
+        // Step 2: small steps.
+        var previous = x[0], lastMinimum = x[0], lastMaximum = x[0], lastMaximumAt: Int? = nil, minimumSince = false
+        for (k, extremum) in list.enumerated() {
+            let v = x[extremum.index]
+            defer { previous = v }
+            if extremum.isMaximum {
+                if abs(v - previous) >= theta {
+                    (lastMaximum, lastMaximumAt) = (v, k)
+                } else if v - lastMinimum < theta {
+                    kept[k] = false
+                    continue  // the flags stay
+                } else if v > lastMaximum * 1.05 {
+                    if let at = lastMaximumAt { kept[at] = false }
+                    (lastMaximum, lastMaximumAt) = (v, k)
+                } else if minimumSince {
+                    (lastMaximum, lastMaximumAt) = (v, k)
                 } else {
-                    if v < lastValue { kept[kept.count - 1] = (i, false) }
-                    if falls { reference = v }
+                    kept[k] = false
                 }
+                minimumSince = false
+            } else if abs(v - previous) >= theta {
+                lastMinimum = v
+                minimumSince = true
             }
         }
-        if let first = kept.first, !first.isMaximum, x[0] - x[first.index] < theta { kept.removeFirst() }
-        return kept
+        // Step 3: shallow minima.
+        var maximum = x[0]
+        for (k, extremum) in list.enumerated() where kept[k] {
+            if extremum.isMaximum { maximum = x[extremum.index] } else if maximum - x[extremum.index] < theta { kept[k] = false }
+        }
+        // Step 4: alternation.
+        var result: [(index: Int, isMaximum: Bool)] = []
+        for (k, extremum) in list.enumerated() where kept[k] {
+            guard let last = result.last, last.isMaximum == extremum.isMaximum else {
+                result.append(extremum)
+                continue
+            }
+            let v = x[extremum.index], w = x[last.index]
+            if extremum.isMaximum ? v > w : v < w { result[result.count - 1] = extremum }
+        }
+        return result
     }
 
     /// The functional of a contour sampled every `periodSeconds`; nil for an empty contour.

@@ -31,10 +31,11 @@ enum OpenSmilePitchViterbi {
         return f >= 600 ? 1.2 : 2
     }
 
-    /// The chosen frequency of each frame (0: unvoiced or an empty slot) and its voicing (the
-    /// chosen candidate's, 0 for an empty slot, the first slot's in an unvoiced frame).
-    static func path(_ frames: [[OpenSmileSubharmonicSummation.Candidate]]) -> (frequencyHz: [Double], voicing: [Double]) {
-        guard !frames.isEmpty else { return ([], []) }
+    /// The chosen frequency of each frame (0: unvoiced or an empty slot), its voicing (the chosen
+    /// candidate's, 0 for an empty slot, the first slot's in an unvoiced frame), and how many
+    /// frames were decided before the last frame came (the rest are decided at the end).
+    static func path(_ frames: [[OpenSmileSubharmonicSummation.Candidate]]) -> (frequencyHz: [Double], voicing: [Double], decided: Int) {
+        guard !frames.isEmpty else { return ([], [], 0) }
         let states = slots + 1, unvoiced = slots
         // Each frame's slots as openSMILE holds them (single precision), frequency and voicing.
         var frequency = [Double](repeating: 0, count: frames.count * slots), voicing = frequency
@@ -98,7 +99,7 @@ enum OpenSmilePitchViterbi {
                 }
             }
         }
-        let last = cheapest()
+        let settled = decided.count, last = cheapest()
         while decided.count < frames.count { decided.append(paths[last * bufferLength + decided.count % bufferLength]) }
         var chosen = [Double](repeating: 0, count: frames.count), chosenVoicing = chosen
         for (t, state) in decided.enumerated() {
@@ -110,6 +111,6 @@ enum OpenSmilePitchViterbi {
                 chosenVoicing[t] = frame.first?.voicing ?? 0
             }
         }
-        return (chosen, chosenVoicing)
+        return (chosen, chosenVoicing, settled)
     }
 }
