@@ -50,7 +50,7 @@ struct OpenSmileHarmonics: Sendable {
 
     /// Working space reused from frame to frame.
     struct Scratch {
-        var spectrum: [Double] = [], r: [Double] = [], magnitude: [Double] = []
+        var spectrum: [Double] = [], r: [Double] = [], acf: [Double] = []
         var harmonics: [Harmonic] = []
     }
 
@@ -72,8 +72,9 @@ struct OpenSmileHarmonics: Sendable {
         }
         for k in 0..<bins { scratch.spectrum[2 * k] = power[k] }
         scratch.spectrum.withUnsafeBufferPointer { s in scratch.r.withUnsafeMutableBufferPointer { fft.inverse(s, into: $0) } }
-        var a = Array(scratch.r.prefix(bins))
-        for k in a.indices { a[k] = abs(a[k]) }
+        if scratch.acf.count != bins { scratch.acf = [Double](repeating: 0, count: bins) }
+        for k in 0..<bins { scratch.acf[k] = abs(scratch.r[k]) }
+        let a = scratch.acf
         let tau = Self.closestPeak(a, from: min(start, bins - 1))
         guard tau > 0 else { return nil }
         let difference = a[0] - a[tau]
@@ -100,17 +101,19 @@ struct OpenSmileHarmonics: Sendable {
         }
     }
 
-    /// The bin whose frequency is nearest `frequencyHz`, searched from `start` (the upper one at
-    /// equal distance); 0 beyond the last bin.
+    /// Of the first bin at or after `start` (at least 1) above `frequencyHz` and the bin before
+    /// it, the one nearer (the upper at equal distance): the nearest bin to a frequency at or
+    /// above bin `start`; 0 when no bin lies above (openSMILE's freqToBin, without its scan).
     func nearestBin(_ frequencyHz: Double, from start: Int) -> Int {
-        var b = max(start, 1)
         let count = fft.realBins
-        while b < count {
-            let f = Double(b) * binHz
-            if f > frequencyHz { return f - frequencyHz > frequencyHz - Double(b - 1) * binHz ? b - 1 : b }
-            b += 1
-        }
-        return 0
+        guard frequencyHz < Double(count - 1) * binHz else { return 0 }
+        // The first bin above: from the quotient, corrected for its rounding.
+        var b = Int(max(0, frequencyHz) / binHz) + 1
+        while b > 1, Double(b - 1) * binHz > frequencyHz { b -= 1 }
+        while Double(b) * binHz <= frequencyHz { b += 1 }
+        b = max(b, start, 1)
+        let f = Double(b) * binHz
+        return f - frequencyHz > frequencyHz - Double(b - 1) * binHz ? b - 1 : b
     }
 
     /// The 100 harmonics of F0 `f0Hz` in the magnitude spectrum `m` into `harmonics`.
