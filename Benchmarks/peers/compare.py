@@ -677,7 +677,7 @@ def main():
                 return {"seconds": sum(r[0] for r in runs), "peakResidentMB": max(r[1] for r in runs), "check": sum(float(r[2]) for r in runs)}
             ours, theirs = alternated(ours_egemaps, opensmile_files)
             row(f"eGeMAPSv02 functionals, whole command per file: {label}", ours, theirs, "openSMILE 2.6.0 (opensmile process_file)",
-                "≥ 4×", lambda r, o: r >= 4, "the check values differ where the pitch paths part (README, eGeMAPSv02 against openSMILE)")
+                "≥ 4×", lambda r, o: r >= 4, "check: loudness_sma3_amean summed over the files")
     # MFCC 0–19 with Δ and ΔΔ and their statistics, in process on both sides (decoding included).
     if wanted("mfcc") and everything.exists():
         for label, paths in ((f"{len(voices)} real vowels", voices), (f"{len(generated)} 10-s 44.1-kHz vowels", generated)):

@@ -9,7 +9,9 @@ Files: channel 0, quantised as the package does before openSMILE sees it (x·327
 quantised samples as little-endian float64, v/32768, as a 16-bit file reads) and prints one JSON
 line: {"file", "samples", "rateHz", "lld": {name: [value per 10-ms frame]}, "functionals":
 {openSMILE name: value}, "descriptors": {openSMILE name: [value per 10-ms frame]}, "descriptorNames":
-[its column order]} (the last two its low-level-descriptor output, after smoothing). The frame values are the configuration's own data-memory levels before
+[its column order], "fileSamples", "fileFunctionals"} (descriptors and descriptorNames its
+low-level-descriptor output, after smoothing; fileSamples N.file.f64, the file's own channel 0
+unquantised, as a float WAV holds it, and fileFunctionals openSMILE's functionals of those). The frame values are the configuration's own data-memory levels before
 smoothing, read through a configuration that includes eGeMAPSv02's component files unchanged and
 sinks the level asked for.
 
@@ -83,7 +85,13 @@ def analyse(path, index, folder, config):
     functionals = smile.process_signal(quantised.astype(np.float32), rate).iloc[0].to_dict()
     smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.LowLevelDescriptors)
     descriptors = smile.process_signal(quantised.astype(np.float32), rate)
+    # The file's own samples (float WAVs unquantised) and openSMILE's functionals of the file.
+    unquantised = os.path.join(folder, "%d.file.f64" % index)
+    np.ascontiguousarray(x[:, 0], dtype="<f8").tofile(unquantised)
+    smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.Functionals)
+    of_file = smile.process_signal(x[:, 0].astype(np.float32), rate).iloc[0].to_dict()
     return {"file": path, "samples": raw, "rateHz": rate, "lld": lld, "functionals": {k: float(v) for k, v in functionals.items()},
+            "fileSamples": unquantised, "fileFunctionals": {k: float(v) for k, v in of_file.items()},
             "descriptors": {k: descriptors[k].astype(np.float64).tolist() for k in descriptors.columns}, "descriptorNames": list(descriptors.columns)}
 
 

@@ -18,6 +18,9 @@ import TestSupport
         /// openSMILE's low-level-descriptor output (smoothed), by its column names.
         var descriptors: [String: [Double]]
         var descriptorNames: [String]
+        /// The file's own channel 0 (float WAVs unquantised) and openSMILE's functionals of it.
+        var fileSamples: String
+        var fileFunctionals: [String: Double]
     }
     struct ContourReference: Decodable {
         var contour: [Double]
@@ -137,6 +140,18 @@ extension EGeMAPSv02PeerTests {
                 let d = Self.difference(a, theirs, floor: 1e-3)
                 worst[functional] = max(worst[functional] ?? 0, d)
                 #expect(d <= 1e-4, "\(name) \(functional): \(a) against \(theirs)")
+            }
+        }
+        // The files as they are (the real voices are 32-bit float WAVs with full-scale samples,
+        // which openSMILE's 16-bit conversion wraps): the same functionals.
+        for reference in references {
+            let name = URL(fileURLWithPath: reference.file).lastPathComponent
+            let data = try Data(contentsOf: URL(fileURLWithPath: reference.fileSamples))
+            let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+            let all = Self.named(EGeMAPSv02Analysis().features(samples, sampleRateHz: reference.rateHz))
+            for functional in Self.frameNames {
+                let a = try #require(all[functional] ?? nil, "\(name) \(functional)"), theirs = try #require(reference.fileFunctionals[functional])
+                #expect(Self.difference(a, theirs, floor: 1e-3) <= 1e-4, "\(name), the file's own samples: \(functional) \(a) against \(theirs)")
             }
         }
         print("eGeMAPSv02 frame functionals: \(references.count) files; worst difference \(worst.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")

@@ -86,3 +86,17 @@ extension EGeMAPSv02PitchTests {
         }
     }
 }
+
+extension EGeMAPSv02PitchTests {
+    @Test("samples as openSMILE is given them: truncated to 16 bits, wrapping beyond (+1 → −1, 1.5 → −0.5, −1.5 → 0.5); 16-bit values unchanged; non-finite or beyond a finite 16-bit value 0")
+    func openSmileSamples() {
+        let x: [Double] = [1, -1, 0.5 + 1e-9, -0.5 - 1e-9, 1.5, -1.5, 1234.0 / 32768, -1234.0 / 32768, .nan, .infinity, -.infinity, 1e308, -1e308, 3e300, 0x1p-20]
+        let y = EGeMAPSv02Analysis.openSmileSamples(x)
+        let expected: [Double] = [-1, -1, 0.5, -0.5, -0.5, 0.5, 1234.0 / 32768, -1234.0 / 32768]
+        #expect(Array(y[0..<8]) == expected)
+        #expect(Array(y[8..<13]) == [0, 0, 0, 0, 0])
+        let wrapped = y[13] * 32768
+        #expect(wrapped >= -32768 && wrapped < 32768 && wrapped.rounded() == wrapped, "\(y[13])")
+        #expect(y[14] == 0)
+    }
+}

@@ -13,8 +13,8 @@ import SignalProcessing
 /// samples, the first starting at sample 0 and the last ending inside the recording, zero-padded
 /// to a power of two — loudness, alpha ratio, Hammarberg index, the spectral slopes 0–500 and
 /// 500–1500 Hz, spectral flux and MFCC 1–4 — and the frame energies behind the equivalent sound
-/// level. Samples are taken as openSMILE reads 16-bit PCM, v/32767 (full-scale values times
-/// 32768/32767).
+/// level. Samples are taken as openSMILE takes them (``openSmileSamples(_:)``): 16-bit values
+/// read as v/32767.
 public struct EGeMAPSv02Analysis: Sendable, Hashable {
     public init() {}
 
@@ -27,7 +27,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     /// The functionals and the smoothed frame-level descriptors they are taken of
     /// (``EGeMAPSv02LowLevelDescriptors``) of `samples` at `sampleRateHz`, as ``features(_:sampleRateHz:)``.
     public func analyze(_ samples: [Double], sampleRateHz: Double) -> (features: EGeMAPSv02Features, lowLevelDescriptors: EGeMAPSv02LowLevelDescriptors) {
-        let samples = samples.withUnsafeBufferPointer(Statistics.allFinite) ? samples : samples.map { $0.isFinite ? $0 : 0 }
+        let samples = Self.openSmileSamples(samples)
         let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
         let track = pitch(samples, sampleRateHz: sampleRateHz)
         let harmonics = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
@@ -39,6 +39,24 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         let features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors),
                                           EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics, perturbation: perturbation))
         return (features, EGeMAPSv02LowLevelDescriptors(descriptors, pitch: track, harmonics: harmonics, perturbation: perturbation, step: step, sampleRateHz: sampleRateHz))
+    }
+
+    /// `samples` (full scale) as openSMILE 2.6.0 is given them through its Python package: each
+    /// truncated toward zero to a 16-bit value k = ⌊32768·x⌋ that wraps around beyond the 16-bit
+    /// range (a sample of exactly +1 becomes −32768, as openSMILE's conversion does), returned as
+    /// k/32768; the values of a 16-bit recording are unchanged, non-finite samples and those whose
+    /// 16-bit value is not finite count as 0. (Its output on a full-scale sample depends on that
+    /// wrap: 7–17 % more loudness in the frames around one.)
+    static func openSmileSamples(_ samples: [Double]) -> [Double] {
+        samples.map { x in
+            let k = (32768 * x).rounded(.towardZero)
+            guard k.isFinite else { return 0 }
+            guard k < 32768, k >= -32768 else {
+                let wrapped = fmod(fmod(k + 32768, 65536) + 65536, 65536) - 32768
+                return wrapped / 32768
+            }
+            return k / 32768
+        }
     }
 
     /// F0 in semitones above 27.5 Hz, 12·log₂(F0/27.5), at least 1 (a voiced frame is never 0, the
