@@ -107,8 +107,8 @@ struct OpenSmileHarmonics: Sendable {
     func nearestBin(_ frequencyHz: Double, from start: Int) -> Int {
         let count = fft.realBins
         guard frequencyHz < Double(count - 1) * binHz else { return 0 }
-        // The first bin above: from the quotient, corrected for its rounding.
-        var b = Int(max(0, frequencyHz) / binHz) + 1
+        // The first bin above: from the quotient (below count − 1 by the guard), corrected for its rounding.
+        guard var b = Int(checking: max(0, frequencyHz) / binHz, rounding: .down, in: 0...count).map({ $0 + 1 }) else { return 0 }
         while b > 1, Double(b - 1) * binHz > frequencyHz { b -= 1 }
         while Double(b) * binHz <= frequencyHz { b += 1 }
         b = max(b, start, 1)
@@ -141,10 +141,8 @@ struct OpenSmileHarmonics: Sendable {
             }
             var harmonic = Harmonic(bin: candidate)
             if let p = peak, p >= max(first, 1), p < m.count - 1 {
-                // A strict maximum: the parabola's curvature is negative.
-                let (a, b, c) = (m[p - 1], m[p], m[p + 1])
-                let curvature = a - 2 * b + c, slope = (c - a) / 2, offset = -slope / curvature
-                harmonic = Harmonic(bin: p, magnitude: b, frequencyHz: Double(Float((Double(p) + offset) * binHz)), vertexMagnitude: b + slope * offset / 2)
+                let (offset, height) = parabolicPeak(m[p - 1], m[p], m[p + 1])
+                harmonic = Harmonic(bin: p, magnitude: m[p], frequencyHz: Double(Float((Double(p) + offset) * binHz)), vertexMagnitude: height)
             }
             harmonics.append(harmonic)
             last = candidate

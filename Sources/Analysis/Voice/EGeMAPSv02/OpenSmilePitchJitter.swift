@@ -90,10 +90,7 @@ struct OpenSmilePitchJitter: Sendable {
                     let periodStart = s
                     s += low + i
                     let a = Self.peakToPeak(frame, from: periodStart, count: low + i), b = Self.peakToPeak(frame, from: s, count: low + i)
-                    // The parabola through the peak and its neighbours (a strict maximum: curvature < 0).
-                    let (left, middle, right) = (correlations[i - 1], correlations[i], correlations[i + 1])
-                    let curvature = left - 2 * middle + right, slope = (right - left) / 2
-                    let offset = -slope / curvature, peak = middle + slope * offset / 2
+                    let (offset, peak) = parabolicPeak(correlations[i - 1], correlations[i], correlations[i + 1])
                     if peak > OpenSmilePitchJitter.minimumCorrelation {
                         let period = abs(Double(low + i) + offset) / sampleRateHz
                         periods += 1

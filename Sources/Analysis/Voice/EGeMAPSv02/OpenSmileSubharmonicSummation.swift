@@ -64,11 +64,9 @@ struct OpenSmileSubharmonicSummation: Sendable {
             if peaks.count > Self.candidates { peaks.removeLast() }
         }
         var kept: [Candidate] = peaks.compactMap { j in
-            let a = s[j - 1], b = s[j], c = s[j + 1]
-            let offset = 0.5 * (a - c) / (a - 2 * b + c)
+            let (offset, score) = parabolicPeak(s[j - 1], s[j], s[j + 1])
             let frequency = spectrum.frequency(atPoint: Double(j) + offset)
             guard frequency >= Self.lowestHz, frequency <= Self.highestHz else { return nil }
-            let score = b - 0.25 * (a - c) * offset
             return Candidate(frequencyHz: frequency, score: score, voicing: score > 0 && score > mean ? 1 - mean / score : 0)
         }
         if let best = kept.indices.max(by: { kept[$0].score < kept[$1].score }) { kept.swapAt(0, best) }
