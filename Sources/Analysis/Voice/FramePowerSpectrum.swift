@@ -44,19 +44,15 @@ struct FramePowerSpectrum {
                     for j in 0..<first { input[j] = 0 }
                     if !inside.isEmpty {
                         // samples[start + j] for j in `inside`, all within `samples`.
-                        let source = samples.baseAddress! + start
-                        for j in inside { input[j] = source[j] * window[j] }
+                        let j = inside.lowerBound
+                        FrameSpectra.window(samples.baseAddress! + (start + j), by: window.baseAddress! + j, into: input.baseAddress! + j, count: inside.count)
                     }
                     for j in inside.upperBound..<length { input[j] = 0 }
                 }
             }
             output.withUnsafeMutableBufferPointer { output in
                 fft.forward(UnsafeBufferPointer(input), into: output)
-                var value = power
-                for k in 0..<bins {
-                    value.pointee = output[2 * k] * output[2 * k] + output[2 * k + 1] * output[2 * k + 1]
-                    value += stride
-                }
+                FrameSpectra.power(output.baseAddress!, bins: bins, into: power, stride: stride)
             }
         }
     }

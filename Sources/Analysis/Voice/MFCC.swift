@@ -50,43 +50,27 @@ public struct MFCCAnalysis: Sendable, Hashable {
     /// Frames of `samples` at `sampleRateHz`: 1 + ⌊count / hop⌋.
     func analyze(_ samples: [Double], sampleRateHz: Double) -> Result {
         let bins = fftSize / 2 + 1
-        let weights = melWeights(sampleRateHz: sampleRateHz)
-        // Each band's non-zero bins (a triangle: one run).
-        let spans = (0..<melBands).map { band -> Range<Int> in
-            let row = weights[band * bins..<(band + 1) * bins]
-            guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else { return 0..<0 }
-            return first - band * bins..<last - band * bins + 1
-        }
+        let bank = BandWeights(weights: melWeights(sampleRateHz: sampleRateHz), bands: melBands, bins: bins)
         let frameCount = 1 + samples.count / hop
         guard var spectrum = FramePowerSpectrum(length: fftSize, window: Self.periodicHann(fftSize), sampleRateHz: sampleRateHz, size: fftSize) else {
             return Result(frameCount: 0, coefficients: [])
         }
         var energies = [Double](repeating: 0, count: frameCount * melBands)
-        // Four frames' spectra side by side, one lane each: each band's sum runs over the bins in
-        // the same order as one frame's alone (the same bits), four frames per instruction.
-        var frames4 = [SIMD4<Double>](repeating: .zero, count: bins)
-        for block in stride(from: 0, to: frameCount, by: 4) {
-            let count = min(4, frameCount - block)
-            frames4.withUnsafeMutableBufferPointer { frames4 in
-                frames4.baseAddress!.withMemoryRebound(to: Double.self, capacity: 4 * bins) { values in
-                    for lane in 0..<count {
-                        // Sample j of frame i = block + lane is samples[i·hop + j − N/2] (zero
-                        // outside), its power spectrum into lane `lane`: every fourth value.
-                        spectrum.power(samples, from: (block + lane) * hop - fftSize / 2, into: values + lane, stride: 4)
-                    }
+        // Eight frames' spectra side by side, one lane each: each band's sum runs over the bins in
+        // the same order as one frame's alone (the same bits), eight frames at once.
+        var lanes = [Double](repeating: 0, count: 8 * bins), sums = [Double](repeating: 0, count: 8 * melBands)
+        for block in stride(from: 0, to: frameCount, by: 8) {
+            let count = min(8, frameCount - block)
+            lanes.withUnsafeMutableBufferPointer { lanes in
+                for lane in 0..<count {
+                    // Sample j of frame i = block + lane is samples[i·hop + j − N/2] (zero
+                    // outside), its power spectrum into lane `lane`: every eighth value.
+                    spectrum.power(samples, from: (block + lane) * hop - fftSize / 2, into: lanes.baseAddress! + lane, stride: 8)
                 }
             }
-            frames4.withUnsafeBufferPointer { frames4 in
-                weights.withUnsafeBufferPointer { weights in
-                    energies.withUnsafeMutableBufferPointer { energies in
-                        for band in 0..<melBands {
-                            var sum = SIMD4<Double>.zero
-                            let row = band * bins
-                            for k in spans[band] { sum += frames4[k] * SIMD4(repeating: weights[row + k]) }
-                            for lane in 0..<count { energies[(block + lane) * melBands + band] = sum[lane] }
-                        }
-                    }
-                }
+            bank.sums(lanes, into: &sums)
+            for lane in 0..<count {
+                for band in 0..<melBands { energies[(block + lane) * melBands + band] = sums[8 * band + lane] }
             }
         }
         // power_to_db with its floor over the whole recording (lg through libmvec: within 4 ulp
@@ -99,28 +83,12 @@ public struct MFCCAnalysis: Sendable, Hashable {
             top = max(top, decibels[i])
         }
         for i in decibels.indices { decibels[i] = max(decibels[i], top - topDecibels) }
-        // The DCT four coefficients at a time, each lane one coefficient's sum over the bands in
-        // band order (the rows transposed, padded with zero rows to a multiple of four).
-        let dct = Self.orthonormalDCT(bands: melBands, kept: coefficientCount)
-        let lanes = (coefficientCount + 3) / 4
-        var columns = [SIMD4<Double>](repeating: .zero, count: lanes * melBands)
-        for k in 0..<coefficientCount {
-            for n in 0..<melBands { columns[(k / 4) * melBands + n][k % 4] = dct[k * melBands + n] }
-        }
-        var coefficients = [[Double]](repeating: [Double](repeating: 0, count: frameCount), count: coefficientCount)
-        decibels.withUnsafeBufferPointer { decibels in
-            columns.withUnsafeBufferPointer { columns in
-                for frame in 0..<frameCount {
-                    let bands = decibels.baseAddress! + frame * melBands
-                    for lane in 0..<lanes {
-                        let rows = columns.baseAddress! + lane * melBands
-                        var sum = SIMD4<Double>.zero
-                        for n in 0..<melBands { sum += SIMD4(repeating: bands[n]) * rows[n] }
-                        for l in 0..<min(4, coefficientCount - 4 * lane) { coefficients[4 * lane + l][frame] = sum[l] }
-                    }
-                }
-            }
-        }
+        // The DCT eight coefficients at a time, each one's sum over the bands in band order.
+        let dct = LaneMatrix(rows: coefficientCount, columns: melBands, Self.orthonormalDCT(bands: melBands, kept: coefficientCount))
+        let width = 8 * dct.groups
+        var transformed = [Double](repeating: 0, count: frameCount * width)
+        dct.apply(decibels, count: frameCount, into: &transformed)
+        let coefficients = (0..<coefficientCount).map { k in (0..<frameCount).map { transformed[$0 * width + k] } }
         return Result(frameCount: frameCount, coefficients: coefficients, delta: Self.savitzkyGolay(coefficients, order: 1),
                       deltaDelta: Self.savitzkyGolay(coefficients, order: 2))
     }

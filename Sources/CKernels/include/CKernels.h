@@ -141,6 +141,22 @@ int atk_sinc_resample4(const double *y, size_t n, const double *x, ptrdiff_t dep
  * places then undefined). */
 int atk_aberth(const double *monic, size_t n, double *re, double *im, int sweeps, double *scratch);
 
+/* Frames' spectra (spectra.c), each value rounded as the scalar expression, no fused multiply-add:
+ * the same bits on every instruction set.
+ * atk_windowed: out[j] = x[j]·w[j], j < n.
+ * atk_power: out[k·stride] = re² + im² of bin k < bins of a real transform's output, stored as
+ * (re, im) pairs.
+ * atk_band_sums: eight frames side by side, lanes[8k + l] the value of bin k in frame l; for each
+ * band b < bands, out[8b + l] = Σ weights[b·bins + k]·lanes[8k + l] over its bins k from
+ * spans[2b] to spans[2b + 1] − 1, in that order, from 0.
+ * atk_matrix_rows: for each of `count` frames of `length` values (frames[f·length + n]), out[f·8g'
+ * + 8g + l] (g' = groups) = Σ_n frames[f·length + n]·columns[(g·length + n)·8 + l] in n order from
+ * 0: row 8g + l of a matrix stored eight rows side by side per group. */
+void atk_windowed(const double *x, const double *w, double *out, size_t n);
+void atk_power(const double *spectrum, size_t bins, double *out, ptrdiff_t stride);
+void atk_band_sums(const double *lanes, const double *weights, size_t bins, const size_t *spans, size_t bands, double *out);
+void atk_matrix_rows(const double *frames, size_t count, size_t length, const double *columns, size_t groups, double *out);
+
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
 

@@ -1,0 +1,119 @@
+/* Frames' power spectra and what is summed from them: the windowed frame, |X|² of a real
+ * transform's bins, weighted band sums of eight frames side by side, and a transform matrix
+ * applied to each frame (CKernels.h: atk_windowed, atk_power, atk_band_sums, atk_matrix_rows). */
+#include "vectors.h"
+
+/* Each value must round exactly as the scalar loop it replaces (FramePowerSpectrum, MFCC): no
+ * fused multiply-add, every sum one chain in index order. */
+#pragma STDC FP_CONTRACT OFF
+
+INLINE v8 load8(const double *p) { v8 v; memcpy(&v, p, sizeof v); return v; }
+INLINE void store8(double *p, v8 v) { memcpy(p, &v, sizeof v); }
+INLINE v8 splat8(double x) { return (v8){x, x, x, x, x, x, x, x}; }
+
+INLINE void windowed_body(const double *x, const double *w, double *out, size_t n) {
+    for (size_t j = 0; j < n; j++) out[j] = x[j] * w[j];
+}
+
+INLINE void power_body(const double *spectrum, size_t bins, double *out, ptrdiff_t stride) {
+    size_t k = 0;
+    /* Eight bins at a time: their real and imaginary parts apart, squared, each pair added once. */
+    for (; k + 8 <= bins; k += 8) {
+        v8 a = load8(spectrum + 2 * k), b = load8(spectrum + 2 * k + 8);
+        v8 re = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+        v8 im = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+        v8 p = re * re + im * im;
+        for (int j = 0; j < 8; j++) out[(ptrdiff_t)(k + j) * stride] = p[j];
+    }
+    for (; k < bins; k++) out[(ptrdiff_t)k * stride] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+}
+
+/* Two bands at a time (two independent chains, each over its own bins in order), each lane a frame. */
+INLINE void band_sums_body(const double *lanes, const double *weights, size_t bins, const size_t *spans, size_t bands,
+                           double *out) {
+    size_t band = 0;
+    for (; band + 2 <= bands; band += 2) {
+        const double *w0 = weights + band * bins, *w1 = w0 + bins;
+        size_t a = spans[2 * band], c = spans[2 * band + 2];
+        size_t n0 = spans[2 * band + 1] - a, n1 = spans[2 * band + 3] - c, common = n0 < n1 ? n0 : n1;
+        v8 s0 = splat8(0), s1 = splat8(0);
+        size_t i = 0;
+        for (; i < common; i++) {
+            s0 = s0 + load8(lanes + 8 * (a + i)) * splat8(w0[a + i]);
+            s1 = s1 + load8(lanes + 8 * (c + i)) * splat8(w1[c + i]);
+        }
+        for (size_t j = i; j < n0; j++) s0 = s0 + load8(lanes + 8 * (a + j)) * splat8(w0[a + j]);
+        for (size_t j = i; j < n1; j++) s1 = s1 + load8(lanes + 8 * (c + j)) * splat8(w1[c + j]);
+        store8(out + 8 * band, s0);
+        store8(out + 8 * band + 8, s1);
+    }
+    for (; band < bands; band++) {
+        const double *w = weights + band * bins;
+        v8 s = splat8(0);
+        for (size_t k = spans[2 * band]; k < spans[2 * band + 1]; k++) s = s + load8(lanes + 8 * k) * splat8(w[k]);
+        store8(out + 8 * band, s);
+    }
+}
+
+/* Each frame times the matrix: three groups of eight rows per pass over the frame's values. */
+INLINE void matrix_rows_body(const double *frames, size_t count, size_t length, const double *columns, size_t groups,
+                             double *out) {
+    for (size_t f = 0; f < count; f++) {
+        const double *x = frames + f * length;
+        double *o = out + f * 8 * groups;
+        size_t g = 0;
+        for (; g + 3 <= groups; g += 3) {
+            const double *r0 = columns + g * 8 * length, *r1 = r0 + 8 * length, *r2 = r1 + 8 * length;
+            v8 s0 = splat8(0), s1 = splat8(0), s2 = splat8(0);
+            for (size_t n = 0; n < length; n++) {
+                v8 b = splat8(x[n]);
+                s0 = s0 + b * load8(r0 + 8 * n);
+                s1 = s1 + b * load8(r1 + 8 * n);
+                s2 = s2 + b * load8(r2 + 8 * n);
+            }
+            store8(o + 8 * g, s0);
+            store8(o + 8 * g + 8, s1);
+            store8(o + 8 * g + 16, s2);
+        }
+        for (; g < groups; g++) {
+            const double *r = columns + g * 8 * length;
+            v8 s = splat8(0);
+            for (size_t n = 0; n < length; n++) s = s + splat8(x[n]) * load8(r + 8 * n);
+            store8(o + 8 * g, s);
+        }
+    }
+}
+
+#define SPECTRA_INSTANCE(attribute, suffix)                                                                              \
+    attribute static void windowed_##suffix(const double *x, const double *w, double *out, size_t n) {                  \
+        windowed_body(x, w, out, n);                                                                                     \
+    }                                                                                                                    \
+    attribute static void power_##suffix(const double *spectrum, size_t bins, double *out, ptrdiff_t stride) {          \
+        power_body(spectrum, bins, out, stride);                                                                         \
+    }                                                                                                                    \
+    attribute static void band_sums_##suffix(const double *lanes, const double *weights, size_t bins,                    \
+                                             const size_t *spans, size_t bands, double *out) {                           \
+        band_sums_body(lanes, weights, bins, spans, bands, out);                                                         \
+    }                                                                                                                    \
+    attribute static void matrix_rows_##suffix(const double *frames, size_t count, size_t length, const double *columns, \
+                                               size_t groups, double *out) {                                             \
+        matrix_rows_body(frames, count, length, columns, groups, out);                                                   \
+    }
+
+SPECTRA_INSTANCE(, 1)
+#if defined(__x86_64__)
+SPECTRA_INSTANCE(LEVEL_2, 2)
+SPECTRA_INSTANCE(LEVEL_3, 3)
+#endif
+
+void atk_windowed(const double *x, const double *w, double *out, size_t n) { LEVEL_CALL(windowed, x, w, out, n); }
+
+void atk_power(const double *spectrum, size_t bins, double *out, ptrdiff_t stride) { LEVEL_CALL(power, spectrum, bins, out, stride); }
+
+void atk_band_sums(const double *lanes, const double *weights, size_t bins, const size_t *spans, size_t bands, double *out) {
+    LEVEL_CALL(band_sums, lanes, weights, bins, spans, bands, out);
+}
+
+void atk_matrix_rows(const double *frames, size_t count, size_t length, const double *columns, size_t groups, double *out) {
+    LEVEL_CALL(matrix_rows, frames, count, length, columns, groups, out);
+}
