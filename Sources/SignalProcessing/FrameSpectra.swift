@@ -30,11 +30,16 @@ public struct BandWeights: Sendable {
     public init(weights: [Double], bands: Int, bins: Int) {
         precondition(bands >= 0 && bins >= 0 && weights.count == bands * bins, "band weights: bands × bins values")
         (self.weights, self.bands, self.bins) = (weights, bands, bins)
-        spans = (0..<bands).flatMap { band -> [UInt] in
+        var spans: [UInt] = []
+        spans.reserveCapacity(2 * bands)
+        for band in 0..<bands {
             let row = weights[band * bins..<(band + 1) * bins]
-            guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else { return [0, 0] }
-            return [UInt(first - band * bins), UInt(last - band * bins + 1)]
+            let first = row.firstIndex { $0 != 0 }.map { $0 - band * bins } ?? 0
+            let end = row.lastIndex { $0 != 0 }.map { $0 - band * bins + 1 } ?? 0
+            spans.append(UInt(first))
+            spans.append(UInt(end))
         }
+        self.spans = spans
     }
 
     /// The band sums of eight frames: `lanes` holds 8·bins values, frame l's bin k at 8k + l;
