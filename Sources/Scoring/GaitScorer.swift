@@ -119,7 +119,7 @@ public enum GaitScorer {
     /// result step identifiers, manifest columns) say, else its file name; nil when none says.
     public static func part(file: String, steps: [String?] = []) -> String? {
         for text in steps.compactMap({ $0 }) + [file] {
-            for part in ["outbound", "return", "rest"] where text.contains(part) { return part }
+            for part in ["outbound", "return", "rest"] where text.includes(part) { return part }
         }
         return nil
     }

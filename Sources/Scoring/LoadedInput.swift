@@ -296,9 +296,13 @@ public enum TaskFiles {
         }
     }
 
-    /// The last component of a path.
+    /// The last component of a path (trailing slashes ignored; a path of slashes alone, or
+    /// empty, is its own name), found from the end without splitting the whole path.
     public static func name(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        let utf8 = path.utf8
+        guard let end = utf8.lastIndex(where: { $0 != UInt8(ascii: "/") }) else { return path }
+        let start = utf8[...end].lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? utf8.startIndex
+        return String(path[start...end])
     }
 
     /// The folder part of a path ("" for a bare name).

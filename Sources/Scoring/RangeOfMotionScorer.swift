@@ -22,7 +22,7 @@ public enum RangeOfMotionScorer {
 
     /// Whether a step identifier or file name says range of motion (`knee.range.of.motion`).
     public static func names(_ texts: [String?]) -> Bool {
-        texts.contains { $0?.contains("range.of.motion") == true || $0?.contains("range_of_motion") == true }
+        texts.contains { $0?.includes("range.of.motion") == true || $0?.includes("range_of_motion") == true }
     }
 
     public static func score(_ unit: LoadedUnit, _ parameters: Parameters = .init()) throws(ScoringError) -> RangeOfMotionScore {

@@ -18,9 +18,9 @@ public enum RecordingTask: String, Sendable, Hashable, Codable, CaseIterable {
     public static func named(_ names: [String?]) -> RecordingTask? {
         for case let name? in names {
             let words = name.lowercased()
-            if words.contains("countdown") { return .countdown }
-            if ["spl", "noise", "environment", "ambient"].contains(where: words.contains) { return .environmentNoise }
-            if ["voice", "phonation", "aaah", "sustained", "audio"].contains(where: words.contains) { return .voice }
+            if words.includes("countdown") { return .countdown }
+            if ["spl", "noise", "environment", "ambient"].contains(where: words.includes) { return .environmentNoise }
+            if ["voice", "phonation", "aaah", "sustained", "audio"].contains(where: words.includes) { return .voice }
         }
         return nil
     }

@@ -185,4 +185,16 @@ import TestSupport
         // 900,000 (the upload) > 882,044 (voice, then noise, in walk order) > 10 (a, then b) > 0.
         #expect(BatchRunner.longestFirst(units, facts).map(\.path) == ["up", "voice.wav", "noise.wav", "a.json", "b.json", "missing.json"])
     }
+
+    @Test("each distinct unit's content key is made once and handed to its analysis, unless another unit has its path (two manifest records with one id): those make their own")
+    func contentKeysOnce() {
+        let facts: [String: FileFacts] = ["a.json": FileFacts(sha256: "a", bytes: 1, error: ""), "b.json": FileFacts(sha256: "b", bytes: 1, error: ""),
+                                          "c.json": FileFacts(sha256: "c", bytes: 1, error: ""), "copy.json": FileFacts(sha256: "a", bytes: 1, error: "")]
+        let units = [WorkUnit(path: "m.csv#r1", members: ["a.json"], shape: .record(columns: ["x": "a.json"])),
+                     WorkUnit(path: "m.csv#r1", members: ["b.json"], shape: .record(columns: ["x": "b.json"])),
+                     WorkUnit(path: "c.json", members: ["c.json"], shape: .file), WorkUnit(path: "copy.json", members: ["copy.json"], shape: .file)]
+        let (distinct, aliases, contents) = BatchRunner.distinctRecordings(units, facts)
+        #expect(distinct.map(\.members) == [["a.json"], ["b.json"], ["c.json"]] && aliases.map(\.unit.path) == ["copy.json"])
+        #expect(contents == ["c.json": "c"], "\(contents)")
+    }
 }

@@ -43,6 +43,22 @@ import TestSupport
         #expect(audiogram.report.sets[0]["asymmetric"] == .missing)
     }
 
+    @Test("a path's file name is its last component, trailing slashes ignored, as splitting at every slash gives it")
+    func fileName() {
+        let paths = ["a/b.json", "/x/y/z.wav", "b", "a/b/", "a//b//", "/", "//", "", "é/ü.wav", "/lead"]
+        for path in paths {
+            #expect(TaskFiles.name(of: path) == (path.split(separator: "/").last.map(String.init) ?? path), "\(path)")
+        }
+        #expect(TaskFiles.name(of: "a/b/") == "b" && TaskFiles.name(of: "/") == "/" && TaskFiles.name(of: "") == "")
+    }
+
+    @Test("a name includes a part where its bytes occur: at the start, the end, overlapping near-misses, not for an empty or longer part")
+    func literalText() {
+        #expect("walking.rest.json".includes("rest") && "rest".includes("rest") && "a_rest".includes("rest") && "rerest".includes("rest"))
+        #expect(!"walking.res".includes("rest") && !"re".includes("rest") && !"rest".includes("") && !"".includes("a") && !"REST".includes("rest"))
+        #expect("Stimme_é.wav".includes("é.w") && !"Stimme_e\u{301}.wav".includes("é"))
+    }
+
     @Test("the analyzer a file does not fit is refused with the file named and the reason, status invalid input")
     func mismatch() {
         #expect { try AnalyzerParameters().score(.voice, file: Self.sample("tapping_results.json")) } throws: { error in

@@ -147,7 +147,7 @@ import Scoring
         #expect(voice.error?.contains("the voice analysis of 15876000 samples (~\(VoiceScorer.bytesPerSample) bytes each) \(needed)") == true, "\(voice.error ?? "")")
         #expect(voice.error?.contains("address-space limit (ulimit -v) of 600 MB") == true, "\(voice.error ?? "")")
         // A skipped result is not a stored one: the next run tries it again.
-        #expect(try !ResultStore(path: db, access: .readOnly).storedKeys().contains(voice.key))
+        #expect(try !ResultStore(path: db, access: .readOnly).storedKeys().keys.contains(voice.key))
 
         // A whole-file reader's estimate (24 bytes per byte): a 10-MB walk is refused under the
         // limit (245 MB to read and parse) and read without it.

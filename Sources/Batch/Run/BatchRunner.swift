@@ -115,8 +115,8 @@ public enum BatchRunner {
         }
         var records = options.manifest?.units ?? []
         if let shard = options.shard { records = records.filter { WorkUnit.isInShard(key: $0.path, shard.index, of: shard.count) } }
-        let stored = options.force ? [] : try store.storedKeys()
-        let skippedReads = try store.skippedReads()
+        let (keys, skippedReads) = try store.storedKeys()
+        let stored = options.force ? [] : keys
         let cached = options.force ? [:] : try store.fileFacts()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
@@ -130,7 +130,7 @@ public enum BatchRunner {
         var pending = StoreBatch()
         // Content reached by several paths (links, mounts, a folder and its .zip, two records) is
         // analysed once; its other paths are stored as paths of the same content.
-        let (distinct, aliases) = distinctRecordings(found, inventory.facts)
+        let (distinct, aliases, contents) = distinctRecordings(found, inventory.facts)
         for alias in aliases {
             pending.recordings.append(alias.entry)
             counts.unitsDone += 1
@@ -153,7 +153,8 @@ public enum BatchRunner {
                     guard next < units.count else { return }
                     let unit = units[next]
                     next += 1
-                    group.addTask { process(unit, inventory: inventory, stored: stored, options: options) }
+                    let content = contents[unit.path]
+                    group.addTask { process(unit, content: content, inventory: inventory, stored: stored, options: options) }
                 }
                 for _ in 0..<jobs { enqueue() }
                 for try await outcome in group {
@@ -213,8 +214,9 @@ public enum BatchRunner {
 
     /// Plans a unit from its facts and runs the analyses whose results are not stored, on its
     /// files as loaded by the inventory (or loaded again, hash checked, beyond the budget).
-    static func process(_ unit: WorkUnit, inventory: Inventory, stored: Set<ResultKey>, options: BatchOptions) -> UnitOutcome {
-        let outcome = analyse(unit, inventory: inventory, stored: stored, options: options)
+    /// `content`, when known, is the unit's content key (``contentKey(_:_:)``), else it is made here.
+    static func process(_ unit: WorkUnit, content: String? = nil, inventory: Inventory, stored: Set<ResultKey>, options: BatchOptions) -> UnitOutcome {
+        let outcome = analyse(unit, content: content, inventory: inventory, stored: stored, options: options)
         for message in outcome.results.compactMap(\.error) {
             if let resource = ResourceExhaustion.named(in: message, paths: [unit.path] + unit.members) {
                 return UnitOutcome(environment: (message, resource))
@@ -224,7 +226,7 @@ public enum BatchRunner {
     }
 
     /// ``process(_:inventory:stored:options:)`` before its check for errors of the machine.
-    private static func analyse(_ unit: WorkUnit, inventory: Inventory, stored: Set<ResultKey>, options: BatchOptions) -> UnitOutcome {
+    private static func analyse(_ unit: WorkUnit, content known: String?, inventory: Inventory, stored: Set<ResultKey>, options: BatchOptions) -> UnitOutcome {
         var outcome = UnitOutcome()
         func row(_ analyzer: Analyzer?, parameters: String = "{}", content: String, status: ResultStatus, report: ScoreReport? = nil,
                  error: String? = nil, started: Date = Date()) -> ResultRow {
@@ -242,7 +244,7 @@ public enum BatchRunner {
             return outcome
         }
         let content: String
-        switch contentKey(unit, inventory.facts) {
+        switch known.map({ .success($0) }) ?? contentKey(unit, inventory.facts) {
         case .success(let found): content = found
         case .failure(let failure):
             outcome.results.append(row(nil, content: "unreadable:" + unit.path, status: failure.needsMemory ? .skipped : .error, error: failure.message))
@@ -317,27 +319,27 @@ public enum BatchRunner {
 
     /// The units to analyse — the first of those with the same content key — and the others as
     /// recording entries only, each with its own metadata (results are keyed by content, so they
-    /// are the first's; a manifest's two records of the same files stay two recordings).
-    static func distinctRecordings(_ units: [WorkUnit], _ facts: [String: FileFacts]) -> (units: [WorkUnit], aliases: [(unit: WorkUnit, entry: RecordingEntry)]) {
-        var seen = Set<String>()
+    /// are the first's; a manifest's two records of the same files stay two recordings); and the
+    /// content key of each unit to analyse whose path no other unit has (made once).
+    static func distinctRecordings(_ units: [WorkUnit], _ facts: [String: FileFacts])
+        -> (units: [WorkUnit], aliases: [(unit: WorkUnit, entry: RecordingEntry)], contents: [String: String])
+    {
+        var seen = Set<String>(), contents: [String: String] = [:], paths = Set<String>(), shared = Set<String>()
         var distinct: [WorkUnit] = []
         var aliases: [(unit: WorkUnit, entry: RecordingEntry)] = []
         for unit in units {
-            if case .refused = unit.shape {
-                distinct.append(unit)
-                continue
-            }
-            guard case .success(let content) = contentKey(unit, facts) else {
-                distinct.append(unit)
-                continue
-            }
-            if seen.insert(content).inserted {
-                distinct.append(unit)
-            } else {
+            let content: String?
+            if case .refused = unit.shape { content = nil } else if case .success(let found) = contentKey(unit, facts) { content = found } else { content = nil }
+            if let content, !seen.insert(content).inserted {
                 aliases.append((unit, recordingEntry(unit, content: content, facts)))
+                continue
             }
+            distinct.append(unit)
+            if !paths.insert(unit.path).inserted { shared.insert(unit.path) }
+            if let content { contents[unit.path] = content }
         }
-        return (distinct, aliases)
+        for path in shared { contents[path] = nil }
+        return (distinct, aliases, contents)
     }
 
     /// The units in the order they are started: longest first (R. L. Graham's LPT rule, "Bounds

@@ -29,11 +29,14 @@ struct FolderWalk {
         walk(folder)
     }
 
-    private mutating func walk(_ folder: String) {
+    /// Walks `folder`, whose status the listing of its parent may have read already.
+    private mutating func walk(_ folder: String, status known: FileSystem.Status? = nil) {
         let info: FileSystem.Status
-        do { info = try FileSystem.status(folder) } catch {
-            refused.append((folder, "cannot be listed: \(error.reason)"))
-            return
+        if let known { info = known } else {
+            do { info = try FileSystem.status(folder) } catch {
+                refused.append((folder, "cannot be listed: \(error.reason)"))
+                return
+            }
         }
         guard listed.insert(FileID(device: info.device, inode: info.inode)).inserted else { return }
         let listing: DirectoryListing.Listing
@@ -49,7 +52,7 @@ struct FolderWalk {
                 continue
             }
             if entry.isDirectory {
-                walk(path)
+                walk(path, status: entry)
             } else if entry.isRegularFile {
                 files.append(path)
                 versions[path] = FileVersion(entry)

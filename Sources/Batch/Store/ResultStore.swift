@@ -335,15 +335,27 @@ public final class ResultStore: Sendable {
     // MARK: - Reading
 
     /// The keys of every stored result (to skip them on a rerun) but `skipped` ones: those were
-    /// not computed (memory limits, ``ResultStatus/skipped``), so a rerun tries them again.
-    public func storedKeys() throws(StoreError) -> Set<ResultKey> {
+    /// not computed (memory limits, ``ResultStatus/skipped``), so a rerun tries them again; and
+    /// the recordings whose read was skipped for memory (a `read` row with status `skipped`).
+    /// One pass over the results (each pass reads the whole table: the features make it most
+    /// of the store).
+    public func storedKeys() throws(StoreError) -> (keys: Set<ResultKey>, skippedReads: Set<String>) {
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT content_sha256, analyzer, analyzer_version, parameters FROM results WHERE status != 'skipped'")
-            var keys = Set<ResultKey>()
+            // The recording (a column after the features) only where it is wanted: reading it on
+            // every row would read each row's overflow pages, the whole table.
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT content_sha256, analyzer, analyzer_version, parameters, status = 'skipped',
+                    CASE WHEN status = 'skipped' AND analyzer = 'read' THEN recording END FROM results
+                """)
+            var keys = Set<ResultKey>(), skippedReads = Set<String>()
             while let row = try rows.next() {
-                keys.insert(ResultKey(contentSHA256: row[0], analyzer: row[1], analyzerVersion: row[2], parameters: row[3]))
+                if !(row[4] as Bool) {
+                    keys.insert(ResultKey(contentSHA256: row[0], analyzer: row[1], analyzerVersion: row[2], parameters: row[3]))
+                } else if let recording = row[5] as String? {
+                    skippedReads.insert(recording)
+                }
             }
-            return keys
+            return (keys, skippedReads)
         }
     }
 
@@ -386,11 +398,6 @@ public final class ResultStore: Sendable {
     /// recording's identity besides its content.
     static func metadataSignature(_ path: String) -> String {
         "(SELECT group_concat(m.key || char(31) || m.value, char(30)) FROM recording_metadata m WHERE m.recording = \(path))"
-    }
-
-    /// The recordings whose read was skipped for memory (a `read` row with status `skipped`).
-    public func skippedReads() throws(StoreError) -> Set<String> {
-        try read { db in Set(try String.fetchAll(db, sql: "SELECT recording FROM results WHERE analyzer = 'read' AND status = 'skipped'")) }
     }
 
     /// The analyzers that have results in the store (`read` rows excluded), in name order.
