@@ -150,7 +150,8 @@ public final class SoundFile: AudioDecoder {
         let channels = format.channels, frames = buffer.count / channels
         guard frames > 0, let base = buffer.baseAddress else { return 0 }
         let chunk = max(1, 65_536 / channels)
-        if shorts.count < chunk * channels { shorts = [Int16](repeating: 0, count: chunk * channels) }
+        // Not zeroed: only the frames libsndfile returns are read back.
+        if shorts.count < chunk * channels { shorts = [Int16](unsafeUninitializedCapacity: chunk * channels) { $1 = chunk * channels } }
         let scale = 1 / T(32_768)
         var done = 0
         while done < frames {

@@ -68,11 +68,12 @@ INLINE void average_body(double alpha, double *state, double *output, double *ma
         top2 = lane_maximum(tops2, top2);
     }
     for (; n < count; n++) {
-        y += alpha * (input[n] - y);
+        const double x = input[n];  /* read before output[n], which may be input[n], is written */
+        y += alpha * (x - y);
         if (y > top) top = y;
         if (output) output[n] = y;
         if (state2) {
-            y2 += alpha2 * (input[n] - y2);
+            y2 += alpha2 * (x - y2);
             if (y2 > top2) top2 = y2;
             if (output2) output2[n] = y2;
         }

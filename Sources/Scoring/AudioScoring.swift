@@ -29,7 +29,8 @@ public enum AudioScoring {
                 // Decoded straight into the buffer, block by block as forEachDoubleBlock reads
                 // (the same blocks, so the same filter lanes): no copy of the channel.
                 while true {
-                    if samples.count != blockFrames { samples = [Double](repeating: 0, count: blockFrames) }
+                    // Not zeroed: the decoder writes the frames it returns, and only those are kept.
+                    if samples.count != blockFrames { samples = [Double](unsafeUninitializedCapacity: blockFrames) { $1 = blockFrames } }
                     let frames = try samples.withUnsafeMutableBufferPointer { buffer throws(AudioError) in try decoder.read(into: buffer) }
                     if frames == 0 { return }
                     if frames < blockFrames { samples.removeLast(blockFrames - frames) }

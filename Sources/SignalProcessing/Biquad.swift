@@ -308,7 +308,8 @@ public struct ExponentialAverage: Sendable {
 
     /// Two averages of one input in one pass (`atk_exponential_average_pair`: the two
     /// recurrences overlap each other's latency), each as `add(_:averages:)` computes it; the
-    /// averages of `first` go to `output` when given. Returns both maxima (−∞ for no input).
+    /// averages of `first` go to `output` when given, which may be the input's own memory (each
+    /// block is read before it is written). Returns both maxima (−∞ for no input).
     public static func add(_ input: UnsafeBufferPointer<Double>, to first: inout ExponentialAverage, averages output: UnsafeMutableBufferPointer<Double>?,
                            and second: inout ExponentialAverage) -> (first: Double, second: Double) {
         guard let base = input.baseAddress, !input.isEmpty else { return (-.infinity, -.infinity) }

@@ -75,6 +75,20 @@ import TestSupport
         #expect(abs(slow.value - referenceS.value) <= 1e-12 * referenceS.value)
     }
 
+    @Test("F and S averaged in place (the averages written over their input) equal the averages written apart, bit for bit, maxima and states too, every length 0…40 and a long block")
+    func exponentialAveragePairInPlace() {
+        var random = SeededRandom(seed: 61674)
+        for count in Array(0...40) + [4_099] {
+            let x = (0..<count).map { _ in random.unit() }
+            var fastApart = ExponentialAverage(timeConstantSeconds: 0.125, sampleRateHz: 8_000), slowApart = ExponentialAverage(timeConstantSeconds: 1, sampleRateHz: 8_000)
+            var fastInPlace = fastApart, slowInPlace = slowApart
+            var apart = [Double](repeating: .nan, count: count), inPlace = x
+            let maximaApart = x.withUnsafeBufferPointer { input in apart.withUnsafeMutableBufferPointer { ExponentialAverage.add(input, to: &fastApart, averages: $0, and: &slowApart) } }
+            let maximaInPlace = inPlace.withUnsafeMutableBufferPointer { ExponentialAverage.add(UnsafeBufferPointer($0), to: &fastInPlace, averages: $0, and: &slowInPlace) }
+            #expect(inPlace == apart && maximaInPlace == maximaApart && fastInPlace.value == fastApart.value && slowInPlace.value == slowApart.value, "count \(count)")
+        }
+    }
+
     @Test("squares and their sum, by hand")
     func squares() {
         let x: [Double] = [1, -2, 3, -4, 5, 0.5]

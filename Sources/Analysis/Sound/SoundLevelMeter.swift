@@ -42,8 +42,10 @@ public struct SoundLevelMeter: Sendable {
     private let samplesPerInterval: Int
     /// LAeq per complete interval, dB.
     public private(set) var intervalLevelsDecibels: [Double] = []
-    /// LAF every 0.1 s in a 0.01-dB histogram over [−100, 250) dB.
-    private var histogram = [Int](repeating: 0, count: 35_000)
+    /// LAF every 0.1 s in a 0.01-dB histogram over [−100, 250) dB: the count of each bin that
+    /// has any (a dense array of 35,000 bins cost a short recording 70 pages to zero).
+    private var histogram: [Int: Int] = [:]
+    private static let histogramBins = 35_000
     private var histogramCount = 0
     private let samplesPerLevelSample: Int
     /// Integrated samples until the next LAF histogram entry (a countdown, not a division per sample).
@@ -101,14 +103,16 @@ public struct SoundLevelMeter: Sendable {
         var work: [Double] = []
         swap(&work, &scratch)
         defer { swap(&work, &scratch) }
-        if work.count < 5 * n { work = [Double](repeating: 0, count: 5 * n) }
+        // Every value is written before it is read, and the C- and Z-weighted squares' quarter
+        // is written only when the time weighting needs it: not zeroed (each page is touched
+        // first by what is written to it, or never).
+        if work.count < 4 * n { work = [Double](unsafeUninitializedCapacity: 4 * n) { $1 = 4 * n } }
         block.withUnsafeBufferPointer { z in
             work.withUnsafeMutableBufferPointer { work in
                 // A- and C-weighted samples, A-weighted and time-weighted squares, F averages.
                 let base = work.baseAddress!
                 let a = UnsafeMutableBufferPointer(start: base, count: n), c = UnsafeMutableBufferPointer(start: base + n, count: n)
                 let pa = UnsafeMutableBufferPointer(start: base + 2 * n, count: n), pt = UnsafeMutableBufferPointer(start: base + 3 * n, count: n)
-                let fastOut = UnsafeMutableBufferPointer(start: base + 4 * n, count: n)
                 BiquadCascade.processLanes(&weightings, inputs: { _ in z.baseAddress! }, stride: 1, count: n,
                                            outputs: { $0 == 0 ? a.baseAddress! : c.baseAddress! })
                 guard count > 0 else { return }
@@ -129,18 +133,21 @@ public struct SoundLevelMeter: Sendable {
                     start = stretch.upperBound
                 }
                 intervalLevelsDecibels += completed.map { level($0 / Double(samplesPerInterval)) }
-                let weighted: UnsafeBufferPointer<Double>
+                // The squares the time weighting averages; the F averages are written over them
+                // (the kernel reads each block before it writes it).
+                let weighted: UnsafeMutableBufferPointer<Double>
                 switch timeWeighting {
                 case .a:
-                    weighted = UnsafeBufferPointer(rebasing: pa[0..<count])
+                    weighted = UnsafeMutableBufferPointer(rebasing: pa[0..<count])
                 case .c:
                     _ = Statistics.squares(of: UnsafeBufferPointer(rebasing: c[kept]), into: pt)
-                    weighted = UnsafeBufferPointer(rebasing: pt[0..<count])
+                    weighted = UnsafeMutableBufferPointer(rebasing: pt[0..<count])
                 case .z:
                     _ = Statistics.squares(of: UnsafeBufferPointer(rebasing: z[kept]), into: pt)
-                    weighted = UnsafeBufferPointer(rebasing: pt[0..<count])
+                    weighted = UnsafeMutableBufferPointer(rebasing: pt[0..<count])
                 }
-                let maxima = ExponentialAverage.add(weighted, to: &fast, averages: fastOut, and: &slow)
+                let maxima = ExponentialAverage.add(UnsafeBufferPointer(weighted), to: &fast, averages: weighted, and: &slow)
+                let fastOut = weighted
                 maxFast = max(maxFast, maxima.first)
                 maxSlow = max(maxSlow, maxima.second)
                 // LAF every 0.1 s: the average after the sample that ends each period.
@@ -161,8 +168,8 @@ public struct SoundLevelMeter: Sendable {
 
     private mutating func record(_ decibels: Double) {
         guard decibels.isFinite else { return }
-        let bin = Int(clamping: (decibels + 100) * 100, rounding: .down, to: 0...(histogram.count - 1))
-        histogram[bin] += 1
+        let bin = Int(clamping: (decibels + 100) * 100, rounding: .down, to: 0...(Self.histogramBins - 1))
+        histogram[bin, default: 0] += 1
         histogramCount += 1
     }
 
@@ -199,9 +206,10 @@ public struct SoundLevelMeter: Sendable {
     private func percentile(_ p: Double) -> Double? {
         guard histogramCount > 0 else { return nil }
         let h = Double(histogramCount - 1) * p / 100
+        let bins = histogram.sorted { $0.key < $1.key }
         func value(at rank: Int) -> Double {
             var seen = 0
-            for (bin, count) in histogram.enumerated() where count > 0 {
+            for (bin, count) in bins {
                 seen += count
                 if seen > rank { return Double(bin) / 100 - 100 + 0.005 }
             }

@@ -17,7 +17,8 @@ double atk_exponential_average(double alpha, double *state, const double *input,
 
 /* Two such averages of one input in one pass (`alpha2`, `state2`; `output2` may be NULL),
  * each as atk_exponential_average computes it; their maxima go to *maximum and *maximum2.
- * With state2 NULL only the first is computed. */
+ * With state2 NULL only the first is computed. `output` may be `input` (every value is read
+ * before the same place is written). */
 void atk_exponential_average_pair(double alpha, double *state, double *output, double *maximum, double alpha2,
                                   double *state2, double *output2, double *maximum2, const double *input, size_t count);
 
