@@ -21,7 +21,7 @@ struct AudiometryCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "simulate",
             abstract: "Run the threshold procedures against listeners.",
             discussion: "--golden FILE: ResearchKit's golden set (deterministic listeners; thresholdsTotal and thresholdsExact). --nhanes FILE: logistic listeners (--slope, --false-alarm, --lapse) whose true thresholds are the NHANES audiograms; both procedures; bias, SD and mean absolute error of estimate − truth and presentations per frequency. With --out: one simulated test of --row as a ResearchKit dB HL result."
-        )
+        ).leaf()
 
         @Option(name: .long, help: "ResearchKit's ORKAudiometryTestData.json.") var golden: String?
         @Option(name: .long, help: "NHANES audiogram CSV (AUXU…R/L columns, dB HL; 666/888 = no value).") var nhanes: String?
@@ -92,7 +92,7 @@ struct AudiometryCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "verify",
             abstract: "Frequency, level (flat-top), THD, THD+N and ramp times of a tone recording.",
             discussion: "Analyses the channel with the most energy. Ramp times from the Hilbert envelope (−20 → −1 dB of its steady value); level, frequency, THD and THD+N over the steady part: the recording without the rise time + 0.1 s at each end (at most a quarter of it each)."
-        )
+        ).leaf()
 
         @Argument(help: "An audio file holding one tone.") var file: String
         @Flag(name: .long, help: "One JSON object.") var json = false
@@ -118,7 +118,7 @@ struct Tone: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "tone",
         abstract: "Write a calibrated pure tone to a 32-bit float WAV or play it through ALSA (stereo; the untested ear silent).",
         discussion: "Level as --level-dbfs (sine peak) or --level-hl with --headphone and --volume (ResearchKit tables). Raised-cosine ramps of --ramp-ms (rise time 20–50 ms required) or --researchkit-ramp."
-    )
+    ).leaf()
 
     private static let defaults = ToneRequest.defaults
 

@@ -29,7 +29,7 @@ extension BatchCommand {
                 subset by a hash of each upload folder, manifest record or file; `batch merge` combines shard stores. Progress goes \
                 to stderr; the summary to stdout.
                 """
-        )
+        ).leaf()
 
         @Argument(help: "Files, folders, or @FILE lists (one path per line).") var paths: [String] = []
         @Option(name: .long, help: "A study manifest (CSV, e.g. a Synapse table): one recording per row, file columns (cells are paths) and metadata columns (exported first).") var manifest: String?
@@ -117,7 +117,7 @@ extension BatchCommand {
                 typed column per scalar feature named set.feature (numbers, true/false, text; empty when absent). --wide without \
                 --analyzer writes one file per analyzer into --out DIR. The store holds the same tables as views wide_<analyzer>.
                 """
-        )
+        ).leaf()
 
         @Option(name: .long, help: "The SQLite result store.") var db: String
         @Flag(name: .long, help: "CSV (RFC 4180).") var csv = false
@@ -169,7 +169,7 @@ extension BatchCommand {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "merge",
             abstract: "Merge shard stores into --db: results with the same key (content, analyzer, version, parameters) are kept once."
-        )
+        ).leaf()
 
         @Option(name: .long, help: "The store to merge into (created if missing).") var db: String
         @Argument(help: "Shard stores.") var stores: [String]

@@ -8,7 +8,7 @@ struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "calibrate",
         abstract: "Derive the calibration offset (dB SPL at RMS 1.0) from a calibrator recording.",
         discussion: "Measures the RMS of one channel, skipping 0.5 s at both ends when the file is at least 2 s long: offset = reference − 20·lg(RMS)."
-    )
+    ).leaf()
 
     @Argument(help: "A recording of an acoustic calibrator.") var file: String
     @Option(name: .long, help: "The calibrator's level, dB SPL (94 = 1 Pa).") var reference: Double = 94

@@ -15,7 +15,7 @@ extension Evaluate {
         static let configuration = CommandConfiguration(commandName: "oxford",
             abstract: "Step count and 20-s cadence errors on the Oxford Step Counter walks (data/<walk>/accelerometer.csv + stepcounter.csv).",
             discussion: "Credit: Oxford Step Counter dataset (CC BY 4.0). Prints per-walk results and summaries by phone position and phone."
-        )
+        ).leaf()
 
         @Argument(help: "The dataset folder (with data/<walk>/).") var folder: String
         @Flag(name: .long, help: "One JSON object instead of tables.") var json = false

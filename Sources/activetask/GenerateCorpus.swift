@@ -12,7 +12,7 @@ struct GenerateCorpus: ParsableCommand {
             its own seed, cadence (90–130 steps/min) and voice F0 (100–220 Hz), so every file's content differs. The voice \
             is a 44.1-kHz 16-bit WAV (mPower uploaded ALAC .m4a, which no Debian encoder writes).
             """
-    )
+    ).leaf()
 
     @Option(name: .long, help: "Number of task runs.") var runs: Int
     @Option(name: .long, help: "Output folder (created if missing).") var out: String

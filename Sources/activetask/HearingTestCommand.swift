@@ -17,7 +17,7 @@ struct HearingTestCommand: ParsableCommand {
             until the end), DIR/trials.jsonl (one line per trial, synced) and DIR/audiogram.svg. The settings are the \
             defaults, then --config, then the options given.
             """
-    )
+    ).leaf()
 
     /// The defaults the help texts quote, from the one place they are declared.
     private static let defaults = HearingTestSpec.defaults

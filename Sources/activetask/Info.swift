@@ -10,7 +10,7 @@ struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info",
         abstract: "Say what each file is: kind, dialect, samples, duration, rate, channels, and what results contain.",
         discussion: "Folders are expanded to the files under them. Exit status 3 if any file is unreadable or invalid."
-    )
+    ).leaf()
 
     @Flag(name: .long, help: "Print one JSON object instead of a table.") var json = false
     @Flag(name: .long, help: "Keep the complete items before a torn tail (a recording killed mid-write), with a warning.") var lenient = false

@@ -19,7 +19,7 @@ struct Record: AsyncParsableCommand {
             ORKFileResults are printed as a JSON array. SIGINT/SIGTERM stop the recording and finish the files; after SIGKILL \
             the current file is still valid and holds every item up to the last flush (--flush-interval).
             """
-    )
+    ).leaf()
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case accelerometer, deviceMotion, pedometer, heartRate, location, touch, audio, step

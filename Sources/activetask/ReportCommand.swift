@@ -10,7 +10,7 @@ struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "report",
         abstract: "Write a self-contained HTML report of a result store: counts, per-analyzer feature distributions, example charts, errors and unknown files.",
         discussion: "OUT/index.html holds everything (inline CSS and SVG, no scripts, no network). Example charts re-read the recordings from their stored paths."
-    )
+    ).leaf()
 
     @Option(name: .long, help: "The SQLite result store.") var db: String
     @Option(name: .long, help: "Output folder (created if missing).") var out: String

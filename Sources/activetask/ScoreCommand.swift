@@ -86,7 +86,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "tapping",
             abstract: "Two-finger tapping features (mhealthtools-compatible by default, plus atk extras).",
             discussion: "Reads either dialect, alone, inside a task result or a flattened archive, or a bare TappingSamples array. Exit status 1 when too few taps remain (the peer's reason text)."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup var parameters: TappingParameterOptions
@@ -98,7 +98,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "gait",
             abstract: "Gait features: steps, cadence (overall and per 20-s window), step/stride times, regularity, symmetry, harmonic ratio, bouts.",
             discussion: "Reads accelerometer or device-motion recordings (JSON, or CSV: layout from the header, or the options below) and pedometer files. A walking task (a folder of an unpacked upload, a flattened archive, or a task result whose recorder files sit next to it) is scored per recording: outbound, return, rest."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "CSV") var csv: MotionCSVOptions
@@ -112,7 +112,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "balance",
             abstract: "Sway and rest tremor of the rest part of a walking task (standing still): no steps, no cadence.",
             discussion: "Reads the recordings a gait score reads and keeps those whose step, manifest column or file name says rest (accelerometer_walking.rest, deviceMotion_walking_rest.json.items): sway RMS, jerk, 95 % ellipse area, centroid and F95 frequencies (Mancini et al. 2012) and the 3–12 Hz tremor spectrum."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
@@ -125,7 +125,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "rangeOfMotion",
             abstract: "ResearchKit's knee and shoulder range of motion: start, finish, minimum, maximum and range, recomputed from the attitudes and as the step stored them.",
             discussion: "Reads a task result with its ORKRangeOfMotionResult and the device-motion file its knee.range.of.motion or shoulder.range.of.motion step recorded (or a device-motion file alone), and recomputes the angles by the step's rules (docs/analyses.md §7.1): the pitch in portrait, the roll in landscape, relative to the first attitude."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Range of motion") var parameters: RangeOfMotionParameterOptions
@@ -137,7 +137,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "walkTest",
             abstract: "ResearchKit's timed walk and six-minute walk: per walking step its duration, requested distance, pedometer and location distances, steps and cadence; the form answers.",
             discussion: "Reads a task result with its ORKTimedWalkResults (timed.walk.trial1, timed.walk.turn.around, timed.walk.trial2) or its 6mwt step, the pedometer, location and motion files of those steps, and the form's answers (docs/analyses.md §7.2)."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Walk test") var parameters: WalkTestParameterOptions
@@ -150,7 +150,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "tremor",
             abstract: "ResearchKit's tremor task: per hand position mhealthtools' rest or kinetic tremor features and the 3.5–7.5 Hz dominant frequency and power.",
             discussion: "Reads a task result with the accelerometer and device-motion files of its steps tremor.handInLap, tremor.handAtShoulderLength, tremor.handAtShoulderLengthWithElbowBent, tremor.handToNose and tremor.handQueenWave (each .left or .right), or recorder files ac1_acc … ac5_motion (docs/analyses.md §7.4): the still positions with mhealthtools' get_tremor_features, the moving ones with get_kinetic_tremor_features."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Motion analysis") var analysis: MotionAnalysisOptions
@@ -162,7 +162,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "heartRate",
             abstract: "Heart rate from a finger over the camera: mhealthtools' get_heartrate per colour channel and window, and one rate per recording.",
             discussion: "Reads camera recordings (per frame the mean red, green and blue: mPower 2's heartRate_before_recorder.json and heartRate_after_recorder.json, or a task result naming them) and estimates the heart rate as mhealthtools does (docs/analyses.md §7.5): an elliptic band-pass, the mean-centring filter, then per window the autocorrelation (acf), the AR spectrum (psd) or the peaks (peak)."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Heart rate") var parameters: HeartRateParameterOptions
@@ -174,7 +174,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "spl",
             abstract: "Environment sound level (IEC 61672-1 A/C/Z, F/S, Leq, SEL, Lmax, L10/50/90) and ResearchKit's quiet-room decision.",
             discussion: "Reads audio (any format AudioIO reads; channel 0 by default) streamed in blocks, or an ORKEnvironmentSPLMeterResult, whose readings get the same decision rule."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "SPL") var parameters: SPLParameterOptions
@@ -205,7 +205,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "voice",
             abstract: "Voice loudness and quality: RMS dBFS, Praat intensity, BS.1770 loudness, ResearchKit's too-loud rule, F0, jitter, shimmer, HNR, formants, CPPS, MFCCs.",
             discussion: "Reads WAV, FLAC, Ogg, MP3 and .m4a (the ResearchKit voice task's ALAC). On channel 0: F0, jitter, shimmer and HNR follow Praat's definitions and defaults (pitch floor 75 Hz, ceiling 600 Hz); formants Praat's To Formant (burg) (set formants), CPPS its To PowerCepstrogram and Get CPPS (set cepstral), MFCCs librosa's mfcc and delta at the file's own rate (set mfcc); openSMILE 2.6.0's eGeMAPSv02 functionals under openSMILE's names, all 88 (set egemapsv02), and its frame-level descriptors with --egemaps-lld; when named in --sets, eGeMAPS v02's spectral balance, loudness and temporal features by the paper's definitions on Praat's voicing (set egemaps, not openSMILE's values)."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Voice") var parameters: VoiceParameterOptions
@@ -228,7 +228,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "loudness",
             abstract: "Programme loudness (ITU-R BS.1770-4, EBU R 128): integrated, loudness range, momentary and short-term maxima, true peak.",
             discussion: "Every channel counts, with BS.1770-4's weights (1.41 for the surrounds of a five-channel file). Integrated loudness and loudness range match EBU Tech 3341/3342 test signals and libebur128 (docs/accuracy.md). True peak: 4× oversampling below 96 kHz (BS.1770-4 Annex 2)."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Loudness") var parameters: LoudnessParameterOptions
@@ -240,7 +240,7 @@ extension ScoreCommand {
         static let configuration = CommandConfiguration(commandName: "audiometry",
             abstract: "Audiogram of a ResearchKit dB HL result or an AUXU… CSV row: thresholds, PTA3/PTA4, WHO 2021 grades, asymmetry.",
             discussion: "When outputVolume < 1 the recorded thresholds are reported unchanged and a second set, volumeCorrected, adds the volume offset ResearchKit ≥ 3.1.0 did not apply (docs/audiometry.md §7.5), assuming the volume did not change during the test."
-        )
+        ).leaf()
 
         @OptionGroup var options: ScoreOptions
         @OptionGroup(title: "Audiometry") var parameters: AudiometryParameterOptions

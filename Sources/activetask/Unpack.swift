@@ -16,7 +16,7 @@ struct Unpack: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unpack",
         abstract: "Write the files of a flattened archive (one JSON object of file name → content) into a folder.",
         discussion: "Each entry becomes one file of the same name holding its JSON content. Every entry is written or none: names that would leave the output folder, an existing file of an entry's name (never overwritten) or a failed write leave the folder as it was. Exit status 3 for an unreadable, non-archive or unsafe input or a failed write."
-    )
+    ).leaf()
 
     @Argument(help: "The flattened archive (e.g. PDScores' tapping.json).") var archive: String
     @Option(name: .long, help: "Output folder (created if missing).") var out: String
