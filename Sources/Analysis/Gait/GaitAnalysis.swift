@@ -328,32 +328,36 @@ struct StepAnalysis {
         let window = Int(clamping: 2 * fs), hop = Int(clamping: fs)
         guard v.count >= window, let fft = try? FFT(size: window) else { return [] }
         let hann = Window.hann.values(count: window)
-        // Which bins count to the 0.3–15 Hz total and which to the step band, decided once.
-        let bins = (0..<fft.realBins).map { k -> (total: Bool, band: Bool) in
-            let f = Double(k) * fs / Double(window)
-            return (f >= 0.3 && f <= 15, f >= p.bandLowHz && f <= p.bandHighHz)
+        // The bins of the 0.3–15 Hz total and of the step band, decided once (each a run of bins).
+        func bins(_ low: Double, _ high: Double) -> Range<Int> {
+            let inside = (0..<fft.realBins).filter { k in
+                let f = Double(k) * fs / Double(window)
+                return f >= low && f <= high
+            }
+            return inside.first.map { $0..<(inside.last! + 1) } ?? 0..<0
         }
+        let totalBins = bins(0.3, 15), bandBins = bins(p.bandLowHz, p.bandHighHz)
         var walking: [Range<Int>] = []
         var frame = [Double](repeating: 0, count: window), spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
+        var power = [Double](repeating: 0, count: fft.realBins)
         // Hops from the start, plus one window flush with the end so the tail is judged too.
         var starts = Array(stride(from: 0, through: v.count - window, by: hop))
         if let last = starts.last, last + window < v.count { starts.append(v.count - window) }
         v.withUnsafeBufferPointer { v in magnitude.withUnsafeBufferPointer { magnitude in
+        hann.withUnsafeBufferPointer { hann in frame.withUnsafeMutableBufferPointer { frame in
+        spectrum.withUnsafeMutableBufferPointer { spectrum in power.withUnsafeMutableBufferPointer { power in
             for start in starts {
                 let sd = Statistics.standardDeviation(UnsafeBufferPointer(rebasing: magnitude[start..<(start + window)]))
                 guard sd >= p.walkingSdG * standardGravity else { continue }
                 let mean = v[start..<(start + window)].reduce(0, +) / Double(window)
                 for i in 0..<window { frame[i] = (v[start + i] - mean) * hann[i] }
-                frame.withUnsafeBufferPointer { frame in spectrum.withUnsafeMutableBufferPointer { fft.forward(frame, into: $0) } }
-                var band = 0.0, total = 0.0
-                for k in 0..<fft.realBins {
-                    let power = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
-                    if bins[k].total { total += power }
-                    if bins[k].band { band += power }
-                }
+                fft.forward(UnsafeBufferPointer(frame), into: spectrum)
+                FrameSpectra.power(spectrum.baseAddress!, bins: fft.realBins, into: power.baseAddress!, stride: 1)
+                // Each sum over its bins in order, as one pass over all bins adds them.
+                let band = power[bandBins].reduce(0, +), total = power[totalBins].reduce(0, +)
                 if total > 0, band / total >= p.walkingBandFraction { walking.append(start..<(start + window)) }
             }
-        } }
+        } } } } } }
         var merged: [Range<Int>] = []
         for range in walking {
             if let last = merged.last, range.lowerBound - last.upperBound <= Int(clamping: p.mergeGapSeconds * fs) {

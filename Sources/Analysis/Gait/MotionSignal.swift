@@ -275,16 +275,22 @@ enum MotionPreprocessing {
         e2 = (0..<3).map { e2[$0] - dot * e1[$0] }
         let norm2 = e2.reduce(0) { $0 + $1 * $1 }.squareRoot()
         if norm2 > 0 { e2 = e2.map { $0 / norm2 } }
-        var h1 = [Double](repeating: 0, count: x.count), h2 = h1
         let (a1, b1, c1, a2, b2, c2) = (e1[0], e1[1], e1[2], e2[0], e2[1], e2[2])
-        x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
-        h1.withUnsafeMutableBufferPointer { h1 in h2.withUnsafeMutableBufferPointer { h2 in
-            for i in 0..<x.count {
-                let dx = x[i] - mx, dy = y[i] - my, dz = z[i] - mz
-                h1[i] = dx * a1 + dy * b1 + dz * c1
-                h2[i] = dx * a2 + dy * b2 + dz * c2
+        // Both projections written in one pass into arrays made uninitialised (every value is written).
+        var h2: [Double] = []
+        let h1 = x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in z.withUnsafeBufferPointer { z in
+            [Double](unsafeUninitializedCapacity: x.count) { h1, written1 in
+                h2 = [Double](unsafeUninitializedCapacity: x.count) { h2, written2 in
+                    for i in 0..<x.count {
+                        let dx = x[i] - mx, dy = y[i] - my, dz = z[i] - mz
+                        h1[i] = dx * a1 + dy * b1 + dz * c1
+                        h2[i] = dx * a2 + dy * b2 + dz * c2
+                    }
+                    written2 = x.count
+                }
+                written1 = x.count
             }
-        } } } } }
+        } } }
         return (h1, h2)
     }
 }
