@@ -337,8 +337,7 @@ public final class ResultStore: Sendable {
     /// The keys of every stored result (to skip them on a rerun) but `skipped` ones: those were
     /// not computed (memory limits, ``ResultStatus/skipped``), so a rerun tries them again; and
     /// the recordings whose read was skipped for memory (a `read` row with status `skipped`).
-    /// One pass over the results (each pass reads the whole table: the features make it most
-    /// of the store).
+    /// One pass over the results (each pass reads every page of the table's b-tree).
     public func storedKeys() throws(StoreError) -> (keys: Set<ResultKey>, skippedReads: Set<String>) {
         try read { db in
             // The recording (a column after the features) only where it is wanted: reading it on
