@@ -455,8 +455,27 @@ def mhealthtools_ours(tool, folder):
 
 # ---------------------------------------------------------------- driver
 
+# A command's first word when it runs on CPU 0 alone (--one-cpu): it inherits the affinity of
+# the harness, pinned to CPU 0 while it starts and waits for it, so no pinning program's own start
+# (taskset's, about 1 ms here) counts in a whole command's time or in the harness's floor (a
+# preexec_fn would do it too, but makes Python fork its whole process instead of spawning).
+PIN = "<cpu 0>"
+
+
+def launch(command, prefix=(), **kwargs):
+    """subprocess.run of `prefix` + `command`, on CPU 0 alone when `command` starts with PIN."""
+    if not command or command[0] != PIN:
+        return subprocess.run(list(prefix) + command, **kwargs)
+    everywhere = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {0})
+    try:
+        return subprocess.run(list(prefix) + command[1:], **kwargs)
+    finally:
+        os.sched_setaffinity(0, everywhere)
+
+
 def child(command):
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    out = launch(command, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -464,7 +483,7 @@ def wall_and_peak(command):
     """Wall time, peak resident memory (MB), standard output and standard error of a whole
     command (GNU time's line taken off the error)."""
     start = time.perf_counter()
-    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, check=True, capture_output=True, text=True)
+    out = launch(command, prefix=["/usr/bin/time", "-f", "%M"], check=True, capture_output=True, text=True)
     lines = out.stderr.strip().splitlines()
     return time.perf_counter() - start, int(lines[-1]) / 1024, out.stdout, "\n".join(lines[:-1])
 
@@ -473,7 +492,7 @@ def whole(command, repeats=3):
     """A whole command's median wall time over `repeats` runs (after one warm-up), its peak
     resident memory (MB) and its last standard output and error."""
     runs = []
-    subprocess.run(command, check=True, capture_output=True)
+    launch(command, check=True, capture_output=True)
     for _ in range(repeats):
         runs.append(wall_and_peak(command))
     runs.sort(key=lambda r: r[0])
@@ -496,7 +515,7 @@ def main():
     parser.add_argument("--alternations", type=int, default=3,
                         help="each row's toolkit and peer runs alternated this many times, each side's median run kept")
     parser.add_argument("--one-cpu", action="store_true",
-                        help="the toolkit pinned to CPU 0 (taskset -c 0) against the single-threaded peers; the batch runs one job on both sides")
+                        help="the toolkit pinned to CPU 0 (the affinity it inherits) against the single-threaded peers; the batch runs one job on both sides")
     parser.add_argument("--tool", help="the activetask binary to time (default: this package's release build, built first)")
     options = parser.parse_args()
     if options.peer:
@@ -512,7 +531,7 @@ def main():
     (bench / ".build/peers").mkdir(parents=True, exist_ok=True)
     floor = bench / ".build/peers/fftw_floor"
     subprocess.run(["cc", "-O2", "-o", str(floor), str(HERE / "fftw_floor.c"), "-lfftw3", "-lfftw3f", "-lm"], check=True)
-    pin = ["taskset", "-c", "0"] if options.one_cpu else []
+    pin = [PIN] if options.one_cpu else []
     if options.one_cpu:
         options.jobs = 1
     workloads = pin + [str(bench / ".build/release/peer-workloads")]
@@ -581,8 +600,8 @@ def main():
             "peer timed in its process (imports excluded)")
     if wanted("start-up"):
         # The fixed cost of a command: process start, linking, options, one small file. Beside
-        # it, the floor of the same harness (GNU time, taskset and Python's spawn around
-        # /bin/true): what any command costs here before it does anything.
+        # it, the floor of the same harness (GNU time and Python's spawn around /bin/true, pinned
+        # the same way): what any command costs here before it does anything.
         def started(command, check):
             seconds, peak, out, _ = whole(command, repeats=21)
             return {"seconds": seconds, "peakResidentMB": peak, "check": check(out)}
@@ -632,7 +651,7 @@ def main():
                 runs = [whole(prefix + tool + ["score", "voice", "--json", path]) for path in paths]
                 return {"seconds": sum(r[0] for r in runs), "peakResidentMB": max(r[1] for r in runs),
                         "check": sum(json.loads(r[2])["features"]["cepstral"]["cppsDb"] for r in runs)}
-            one = ours(["taskset", "-c", "0"])
+            one = ours([PIN])
             theirs = child([str(everything), str(HERE / "voice_everything.py"), "--repeats", "3", *paths])
             row(f"score voice, the default sets, whole command per file: {label}", ours([]), theirs,
                 "parselmouth + librosa + openSMILE (same measures)", "≥ 4×", lambda r, o: r >= 4,
@@ -743,7 +762,7 @@ def main():
 
     print()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} logical CPUs; the toolkit "
-          + ("pinned to CPU 0 (taskset -c 0), the batch one job on both sides" if options.one_cpu else f"on every CPU, the batch {options.jobs} jobs on both sides"))
+          + ("pinned to CPU 0 (the affinity it inherits), the batch one job on both sides" if options.one_cpu else f"on every CPU, the batch {options.jobs} jobs on both sides"))
     print()
     print(f"| workload | toolkit s | peer | peer s | speed ratio | target | met | toolkit MB | peer MB | check toolkit / peer |")
     print("|---|---:|---|---:|---:|---|---|---:|---:|---|")
