@@ -167,11 +167,18 @@ public struct BiquadCascade: Sendable, Hashable {
     ///
     /// Outputs may be their inputs when both strides are 1 or both −1 (every lane reads a position
     /// before any lane writes it); otherwise they must not overlap the inputs.
+    ///
+    /// With `written`, only the outputs of the steps in it are stored, step i at
+    /// outputs(c)[(i − written.lowerBound)·outputStride]; the others are computed as before (the
+    /// same segments, the same bits) and dropped: a zero-phase filter's backward pass writes the
+    /// middle of its padded signal straight into the result.
     public static func processLanes(_ filters: inout [BiquadCascade], inputs: (Int) -> UnsafePointer<Double>, stride: Int, count: Int,
-                                    outputs: (Int) -> UnsafeMutablePointer<Double>, outputStride: Int = 1) {
+                                    outputs: (Int) -> UnsafeMutablePointer<Double>, outputStride: Int = 1, written: Range<Int>? = nil) {
         let signals = filters.count
         precondition((1...8).contains(signals), "filter lanes: 1 to 8 filters")
         precondition(stride != 0 && abs(outputStride) == 1 && count >= 0, "filter lanes: stride 0, output stride not ±1 or negative count")
+        let written = written ?? 0..<count
+        precondition(written.lowerBound >= 0 && written.upperBound <= count, "filter lanes: written steps outside 0..<count")
         guard count > 0 else { return }
         // The longest cascade, and the longest warm-up (`forgets` false: some filter never forgets its start).
         var sections = 0, warmUp = 0, forgets = true
@@ -183,7 +190,7 @@ public struct BiquadCascade: Sendable, Hashable {
         var segments = 1
         if forgets, warmUp > 0, count / warmUp - 1 >= 2 { segments = min(8 / signals, count / warmUp - 1) }
         guard (1...4).contains(sections), segments > 1 || signals > 1 else {
-            for c in 0..<signals { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, 0..<count) }
+            for c in 0..<signals { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, 0..<count, written: written) }
             return
         }
         // Segment k of every signal covers outputs [W + k·S, W + (k + 1)·S) after W warm-up steps
@@ -200,25 +207,35 @@ public struct BiquadCascade: Sendable, Hashable {
                 stateBuffer.initialize(repeating: 0)
                 withUnsafeTemporaryAllocation(of: UnsafePointer<Double>?.self, capacity: 8) { laneInputs in
                     withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Double>?.self, capacity: 8) { laneOutputs in
-                        laneInputs.initialize(repeating: inputs(0))
-                        laneOutputs.initialize(repeating: nil)
-                        for lane in 0..<(segments * signals) {
-                            let c = lane % signals, segment = lane / signals
-                            let pad = sections - filters[c].sections.count
-                            for k in 0..<sections {
-                                let s = k < pad ? identity : filters[c].sections[k - pad]
-                                let row = coefficients + 40 * k + lane  // b0, b1, b2, a1, a2 eight apart
-                                (row[0], row[8], row[16], row[24], row[32]) = (s.b0, s.b1, s.b2, s.a1, s.a2)
-                                if segment == 0 && k >= pad {
-                                    state[16 * k + lane] = filters[c].state[2 * (k - pad)]
-                                    state[16 * k + 8 + lane] = filters[c].state[2 * (k - pad) + 1]
+                        withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { window in
+                            laneInputs.initialize(repeating: inputs(0))
+                            laneOutputs.initialize(repeating: nil)
+                            window.initialize(repeating: 0)
+                            for lane in 0..<(segments * signals) {
+                                let c = lane % signals, segment = lane / signals
+                                let pad = sections - filters[c].sections.count
+                                for k in 0..<sections {
+                                    let s = k < pad ? identity : filters[c].sections[k - pad]
+                                    let row = coefficients + 40 * k + lane  // b0, b1, b2, a1, a2 eight apart
+                                    (row[0], row[8], row[16], row[24], row[32]) = (s.b0, s.b1, s.b2, s.a1, s.a2)
+                                    if segment == 0 && k >= pad {
+                                        state[16 * k + lane] = filters[c].state[2 * (k - pad)]
+                                        state[16 * k + 8 + lane] = filters[c].state[2 * (k - pad) + 1]
+                                    }
                                 }
+                                // The lane's step n is the signal's step `base` + n; it writes from its
+                                // first output (n = 0 for segment 0, W for the others) to its last,
+                                // within `written`.
+                                let base = segment * length
+                                let first = max(segment == 0 ? 0 : skipped, written.lowerBound - base)
+                                let end = max(first, min(skipped + length, written.upperBound - base))
+                                (window[lane], window[8 + lane]) = (first, end)
+                                laneInputs[lane] = inputs(c) + base * stride
+                                laneOutputs[lane] = outputs(c) + (base + first - written.lowerBound) * outputStride
                             }
-                            laneInputs[lane] = inputs(c) + segment * length * stride
-                            laneOutputs[lane] = outputs(c) + (segment == 0 ? 0 : skipped + segment * length) * outputStride
+                            _ = atk_biquad_lanes(coefficients, state, sections, laneInputs.baseAddress!, stride, laneOutputs.baseAddress!,
+                                                 outputStride, window.baseAddress!, window.baseAddress! + 8, skipped + length)
                         }
-                        _ = atk_biquad_lanes(coefficients, state, sections, laneInputs.baseAddress!, stride, laneOutputs.baseAddress!,
-                                             outputStride, signals, skipped, skipped + length)
                     }
                 }
                 for c in 0..<signals {
@@ -232,21 +249,24 @@ public struct BiquadCascade: Sendable, Hashable {
         }
         // The last few samples, sequentially from the last segment's state.
         let done = skipped + segments * length
-        for c in 0..<signals where done < count { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, done..<count) }
+        for c in 0..<signals where done < count {
+            filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, done..<count, written: written)
+        }
     }
 
-    /// Filters input[i·stride] into output[i·outputStride] for i in `range`, sequentially (through
-    /// a copy when the output runs backwards).
+    /// Filters input[i·stride] for i in `range`, sequentially, storing the outputs of the steps in
+    /// `written` at output[(i − written.lowerBound)·outputStride].
     private mutating func process(from input: UnsafePointer<Double>, stride: Int, into output: UnsafeMutablePointer<Double>,
-                                  _ outputStride: Int, _ range: Range<Int>) {
-        guard outputStride == -1 else {
-            for i in range { output[i] = input[i * stride] }
-            process(UnsafeMutableBufferPointer(start: output + range.lowerBound, count: range.count))
+                                  _ outputStride: Int, _ range: Range<Int>, written: Range<Int>) {
+        if outputStride == 1, written.lowerBound <= range.lowerBound, range.upperBound <= written.upperBound {
+            let start = output + (range.lowerBound - written.lowerBound)
+            for i in range { start[i - range.lowerBound] = input[i * stride] }
+            process(UnsafeMutableBufferPointer(start: start, count: range.count))
             return
         }
         var values = range.map { input[$0 * stride] }
         process(&values)
-        for (i, value) in zip(range, values) { output[-i] = value }
+        for (i, value) in zip(range, values) where written.contains(i) { output[(i - written.lowerBound) * outputStride] = value }
     }
 
     /// Frames per block for `channels` interleaved channels: 2^18 for one or two, so that

@@ -69,15 +69,16 @@ extension BiquadCascade {
         let pad = max(0, min(n - 1, padding ?? 3 * 2 * max(sections.count, 1)))
         let length = n + 2 * pad
         // Over unchecked buffers (pad ≤ n − 1, so every index below is in its buffer): the
-        // padded signal, filtered forward, then backward in place (read and written from its last
-        // value on: no reversed copies), and the middle read out.
+        // padded signal, filtered forward in place, then backward (read from its last value on:
+        // no reversed copies) with only the middle's outputs written, into the result.
         var extended = [Double](unsafeUninitializedCapacity: length) { e, initialized in
             let (first, last) = (x(0), x(n - 1))
             for i in 0..<pad {
                 e[i] = 2 * first - x(pad - i)
                 e[n + pad + i] = 2 * last - x(n - 2 - i)
             }
-            for i in 0..<n { e[pad + i] = x(i) }
+            let middle = e.baseAddress! + pad  // no index sums to check: the copy vectorises
+            for i in 0..<n { middle[i] = x(i) }
             initialized = length
         }
         return extended.withUnsafeMutableBufferPointer { e in
@@ -86,9 +87,13 @@ extension BiquadCascade {
             forward.processLanes(e)
             var backward = [self]
             backward[0].startSteady(at: e[length - 1])
-            let last = e.baseAddress! + (length - 1)
-            Self.processLanes(&backward, inputs: { _ in UnsafePointer(last) }, stride: -1, count: length, outputs: { _ in last }, outputStride: -1)
-            return Array(e[pad..<(pad + n)])
+            let last = UnsafePointer(e.baseAddress! + (length - 1))
+            return [Double](unsafeUninitializedCapacity: n) { y, initialized in
+                // Backward step i reads e[length − 1 − i]; the middle e[pad..<pad + n] is steps pad..<pad + n.
+                Self.processLanes(&backward, inputs: { _ in last }, stride: -1, count: length,
+                                  outputs: { _ in y.baseAddress! + (n - 1) }, outputStride: -1, written: pad..<(pad + n))
+                initialized = n
+            }
         }
     }
 

@@ -54,7 +54,7 @@ public enum Spectrum {
         var density = [Double](repeating: 0, count: fft.realBins)
         var segment = [Double](repeating: 0, count: size)
         var spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
-        // Each segment's mean as one chain in increasing order (Statistics.frameSums: four
+        // Each segment's mean as one chain in increasing order (Statistics.frameSums: eight
         // segments side by side), removed before the window.
         let means = signal.withUnsafeBufferPointer { Statistics.frameSums($0, length: size, hop: step) }.map { $0 / Double(size) }
         let count = means.count
@@ -64,8 +64,9 @@ public enum Spectrum {
                     spectrum.withUnsafeMutableBufferPointer { spectrum in
                         density.withUnsafeMutableBufferPointer { density in
                             for (index, mean) in means.enumerated() {
-                                let start = index * step
-                                for i in 0..<size { segment[i] = (x[start + i] - mean) * w[i] }
+                                // From the segment's first sample (no index sums to check: the loop vectorises).
+                                let first = x.baseAddress! + index * step
+                                for i in 0..<size { segment[i] = (first[i] - mean) * w[i] }
                                 fft.forward(UnsafeBufferPointer(segment), into: spectrum)
                                 for k in 0..<density.count { density[k] += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
                             }

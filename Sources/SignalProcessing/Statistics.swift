@@ -78,22 +78,47 @@ public enum Statistics {
     }
 
     /// Σ x[i] (or Σ x[i]² when `squared`) over each frame [k·hop, k·hop + length) that fits in
-    /// `x`, k = 0, 1, …. Each frame's sum is one chain in increasing i; four frames run side by
+    /// `x`, k = 0, 1, …. Each frame's sum is one chain in increasing i; eight frames run side by
     /// side in the lanes of a vector (independent chains: the same bits as one frame at a time,
     /// at the adder's throughput rather than its latency). Empty when length or hop is below 1.
     public static func frameSums(_ x: UnsafeBufferPointer<Double>, length: Int, hop: Int, squared: Bool = false) -> [Double] {
         guard length >= 1, hop >= 1, x.count >= length else { return [] }
         let count = (x.count - length) / hop + 1
+        return frameSums(x, starts: (0..<count).map { $0 * hop }, length: length, squared: squared)
+    }
+
+    /// ``frameSums(_:length:hop:squared:)`` over the frames [s, s + length) of `starts` (each
+    /// inside `x`), or with `centers` the sums of squared deviations Σ (x[i] − c)·(x[i] − c) of
+    /// each frame from its center c (``variance(_:)``'s numerator when c is the frame's mean).
+    public static func frameSums(_ x: UnsafeBufferPointer<Double>, starts: [Int], length: Int, squared: Bool = false,
+                                 centers: [Double]? = nil) -> [Double] {
+        precondition(starts.allSatisfy { $0 >= 0 && $0 <= x.count - length } && length >= 0, "frame sums: a frame outside the signal")
+        precondition(centers.map { $0.count == starts.count } ?? true, "frame sums: one center per frame")
+        let count = starts.count
         var sums = [Double](repeating: 0, count: count)
+        guard length > 0, let base = x.baseAddress else { return sums }
         var f = 0
         while f < count {
-            let lanes = min(4, count - f)
+            let lanes = min(8, count - f)
             // Lanes past the last frame repeat it and are not stored.
-            let starts = SIMD4(0, min(1, lanes - 1), min(2, lanes - 1), min(3, lanes - 1)) &* hop &+ f * hop
-            var sum = SIMD4<Double>.zero
-            for i in 0..<length {
-                let values = SIMD4(x[starts[0] + i], x[starts[1] + i], x[starts[2] + i], x[starts[3] + i])
-                sum += squared ? values * values : values
+            func frame(_ lane: Int) -> UnsafePointer<Double> { base + starts[min(f + lane, f + lanes - 1)] }
+            func center(_ lane: Int) -> Double { centers?[min(f + lane, f + lanes - 1)] ?? 0 }
+            let (x0, x1, x2, x3, x4, x5, x6, x7) = (frame(0), frame(1), frame(2), frame(3), frame(4), frame(5), frame(6), frame(7))
+            func values(_ i: Int) -> SIMD8<Double> { SIMD8(x0[i], x1[i], x2[i], x3[i], x4[i], x5[i], x6[i], x7[i]) }
+            var sum = SIMD8<Double>.zero
+            if centers != nil {
+                let c = SIMD8(center(0), center(1), center(2), center(3), center(4), center(5), center(6), center(7))
+                for i in 0..<length {
+                    let d = values(i) - c
+                    sum += d * d
+                }
+            } else if squared {
+                for i in 0..<length {
+                    let v = values(i)
+                    sum += v * v
+                }
+            } else {
+                for i in 0..<length { sum += values(i) }
             }
             for lane in 0..<lanes { sums[f + lane] = sum[lane] }
             f += lanes

@@ -54,6 +54,56 @@ import TestSupport
         #expect(ranges == [0..<4, 4..<5])
     }
 
+    @Test("the gap limit: max(0.1 s, min(1 s, 5 × the median interval)), the same from the count of short intervals (more than half at most 0.019 s: 0.1 s) as from the median, at rates around the line and with the intervals split near half and half")
+    func gapLimit() {
+        func limit(_ intervals: [Double]) -> Double? {
+            let time = intervals.reduce(into: [0.0]) { $0.append($0.last! + $1) }
+            let fromMedian = MotionPreprocessing.medianInterval(time).map { max(0.1, min(1, 5 * $0)) }
+            #expect(MotionPreprocessing.gapLimit(time) == fromMedian, "\(intervals.prefix(4))…")
+            return MotionPreprocessing.gapLimit(time)
+        }
+        // (The times are running sums, so their differences are the intervals to rounding.)
+        func near(_ value: Double?, _ expected: Double) -> Bool { value.map { abs($0 - expected) < 1e-9 } ?? false }
+        #expect(near(limit(Array(repeating: 0.01, count: 999)), 0.1))   // 100 Hz
+        #expect(near(limit(Array(repeating: 0.019, count: 10)), 0.1))   // at the line
+        #expect(near(limit(Array(repeating: 0.05, count: 10)), 0.25))   // 20 Hz
+        #expect(near(limit(Array(repeating: 0.5, count: 10)), 1))       // 2 Hz
+        // Ten intervals (the median is the sixth smallest): five short ones are not more than half …
+        #expect(near(limit(Array(repeating: 0.01, count: 5) + Array(repeating: 0.06, count: 5)), 0.3))
+        // … six are; and an odd count of nine (the fifth): five short ones are more than half.
+        #expect(near(limit(Array(repeating: 0.01, count: 6) + Array(repeating: 0.06, count: 4)), 0.1))
+        #expect(near(limit(Array(repeating: 0.06, count: 4) + Array(repeating: 0.01, count: 5)), 0.1))
+        #expect(near(limit(Array(repeating: 0.06, count: 5) + Array(repeating: 0.01, count: 4)), 0.3))
+        #expect(MotionPreprocessing.gapLimit([3]) == nil)
+    }
+
+    @Test("the usual case's checks, eight lanes at a time and the rest one by one: a NaN, ±∞ or a value past the bound anywhere (in a lane block or the tail) fails them, ±bound and −0 pass; times fail on a NaN, an ∞, a repeat or a step back")
+    func usualChecks() {
+        let n = 21  // two blocks of eight and a tail of five
+        let base = (0..<n).map { Double($0) - 10 }
+        #expect(MotionPreprocessing.within(base, 10))
+        #expect(MotionPreprocessing.within(base.map { $0 == 0 ? -0.0 : $0 }, 10))
+        #expect(!MotionPreprocessing.within(base, 9.999))
+        #expect(MotionPreprocessing.within([], 1))
+        for position in [0, 7, 8, 15, 16, 20] {
+            for bad in [Double.nan, .infinity, -.infinity, 10.5, -1e308] {
+                var column = base
+                column[position] = bad
+                #expect(!MotionPreprocessing.within(column, 10), "\(bad) at \(position)")
+            }
+        }
+        let time = (0..<n).map { Double($0) / 100 }
+        #expect(MotionPreprocessing.isOrdered(time) && MotionPreprocessing.isOrdered([]) && MotionPreprocessing.isOrdered([0]))
+        #expect(!MotionPreprocessing.isOrdered([.nan]) && !MotionPreprocessing.isOrdered([0, .infinity]))
+        for position in [0, 1, 8, 17, 20] {
+            for bad in [Double.nan, .infinity, -.infinity, position == 0 ? 1 : time[position - 1]] {
+                var times = time
+                times[position] = bad
+                #expect(!MotionPreprocessing.isOrdered(times), "\(bad) at \(position)")
+            }
+        }
+    }
+
     @Test("values no sensor measures: rows with an acceleration beyond ±1,000 g (total or gravity) or a rotation rate beyond ±1,000 rad/s are left out and counted, so ten spikes of 1e200 or −1e30 leave G1's 54 steps instead of none, with an implausibleValues warning; 9,806 m/s² and 999 rad/s are kept")
     func implausibleValues() throws {
         var walk = Self.walk(Self.g1)
@@ -235,6 +285,20 @@ import TestSupport
     }
 
     /// A 6 Hz tremor of 0.3 m/s² on a still phone: dominant frequency 6 Hz.
+    @Test("the tremor spectrum's axis means: three axes summed side by side equal each axis summed alone in order, bit for bit, with and without a subtracted column; mixed or other axis counts take the one-at-a-time path")
+    func tremorAxisMeans() {
+        var random = SeededRandom(seed: 62)
+        let n = 10_001
+        let columns = (0..<6).map { _ in (0..<n).map { _ in (random.unit() - 0.5) * 10 } }
+        func alone(_ a: [Double], _ b: [Double]?) -> Double { a.indices.reduce(0) { $0 + (a[$1] - (b?[$1] ?? 0)) } / Double(a.count) }
+        let subtracted = (0..<3).map { (columns[$0], Optional(columns[$0 + 3])) }
+        let plain = (0..<3).map { (columns[$0], [Double]?.none) }
+        let mixed = [subtracted[0], plain[1], subtracted[2]]
+        for axes in [subtracted, plain, mixed, Array(plain.prefix(2)), plain + [plain[0]]] {
+            #expect(StepAnalysis.differenceMeans(axes) == axes.map { alone($0.0, $0.1) }, "\(axes.count) axes")
+        }
+    }
+
     @Test("tremor: dominant frequency of a 6 Hz oscillation")
     func tremor() throws {
         let signal = Self.walk(seconds: 20, up: (0.6, 0, 0.8)) { 0.3 * sin(2 * .pi * 6 * $0) }

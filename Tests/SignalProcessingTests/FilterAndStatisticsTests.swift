@@ -124,6 +124,31 @@ import TestSupport
         }
     }
 
+    @Test("frame sums at given starts equal one frame at a time, bit for bit: plain, squared, and the squared deviations from each frame's mean (Statistics.variance's numerator); frames in any order, overlapping, repeated, at the ends; 1 to 19 frames (blocks of eight lanes and the rest); none, or of length 0")
+    func frameSumsAtStarts() {
+        var random = SeededRandom(seed: 61)
+        let x = (0..<1_000).map { _ in (random.unit() - 0.5) * 1e3 }
+        x.withUnsafeBufferPointer { x in
+            for count in [1, 7, 8, 9, 19] {
+                for length in [1, 3, 200] {
+                    let starts = (0..<count).map { _ in Int(random.unit() * Double(x.count - length)) } + [0, x.count - length]
+                    let frames = starts.map { UnsafeBufferPointer(rebasing: x[$0..<($0 + length)]) }
+                    let means = frames.map { $0.reduce(0, +) / Double(length) }
+                    #expect(Statistics.frameSums(x, starts: starts, length: length) == frames.map { $0.reduce(0, +) })
+                    #expect(Statistics.frameSums(x, starts: starts, length: length, squared: true) == frames.map { $0.reduce(0) { $0 + $1 * $1 } })
+                    let deviations = Statistics.frameSums(x, starts: starts, length: length, centers: means)
+                    #expect(deviations == zip(frames, means).map { frame, mean in frame.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } })
+                    if length >= 2 {
+                        #expect(zip(deviations, frames).allSatisfy { $0 / Double(length - 1) == Statistics.variance($1) })
+                    }
+                }
+            }
+            #expect(Statistics.frameSums(x, starts: [], length: 5).isEmpty)
+            #expect(Statistics.frameSums(x, starts: [3, 9], length: 0) == [0, 0])
+            #expect(Statistics.frameSums(UnsafeBufferPointer(start: nil, count: 0), starts: [0], length: 0) == [0])
+        }
+    }
+
     @Test("frame sums four frames at a time equal each frame summed on its own in increasing order, bit for bit (sums and sums of squares): 0 to 9 frames, hops shorter and longer than the frame; by hand, (1…6) in frames of 3 every 2: 6, 12 and 14, 50")
     func frameSums() {
         let hand = (1...6).map(Double.init)

@@ -331,6 +331,44 @@ import TestSupport
         #expect(filter.filtfilt(x, padding: pad) == Array(e[pad..<(pad + x.count)]))
     }
 
+    @Test("outputs kept to a window of steps (`written`) are the whole run's outputs there, bit for bit, and the filter memories after it the whole run's: forwards and backwards, 1 to 3 signals split over the lanes and 2 too short to split, windows inside one segment, across segment edges, in the sequential tail, empty and whole")
+    func biquadLanesWritten() {
+        var random = SeededRandom(seed: 60)
+        let filter = Butterworth.bandPass(lowHz: 0.5, highHz: 3, sampleRateHz: 100)
+        for (n, signals) in [(50_003, 1), (30_001, 3), (37, 2)] {
+            let inputs = (0..<signals).map { _ in
+                let pointer = UnsafeMutablePointer<Double>.allocate(capacity: n)
+                for i in 0..<n { pointer[i] = random.unit() - 0.5 }
+                return UnsafePointer(pointer)
+            }
+            defer { inputs.forEach { $0.deallocate() } }
+            for stride in [1, -1] {
+                let start = stride == 1 ? 0 : n - 1
+                /// Each signal's outputs in step order (written steps only), and the filters after the run.
+                func run(_ window: Range<Int>?) -> (outputs: [[Double]], filters: [BiquadCascade]) {
+                    var filters = [BiquadCascade](repeating: filter, count: signals)
+                    let count = window?.count ?? n
+                    let outputs = (0..<signals).map { _ in UnsafeMutablePointer<Double>.allocate(capacity: max(1, count)) }
+                    defer { outputs.forEach { $0.deallocate() } }
+                    BiquadCascade.processLanes(&filters, inputs: { inputs[$0] + start }, stride: stride, count: n,
+                                               outputs: { stride == 1 ? outputs[$0] : outputs[$0] + (count - 1) },
+                                               outputStride: stride, written: window)
+                    let steps = outputs.map { Array(UnsafeBufferPointer(start: $0, count: count)) }
+                    return (stride == 1 ? steps : steps.map { $0.reversed() }, filters)
+                }
+                let whole = run(nil)
+                let edges = [(0, n), (0, 0), (5, 6), (100, n / 3), (n / 8 - 3, n / 8 + 700), (n / 2, n), (n - 3, n), (1, n - 1)]
+                for window in edges.filter({ $0.0 >= 0 && $0.0 <= $0.1 && $0.1 <= n }).map({ $0.0..<$0.1 }) {
+                    let part = run(window)
+                    for c in 0..<signals {
+                        #expect(part.outputs[c] == Array(whole.outputs[c][window]), "\(n) samples, \(signals) signals, stride \(stride), window \(window), signal \(c)")
+                    }
+                    #expect(part.filters == whole.filters, "\(n) samples, stride \(stride), window \(window): the filter memories")
+                }
+            }
+        }
+    }
+
     @Test("splitting in place gives what splitting into another buffer gives; a pole on the unit circle is never split (the outputs are exactly sequential); warm-up lengths and block sizes")
     func biquadLanesInPlace() {
         var random = SeededRandom(seed: 1936)

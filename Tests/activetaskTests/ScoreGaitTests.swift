@@ -23,6 +23,23 @@ import TestSupport
         #expect(abs(cadences[0] - cadences[1]) < 0.01)
     }
 
+    @Test("the filters' kernels give the same bits at every instruction-set level (ATK_KERNEL_LEVEL 1: SSE2, 2: AVX2, 3: AVX-512 with its 8×8 blocks, capped at what the processor has): score gait, balance and tremor of the sample walk, device motion and tremor recording")
+    func sameBitsAtEveryKernelLevel() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path)
+        let walk = try #require(names.first { $0.hasPrefix("accel_") }), motion = try #require(names.first { $0.hasPrefix("deviceMotion_") })
+        let path = { SharedData.sampleData.appendingPathComponent($0).path }
+        for arguments in [["gait", path(walk)], ["balance", path(motion)], ["tremor", path("ac1_motion_right.json")]] {
+            let outputs = try ["1", "2", "3"].map { level in
+                var environment = ProcessInfo.processInfo.environment
+                environment["ATK_KERNEL_LEVEL"] = level
+                let run = try Run(["score"] + arguments + ["--json"], environment: environment)
+                #expect(run.status == 0, "\(arguments) at level \(level): \(run.stderr)")
+                return run.stdout
+            }
+            #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2], "\(arguments[0]): the levels differ")
+        }
+    }
+
     @Test("a 9-s pedometer file is too short for cadence (exit 1, totals reported); a tapping result is not a gait input (exit 3)")
     func inputs() throws {
         let pedometer = try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path).first { $0.hasPrefix("pedometer_") }!

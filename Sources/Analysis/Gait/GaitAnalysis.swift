@@ -343,21 +343,29 @@ struct StepAnalysis {
         // Hops from the start, plus one window flush with the end so the tail is judged too.
         var starts = Array(stride(from: 0, through: v.count - window, by: hop))
         if let last = starts.last, last + window < v.count { starts.append(v.count - window) }
-        v.withUnsafeBufferPointer { v in magnitude.withUnsafeBufferPointer { magnitude in
+        // Every window's mean of v and SD of |a_d| (Statistics.variance's sums, in its order) eight
+        // windows side by side.
+        let (means, sds) = v.withUnsafeBufferPointer { v in magnitude.withUnsafeBufferPointer { magnitude in
+            let n = Double(window)
+            let magnitudeMeans = Statistics.frameSums(magnitude, starts: starts, length: window).map { $0 / n }
+            let sds = Statistics.frameSums(magnitude, starts: starts, length: window, centers: magnitudeMeans).map { ($0 / (n - 1)).squareRoot() }
+            return (Statistics.frameSums(v, starts: starts, length: window).map { $0 / n }, sds)
+        } }
+        v.withUnsafeBufferPointer { v in
         hann.withUnsafeBufferPointer { hann in frame.withUnsafeMutableBufferPointer { frame in
         spectrum.withUnsafeMutableBufferPointer { spectrum in power.withUnsafeMutableBufferPointer { power in
-            for start in starts {
-                let sd = Statistics.standardDeviation(UnsafeBufferPointer(rebasing: magnitude[start..<(start + window)]))
-                guard sd >= p.walkingSdG * standardGravity else { continue }
-                let mean = v[start..<(start + window)].reduce(0, +) / Double(window)
-                for i in 0..<window { frame[i] = (v[start + i] - mean) * hann[i] }
+            for (index, start) in starts.enumerated() {
+                guard sds[index] >= p.walkingSdG * standardGravity else { continue }
+                let mean = means[index]
+                let first = v.baseAddress! + start  // no index sums to check: the loop vectorises
+                for i in 0..<window { frame[i] = (first[i] - mean) * hann[i] }
                 fft.forward(UnsafeBufferPointer(frame), into: spectrum)
                 FrameSpectra.power(spectrum.baseAddress!, bins: fft.realBins, into: power.baseAddress!, stride: 1)
                 // Each sum over its bins in order, as one pass over all bins adds them.
                 let band = power[bandBins].reduce(0, +), total = power[totalBins].reduce(0, +)
                 if total > 0, band / total >= p.walkingBandFraction { walking.append(start..<(start + window)) }
             }
-        } } } } } }
+        } } } } }
         var merged: [Range<Int>] = []
         for range in walking {
             if let last = merged.last, range.lowerBound - last.upperBound <= Int(clamping: p.mergeGapSeconds * fs) {

@@ -58,10 +58,10 @@ double atk_true_peak(const double *w, size_t count, size_t past, size_t run, con
  * eight-double vector; every lane runs `count` steps, lane j filtering inputs[j][0],
  * inputs[j][stride], … (all eight inputs must be readable for `count` steps). `coefficients`
  * holds, per section, b0, b1, b2, a1, a2 (a0 = 1) as runs of eight (lane 0 … 7); `state` per
- * section z1 and z2 as runs of eight, updated. Lane j reads step n from inputs[j][n·stride]; lanes
- * j < `exact` write step n to outputs[j][n·output_stride], the others skip their first `warmup`
- * steps and write step n to outputs[j][(n − warmup)·output_stride] (strides may be negative: a
- * signal read and written backwards from its last value); a NULL
+ * section z1 and z2 as runs of eight, updated. Lane j reads step n from inputs[j][n·stride] and
+ * writes the steps n in [first[j], end[j]) to outputs[j][(n − first[j])·output_stride], computing
+ * the others without storing them (strides may be negative: a signal read and written backwards
+ * from its last value); a NULL
  * output is not written, and lanes after the last non-NULL output are not run (the narrowest
  * vector of 2, 4 or 8 lanes that holds the rest is used). Each lane rounds exactly as the scalar
  * cascade (no fused multiply-add).
@@ -69,7 +69,7 @@ double atk_true_peak(const double *w, size_t count, size_t past, size_t run, con
  * reads ahead of where the lanes before it write. Returns 0, or -1 (nothing done) for a section count
  * outside 1…4. */
 int atk_biquad_lanes(const double *coefficients, double *state, size_t sections, const double *const *inputs, ptrdiff_t stride,
-                     double *const *outputs, ptrdiff_t output_stride, size_t exact, size_t warmup, size_t count);
+                     double *const *outputs, ptrdiff_t output_stride, const size_t *first, const size_t *end, size_t count);
 
 /* Lag products out[m − first] = Σ_{j<window} x[j]·x[m + j] for m = first…last (x must hold
  * last + window values): sixteen partial sums (term j in partial j mod 16), summed in one fixed
