@@ -174,6 +174,17 @@ public struct BiquadCascade: Sendable, Hashable {
     /// middle of its padded signal straight into the result.
     public static func processLanes(_ filters: inout [BiquadCascade], inputs: (Int) -> UnsafePointer<Double>, stride: Int, count: Int,
                                     outputs: (Int) -> UnsafeMutablePointer<Double>, outputStride: Int = 1, written: Range<Int>? = nil) {
+        processLanes(&filters, input: { c, steps in inputs(c) + steps.lowerBound * stride }, stride: stride, count: count,
+                     outputs: outputs, outputStride: outputStride, written: written)
+    }
+
+    /// ``processLanes(_:inputs:stride:count:outputs:outputStride:written:)`` with the inputs asked
+    /// for by the steps each lane (or sequential run) reads: input(c, steps) points at signal c's
+    /// step steps.lowerBound, readable for the steps' count. Each range is asked for once, before
+    /// any step runs: a zero-phase filter reads the middle of its padded signal from the caller's
+    /// array and copies only what the lanes at its ends read.
+    static func processLanes(_ filters: inout [BiquadCascade], input: (Int, Range<Int>) -> UnsafePointer<Double>, stride: Int, count: Int,
+                             outputs: (Int) -> UnsafeMutablePointer<Double>, outputStride: Int = 1, written: Range<Int>? = nil) {
         let signals = filters.count
         precondition((1...8).contains(signals), "filter lanes: 1 to 8 filters")
         precondition(stride != 0 && abs(outputStride) == 1 && count >= 0, "filter lanes: stride 0, output stride not ±1 or negative count")
@@ -190,7 +201,9 @@ public struct BiquadCascade: Sendable, Hashable {
         var segments = 1
         if forgets, warmUp > 0, count / warmUp - 1 >= 2 { segments = min(8 / signals, count / warmUp - 1) }
         guard (1...4).contains(sections), segments > 1 || signals > 1 else {
-            for c in 0..<signals { filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, 0..<count, written: written) }
+            for c in 0..<signals {
+                filters[c].process(from: input(c, 0..<count), stride: stride, into: outputs(c), outputStride, 0..<count, written: written)
+            }
             return
         }
         // Segment k of every signal covers outputs [W + k·S, W + (k + 1)·S) after W warm-up steps
@@ -208,7 +221,7 @@ public struct BiquadCascade: Sendable, Hashable {
                 withUnsafeTemporaryAllocation(of: UnsafePointer<Double>?.self, capacity: 8) { laneInputs in
                     withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Double>?.self, capacity: 8) { laneOutputs in
                         withUnsafeTemporaryAllocation(of: Int.self, capacity: 16) { window in
-                            laneInputs.initialize(repeating: inputs(0))
+                            laneInputs.initialize(repeating: nil)
                             laneOutputs.initialize(repeating: nil)
                             window.initialize(repeating: 0)
                             for lane in 0..<(segments * signals) {
@@ -230,9 +243,11 @@ public struct BiquadCascade: Sendable, Hashable {
                                 let first = max(segment == 0 ? 0 : skipped, written.lowerBound - base)
                                 let end = max(first, min(skipped + length, written.upperBound - base))
                                 (window[lane], window[8 + lane]) = (first, end)
-                                laneInputs[lane] = inputs(c) + base * stride
+                                laneInputs[lane] = input(c, base..<(base + skipped + length))
                                 laneOutputs[lane] = outputs(c) + (base + first - written.lowerBound) * outputStride
                             }
+                            // Lanes not in use read lane 0's input (all eight run).
+                            for lane in (segments * signals)..<8 { laneInputs[lane] = laneInputs[0] }
                             _ = atk_biquad_lanes(coefficients, state, sections, laneInputs.baseAddress!, stride, laneOutputs.baseAddress!,
                                                  outputStride, window.baseAddress!, window.baseAddress! + 8, skipped + length)
                         }
@@ -250,21 +265,22 @@ public struct BiquadCascade: Sendable, Hashable {
         // The last few samples, sequentially from the last segment's state.
         let done = skipped + segments * length
         for c in 0..<signals where done < count {
-            filters[c].process(from: inputs(c), stride: stride, into: outputs(c), outputStride, done..<count, written: written)
+            filters[c].process(from: input(c, done..<count), stride: stride, into: outputs(c), outputStride, done..<count, written: written)
         }
     }
 
-    /// Filters input[i·stride] for i in `range`, sequentially, storing the outputs of the steps in
-    /// `written` at output[(i − written.lowerBound)·outputStride].
+    /// Filters the steps in `range`, step i read at input[(i − range.lowerBound)·stride],
+    /// sequentially, storing the outputs of the steps in `written` at
+    /// output[(i − written.lowerBound)·outputStride].
     private mutating func process(from input: UnsafePointer<Double>, stride: Int, into output: UnsafeMutablePointer<Double>,
                                   _ outputStride: Int, _ range: Range<Int>, written: Range<Int>) {
         if outputStride == 1, written.lowerBound <= range.lowerBound, range.upperBound <= written.upperBound {
             let start = output + (range.lowerBound - written.lowerBound)
-            for i in range { start[i - range.lowerBound] = input[i * stride] }
+            for i in 0..<range.count { start[i] = input[i * stride] }
             process(UnsafeMutableBufferPointer(start: start, count: range.count))
             return
         }
-        var values = range.map { input[$0 * stride] }
+        var values = (0..<range.count).map { input[$0 * stride] }
         process(&values)
         for (i, value) in zip(range, values) where written.contains(i) { output[(i - written.lowerBound) * outputStride] = value }
     }

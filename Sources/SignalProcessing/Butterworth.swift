@@ -48,7 +48,7 @@ extension BiquadCascade {
     /// state starts from the steady state of the first padded value, to limit edge transients.
     public func filtfilt(_ signal: [Double], padding: Int? = nil) -> [Double] {
         guard signal.count >= 2 else { return signal }
-        return signal.withUnsafeBufferPointer { x in filtfilt(count: x.count, padding: padding) { x[$0] } }
+        return signal.withUnsafeBufferPointer { x in filtfilt(count: x.count, padding: padding, middle: x.baseAddress) { x[$0] } }
     }
 
     /// ``filtfilt(_:padding:)`` of the signal (a[i] − b[i]) − offset, or a[i] − offset without
@@ -63,31 +63,44 @@ extension BiquadCascade {
         }
     }
 
-    /// Zero-phase filtering of value(0), …, value(n − 1), n ≥ 2.
+    /// Zero-phase filtering of value(0), …, value(n − 1), n ≥ 2; with `middle`, the values are
+    /// middle[0..<n], which the forward pass reads in place where its lanes read only them.
     @inline(__always)
-    private func filtfilt(count n: Int, padding: Int?, _ x: (Int) -> Double) -> [Double] {
+    private func filtfilt(count n: Int, padding: Int?, middle: UnsafePointer<Double>? = nil, _ x: (Int) -> Double) -> [Double] {
         let pad = max(0, min(n - 1, padding ?? 3 * 2 * max(sections.count, 1)))
         let length = n + 2 * pad
         // Over unchecked buffers (pad ≤ n − 1, so every index below is in its buffer): the
-        // padded signal, filtered forward in place, then backward (read from its last value on:
-        // no reversed copies) with only the middle's outputs written, into the result.
+        // padded signal e, filtered forward in place, then backward (read from its last value on:
+        // no reversed copies) with only the middle's outputs written, into the result. The
+        // reflected ends are written first; with `middle`, the middle is copied into e only where
+        // a lane of the forward pass reads beyond it (the other lanes read the caller's values
+        // and write e), else all of it.
         var extended = [Double](unsafeUninitializedCapacity: length) { e, initialized in
             let (first, last) = (x(0), x(n - 1))
             for i in 0..<pad {
                 e[i] = 2 * first - x(pad - i)
                 e[n + pad + i] = 2 * last - x(n - 2 - i)
             }
-            let middle = e.baseAddress! + pad  // no index sums to check: the copy vectorises
-            for i in 0..<n { middle[i] = x(i) }
+            if middle == nil {
+                let inside = e.baseAddress! + pad  // no index sums to check: the copy vectorises
+                for i in 0..<n { inside[i] = x(i) }
+            }
             initialized = length
         }
         return extended.withUnsafeMutableBufferPointer { e in
-            var forward = self
-            forward.startSteady(at: e[0])
-            forward.processLanes(e)
+            let base = e.baseAddress!
+            var forward = [self]
+            forward[0].startSteady(at: e[0])
+            Self.processLanes(&forward, input: { _, steps in
+                guard let middle else { return UnsafePointer(base + steps.lowerBound) }
+                if steps.lowerBound >= pad && steps.upperBound <= pad + n { return middle + (steps.lowerBound - pad) }
+                let inside = max(steps.lowerBound, pad)..<max(max(steps.lowerBound, pad), min(steps.upperBound, pad + n))
+                for i in inside { base[i] = middle[i - pad] }
+                return UnsafePointer(base + steps.lowerBound)
+            }, stride: 1, count: length, outputs: { _ in base })
             var backward = [self]
             backward[0].startSteady(at: e[length - 1])
-            let last = UnsafePointer(e.baseAddress! + (length - 1))
+            let last = UnsafePointer(base + (length - 1))
             return [Double](unsafeUninitializedCapacity: n) { y, initialized in
                 // Backward step i reads e[length − 1 − i]; the middle e[pad..<pad + n] is steps pad..<pad + n.
                 Self.processLanes(&backward, inputs: { _ in last }, stride: -1, count: length,

@@ -44,11 +44,25 @@ public struct PaddedPeriodogram {
     /// windowing, without a copy of its own).
     public mutating func add(count: Int, _ value: (Int) -> Double) {
         precondition(count >= 0 && count <= maximumLength, "padded periodogram: a segment of \(count) values, at most \(maximumLength)")
+        frame.withUnsafeMutableBufferPointer { frame in for i in 0..<count { frame[i] = value(i) } }
+        transformAndAdd(count: count)
+    }
+
+    /// ``add(count:_:)`` of values[i]·window[i] for i < window.count (one loop over the two
+    /// buffers, which vectorises, where a closure is called per value).
+    public mutating func add(_ values: UnsafePointer<Double>, window: UnsafeBufferPointer<Double>) {
+        let count = window.count
+        precondition(count <= maximumLength, "padded periodogram: a segment of \(count) values, at most \(maximumLength)")
+        frame.withUnsafeMutableBufferPointer { frame in for i in 0..<count { frame[i] = values[i] * window[i] } }
+        transformAndAdd(count: count)
+    }
+
+    /// Adds the segment in the frame's first `count` values.
+    private mutating func transformAndAdd(count: Int) {
         let fft = segmentFFT, low = bins.lowerBound
         let limit = viaAutocorrelation ? 0...(fft.realBins - 1) : bins
         frame.withUnsafeMutableBufferPointer { frame in
             // Past `count` the frame holds zeros: those a longer segment before wrote are cleared.
-            for i in 0..<count { frame[i] = value(i) }
             for i in count..<max(count, written) { frame[i] = 0 }
             spectrum.withUnsafeMutableBufferPointer { spectrum in
                 fft.forward(UnsafeBufferPointer(frame), into: spectrum)

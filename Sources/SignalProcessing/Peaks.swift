@@ -16,7 +16,9 @@ public enum Peaks {
                 if x[i] > x[i - 1] {
                     var j = i
                     while j + 1 < x.count, x[j + 1] == x[i] { j += 1 }
-                    if j + 1 < x.count, x[j + 1] < x[i], x[i] - max(lowest.left[i], lowest.right[i]) >= minimumProminence { candidates.append(i) }
+                    // The plateau's right base is its last sample's (the same minimum; the backward
+                    // pass keeps only the samples where it rises).
+                    if j + 1 < x.count, x[j + 1] < x[i], x[i] - max(lowest.left[i], lowest.right[j]) >= minimumProminence { candidates.append(i) }
                     i = j + 1
                 } else {
                     i += 1
@@ -40,13 +42,19 @@ public enum Peaks {
         return candidates.indices.filter { keep[$0] }.map { candidates[$0] }
     }
 
-    /// For every sample i, the lowest value from i back to (not including) the nearest earlier
-    /// sample higher than x[i] (`left`; the start if none), and likewise forward (`right`): the
-    /// two bases of i's prominence, which ``prominence(_:_:)`` finds by walking out from one
-    /// peak. Here for all samples in two passes with a stack of the samples not yet passed by a
-    /// higher one, each holding the lowest value between it and the one below it: O(n) in all
-    /// where walking out from every peak is O(n) per peak (a long bout of similar steps walks
-    /// to its ends for each of its highest peaks). A NaN is never passed, as the walk stops at it.
+    /// For every sample i where x rises, the lowest value from i back to (not including) the
+    /// nearest earlier sample higher than x[i] (`left`; the start if none), and likewise forward
+    /// where x rises going backwards (`right`): the two bases of i's prominence, which
+    /// ``prominence(_:_:)`` finds by walking out from one peak. NaN where x does not rise (a
+    /// sample no higher than the one before it in the pass's direction, both numbers): a peak
+    /// rises on its left, and a plateau's right base is its last sample's. Here for all rising
+    /// samples in two passes with a stack of the rising samples not yet passed by a higher one,
+    /// each holding the lowest value between it and the one below it: O(n) in all where walking
+    /// out from every peak is O(n) per peak (a long bout of similar steps walks to its ends for
+    /// each of its highest peaks). A sample that does not rise is no higher than every sample
+    /// back to the last one that did (the run between falls or stays), so a higher sample is
+    /// never one of them: they only join the lowest value between (one comparison each, no
+    /// stack traffic). A NaN rises and is never passed, as the walk stops at it.
     static func lowestBeforeHigher(_ x: UnsafeBufferPointer<Double>) -> (left: [Double], right: [Double]) {
         let n = x.count
         var right: [Double] = []
@@ -70,17 +78,27 @@ public enum Peaks {
     private static func pass(_ x: UnsafeBufferPointer<Double>, from start: Int, step: Int, into lowest: UnsafeMutableBufferPointer<Double>,
                              _ indices: UnsafeMutableBufferPointer<Int>, _ lowestBetween: UnsafeMutableBufferPointer<Double>) {
         var top = 0  // entries in the stack
+        var run = Double.infinity  // the lowest value since the last rising sample (not rising themselves)
+        var previous = Double.nan  // the first sample rises
         var i = start
         for _ in 0..<x.count {
-            var between = Double.infinity  // the lowest value strictly between the nearest higher sample and i
-            while top > 0, x[indices[top - 1]] <= x[i] {
-                top -= 1
-                between = min(between, min(lowestBetween[top], x[indices[top]]))
+            let value = x[i]
+            if value <= previous {
+                run = min(run, value)
+                lowest[i] = .nan
+            } else {
+                var between = run  // the lowest value strictly between the nearest higher sample and i
+                while top > 0, x[indices[top - 1]] <= value {
+                    top -= 1
+                    between = min(between, min(lowestBetween[top], x[indices[top]]))
+                }
+                lowest[i] = min(value, between)
+                indices[top] = i
+                lowestBetween[top] = between
+                top += 1
+                run = .infinity
             }
-            lowest[i] = min(x[i], between)
-            indices[top] = i
-            lowestBetween[top] = between
-            top += 1
+            previous = value
             i += step
         }
     }

@@ -44,6 +44,12 @@ public enum Resampling {
                         }
                         for k in part {
                             let t = first + Double(k) / rateHz
+                            // The walk's first two steps from two loads that do not wait on each
+                            // other, without branches (a jittered source at about the grid's rate
+                            // steps 0, 1 or 2 at random, which no branch predicts), then the loop
+                            // for the rest: the same j as the loop alone.
+                            let one = (time[j + 1] < t ? 1 : 0) & (j < lastLeft ? 1 : 0)
+                            j += one + (one & (time[min(j + 2, lastLeft + 1)] < t ? 1 : 0) & (j + 1 < lastLeft ? 1 : 0))
                             while j < lastLeft, time[j + 1] < t { j += 1 }
                             let span = time[j + 1] - time[j]
                             let weight = span > 0 ? min(max((t - time[j]) / span, 0), 1) : 0

@@ -52,4 +52,19 @@ import TestSupport
         let expected = Self.definition([x], size: 64, bins: 0...32)
         #expect(zip(periodogram.sums(), expected).allSatisfy { abs($0 - $1) <= 1e-12 * expected.max()! })
     }
+    @Test("A segment given as values and a window adds what the closure of their products adds, bit for bit, on both routes, a shorter segment after a longer one among them")
+    func valuesTimesWindow() throws {
+        var random = SeededRandom(seed: 63)
+        let x = (0..<1_300).map { _ in random.unit() - 0.5 }
+        for autocorrelation in [true, false] {
+            var byClosure = try PaddedPeriodogram(size: 8_192, maximumLength: 800, bins: 40...250, viaAutocorrelation: autocorrelation)
+            var byBuffers = byClosure
+            for (start, length) in [(0, 800), (100, 800), (300, 450), (500, 800)] {
+                let window = Window.hann.values(count: length)
+                byClosure.add(count: length) { x[start + $0] * window[$0] }
+                x.withUnsafeBufferPointer { x in window.withUnsafeBufferPointer { byBuffers.add(x.baseAddress! + start, window: $0) } }
+            }
+            #expect(byBuffers.sums() == byClosure.sums() && byBuffers.segments == 4)
+        }
+    }
 }

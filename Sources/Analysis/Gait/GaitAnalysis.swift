@@ -343,20 +343,19 @@ struct StepAnalysis {
         // Hops from the start, plus one window flush with the end so the tail is judged too.
         var starts = Array(stride(from: 0, through: v.count - window, by: hop))
         if let last = starts.last, last + window < v.count { starts.append(v.count - window) }
-        // Every window's mean of v and SD of |a_d| (Statistics.variance's sums, in its order) eight
-        // windows side by side.
-        let (means, sds) = v.withUnsafeBufferPointer { v in magnitude.withUnsafeBufferPointer { magnitude in
-            let n = Double(window)
-            let magnitudeMeans = Statistics.frameSums(magnitude, starts: starts, length: window).map { $0 / n }
-            let sds = Statistics.frameSums(magnitude, starts: starts, length: window, centers: magnitudeMeans).map { ($0 / (n - 1)).squareRoot() }
-            return (Statistics.frameSums(v, starts: starts, length: window).map { $0 / n }, sds)
-        } }
+        // Every window's SD of |a_d| (Statistics.variance's sums, in its order), then the mean of
+        // v of those moving enough, eight windows side by side.
+        let n = Double(window)
+        let moving = magnitude.withUnsafeBufferPointer { magnitude in
+            let means = Statistics.frameSums(magnitude, starts: starts, length: window).map { $0 / n }
+            let sds = Statistics.frameSums(magnitude, starts: starts, length: window, centers: means).map { ($0 / (n - 1)).squareRoot() }
+            return starts.indices.filter { sds[$0] >= p.walkingSdG * standardGravity }.map { starts[$0] }
+        }
         v.withUnsafeBufferPointer { v in
+        let means = Statistics.frameSums(v, starts: moving, length: window).map { $0 / n }
         hann.withUnsafeBufferPointer { hann in frame.withUnsafeMutableBufferPointer { frame in
         spectrum.withUnsafeMutableBufferPointer { spectrum in power.withUnsafeMutableBufferPointer { power in
-            for (index, start) in starts.enumerated() {
-                guard sds[index] >= p.walkingSdG * standardGravity else { continue }
-                let mean = means[index]
+            for (start, mean) in zip(moving, means) {
                 let first = v.baseAddress! + start  // no index sums to check: the loop vectorises
                 for i in 0..<window { frame[i] = (first[i] - mean) * hann[i] }
                 fft.forward(UnsafeBufferPointer(frame), into: spectrum)

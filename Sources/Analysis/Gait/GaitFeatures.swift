@@ -126,8 +126,7 @@ extension StepAnalysis {
                     let w = segmentLength == length ? hann : Window.hann.values(count: segmentLength)
                     var start = bout.lowerBound
                     while start + segmentLength <= bout.upperBound {
-                        let first = band.baseAddress! + start  // no index sums to check: the copy vectorises
-                        w.withUnsafeBufferPointer { w in periodogram.add(count: segmentLength) { first[$0] * w[$0] } }
+                        w.withUnsafeBufferPointer { w in periodogram.add(band.baseAddress! + start, window: w) }
                         start += max(1, segmentLength / 2)
                     }
                 }
