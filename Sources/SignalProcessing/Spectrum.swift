@@ -54,34 +54,26 @@ public enum Spectrum {
         var density = [Double](repeating: 0, count: fft.realBins)
         var segment = [Double](repeating: 0, count: size)
         var spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
-        // Each segment's mean as one chain in increasing order, removed before the window; eight
-        // segments' means at a time (Statistics.frameSums: eight frames side by side), then
-        // those segments, while their samples are still in the cache.
-        let count = (signal.count - size) / step + 1
-        let power = UnsafeMutablePointer<Double>.allocate(capacity: fft.realBins)
-        defer { power.deallocate() }
+        // Each segment's mean as one chain in increasing order (Statistics.frameSums: eight
+        // segments side by side), removed before the window.
+        let means = signal.withUnsafeBufferPointer { Statistics.frameSums($0, length: size, hop: step) }.map { $0 / Double(size) }
+        let count = means.count
+        var power = [Double](repeating: 0, count: fft.realBins)
         signal.withUnsafeBufferPointer { x in
             w.withUnsafeBufferPointer { w in
                 segment.withUnsafeMutableBufferPointer { segment in
                     spectrum.withUnsafeMutableBufferPointer { spectrum in
-                        density.withUnsafeMutableBufferPointer { density in
-                            var index = 0
-                            while index < count {
-                                let group = min(8, count - index)
-                                let sums = Statistics.frameSums(x, starts: (index..<(index + group)).map { $0 * step }, length: size)
-                                for (offset, sum) in sums.enumerated() {
-                                    let mean = sum / Double(size)
-                                    // From the segment's first sample (no index sums to check: the loop vectorises).
-                                    let first = x.baseAddress! + (index + offset) * step
-                                    for i in 0..<size { segment[i] = (first[i] - mean) * w[i] }
-                                    fft.forward(UnsafeBufferPointer(segment), into: spectrum)
-                                    // |X|² (re² + im², as the sum below would form it), then added.
-                                    FrameSpectra.power(spectrum.baseAddress!, bins: density.count, into: power, stride: 1)
-                                    for k in 0..<density.count { density[k] += power[k] }
-                                }
-                                index += group
+                        density.withUnsafeMutableBufferPointer { density in power.withUnsafeMutableBufferPointer { power in
+                            for (index, mean) in means.enumerated() {
+                                // From the segment's first sample (no index sums to check: the loop vectorises).
+                                let first = x.baseAddress! + index * step
+                                for i in 0..<size { segment[i] = (first[i] - mean) * w[i] }
+                                fft.forward(UnsafeBufferPointer(segment), into: spectrum)
+                                // |X|² (re² + im², as the sum below would form it), then added.
+                                FrameSpectra.power(spectrum.baseAddress!, bins: density.count, into: power.baseAddress!, stride: 1)
+                                for k in 0..<density.count { density[k] += power[k] }
                             }
-                        }
+                        } }
                     }
                 }
             }

@@ -347,12 +347,14 @@ struct StepAnalysis {
         // v of those moving enough, eight windows side by side.
         let n = Double(window)
         let moving = magnitude.withUnsafeBufferPointer { magnitude in
-            let means = Statistics.frameSums(magnitude, starts: starts, length: window).map { $0 / n }
-            let sds = Statistics.frameSums(magnitude, starts: starts, length: window, centers: means).map { ($0 / (n - 1)).squareRoot() }
-            return starts.indices.filter { sds[$0] >= p.walkingSdG * standardGravity }.map { starts[$0] }
+            var means = Statistics.frameSums(magnitude, starts: starts, length: window)
+            for k in means.indices { means[k] /= n }
+            let sums = Statistics.frameSums(magnitude, starts: starts, length: window, centers: means)
+            return starts.indices.compactMap { (sums[$0] / (n - 1)).squareRoot() >= p.walkingSdG * standardGravity ? starts[$0] : nil }
         }
         v.withUnsafeBufferPointer { v in
-        let means = Statistics.frameSums(v, starts: moving, length: window).map { $0 / n }
+        var means = Statistics.frameSums(v, starts: moving, length: window)
+        for k in means.indices { means[k] /= n }
         hann.withUnsafeBufferPointer { hann in frame.withUnsafeMutableBufferPointer { frame in
         spectrum.withUnsafeMutableBufferPointer { spectrum in power.withUnsafeMutableBufferPointer { power in
             for (start, mean) in zip(moving, means) {

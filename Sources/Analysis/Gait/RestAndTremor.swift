@@ -97,31 +97,21 @@ extension StepAnalysis {
     /// cost about what one did, each the same bits as its own sum.
     static func differenceMeans(_ axes: [([Double], [Double]?)]) -> [Double] {
         precondition(axes.allSatisfy { axis in axis.1.map { $0.count == axis.0.count } ?? true }, "tremor: columns of unequal length")
-        let subtracted = axes.compactMap(\.1)
         guard axes.count == 3, let n = axes.first?.0.count, n > 0, axes.allSatisfy({ $0.0.count == n }),
-              subtracted.isEmpty || subtracted.count == 3 else {
+              axes.allSatisfy({ $0.1 == nil }) || axes.allSatisfy({ $0.1 != nil }) else {
             return axes.map { a, b in a.indices.reduce(0) { $0 + (a[$1] - (b?[$1] ?? 0)) } / Double(a.count) }
         }
         var (s0, s1, s2) = (0.0, 0.0, 0.0)
-        withBuffers(axes.map(\.0) + subtracted) { p in
-            let (a0, a1, a2) = (p[0], p[1], p[2])
-            if subtracted.isEmpty {
+        axes[0].0.withUnsafeBufferPointer { a0 in axes[1].0.withUnsafeBufferPointer { a1 in axes[2].0.withUnsafeBufferPointer { a2 in
+            guard let b0 = axes[0].1, let b1 = axes[1].1, let b2 = axes[2].1 else {
                 for i in 0..<n { s0 += a0[i]; s1 += a1[i]; s2 += a2[i] }
-            } else {
-                let (b0, b1, b2) = (p[3], p[4], p[5])
-                for i in 0..<n { s0 += a0[i] - b0[i]; s1 += a1[i] - b1[i]; s2 += a2[i] - b2[i] }
+                return
             }
-        }
+            b0.withUnsafeBufferPointer { b0 in b1.withUnsafeBufferPointer { b1 in b2.withUnsafeBufferPointer { b2 in
+                for i in 0..<n { s0 += a0[i] - b0[i]; s1 += a1[i] - b1[i]; s2 += a2[i] - b2[i] }
+            } } }
+        } } }
         return [s0 / Double(n), s1 / Double(n), s2 / Double(n)]
-    }
-
-    /// `body` over the arrays' base addresses (nested, so every array stays open while it runs).
-    static func withBuffers<R>(_ arrays: [[Double]], _ body: ([UnsafePointer<Double>]) -> R) -> R {
-        func nest(_ i: Int, _ open: [UnsafePointer<Double>]) -> R {
-            guard i < arrays.count else { return body(open) }
-            return arrays[i].withUnsafeBufferPointer { nest(i + 1, open + [$0.baseAddress!]) }
-        }
-        return nest(0, [])
     }
 
     /// The peak of the axes' summed spectrum in `bandHz` (parabolically interpolated in log

@@ -61,10 +61,9 @@ double atk_true_peak(const double *w, size_t count, size_t past, size_t run, con
  * section z1 and z2 as runs of eight, updated. Lane j reads step n from inputs[j][n·stride] and
  * writes the steps n in [first[j], end[j]) to outputs[j][(n − first[j])·output_stride], computing
  * the others without storing them (strides may be negative: a signal read and written backwards
- * from its last value); a NULL
- * output is not written, and lanes after the last non-NULL output are not run (the narrowest
- * vector of 2, 4 or 8 lanes that holds the rest is used). Each lane rounds exactly as the scalar
- * cascade (no fused multiply-add).
+ * from its last value); a NULL output is not written, and lanes after the last non-NULL output
+ * are not run (the narrowest vector of 2, 4 or 8 lanes that holds the rest is used). Each lane
+ * rounds exactly as the scalar cascade (no fused multiply-add), on every instruction set.
  * Every load of a step precedes its stores, so lanes may share one buffer in place when each
  * reads ahead of where the lanes before it write. Returns 0, or -1 (nothing done) for a section count
  * outside 1…4. */
