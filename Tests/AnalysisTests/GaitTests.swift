@@ -299,6 +299,26 @@ import TestSupport
         }
     }
 
+    @Test("harmonic amplitudes through the lane matrix equal the DFT summed one harmonic at a time, bit for bit: strides of 4 to 300 samples (1 to 20 harmonics, one to three groups of eight), a length seen again after others")
+    func harmonicAmplitudes() {
+        var random = SeededRandom(seed: 64)
+        var tables = HarmonicTables()
+        for n in [4, 9, 17, 37, 110, 300, 17] {
+            let x = (0..<n).map { _ in random.unit() - 0.5 }
+            let harmonics = min(20, n / 2 - 1)
+            let expected = (1...harmonics).map { k -> Double in
+                var (re, im) = (0.0, 0.0)
+                for i in 0..<n {
+                    let angle = 2 * Double.pi * Double(k * i % n) / Double(n)
+                    re += x[i] * cos(angle)
+                    im += x[i] * -sin(angle)
+                }
+                return (re * re + im * im).squareRoot()
+            }
+            #expect(Array(tables.amplitudes(x)) == expected, "a stride of \(n)")
+        }
+    }
+
     @Test("tremor: dominant frequency of a 6 Hz oscillation")
     func tremor() throws {
         let signal = Self.walk(seconds: 20, up: (0.6, 0, 0.8)) { 0.3 * sin(2 * .pi * 6 * $0) }

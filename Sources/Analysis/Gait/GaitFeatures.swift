@@ -216,52 +216,49 @@ extension StepAnalysis {
 /// DFT amplitudes |X_k| of harmonics k = 1…min(20, n/2 − 1) of a stride of n samples, from
 /// tables of e^(−2πi·k·i/n) kept per stride length (the strides of a walk share a few lengths).
 /// Each entry is cos or −sin of 2π·((k·i) mod n)/n, and each harmonic's sums run over i in order,
-/// so the amplitudes are those of the DFT summed one harmonic at a time, bit for bit; eight
-/// harmonics share each pass over the stride.
+/// so the amplitudes are those of the DFT summed one harmonic at a time, bit for bit; the table is
+/// a ``LaneMatrix`` (CKernels' atk_matrix_rows at the processor's vector width: eight rows share
+/// each pass over the stride).
 struct HarmonicTables {
-    /// Per length n: for each group of eight harmonics and each i, their eight cosines then
-    /// their eight sines (harmonics past the last are zeros).
-    private var tables: [Int: [Double]] = [:]
+    /// Per length n, rows of n entries: per group of eight harmonics their eight cosine rows, then
+    /// their eight sine rows (harmonics past the last are zeros).
+    private var tables: [Int: LaneMatrix] = [:]
     private var stored = 0
+    private var sums = [Double](repeating: 0, count: 48)
     private var amplitude = [Double](repeating: 0, count: 24)
 
     mutating func amplitudes(_ x: [Double]) -> ArraySlice<Double> {
         let n = x.count, harmonics = min(20, n / 2 - 1), groups = (harmonics + 7) / 8
         precondition(harmonics >= 1, "harmonic amplitudes: a stride of \(n) samples")
         let table = tables[n] ?? makeTable(n, harmonics: harmonics)
-        table.withUnsafeBufferPointer { t in x.withUnsafeBufferPointer { x in amplitude.withUnsafeMutableBufferPointer { amplitude in
-            for g in 0..<groups {
-                var re = SIMD8<Double>(), im = SIMD8<Double>()
-                var row = UnsafeRawPointer(t.baseAddress! + 16 * n * g)
-                for i in 0..<n {
-                    let value = x[i]
-                    re += value * row.loadUnaligned(as: SIMD8<Double>.self)
-                    im += value * row.loadUnaligned(fromByteOffset: 64, as: SIMD8<Double>.self)
-                    row += 128
-                }
-                for h in 0..<8 { amplitude[8 * g + h] = (re[h] * re[h] + im[h] * im[h]).squareRoot() }
+        x.withUnsafeBufferPointer { x in sums.withUnsafeMutableBufferPointer { table.apply(x.baseAddress!, count: 1, into: $0.baseAddress!) } }
+        for g in 0..<groups {
+            for h in 0..<8 {
+                let (re, im) = (sums[16 * g + h], sums[16 * g + 8 + h])
+                amplitude[8 * g + h] = (re * re + im * im).squareRoot()
             }
-        } } }
+        }
         return amplitude[0..<harmonics]
     }
 
-    private mutating func makeTable(_ n: Int, harmonics: Int) -> [Double] {
+    private mutating func makeTable(_ n: Int, harmonics: Int) -> LaneMatrix {
         let cosines = (0..<n).map { cos(2 * Double.pi * Double($0) / Double(n)) }, sines = (0..<n).map { -sin(2 * Double.pi * Double($0) / Double(n)) }
         let groups = (harmonics + 7) / 8
-        var table = [Double](repeating: 0, count: 16 * n * groups)
+        var rows = [Double](repeating: 0, count: 16 * groups * n)
         for g in 0..<groups {
-            for i in 0..<n {
-                for h in 0..<8 where 8 * g + h < harmonics {
+            for h in 0..<8 where 8 * g + h < harmonics {
+                for i in 0..<n {
                     let j = (8 * g + h + 1) * i % n
-                    table[16 * (n * g + i) + h] = cosines[j]
-                    table[16 * (n * g + i) + 8 + h] = sines[j]
+                    rows[(16 * g + h) * n + i] = cosines[j]
+                    rows[(16 * g + 8 + h) * n + i] = sines[j]
                 }
             }
         }
+        let table = LaneMatrix(rows: 16 * groups, columns: n, rows)
         // Kept while all the tables hold at most 2^20 values (8 MB); past that, they are dropped and kept anew.
-        if stored + table.count > 1 << 20 { (tables, stored) = ([:], 0) }
+        if stored + rows.count > 1 << 20 { (tables, stored) = ([:], 0) }
         tables[n] = table
-        stored += table.count
+        stored += rows.count
         return table
     }
 }
