@@ -13,6 +13,19 @@
  * the lanes in use, as a wider vector costs more per step on processors that split it) and
  * instantiated per instruction set like the kernels of kernels.c. */
 
+/* One step of one section in every lane (transposed direct form II). */
+#define LANES_STEP(N, V)                                                                                         \
+    INLINE V step_##N(const V *c, V *z1, V *z2, V x) {                                                          \
+        V y = c[0] * x + *z1;                                                                                    \
+        *z1 = (c[1] * x + *z2) - c[3] * y;                                                                       \
+        *z2 = c[2] * x - c[4] * y;                                                                               \
+        return y;                                                                                                \
+    }
+
+LANES_STEP(2, v2)
+LANES_STEP(4, v4)
+LANES_STEP(8, v8)
+
 /* Eight lanes' inputs and outputs in blocks of eight steps: eight vector loads (one per lane,
  * eight consecutive samples), an 8×8 transpose into eight vectors of one step each, the steps,
  * the transpose back and eight vector stores, in place of a scalar load and store per lane and
@@ -21,12 +34,6 @@
  * vectors, where it halves the memory operations of a step (with 256-bit ones the shuffles
  * cost more than they save). */
 #define SHUFFLE __builtin_shufflevector
-INLINE v8 block_step(const v8 *c, v8 *z1, v8 *z2, v8 x) {
-    v8 y = c[0] * x + *z1;
-    *z1 = (c[1] * x + *z2) - c[3] * y;
-    *z2 = c[2] * x - c[4] * y;
-    return y;
-}
 INLINE v8 reversed8(v8 v) { return SHUFFLE(v, v, 7, 6, 5, 4, 3, 2, 1, 0); }
 INLINE void transpose8(v8 *r) {
     const v8 t0 = SHUFFLE(r[0], r[1], 0, 8, 2, 10, 4, 12, 6, 14), t1 = SHUFFLE(r[0], r[1], 1, 9, 3, 11, 5, 13, 7, 15);
@@ -48,12 +55,6 @@ INLINE void transpose8(v8 *r) {
  * 0..N−1 (runs of eight in memory), runs the steps in the runs between the lanes' window edges
  * (in each run the same lanes write), and stores the states. */
 #define LANES_WIDTH(N, V)                                                                                        \
-    INLINE V step_##N(const V *c, V *z1, V *z2, V x) {                                                          \
-        V y = c[0] * x + *z1;                                                                                    \
-        *z1 = (c[1] * x + *z2) - c[3] * y;                                                                       \
-        *z2 = c[2] * x - c[4] * y;                                                                               \
-        return y;                                                                                                \
-    }                                                                                                            \
     INLINE void lanes_steps_##N(int S, const V c[4][5], V *z1, V *z2, const double *const *inputs, ptrdiff_t stride, \
                                 double *const *outputs, ptrdiff_t ostride, const size_t *first, size_t from, size_t to, \
                                 int writing, int blocks) {                                                       \
@@ -102,7 +103,7 @@ INLINE size_t lanes_blocks_8(int S, const v8 c[4][5], v8 *z1, v8 *z2, const doub
                              int writing) {
     if ((stride != 1 && stride != -1) || (ostride != 1 && ostride != -1)) return from;
     size_t n = from;
-    for (; to - n >= 8 && n < to; n += 8) {
+    for (; n + 8 <= to; n += 8) {
         v8 r[8];
         for (int j = 0; j < 8; j++) {
             memcpy(&r[j], inputs[j] + (ptrdiff_t)n * stride - (stride < 0 ? 7 : 0), sizeof(v8));
@@ -110,7 +111,7 @@ INLINE size_t lanes_blocks_8(int S, const v8 c[4][5], v8 *z1, v8 *z2, const doub
         }
         transpose8(r);
         for (int i = 0; i < 8; i++)
-            for (int k = 0; k < S; k++) r[i] = block_step(c[k], &z1[k], &z2[k], r[i]);
+            for (int k = 0; k < S; k++) r[i] = step_8(c[k], &z1[k], &z2[k], r[i]);
         transpose8(r);
         for (int j = 0; j < 8; j++) {
             if (!(writing & (1 << j))) continue;

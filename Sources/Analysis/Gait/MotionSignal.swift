@@ -284,14 +284,11 @@ enum MotionPreprocessing {
                 }
             }
             (mx, my, mz) = (mx / n, my / n, mz / n)
-            // The six sums in the lanes of one vector (each lane its own chain in increasing i,
-            // so the same bits as six scalars).
-            var sums = SIMD8<Double>()
             for i in 0..<x.count {
                 let dx = x[i] - mx, dy = y[i] - my, dz = z[i] - mz
-                sums += SIMD8(dx, dx, dx, dy, dy, dz, 0, 0) * SIMD8(dx, dy, dz, dy, dz, dz, 0, 0)
+                sxx += dx * dx; sxy += dx * dy; sxz += dx * dz
+                syy += dy * dy; syz += dy * dz; szz += dz * dz
             }
-            (sxx, sxy, sxz, syy, syz, szz) = (sums[0], sums[1], sums[2], sums[3], sums[4], sums[5])
         } } }
         let c = [[sxx, sxy, sxz], [sxy, syy, syz], [sxz, syz, szz]]
         func dominant(_ m: [[Double]]) -> [Double] {
