@@ -184,27 +184,10 @@ enum MotionPreprocessing {
         }
     }
 
-    /// Whether every value of `column` lies within ±`bound` (false for NaN and ±∞): the values
-    /// outside counted eight lanes at a time, without branches.
+    /// Whether every value of `column` lies within ±`bound` (false for NaN and ±∞): every value
+    /// finite and the largest |value| within the bound (Statistics' vector passes).
     static func within(_ column: [Double], _ bound: Double) -> Bool {
-        column.withUnsafeBufferPointer { c in
-            var outside = SIMD8<Int64>()
-            var i = 0
-            if let base = c.baseAddress {
-                let (low, high) = (SIMD8<Double>(repeating: -bound), SIMD8<Double>(repeating: bound))
-                while i + 8 <= c.count {
-                    let values = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD8<Double>.self)
-                    outside &+= SIMD8<Int64>().replacing(with: 1, where: .!((values .>= low) .& (values .<= high)))
-                    i += 8
-                }
-            }
-            var rest = 0
-            while i < c.count {
-                rest &+= abs(c[i]) <= bound ? 0 : 1
-                i += 1
-            }
-            return outside == .zero && rest == 0
-        }
+        column.withUnsafeBufferPointer { Statistics.allFinite($0) && Statistics.peakDeviation($0) <= bound }
     }
 
     /// Resamples one gap-free segment onto `rateHz` (low-passing at 0.4·rate first, zero-phase,
