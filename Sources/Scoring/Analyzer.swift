@@ -1,4 +1,5 @@
 import Foundation
+import SensorData
 import Synchronization
 
 /// The analyzers, shared by `score` and `batch`. Each has typed `Parameters` (`Codable`, with
@@ -93,46 +94,51 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
 
     private static let canonicalMemo = Mutex<[CanonicalKey: String]>([:])
 
-    private func encodedCanonical(_ analyzer: Analyzer) -> String {
+    private func encodedCanonical(_ analyzer: Analyzer) -> String { Self.canonical(self[analyzer]) }
+
+    /// `analyzer`'s parameters.
+    public subscript(analyzer: Analyzer) -> any Encodable {
         switch analyzer {
-        case .tapping: Self.canonical(tapping)
-        case .gait: Self.canonical(gait)
-        case .spl: Self.canonical(spl)
-        case .voice: Self.canonical(voice)
-        case .audiometry: Self.canonical(audiometry)
-        case .loudness: Self.canonical(loudness)
-        case .balance: Self.canonical(balance)
-        case .rangeOfMotion: Self.canonical(rangeOfMotion)
-        case .walkTest: Self.canonical(walkTest)
-        case .tremor: Self.canonical(tremor)
-        case .heartRate: Self.canonical(heartRate)
+        case .tapping: tapping
+        case .gait: gait
+        case .spl: spl
+        case .voice: voice
+        case .audiometry: audiometry
+        case .loudness: loudness
+        case .balance: balance
+        case .rangeOfMotion: rangeOfMotion
+        case .walkTest: walkTest
+        case .tremor: tremor
+        case .heartRate: heartRate
         }
     }
 
     /// The defaults with `analyzer`'s parameters decoded from their canonical JSON (a stored
     /// result key's), or nil if they do not decode.
     public init?(_ analyzer: Analyzer, canonical: String) {
-        guard let decoded = try? AnalyzerParameters().replacing(analyzer, json: Data(canonical.utf8)) else { return nil }
+        guard let value = try? JSONValue.parse(Array(canonical.utf8), file: "parameters"),
+              let decoded = try? AnalyzerParameters().replacing(analyzer, with: value) else { return nil }
         self = decoded
     }
 
-    /// These parameters with `analyzer`'s decoded from `json` (the section's object, every
-    /// parameter present); the decoder's error as it threw it, its coding path inside the section.
-    public func replacing(_ analyzer: Analyzer, json: Data) throws -> AnalyzerParameters {
-        let decoder = JSONDecoder()
+    /// These parameters with `analyzer`'s decoded from `value` (the section's object, every
+    /// parameter present; ``JSONValueDecoder``); the decoder's error as it threw it, its coding
+    /// path inside the section.
+    public func replacing(_ analyzer: Analyzer, with value: JSONValue) throws -> AnalyzerParameters {
+        let decoder = JSONValueDecoder()
         var copy = self
         switch analyzer {
-        case .tapping: copy.tapping = try decoder.decode(TappingScorer.Parameters.self, from: json)
-        case .gait: copy.gait = try decoder.decode(GaitScorer.Parameters.self, from: json)
-        case .spl: copy.spl = try decoder.decode(SPLScorer.Parameters.self, from: json)
-        case .voice: copy.voice = try decoder.decode(VoiceScorer.Parameters.self, from: json)
-        case .audiometry: copy.audiometry = try decoder.decode(AudiometryScorer.Parameters.self, from: json)
-        case .loudness: copy.loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: json)
-        case .balance: copy.balance = try decoder.decode(BalanceScorer.Parameters.self, from: json)
-        case .rangeOfMotion: copy.rangeOfMotion = try decoder.decode(RangeOfMotionScorer.Parameters.self, from: json)
-        case .walkTest: copy.walkTest = try decoder.decode(WalkTestScorer.Parameters.self, from: json)
-        case .tremor: copy.tremor = try decoder.decode(TremorScorer.Parameters.self, from: json)
-        case .heartRate: copy.heartRate = try decoder.decode(HeartRateScorer.Parameters.self, from: json)
+        case .tapping: copy.tapping = try decoder.decode(TappingScorer.Parameters.self, from: value)
+        case .gait: copy.gait = try decoder.decode(GaitScorer.Parameters.self, from: value)
+        case .spl: copy.spl = try decoder.decode(SPLScorer.Parameters.self, from: value)
+        case .voice: copy.voice = try decoder.decode(VoiceScorer.Parameters.self, from: value)
+        case .audiometry: copy.audiometry = try decoder.decode(AudiometryScorer.Parameters.self, from: value)
+        case .loudness: copy.loudness = try decoder.decode(LoudnessScorer.Parameters.self, from: value)
+        case .balance: copy.balance = try decoder.decode(BalanceScorer.Parameters.self, from: value)
+        case .rangeOfMotion: copy.rangeOfMotion = try decoder.decode(RangeOfMotionScorer.Parameters.self, from: value)
+        case .walkTest: copy.walkTest = try decoder.decode(WalkTestScorer.Parameters.self, from: value)
+        case .tremor: copy.tremor = try decoder.decode(TremorScorer.Parameters.self, from: value)
+        case .heartRate: copy.heartRate = try decoder.decode(HeartRateScorer.Parameters.self, from: value)
         }
         return copy
     }

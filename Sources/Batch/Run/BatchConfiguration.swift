@@ -180,7 +180,7 @@ public struct BatchConfiguration: Sendable, Hashable {
         let name = analyzer.rawValue
         let current = parameters.section(analyzer)
         func decoded(_ set: JSONObject) throws -> AnalyzerParameters {
-            try parameters.replacing(analyzer, json: Data(JSONWriter().string(.object(current.merging(set))).utf8))
+            try parameters.replacing(analyzer, with: .object(current.merging(set)))
         }
         func mistyped(_ type: Any.Type, _ context: DecodingError.Context) -> ReadError {
             let table = ([name] + context.codingPath.map(\.stringValue).dropLast()).joined(separator: ".")
@@ -278,9 +278,9 @@ extension AnalyzerParameters {
     /// The configuration sections, one per analyzer (the `CodingKeys` of this type).
     static let sections = Analyzer.allCases.map(\.rawValue)
 
-    /// `analyzer`'s parameters as JSON, key → value (their canonical text, read back).
+    /// `analyzer`'s parameters as JSON, key → value, keys sorted as in their canonical text.
     public func section(_ analyzer: Analyzer) -> JSONObject {
-        (try? JSONValue.parse(Array(canonical(analyzer).utf8), file: "parameters"))?.object ?? JSONObject()
+        (try? JSONValueEncoder(sortedKeys: true).encode(self[analyzer]))?.object ?? JSONObject()
     }
 
     /// Why these parameters cannot be used (nil: they can), naming the section.
