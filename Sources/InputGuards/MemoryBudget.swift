@@ -130,15 +130,18 @@ public enum MemoryBudget {
         return (limit, current)
     }
 
-    /// A small file of /proc or /sys, whole (at most 64 KiB).
+    /// A small file of /proc or /sys, whole (at most 16 KiB: /proc/self/cgroup lists a line per
+    /// cgroup v1 controller, a few hundred bytes). Read into the stack, not a zeroed array: every
+    /// command reads three of them at start-up, and a page's first touch costs about 2 µs.
     private static func read(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 << 14) { buffer in
+            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            guard count > 0 else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
     }
 }
 

@@ -61,14 +61,14 @@ public struct ScoreReport: Sendable {
             for (name, value) in zip(set.names, set.values) {
                 let shown: String
                 switch value {
-                case .number(let number): shown = number.isFinite ? String(format: "%.10g", number) : "\(number)"
+                case .number(let number): shown = number.isFinite ? PrintfNumber.g(number, significant: 10) : "\(number)"
                 case .boolean(let flag): shown = flag ? "true" : "false"
                 case .text(let text): shown = safe(text)
-                case .numbers(let values): shown = values.map { String(format: "%.4g", $0) }.joined(separator: " ")
+                case .numbers(let values): shown = values.map { PrintfNumber.g($0, significant: 4) }.joined(separator: " ")
                 case .missing: shown = "–"
                 }
-                let padded: String = safe(name).padding(toLength: width, withPad: " ", startingAt: 0)
-                text += "    \(padded)  \(shown)\n"
+                let shownName = safe(name)
+                text += "    \(shownName)\(String(repeating: " ", count: max(0, width - shownName.count)))  \(shown)\n"
             }
         }
         return text
