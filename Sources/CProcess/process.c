@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/vfs.h>
 #include <termios.h>
@@ -146,4 +147,8 @@ int atk_thread_affinity(unsigned char *mask, unsigned long bytes, int set) {
     if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) return -1;
     memcpy(mask, &cpus, bytes);
     return 0;
+}
+
+int atk_format_g(char *buffer, unsigned long size, int digits, double value) {
+    return snprintf(buffer, size, "%.*g", digits, value);
 }

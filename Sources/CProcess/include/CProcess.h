@@ -56,4 +56,10 @@ long atk_filesystem_type(int descriptor);
 /// errno (sched_getaffinity and sched_setaffinity for thread 0).
 int atk_thread_affinity(unsigned char *mask, unsigned long bytes, int set);
 
+/// printf's `%.*g` of `value` with `digits` significant digits into `buffer` (`size` bytes,
+/// NUL-terminated); returns what snprintf returns. Called from Swift without a variadic list:
+/// Swift builds one with a dynamic cast per argument, a scan of every protocol conformance in
+/// the binary the first time.
+int atk_format_g(char *buffer, unsigned long size, int digits, double value);
+
 #endif
