@@ -38,6 +38,11 @@ import Testing
                 #expect(value == Double(digits + (terminator.hasPrefix("e") || terminator.hasPrefix(".") ? terminator : "")), "\(digits)\(terminator)")
             }
         }
+        // A byte above 0x7F right after the digits ends the run there (its carry reaches only
+        // the bytes after it): an error naming the byte's place, never a longer number.
+        for text in ["[1234567\u{E9}]", "[12\u{FF}3456789]", "[0.1234\u{85}5678]"] {
+            #expect(parseError(text) != nil, "\(text)")
+        }
         for literal in literals {
             let value = try #require(try parse(literal).number)
             let expected = try #require(Double(literal))

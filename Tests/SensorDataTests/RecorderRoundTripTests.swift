@@ -91,3 +91,51 @@ import TestSupport
     }
 }
 
+
+/// The item decoder's guess of each key from the previous item (``ItemColumnsDecoder``): keys in
+/// another order, with whitespace, escaped, unknown, nested in another order, and more keys in
+/// one object than it remembers places for, all land in their own columns.
+@Suite struct ItemKeyGuessTests {
+    @Test("reordered, spaced, escaped and unknown keys, and items of 150 keys, each value in its own column")
+    func keysOutOfStep() throws {
+        let unknown = (0..<150).map { "\"extra\($0)\":[\($0),{\"x\":\($0)}]" }.joined(separator: ",")
+        let items = [
+            #"{"x":1,"y":2,"z":3,"timestamp":0}"#,
+            #"{"timestamp":1,"z":6,"y":5,"x":4}"#,
+            #"{ "x" : 7 ,"y":8,"z":9, "timestamp":2}"#,
+            #"{"\u0078":10,"y":11,"z":12,"timestamp":3}"#,
+            "{\(unknown),\"x\":13,\"y\":14,\"z\":15,\"timestamp\":4}",
+            "{\(unknown),\"x\":16,\"y\":17,\"z\":18,\"timestamp\":5}",
+            #"{"x":19,"y":20,"z":21,"timestamp":6}"#,
+        ]
+        let contents = try JSONContents.decode(Array(("{\"items\":[" + items.joined(separator: ",") + "]}").utf8), file: "accel_walking.outbound.json")
+        let series = try #require(contents.series.first?.series)
+        #expect(series["timestamp"] == (0...6).map(Double.init))
+        #expect(series["x"] == [1, 4, 7, 10, 13, 16, 19])
+        #expect(series["y"] == [2, 5, 8, 11, 14, 17, 20])
+        #expect(series["z"] == [3, 6, 9, 12, 15, 18, 21])
+    }
+
+    @Test("device motion with its groups in another order each item: every x, y, z in its group's column")
+    func nestedGroupsOutOfStep() throws {
+        func item(_ t: Int, _ groups: [String]) -> String {
+            let values = ["gravity": 100, "userAcceleration": 200, "rotationRate": 300, "attitude": 400]
+            let parts = groups.map { group in
+                let base = values[group]! + 10 * t
+                let w = group == "attitude" ? ",\"w\":\(base + 3)" : ""
+                return "\"\(group)\":{\"x\":\(base),\"y\":\(base + 1),\"z\":\(base + 2)\(w)}"
+            }
+            return "{\"timestamp\":\(t)," + parts.joined(separator: ",") + "}"
+        }
+        let orders = [["gravity", "userAcceleration", "rotationRate", "attitude"], ["userAcceleration", "gravity", "attitude", "rotationRate"],
+                      ["attitude", "rotationRate", "userAcceleration", "gravity"], ["gravity", "userAcceleration", "rotationRate", "attitude"]]
+        let text = "{\"items\":[" + orders.indices.map { item($0, orders[$0]) }.joined(separator: ",") + "]}"
+        let contents = try JSONContents.decode(Array(text.utf8), file: "deviceMotion_walking.rest.json")
+        let series = try #require(contents.series.first?.series)
+        for (group, base) in [("gravity", 100.0), ("userAcceleration", 200), ("rotationRate", 300), ("attitude", 400)] {
+            for (axis, offset) in [("x", 0.0), ("y", 1), ("z", 2)] {
+                #expect(series["\(group).\(axis)"] == (0..<4).map { base + 10 * Double($0) + offset }, "\(group).\(axis)")
+            }
+        }
+    }
+}

@@ -180,6 +180,25 @@ struct JSONCursor {
         return key
     }
 
+    /// Consumes the next key and its colon when they are written exactly as `quoted` (`"key":`),
+    /// after the `,` that separates it from the previous member unless it is the first: what
+    /// ``nextKey(first:)`` followed by `expect(":")` reads there, for a key without escapes and
+    /// nothing between its bytes. False, consuming nothing, otherwise.
+    @inline(__always)
+    mutating func consumeKey(_ quoted: [UInt8], first: inout Bool) -> Bool {
+        let start = first ? index : index + 1
+        guard start + quoted.count <= end, first || bytes[index] == UInt8(ascii: ",") else { return false }
+        let same = quoted.withUnsafeBufferPointer { key in
+            var k = 0
+            while k < key.count, bytes[start + k] == key[k] { k += 1 }
+            return k == key.count
+        }
+        guard same else { return false }
+        index = start + quoted.count
+        first = false
+        return true
+    }
+
     /// Iteration inside an array: true if another element follows (consuming the `,`), false
     /// after the closing `]`.
     mutating func nextElement(first: inout Bool) throws(ReadError) -> Bool {
@@ -409,16 +428,17 @@ struct JSONCursor {
         return slowNumber(start..<index)
     }
 
-    /// Consumes a run of digits (see ``parseNumber()``), eight at a time while they fit, then one
-    /// at a time: how many went into `mantissa` and how many did not (after the 19th; `inexact`
-    /// when one of those is not 0).
+    /// Consumes a run of digits (see ``parseNumber()``), up to eight at a time while they fit in
+    /// 19, then one at a time: how many went into `mantissa` and how many did not (after the
+    /// 19th; `inexact` when one of those is not 0).
     @inline(__always)
     private mutating func digits(into mantissa: inout UInt64, inexact: inout Bool) -> (kept: Int, dropped: Int) {
         var kept = 0, dropped = 0
-        while mantissa < 100_000_000_000, let eight = eightDigits(at: index) {
-            mantissa = mantissa &* 100_000_000 &+ eight
-            kept += 8
-            index += 8
+        while let (value, count) = digitRun(at: index), mantissa < Self.digitRoom[count] {
+            mantissa = mantissa &* Self.powersOfTenInteger[count] &+ value
+            kept += count
+            index += count
+            if count < 8 { return (kept, dropped) }
         }
         while index < end, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
             if mantissa < 1_000_000_000_000_000_000 {
@@ -433,23 +453,36 @@ struct JSONCursor {
         return (kept, dropped)
     }
 
-    /// The value of the eight bytes from `at` when all are ASCII digits (nil otherwise, or when
-    /// fewer than eight remain), by SWAR on one 64-bit load (Lemire, "Number parsing at a gigabyte
-    /// per second", Softw. Pract. Exper. 51(8), 2021): the digit test adds 6 to every byte and
-    /// checks both nibbles; the value pairs digits, then pairs of pairs, by multiplications.
+    /// The digits that start at `position`, at most eight, as (value, count), by SWAR on one
+    /// 64-bit load (nil when fewer than eight bytes remain): the first byte that is not a digit
+    /// is found from the bytes' high bits after adding 0x76 to each byte's distance from "0"
+    /// (a carry out of a byte of 0x8A or more reaches only the bytes after it); the digits are
+    /// moved to the top of the word, the zeros below them leading zeros, and the eight read as
+    /// one number (Lemire, "Number parsing at a gigabyte per second", Softw. Pract. Exper.
+    /// 51(8), 2021): pairs of digits, then pairs of pairs, by multiplications.
     @inline(__always)
-    private func eightDigits(at position: Int) -> UInt64? {
+    private func digitRun(at position: Int) -> (value: UInt64, count: Int)? {
         guard end - position >= 8 else { return nil }
         let chunk = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self))
-        guard (chunk & 0xF0F0_F0F0_F0F0_F0F0) | (((chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4) == 0x3333_3333_3333_3333 else {
-            return nil
-        }
-        var value = chunk &- 0x3030_3030_3030_3030
+        let distance = chunk ^ 0x3030_3030_3030_3030
+        let count = (((distance &+ 0x7676_7676_7676_7676) | distance) & 0x8080_8080_8080_8080).trailingZeroBitCount >> 3
+        guard count > 0 else { return (0, 0) }
+        var value = distance &<< UInt64((8 - count) * 8)
         value = (value &* 10) &+ (value >> 8)  // byte pairs: 10·d0 + d1 in the low byte of each pair
         let low = (value & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 << 32))
         let high = ((value >> 16) & 0x0000_00FF_0000_00FF) &* (1 &+ (10_000 << 32))
-        return (low &+ high) >> 32
+        return ((low &+ high) >> 32, count)
     }
+
+    /// 10^0 … 10^8 as integers: a mantissa moves up by a run of `count` digits.
+    private static let powersOfTenInteger: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+
+    /// The mantissa below which a run of `count` more digits keeps it under 19 digits (10^(19 −
+    /// count)); 0 for an empty run, which ends the loop.
+    private static let digitRoom: [UInt64] = [
+        0, 1_000_000_000_000_000_000, 100_000_000_000_000_000, 10_000_000_000_000_000, 1_000_000_000_000_000,
+        100_000_000_000_000, 10_000_000_000_000, 1_000_000_000_000, 100_000_000_000,
+    ]
 
     /// 10^0 … 10^22, each exact in a Double; literals, so the array is initialized statically
     /// (no lazy-initialization check on each number).
