@@ -48,8 +48,10 @@ public enum Autocorrelation {
         let n = x.count
         let lags = min(maxLag, n - 1)
         guard n >= 2, lags >= 0 else { return [] }
+        // Zero padding to n + lags points at least: a circular correlation of that length wraps
+        // nothing into lags 0…lags (the products that wrap are those of lags above it).
         var size = 1
-        while size < 2 * n { size <<= 1 }
+        while size < n + lags { size <<= 1 }
         guard let fft = try? FFT(size: size) else { return [] }
         // The zero-padded signal, its power spectrum and the inverse into the signal's array.
         var padded = [Double](unsafeUninitializedCapacity: size) { p, initialized in
