@@ -114,5 +114,19 @@ import TestSupport
         let metadata = try store.recordingMetadata()
         #expect(metadata.values["a"] == ["healthCode": "h2", "externalId": "e"])
         #expect(metadata.columns == ["externalId", "healthCode"])
+        // What a rerun skips writing: the entry exactly as stored, metadata in position order;
+        // any other content, size, file count or metadata is written.
+        let second = RecordingEntry(path: "b", contentSHA256: "z", bytes: 5, files: 3)
+        try commit(second, run: 7)
+        #expect(try store.storedRecordings() == [entry, second])
+        var reordered = entry
+        reordered.metadata.reverse()
+        var otherValue = entry
+        otherValue.metadata[1].value = "h3"
+        var moreMetadata = second
+        moreMetadata.metadata = [.init(column: "healthCode", value: "h")]
+        for changed in [reordered, otherValue, moreMetadata] {
+            #expect(try !store.storedRecordings().contains(changed))
+        }
     }
 }

@@ -118,6 +118,8 @@ public enum BatchRunner {
         let (keys, skippedReads) = try store.storedKeys()
         let stored = options.force ? [] : keys
         let cached = options.force ? [:] : try store.fileFacts()
+        // Recordings stored exactly as this run finds them are not written again.
+        let storedRecordings = try store.storedRecordings()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
         let (found, inventory) = await Discovery.units(files: files, refused: refused, records: records, cached: cached, options: options,
@@ -132,7 +134,7 @@ public enum BatchRunner {
         // analysed once; its other paths are stored as paths of the same content.
         let (distinct, aliases, contents) = distinctRecordings(found, inventory.facts)
         for alias in aliases {
-            pending.recordings.append(alias.entry)
+            if !storedRecordings.contains(alias.entry) { pending.recordings.append(alias.entry) }
             counts.unitsDone += 1
             counts.bytes += alias.entry.bytes
             // The unknown-files table is by path: each path of an unknown file is listed.
@@ -164,7 +166,7 @@ public enum BatchRunner {
                     }
                     enqueue()
                     counts.add(outcome)
-                    pending.recordings += outcome.recording.map { [$0] } ?? []
+                    if let recording = outcome.recording, !storedRecordings.contains(recording) { pending.recordings.append(recording) }
                     pending.results += outcome.results
                     if let unit = outcome.recording?.path, skippedReads.contains(unit), outcome.results.contains(where: { $0.key.analyzer != "read" && $0.status != .skipped }) {
                         pending.readAfterSkip.append(unit)

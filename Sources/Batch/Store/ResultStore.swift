@@ -358,6 +358,30 @@ public final class ResultStore: Sendable {
         }
     }
 
+    /// Every stored recording as a rerun would write it again: path, content, size, file count
+    /// and metadata in position order. A recording found exactly so needs no write (the commit's
+    /// upsert would change nothing); 10,000 unchanged upserts were a seventh of a fully stored
+    /// rerun of 2,000 task runs. Memory: one entry per stored recording, as ``storedKeys()`` holds
+    /// one key per result.
+    public func storedRecordings() throws(StoreError) -> Set<RecordingEntry> {
+        try read { db in
+            var metadata: [String: [StudyManifest.Metadata]] = [:]
+            if try db.tableExists("recording_metadata") {
+                let rows = try Row.fetchCursor(db, sql: "SELECT recording, key, value FROM recording_metadata ORDER BY recording, position")
+                while let row = try rows.next() {
+                    metadata[row[0], default: []].append(StudyManifest.Metadata(column: row[1], value: row[2]))
+                }
+            }
+            var entries = Set<RecordingEntry>()
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, content_sha256, bytes, files FROM recordings")
+            while let row = try rows.next() {
+                let path: String = row[0]
+                entries.insert(RecordingEntry(path: path, contentSHA256: row[1], bytes: row[2], files: row[3], metadata: metadata[path] ?? []))
+            }
+            return entries
+        }
+    }
+
     /// Every result row of each recording (``forEachResult(analyzer:_:)``), in path order.
     public func resultRows() throws(StoreError) -> [ResultRow] {
         var rows: [ResultRow] = []
