@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Analysis
+import InputGuards
 
 /// The eGeMAPSv02 pitch chain on signals whose answer is known without a peer, and on hostile input.
 struct EGeMAPSv02PitchTests {
@@ -63,6 +64,35 @@ extension EGeMAPSv02PitchTests {
         h.withUnsafeBufferPointer { h in s.withUnsafeMutableBufferPointer { shs.sum(h, into: $0) } }
         // Only the first harmonic (shift 0) lands inside: S = 1/15 everywhere.
         #expect(s.allSatisfy { abs($0 - 1.0 / 15) < 1e-15 })
+    }
+}
+
+extension EGeMAPSv02PitchTests {
+    /// The summed spectrum in vector lanes against S[j] = Σₙ gainₙ·H[j + shiftₙ] added one harmonic
+    /// at a time over the whole spectrum, as the definition reads: bit for bit, for spectra of
+    /// every length from 3 to 40 points and the sizes 8 to 96 kHz give.
+    @Test("the subharmonic sum four points at a time equals the sum one harmonic at a time, bit for bit")
+    func summedSpectrumLanes() throws {
+        var random = SplitMix64(seed: 58)
+        var spectra = (3...40).compactMap { OpenSmileOctaveSpectrum(count: $0, binHz: 40) }
+        for rate in [8000.0, 16000, 44100, 96000] {
+            spectra += [OpenSmileOctaveSpectrum(count: 1000, binHz: rate / 2 / 999)].compactMap { $0 }
+        }
+        #expect(spectra.count == 42)
+        for spectrum in spectra {
+            let shs = OpenSmileSubharmonicSummation(spectrum: spectrum)
+            let n = spectrum.count
+            let h = (0..<n).map { _ in Double(random.next() % 1_000_000) / 7_919 }
+            var s = [Double](repeating: .nan, count: n)
+            h.withUnsafeBufferPointer { h in s.withUnsafeMutableBufferPointer { shs.sum(h, into: $0) } }
+            var expected = [Double](repeating: 0, count: n)
+            for harmonic in 1...OpenSmileSubharmonicSummation.harmonics {
+                let shift = Int(clamping: log2(Double(harmonic)) * Double(n) / spectrum.octaves, rounding: .down, to: 0...n)
+                let gain = pow(OpenSmileSubharmonicSummation.compression, Double(harmonic - 1)) / Double(OpenSmileSubharmonicSummation.harmonics)
+                for j in 0..<max(0, n - shift) { expected[j] += gain * h[j + shift] }
+            }
+            #expect(s.map(\.bitPattern) == expected.map(\.bitPattern), "\(n) points")
+        }
     }
 }
 

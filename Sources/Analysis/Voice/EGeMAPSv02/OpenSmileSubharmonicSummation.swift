@@ -39,12 +39,39 @@ struct OpenSmileSubharmonicSummation: Sendable {
         gain = (0..<Self.harmonics).map { pow(Self.compression, Double($0)) / Double(Self.harmonics) }
     }
 
-    /// The summed spectrum of the octave-scale spectrum `h` into `s` (`spectrum.count` values each).
+    /// The summed spectrum of the octave-scale spectrum `h` into `s` (`spectrum.count` values each):
+    /// each S[j] summed from 0 over the harmonics in order, four points at a time in vector lanes
+    /// (one pass over `s` instead of one per harmonic). The harmonics whose four values all lie
+    /// in `h` are a prefix that shrinks as j grows (the shifts ascend); each lane then adds the
+    /// ones after it that still reach into `h`, in order: the same sums as one point at a time.
     func sum(_ h: UnsafeBufferPointer<Double>, into s: UnsafeMutableBufferPointer<Double>) {
         let n = spectrum.count
-        for j in 0..<n { s[j] = 0 }
-        for (shift, gain) in zip(shift, gain) where shift < n {
-            for j in 0..<(n - shift) { s[j] += gain * h[j + shift] }
+        precondition(h.count >= n && s.count >= n, "subharmonic summation: \(h.count) and \(s.count) points for \(n)")
+        shift.withUnsafeBufferPointer { shift in
+            gain.withUnsafeBufferPointer { gain in
+                func rest(_ point: Int, from first: Int, _ start: Double) -> Double {
+                    var value = start, k = first
+                    while k < shift.count, point + shift[k] < n {
+                        value += gain[k] * h[point + shift[k]]
+                        k += 1
+                    }
+                    return value
+                }
+                var full = shift.count, j = 0
+                while j + 4 <= n {
+                    while full > 0, j + 4 + shift[full - 1] > n { full -= 1 }
+                    var sum = SIMD4<Double>.zero
+                    for k in 0..<full {
+                        sum += gain[k] * UnsafeRawPointer(h.baseAddress! + j + shift[k]).loadUnaligned(as: SIMD4<Double>.self)
+                    }
+                    for lane in 0..<4 { s[j + lane] = rest(j + lane, from: full, sum[lane]) }
+                    j += 4
+                }
+                while j < n {
+                    s[j] = rest(j, from: 0, 0)
+                    j += 1
+                }
+            }
         }
     }
 
