@@ -67,11 +67,12 @@ def main() -> None:
     # A folder holding only the archives, searched first: every -lNAME of the command (its own,
     # the Swift runtime's) finds NAME's archive there before any shared library; libstdc++ once
     # more after Foundation's libraries, which need it.
+    for path in STATIC_ARCHIVES.values():
+        if not pathlib.Path(path).is_file():
+            sys.exit(f"link-static: {path} is missing (scripts/setup.sh installs the -dev packages that ship it)")
     archives = pathlib.Path(f"{temporary}.archives")
     archives.mkdir()
     for name, path in STATIC_ARCHIVES.items():
-        if not pathlib.Path(path).exists():
-            sys.exit(f"link-static: {path} is missing (scripts/setup.sh installs the -dev packages that ship it)")
         (archives / f"lib{name}.a").symlink_to(path)
     command[1:1] = ["-L", str(archives)]
     command += ["-Xlinker", "-lstdc++"]
