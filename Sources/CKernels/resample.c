@@ -1,5 +1,6 @@
 /* Praat's windowed-sinc interpolation for resampling, four new samples at a time (CKernels.h,
  * atk_sinc_resample4). */
+#define _GNU_SOURCE /* sincos */
 #include "vectors.h"
 
 #include <math.h>
@@ -15,12 +16,17 @@ INLINE void side(const double *y, const long long *start, ptrdiff_t step, v4 dis
     v4 a = pi * distance;
     const v4 aa = a / span, daa = pi / span;
     v4 half_sin_a, cos_aa, sin_aa, cos_daa, sin_daa;
+    /* glibc's sincos runs sin's and cos's own code on one argument reduction: the same values
+     * as the two calls, in less time. */
     for (int lane = 0; lane < 4; lane++) {
+        double s, c;
         half_sin_a[lane] = 0.5 * sin(a[lane]);
-        cos_aa[lane] = cos(aa[lane]);
-        sin_aa[lane] = sin(aa[lane]);
-        cos_daa[lane] = cos(daa[lane]);
-        sin_daa[lane] = sin(daa[lane]);
+        sincos(aa[lane], &s, &c);
+        sin_aa[lane] = s;
+        cos_aa[lane] = c;
+        sincos(daa[lane], &s, &c);
+        sin_daa[lane] = s;
+        cos_daa[lane] = c;
     }
     const double *p0 = y + start[0] - 1, *p1 = y + start[1] - 1, *p2 = y + start[2] - 1, *p3 = y + start[3] - 1;
     v4 sum = *result;
