@@ -29,6 +29,30 @@ struct EGeMAPSv02PitchTests {
         #expect(e == expected)
     }
 
+    /// The rule as stated (a bin zeroed when the maxima before and after it are both three bins
+    /// or more away) against the implementation's loop from maximum to maximum, on random spectra
+    /// with ties, plateaus and NaN.
+    @Test("peak enhancement zeroes exactly the bins three or more from the maxima on both sides, on 3,000 random spectra with ties, plateaus and NaN")
+    func peakEnhancementRule() {
+        var random = SplitMix64(seed: 2_026)
+        for trial in 0..<3_000 {
+            let n = 2 + Int(random.next() % 60)
+            let m = (0..<n).map { _ -> Double in
+                let r = random.next() % 100
+                return r < 3 ? .nan : Double(r % (trial % 2 == 0 ? 4 : 50))
+            }
+            func isMaximum(_ k: Int) -> Bool { k == 0 ? m[0] > m[1] : k == n - 1 ? m[k] > m[k - 1] : m[k] > m[k - 1] && m[k] >= m[k + 1] }
+            let maxima = (0..<n).filter(isMaximum)
+            let expected = (0..<n).map { i -> Double in
+                guard let before = maxima.last(where: { $0 <= i }), let after = maxima.first(where: { $0 >= i }) else { return m[i] }
+                return i - before >= 3 && after - i >= 3 ? 0 : m[i]
+            }
+            var e = [Double](repeating: -1, count: n)
+            m.withUnsafeBufferPointer { m in e.withUnsafeMutableBufferPointer { OpenSmileOctaveSpectrum.enhancePeaks(m, into: $0) } }
+            #expect(e.map(\.bitPattern) == expected.map(\.bitPattern), "\(m)")
+        }
+    }
+
     @Test("silence, DC, one sample and a stretch of NaN give unvoiced frames or no frames, never NaN")
     func hostileInput() {
         let analysis = EGeMAPSv02Analysis()
