@@ -1,13 +1,14 @@
 /// Decodes a `Decodable` value from a ``JSONValue`` tree, without a round trip through JSON text
 /// (an analyzer's parameters laid over by a configuration or the command line: Foundation's
 /// JSONEncoder and JSONDecoder cost a command's start-up half a millisecond, docs/cli.md
-/// "Start-up"). It decides as Foundation's JSONDecoder does on the document's text: a number read
-/// as an integer type must be a whole number within ±2^53 and the type's range (else
-/// `dataCorrupted`; docs/formats.md §11), a
-/// value of another JSON type is a `typeMismatch` and null where a value is needed a
-/// `valueNotFound`, each with the coding path where it happened. A NaN or an infinity, which JSON
-/// text cannot hold (``JSONWriter`` writes them as strings), is a `typeMismatch` wherever a
-/// number is read: a range check the type leaves out cannot let one through.
+/// "Start-up"). It decides as Foundation's JSONDecoder does on the document's text
+/// (`JSONValueCodingTests`): a value of another JSON type is a `typeMismatch`, null where a value
+/// is needed a `valueNotFound`, a number outside a type's range `dataCorrupted`, each with the
+/// coding path where it happened. Two rules are its own: a number read as an integer type must
+/// also be a whole number within ±2^53, where a Double still holds every integer (docs/batch.md,
+/// "Batch configuration"); and a NaN or an infinity, which JSON text cannot hold (``JSONWriter``
+/// writes them as strings), is a `typeMismatch` wherever a number is read, so a range check a
+/// type leaves out cannot let one through.
 public struct JSONValueDecoder {
     public init() {}
 
