@@ -31,7 +31,9 @@ STATIC_FOUNDATION = ["Foundation", "FoundationInternationalization", "Foundation
 # loader resolved about 6,000 of their symbols at start-up and on first calls, searching every
 # loaded object for each (`score spl` on 1 s of sound: 8.9 → 7.4 ms of CPU). The others
 # (libsndfile and its codecs, ALSA) have no archive on Debian.
-STATIC_ARCHIVES = {"stdc++": subprocess.run(["gcc", "-print-file-name=libstdc++.a"], capture_output=True, text=True).stdout.strip(),
+# libstdc++'s archive is where the toolchain's clang (swiftc's linker driver) finds it; gcc need
+# not be installed.
+STATIC_ARCHIVES = {"stdc++": subprocess.run(["clang", "-print-file-name=libstdc++.a"], capture_output=True, text=True).stdout.strip(),
                    "fftw3": "/usr/lib/x86_64-linux-gnu/libfftw3.a",
                    "fftw3f": "/usr/lib/x86_64-linux-gnu/libfftw3f.a",
                    "sqlite3": "/usr/lib/x86_64-linux-gnu/libsqlite3.a"}
