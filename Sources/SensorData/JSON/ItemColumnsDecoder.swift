@@ -7,29 +7,32 @@ struct ItemColumnsDecoder {
     private struct KeyNode {
         let key: [UInt8]
         let name: String
-        var field: Int?
-        var children: [KeyNode]
-        /// A number for `children` as a list, unique in the tree (the root's list is 0).
-        var list = 0
         /// The key as it is written when nothing separates its bytes: `"key":`.
-        var quoted: [UInt8] { [UInt8(ascii: "\"")] + key + [UInt8(ascii: "\""), UInt8(ascii: ":")] }
+        let quoted: [UInt8]
+        var field: Int?
+        var children: [KeyNode] = []
+        /// A number for `children` as a list, unique in the tree (the root's list is 0; leaves
+        /// have none).
+        var list = 0
+
+        init(name: String) {
+            self.name = name
+            key = Array(name.utf8)
+            quoted = [UInt8(ascii: "\"")] + key + [UInt8(ascii: "\""), UInt8(ascii: ":")]
+        }
     }
 
     /// Per node list and place in it, the node the key at that place of the previous object of
     /// that list matched (-1: none yet). Items of a recorder file write their keys in one order,
-    /// so the next object's key is first compared as written (`"key":`) with that node's; a
-    /// different key, whitespace or an escape takes the general path. Matching each key byte by
-    /// byte against every node was a quarter of reading the mPower walk.
+    /// so the next object's key is first compared as written (the node's `quoted`); a different
+    /// key, whitespace or an escape takes the general path. Matching each key byte by byte
+    /// against every node was a quarter of reading the mPower walk.
     private struct KeyGuesses {
         /// Places remembered per list; keys after them take the general path.
         static let places = 16
         var nodes: [Int]
-        var quoted: [[UInt8]]
 
-        init(lists: Int) {
-            nodes = [Int](repeating: -1, count: lists * Self.places)
-            quoted = Array(repeating: [], count: lists * Self.places)
-        }
+        init(lists: Int) { nodes = [Int](repeating: -1, count: lists * Self.places) }
     }
 
     let schema: RecorderSchema
@@ -52,9 +55,9 @@ struct ItemColumnsDecoder {
         fieldTypes = schema.fields.map(\.type)
     }
 
-    /// Numbers every node's children list, depth first from 1.
+    /// Numbers the children list of every node that has one, depth first from 1.
     private static func numberLists(_ nodes: inout [KeyNode], next: inout Int) {
-        for index in nodes.indices {
+        for index in nodes.indices where !nodes[index].children.isEmpty {
             next += 1
             nodes[index].list = next
             numberLists(&nodes[index].children, next: &next)
@@ -67,7 +70,7 @@ struct ItemColumnsDecoder {
         if let existing = nodes.firstIndex(where: { $0.name == key }) {
             index = existing
         } else {
-            nodes.append(KeyNode(key: Array(key.utf8), name: key, field: nil, children: []))
+            nodes.append(KeyNode(name: key))
             index = nodes.count - 1
         }
         if path.count == 1 {
@@ -202,7 +205,7 @@ struct ItemColumnsDecoder {
         while true {
             defer { place += 1 }
             let nodeIndex: Int
-            if place < lastPlace, guesses.nodes[place] >= 0, cursor.consumeKey(guesses.quoted[place], first: &first) {
+            if place < lastPlace, guesses.nodes[place] >= 0, cursor.consumeKey(nodes[guesses.nodes[place]].quoted, first: &first) {
                 nodeIndex = guesses.nodes[place]
             } else {
                 guard let key = try cursor.nextKey(first: &first) else { break }
@@ -211,10 +214,7 @@ struct ItemColumnsDecoder {
                     continue
                 }
                 nodeIndex = found
-                if place < lastPlace, !key.escaped {
-                    guesses.nodes[place] = found
-                    guesses.quoted[place] = nodes[found].quoted
-                }
+                if place < lastPlace, !key.escaped { guesses.nodes[place] = found }
             }
             if cursor.peek() == UInt8(ascii: "n") {  // null: treat as absent
                 _ = try cursor.parseLiteral()
