@@ -242,3 +242,21 @@ struct ScoreVoiceRealTests {
         #expect(unknown.status == 2 && unknown.stderr.contains("[voice] sets = [\"atk\",\"nope\"] is not a value of this parameter's type (docs/batch.md lists each parameter's values)"), "\(unknown.stderr)")
     }
 }
+
+/// The C kernels of the voice analysis (windowed sinc, Burg sums, Aberth sweeps, spectra) at
+/// every instruction-set level. The cepstral and MFCC sets are left out: their logarithms and
+/// exponentials go through libmvec at the level's vector width, whose results differ in the last
+/// bit between widths (docs/accuracy.md).
+@Suite struct VoiceKernelLevelTests {
+    @Test("the voice kernels give the same bits at every instruction-set level (ATK_KERNEL_LEVEL 1: SSE2, 2: AVX2, 3: AVX-512, capped at what the processor has): score voice of SampleData's /a/ with the formant and eGeMAPSv02 sets")
+    func sameBitsAtEveryKernelLevel() throws {
+        let outputs = try ["1", "2", "3"].map { level in
+            var environment = ProcessInfo.processInfo.environment
+            environment["ATK_KERNEL_LEVEL"] = level
+            let run = try Run(["score", "voice", "--json", "--sets", "formants,egemapsv02", SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path], environment: environment)
+            #expect(run.status == 0, "level \(level): \(run.stderr)")
+            return run.stdout
+        }
+        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2], "the levels differ")
+    }
+}

@@ -104,14 +104,15 @@ extension PraatCepstralAnalysis {
         var ring: [Double]
         var made = 0..<0
         private var workspace: Frames.Workspace
-        /// A frame's levels, dB; the trend fit's slopes and intercepts; the exponents of the
-        /// flattening; the time-averaged and the smoothed frame: `bins` values each.
+        /// A frame's levels, dB; the trend fit's slopes and intercepts and its selection's
+        /// scratch (two parts); the exponents of the flattening; the time-averaged and the smoothed
+        /// frame: `bins` values each.
         private let buffer: UnsafeMutableBufferPointer<Double>
         private var levels: UnsafeMutableBufferPointer<Double> { part(0) }
-        private var fit: UnsafeMutableBufferPointer<Double> { part(1) }
-        private var exponent: UnsafeMutableBufferPointer<Double> { part(2) }
-        private var timeAveraged: UnsafeMutableBufferPointer<Double> { part(3) }
-        private var smoothedValues: UnsafeMutableBufferPointer<Double> { part(4) }
+        private var fit: UnsafeMutableBufferPointer<Double> { UnsafeMutableBufferPointer(rebasing: buffer[bins..<3 * bins]) }
+        private var exponent: UnsafeMutableBufferPointer<Double> { part(3) }
+        private var timeAveraged: UnsafeMutableBufferPointer<Double> { part(4) }
+        private var smoothedValues: UnsafeMutableBufferPointer<Double> { part(5) }
 
         init(_ plan: Plan) {
             self.plan = plan
@@ -119,7 +120,7 @@ extension PraatCepstralAnalysis {
             rows = 2 * plan.reach + 4
             ring = [Double](repeating: 0, count: rows * bins)
             workspace = plan.frames.workspace()
-            buffer = .allocate(capacity: 5 * bins)
+            buffer = .allocate(capacity: 6 * bins)
             buffer.initialize(repeating: 0)
         }
 

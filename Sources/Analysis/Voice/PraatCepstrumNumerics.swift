@@ -113,10 +113,10 @@ extension PraatCepstralAnalysis {
     /// NUMlineFit_theil, incomplete: the median of the slopes between point i and point i + ⌈n/2⌉,
     /// then the median of y − slope·x (Praat's NUMquantile at ½ of the sorted values, its two
     /// order statistics found by selection, not a sort: the same values); `scratch` holds at
-    /// least n values.
+    /// least 2n values.
     static func theil(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, scratch: UnsafeMutableBufferPointer<Double>) -> (Double, Double) {
         let n = x.count
-        precondition(y.count == n && scratch.count >= n, "theil: \(n) points, \(y.count) values, \(scratch.count) of scratch")
+        precondition(y.count == n && scratch.count >= 2 * n, "theil: \(n) points, \(y.count) values, \(scratch.count) of scratch")
         if n == 1 { return (0, y[0]) }
         if n == 2 {
             let m = (y[1] - y[0]) / (x[1] - x[0])
@@ -124,25 +124,23 @@ extension PraatCepstralAnalysis {
         }
         let pairs = n / 2, offset = n % 2 == 1 ? pairs + 1 : pairs
         for i in 0..<pairs { scratch[i] = (y[offset + i] - y[i]) / (x[offset + i] - x[i]) }
-        let m = median(UnsafeMutableBufferPointer(rebasing: scratch[..<pairs]))
+        let m = median(UnsafeMutableBufferPointer(rebasing: scratch[..<pairs]), scratch: UnsafeMutableBufferPointer(rebasing: scratch[n...]))
         for i in 0..<n { scratch[i] = y[i] - m * x[i] }
-        return (m, median(UnsafeMutableBufferPointer(rebasing: scratch[..<n])))
+        return (m, median(UnsafeMutableBufferPointer(rebasing: scratch[..<n]), scratch: UnsafeMutableBufferPointer(rebasing: scratch[n...])))
     }
 
     /// Praat's NUMquantile(a, ½) of `a` sorted ascending: place = n/2 + ½, linear between the
-    /// order statistics at ⌊place⌋ and ⌊place⌋ + 1 (1-based) — found by selection, reordering `a`.
-    /// NaN when `a` holds a NaN (Praat's sort leaves such an order unspecified too).
-    static func median(_ b: UnsafeMutableBufferPointer<Double>) -> Double {
+    /// order statistics at ⌊place⌋ and ⌊place⌋ + 1 (1-based) — found by selection
+    /// (``OrderStatistics/adjacent(_:_:scratch:)``), overwriting `a`; `scratch` holds at least n
+    /// values. NaN when `a` holds a NaN (Praat's sort leaves such an order unspecified too).
+    static func median(_ b: UnsafeMutableBufferPointer<Double>, scratch: UnsafeMutableBufferPointer<Double>) -> Double {
         let n = b.count
         guard n > 1 else { return b.first ?? 0 }
         guard !Selection.containsNaN(UnsafeBufferPointer(b)) else { return .nan }
         let place = 0.5 * Double(n) + 0.5
         // ⌊place⌋ = ⌊(n + 1)/2⌋, in 1…n − 1 for n ≥ 2: no conversion from Double needed.
         let left = (n + 1) / 2
-        Selection.select(b, left - 1, in: 0..<n)
-        let low = b[left - 1]
-        var high = b[left]
-        for i in left + 1..<n where b[i] < high { high = b[i] }
+        let (low, high) = OrderStatistics.adjacent(b, left - 1, scratch: scratch)
         if high == low { return low }
         return low + (place - Double(left)) * (high - low)
     }

@@ -9,13 +9,15 @@ import SignalProcessing
 /// 3. frames every `timeStep` (0: window length / 4) fitted symmetrically into the sound, each
 ///    2 × window length long, multiplied by Praat's Gaussian window
 ///    (e^(−48(i − m)²/(N + 1)²) − e^(−12)) / (1 − e^(−12)), m = (N + 1)/2;
-/// 4. per frame Burg's LPC (J. P. Burg 1967; Praat's VECburg, sums in extended precision) of order
+/// 4. per frame Burg's LPC (J. P. Burg 1967; Praat's VECburg, its sums in twice double precision) of order
 ///    2 × maximum number of formants, the roots of its polynomial (``PolynomialRoots``), each root
 ///    outside the unit circle reflected into it, and a formant for every root on or above the real
 ///    axis at F = |arg z|·fₙ/π within [50 Hz, fₙ − 50 Hz], bandwidth −ln|z|²·fₙ/π, sorted by F.
-/// A frame whose samples are all zero has no formants. The resampling runs on Praat's own FFT
-/// (SignalProcessing's `PraatFFT`), so the frames are Praat's to the bit, also where the LPC polynomial is
-/// ill-conditioned (the resampler's ringing in a digitally silent stretch).
+/// A frame whose samples are all zero has no formants. The resampling's low-pass runs on FFTW where
+/// Praat runs FFTPACK and the LPC sums differ from Praat's 80-bit ones by their rounding: formants
+/// equal Praat's to rounding where the LPC polynomial is well-conditioned; where it is not (the
+/// resampler's ringing in a digitally silent stretch) they can differ, in frames the features
+/// leave out as unvoiced (docs/accuracy.md).
 public struct PraatFormantAnalysis: Sendable, Hashable {
     /// Seconds between frame centres (0: window length / 4).
     public var timeStep = 0.0
@@ -153,72 +155,5 @@ public struct PraatFormantAnalysis: Sendable, Hashable {
         }
         found.sort { $0.0 < $1.0 }
         return Frame(frequencyHz: found.map(\.0), bandwidthHz: found.map(\.1))
-    }
-}
-
-/// Burg's method for the coefficients of a linear predictor (J. P. Burg, "Maximum entropy
-/// spectral analysis", 1967; the recursion of Praat's VECburg, Praat 6.1.38 dwsys/NUM2.cpp, with
-/// its sums in 80-bit extended precision).
-struct BurgLPC: Sendable {
-    let order: Int
-
-    /// a[1…order] for `x`, or nil when x has no energy or the recursion becomes ill-conditioned
-    /// (Praat then leaves the coefficients it has, here: no coefficients).
-    func coefficients(_ x: UnsafeBufferPointer<Double>) -> [Double]? {
-        let n = x.count, m = order
-        guard n >= 2 else { return nil }
-        var a = [Double](repeating: 0, count: m + 1), aa = [Double](repeating: 0, count: m + 1)
-        var energy: Float80 = 0
-        for v in x { energy += Float80(v) * Float80(v) }
-        guard energy > 0 else { return nil }
-        var b1 = [Double](repeating: 0, count: n + 1), b2 = [Double](repeating: 0, count: n + 1)
-        b1[1] = x[0]
-        b2[n - 1] = x[n - 1]
-        if n >= 3 { for j in 2...n - 1 { b1[j] = x[j - 1]; b2[j - 1] = x[j - 1] } }
-        for i in 1...m {
-            var numerator: Float80 = 0, denominator: Float80 = 0
-            if n - i >= 1 {
-                b1.withUnsafeBufferPointer { b1 in
-                    b2.withUnsafeBufferPointer { b2 in
-                        for j in 1...n - i {
-                            let x1 = Float80(b1[j]), x2 = Float80(b2[j])
-                            numerator += x1 * x2
-                            denominator += x1 * x1 + x2 * x2
-                        }
-                    }
-                }
-            }
-            guard denominator > 0 else { return Array(a[1...]) }
-            a[i] = Double(2 * numerator / denominator)
-            if i > 1 { for j in 1..<i { a[j] = aa[j] - a[i] * aa[i - j] } }
-            if i < m {
-                for j in 1...i { aa[j] = a[j] }
-                let c = aa[i], last = n - i - 1
-                // b1[j] −= c·b2[j] and b2[j] = b2[j + 1] − c·b1[j + 1], both from the values before
-                // this step (j ascending reads b1[j + 1] and b2[j + 1] before writing them): four
-                // j at a time, all loads before the stores.
-                b1.withUnsafeMutableBufferPointer { b1 in
-                    b2.withUnsafeMutableBufferPointer { b2 in
-                        let p1 = UnsafeMutableRawPointer(b1.baseAddress!), p2 = UnsafeMutableRawPointer(b2.baseAddress!)
-                        var j = 1
-                        while j + 3 <= last {
-                            let x1 = p1.loadUnaligned(fromByteOffset: 8 * j, as: SIMD4<Double>.self)
-                            let x2 = p2.loadUnaligned(fromByteOffset: 8 * j, as: SIMD4<Double>.self)
-                            let next1 = p1.loadUnaligned(fromByteOffset: 8 * (j + 1), as: SIMD4<Double>.self)
-                            let next2 = p2.loadUnaligned(fromByteOffset: 8 * (j + 1), as: SIMD4<Double>.self)
-                            p1.storeBytes(of: x1 - c * x2, toByteOffset: 8 * j, as: SIMD4<Double>.self)
-                            p2.storeBytes(of: next2 - c * next1, toByteOffset: 8 * j, as: SIMD4<Double>.self)
-                            j += 4
-                        }
-                        while j <= last {
-                            b1[j] -= c * b2[j]
-                            b2[j] = b2[j + 1] - c * b1[j + 1]
-                            j += 1
-                        }
-                    }
-                }
-            }
-        }
-        return Array(a[1...])
     }
 }

@@ -141,6 +141,21 @@ int atk_sinc_resample4(const double *y, size_t n, const double *x, ptrdiff_t dep
  * places then undefined). */
 int atk_aberth(const double *monic, size_t n, double *re, double *im, int sweeps, double *scratch);
 
+/* One step's sums of Burg's recursion (burg.c): *numerator = Σ b1[j]·b2[j] and *denominator =
+ * Σ b1[j]² + b2[j]², j < n, accumulated in twice the working precision (eight lanes of
+ * double-double sums, Ogita–Rump–Oishi's Dot2, joined by one fixed tree) and rounded once: the same
+ * bits on every instruction set, within an ulp or two of the exact sums while no product
+ * underflows. */
+void atk_burg_sums(const double *b1, const double *b2, size_t n, double *numerator, double *denominator);
+
+/* The k-th and (k + 1)-th smallest of a[0..n) (0-based; k + 1 < n; no NaN; of two equal zeros
+ * either sign) into *kth and *next (orderpair.c): three-way partitions around the median of the
+ * first, middle and last value, the values below the pivot compacted in place and those above
+ * copied to the other buffer, eight at a time with AVX-512; the last 16 or fewer values, or what
+ * is left after 2·log₂ n + 4 rounds, sorted. Overwrites a and `scratch` (n doubles). Exact order
+ * statistics: the same values on every instruction set. */
+void atk_order_pair(double *a, size_t n, size_t k, double *scratch, double *kth, double *next);
+
 /* Frames' spectra (spectra.c), each value rounded as the scalar expression, no fused multiply-add:
  * the same bits on every instruction set.
  * atk_windowed: out[j] = x[j]·w[j], j < n.

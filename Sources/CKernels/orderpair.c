@@ -1,0 +1,117 @@
+/* Two adjacent order statistics by three-way partitions (CKernels.h, atk_order_pair). */
+#include "vectors.h"
+
+#include <math.h>
+#include <stdlib.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/* One three-way partition around p of cur[0..count): the values below p moved to the front of cur
+ * (in order, written at or before where they were read), those above p copied to the front of
+ * `above`, those equal to p only counted. Returns the count below; *above_count gets the count
+ * above. Branch-free: every value is written to both places and the counts advance by the
+ * comparisons. */
+INLINE size_t partition_body(double *cur, size_t count, double p, double *above, size_t *above_count) {
+    size_t below = 0, over = 0;
+    for (size_t i = 0; i < count; i++) {
+        const double x = cur[i];
+        cur[below] = x;
+        below += x < p;
+        above[over] = x;
+        over += x > p;
+    }
+    *above_count = over;
+    return below;
+}
+
+static size_t partition_1(double *cur, size_t count, double p, double *above, size_t *above_count) {
+    return partition_body(cur, count, p, above, above_count);
+}
+
+#if defined(__x86_64__)
+LEVEL_2 static size_t partition_2(double *cur, size_t count, double p, double *above, size_t *above_count) {
+    return partition_body(cur, count, p, above, above_count);
+}
+
+/* Eight values at a time: each side's values compressed into one register and stored with a mask
+ * of as many lanes (a compressing store to memory is slow on some processors; a masked store is
+ * not), the scalar body for the last 0–7. */
+LEVEL_3 static size_t partition_3(double *cur, size_t count, double p, double *above, size_t *above_count) {
+    const __m512d pivot = _mm512_set1_pd(p);
+    size_t below = 0, over = 0, i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m512d x = _mm512_loadu_pd(cur + i);
+        const __mmask8 lt = _mm512_cmp_pd_mask(x, pivot, _CMP_LT_OQ), gt = _mm512_cmp_pd_mask(x, pivot, _CMP_GT_OQ);
+        const unsigned nl = (unsigned)__builtin_popcount(lt), ng = (unsigned)__builtin_popcount(gt);
+        _mm512_mask_storeu_pd(cur + below, (__mmask8)((1u << nl) - 1), _mm512_maskz_compress_pd(lt, x));
+        _mm512_mask_storeu_pd(above + over, (__mmask8)((1u << ng) - 1), _mm512_maskz_compress_pd(gt, x));
+        below += nl;
+        over += ng;
+    }
+    for (; i < count; i++) {
+        const double x = cur[i];
+        cur[below] = x;
+        below += x < p;
+        above[over] = x;
+        over += x > p;
+    }
+    *above_count = over;
+    return below;
+}
+#endif
+
+static int ascending(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void atk_order_pair(double *a, size_t n, size_t k, double *scratch, double *kth, double *next) {
+    double *cur = a, *spare = scratch;
+    size_t count = n;
+    /* The smallest value left above the part still searched (+∞: none yet). */
+    double floor_above = INFINITY;
+    int rounds = 2 * (int)(8 * sizeof(size_t) - (size_t)__builtin_clzll((unsigned long long)n | 1)) + 4;
+    while (count > 16 && rounds-- > 0) {
+        /* The median of the first, middle and last value. */
+        double x0 = cur[0], x1 = cur[count / 2], x2 = cur[count - 1], t;
+        if (x1 < x0) t = x0, x0 = x1, x1 = t;
+        if (x2 < x1) x1 = x2;
+        const double p = x1 < x0 ? x0 : x1;
+        size_t over;
+        const size_t below = LEVEL_CALL(partition, cur, count, p, spare, &over);
+        const size_t equal = count - below - over;
+        if (k < below) {
+            floor_above = p < floor_above ? p : floor_above;
+            count = below;
+        } else if (k < below + equal) {
+            *kth = p;
+            if (k + 1 < below + equal) {
+                *next = p;
+            } else {
+                double smallest = floor_above;
+                for (size_t j = 0; j < over; j++) smallest = spare[j] < smallest ? spare[j] : smallest;
+                *next = smallest;
+            }
+            return;
+        } else {
+            k -= below + equal;
+            double *swap = cur;
+            cur = spare;
+            spare = swap;
+            count = over;
+        }
+    }
+    if (count <= 16) {
+        for (size_t i = 1; i < count; i++) {
+            const double x = cur[i];
+            size_t j = i;
+            for (; j > 0 && cur[j - 1] > x; j--) cur[j] = cur[j - 1];
+            cur[j] = x;
+        }
+    } else {
+        qsort(cur, count, sizeof *cur, ascending);
+    }
+    *kth = cur[k];
+    *next = k + 1 < count && cur[k + 1] < floor_above ? cur[k + 1] : floor_above;
+}
