@@ -21,7 +21,14 @@ public enum PolynomialRoots {
     /// particular order; nil if the coefficients are not usable or an iterate stops being finite.
     /// Each root stops when p there is at its rounding error or it moves by less than 10⁻¹⁵ of
     /// its size, and every root after 200 sweeps (the polishing finishes what a cluster leaves).
-    public static func roots(_ c: [Double]) -> [Root]? {
+    ///
+    /// `near`: the roots of a similar polynomial (the previous frame's LPC), n of them, from which
+    /// the sweeps start, each turned by 0.01 rad about the origin (so that no start is real or the
+    /// conjugate of another, which the sweeps could not leave); when they are not n values, or
+    /// the sweeps from them fail (two equal starts, a start not finite), the sweeps start from
+    /// the circle instead.
+    /// Either way each root is polished to where |p| stops decreasing.
+    public static func roots(_ c: [Double], near: [Root]? = nil) -> [Root]? {
         guard let n = c.indices.last, n >= 1, c[n] != 0, c.allSatisfy(\.isFinite) else { return nil }
         // The monic coefficients, the iterates' real and imaginary parts and Aberth's working
         // space in one temporary allocation (no heap per call but the roots returned).
@@ -29,6 +36,17 @@ public enum PolynomialRoots {
             let base = buffer.baseAddress!
             let monic = base, re = base + (n + 1), im = re + n, scratch = im + n
             for k in 0...n { monic[k] = c[k] / c[n] }
+            // Aberth's sweeps (CKernels' atk_aberth): a root stops moving once |p(z)| is within the
+            // rounding error of evaluating p there, 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only
+            // linearly; this ends it at the noise), or once its step is below 10⁻¹⁵ of its size.
+            if let near, near.count == n {
+                let (turnSin, turnCos) = (sin(0.01), cos(0.01))
+                for k in 0..<n {
+                    re[k] = near[k].re * turnCos - near[k].im * turnSin
+                    im[k] = near[k].re * turnSin + near[k].im * turnCos
+                }
+                if atk_aberth(monic, n, re, im, 200, scratch) == 1 { return (0..<n).map { polish(c, (re[$0], im[$0])) } }
+            }
             // Start on a circle of the Cauchy-type radius 1 + max |cₖ/cₙ|^(1/(n−k)) / 2, at angles
             // offset so that no start is real or a conjugate of another.
             var radius = 0.0
@@ -39,9 +57,6 @@ public enum PolynomialRoots {
                 re[k] = radius * cos(angle)
                 im[k] = radius * sin(angle)
             }
-            // Aberth's sweeps (CKernels' atk_aberth): a root stops moving once |p(z)| is within the
-            // rounding error of evaluating p there, 4ε·Σ|cₖ|·|z|ᵏ (a multiple root converges only
-            // linearly; this ends it at the noise), or once its step is below 10⁻¹⁵ of its size.
             guard atk_aberth(monic, n, re, im, 200, scratch) == 1 else { return nil }
             return (0..<n).map { polish(c, (re[$0], im[$0])) }
         }

@@ -109,11 +109,13 @@ public struct PraatFormantAnalysis: Sendable, Hashable {
         static let chunkLength = 400
         var chunkCount: Int { (frameCount + Self.chunkLength - 1) / Self.chunkLength }
 
-        /// The formants of chunk `c`'s frames.
+        /// The formants of chunk `c`'s frames; each frame's roots are sought from the roots of the
+        /// chunk's frame before (``PolynomialRoots/roots(_:near:)``).
         func frames(chunk c: Int) -> [Frame] {
             let nx = samples.count
             var buffer = [Double](repeating: 0, count: window.count)
             let burg = BurgLPC(order: poles)
+            var previous: [PolynomialRoots.Root]?
             return (c * Self.chunkLength..<min(frameCount, (c + 1) * Self.chunkLength)).map { frame in
                 let t = firstTime + Double(frame) * timeStep
                 // Sampled_xToLowIndex (1-based) and the window around it, clipped to the sound.
@@ -127,7 +129,7 @@ public struct PraatFormantAnalysis: Sendable, Hashable {
                 for j in 0..<length { buffer[j] = samples[start - 1 + j] * window[j] }
                 guard let coefficients = buffer.withUnsafeBufferPointer({ burg.coefficients(UnsafeBufferPointer(rebasing: $0[0..<length])) })
                 else { return Frame() }
-                return PraatFormantAnalysis.formants(coefficients, nyquist: 0.5 / dx, safetyMargin: 50)
+                return PraatFormantAnalysis.formants(coefficients, nyquist: 0.5 / dx, safetyMargin: 50, near: &previous)
             }
         }
 
@@ -139,12 +141,14 @@ public struct PraatFormantAnalysis: Sendable, Hashable {
 
     /// The formants of LPC coefficients a[1…p] (x[n] ≈ Σ a[k]·x[n − k]): the roots of
     /// zᵖ − a₁zᵖ⁻¹ − … − aₚ, reflected into the unit circle, above the real axis, within the margins.
-    static func formants(_ a: [Double], nyquist: Double, safetyMargin: Double) -> Frame {
+    /// `near`: the roots of a similar polynomial to start from, replaced by this one's.
+    static func formants(_ a: [Double], nyquist: Double, safetyMargin: Double, near: inout [PolynomialRoots.Root]?) -> Frame {
         let p = a.count
         var polynomial = [Double](repeating: 0, count: p + 1)
         for i in 0..<p { polynomial[i] = -a[p - 1 - i] }
         polynomial[p] = 1
-        guard let roots = PolynomialRoots.roots(polynomial) else { return Frame() }
+        guard let roots = PolynomialRoots.roots(polynomial, near: near) else { return Frame() }
+        near = roots
         var found: [(Double, Double)] = []
         for var z in roots where z.im >= 0 {
             let magnitude = z.squaredMagnitude

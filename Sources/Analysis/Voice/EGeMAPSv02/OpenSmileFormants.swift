@@ -55,6 +55,8 @@ struct OpenSmileFormants: Sendable {
         var coefficients = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
         var polynomial = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
         var found: [(Double, Double)] = []
+        /// The roots of the frame before, where the next frame's search starts.
+        var roots: [PolynomialRoots.Root]?
     }
 
     /// Appends the formants of samples[start..<start + length] (full scale; the window carries
@@ -86,7 +88,8 @@ struct OpenSmileFormants: Sendable {
             // zᵖ − a₁zᵖ⁻¹ − … − aₚ, lowest power first.
             for k in 1...Self.order { scratch.polynomial[Self.order - k] = -scratch.coefficients[k] }
             scratch.polynomial[Self.order] = 1
-            for z in PolynomialRoots.roots(scratch.polynomial) ?? [] where z.im > 0 {
+            scratch.roots = PolynomialRoots.roots(scratch.polynomial, near: scratch.roots)
+            for z in scratch.roots ?? [] where z.im > 0 {
                 let f = atan2(z.im, z.re) * Self.rateHz / (2 * Double.pi)
                 guard f > Self.lowestHz, f < Self.highestHz else { continue }
                 scratch.found.append((f, -log(z.squaredMagnitude) / 2 * Self.rateHz / Double.pi))
