@@ -123,12 +123,43 @@ INLINE void lags_body(const double *x, size_t window, size_t first, size_t last,
     for (; lag <= last; lag++) out[lag - first] = product_body(x, x + lag, window);
 }
 
+/* Σ(a−ā)(b−b̄), Σ(a−ā)², Σ(b−b̄)² as eight-lane partial sums (term j in lane j mod 8 over whole
+ * runs of eight), the lanes added in order from −0, then the last 0–7 terms one by one. */
+INLINE void centred_body(const double *a, const double *b, size_t n, double mean_a, double mean_b, double *out) {
+    const v8 ma = {mean_a, mean_a, mean_a, mean_a, mean_a, mean_a, mean_a, mean_a};
+    const v8 mb = {mean_b, mean_b, mean_b, mean_b, mean_b, mean_b, mean_b, mean_b};
+    v8 ab = {0, 0, 0, 0, 0, 0, 0, 0}, aa = ab, bb = ab;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        v8 u, v;
+        memcpy(&u, a + i, sizeof u);
+        memcpy(&v, b + i, sizeof v);
+        u -= ma;
+        v -= mb;
+        ab += u * v;
+        aa += u * u;
+        bb += v * v;
+    }
+    double cross = -0.0, energy_a = -0.0, energy_b = -0.0;
+    for (int l = 0; l < 8; l++) cross += ab[l], energy_a += aa[l], energy_b += bb[l];
+    for (; i < n; i++) {
+        const double u = a[i] - mean_a, v = b[i] - mean_b;
+        cross += u * v;
+        energy_a += u * u;
+        energy_b += v * v;
+    }
+    out[0] = cross, out[1] = energy_a, out[2] = energy_b;
+}
+
 #define LAGS_INSTANCE(attribute, suffix, group)                                                           \
     attribute static void lags_##suffix(const double *x, size_t window, size_t first, size_t last, double *out) { \
         lags_body(x, window, first, last, out, group);                                                    \
     }                                                                                                     \
     attribute static void terms_##suffix(const double *a, const double *b, size_t n, double *p, double *e, double *m) { \
         terms_body(a, b, n, p, e, m);                                                                     \
+    }                                                                                                     \
+    attribute static void centred_##suffix(const double *a, const double *b, size_t n, double ma, double mb, double *out) { \
+        centred_body(a, b, n, ma, mb, out);                                                               \
     }
 
 LAGS_INSTANCE(, 1, 3)
@@ -158,4 +189,8 @@ void atk_correlation_terms(const double *a, const double *b, size_t count, doubl
     }
 #endif
     terms_1(a, b, count, product, energy, peak);
+}
+
+void atk_centred_products(const double *a, const double *b, size_t n, double mean_a, double mean_b, double *out) {
+    LEVEL_CALL(centred, a, b, n, mean_a, mean_b, out);
 }

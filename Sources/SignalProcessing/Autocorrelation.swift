@@ -28,6 +28,17 @@ public enum Autocorrelation {
         return (product, energy, peak)
     }
 
+    /// Σ(a − ā)(b − b̄), Σ(a − ā)² and Σ(b − b̄)² over `count` values from `a` and `b` with the
+    /// means given (CKernels' `atk_centred_products`: eight partial sums, then the last values).
+    public static func centredProducts(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, count: Int, meanA: Double, meanB: Double)
+        -> (cross: Double, energyA: Double, energyB: Double)
+    {
+        precondition(count >= 0, "centred products of \(count) values")
+        var out = (0.0, 0.0, 0.0)
+        withUnsafeMutableBytes(of: &out) { atk_centred_products(a, b, count, meanA, meanB, $0.baseAddress!.assumingMemoryBound(to: Double.self)) }
+        return out
+    }
+
     /// The circular autocorrelation of `frame` (fft.size values; zero-pad it for the linear one)
     /// through its power spectrum (Wiener–Khinchin), unnormalised (size × Σ x_i·x_{i+m}), into
     /// `output`, which may be `frame`'s own storage; `spectrum` (2·realBins values) is scratch.

@@ -11,4 +11,7 @@ public enum VectorMath {
     public static func log10(_ x: UnsafeMutableBufferPointer<Double>) { atk_log10_array(x.baseAddress, x.count) }
     public static func exp(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { exp($0) } }
     public static func exp(_ x: UnsafeMutableBufferPointer<Double>) { atk_exp_array(x.baseAddress, x.count) }
+    /// √x in place, several values per instruction: correctly rounded, so the scalar
+    /// `squareRoot()` bit for bit (``atk_sqrt_array``).
+    public static func squareRoot(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_sqrt_array($0.baseAddress, $0.count) } }
 }

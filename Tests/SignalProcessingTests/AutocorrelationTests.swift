@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import InputGuards
 @testable import SignalProcessing
 
@@ -32,4 +33,34 @@ import InputGuards
         #expect(Autocorrelation.unbiased([1], maxLag: 3).isEmpty)
         #expect(Autocorrelation.unbiased([0, 0, 0], maxLag: 1).allSatisfy { $0.isNaN })
     }
+
+    @Test("centred products: the documented order (term j in lane j mod 8 over whole runs of eight, the lanes added in order from −0, then the rest one by one) bit for bit, every length 0 to 40 and 1,001")
+    func centredProducts() {
+        var random = SeededRandom(seed: 8)
+        for n in Array(0...40) + [1_001] {
+            // One value more than counted (a pointer to an empty array's storage may be nil).
+            let a = (0...n).map { _ in random.unit() - 0.3 }, b = (0...n).map { _ in random.unit() * 2 - 1 }
+            let ma = 0.2, mb = -0.1
+            var lanes = [[Double]](repeating: [0, 0, 0], count: 8), whole = n / 8 * 8
+            for j in 0..<whole {
+                let u = a[j] - ma, v = b[j] - mb
+                lanes[j % 8][0] += u * v
+                lanes[j % 8][1] += u * u
+                lanes[j % 8][2] += v * v
+            }
+            var expected = [-0.0, -0.0, -0.0]
+            for l in 0..<8 { for q in 0..<3 { expected[q] += lanes[l][q] } }
+            for j in whole..<n {
+                let u = a[j] - ma, v = b[j] - mb
+                expected[0] += u * v
+                expected[1] += u * u
+                expected[2] += v * v
+            }
+            let found = a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in Autocorrelation.centredProducts(a.baseAddress!, b.baseAddress!, count: n, meanA: ma, meanB: mb) }
+            }
+            #expect([found.cross, found.energyA, found.energyB].map(\.bitPattern) == expected.map(\.bitPattern), "n \(n)")
+        }
+    }
 }
+

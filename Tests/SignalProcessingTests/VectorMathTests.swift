@@ -70,4 +70,17 @@ struct VectorMathTests {
         VectorMath.log(&empty)
         #expect(empty.isEmpty)
     }
+
+    @Test("square roots in place equal the scalar squareRoot() bit for bit, every length 0 to 20 and 1,001, with −0, +∞, a negative value and NaN among them")
+    func squareRoots() {
+        var random = SeededRandom(seed: 2)
+        for n in Array(0...20) + [1_001] {
+            var x = (0..<n).map { _ in exp(40 * random.unit() - 20) }
+            for (k, special) in [-0.0, .infinity, -1, .nan].enumerated() where k < n { x[(k * 7) % n] = special }
+            let expected = x.map { $0.squareRoot() }
+            VectorMath.squareRoot(&x)
+            #expect(x.map(\.bitPattern) == expected.map(\.bitPattern), "n \(n)")
+        }
+    }
 }
+

@@ -113,6 +113,10 @@ void atk_log_array(double *x, size_t n);
 void atk_log10_array(double *x, size_t n);
 void atk_exp_array(double *x, size_t n);
 
+/* √x of x[0..<n] in place (squareroot.c), several per instruction: correctly rounded, the scalar
+ * result on every instruction set. */
+void atk_sqrt_array(double *x, size_t n);
+
 /* One pass of FFTPACK's real transform of a power-of-two size (Swarztrauber's radf2/radf4 forward,
  * radb2/radb4 inverse, as Praat's NUMfft_d.cpp runs them) from cc into ch, with FFTPACK's ido, l1
  * and the pass's twiddles from wa (a radix-4 pass's three sets at wa, wa + ido, wa + 2·ido), on
@@ -140,6 +144,12 @@ int atk_sinc_resample4(const double *y, size_t n, const double *x, ptrdiff_t dep
  * set. `scratch` holds 11·n + 44 doubles. Returns 1, or 0 when a step stops being finite (the
  * places then undefined). */
 int atk_aberth(const double *monic, size_t n, double *re, double *im, int sweeps, double *scratch);
+
+/* The centred products of two windows (lagproducts.c): out[0] = Σ(a[j] − ā)(b[j] − b̄), out[1] =
+ * Σ(a[j] − ā)², out[2] = Σ(b[j] − b̄)², j < n, ā = mean_a and b̄ = mean_b as given: eight
+ * partial sums (term j in lane j mod 8 over whole runs of eight), the lanes added in order from
+ * −0, then the last 0–7 terms; no fused multiply-add, so the same bits on every instruction set. */
+void atk_centred_products(const double *a, const double *b, size_t n, double mean_a, double mean_b, double *out);
 
 /* One step's sums of Burg's recursion (burg.c): *numerator = Σ b1[j]·b2[j] and *denominator =
  * Σ b1[j]² + b2[j]², j < n, accumulated in twice the working precision (eight lanes of

@@ -117,7 +117,8 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         for frame in 0..<frames {
             let start = frame * step
             spectrum.power(samples, from: start, into: &power)
-            for k in power.indices { magnitude[k] = power[k].squareRoot() }
+            for k in power.indices { magnitude[k] = power[k] }
+            VectorMath.squareRoot(&magnitude)
             power.withUnsafeBufferPointer { p in
                 result.alphaRatio.append(balance.alphaRatio(p))
                 result.hammarbergIndex.append(balance.hammarbergIndex(p))
@@ -201,7 +202,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         for index in 0..<frames {
             let start = index * step
             frame.power(samples, from: start, into: &power)
-            for k in 0..<bins { power[k] = power[k].squareRoot() }
+            VectorMath.squareRoot(&power)
             power.withUnsafeBufferPointer { m in
                 octaveScale.withUnsafeMutableBufferPointer { h in
                     scratch.withUnsafeMutableBufferPointer { octave.transform(m, into: h, scratch: $0) }
@@ -234,7 +235,8 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         var formants = [Double](repeating: 0, count: 3)
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
             frame.power(samples, from: index * step, into: &power)
-            for k in power.indices { magnitude[k] = power[k].squareRoot() }
+            for k in power.indices { magnitude[k] = power[k] }
+            VectorMath.squareRoot(&magnitude)
             track.harmonicsToNoiseDb[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0, scratch: &scratch) ?? 0
             for k in 0..<3 { formants[k] = k < formantsHz.count && index < formantsHz[k].count ? formantsHz[k][index] : 0 }
             let differences = harmonics.harmonicDifferences(magnitude, f0Hz: f0, formantsHz: formants, scratch: &scratch)

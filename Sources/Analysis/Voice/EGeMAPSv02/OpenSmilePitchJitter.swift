@@ -1,4 +1,5 @@
 import Glibc
+import SignalProcessing
 
 /// Local jitter and shimmer of every 60-ms pitch frame as openSMILE 2.6.0's cPitchJitter computes
 /// them in eGeMAPSv02 (searchRangeRel 0.1, minNumPeriods 2, minCC 0.5, correlation-peak period
@@ -137,24 +138,10 @@ struct OpenSmilePitchJitter: Sendable {
             }
         }
 
-        /// Σ(a−ā)(b−b̄) / √(Σ(a−ā)²·Σ(b−b̄)²) over `count` samples.
+        /// Σ(a−ā)(b−b̄) / √(Σ(a−ā)²·Σ(b−b̄)²) over `count` samples (the sums eight lanes at a
+        /// time, ``Autocorrelation/centredProducts(_:_:count:meanA:meanB:)``).
         static func correlation(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, count: Int, meanA: Double, meanB: Double) -> Double {
-            var ab = SIMD8<Double>(), aa = ab, bb = ab
-            let ma = SIMD8(repeating: meanA), mb = SIMD8(repeating: meanB)
-            let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
-            var i = 0
-            while i + 8 <= count {
-                let u = rawA.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Double>.self) - ma
-                let v = rawB.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Double>.self) - mb
-                ab += u * v; aa += u * u; bb += v * v
-                i += 8
-            }
-            var cross = ab.sum(), energyA = aa.sum(), energyB = bb.sum()
-            while i < count {
-                let u = a[i] - meanA, v = b[i] - meanB
-                cross += u * v; energyA += u * u; energyB += v * v
-                i += 1
-            }
+            let (cross, energyA, energyB) = Autocorrelation.centredProducts(a, b, count: count, meanA: meanA, meanB: meanB)
             return cross / (energyA.squareRoot() * energyB.squareRoot())
         }
 
