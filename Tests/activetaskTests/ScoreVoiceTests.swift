@@ -259,4 +259,13 @@ struct ScoreVoiceRealTests {
         }
         #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2], "the levels differ")
     }
+
+    @Test("one thread gives the bits of two: score voice of SampleData's /a/ with every set under `taskset -c 0` and on every processor (the formant and cepstral frames in chunks, each chunk's roots started afresh)")
+    func oneThreadEqualsTwo() throws {
+        let arguments = ["score", "voice", "--json", SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path]
+        let one = try Run(arguments, launcher: ["/usr/bin/taskset", "-c", "0"]), every = try Run(arguments)
+        #expect(one.status == 0 && every.status == 0, "\(one.stderr) \(every.stderr)")
+        #expect(one.stdout == every.stdout, "one processor and all differ")
+    }
 }
+
