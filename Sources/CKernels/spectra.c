@@ -84,6 +84,20 @@ INLINE void matrix_rows_body(const double *frames, size_t count, size_t length, 
     }
 }
 
+INLINE void weighted_rows_body(const double *const *rows, const double *weights, size_t count, size_t n, double *out) {
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        v8 sum = splat8(0);
+        for (size_t k = 0; k < count; k++) sum += weights[k] * load8(rows[k] + j);
+        store8(out + j, sum);
+    }
+    for (; j < n; j++) {
+        double sum = 0;
+        for (size_t k = 0; k < count; k++) sum += weights[k] * rows[k][j];
+        out[j] = sum;
+    }
+}
+
 #define SPECTRA_INSTANCE(attribute, suffix)                                                                              \
     attribute static void windowed_##suffix(const double *x, const double *w, double *out, size_t n) {                  \
         windowed_body(x, w, out, n);                                                                                     \
@@ -98,6 +112,10 @@ INLINE void matrix_rows_body(const double *frames, size_t count, size_t length, 
     attribute static void matrix_rows_##suffix(const double *frames, size_t count, size_t length, const double *columns, \
                                                size_t groups, double *out) {                                             \
         matrix_rows_body(frames, count, length, columns, groups, out);                                                   \
+    }                                                                                                                    \
+    attribute static void weighted_rows_##suffix(const double *const *rows, const double *weights, size_t count, size_t n, \
+                                                 double *out) {                                                          \
+        weighted_rows_body(rows, weights, count, n, out);                                                                \
     }
 
 SPECTRA_INSTANCE(, 1)
@@ -116,4 +134,8 @@ void atk_band_sums(const double *lanes, const double *weights, size_t bins, cons
 
 void atk_matrix_rows(const double *frames, size_t count, size_t length, const double *columns, size_t groups, double *out) {
     LEVEL_CALL(matrix_rows, frames, count, length, columns, groups, out);
+}
+
+void atk_weighted_rows(const double *const *rows, const double *weights, size_t count, size_t n, double *out) {
+    LEVEL_CALL(weighted_rows, rows, weights, count, n, out);
 }

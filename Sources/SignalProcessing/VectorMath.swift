@@ -14,4 +14,15 @@ public enum VectorMath {
     /// √x in place, several values per instruction: correctly rounded, so the scalar
     /// `squareRoot()` bit for bit (``atk_sqrt_array``).
     public static func squareRoot(_ x: inout [Double]) { x.withUnsafeMutableBufferPointer { atk_sqrt_array($0.baseAddress, $0.count) } }
+
+    /// out[j] = Σ_k weights[k]·rows[k][j], k ascending from 0, for j < out.count, several j per
+    /// instruction with the scalar sum's operations in its order (``atk_weighted_rows``: the same
+    /// bits on every instruction set). Each row holds at least out.count values.
+    public static func weightedRows(_ rows: UnsafeBufferPointer<UnsafePointer<Double>>, weights: UnsafeBufferPointer<Double>,
+                                    into out: UnsafeMutableBufferPointer<Double>) {
+        precondition(rows.count == weights.count, "weighted rows: \(rows.count) rows, \(weights.count) weights")
+        guard let output = out.baseAddress, let first = rows.baseAddress, let weight = weights.baseAddress else { return }
+        first.withMemoryRebound(to: UnsafePointer<Double>?.self, capacity: rows.count) { atk_weighted_rows($0, weight, rows.count, out.count, output) }
+    }
 }
+

@@ -82,5 +82,23 @@ struct VectorMathTests {
             #expect(x.map(\.bitPattern) == expected.map(\.bitPattern), "n \(n)")
         }
     }
+
+    @Test("weighted rows equal Σ_k w_k·r_k[j] summed from 0 in k order bit for bit: 0 to 12 rows, every length 0 to 20 and 1,001")
+    func weightedRows() {
+        var random = SeededRandom(seed: 12)
+        for count in 0...12 {
+            for n in Array(0...20) + [1_001] {
+                let rows = (0..<count).map { _ in (0...n).map { _ in random.unit() - 0.5 } }, weights = (0..<count).map { _ in random.unit() }
+                var expected = [Double](repeating: 0, count: n)
+                for j in 0..<n { for k in 0..<count { expected[j] += weights[k] * rows[k][j] } }
+                var out = [Double](repeating: .nan, count: n + 1)
+                let pointers = rows.map { row in row.withUnsafeBufferPointer { $0.baseAddress! } }
+                pointers.withUnsafeBufferPointer { p in
+                    weights.withUnsafeBufferPointer { w in out.withUnsafeMutableBufferPointer { VectorMath.weightedRows(p, weights: w, into: UnsafeMutableBufferPointer(rebasing: $0[0..<n])) } }
+                }
+                #expect(out.prefix(n).map(\.bitPattern) == expected.map(\.bitPattern) && out[n].isNaN, "\(count) rows of \(n)")
+            }
+        }
+    }
 }
 

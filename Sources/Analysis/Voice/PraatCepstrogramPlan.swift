@@ -200,20 +200,10 @@ extension PraatCepstralAnalysis {
                     let window = InterpolatedMean(count: count, x1: frames.firstTime, dx: frames.timeStep, domain: 0...frames.end,
                                                   from: mid - 0.5 * settings.timeAveragingSeconds, to: mid + 0.5 * settings.timeAveragingSeconds)
                     if let taps = window.taps {
-                        // out[j] = Σ_k weight_k·r_k[j], k ascending from 0, eight bins at a time in registers.
-                        let rows = taps.weights.indices.map { ring.baseAddress! + row(taps.first - 1 + $0) }
-                        var j = 0
-                        while j + 8 <= bins {
-                            var sum = SIMD8<Double>.zero
-                            for (k, weight) in taps.weights.enumerated() {
-                                sum += weight * UnsafeRawPointer(rows[k] + j).loadUnaligned(as: SIMD8<Double>.self)
-                            }
-                            for l in 0..<8 { out[j + l] = sum[l] }
-                            j += 8
-                        }
-                        for i in j..<bins { out[i] = 0 }
-                        for (k, weight) in taps.weights.enumerated() {
-                            for i in j..<bins { out[i] += weight * rows[k][i] }
+                        // out[j] = Σ_k weight_k·r_k[j], k ascending from 0, several bins at a time.
+                        withUnsafeTemporaryAllocation(of: UnsafePointer<Double>.self, capacity: taps.weights.count) { rows in
+                            for k in taps.weights.indices { rows.initializeElement(at: k, to: ring.baseAddress! + row(taps.first - 1 + k)) }
+                            taps.weights.withUnsafeBufferPointer { VectorMath.weightedRows(UnsafeBufferPointer(rows), weights: $0, into: out) }
                         }
                     } else {
                         out.update(repeating: .nan)

@@ -176,11 +176,13 @@ void atk_order_pair(double *a, size_t n, size_t k, double *scratch, double *kth,
  * spans[2b] to spans[2b + 1] − 1, in that order, from 0.
  * atk_matrix_rows: for each of `count` frames of `length` values (frames[f·length + n]), out[f·8g'
  * + 8g + l] (g' = groups) = Σ_n frames[f·length + n]·columns[(g·length + n)·8 + l] in n order from
- * 0: row 8g + l of a matrix stored eight rows side by side per group. */
+ * 0: row 8g + l of a matrix stored eight rows side by side per group.
+ * atk_weighted_rows: out[j] = Σ_k weights[k]·rows[k][j] in k order from 0, k < count, j < n. */
 void atk_windowed(const double *x, const double *w, double *out, size_t n);
 void atk_power(const double *spectrum, size_t bins, double *out, ptrdiff_t stride);
 void atk_band_sums(const double *lanes, const double *weights, size_t bins, const size_t *spans, size_t bands, double *out);
 void atk_matrix_rows(const double *frames, size_t count, size_t length, const double *columns, size_t groups, double *out);
+void atk_weighted_rows(const double *const *rows, const double *weights, size_t count, size_t n, double *out);
 
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */
 int atk_kernel_level(void);
