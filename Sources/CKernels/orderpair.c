@@ -7,22 +7,26 @@
 #include <immintrin.h>
 #endif
 
-/* One three-way partition around p of cur[0..count): the values below p moved to the front of cur
- * (in order, written at or before where they were read), those above p copied to the front of
- * `above`, those equal to p only counted. Returns the count below; *above_count gets the count
- * above. Branch-free: every value is written to both places and the counts advance by the
- * comparisons. */
-INLINE size_t partition_body(double *cur, size_t count, double p, double *above, size_t *above_count) {
-    size_t below = 0, over = 0;
-    for (size_t i = 0; i < count; i++) {
+/* A three-way partition around p of cur[i..count), the counts of cur[0..i) given (`below`,
+ * *over): the values below p moved down to follow the others below (each written at or before
+ * where it was read), those above p copied to above[*over…], those equal to p only counted.
+ * Returns the count below; *over ends as the count above. Branch-free: every value is written
+ * to both places and the counts advance by the comparisons. */
+INLINE size_t partition_from(double *cur, size_t i, size_t count, double p, double *above, size_t below, size_t *over) {
+    for (; i < count; i++) {
         const double x = cur[i];
         cur[below] = x;
         below += x < p;
-        above[over] = x;
-        over += x > p;
+        above[*over] = x;
+        *over += x > p;
     }
-    *above_count = over;
     return below;
+}
+
+/* The partition of cur[0..count). */
+INLINE size_t partition_body(double *cur, size_t count, double p, double *above, size_t *above_count) {
+    *above_count = 0;
+    return partition_from(cur, 0, count, p, above, 0, above_count);
 }
 
 static size_t partition_1(double *cur, size_t count, double p, double *above, size_t *above_count) {
@@ -49,15 +53,8 @@ LEVEL_3 static size_t partition_3(double *cur, size_t count, double p, double *a
         below += nl;
         over += ng;
     }
-    for (; i < count; i++) {
-        const double x = cur[i];
-        cur[below] = x;
-        below += x < p;
-        above[over] = x;
-        over += x > p;
-    }
     *above_count = over;
-    return below;
+    return partition_from(cur, i, count, p, above, below, above_count);
 }
 #endif
 
