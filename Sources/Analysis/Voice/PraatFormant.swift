@@ -13,11 +13,12 @@ import SignalProcessing
 ///    2 × maximum number of formants, the roots of its polynomial (``PolynomialRoots``), each root
 ///    outside the unit circle reflected into it, and a formant for every root on or above the real
 ///    axis at F = |arg z|·fₙ/π within [50 Hz, fₙ − 50 Hz], bandwidth −ln|z|²·fₙ/π, sorted by F.
-/// A frame whose samples are all zero has no formants. The resampling's low-pass runs on FFTW where
-/// Praat runs FFTPACK and the LPC sums differ from Praat's 80-bit ones by their rounding: formants
-/// equal Praat's to rounding where the LPC polynomial is well-conditioned; where it is not (the
-/// resampler's ringing in a digitally silent stretch) they can differ, in frames the features
-/// leave out as unvoiced (docs/accuracy.md).
+/// A frame whose samples are all zero has no formants. The resampling runs on Praat's own FFT
+/// (SignalProcessing's `PraatFFT`), so the resampled sound is Praat's to the bit, also its ringing
+/// in a digitally silent stretch; the LPC sums differ from Praat's 80-bit ones by their rounding,
+/// so the formants equal Praat's to rounding where the LPC polynomial is well-conditioned and
+/// within the parity test's tolerance where it is not (that ringing's near-double roots, in frames
+/// the features leave out as unvoiced; docs/accuracy.md).
 public struct PraatFormantAnalysis: Sendable, Hashable {
     /// Seconds between frame centres (0: window length / 4).
     public var timeStep = 0.0
