@@ -21,8 +21,10 @@ public enum VectorMath {
     public static func weightedRows(_ rows: UnsafeBufferPointer<UnsafePointer<Double>>, weights: UnsafeBufferPointer<Double>,
                                     into out: UnsafeMutableBufferPointer<Double>) {
         precondition(rows.count == weights.count, "weighted rows: \(rows.count) rows, \(weights.count) weights")
-        guard let output = out.baseAddress, let first = rows.baseAddress, let weight = weights.baseAddress else { return }
-        first.withMemoryRebound(to: UnsafePointer<Double>?.self, capacity: rows.count) { atk_weighted_rows($0, weight, rows.count, out.count, output) }
+        guard let output = out.baseAddress else { return }
+        // No rows (an empty buffer may have no address): every sum is 0, the kernel reads nothing.
+        let first = UnsafeRawPointer(rows.baseAddress)?.assumingMemoryBound(to: UnsafePointer<Double>?.self)
+        atk_weighted_rows(first, weights.baseAddress, rows.count, out.count, output)
     }
 }
 

@@ -99,6 +99,10 @@ struct VectorMathTests {
                 #expect(out.prefix(n).map(\.bitPattern) == expected.map(\.bitPattern) && out[n].isNaN, "\(count) rows of \(n)")
             }
         }
+        // No rows from a buffer without an address: zeros.
+        var out = [Double](repeating: .nan, count: 9)
+        out.withUnsafeMutableBufferPointer { VectorMath.weightedRows(UnsafeBufferPointer(start: nil, count: 0), weights: UnsafeBufferPointer(start: nil, count: 0), into: $0) }
+        #expect(out == [Double](repeating: 0, count: 9))
     }
 }
 
