@@ -2,7 +2,7 @@ import CKernels
 import Glibc
 
 /// Praat's NUM_interpolate_sinc, as its Sound_resample reads the old samples at each new
-/// sample's time: at one place, or at four at once (CKernels' atk_sinc_resample4, each lane
+/// sample's time: at one place, or at eight at once (CKernels' atk_sinc_resample8, each lane
 /// with the one-place operations in their order, so with the same values).
 public enum PraatSincInterpolation {
     /// Praat's NUM_interpolate_sinc (melder/NUMinterpol.cpp) of y[1…n] at the 1-based real
@@ -50,16 +50,16 @@ public enum PraatSincInterpolation {
         return result
     }
 
-    /// ``value(_:at:depth:)`` at four indices at once, each lane with that function's operations in
-    /// its order (the same values; the four windows' recurrences side by side in CKernels'
-    /// atk_sinc_resample4); nil unless every index lies between samples with `depth` ≥ 3 samples
+    /// ``value(_:at:depth:)`` at eight indices at once, each lane with that function's operations
+    /// in its order (the same values; the eight windows' recurrences side by side in CKernels'
+    /// atk_sinc_resample8); nil unless every index lies between samples with `depth` ≥ 3 samples
     /// each side.
-    public static func values(_ y: UnsafeBufferPointer<Double>, at x: SIMD4<Double>, depth: Int) -> SIMD4<Double>? {
+    public static func values(_ y: UnsafeBufferPointer<Double>, at x: SIMD8<Double>, depth: Int) -> SIMD8<Double>? {
         guard let base = y.baseAddress else { return nil }
-        var places = x, out = SIMD4<Double>()
+        var places = x, out = SIMD8<Double>()
         let done = withUnsafeBytes(of: &places) { places in
             withUnsafeMutableBytes(of: &out) { out in
-                atk_sinc_resample4(base, y.count, places.baseAddress!.assumingMemoryBound(to: Double.self), depth,
+                atk_sinc_resample8(base, y.count, places.baseAddress!.assumingMemoryBound(to: Double.self), depth,
                                    out.baseAddress!.assumingMemoryBound(to: Double.self))
             }
         }

@@ -30,9 +30,11 @@ extension PraatSound {
             var result = [Double](repeating: 0, count: newCount)
             var i = 0
             while i < newCount {
-                if i + 4 <= newCount, let four = PraatSincInterpolation.values(y, at: SIMD4(index(i), index(i + 1), index(i + 2), index(i + 3)), depth: precision) {
-                    for lane in 0..<4 { result[i + lane] = four[lane] }
-                    i += 4
+                var places = SIMD8<Double>()
+                for lane in 0..<8 { places[lane] = index(i + lane) }
+                if i + 8 <= newCount, let eight = PraatSincInterpolation.values(y, at: places, depth: precision) {
+                    for lane in 0..<8 { result[i + lane] = eight[lane] }
+                    i += 8
                 } else {
                     result[i] = PraatSincInterpolation.value(y, at: index(i), depth: precision)
                     i += 1

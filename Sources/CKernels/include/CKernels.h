@@ -126,13 +126,13 @@ void atk_sqrt_array(double *x, size_t n);
  * lanes other than 1 and 4. */
 int atk_fftpack_pass(size_t lanes, int radix, int inverse, size_t ido, size_t l1, const double *cc, double *ch, const double *wa);
 
-/* Praat's NUM_interpolate_sinc of y[1…n] (y[0…n − 1] here) at the four 1-based real indices
- * x[0…3], each with `depth` samples each side, into out[0…3]: Σ y·½ sin(πd)·(−1)^k/(πd + kπ)·(1 +
+/* Praat's NUM_interpolate_sinc of y[1…n] (y[0…n − 1] here) at the eight 1-based real indices
+ * x[0…7], each with `depth` samples each side, into out[0…7]: Σ y·½ sin(πd)·(−1)^k/(πd + kπ)·(1 +
  * cos(kφ + θ0)) per side, the window's cosine and sine by Praat's angle-addition recurrence, each
  * lane with the operations of Praat's one-place loop in their order. Returns 1, or 0 (nothing
  * written) unless depth ≥ 3 and every x lies strictly between samples with `depth` samples each
  * side (Praat's lower orders near the ends are the caller's). */
-int atk_sinc_resample4(const double *y, size_t n, const double *x, ptrdiff_t depth, double *out);
+int atk_sinc_resample8(const double *y, size_t n, const double *x, ptrdiff_t depth, double *out);
 
 /* The Aberth–Ehrlich sweeps of SignalProcessing's PolynomialRoots on the monic polynomial
  * m[0] + m[1]·z + … + m[n]·zⁿ (m[n] = 1, n ≥ 1) from the places re[k] + i·im[k], k < n, updated in

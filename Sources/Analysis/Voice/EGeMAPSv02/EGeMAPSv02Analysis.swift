@@ -196,23 +196,36 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
               let octave = OpenSmileOctaveSpectrum(count: frame.bins, binHz: frame.binHz) else { return track }
         let shs = OpenSmileSubharmonicSummation(spectrum: octave)
         let bins = frame.bins, frames = (samples.count - length) / step + 1
-        var power = [Double](repeating: 0, count: bins), octaveScale = power, summed = power
-        var scratch = [Double](repeating: 0, count: 2 * bins)
+        // Four frames at a time (``OpenSmileOctaveSpectrum/transform(lanes:into:scratch:)``); the
+        // last group's empty lanes repeat its last frame.
+        var magnitude = [Double](repeating: 0, count: 4 * bins), octaveScale = magnitude, summed = [Double](repeating: 0, count: bins)
+        var scratch = [SIMD4<Double>](repeating: .zero, count: 2 * bins)
         var loud = [Bool]()
-        for index in 0..<frames {
-            let start = index * step
-            frame.power(samples, from: start, into: &power)
-            VectorMath.squareRoot(&power)
-            power.withUnsafeBufferPointer { m in
+        for first in stride(from: 0, to: frames, by: 4) {
+            let lanes = min(4, frames - first)
+            magnitude.withUnsafeMutableBufferPointer { m in
+                for lane in 0..<4 { frame.power(samples, from: (first + min(lane, lanes - 1)) * step, into: m.baseAddress! + lane, stride: 4) }
+            }
+            VectorMath.squareRoot(&magnitude)
+            magnitude.withUnsafeBufferPointer { m in
                 octaveScale.withUnsafeMutableBufferPointer { h in
-                    scratch.withUnsafeMutableBufferPointer { octave.transform(m, into: h, scratch: $0) }
+                    scratch.withUnsafeMutableBufferPointer { octave.transform(lanes: m, into: h, scratch: $0) }
                 }
             }
-            octaveScale.withUnsafeBufferPointer { h in summed.withUnsafeMutableBufferPointer { shs.sum(h, into: $0) } }
-            track.candidates.append(summed.withUnsafeBufferPointer(shs.candidates))
-            var energy = 0.0
-            for n in 0..<length { energy += pow(samples[start + n] * frame.window[n], 2) }
-            loud.append((energy / Double(length)).squareRoot() >= 0.001)
+            for lane in 0..<lanes {
+                octaveScale.withUnsafeBufferPointer { h in
+                    summed.withUnsafeMutableBufferPointer { shs.sum(UnsafeBufferPointer(rebasing: h[lane * bins..<(lane + 1) * bins]), into: $0) }
+                }
+                track.candidates.append(summed.withUnsafeBufferPointer(shs.candidates))
+                let start = (first + lane) * step
+                var energy = 0.0
+                samples.withUnsafeBufferPointer { x in
+                    frame.window.withUnsafeBufferPointer { w in
+                        for n in 0..<length { energy += (x[start + n] * w[n]) * (x[start + n] * w[n]) }
+                    }
+                }
+                loud.append((energy / Double(length)).squareRoot() >= 0.001)
+            }
         }
         let path = OpenSmilePitchViterbi.path(track.candidates)
         track.frequencyHz = zip(path.frequencyHz, loud).map { $1 ? $0 : 0 }

@@ -73,16 +73,20 @@ struct OpenSmileOctaveSpectrum: Sendable {
         Self.lowestHz * exp2(position * octavesPerPoint)
     }
 
-    /// The octave-scale spectrum of `magnitude` (`count` values) into `output` (`count` values);
-    /// `scratch` holds 2·`count` values of working space.
-    func transform(_ magnitude: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>,
-                   scratch: UnsafeMutableBufferPointer<Double>) {
-        precondition(magnitude.count >= count && output.count >= count && scratch.count >= 2 * count, "OpenSmileOctaveSpectrum: buffers")
+    /// The octave-scale spectra of four magnitude spectra at once, side by side in the lanes of
+    /// vectors (the spline's two sweeps are chains of dependent operations: four spectra take
+    /// about the time of one): `magnitude[4·k + l]` is bin k of spectrum l (4·`count` values),
+    /// spectrum l goes to `output[l·count..<(l + 1)·count]`. Each lane has one spectrum's
+    /// operations in their order, so a spectrum's values do not depend on its lane or on the
+    /// others. `scratch` holds 2·`count` vectors of working space.
+    func transform(lanes magnitude: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>,
+                   scratch: UnsafeMutableBufferPointer<SIMD4<Double>>) {
         let n = count
+        precondition(magnitude.count >= 4 * n && output.count >= 4 * n && scratch.count >= 2 * n, "OpenSmileOctaveSpectrum: buffers")
         let enhanced = UnsafeMutableBufferPointer(rebasing: scratch[0..<n]), second = UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)])
-        Self.enhancePeaks(magnitude, into: enhanced)
-        // Smoothing in place, right to left so each value reads its unsmoothed neighbours.
-        var right = enhanced[n - 1], left = 0.0
+        magnitude.withMemoryRebound(to: SIMD4<Double>.self) { Self.enhancePeaks(lanes: UnsafeBufferPointer(rebasing: $0[0..<n]), into: enhanced) }
+        // Smoothing in place, left to right, each value reading its unsmoothed neighbours.
+        var right = enhanced[n - 1], left = SIMD4<Double>.zero
         for k in 0..<(n - 1) {
             let here = enhanced[k]
             enhanced[k] = 0.25 * left + 0.5 * here + 0.25 * enhanced[k + 1]
@@ -91,38 +95,57 @@ struct OpenSmileOctaveSpectrum: Sendable {
         enhanced[n - 1] = right
         // Natural spline: forward sweep into `second` (a multiplication and a subtraction in
         // its chain: the divisions depend on the knots alone), then back substitution.
-        second[0] = 0
+        second[0] = .zero
         for k in 1..<(n - 1) {
             let slope = (enhanced[k + 1] - enhanced[k]) * inverseWidth[k] - (enhanced[k] - enhanced[k - 1]) * inverseWidth[k - 1]
             second[k] = slope * slopeScale[k] - carry[k] * second[k - 1]
         }
-        right = 0
-        second[n - 1] = 0
+        right = .zero
+        second[n - 1] = .zero
         for k in stride(from: n - 2, through: 0, by: -1) {
             right = upper[k] * right + second[k]
             second[k] = right
         }
         // The spline at each output point times the auditory weight (the weight is positive, so
-        // the clamp at 0 commutes with it).
+        // the clamp at 0, which takes NaN to 0 as max(0, x) does, commutes with it).
         for j in 0..<n {
-            let k = interval[j]
-            output[j] = max(0, (weights[j] * SIMD4(enhanced[k], enhanced[k + 1], second[k], second[k + 1])).sum())
+            let k = interval[j], w = weights[j]
+            var value: SIMD4<Double> = w[0] * enhanced[k]
+            value += w[1] * enhanced[k + 1]
+            value += w[2] * second[k]
+            value += w[3] * second[k + 1]
+            let clamped = value.replacing(with: 0, where: .!(value .>= 0))
+            for lane in 0..<4 { output[lane * n + j] = clamped[lane] }
         }
     }
 
-    /// Step 1: the bins within two of a local maximum, or outside the first and last maximum;
-    /// zero elsewhere.
-    static func enhancePeaks(_ m: UnsafeBufferPointer<Double>, into e: UnsafeMutableBufferPointer<Double>) {
-        let n = e.count
-        for k in 0..<n { e[k] = m[k] }
-        var previousMaximum: Int? = m[0] > m[1] ? 0 : nil
-        for k in 1..<n {
-            let isMaximum = k == n - 1 ? m[k] > m[k - 1] : m[k] > m[k - 1] && m[k] >= m[k + 1]
-            guard isMaximum else { continue }
-            if let p = previousMaximum, p + 3 < k - 2 {
-                for i in (p + 3)..<(k - 2) { e[i] = 0 }
-            }
-            previousMaximum = k
+    /// Step 1 on four spectra side by side (bin k of spectrum l in lane l of `m[k]`, at least two
+    /// bins): a bin is zeroed when no local maximum lies within two bins of it and there are
+    /// maxima before and after it (bins before the first and after the last maximum are kept),
+    /// found without branches — a pass for each lane's first and last maximum, a pass with the
+    /// maxima of the five bins around each.
+    static func enhancePeaks(lanes m: UnsafeBufferPointer<SIMD4<Double>>, into e: UnsafeMutableBufferPointer<SIMD4<Double>>) {
+        let n = m.count
+        precondition(n >= 2 && e.count >= n, "enhancePeaks: \(n) bins, \(e.count) out")
+        func isMaximum(_ k: Int) -> SIMDMask<SIMD4<Int64>> {
+            guard k >= 0, k < n else { return SIMDMask(repeating: false) }
+            if k == 0 { return m[0] .> m[1] }
+            if k == n - 1 { return m[k] .> m[k - 1] }
+            return (m[k] .> m[k - 1]) .& (m[k] .>= m[k + 1])
+        }
+        var first = SIMD4<Int64>(repeating: Int64(n)), last = SIMD4<Int64>(repeating: -1)
+        for k in 0..<n {
+            let maximum = isMaximum(k), index = SIMD4<Int64>(repeating: Int64(k))
+            first.replace(with: index, where: maximum .& (first .== Int64(n)))
+            last.replace(with: index, where: maximum)
+        }
+        // The maxima at k − 2 … k + 2, shifted along.
+        var near = (isMaximum(-2), isMaximum(-1), isMaximum(0), isMaximum(1), isMaximum(2))
+        for k in 0..<n {
+            let around = near.0 .| near.1 .| near.2 .| near.3 .| near.4
+            let zeroed = .!around .& (first .< Int64(k - 2)) .& (last .> Int64(k + 2))
+            e[k] = m[k].replacing(with: 0, where: zeroed)
+            near = (near.1, near.2, near.3, near.4, isMaximum(k + 3))
         }
     }
 }
