@@ -68,35 +68,20 @@ struct OpenSmileFormants: Sendable {
             scratch.spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
             scratch.resampled = [Double](repeating: 0, count: outputs)
         }
-        precondition(start >= 0 && start + length <= samples.count, "OpenSmileFormants: frame outside the samples")
-        samples.withUnsafeBufferPointer { x in
-            window.withUnsafeBufferPointer { w in
-                scratch.input.withUnsafeMutableBufferPointer { FrameSpectra.window(x.baseAddress! + start, by: w.baseAddress!, into: $0.baseAddress!, count: length) }
-            }
-        }
+        for j in 0..<length { scratch.input[j] = samples[start + j] * window[j] }
         scratch.input.withUnsafeBufferPointer { i in scratch.spectrum.withUnsafeMutableBufferPointer { fft.forward(i, into: $0) } }
         // The spectrum of the frame at offset 0; the resampler's frame sits `offset` later, which
-        // t_n already accounts for. Each output sums its bins in ascending order (bin by bin over
-        // all outputs: the two tables are read once, in order).
-        let outputs = self.outputs, bins = self.bins
-        scratch.resampled.withUnsafeMutableBufferPointer { y in
-            scratch.spectrum.withUnsafeBufferPointer { spectrum in
-                cosines.withUnsafeBufferPointer { cosines in
-                    sines.withUnsafeBufferPointer { sines in
-                        y.update(repeating: 0)
-                        for k in 0..<bins {
-                            let re = spectrum[2 * k], im = spectrum[2 * k + 1], c = cosines.baseAddress! + k * outputs, s = sines.baseAddress! + k * outputs
-                            for n in 0..<outputs { y[n] += re * c[n] - im * s[n] }
-                        }
-                    }
-                }
-            }
-            let scale = 2 / Double(size)
-            for lag in 0...Self.order {
-                var sum = 0.0
-                for n in 0..<(outputs - lag) { sum += y[n] * y[n + lag] }
-                scratch.lags[lag] = sum * scale * scale
-            }
+        // t_n already accounts for.
+        for n in 0..<outputs { scratch.resampled[n] = 0 }
+        for k in 0..<bins {
+            let re = scratch.spectrum[2 * k], im = scratch.spectrum[2 * k + 1], row = k * outputs
+            for n in 0..<outputs { scratch.resampled[n] += re * cosines[row + n] - im * sines[row + n] }
+        }
+        let scale = 2 / Double(size)
+        for lag in 0...Self.order {
+            var sum = 0.0
+            for n in 0..<(outputs - lag) { sum += scratch.resampled[n] * scratch.resampled[n + lag] }
+            scratch.lags[lag] = sum * scale * scale
         }
         scratch.found.removeAll(keepingCapacity: true)
         if scratch.lags[0] > 0, scratch.lags.allSatisfy(\.isFinite), Self.levinson(scratch.lags, into: &scratch.coefficients) {

@@ -70,10 +70,18 @@ struct OpenSmileHarmonics: Sendable {
             scratch.spectrum = [Double](repeating: 0, count: 2 * bins)
             scratch.r = [Double](repeating: 0, count: fft.size)
         }
-        for k in 0..<bins { scratch.spectrum[2 * k] = power[k] }
-        scratch.spectrum.withUnsafeBufferPointer { s in scratch.r.withUnsafeMutableBufferPointer { fft.inverse(s, into: $0) } }
         if scratch.acf.count != bins { scratch.acf = [Double](repeating: 0, count: bins) }
-        for k in 0..<bins { scratch.acf[k] = abs(scratch.r[k]) }
+        power.withUnsafeBufferPointer { power in
+            scratch.spectrum.withUnsafeMutableBufferPointer { spectrum in
+                scratch.r.withUnsafeMutableBufferPointer { r in
+                    for k in 0..<bins { spectrum[2 * k] = power[k] }
+                    fft.inverse(UnsafeBufferPointer(spectrum), into: r)
+                    scratch.acf.withUnsafeMutableBufferPointer { acf in
+                        for k in 0..<bins { acf[k] = abs(r[k]) }
+                    }
+                }
+            }
+        }
         let a = scratch.acf
         let tau = Self.closestPeak(a, from: min(start, bins - 1))
         guard tau > 0 else { return nil }

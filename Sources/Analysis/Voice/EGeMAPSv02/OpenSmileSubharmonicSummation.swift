@@ -75,20 +75,46 @@ struct OpenSmileSubharmonicSummation: Sendable {
         }
     }
 
-    /// The candidates of the summed spectrum `s` in openSMILE's order.
+    /// The candidates of the summed spectrum `s` in openSMILE's order. The mean sums the points
+    /// in eight lanes (point j in lane j mod 8, the lanes then added in order, then the last 0–7
+    /// points); the maxima are found four points at a time, in ascending order.
     func candidates(_ s: UnsafeBufferPointer<Double>) -> [Candidate] {
         let n = spectrum.count
-        var mean = 0.0
-        for j in 0..<n { mean += s[j] }
+        precondition(s.count >= n, "subharmonic summation: \(s.count) points for \(n)")
+        let base = UnsafeRawPointer(s.baseAddress!)
+        func four(_ j: Int) -> SIMD4<Double> { base.loadUnaligned(fromByteOffset: j * 8, as: SIMD4<Double>.self) }
+        var lanes = SIMD8<Double>.zero, j = 0
+        while j + 8 <= n {
+            lanes += base.loadUnaligned(fromByteOffset: j * 8, as: SIMD8<Double>.self)
+            j += 8
+        }
+        var mean = lanes.sum()
+        while j < n {
+            mean += s[j]
+            j += 1
+        }
         mean /= Double(n)
         // The six highest strict maxima by S[j], highest first.
         var peaks: [Int] = []
         peaks.reserveCapacity(Self.candidates + 1)
-        for j in 1..<max(1, n - 1) where s[j - 1] < s[j] && s[j] > s[j + 1] {
-            guard peaks.count < Self.candidates || s[j] > s[peaks[peaks.count - 1]] else { continue }
+        func consider(_ j: Int) {
+            guard peaks.count < Self.candidates || s[j] > s[peaks[peaks.count - 1]] else { return }
             let position = peaks.firstIndex { s[$0] < s[j] } ?? peaks.count
             peaks.insert(j, at: position)
             if peaks.count > Self.candidates { peaks.removeLast() }
+        }
+        j = 1
+        while j + 5 <= n {
+            // Points j…j + 3, each with both neighbours inside.
+            let here = four(j), maximum = (four(j - 1) .< here) .& (here .> four(j + 1))
+            if any(maximum) {
+                for lane in 0..<4 where maximum[lane] { consider(j + lane) }
+            }
+            j += 4
+        }
+        while j < n - 1 {
+            if s[j - 1] < s[j] && s[j] > s[j + 1] { consider(j) }
+            j += 1
         }
         var kept: [Candidate] = peaks.compactMap { j in
             let (offset, score) = parabolicPeak(s[j - 1], s[j], s[j + 1])
