@@ -64,7 +64,8 @@ enum EmpiricalModeDecomposition {
         let tolerance = RArithmetic.standardDeviation(x) * (0.1 * 0.1)
         var residue = x
         var modes: [[Double]] = []
-        while modes.count < maximum, let mode = extract(residue, at: t, tolerance: tolerance) {
+        let times = extendedTimes(t)
+        while modes.count < maximum, let mode = extract(residue, at: t, extendedTimes: times, tolerance: tolerance) {
             for i in residue.indices { residue[i] -= mode[i] }
             modes.append(mode)
         }
@@ -73,8 +74,9 @@ enum EmpiricalModeDecomposition {
 
     static let maximumSifts = 20
 
-    /// One IMF of `residue` (EMD's `extractimf`), nil when a sift meets two extrema or fewer.
-    static func extract(_ residue: [Double], at t: [Double], tolerance: Double) -> [Double]? {
+    /// One IMF of `residue` (EMD's `extractimf`), nil when a sift meets two extrema or fewer;
+    /// `extendedTimes` are ``extendedTimes(_:)`` of `t`.
+    static func extract(_ residue: [Double], at t: [Double], extendedTimes: [Double], tolerance: Double) -> [Double]? {
         let n = residue.count
         var input = residue
         for sift in 1...maximumSifts {
@@ -85,7 +87,7 @@ enum EmpiricalModeDecomposition {
                 lower = firstEnvelope(input, at: t, extrema: found.minima, other: found.maxima, minimum: true)
                 upper = firstEnvelope(input, at: t, extrema: found.maxima, other: found.minima, minimum: false)
             } else {
-                (lower, upper) = periodicEnvelopes(input, at: t)
+                (lower, upper) = periodicEnvelopes(input, at: t, extendedTimes: extendedTimes)
             }
             var converged = true
             for i in 0..<n {
@@ -143,16 +145,23 @@ enum EmpiricalModeDecomposition {
         return FMMSpline(x: x, y: y)!.evaluate(t)
     }
 
-    /// The later sifts' envelopes: the signal extended periodically by n − 1 samples at either
-    /// end (times extended by the cumulated intervals, in R's extended-precision `cumsum`),
-    /// splines through all the extended extrema, evaluated at `t`.
-    private static func periodicEnvelopes(_ input: [Double], at t: [Double]) -> (lower: [Double], upper: [Double]) {
-        let n = input.count
-        let extended = Array(input[..<(n - 1)]) + input + Array(input[1...])
+    /// The times of the periodically extended signal: `t` with n − 1 times before and after it,
+    /// extended by the cumulated intervals (in R's extended-precision `cumsum`).
+    static func extendedTimes(_ t: [Double]) -> [Double] {
+        let n = t.count
+        guard n >= 2 else { return t }
         let gaps = (1..<n).map { t[$0] - t[$0 - 1] }
         let before = RArithmetic.cumulativeSum(gaps.reversed()).map { t[0] - $0 }.reversed()
         let after = RArithmetic.cumulativeSum(gaps).map { t[n - 1] + $0 }
-        let times = Array(before) + t + after
+        return Array(before) + t + after
+    }
+
+    /// The later sifts' envelopes: the signal extended periodically by n − 1 samples at either
+    /// end (at `times`, ``extendedTimes(_:)``), splines through all the extended extrema,
+    /// evaluated at `t`.
+    private static func periodicEnvelopes(_ input: [Double], at t: [Double], extendedTimes times: [Double]) -> (lower: [Double], upper: [Double]) {
+        let n = input.count
+        let extended = Array(input[..<(n - 1)]) + input + Array(input[1...])
         let found = extrema(extended[...])
         func envelope(_ indices: [Int]) -> [Double] {
             FMMSpline(x: indices.map { times[$0] }, y: indices.map { extended[$0] })!.evaluate(t)

@@ -47,6 +47,21 @@ struct FMMSpline {
             b[1] = b[0]
             return
         }
+        x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in
+                b.withUnsafeMutableBufferPointer { b in
+                    c.withUnsafeMutableBufferPointer { c in
+                        d.withUnsafeMutableBufferPointer { d in Self.fit(x, y, b, c, d) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The coefficients of ``fit()`` for n ≥ 3 knots, over unchecked buffers.
+    private static func fit(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ b: UnsafeMutableBufferPointer<Double>,
+                            _ c: UnsafeMutableBufferPointer<Double>, _ d: UnsafeMutableBufferPointer<Double>) {
+        let n = x.count
         // The tridiagonal system: b the diagonal, d the off-diagonal, c the right-hand side.
         d[0] = x[1] - x[0]
         c[1] = (y[1] - y[0]) / d[0]
@@ -85,23 +100,33 @@ struct FMMSpline {
 
     /// The spline at each of `points` (cubic extrapolation beyond the knots), searching the
     /// interval from the previous point's as R's `spline_eval` does.
-    func evaluate(_ points: some Collection<Double>) -> [Double] {
+    func evaluate(_ points: [Double]) -> [Double] {
         let n = x.count
-        var i = 0
-        var out: [Double] = []
-        out.reserveCapacity(points.count)
-        for u in points {
-            if u < x[i] || (i < n - 1 && x[i + 1] <= u) {
-                i = 0
-                var j = n
-                repeat {
-                    let k = (i + j) / 2
-                    if u < x[k] { j = k } else { i = k }
-                } while j > i + 1
+        return [Double](unsafeUninitializedCapacity: points.count) { out, initialized in
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeBufferPointer { y in
+                    b.withUnsafeBufferPointer { b in
+                        c.withUnsafeBufferPointer { c in
+                            d.withUnsafeBufferPointer { d in
+                                var i = 0
+                                for (p, u) in points.enumerated() {
+                                    if u < x[i] || (i < n - 1 && x[i + 1] <= u) {
+                                        i = 0
+                                        var j = n
+                                        repeat {
+                                            let k = (i + j) / 2
+                                            if u < x[k] { j = k } else { i = k }
+                                        } while j > i + 1
+                                    }
+                                    let dx = u - x[i]
+                                    out.initializeElement(at: p, to: y[i] + dx * (b[i] + dx * (c[i] + dx * d[i])))
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            let dx = u - x[i]
-            out.append(y[i] + dx * (b[i] + dx * (c[i] + dx * d[i])))
+            initialized = points.count
         }
-        return out
     }
 }
