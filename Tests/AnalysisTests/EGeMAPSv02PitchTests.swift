@@ -220,3 +220,32 @@ extension EGeMAPSv02PitchTests {
         }
     }
 }
+
+extension EGeMAPSv02PitchTests {
+    /// The harmonic measures the pitch pass computes as the smoother decides each frame (from a
+    /// ring of the last frames' power spectra) against the measures computed afterwards on the
+    /// same F0 track, each frame's spectrum made again: the same bits, over 400 frames (the ring
+    /// wraps around eight times) of a voice whose pitch glides, with vibrato, noise and pauses.
+    @Test("the harmonic measures taken while the smoother decides equal those computed afterwards on the same F0, bit for bit, over 400 frames")
+    func harmonicsWhileDeciding() {
+        let rate = 16000.0
+        var random = SplitMix64(seed: 58)
+        var phase = 0.0
+        let samples = (0..<Int(4 * rate)).map { n -> Double in
+            let t = Double(n) / rate
+            phase += 2 * Double.pi * (140 + 60 * t + 8 * sin(2 * Double.pi * 5 * t)) / rate
+            let voiced = Int(t * 3) % 4 != 3
+            let noise = Double(random.next() % 2001) / 1000 - 1
+            return (voiced ? (1...6).reduce(0) { $0 + 0.3 / Double($1) * sin(Double($1) * phase) } : 0) + 0.01 * noise
+        }
+        let analysis = EGeMAPSv02Analysis()
+        let descriptors = analysis.frameDescriptors(samples, sampleRateHz: rate)
+        let (track, harmonics) = analysis.pitch(samples, sampleRateHz: rate, formantsHz: descriptors.formantFrequencyHz)
+        let after = analysis.harmonicMeasures(samples, sampleRateHz: rate, f0Hz: track.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
+        #expect(track.frequencyHz.count == 395 && track.frequencyHz.filter { $0 > 0 }.count > 200, "\(track.frequencyHz.filter { $0 > 0 }.count) voiced")
+        #expect(harmonics.harmonicsToNoiseDb.map(\.bitPattern) == after.harmonicsToNoiseDb.map(\.bitPattern))
+        #expect(harmonics.h1MinusH2Db.map(\.bitPattern) == after.h1MinusH2Db.map(\.bitPattern))
+        #expect(harmonics.h1MinusA3Db.map(\.bitPattern) == after.h1MinusA3Db.map(\.bitPattern))
+        #expect(harmonics.formantAmplitudeDb.map { $0.map(\.bitPattern) } == after.formantAmplitudeDb.map { $0.map(\.bitPattern) })
+    }
+}

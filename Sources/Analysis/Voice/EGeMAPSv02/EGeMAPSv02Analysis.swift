@@ -29,8 +29,7 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     public func analyze(_ samples: [Double], sampleRateHz: Double) -> (features: EGeMAPSv02Features, lowLevelDescriptors: EGeMAPSv02LowLevelDescriptors) {
         let samples = Self.openSmileSamples(samples)
         let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
-        let track = pitch(samples, sampleRateHz: sampleRateHz)
-        let harmonics = harmonicMeasures(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
+        let (track, harmonics) = pitch(samples, sampleRateHz: sampleRateHz, formantsHz: descriptors.formantFrequencyHz)
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz) else {
             return (EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics, perturbation: .init())),
                     EGeMAPSv02LowLevelDescriptors())
@@ -190,21 +189,64 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     /// ``OpenSmileOctaveSpectrum``, ``OpenSmileSubharmonicSummation``, ``OpenSmilePitchViterbi``;
     /// a frame whose windowed samples have an RMS below 0.001 is unvoiced (cValbasedSelector).
     func pitch(_ samples: [Double], sampleRateHz: Double) -> PitchTrack {
-        var track = PitchTrack()
+        pitch(samples, sampleRateHz: sampleRateHz, formantsHz: nil).pitch
+    }
+
+    /// The pitch track and, given the formants F1–F3 of the 20-ms frame starting with each pitch
+    /// frame (`formantsHz`, one array per formant, 0 for none), the harmonic measures of each
+    /// frame whose F0 is positive (``HarmonicTrack``; empty without `formantsHz`). The measures
+    /// read the frame's power spectrum the pitch read, kept until the smoother decides the frame
+    /// (at most ``OpenSmilePitchViterbi/bufferLength`` frames later: a ring of that many spectra
+    /// and a few).
+    func pitch(_ samples: [Double], sampleRateHz: Double, formantsHz: [[Double]]?) -> (pitch: PitchTrack, harmonics: HarmonicTrack) {
+        var track = PitchTrack(), measures = HarmonicTrack()
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz), samples.count >= length,
               var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz),
-              let octave = OpenSmileOctaveSpectrum(count: frame.bins, binHz: frame.binHz) else { return track }
+              let octave = OpenSmileOctaveSpectrum(count: frame.bins, binHz: frame.binHz) else { return (track, measures) }
         let shs = OpenSmileSubharmonicSummation(spectrum: octave)
+        let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
         let bins = frame.bins, frames = (samples.count - length) / step + 1
+        if formantsHz != nil {
+            let zeros = [Double](repeating: 0, count: frames)
+            measures = HarmonicTrack(harmonicsToNoiseDb: zeros, h1MinusH2Db: zeros, h1MinusA3Db: zeros,
+                                     formantAmplitudeDb: Array(repeating: [Double](repeating: OpenSmileHarmonics.floorDb, count: frames), count: 3))
+        }
         // Four frames at a time (``OpenSmileOctaveSpectrum/transform(lanes:into:scratch:)``); the
         // last group's empty lanes repeat its last frame.
         var magnitude = [Double](repeating: 0, count: 4 * bins), octaveScale = magnitude, summed = [Double](repeating: 0, count: bins)
         var scratch = [SIMD4<Double>](repeating: .zero, count: 2 * bins)
-        var loud = [Bool]()
+        let ringSlots = OpenSmilePitchViterbi.bufferLength + 8
+        var ring = [Double](repeating: 0, count: formantsHz == nil ? 0 : ringSlots * bins)
+        var power = [Double](repeating: 0, count: bins), buffers = HarmonicBuffers(bins: bins)
+        var loud = [Bool](), smoother = OpenSmilePitchViterbi.Smoother()
+        track.frequencyHz.reserveCapacity(frames)
+        track.voicing.reserveCapacity(frames)
+        // The decided frames in order: F0 and voicing (0 where not loud), then the measures.
+        func decide(_ states: [Int]) {
+            for state in states {
+                let index = track.frequencyHz.count
+                var (f0, voicing) = OpenSmilePitchViterbi.choice(track.candidates[index], state: state)
+                if !loud[index] { (f0, voicing) = (0, 0) }
+                track.frequencyHz.append(f0)
+                track.voicing.append(voicing)
+                guard f0 > 0, let formantsHz else { continue }
+                let slot = index % ringSlots
+                for k in 0..<bins { power[k] = ring[slot * bins + k] }
+                Self.measure(index, power: power, f0Hz: f0, formantsHz: formantsHz, harmonics: harmonics, into: &measures, buffers: &buffers)
+            }
+        }
         for first in stride(from: 0, to: frames, by: 4) {
             let lanes = min(4, frames - first)
             magnitude.withUnsafeMutableBufferPointer { m in
                 for lane in 0..<4 { frame.power(samples, from: (first + min(lane, lanes - 1)) * step, into: m.baseAddress! + lane, stride: 4) }
+                if formantsHz != nil {
+                    ring.withUnsafeMutableBufferPointer { ring in
+                        for lane in 0..<lanes {
+                            let slot = (first + lane) % ringSlots
+                            for k in 0..<bins { ring[slot * bins + k] = m[4 * k + lane] }
+                        }
+                    }
+                }
             }
             VectorMath.squareRoot(&magnitude)
             magnitude.withUnsafeBufferPointer { m in
@@ -225,18 +267,17 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
                     }
                 }
                 loud.append((energy / Double(length)).squareRoot() >= 0.001)
+                decide(smoother.push(track.candidates[first + lane]))
             }
         }
-        let path = OpenSmilePitchViterbi.path(track.candidates)
-        track.frequencyHz = zip(path.frequencyHz, loud).map { $1 ? $0 : 0 }
-        track.voicing = zip(path.voicing, loud).map { $1 ? $0 : 0 }
-        track.decidedFrames = path.decided
-        return track
+        track.decidedFrames = track.frequencyHz.count
+        decide(smoother.finish())
+        return (track, measures)
     }
 
     /// The harmonic measures (``HarmonicTrack``) of each 60-ms frame whose F0 in `f0Hz` is
     /// positive, with the formants F1–F3 of the 20-ms frame starting with it (`formantsHz`, one
-    /// array per formant, 0 for none).
+    /// array per formant, 0 for none): for an F0 track from elsewhere (openSMILE's, in the tests).
     func harmonicMeasures(_ samples: [Double], sampleRateHz: Double, f0Hz: [Double], formantsHz: [[Double]]) -> HarmonicTrack {
         let zeros = [Double](repeating: 0, count: f0Hz.count)
         var track = HarmonicTrack(harmonicsToNoiseDb: zeros, h1MinusH2Db: zeros, h1MinusA3Db: zeros,
@@ -244,19 +285,33 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz),
               var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return track }
         let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
-        var power = [Double](repeating: 0, count: frame.bins), magnitude = power, scratch = OpenSmileHarmonics.Scratch()
-        var formants = [Double](repeating: 0, count: 3)
+        var power = [Double](repeating: 0, count: frame.bins), buffers = HarmonicBuffers(bins: frame.bins)
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
             frame.power(samples, from: index * step, into: &power)
-            for k in power.indices { magnitude[k] = power[k] }
-            VectorMath.squareRoot(&magnitude)
-            track.harmonicsToNoiseDb[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0, scratch: &scratch) ?? 0
-            for k in 0..<3 { formants[k] = k < formantsHz.count && index < formantsHz[k].count ? formantsHz[k][index] : 0 }
-            let differences = harmonics.harmonicDifferences(magnitude, f0Hz: f0, formantsHz: formants, scratch: &scratch)
-            track.h1MinusH2Db[index] = differences.h1MinusH2Db
-            for k in 0..<3 { track.formantAmplitudeDb[k][index] = differences.amplitudesDb[k] }
-            track.h1MinusA3Db[index] = differences.h1MinusA3Db
+            Self.measure(index, power: power, f0Hz: f0, formantsHz: formantsHz, harmonics: harmonics, into: &track, buffers: &buffers)
         }
         return track
+    }
+
+    /// Working space of ``measure(_:power:f0Hz:formantsHz:harmonics:into:buffers:)``.
+    struct HarmonicBuffers {
+        var magnitude: [Double]
+        var formants = [Double](repeating: 0, count: 3)
+        var scratch = OpenSmileHarmonics.Scratch()
+        init(bins: Int) { magnitude = [Double](repeating: 0, count: bins) }
+    }
+
+    /// The harmonic measures of frame `index`, whose power spectrum is `power` and F0 `f0Hz` (> 0),
+    /// into `track`.
+    static func measure(_ index: Int, power: [Double], f0Hz: Double, formantsHz: [[Double]], harmonics: OpenSmileHarmonics,
+                        into track: inout HarmonicTrack, buffers: inout HarmonicBuffers) {
+        for k in power.indices { buffers.magnitude[k] = power[k] }
+        VectorMath.squareRoot(&buffers.magnitude)
+        track.harmonicsToNoiseDb[index] = harmonics.harmonicsToNoise(power: power, f0Hz: f0Hz, scratch: &buffers.scratch) ?? 0
+        for k in 0..<3 { buffers.formants[k] = k < formantsHz.count && index < formantsHz[k].count ? formantsHz[k][index] : 0 }
+        let differences = harmonics.harmonicDifferences(buffers.magnitude, f0Hz: f0Hz, formantsHz: buffers.formants, scratch: &buffers.scratch)
+        track.h1MinusH2Db[index] = differences.h1MinusH2Db
+        for k in 0..<3 { track.formantAmplitudeDb[k][index] = differences.amplitudesDb[k] }
+        track.h1MinusA3Db[index] = differences.h1MinusA3Db
     }
 }

@@ -35,29 +35,51 @@ enum OpenSmilePitchViterbi {
     /// candidate's, 0 for an empty slot, the first slot's in an unvoiced frame), and how many
     /// frames were decided before the last frame came (the rest are decided at the end).
     static func path(_ frames: [[OpenSmileSubharmonicSummation.Candidate]]) -> (frequencyHz: [Double], voicing: [Double], decided: Int) {
-        guard !frames.isEmpty else { return ([], [], 0) }
-        let states = slots + 1, unvoiced = slots
-        // Each frame's slots as openSMILE holds them (single precision), frequency and voicing.
-        var frequency = [Double](repeating: 0, count: frames.count * slots), voicing = frequency
-        for (t, frame) in frames.enumerated() {
-            for (k, candidate) in frame.prefix(slots).enumerated() {
-                frequency[t * slots + k] = Double(Float(candidate.frequencyHz))
-                voicing[t * slots + k] = Double(Float(candidate.voicing))
+        var smoother = Smoother(), states: [Int] = []
+        for frame in frames { states += smoother.push(frame) }
+        let settled = states.count
+        states += smoother.finish()
+        var chosen = [Double](repeating: 0, count: frames.count), chosenVoicing = chosen
+        for (t, state) in states.enumerated() { (chosen[t], chosenVoicing[t]) = choice(frames[t], state: state) }
+        return (chosen, chosenVoicing, settled)
+    }
+
+    /// The frequency and voicing a frame with `candidates` takes in `state` (as ``path(_:)``).
+    static func choice(_ candidates: [OpenSmileSubharmonicSummation.Candidate], state: Int) -> (frequencyHz: Double, voicing: Double) {
+        if state < candidates.count { return (candidates[state].frequencyHz, candidates[state].voicing) }
+        return (0, state == slots ? candidates.first?.voicing ?? 0 : 0)
+    }
+
+    /// The smoother frame by frame: ``push(_:)`` takes each frame's candidates in order and gives
+    /// the states of the frames it decides (in order, from the first undecided one: at most
+    /// `bufferLength` frames stay undecided), ``finish()`` those of the rest. Memory: the paths
+    /// of the last `bufferLength` frames.
+    struct Smoother {
+        private static let states = slots + 1, unvoiced = slots
+        /// The previous and the current frame's slots as openSMILE holds them (single precision).
+        private var frequency = [Double](repeating: 0, count: 2 * slots), voicing = [Double](repeating: 0, count: 2 * slots)
+        private var paths = [Int](repeating: 0, count: states * bufferLength), nextPaths = [Int](repeating: 0, count: states * bufferLength)
+        private var cost = [Double](repeating: 0, count: states), nextCost = [Double](repeating: 0, count: states)
+        private var lastChange = 1.0
+        /// Frames pushed, and the last decided (−1: none).
+        private(set) var count = 0
+        private var decidedThrough = -1
+
+        /// The slots of the current frame (`current` 1) or the previous one (0).
+        private func local(_ current: Int, _ state: Int) -> Double {
+            let base = current * slots
+            if state == Self.unvoiced {
+                return (0..<slots).contains { voicing[base + $0] >= cutoff } ? wLocal * wThr : 0
             }
+            let v = min(max(voicing[base + state], 0.01), 1)
+            return (-log(v) + (v < cutoff ? wThr : 0)) * wLocal + rangeWeight(frequency[base + state]) * wRange
         }
-        func local(_ t: Int, _ state: Int) -> Double {
-            if state == unvoiced {
-                return (0..<slots).contains { voicing[t * slots + $0] >= cutoff } ? wLocal * wThr : 0
-            }
-            let v = min(max(voicing[t * slots + state], 0.01), 1)
-            return (-log(v) + (v < cutoff ? wThr : 0)) * wLocal + rangeWeight(frequency[t * slots + state]) * wRange
-        }
-        var lastChange = 1.0
-        func transition(_ t: Int, into state: Int, from previous: Int) -> Double {
-            switch (state == unvoiced, previous == unvoiced) {
+
+        private mutating func transition(into state: Int, from previous: Int) -> Double {
+            switch (state == Self.unvoiced, previous == Self.unvoiced) {
             case (true, true): return wUnvoicedToUnvoiced
             case (false, false):
-                let f0 = frequency[(t - 1) * slots + previous], f1 = frequency[t * slots + state]
+                let f0 = frequency[previous], f1 = frequency[slots + state]
                 guard f0 != 0, f1 != 0 else { return 999 }
                 let r = log(Double(Float(f1) / Float(f0)))
                 defer { lastChange = r }
@@ -67,26 +89,38 @@ enum OpenSmilePitchViterbi {
                 return wTvuv
             }
         }
-        // Each state's path over the last bufferLength frames (a ring), and the decisions.
-        var paths = [Int](repeating: 0, count: states * bufferLength), nextPaths = paths
-        var cost = (0..<states).map { local(0, $0) }, nextCost = cost
-        for state in 0..<states { paths[state * bufferLength] = state }
-        var decided = [Int](), decidedThrough = -1
-        func cheapest() -> Int { (1..<states).reduce(0) { cost[$1] < cost[$0] ? $1 : $0 } }
-        for t in 1..<frames.count {
+
+        private func cheapest() -> Int { (1..<Self.states).reduce(0) { cost[$1] < cost[$0] ? $1 : $0 } }
+
+        mutating func push(_ candidates: [OpenSmileSubharmonicSummation.Candidate]) -> [Int] {
+            let states = Self.states, t = count
+            for k in 0..<slots {
+                (frequency[k], voicing[k]) = (frequency[slots + k], voicing[slots + k])
+                let candidate = k < candidates.count ? candidates[k] : nil
+                frequency[slots + k] = candidate.map { Double(Float($0.frequencyHz)) } ?? 0
+                voicing[slots + k] = candidate.map { Double(Float($0.voicing)) } ?? 0
+            }
+            count += 1
+            guard t > 0 else {
+                for state in 0..<states {
+                    cost[state] = local(1, state)
+                    paths[state * bufferLength] = state
+                }
+                return []
+            }
             for state in 0..<states {
-                var best = transition(t, into: state, from: 0) + cost[0], from = 0
+                var best = transition(into: state, from: 0) + cost[0], from = 0
                 for previous in 1..<states {
-                    let total = transition(t, into: state, from: previous) + cost[previous]
+                    let total = transition(into: state, from: previous) + cost[previous]
                     if total < best { (best, from) = (total, previous) }
                 }
-                nextCost[state] = best + local(t, state)
+                nextCost[state] = best + local(1, state)
                 for k in 0..<bufferLength { nextPaths[state * bufferLength + k] = paths[from * bufferLength + k] }
                 nextPaths[state * bufferLength + t % bufferLength] = state
             }
             swap(&cost, &nextCost)
             swap(&paths, &nextPaths)
-            let count = t + 1
+            var decided: [Int] = []
             if count - decidedThrough > bufferLength {
                 decidedThrough += 1
                 decided.append(paths[cheapest() * bufferLength + decidedThrough % bufferLength])
@@ -98,19 +132,14 @@ enum OpenSmilePitchViterbi {
                     decided.append(x)
                 }
             }
+            return decided
         }
-        let settled = decided.count, last = cheapest()
-        while decided.count < frames.count { decided.append(paths[last * bufferLength + decided.count % bufferLength]) }
-        var chosen = [Double](repeating: 0, count: frames.count), chosenVoicing = chosen
-        for (t, state) in decided.enumerated() {
-            let frame = frames[t]
-            if state < frame.count {
-                chosen[t] = frame[state].frequencyHz
-                chosenVoicing[t] = frame[state].voicing
-            } else if state == unvoiced {
-                chosenVoicing[t] = frame.first?.voicing ?? 0
-            }
+
+        /// The states of the frames not yet decided, from the path of the cheapest state.
+        mutating func finish() -> [Int] {
+            let last = cheapest()
+            defer { decidedThrough = count - 1 }
+            return ((decidedThrough + 1)..<count).map { paths[last * bufferLength + $0 % bufferLength] }
         }
-        return (chosen, chosenVoicing, settled)
     }
 }
