@@ -7,7 +7,8 @@
 /// (NaN to the lower bound), for sizes derived from values that were validated earlier.
 extension Int {
     /// `value` rounded by `rule`, or `nil` when it is NaN, ±∞ or, once rounded, outside `bounds`.
-    @inlinable
+    /// Always inlined, as the clamping form below.
+    @inlinable @inline(__always)
     public init?(checking value: Double, rounding rule: FloatingPointRoundingRule = .towardZero,
                  in bounds: ClosedRange<Int> = Int.min...Int.max) {
         guard value.isFinite else { return nil }
