@@ -31,20 +31,8 @@ enum OpenSmilePitchViterbi {
         return f >= 600 ? 1.2 : 2
     }
 
-    /// The chosen frequency of each frame (0: unvoiced or an empty slot), its voicing (the chosen
-    /// candidate's, 0 for an empty slot, the first slot's in an unvoiced frame), and how many
-    /// frames were decided before the last frame came (the rest are decided at the end).
-    static func path(_ frames: [[OpenSmileSubharmonicSummation.Candidate]]) -> (frequencyHz: [Double], voicing: [Double], decided: Int) {
-        var smoother = Smoother(), states: [Int] = []
-        for frame in frames { states += smoother.push(frame) }
-        let settled = states.count
-        states += smoother.finish()
-        var chosen = [Double](repeating: 0, count: frames.count), chosenVoicing = chosen
-        for (t, state) in states.enumerated() { (chosen[t], chosenVoicing[t]) = choice(frames[t], state: state) }
-        return (chosen, chosenVoicing, settled)
-    }
-
-    /// The frequency and voicing a frame with `candidates` takes in `state` (as ``path(_:)``).
+    /// The frequency and voicing a frame with `candidates` takes in `state`: the candidate's (0 for
+    /// an empty slot), and in the unvoiced state frequency 0 with the first candidate's voicing.
     static func choice(_ candidates: [OpenSmileSubharmonicSummation.Candidate], state: Int) -> (frequencyHz: Double, voicing: Double) {
         if state < candidates.count { return (candidates[state].frequencyHz, candidates[state].voicing) }
         return (0, state == slots ? candidates.first?.voicing ?? 0 : 0)
