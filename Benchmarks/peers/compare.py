@@ -669,7 +669,7 @@ def main():
                 return {"praat": {"seconds": result["praat"]}, "others": {"seconds": result["librosa"] + result["opensmile"]}}
 
             def sets():
-                return {"praat": child(workloads + ["voice-sets", "formants,cepstral", *paths]),
+                return {"praat": child(workloads + ["voice-sets", "harmonicity,formants,cepstral", *paths]),
                         "others": child(workloads + ["voice-sets", "mfcc,egemapsv02", *paths])}
             runs = [(sets(), parts()) for _ in range(max(1, options.alternations))]
 

@@ -9,8 +9,8 @@
 //   peer-workloads leq FILE            A-weighted Leq per second, streamed (soundfile + scipy peer)
 //   peer-workloads meter FILE          the full IEC 61672-1 meter of `activetask score spl`
 //   peer-workloads loudness FILE       BS.1770-4 integrated loudness (pyloudnorm peer)
-//   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth): VoiceAnalysis without its other sets
-//   peer-workloads voice-sets SETS FILE...   the same with the sets named (formants,cepstral,mfcc,egemaps,egemapsv02)
+//   peer-workloads voice FILE...       F0, pulses, jitter, shimmer, HNR, intensity (parselmouth): VoiceAnalysis with the harmonicity set alone
+//   peer-workloads voice-sets SETS FILE...   F0, pulses, jitter, shimmer and levels with the sets named (harmonicity,formants,cepstral,mfcc,egemaps,egemapsv02)
 //   peer-workloads mfcc FILE... / egemapsv02 FILE...   one set alone on channel 0
 //   peer-workloads tapping FILE        read + mhealthtools tapping features (numpy peer)
 //   peer-workloads tapping-features FILE   the features alone, of a file read once
@@ -132,12 +132,18 @@ do {
             return meter.integratedLUFS ?? .nan
         })
     case "voice", "voice-sets":
-        // The voice analysis on the decoded files with the sets named (voice: none, the measures
-        // parselmouth computes in that row: F0, pulses, perturbation, HNR, levels), which always
-        // run; the check value is the sum of jitter and of CPPS where computed.
-        let names = workload == "voice" ? [] : arguments[1].split(separator: ",").map(String.init)
-        let known: [String: VoiceAnalysis.Sets] = ["formants": .formants, "cepstral": .cepstral, "mfcc": .mfcc, "egemaps": .egemaps, "egemapsv02": .egemapsv02]
+        // The voice analysis on the decoded files with the sets named (voice: harmonicity, the
+        // measures parselmouth computes in that row: F0, pulses, perturbation, HNR, levels — F0,
+        // pulses, perturbation and levels always run); the check value is the sum of jitter, of
+        // HNR and of CPPS where computed.
+        let names = workload == "voice" ? ["harmonicity"] : arguments[1].split(separator: ",").map(String.init)
+        let known: [String: VoiceAnalysis.Sets] = ["harmonicity": .harmonicity, "formants": .formants, "cepstral": .cepstral, "mfcc": .mfcc,
+                                                   "egemaps": .egemaps, "egemapsv02": .egemapsv02]
         var options = VoiceAnalysis.Options()
+        if let unknown = names.first(where: { known[$0] == nil }) {
+            FileHandle.standardError.write(Data("peer-workloads \(workload): \"\(unknown)\" is not a voice set (\(known.keys.sorted().joined(separator: ", ")))\n".utf8))
+            exit(2)
+        }
         options.sets = VoiceAnalysis.Sets(names.compactMap { known[$0] })
         let files = Array(arguments.dropFirst(workload == "voice" ? 1 : 2))
         report(workload, repeats: 5, try measure(repeats: 5) {
@@ -145,7 +151,7 @@ do {
                 let file = try SoundFile(reading: path)
                 let samples = try file.readAllDouble()
                 let analysis = VoiceAnalysis.analyze(interleaved: samples, channels: file.format.channels, sampleRateHz: file.format.sampleRateHz, options: options)
-                return total + (analysis.features.contour.perturbation.jitterLocal ?? 0) + (analysis.cepstral.cppsDb ?? 0)
+                return total + (analysis.features.contour.perturbation.jitterLocal ?? 0) + (analysis.features.hnrDb ?? 0) + (analysis.cepstral.cppsDb ?? 0)
             }
         })
     case "mfcc", "egemapsv02":
