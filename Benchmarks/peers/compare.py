@@ -157,7 +157,7 @@ def peer_loudness(path):
 def peer_voice(*paths):
     sys.path.insert(0, str(HERE))
     from voice_parselmouth import praat
-    return sum(praat(path)["jitterLocal"] for path in paths)
+    return sum(measures["jitterLocal"] + measures["hnrDb"] for measures in map(praat, paths))
 
 
 def peer_tapping(path):

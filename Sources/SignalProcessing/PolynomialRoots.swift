@@ -27,8 +27,10 @@ public enum PolynomialRoots {
     /// conjugate of another, which the sweeps could not leave); when they are not n values, or
     /// the sweeps from them fail (two equal starts, a start not finite), the sweeps start from
     /// the circle instead.
-    /// Either way each root is polished to where |p| stops decreasing.
-    public static func roots(_ c: [Double], near: [Root]? = nil) -> [Root]? {
+    /// Either way each root is then polished to where |p| stops decreasing (Praat's step), unless
+    /// `polished` is false: the sweeps' roots as they stop (at the rounding error of evaluating p
+    /// in Double, where a caller needs no more, as eGeMAPSv02's single-precision formants).
+    public static func roots(_ c: [Double], near: [Root]? = nil, polished: Bool = true) -> [Root]? {
         guard let n = c.indices.last, n >= 1, c[n] != 0, c.allSatisfy(\.isFinite) else { return nil }
         // The monic coefficients, the iterates' real and imaginary parts and Aberth's working
         // space in one temporary allocation (no heap per call but the roots returned).
@@ -45,7 +47,7 @@ public enum PolynomialRoots {
                     re[k] = near[k].re * turnCos - near[k].im * turnSin
                     im[k] = near[k].re * turnSin + near[k].im * turnCos
                 }
-                if atk_aberth(monic, n, re, im, 200, scratch) == 1 { return (0..<n).map { polish(c, (re[$0], im[$0])) } }
+                if atk_aberth(monic, n, re, im, 200, scratch) == 1 { return finished(c, re, im, n, polished) }
             }
             // Start on a circle of the Cauchy-type radius 1 + max |cₖ/cₙ|^(1/(n−k)) / 2, at angles
             // offset so that no start is real or a conjugate of another.
@@ -58,8 +60,13 @@ public enum PolynomialRoots {
                 im[k] = radius * sin(angle)
             }
             guard atk_aberth(monic, n, re, im, 200, scratch) == 1 else { return nil }
-            return (0..<n).map { polish(c, (re[$0], im[$0])) }
+            return finished(c, re, im, n, polished)
         }
+    }
+
+    /// The n roots the sweeps left in `re` and `im`, polished or as they are.
+    private static func finished(_ c: [Double], _ re: UnsafeMutablePointer<Double>, _ im: UnsafeMutablePointer<Double>, _ n: Int, _ polished: Bool) -> [Root] {
+        (0..<n).map { polished ? polish(c, (re[$0], im[$0])) : Root(re: re[$0], im: im[$0]) }
     }
 
     /// Newton–Raphson from `start` on p with p and p′ in extended precision, at most 80 steps,

@@ -34,6 +34,20 @@ import Testing
         for k in known { #expect(roots.filter { hypot($0.re - k.0, $0.im - k.1) < 1e-9 }.count == 1) }
     }
 
+    @Test("unpolished (eGeMAPSv02's formants): an eleventh-order predictor's roots as the sweeps leave them, each known root found once within 1e-12, cold and started from them")
+    func unpolishedRoots() throws {
+        let pairs = [(0.96, 0.13), (0.93, 0.52), (0.88, 1.1), (0.8, 1.9), (0.75, 2.6)]
+        let c = Self.coefficients(real: [0.6], pairs: pairs)
+        let known = [(0.6, 0.0)] + pairs.flatMap { [($0.0 * cos($0.1), $0.0 * sin($0.1)), ($0.0 * cos($0.1), -$0.0 * sin($0.1))] }
+        let cold = try #require(PolynomialRoots.roots(c, polished: false))
+        let warm = try #require(PolynomialRoots.roots(c, near: cold, polished: false))
+        for roots in [cold, warm] {
+            #expect(roots.count == 11)
+            for z in roots { #expect(Self.distanceToNearest(z, known) < 1e-12) }
+            for k in known { #expect(roots.filter { hypot($0.re - k.0, $0.im - k.1) < 1e-9 }.count == 1) }
+        }
+    }
+
     @Test func realRootsAndScale() throws {
         // 3·(z − 0.5)(z + 0.25)(z − 2)(z + 4): the leading coefficient divided out, roots of both signs and sizes.
         let c = Self.coefficients(real: [0.5, -0.25, 2, -4], pairs: []).map { 3 * $0 }

@@ -141,7 +141,7 @@ struct PraatPitchAnalysis {
         let context = globalPeak > 0
             ? FrameContext(sound: sound, windowSamples: windowSamples, halfWindow: halfWindow, maximumLag: maximumLag,
                            samplesPerPeriod: samplesPerPeriod, halfSamplesPerPeriod: halfSamplesPerPeriod,
-                           interpolationDepth: interpolationDepth, brentDepth: brentDepth, globalPeak: globalPeak)
+                           interpolationDepth: interpolationDepth, brentDepth: brentDepth, globalPeak: globalPeak, crossCorrelation: accurate)
             : nil
         // Runs of frames, each with its own buffers. A cross-correlation frame computes the lags
         // its stretch of the sound holds and keeps the others from the frames before. Frames
@@ -202,6 +202,8 @@ struct PraatPitchAnalysis {
         /// Scratch of the autocorrelation: the windowed frame zero-padded to the FFT size, its
         /// spectrum, its autocorrelation.
         var padded: [Double], spectrum: [Double], lagged: [Double]
+        /// The cross-correlation's lag products through the FFT (nil: summed directly).
+        var lagProducts: LagProducts?
         /// r[−brentMax…brentMax] for the sinc interpolation.
         var interpolant: SincInterpolant
         /// Scratch of the candidates: their lags (places[0] stands for the unvoiced candidate),
@@ -209,7 +211,7 @@ struct PraatPitchAnalysis {
         var places: [Int] = [], depths: [Int] = [], maxima: [Double] = []
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
-             interpolationDepth: Double, brentDepth: Int, globalPeak: Double) {
+             interpolationDepth: Double, brentDepth: Int, globalPeak: Double, crossCorrelation: Bool) {
             self.sound = sound
             self.windowSamples = windowSamples
             self.halfWindow = halfWindow
@@ -224,6 +226,7 @@ struct PraatPitchAnalysis {
             segment = [Double](repeating: 0, count: maximumLag + windowSamples + 8)
             norms = r
             interpolant = SincInterpolant(capacity: brentMax)
+            lagProducts = crossCorrelation ? LagProducts(window: windowSamples, lags: min(maximumLag, brentMax)) : nil
             var size = 1
             while Double(size) < Double(windowSamples) * (1 + interpolationDepth) { size *= 2 }
             fftSize = size
@@ -305,14 +308,20 @@ struct PraatPitchAnalysis {
                     for i in 0..<window { sumX2 += x[i] * x[i] }
                     r.withUnsafeMutableBufferPointer { r in
                         norms.withUnsafeMutableBufferPointer { norms in
-                            Autocorrelation.lagProducts(x, window: window, lags: 1...lastLag, into: UnsafeMutableBufferPointer(rebasing: r[1...lastLag]))
-                            // The lagged window's energy by Praat's running update (one chain),
-                            // then the square roots and divisions four at a time.
+                            // The lagged window's energy by Praat's running update (one chain);
+                            // the lag products (through the FFT where that is as good, with
+                            // long windows); then the square roots and divisions four at a time.
                             var sumY2 = sumX2
                             for lag in 1...lastLag {
                                 let y0 = x[lag - 1], yZ = x[lag - 1 + window]
                                 sumY2 += yZ * yZ - y0 * y0
                                 norms[lag] = sumX2 * sumY2
+                            }
+                            let products = UnsafeMutableBufferPointer(rebasing: r[1...lastLag])
+                            if lagProducts != nil {
+                                lagProducts!(x, window: window, lags: 1...lastLag, norms: UnsafeBufferPointer(rebasing: norms[1...lastLag]), into: products)
+                            } else {
+                                Autocorrelation.lagProducts(x, window: window, lags: 1...lastLag, into: products)
                             }
                             r[0] = 1
                             var lag = 1

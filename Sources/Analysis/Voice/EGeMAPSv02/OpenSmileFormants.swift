@@ -11,7 +11,8 @@ import SignalProcessing
 ///    ⌊(M − N)/2⌋ — DC counted twice and a low-pass at (L/2)·f_s/M (3.4 kHz at 16 kHz, 4.7 kHz
 ///    at 44.1 kHz), as openSMILE's resampler does.
 /// 2. The autocorrelation r₀…r₁₁ of y and Levinson's recursion give A(z) = 1 + Σ aₖz⁻ᵏ.
-/// 3. The formants are the roots of 1 − Σ aₖz⁻ᵏ (openSMILE's sign; not the roots of A) above the
+/// 3. The formants are the roots of 1 − Σ aₖz⁻ᵏ (openSMILE's sign; not the roots of A), as the
+///    Aberth sweeps leave them (no extended-precision polish: single precision is the peer's), above the
 ///    real axis: frequency arg(z)·11000/2π, bandwidth −ln|z|·11000/π, the lowest five within
 ///    50…5450 Hz, 0 where fewer.
 struct OpenSmileFormants: Sendable {
@@ -88,7 +89,7 @@ struct OpenSmileFormants: Sendable {
             // zᵖ − a₁zᵖ⁻¹ − … − aₚ, lowest power first.
             for k in 1...Self.order { scratch.polynomial[Self.order - k] = -scratch.coefficients[k] }
             scratch.polynomial[Self.order] = 1
-            scratch.roots = PolynomialRoots.roots(scratch.polynomial, near: scratch.roots)
+            scratch.roots = PolynomialRoots.roots(scratch.polynomial, near: scratch.roots, polished: false)
             for z in scratch.roots ?? [] where z.im > 0 {
                 let f = atan2(z.im, z.re) * Self.rateHz / (2 * Double.pi)
                 guard f > Self.lowestHz, f < Self.highestHz else { continue }
