@@ -1,4 +1,4 @@
-/* Praat's windowed-sinc interpolant and its Brent maxima (CKernels.h, atk_sinc_value, atk_sinc_maxima). */
+/* Praat's windowed-sinc interpolant and its Brent maxima (CKernels.h, atk_sinc_value, atk_sinc_values, atk_sinc_maxima). */
 #include "vectors.h"
 
 #include <math.h>
@@ -35,53 +35,71 @@ typedef struct {
     double start, half_sin, c0, cm1, cs;
 } side;
 
+/* One side's loop state: its values and direction, each lane's window cosine and the one eight
+ * steps before, its angle a_k and its sign, and 2·cos 8φ (wing_start). */
+typedef struct {
+    const double *p;
+    int reversed;
+    v8 cos_now, previous, a, signs;
+    double two_cos8;
+} wing;
+
+/* The lanes' starting values of a side: the sixteen cosines cos(θ0 + kφ), k = −8…7, of the
+ * one-step recurrence (k = 1 and −2 by one step, then two steps at a time, four chains of three;
+ * the one-step chain would be fourteen long), the angles start + kπ and the signs ±h. */
+INLINE void wing_start(const side *s, wing *w) {
+    const double two_cos_step = 2 * s->cs;
+    const double cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
+    const double cos4 = 2 * cos2 * cos2 - 1;
+    w->two_cos8 = 2 * (2 * cos4 * cos4 - 1);
+    double c[16];
+    c[8] = s->c0;
+    c[7] = s->cm1;
+    c[9] = two_cos_step * c[8] - c[7];
+    c[6] = two_cos_step * c[7] - c[8];
+    for (int k = 10; k < 16; k++) c[k] = two_cos2 * c[k - 2] - c[k - 4];
+    for (int k = 5; k >= 0; k--) c[k] = two_cos2 * c[k + 2] - c[k + 4];
+    memcpy(&w->cos_now, c + 8, sizeof(v8));
+    memcpy(&w->previous, c, sizeof(v8));
+    const double start = s->start, h = s->half_sin;
+    w->a = (v8){start, start + pi, start + 2 * pi, start + 3 * pi, start + 4 * pi, start + 5 * pi, start + 6 * pi, start + 7 * pi};
+    w->signs = (v8){h, -h, h, -h, h, -h, h, -h};
+    w->p = s->p;
+    w->reversed = s->reversed;
+}
+
 /* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of `n` sides (2: one place, 4: two;
  * all of `count` terms) in one loop, so that the sides' chains overlap. Eight lanes per side, terms
  * k ≡ l (mod 8) in lane l, each lane's window cosine by the recurrence eight steps apart,
- * cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from the sixteen cosines cos(θ0 + kφ), k = −8…7,
- * of the one-step recurrence. The last 1–7 terms run as one more step with the missing values
- * 0. Each side's eight partial sums are added pairwise: ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)).
- * Every side's lanes see the same operations in the same order whatever n is. */
-INLINE void sides(const side *s, int n, size_t count, double *out) {
-    v8 cos_now[4], previous[4], a[4], signs[4], sums[4];
-    double two_cos8[4];
-    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
-        const double two_cos_step = 2 * s[j].cs;
-        const double cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
-        const double cos4 = 2 * cos2 * cos2 - 1;
-        two_cos8[j] = 2 * (2 * cos4 * cos4 - 1);
-        /* c[k + 8] = cos(θ0 + kφ): k = 1 and −2 by one step, then two steps at a time, four
-         * chains of three (the one-step chain would be fourteen long). */
-        double c[16];
-        c[8] = s[j].c0;
-        c[7] = s[j].cm1;
-        c[9] = two_cos_step * c[8] - c[7];
-        c[6] = two_cos_step * c[7] - c[8];
-        for (int k = 10; k < 16; k++) c[k] = two_cos2 * c[k - 2] - c[k - 4];
-        for (int k = 5; k >= 0; k--) c[k] = two_cos2 * c[k + 2] - c[k + 4];
-        memcpy(&cos_now[j], c + 8, sizeof(v8));
-        memcpy(&previous[j], c, sizeof(v8));
-        const double start = s[j].start, h = s[j].half_sin;
-        a[j] = (v8){start, start + pi, start + 2 * pi, start + 3 * pi, start + 4 * pi, start + 5 * pi, start + 6 * pi, start + 7 * pi};
-        signs[j] = (v8){h, -h, h, -h, h, -h, h, -h};
-        sums[j] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
-    }
+ * cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from wing_start's cosines. The last 1–7 terms run
+ * as one more step with the missing values 0. Each side's eight partial sums are added pairwise:
+ * ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)). Every side's lanes see the same operations in the
+ * same order whatever n is. */
+INLINE void wings_sum(wing *w, int n, size_t count, double *out) {
+    v8 sums[4];
+    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) sums[j] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
     size_t k = 0;
     for (; k + 8 <= count; k += 8) {
         _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
-            sums[j] += load_eight(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed) * signs[j] / a[j] * (1 + cos_now[j]);
-            a[j] += 8 * pi;
-            const v8 next = two_cos8[j] * cos_now[j] - previous[j];
-            previous[j] = cos_now[j];
-            cos_now[j] = next;
+            sums[j] += load_eight(w[j].reversed ? w[j].p - k : w[j].p + k, w[j].reversed) * w[j].signs / w[j].a * (1 + w[j].cos_now);
+            w[j].a += 8 * pi;
+            const v8 next = w[j].two_cos8 * w[j].cos_now - w[j].previous;
+            w[j].previous = w[j].cos_now;
+            w[j].cos_now = next;
         }
     }
     _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
         if (k < count)
-            sums[j] += load_partial(s[j].reversed ? s[j].p - k : s[j].p + k, s[j].reversed, count - k) * signs[j] / a[j] * (1 + cos_now[j]);
+            sums[j] += load_partial(w[j].reversed ? w[j].p - k : w[j].p + k, w[j].reversed, count - k) * w[j].signs / w[j].a * (1 + w[j].cos_now);
         const v8 t = sums[j];
         out[j] = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
     }
+}
+
+INLINE void sides(const side *s, int n, size_t count, double *out) {
+    wing w[4];
+    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) wing_start(&s[j], &w[j]);
+    wings_sum(w, n, count, out);
 }
 
 /* Lanes 0–5 and 7: cos x; lane 6: sin x; each for |x| ≤ π/2, by the Taylor series to x²⁴/24! and
@@ -121,10 +139,10 @@ INLINE void cosines_and_sine(const double *in, double *out) {
 /* r[k] of the mirrored sequence r[−bound…bound] around `centre`, 0 beyond it. */
 INLINE double at(const double *centre, ptrdiff_t bound, ptrdiff_t k) { return k >= -bound && k <= bound ? centre[k] : 0; }
 
-/* Where the interpolant at x needs no sum (`*value` set, returns 0: x an integer, beyond ±B, NaN,
- * ±∞, or a span of at most 2, Praat's lower orders), or its two sides of `*count` terms each
- * (returns 1). */
-INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth, double *value, side *both, size_t *count) {
+/* Where the interpolant at x needs no sum: `*value` set and 0 returned (x an integer, beyond ±B,
+ * NaN, ±∞, or a span of at most 2: Praat's lower orders). Otherwise 1, with the left sample ⌊x⌋
+ * and the span, each side's count of terms. */
+INLINE int prepare(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth, double *value, ptrdiff_t *mid, ptrdiff_t *count) {
     if (!(x >= -(double)bound && x <= (double)bound)) { /* NaN, ±∞, beyond ±B */
         *value = centre[bound];
         return 0;
@@ -137,8 +155,8 @@ INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t dept
     ptrdiff_t span = depth;
     if (mid_right + bound < span) span = mid_right + bound;
     if (bound - mid_left < span) span = bound - mid_left;
-    const double yl = at(centre, bound, mid_left), yr = at(centre, bound, mid_right);
     if (span <= 2) {
+        const double yl = at(centre, bound, mid_left), yr = at(centre, bound, mid_right);
         if (span <= 0) {
             *value = at(centre, bound, (ptrdiff_t)floor(x + 0.5));
         } else if (span == 1) {
@@ -150,6 +168,17 @@ INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t dept
         }
         return 0;
     }
+    *mid = mid_left;
+    *count = span;
+    return 1;
+}
+
+/* Where the interpolant at x needs no sum (prepare), or its two sides of `*count` terms each
+ * (returns 1). */
+INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth, double *value, side *both, size_t *count) {
+    ptrdiff_t mid_left, span;
+    if (!prepare(centre, bound, x, depth, value, &mid_left, &span)) return 0;
+    const ptrdiff_t mid_right = mid_left + 1;
     const ptrdiff_t left = mid_right - span, right = mid_left + span;
     const double fraction = x - (double)mid_left;
     const double start_left = pi * fraction, start_right = pi * ((double)mid_right - x);
@@ -180,25 +209,107 @@ INLINE double value_body(const double *centre, ptrdiff_t bound, double x, ptrdif
     return sums[0] + sums[1];
 }
 
-/* The interpolant at two places, each as value_body gives it: their four sides in one loop when
- * both need sums of the same length. */
-INLINE void value_pair(const double *centre, ptrdiff_t bound, const double *x, const ptrdiff_t *depth, double *value) {
-    side four[4];
-    size_t count[2];
-    const int summed0 = setup(centre, bound, x[0], depth[0], &value[0], four, &count[0]);
-    const int summed1 = setup(centre, bound, x[1], depth[1], &value[1], four + 2, &count[1]);
-    if (summed0 && summed1 && count[0] == count[1]) {
-        double sums[4];
-        sides(four, 4, count[0], sums);
-        value[0] = sums[0] + sums[1];
-        value[1] = sums[2] + sums[3];
-        return;
+/* The Taylor coefficients of cos_and_sine's cosine lanes and of its sine lane. */
+static const double cosine_terms[13] = {1 / 1.0, -1 / 2.0, 1 / 24.0, -1 / 720.0, 1 / 40320.0, -1 / 3628800.0, 1 / 479001600.0,
+                                        -1 / 87178291200.0, 1 / 20922789888000.0, -1 / 6402373705728000.0, 1 / 2432902008176640000.0,
+                                        -1 / 1124000727777607680000.0, 1 / 620448401733239439360000.0};
+static const double sine_terms[13] = {1 / 1.0, -1 / 6.0, 1 / 120.0, -1 / 5040.0, 1 / 362880.0, -1 / 39916800.0, 1 / 6227020800.0,
+                                      -1 / 1307674368000.0, 1 / 355687428096000.0, -1 / 121645100408832000.0, 1 / 51090942171709440000.0,
+                                      -1 / 25852016738884976640000.0, 1 / 15511210043330985984000000.0};
+
+/* cosines_and_sine's polynomial with one kind of lane throughout: cos x of every lane (k =
+ * cosine_terms, m = 1) or sin x (k = sine_terms, m = x), each lane the same operations as there. */
+INLINE v8 taylor8(v8 x, const double *k, v8 m) {
+    const v8 y = x * x, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
+    const v8 q0 = (k[2] + k[3] * y) + (k[4] + k[5] * y) * y2, q1 = (k[6] + k[7] * y) + (k[8] + k[9] * y) * y2;
+    const v8 q2 = (k[10] + k[11] * y) + k[12] * y2;
+    return m + (m * y) * (((q0 + q1 * y4) + q2 * y8) * y + k[1]);
+}
+
+INLINE v8 select8(m8 mask, v8 a, v8 b) { return (v8)((mask & (m8)a) | (~mask & (m8)b)); }
+
+/* One side's sixteen starting cosines of the lanes of eight places (c[k] for k = −8…7 at c + 8k,
+ * each row eight places), 2·cos 8φ, as wing_start computes them for one place. */
+INLINE void wing_cosines8(v8 c0, v8 cm1, v8 cs, double *c, double *two_cos8) {
+    const v8 two_cos_step = 2 * cs;
+    const v8 cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
+    const v8 cos4 = 2 * cos2 * cos2 - 1;
+    const v8 eight = 2 * (2 * cos4 * cos4 - 1);
+    v8 r[16];
+    r[8] = c0;
+    r[7] = cm1;
+    r[9] = two_cos_step * r[8] - r[7];
+    r[6] = two_cos_step * r[7] - r[8];
+    for (int k = 10; k < 16; k++) r[k] = two_cos2 * r[k - 2] - r[k - 4];
+    for (int k = 5; k >= 0; k--) r[k] = two_cos2 * r[k + 2] - r[k + 4];
+    memcpy(c, r, sizeof r);
+    memcpy(two_cos8, &eight, sizeof eight);
+}
+
+/* A wing of place l from wing_cosines8's rows: the same values wing_start gives that place. */
+INLINE void wing_of(const double *c, const double *two_cos8, int l, const double *p, int reversed, double start, double h, wing *w) {
+    double now[8], before[8];
+    for (int k = 0; k < 8; k++) now[k] = c[8 * (k + 8) + l], before[k] = c[8 * k + l];
+    memcpy(&w->cos_now, now, sizeof now);
+    memcpy(&w->previous, before, sizeof before);
+    w->two_cos8 = two_cos8[l];
+    w->a = (v8){start, start + pi, start + 2 * pi, start + 3 * pi, start + 4 * pi, start + 5 * pi, start + 6 * pi, start + 7 * pi};
+    w->signs = (v8){h, -h, h, -h, h, -h, h, -h};
+    w->p = p;
+    w->reversed = reversed;
+}
+
+/* The values at the places x[l] (depth[l]) of the lanes l whose bit is set in `live` into
+ * out[l], each the bits value_body gives it: the setups of the eight side by side in the lanes
+ * of vectors (the window's angles, their cosines and the sine, the sixteen starting cosines of
+ * each side), then each place's sums. */
+INLINE void values8(const double *centre, ptrdiff_t bound, const double *x, const ptrdiff_t *depth, unsigned live, double *out) {
+    double place[8], left_of[8], right_of[8], low[8], high[8];
+    ptrdiff_t mid[8], count[8];
+    unsigned summed = 0;
+    for (int l = 0; l < 8; l++) {
+        /* A lane without sums gets a harmless place (x = ½ between 0 and 1, span 3). */
+        ptrdiff_t m = 0, span = 3;
+        double at_x = 0.5;
+        if ((live >> l & 1) && prepare(centre, bound, x[l], depth[l], &out[l], &m, &span)) {
+            summed |= 1u << l;
+            at_x = x[l];
+        }
+        mid[l] = m, count[l] = span, place[l] = at_x;
+        left_of[l] = (double)m, right_of[l] = (double)(m + 1);
+        low[l] = (double)(m + 1 - span), high[l] = (double)(m + span);
     }
-    for (int j = 0; j < 2; j++) {
-        if (!(j == 0 ? summed0 : summed1)) continue;
+    if (summed == 0) return;
+    v8 xs, mid_left, mid_right, left, right;
+    memcpy(&xs, place, sizeof xs);
+    memcpy(&mid_left, left_of, sizeof xs);
+    memcpy(&mid_right, right_of, sizeof xs);
+    memcpy(&left, low, sizeof xs);
+    memcpy(&right, high, sizeof xs);
+    const v8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+    const v8 fraction = xs - mid_left;
+    const v8 start_left = pi * fraction, start_right = pi * (mid_right - xs);
+    const v8 scale_left = 1 / (xs - left + 1), scale_right = 1 / (right - xs + 1);
+    const v8 step_left = pi * scale_left, step_right = pi * scale_right;
+    const v8 g = select8(fraction <= 0.5, fraction, 1 - fraction);
+    const v8 theta_left = start_left * scale_left, theta_right = start_right * scale_right;
+    const v8 half = 0.5 * select8(g <= 0.25, taylor8(pi * g, sine_terms, pi * g), taylor8(pi * (0.5 - g), cosine_terms, one));
+    double c_left[128], c_right[128], eight_left[8], eight_right[8], starts_left[8], starts_right[8], halves[8];
+    wing_cosines8(taylor8(theta_left, cosine_terms, one), taylor8(theta_left - step_left, cosine_terms, one),
+                  taylor8(step_left, cosine_terms, one), c_left, eight_left);
+    wing_cosines8(taylor8(theta_right, cosine_terms, one), taylor8(theta_right - step_right, cosine_terms, one),
+                  taylor8(step_right, cosine_terms, one), c_right, eight_right);
+    memcpy(starts_left, &start_left, sizeof starts_left);
+    memcpy(starts_right, &start_right, sizeof starts_right);
+    memcpy(halves, &half, sizeof halves);
+    for (int l = 0; l < 8; l++) {
+        if (!(summed >> l & 1)) continue;
+        wing w[2];
+        wing_of(c_left, eight_left, l, centre + mid[l], 1, starts_left[l], halves[l], &w[0]);
+        wing_of(c_right, eight_right, l, centre + mid[l] + 1, 0, starts_right[l], halves[l], &w[1]);
         double sums[2];
-        sides(four + 2 * j, 2, count[j], sums);
-        value[j] = sums[0] + sums[1];
+        wings_sum(w, 2, (size_t)count[l], sums);
+        out[l] = sums[0] + sums[1];
     }
 }
 
@@ -277,36 +388,32 @@ INLINE int brent_step(brent *s, double value) {
     return more;
 }
 
-/* The maxima around places[0…n−1], two searches at a time: whenever one ends, the next place's
- * search takes its turn. Each search evaluates the same places as it would alone. */
+/* The maxima around places[0…n−1], eight searches at a time (their setups side by side,
+ * values8): whenever one ends, the next place's search takes its turn. Each search evaluates the
+ * same places, to the same bits, as it would alone. */
 INLINE void maxima_body(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
                         double *y) {
-    brent search[2];
-    size_t which[2] = {0, 0}, started = 0;
-    int live[2] = {0, 0};
+    brent search[8];
+    size_t which[8] = {0}, started = 0;
+    unsigned live = 0;
     for (;;) {
-        for (int j = 0; j < 2; j++) {
-            if (live[j] || started == n) continue;
-            which[j] = started++;
-            brent_start(&search[j], places[which[j]]);
-            live[j] = 1;
+        for (int l = 0; l < 8; l++) {
+            if ((live >> l & 1) || started == n) continue;
+            which[l] = started++;
+            brent_start(&search[l], places[which[l]]);
+            live |= 1u << l;
         }
-        double value[2];
-        if (live[0] && live[1]) {
-            const double u[2] = {search[0].u, search[1].u};
-            const ptrdiff_t depth[2] = {depths[which[0]], depths[which[1]]};
-            value_pair(centre, bound, u, depth, value);
-        } else if (live[0] || live[1]) {
-            const int j = live[0] ? 0 : 1;
-            value[j] = value_body(centre, bound, search[j].u, depths[which[j]]);
-        } else {
-            return;
-        }
-        for (int j = 0; j < 2; j++) {
-            if (!live[j] || brent_step(&search[j], value[j])) continue;
-            live[j] = 0;
-            x[which[j]] = search[j].x;
-            y[which[j]] = -search[j].fx;
+        if (live == 0) return;
+        double u[8] = {0}, value[8];
+        ptrdiff_t depth[8] = {0};
+        for (int l = 0; l < 8; l++)
+            if (live >> l & 1) u[l] = search[l].u, depth[l] = depths[which[l]];
+        values8(centre, bound, u, depth, live, value);
+        for (int l = 0; l < 8; l++) {
+            if (!(live >> l & 1) || brent_step(&search[l], value[l])) continue;
+            live &= ~(1u << l);
+            x[which[l]] = search[l].x;
+            y[which[l]] = -search[l].fx;
         }
     }
 }
@@ -314,6 +421,14 @@ INLINE void maxima_body(const double *centre, ptrdiff_t bound, const ptrdiff_t *
 #define SINC_INSTANCE(attribute, suffix)                                                                          \
     attribute static double value_##suffix(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {    \
         return value_body(centre, bound, x, depth);                                                             \
+    }                                                                                                           \
+    attribute static void values_##suffix(const double *centre, ptrdiff_t bound, const double *x, ptrdiff_t depth,  \
+                                          size_t n, double *out) {                                              \
+        for (size_t j = 0; j < n; j += 8) {                                                                     \
+            const size_t m = n - j < 8 ? n - j : 8;                                                             \
+            const ptrdiff_t depths[8] = {depth, depth, depth, depth, depth, depth, depth, depth};               \
+            values8(centre, bound, x + j, depths, (1u << m) - 1, out + j);                                      \
+        }                                                                                                       \
     }                                                                                                           \
     attribute static void maxima_##suffix(const double *centre, ptrdiff_t bound, const ptrdiff_t *places,          \
                                           const ptrdiff_t *depths, size_t n, double *x, double *y) {            \
@@ -329,6 +444,10 @@ SINC_INSTANCE(LEVEL_3, 3)
 
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
     return LEVEL_CALL(value, centre, bound, x, depth);
+}
+
+void atk_sinc_values(const double *centre, ptrdiff_t bound, const double *x, ptrdiff_t depth, size_t n, double *out) {
+    LEVEL_CALL(values, centre, bound, x, depth, n, out);
 }
 
 void atk_sinc_maxima(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,

@@ -48,6 +48,14 @@ public struct SincInterpolant: Sendable {
         mirror.withUnsafeBufferPointer { atk_sinc_value(centre($0), bound, x, depth) }
     }
 
+    /// ``value(at:depth:)`` at every place of `x` into `values` (as many), the same bits, eight
+    /// places' setups side by side (CKernels' atk_sinc_values).
+    public func values(at x: UnsafeBufferPointer<Double>, depth: Int, into values: UnsafeMutableBufferPointer<Double>) {
+        precondition(values.count == x.count, "sinc values: \(x.count) places, \(values.count) outputs")
+        guard let places = x.baseAddress, let out = values.baseAddress else { return }
+        mirror.withUnsafeBufferPointer { atk_sinc_values(centre($0), bound, places, depth, x.count, out) }
+    }
+
     /// The interpolant's window polynomials on eight values: cos x in lanes 0–5 and 7, sin x in
     /// lane 6, for |x| ≤ π/2 (Taylor series to x²⁴/24! and x²⁵/25!, Abramowitz & Stegun
     /// 4.3.65–66; the first term left out is below 3·10⁻²² there).
@@ -74,7 +82,7 @@ public struct SincInterpolant: Sendable {
     }
 
     /// The maxima around places[j] at depths[j], each as ``maximum(around:depth:)`` finds it,
-    /// into x[j] and y[j]; two searches at a time share the interpolant's loop, the next taking
+    /// into x[j] and y[j]; eight searches at a time, their setups side by side, the next taking
     /// the place of one that ends (CKernels' atk_sinc_maxima). All four buffers hold as many.
     public func maxima(around places: UnsafeBufferPointer<Int>, depths: UnsafeBufferPointer<Int>, x: UnsafeMutableBufferPointer<Double>,
                        y: UnsafeMutableBufferPointer<Double>) {

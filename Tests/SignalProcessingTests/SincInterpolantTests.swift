@@ -138,7 +138,26 @@ import CKernels
         }
     }
 
-    @Test("maxima, two searches sharing the interpolant's loop, equal maximum(around:depth:) one at a time bit for bit: depths 70, 700 and 3 mixed, places near both ends (spans clipped, lower orders), 0 to 9 places")
+    @Test("values at many places, eight setups side by side, equal value(at:depth:) one at a time bit for bit: 0 to 21 places, depths 3, 30 and 700, near both ends (spans clipped, lower orders), integers, beyond ±B, NaN")
+    func valuesEqualOneAtATime() {
+        let r = Self.noisyCorrelation(bound: 300, amplitude: 0.8, period: 23.7, decay: 200, seed: 20_261_130)
+        var interpolant = SincInterpolant(capacity: 300)
+        r.withUnsafeBufferPointer { interpolant.load($0) }
+        let all = [24.3, 47.5, 1.2, 299.4, 71.0, 300.5, 95.25, 2.9, 150.125, -0.6, -299.7, .nan, 17.77, 0.0001, 298.999, 120.5, 33.3, -42.42, 7.0, 250.75, 1e300]
+        for depth in [3, 30, 700] {
+            for count in 0...all.count {
+                let places = Array(all.prefix(count))
+                var values = [Double](repeating: -1, count: count)
+                places.withUnsafeBufferPointer { x in values.withUnsafeMutableBufferPointer { interpolant.values(at: x, depth: depth, into: $0) } }
+                for (k, x) in places.enumerated() {
+                    let alone = interpolant.value(at: x, depth: depth)
+                    #expect(values[k].bitPattern == alone.bitPattern, "depth \(depth), \(count) places, x \(x): \(values[k]) vs \(alone)")
+                }
+            }
+        }
+    }
+
+    @Test("maxima, eight searches with their setups side by side, equal maximum(around:depth:) one at a time bit for bit: depths 70, 700 and 3 mixed, places near both ends (spans clipped, lower orders), 0 to 9 places")
     func maximaEqualOneAtATime() {
         let r = Self.noisyCorrelation(bound: 300, amplitude: 0.8, period: 23.7, decay: 200, seed: 20_261_126)
         var interpolant = SincInterpolant(capacity: 300)

@@ -209,6 +209,9 @@ struct PraatPitchAnalysis {
         /// Scratch of the candidates: their lags (places[0] stands for the unvoiced candidate),
         /// the depths of their second pass and its maxima (places, then values).
         var places: [Int] = [], depths: [Int] = [], maxima: [Double] = []
+        /// Scratch of the first pass: the maxima's lags, their parabolic frequencies (Hz) and
+        /// their strengths (holding first the places to interpolate at, in lags).
+        var peakLags: [Int] = [], peakFrequencies: [Double] = [], peakStrengths: [Double] = []
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
              interpolationDepth: Double, brentDepth: Int, globalPeak: Double, crossCorrelation: Bool) {
@@ -357,14 +360,28 @@ struct PraatPitchAnalysis {
 
             r.withUnsafeBufferPointer { interpolant.load($0) }
 
-            // Candidates at the maxima of r, strongest kept.
+            // Candidates at the maxima of r, strongest kept: every maximum's parabolic frequency
+            // and its strength (the interpolant at depth 30 there, all maxima at once), then the
+            // maxima in order.
             places.removeAll(keepingCapacity: true)
             places.append(0)
             let maxLag = min(maximumLag, brentMax)
+            peakLags.removeAll(keepingCapacity: true)
+            peakFrequencies.removeAll(keepingCapacity: true)
             for i in 2..<max(2, maxLag) where r[i] > 0.5 * a.voicingThreshold && r[i] > r[i - 1] && r[i] >= r[i + 1] {
                 let dr = 0.5 * (r[i + 1] - r[i - 1]), d2r = 2 * r[i] - r[i - 1] - r[i + 1]
-                let frequency = 1 / sound.dx / (Double(i) + dr / d2r)
-                var strength = interpolant.value(at: 1 / sound.dx / frequency, depth: 30)
+                peakLags.append(i)
+                peakFrequencies.append(1 / sound.dx / (Double(i) + dr / d2r))
+            }
+            if peakStrengths.count < peakFrequencies.count { peakStrengths = [Double](repeating: 0, count: peakFrequencies.count) }
+            for k in peakFrequencies.indices { peakStrengths[k] = 1 / sound.dx / peakFrequencies[k] }
+            peakStrengths.withUnsafeMutableBufferPointer { s in
+                let places = UnsafeMutableBufferPointer(rebasing: s[..<peakFrequencies.count])
+                interpolant.values(at: UnsafeBufferPointer(places), depth: 30, into: places)
+            }
+            for (peak, i) in peakLags.enumerated() {
+                let frequency = peakFrequencies[peak]
+                var strength = peakStrengths[peak]
                 if strength > 1 { strength = 1 / strength }
                 var place: Int?
                 if result.candidates.count < maxCandidates {
@@ -386,7 +403,7 @@ struct PraatPitchAnalysis {
                     places[place] = i
                 }
             }
-            // Second pass: maximise the sinc interpolant of r around each candidate (two
+            // Second pass: maximise the sinc interpolant of r around each candidate (eight
             // searches at a time, each as it would run alone).
             let refine = result.candidates.count - 1
             guard refine > 0 else { return result }

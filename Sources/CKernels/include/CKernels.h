@@ -89,9 +89,14 @@ void atk_correlation_terms(const double *a, const double *b, size_t count, doubl
  * fused multiply-adds. */
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth);
 
+/* atk_sinc_value at x[0…n−1] (one depth) into out[0…n−1], eight places' setups side by side in
+ * vector lanes: each value the bits atk_sinc_value gives it. */
+void atk_sinc_values(const double *centre, ptrdiff_t bound, const double *x, ptrdiff_t depth, size_t n, double *out);
+
 /* The interpolant's maxima on [i − 1, i + 1] for i = places[0…n−1], each at depths[j], by Brent's
  * method with Praat's tolerance (1e-10 plus √ε·|x|, at most 100 steps): places to x[j], values to
- * y[j]. Two searches share the interpolant's loop; each gives what it gives alone. */
+ * y[j]. Eight searches at a time, their setups side by side in vector lanes; each gives what it
+ * gives alone. */
 void atk_sinc_maxima(const double *centre, ptrdiff_t bound, const ptrdiff_t *places, const ptrdiff_t *depths, size_t n, double *x,
                      double *y);
 
