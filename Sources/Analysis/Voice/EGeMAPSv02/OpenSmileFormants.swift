@@ -9,7 +9,9 @@ import SignalProcessing
 ///    zeros before it) is resampled to L = ⌊N·11000/f_s + ½⌋ samples from the first L/2 bins
 ///    of its transform: y[n] = (2/M)·Σₖ₌₀^(L/2−1) Re(X[k]·e^(2πik·t_n/M)), t_n = n·f_s/11000 −
 ///    ⌊(M − N)/2⌋ — DC counted twice and a low-pass at (L/2)·f_s/M (3.4 kHz at 16 kHz, 4.7 kHz
-///    at 44.1 kHz), as openSMILE's resampler does.
+///    at 44.1 kHz), as openSMILE's resampler does; the sum by Clenshaw's recurrence in cos θ_n
+///    (``TrigSeries``: within about (L/2)²·ε of the spectrum's size, far below the peer's single
+///    precision).
 /// 2. The autocorrelation r₀…r₁₁ of y and Levinson's recursion give A(z) = 1 + Σ aₖz⁻ᵏ.
 /// 3. The formants are the roots of 1 − Σ aₖz⁻ᵏ (openSMILE's sign; not the roots of A), as the
 ///    Aberth sweeps leave them (no extended-precision polish: single precision is the peer's), above the
@@ -21,9 +23,8 @@ struct OpenSmileFormants: Sendable {
     let length: Int
     private let fft: FFT
     private let window: [Double]
-    private let offset: Int
-    /// cos and sin of 2πk·t_n/M for the L/2 bins (rows) and L outputs.
-    private let cosines: [Double], sines: [Double]
+    /// The resampling's series at θ_n = 2π·t_n/M, n < L.
+    private let series: TrigSeries
     private let bins: Int, outputs: Int
 
     /// For frames of `length` samples at `sampleRateHz` through `window`; nil when the frame is
@@ -35,23 +36,14 @@ struct OpenSmileFormants: Sendable {
               let outputs = Int(checking: Double(length) * Self.rateHz / sampleRateHz + 0.5, rounding: .down, in: (2 * Self.order + 2)...(1 << 20))
         else { return nil }
         (self.length, self.fft, self.window, self.outputs) = (length, fft, window, outputs)
-        offset = (size - length) / 2
+        let offset = (size - length) / 2
         bins = min(outputs / 2, fft.realBins)
-        var cosines = [Double](repeating: 0, count: bins * outputs), sines = cosines
-        for k in 0..<bins {
-            for n in 0..<outputs {
-                let t = Double(n) * sampleRateHz / Self.rateHz - Double(offset)
-                let phase = 2 * Double.pi * Double(k) * t / Double(size)
-                cosines[k * outputs + n] = cos(phase)
-                sines[k * outputs + n] = sin(phase)
-            }
-        }
-        (self.cosines, self.sines) = (cosines, sines)
+        series = TrigSeries(angles: (0..<outputs).map { n in 2 * Double.pi * (Double(n) * sampleRateHz / Self.rateHz - Double(offset)) / Double(size) })
     }
 
     /// Working space of ``append(_:from:frequencies:bandwidths:scratch:)``, reused from frame to frame.
     struct Scratch {
-        var input: [Double] = [], spectrum: [Double] = [], resampled: [Double] = []
+        var input: [Double] = [], spectrum: [Double] = [], real: [Double] = [], imaginary: [Double] = [], resampled: [Double] = []
         var lags = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
         var coefficients = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
         var polynomial = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
@@ -68,15 +60,16 @@ struct OpenSmileFormants: Sendable {
             scratch.input = [Double](repeating: 0, count: size)
             scratch.spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
             scratch.resampled = [Double](repeating: 0, count: outputs)
+            scratch.real = [Double](repeating: 0, count: bins)
+            scratch.imaginary = scratch.real
         }
         for j in 0..<length { scratch.input[j] = samples[start + j] * window[j] }
         scratch.input.withUnsafeBufferPointer { i in scratch.spectrum.withUnsafeMutableBufferPointer { fft.forward(i, into: $0) } }
         // The spectrum of the frame at offset 0; the resampler's frame sits `offset` later, which
         // t_n already accounts for.
-        for n in 0..<outputs { scratch.resampled[n] = 0 }
-        for k in 0..<bins {
-            let re = scratch.spectrum[2 * k], im = scratch.spectrum[2 * k + 1], row = k * outputs
-            for n in 0..<outputs { scratch.resampled[n] += re * cosines[row + n] - im * sines[row + n] }
+        for k in 0..<bins { (scratch.real[k], scratch.imaginary[k]) = (scratch.spectrum[2 * k], scratch.spectrum[2 * k + 1]) }
+        scratch.real.withUnsafeBufferPointer { a in
+            scratch.imaginary.withUnsafeBufferPointer { b in scratch.resampled.withUnsafeMutableBufferPointer { series.sum(a, b, into: $0) } }
         }
         let scale = 2 / Double(size)
         for lag in 0...Self.order {
