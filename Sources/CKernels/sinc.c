@@ -26,17 +26,8 @@ INLINE v8 load_partial(const double *p, int reversed, size_t available) {
     return (v8)((m8)load_eight(p, reversed) & (m8)(lanes < (double)available));
 }
 
-/* One side of the interpolant at one place: its first value p[0] and the direction it reads
- * (−1 on the left), a_0 = start, h = half_sin, and the window's cosines cos θ0 = c0,
- * cos(θ0 − φ) = cm1 and cos φ = cs. */
-typedef struct {
-    const double *p;
-    int reversed;
-    double start, half_sin, c0, cm1, cs;
-} side;
-
 /* One side's loop state: its values and direction, each lane's window cosine and the one eight
- * steps before, its angle a_k and its sign, and 2·cos 8φ (wing_start). */
+ * steps before, its angle a_k and its sign, and 2·cos 8φ (wing_of). */
 typedef struct {
     const double *p;
     int reversed;
@@ -44,39 +35,14 @@ typedef struct {
     double two_cos8;
 } wing;
 
-/* The lanes' starting values of a side: the sixteen cosines cos(θ0 + kφ), k = −8…7, of the
- * one-step recurrence (k = 1 and −2 by one step, then two steps at a time, four chains of three;
- * the one-step chain would be fourteen long), the angles start + kπ and the signs ±h. */
-INLINE void wing_start(const side *s, wing *w) {
-    const double two_cos_step = 2 * s->cs;
-    const double cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
-    const double cos4 = 2 * cos2 * cos2 - 1;
-    w->two_cos8 = 2 * (2 * cos4 * cos4 - 1);
-    double c[16];
-    c[8] = s->c0;
-    c[7] = s->cm1;
-    c[9] = two_cos_step * c[8] - c[7];
-    c[6] = two_cos_step * c[7] - c[8];
-    for (int k = 10; k < 16; k++) c[k] = two_cos2 * c[k - 2] - c[k - 4];
-    for (int k = 5; k >= 0; k--) c[k] = two_cos2 * c[k + 2] - c[k + 4];
-    memcpy(&w->cos_now, c + 8, sizeof(v8));
-    memcpy(&w->previous, c, sizeof(v8));
-    const double start = s->start, h = s->half_sin;
-    w->a = (v8){start, start + pi, start + 2 * pi, start + 3 * pi, start + 4 * pi, start + 5 * pi, start + 6 * pi, start + 7 * pi};
-    w->signs = (v8){h, -h, h, -h, h, -h, h, -h};
-    w->p = s->p;
-    w->reversed = s->reversed;
-}
-
-/* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of `n` sides (2: one place, 4: two;
- * all of `count` terms) in one loop, so that the sides' chains overlap. Eight lanes per side, terms
+/* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of the `n` sides of one place (all of
+ * `count` terms) in one loop, so that the sides' chains overlap. Eight lanes per side, terms
  * k ≡ l (mod 8) in lane l, each lane's window cosine by the recurrence eight steps apart,
- * cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from wing_start's cosines. The last 1–7 terms run
- * as one more step with the missing values 0. Each side's eight partial sums are added pairwise:
- * ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)). Every side's lanes see the same operations in the
- * same order whatever n is. */
+ * cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from the sixteen cosines cos(θ0 + kφ), k = −8…7,
+ * of the one-step recurrence. The last 1–7 terms run as one more step with the missing values 0.
+ * Each side's eight partial sums are added pairwise: ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)). */
 INLINE void wings_sum(wing *w, int n, size_t count, double *out) {
-    v8 sums[4];
+    v8 sums[2];
     _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) sums[j] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
     size_t k = 0;
     for (; k + 8 <= count; k += 8) {
@@ -94,46 +60,6 @@ INLINE void wings_sum(wing *w, int n, size_t count, double *out) {
         const v8 t = sums[j];
         out[j] = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
     }
-}
-
-INLINE void sides(const side *s, int n, size_t count, double *out) {
-    wing w[4];
-    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) wing_start(&s[j], &w[j]);
-    wings_sum(w, n, count, out);
-}
-
-/* Lanes 0–5 and 7: cos x; lane 6: sin x; each for |x| ≤ π/2, by the Taylor series to x²⁴/24! and
- * x²⁵/25! (Abramowitz & Stegun 4.3.65–66; the first term left out is below 3·10⁻²² there), a
- * polynomial in x² of degree 12: its terms from x⁴ on by Estrin's scheme (pairs, then pairs of
- * pairs with x⁴, x⁸, x¹⁶), the last two by Horner's rule (their rounding as Horner's, within an
- * ulp): six dependent multiply–add steps instead of twelve. */
-INLINE void cosines_and_sine(const double *in, double *out) {
-#define SINE_IN_LANE_6(c, s) {c, c, c, c, c, c, s, c}
-    static const v8 k[13] = {
-        SINE_IN_LANE_6(1 / 1.0, 1 / 1.0),
-        SINE_IN_LANE_6(-1 / 2.0, -1 / 6.0),
-        SINE_IN_LANE_6(1 / 24.0, 1 / 120.0),
-        SINE_IN_LANE_6(-1 / 720.0, -1 / 5040.0),
-        SINE_IN_LANE_6(1 / 40320.0, 1 / 362880.0),
-        SINE_IN_LANE_6(-1 / 3628800.0, -1 / 39916800.0),
-        SINE_IN_LANE_6(1 / 479001600.0, 1 / 6227020800.0),
-        SINE_IN_LANE_6(-1 / 87178291200.0, -1 / 1307674368000.0),
-        SINE_IN_LANE_6(1 / 20922789888000.0, 1 / 355687428096000.0),
-        SINE_IN_LANE_6(-1 / 6402373705728000.0, -1 / 121645100408832000.0),
-        SINE_IN_LANE_6(1 / 2432902008176640000.0, 1 / 51090942171709440000.0),
-        SINE_IN_LANE_6(-1 / 1124000727777607680000.0, -1 / 25852016738884976640000.0),
-        SINE_IN_LANE_6(1 / 620448401733239439360000.0, 1 / 15511210043330985984000000.0),
-    };
-#undef SINE_IN_LANE_6
-    v8 x;
-    memcpy(&x, in, sizeof x);
-    const v8 y = x * x, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
-    const v8 q0 = (k[2] + k[3] * y) + (k[4] + k[5] * y) * y2, q1 = (k[6] + k[7] * y) + (k[8] + k[9] * y) * y2;
-    const v8 q2 = (k[10] + k[11] * y) + k[12] * y2;
-    /* cos x = 1 + x²·t, sin x = x + x·x²·t, t = k1 + x²·(k2 + …) (k0 = 1 in both). */
-    const v8 m = {1, 1, 1, 1, 1, 1, x[6], 1};
-    const v8 sum = m + (m * y) * (((q0 + q1 * y4) + q2 * y8) * y + k[1]);
-    memcpy(out, &sum, sizeof sum);
 }
 
 /* r[k] of the mirrored sequence r[−bound…bound] around `centre`, 0 beyond it. */
@@ -173,43 +99,7 @@ INLINE int prepare(const double *centre, ptrdiff_t bound, double x, ptrdiff_t de
     return 1;
 }
 
-/* Where the interpolant at x needs no sum (prepare), or its two sides of `*count` terms each
- * (returns 1). */
-INLINE int setup(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth, double *value, side *both, size_t *count) {
-    ptrdiff_t mid_left, span;
-    if (!prepare(centre, bound, x, depth, value, &mid_left, &span)) return 0;
-    const ptrdiff_t mid_right = mid_left + 1;
-    const ptrdiff_t left = mid_right - span, right = mid_left + span;
-    const double fraction = x - (double)mid_left;
-    const double start_left = pi * fraction, start_right = pi * ((double)mid_right - x);
-    const double scale_left = 1 / (x - (double)left + 1), scale_right = 1 / ((double)right - x + 1);
-    const double step_left = pi * scale_left, step_right = pi * scale_right;
-    /* The window's six starting cosines (each side: its first angle, the one before, the step),
-     * all within ±π/3 since span ≥ 3; and sin πf = sin πg, g = min(f, 1 − f) ≤ ½ (one sine for
-     * both sides), as sin πg for g ≤ ¼ and cos π(½ − g) above (½ − g exact there): arguments
-     * within π/4, where the polynomials are within an ulp. */
-    const double g = fraction <= 0.5 ? fraction : 1 - fraction;
-    const double angles[8] = {start_left * scale_left, start_left * scale_left - step_left, step_left, start_right * scale_right,
-                              start_right * scale_right - step_right, step_right, pi * g, pi * (0.5 - g)};
-    double c[8];
-    cosines_and_sine(angles, c);
-    const double half_sin = 0.5 * (g <= 0.25 ? c[6] : c[7]);
-    both[0] = (side){centre + mid_left, 1, start_left, half_sin, c[0], c[1], c[2]};
-    both[1] = (side){centre + mid_right, 0, start_right, half_sin, c[3], c[4], c[5]};
-    *count = (size_t)span; /* mid_left − left + 1 = right − mid_right + 1 */
-    return 1;
-}
-
-INLINE double value_body(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
-    double value, sums[2];
-    side both[2];
-    size_t count;
-    if (!setup(centre, bound, x, depth, &value, both, &count)) return value;
-    sides(both, 2, count, sums);
-    return sums[0] + sums[1];
-}
-
-/* The Taylor coefficients of cos_and_sine's cosine lanes and of its sine lane. */
+/* The Taylor coefficients of cos x and sin x, 1/k! with their signs (taylor8). */
 static const double cosine_terms[13] = {1 / 1.0, -1 / 2.0, 1 / 24.0, -1 / 720.0, 1 / 40320.0, -1 / 3628800.0, 1 / 479001600.0,
                                         -1 / 87178291200.0, 1 / 20922789888000.0, -1 / 6402373705728000.0, 1 / 2432902008176640000.0,
                                         -1 / 1124000727777607680000.0, 1 / 620448401733239439360000.0};
@@ -217,8 +107,11 @@ static const double sine_terms[13] = {1 / 1.0, -1 / 6.0, 1 / 120.0, -1 / 5040.0,
                                       -1 / 1307674368000.0, 1 / 355687428096000.0, -1 / 121645100408832000.0, 1 / 51090942171709440000.0,
                                       -1 / 25852016738884976640000.0, 1 / 15511210043330985984000000.0};
 
-/* cosines_and_sine's polynomial with one kind of lane throughout: cos x of every lane (k =
- * cosine_terms, m = 1) or sin x (k = sine_terms, m = x), each lane the same operations as there. */
+/* cos x (k = cosine_terms, m = 1) or sin x (k = sine_terms, m = x) in every lane, for |x| ≤ π/2,
+ * by the Taylor series to x²⁴/24! and x²⁵/25! (Abramowitz & Stegun 4.3.65–66; the first term left
+ * out is below 3·10⁻²² there), a polynomial in x² of degree 12: its terms from x⁴ on by Estrin's
+ * scheme (pairs, then pairs of pairs with x⁴, x⁸, x¹⁶), the last two by Horner's rule (their
+ * rounding as Horner's, within an ulp): six dependent multiply–add steps instead of twelve. */
 INLINE v8 taylor8(v8 x, const double *k, v8 m) {
     const v8 y = x * x, y2 = y * y, y4 = y2 * y2, y8 = y4 * y4;
     const v8 q0 = (k[2] + k[3] * y) + (k[4] + k[5] * y) * y2, q1 = (k[6] + k[7] * y) + (k[8] + k[9] * y) * y2;
@@ -228,8 +121,9 @@ INLINE v8 taylor8(v8 x, const double *k, v8 m) {
 
 INLINE v8 select8(m8 mask, v8 a, v8 b) { return (v8)((mask & (m8)a) | (~mask & (m8)b)); }
 
-/* One side's sixteen starting cosines of the lanes of eight places (c[k] for k = −8…7 at c + 8k,
- * each row eight places), 2·cos 8φ, as wing_start computes them for one place. */
+/* One side's sixteen starting cosines cos(θ0 + kφ), k = −8…7, of eight places (row k + 8 at
+ * c + 8(k + 8), a place per lane): k = 1 and −2 by one step from cos θ0 and cos(θ0 − φ), then two
+ * steps at a time, four chains of three (the one-step chain would be fourteen long); and 2·cos 8φ. */
 INLINE void wing_cosines8(v8 c0, v8 cm1, v8 cs, double *c, double *two_cos8) {
     const v8 two_cos_step = 2 * cs;
     const v8 cos2 = 0.5 * two_cos_step * two_cos_step - 1, two_cos2 = 2 * cos2;
@@ -246,7 +140,8 @@ INLINE void wing_cosines8(v8 c0, v8 cm1, v8 cs, double *c, double *two_cos8) {
     memcpy(two_cos8, &eight, sizeof eight);
 }
 
-/* A wing of place l from wing_cosines8's rows: the same values wing_start gives that place. */
+/* Place l's side from wing_cosines8's rows: its values, direction, cosines, angles start + kπ and
+ * signs ±h. */
 INLINE void wing_of(const double *c, const double *two_cos8, int l, const double *p, int reversed, double start, double h, wing *w) {
     double now[8], before[8];
     for (int k = 0; k < 8; k++) now[k] = c[8 * (k + 8) + l], before[k] = c[8 * k + l];
@@ -259,10 +154,14 @@ INLINE void wing_of(const double *c, const double *two_cos8, int l, const double
     w->reversed = reversed;
 }
 
-/* The values at the places x[l] (depth[l]) of the lanes l whose bit is set in `live` into
- * out[l], each the bits value_body gives it: the setups of the eight side by side in the lanes
- * of vectors (the window's angles, their cosines and the sine, the sixteen starting cosines of
- * each side), then each place's sums. */
+/* The interpolant at the places x[l] (depth[l]) of the lanes l whose bit is set in `live` into
+ * out[l] (Praat's lower orders where prepare gives them): the setups of the eight side by side in
+ * the lanes of vectors — a = πf on the left and π(1 − f) on the right (f = x − ⌊x⌋), the window's
+ * angle a/(x − left + 1) (a/(right − x + 1)) and step π/(…), their cosines, and sin πf = sin πg
+ * (g = min(f, 1 − f), as sin πg for g ≤ ¼ and cos π(½ − g) above: arguments within π/4, and the
+ * window's within π/3 since the span is at least 3, where the polynomials are within an ulp) —
+ * then each place's two sides (wings_sum), the value their sum. A lane's bits do not depend on
+ * the lanes beside it. */
 INLINE void values8(const double *centre, ptrdiff_t bound, const double *x, const ptrdiff_t *depth, unsigned live, double *out) {
     double place[8], left_of[8], right_of[8], low[8], high[8];
     ptrdiff_t mid[8], count[8];
@@ -313,11 +212,20 @@ INLINE void values8(const double *centre, ptrdiff_t bound, const double *x, cons
     }
 }
 
+/* cos x[l] in lanes 0–5 and 7, sin x[6] in lane 6 (the polynomials' test). */
+INLINE void cosines_body(const double *x, double *out) {
+    const v8 one = {1, 1, 1, 1, 1, 1, 1, 1};
+    v8 v;
+    memcpy(&v, x, sizeof v);
+    const v8 both = __builtin_shufflevector(taylor8(v, cosine_terms, one), taylor8(v, sine_terms, v), 0, 1, 2, 3, 4, 5, 14, 7);
+    memcpy(out, &both, sizeof both);
+}
+
 /* Brent's minimisation of −value on [i − 1, i + 1] (R. P. Brent, "Algorithms for Minimization
  * without Derivatives", 1973, ch. 5: golden-section steps with parabolic interpolation), with the
  * tolerance Praat's NUMimproveMaximum gives its NUMminimize_brent (1e-10, plus √ε·|x|), at most
  * 100 steps after the first place; one search as a state that names the next place `u` to
- * evaluate, so that two searches can share the interpolant's loop. */
+ * evaluate, so that eight searches can share the interpolant's setups. */
 typedef struct {
     double a, b, x, w, v, fx, fw, fv, d, e, u;
     int steps;
@@ -419,9 +327,6 @@ INLINE void maxima_body(const double *centre, ptrdiff_t bound, const ptrdiff_t *
 }
 
 #define SINC_INSTANCE(attribute, suffix)                                                                          \
-    attribute static double value_##suffix(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {    \
-        return value_body(centre, bound, x, depth);                                                             \
-    }                                                                                                           \
     attribute static void values_##suffix(const double *centre, ptrdiff_t bound, const double *x, ptrdiff_t depth,  \
                                           size_t n, double *out) {                                              \
         for (size_t j = 0; j < n; j += 8) {                                                                     \
@@ -434,7 +339,7 @@ INLINE void maxima_body(const double *centre, ptrdiff_t bound, const ptrdiff_t *
                                           const ptrdiff_t *depths, size_t n, double *x, double *y) {            \
         maxima_body(centre, bound, places, depths, n, x, y);                                                    \
     }                                                                                                           \
-    attribute static void cosines_##suffix(const double *x, double *out) { cosines_and_sine(x, out); }
+    attribute static void cosines_##suffix(const double *x, double *out) { cosines_body(x, out); }
 
 SINC_INSTANCE(, 1)
 #if defined(__x86_64__)
@@ -443,7 +348,9 @@ SINC_INSTANCE(LEVEL_3, 3)
 #endif
 
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth) {
-    return LEVEL_CALL(value, centre, bound, x, depth);
+    double value;
+    atk_sinc_values(centre, bound, &x, depth, 1, &value);
+    return value;
 }
 
 void atk_sinc_values(const double *centre, ptrdiff_t bound, const double *x, ptrdiff_t depth, size_t n, double *out) {

@@ -86,7 +86,7 @@ void atk_correlation_terms(const double *a, const double *b, size_t count, doubl
  * cubic), r[bound] for x beyond ±bound, NaN or ±∞. Each side Σ_k r·½ sin(πd)·(−1)^k/(πd + kπ)·(1 +
  * cos(θ0 + kφ)), sin πd and the window's first cosines by Taylor polynomials and the rest by the
  * Chebyshev recurrence in eight lanes eight steps apart; eight partial sums, one fixed order, no
- * fused multiply-adds. */
+ * fused multiply-adds (sinc.c: one lane of atk_sinc_values). */
 double atk_sinc_value(const double *centre, ptrdiff_t bound, double x, ptrdiff_t depth);
 
 /* atk_sinc_value at x[0…n−1] (one depth) into out[0…n−1], eight places' setups side by side in
