@@ -30,16 +30,19 @@ public struct BandWeights: Sendable {
     public init(weights: [Double], bands: Int, bins: Int) {
         precondition(bands >= 0 && bins >= 0 && weights.count == bands * bins, "band weights: bands × bins values")
         (self.weights, self.bands, self.bins) = (weights, bands, bins)
-        var spans: [UInt] = []
-        spans.reserveCapacity(2 * bands)
-        for band in 0..<bands {
-            let row = weights[band * bins..<(band + 1) * bins]
-            let first = row.firstIndex { $0 != 0 }.map { $0 - band * bins } ?? 0
-            let end = row.lastIndex { $0 != 0 }.map { $0 - band * bins + 1 } ?? 0
-            spans.append(UInt(first))
-            spans.append(UInt(end))
+        // Each band's first and last nonzero weight, over unchecked buffers (bands × bins values).
+        spans = [UInt](unsafeUninitializedCapacity: 2 * bands) { spans, initialized in
+            weights.withUnsafeBufferPointer { w in
+                for band in 0..<bands {
+                    let row = band * bins
+                    var first = 0, end = bins
+                    while first < bins, w[row + first] == 0 { first += 1 }
+                    while end > first, w[row + end - 1] == 0 { end -= 1 }
+                    (spans[2 * band], spans[2 * band + 1]) = first < end ? (UInt(first), UInt(end)) : (0, 0)
+                }
+            }
+            initialized = 2 * bands
         }
-        self.spans = spans
     }
 
     /// The band sums of eight frames: `lanes` holds 8·bins values, frame l's bin k at 8k + l;
