@@ -35,18 +35,17 @@ typedef struct {
     double two_cos8;
 } wing;
 
-/* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of the `n` sides of one place (all of
+/* Σ_{k<count} v_k·h·(−1)^k/a_k·(1 + cos(θ0 + kφ)) for each of the two sides of one place (all of
  * `count` terms) in one loop, so that the sides' chains overlap. Eight lanes per side, terms
  * k ≡ l (mod 8) in lane l, each lane's window cosine by the recurrence eight steps apart,
  * cos(θ + 8φ) = 2·cos 8φ·cos θ − cos(θ − 8φ), from the sixteen cosines cos(θ0 + kφ), k = −8…7,
  * of the one-step recurrence. The last 1–7 terms run as one more step with the missing values 0.
  * Each side's eight partial sums are added pairwise: ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7)). */
-INLINE void wings_sum(wing *w, int n, size_t count, double *out) {
-    v8 sums[2];
-    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) sums[j] = (v8){0, 0, 0, 0, 0, 0, 0, 0};
+INLINE void wings_sum(wing *w, size_t count, double *out) {
+    v8 sums[2] = {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}};
     size_t k = 0;
     for (; k + 8 <= count; k += 8) {
-        _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
+        _Pragma("clang loop unroll(full)") for (int j = 0; j < 2; j++) {
             sums[j] += load_eight(w[j].reversed ? w[j].p - k : w[j].p + k, w[j].reversed) * w[j].signs / w[j].a * (1 + w[j].cos_now);
             w[j].a += 8 * pi;
             const v8 next = w[j].two_cos8 * w[j].cos_now - w[j].previous;
@@ -54,7 +53,7 @@ INLINE void wings_sum(wing *w, int n, size_t count, double *out) {
             w[j].cos_now = next;
         }
     }
-    _Pragma("clang loop unroll(full)") for (int j = 0; j < n; j++) {
+    _Pragma("clang loop unroll(full)") for (int j = 0; j < 2; j++) {
         if (k < count)
             sums[j] += load_partial(w[j].reversed ? w[j].p - k : w[j].p + k, w[j].reversed, count - k) * w[j].signs / w[j].a * (1 + w[j].cos_now);
         const v8 t = sums[j];
@@ -207,7 +206,7 @@ INLINE void values8(const double *centre, ptrdiff_t bound, const double *x, cons
         wing_of(c_left, eight_left, l, centre + mid[l], 1, starts_left[l], halves[l], &w[0]);
         wing_of(c_right, eight_right, l, centre + mid[l] + 1, 0, starts_right[l], halves[l], &w[1]);
         double sums[2];
-        wings_sum(w, 2, (size_t)count[l], sums);
+        wings_sum(w, (size_t)count[l], sums);
         out[l] = sums[0] + sums[1];
     }
 }

@@ -16,10 +16,12 @@ public struct TrigSeries: Sendable {
         (self.cosines, sines, twoCosines) = (cosines, angles.map(sin), cosines.map { 2 * $0 })
     }
 
-    /// The series of coefficients a and b (as many) at every angle into `out` (``count`` values).
-    public func sum(_ a: UnsafeBufferPointer<Double>, _ b: UnsafeBufferPointer<Double>, into out: UnsafeMutableBufferPointer<Double>) {
-        precondition(a.count == b.count && out.count == count, "trigonometric series: \(a.count) and \(b.count) coefficients, \(out.count) of \(count) outputs")
+    /// The series of `terms` coefficient pairs (a_k, b_k) = (pairs[2k], pairs[2k + 1]) — a real
+    /// transform's interleaved bins — at every angle into `out` (``count`` values).
+    public func sum(_ pairs: UnsafeBufferPointer<Double>, terms: Int, into out: UnsafeMutableBufferPointer<Double>) {
+        precondition(terms >= 0 && pairs.count >= 2 * terms && out.count == count,
+                     "trigonometric series: \(terms) terms in \(pairs.count) values, \(out.count) of \(count) outputs")
         guard let output = out.baseAddress else { return }
-        atk_trig_series(a.baseAddress, b.baseAddress, a.count, twoCosines, cosines, sines, count, output)
+        atk_trig_series(pairs.baseAddress, terms, twoCosines, cosines, sines, count, output)
     }
 }

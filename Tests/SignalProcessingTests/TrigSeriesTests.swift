@@ -17,7 +17,8 @@ import TestSupport
         for angles in [resampling, special] + (1...35).map({ n in Array(resampling.prefix(n)) }) {
             let series = TrigSeries(angles: angles)
             var out = [Double](repeating: .nan, count: angles.count)
-            a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in out.withUnsafeMutableBufferPointer { series.sum(a, b, into: $0) } } }
+            let pairs = (0..<terms).flatMap { [a[$0], b[$0]] }
+            pairs.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { series.sum(p, terms: terms, into: $0) } }
             for (i, theta) in angles.enumerated() {
                 var exact: Float80 = 0
                 for k in 0..<terms {
@@ -33,9 +34,9 @@ import TestSupport
     func degenerate() {
         let series = TrigSeries(angles: [0.3, 1.1, -2])
         var out = [Double](repeating: .nan, count: 3)
-        [Double]().withUnsafeBufferPointer { e in out.withUnsafeMutableBufferPointer { series.sum(e, e, into: $0) } }
+        [Double]().withUnsafeBufferPointer { e in out.withUnsafeMutableBufferPointer { series.sum(e, terms: 0, into: $0) } }
         #expect(out == [0, 0, 0])
-        [0.75].withUnsafeBufferPointer { a in [9.0].withUnsafeBufferPointer { b in out.withUnsafeMutableBufferPointer { series.sum(a, b, into: $0) } } }
+        [0.75, 9.0].withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { series.sum(p, terms: 1, into: $0) } }
         #expect(out == [0.75, 0.75, 0.75])
     }
 }

@@ -189,11 +189,12 @@ void atk_band_sums(const double *lanes, const double *weights, size_t bins, cons
 void atk_matrix_rows(const double *frames, size_t count, size_t length, const double *columns, size_t groups, double *out);
 void atk_weighted_rows(const double *const *rows, const double *weights, size_t count, size_t n, double *out);
 
-/* out[i] = Σ_{k<terms} a[k]·cos kθ_i − b[k]·sin kθ_i for i < n, from two_cos[i] = 2·cos θ_i, cos_t[i]
+/* out[i] = Σ_{k<terms} a_k·cos kθ_i − b_k·sin kθ_i for i < n, (a_k, b_k) = pairs[2k], pairs[2k + 1]
+ * (a real transform's interleaved bins), from two_cos[i] = 2·cos θ_i, cos_t[i]
  * and sin_t[i] (trigseries.c: Clenshaw's recurrence in vector lanes over i, no fused multiply-add;
  * the same bits on every instruction set). Its rounding grows with the terms, most near θ = 0
  * and π: within about terms²·ε·Σ|a_k| + |b_k| (a real spectrum resampled, not a reference sum). */
-void atk_trig_series(const double *a, const double *b, size_t terms, const double *two_cos, const double *cos_t, const double *sin_t,
+void atk_trig_series(const double *pairs, size_t terms, const double *two_cos, const double *cos_t, const double *sin_t,
                      size_t n, double *out);
 
 /* The instruction set the kernels run with: 3 AVX-512, 2 AVX2 + FMA, 1 baseline. */

@@ -43,7 +43,7 @@ struct OpenSmileFormants: Sendable {
 
     /// Working space of ``append(_:from:frequencies:bandwidths:scratch:)``, reused from frame to frame.
     struct Scratch {
-        var input: [Double] = [], spectrum: [Double] = [], real: [Double] = [], imaginary: [Double] = [], resampled: [Double] = []
+        var input: [Double] = [], spectrum: [Double] = [], resampled: [Double] = []
         var lags = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
         var coefficients = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
         var polynomial = [Double](repeating: 0, count: OpenSmileFormants.order + 1)
@@ -60,17 +60,12 @@ struct OpenSmileFormants: Sendable {
             scratch.input = [Double](repeating: 0, count: size)
             scratch.spectrum = [Double](repeating: 0, count: 2 * fft.realBins)
             scratch.resampled = [Double](repeating: 0, count: outputs)
-            scratch.real = [Double](repeating: 0, count: bins)
-            scratch.imaginary = scratch.real
         }
         for j in 0..<length { scratch.input[j] = samples[start + j] * window[j] }
         scratch.input.withUnsafeBufferPointer { i in scratch.spectrum.withUnsafeMutableBufferPointer { fft.forward(i, into: $0) } }
         // The spectrum of the frame at offset 0; the resampler's frame sits `offset` later, which
         // t_n already accounts for.
-        for k in 0..<bins { (scratch.real[k], scratch.imaginary[k]) = (scratch.spectrum[2 * k], scratch.spectrum[2 * k + 1]) }
-        scratch.real.withUnsafeBufferPointer { a in
-            scratch.imaginary.withUnsafeBufferPointer { b in scratch.resampled.withUnsafeMutableBufferPointer { series.sum(a, b, into: $0) } }
-        }
+        scratch.spectrum.withUnsafeBufferPointer { bins in scratch.resampled.withUnsafeMutableBufferPointer { series.sum(bins, terms: self.bins, into: $0) } }
         let scale = 2 / Double(size)
         for lag in 0...Self.order {
             var sum = 0.0
