@@ -7,9 +7,9 @@ import Glibc
 /// 15·log₂N·ε·‖window‖·‖stretch‖ (three transforms of about 5ε per stage: N. J. Higham, "Accuracy
 /// and Stability of Numerical Algorithms", 2nd ed., 2002, §24.1); a lag whose bound exceeds
 /// `tolerance` of √(Σ_{j<W} x_j²·Σ_{j<W} x_{m+j}²) — its normalised correlation would move by
-/// more — is summed directly (``Autocorrelation/lagProducts(_:window:lags:into:)``) instead. So every p_m is within
-/// `tolerance` of that normalisation of the direct sum: a window whose lagged stretches are much
-/// quieter than the whole stretch keeps the direct sums where it needs them.
+/// more — is summed directly (``Autocorrelation/lagProducts(_:window:lags:into:)``) instead. So
+/// every p_m is within `tolerance` of that normalisation of the direct sum: a window whose lagged
+/// stretches are much quieter than the whole stretch keeps the direct sums where it needs them.
 public struct LagProducts: Sendable {
     /// Below this many products (W·M) the direct sums are faster than three transforms.
     public static let directBelow = 1 << 16
