@@ -105,7 +105,18 @@ public enum BatchRunner {
         if let (headroom, _) = MemoryBudget.headroom() { adjusted.loadedBytesBudget = min(options.loadedBytesBudget, headroom / 4) }
         let options = adjusted
         let start = Date()
-        let walk = Discovery.walked(arguments)
+        // The walk (a stat per file and folder) and the store's reads (stored keys, file facts,
+        // recordings: each a pool reader of its own) are independent: on two cores or more they
+        // overlap (together about half of a fully stored rerun: Benchmarks/README.md, "Rerun").
+        async let walked = Discovery.walked(arguments)
+        async let storedKeys = store.storedKeys()
+        async let cachedFacts = options.force ? [:] : store.fileFacts()
+        // Recordings stored exactly as this run finds them are not written again.
+        let storedRecordings = try store.storedRecordings()
+        let (keys, skippedReads) = try await storedKeys
+        let stored = options.force ? [] : keys
+        let cached = try await cachedFacts
+        let walk = await walked
         var files = walk.files
         var refused = walk.refused
         if let shard = options.shard {
@@ -115,11 +126,6 @@ public enum BatchRunner {
         }
         var records = options.manifest?.units ?? []
         if let shard = options.shard { records = records.filter { WorkUnit.isInShard(key: $0.path, shard.index, of: shard.count) } }
-        let (keys, skippedReads) = try store.storedKeys()
-        let stored = options.force ? [] : keys
-        let cached = options.force ? [:] : try store.fileFacts()
-        // Recordings stored exactly as this run finds them are not written again.
-        let storedRecordings = try store.storedRecordings()
         let runID = try store.startRun(arguments: arguments, shard: options.shard.map { "\($0.index)/\($0.count)" },
                                        toolkitVersion: options.toolkitVersion)
         let (found, inventory) = await Discovery.units(files: files, refused: refused, records: records, cached: cached, options: options,
