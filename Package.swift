@@ -9,9 +9,11 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
-/// The signal-processing and analysis modules are optimised in debug builds too: their sample
-/// loops (Praat's FFT and resampling, Burg's recursion, the pitch frames) run 5–20 times slower
-/// unoptimised, and the test suite, a debug build, runs them on minutes of audio.
+/// The modules with sample and byte loops are optimised in debug builds too: the readers
+/// (InputGuards, SensorData, AudioIO, Scoring: JSON, CSV and audio decoding), the signal processing
+/// and the analyses (Praat's FFT and resampling, Burg's recursion, the pitch frames) run 5–20
+/// times slower unoptimised, and the test suite, a debug build, runs them on minutes of audio and
+/// on thousands of mutated files (MutationTests).
 let optimisedSwiftSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 /// Where libdbus-1-dev puts its headers (`pkg-config --cflags dbus-1`), for the C target and the Swift that imports it.
 let dbusIncludes = ["/usr/include/dbus-1.0", "/usr/lib/x86_64-linux-gnu/dbus-1.0/include", "/usr/lib/aarch64-linux-gnu/dbus-1.0/include"]
@@ -44,7 +46,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: - C libraries (each wrapped once, behind typed Swift errors)
@@ -62,6 +63,11 @@ let package = Package(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
+            name: "CNettle",
+            pkgConfig: "nettle",
+            providers: [.apt(["nettle-dev"])]
         ),
         .systemLibrary(
             name: "CAlsa",
@@ -82,19 +88,20 @@ let package = Package(
         .target(name: "CProcess"),
         // The checked Double → Int conversions every module routes input-derived numbers through,
         // and the process's outputs, signals and memory limits.
-        .target(name: "InputGuards", dependencies: ["CProcess"], swiftSettings: swiftSettings),
-        .target(name: "SensorData", dependencies: ["InputGuards"], swiftSettings: swiftSettings),
+        .target(name: "InputGuards", dependencies: ["CProcess"], swiftSettings: optimisedSwiftSettings),
+        .target(name: "SensorData", dependencies: ["InputGuards"], swiftSettings: optimisedSwiftSettings),
         .target(
             name: "AudioIO",
             dependencies: [
                 "CSndFile", "CAlsa", "InputGuards",
                 .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: optimisedSwiftSettings
         ),
         // The toolkit's own hot loops in C, compiled for AVX-512, AVX2 + FMA and SSE2, chosen at run time.
         // libmvec: glibc's vector log, log10 and exp (libm's linker script names it as needed anyway).
-        .target(name: "CKernels", linkerSettings: [.linkedLibrary("mvec")]),
+        // Optimised in debug builds too, as the Swift modules that call them (optimisedSwiftSettings).
+        .target(name: "CKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))], linkerSettings: [.linkedLibrary("mvec")]),
         .target(name: "SignalProcessing", dependencies: ["CFFTW", "CKernels", "InputGuards"], swiftSettings: optimisedSwiftSettings),
         .target(name: "Recording", dependencies: ["InputGuards", "SensorData", "AudioIO", "SignalProcessing", "CDBus"],
                 swiftSettings: swiftSettings + [.unsafeFlags(dbusIncludes.flatMap { ["-Xcc", $0] })]),
@@ -114,15 +121,14 @@ let package = Package(
             name: "Scoring",
             dependencies: [
                 "InputGuards", "SensorData", "AudioIO", "Analysis",
-                "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+                "CZlib", "CNettle",
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: optimisedSwiftSettings
         ),
         .target(
             name: "Batch",
             dependencies: [
                 "InputGuards", "SensorData", "AudioIO", "SignalProcessing", "Analysis", "Scoring",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

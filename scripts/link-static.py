@@ -36,7 +36,8 @@ STATIC_FOUNDATION = ["Foundation", "FoundationInternationalization", "Foundation
 STATIC_ARCHIVES = {"stdc++": subprocess.run(["clang", "-print-file-name=libstdc++.a"], capture_output=True, text=True).stdout.strip(),
                    "fftw3": "/usr/lib/x86_64-linux-gnu/libfftw3.a",
                    "fftw3f": "/usr/lib/x86_64-linux-gnu/libfftw3f.a",
-                   "sqlite3": "/usr/lib/x86_64-linux-gnu/libsqlite3.a"}
+                   "sqlite3": "/usr/lib/x86_64-linux-gnu/libsqlite3.a",
+                   "nettle": "/usr/lib/x86_64-linux-gnu/libnettle.a"}
 
 
 def link_command(build: pathlib.Path) -> list[str]:

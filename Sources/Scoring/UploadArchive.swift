@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import InputGuards
 import SensorData

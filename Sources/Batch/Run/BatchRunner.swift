@@ -2,7 +2,6 @@ import Foundation
 import InputGuards
 import SensorData
 import Scoring
-import Crypto
 
 /// How a batch runs.
 public struct BatchOptions: Sendable {
@@ -80,7 +79,7 @@ public enum BatchFailure: Error, Sendable, CustomStringConvertible {
 /// analysis, and the store's transactions.
 ///
 /// Reads: every file is opened once per run. The inventory loads it (``LoadedInput``), hashes
-/// the bytes it loaded (SHA-256, swift-crypto) and keeps it for the analyses while the loaded
+/// the bytes it loaded (SHA-256, ``SHA256``) and keeps it for the analyses while the loaded
 /// bytes stay within ``BatchOptions/loadedBytesBudget`` (beyond it a file is loaded again for its
 /// analyses, and its hash checked). A file whose device, inode, size, modification and
 /// status-change times equal those stored with its hash is not read at all: its facts come from
