@@ -2,7 +2,7 @@ import CNettle
 
 /// SHA-256 (FIPS 180-4) through Nettle's implementation (`nettle/sha2.h`, with the processor's
 /// SHA extensions where it has them): the content keys of files, archive entries and calibration
-/// files (docs/batch.md). Fed in any number of pieces, in order; the digest is 32 bytes.
+/// files (docs/batch.md). Fed in any number of pieces, in order; the digest is `SHA256_DIGEST_SIZE` (32) bytes.
 public struct SHA256: Sendable {
     private var context = sha256_ctx()
 
@@ -23,9 +23,10 @@ public struct SHA256: Sendable {
 
     /// The digest of everything added.
     public consuming func finalize() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
-            nettle_sha256_digest(&context, 32, digest.baseAddress!)
-            count = 32
+        let size = Int(SHA256_DIGEST_SIZE)
+        return [UInt8](unsafeUninitializedCapacity: size) { digest, count in
+            nettle_sha256_digest(&context, size, digest.baseAddress!)
+            count = size
         }
     }
 
