@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 //
 // ActiveTaskKit: records and analyses the sensor data of ResearchKit active tasks on Linux.
-// Layout and conventions: ../shared/spec/architecture.md and README.md.
+// Layout and conventions: docs/layout.md and README.md.
 
 import PackageDescription
 

@@ -7,8 +7,12 @@
 # (read.csv of the wide table; with dplyr, tidyr, purrr, e1071 and pracma the mhealthtools peer of
 # Tests/Peers/mhealthtools), dbus-daemon with python3-dbus and python3-gi (the BlueZ test
 # service), tmux (the rendered screen of the hearing test), none of them runtime dependencies.
+# --no-venv (after --with-browser) installs those packages and leaves the venv for a later run
+# (.ci/run makes it beside the first build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+make_venv=true
+[ "${2:-}" = "--no-venv" ] && make_venv=false
 packages=(pkg-config libstdc++-12-dev zlib1g-dev nettle-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev libdbus-1-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core r-cran-dplyr r-cran-tidyr r-cran-purrr r-cran-tibble r-cran-rlang r-cran-magrittr r-cran-e1071 r-cran-pracma dbus-daemon python3-dbus python3-gi tmux); fi
 command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py, scripts/link-static.py
@@ -28,7 +32,7 @@ command -v swift >/dev/null || { echo "setup: Swift 6.3 is not on PATH (https://
 # 1.0.0 needs 3.12; on 3.11 librosa 0.11.0 stands in (its MFCCs, Δ and ΔΔ equal 1.0.0's to 6e-14 dB
 # on the voice corpus). The venv is made again whenever its pinned list changes.
 venv=${ATK_PEERS_VENV:-.build/peers-venv}
-if [ "${1:-}" = "--with-browser" ]; then
+if [ "${1:-}" = "--with-browser" ] && $make_venv; then
   python=""
   pyenv_versions="${PYENV_ROOT:-$HOME/.pyenv}/versions"
   for candidate in python3.13 "$pyenv_versions"/3.13*/bin/python python3.12 "$pyenv_versions"/3.12*/bin/python python3; do
