@@ -10,6 +10,5 @@ export ATK_PEERS_VENV=.build/peers-venv-debian
 debian_path=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v pyenv | paste -sd: -)
 PATH="$debian_path" PYENV_ROOT=/nonexistent bash scripts/setup.sh --with-browser
 "$ATK_PEERS_VENV/bin/python" -c 'import sys; print("check-debian-python: peers on Python", sys.version.split()[0])'
-swift build --build-tests --traits FFmpeg
-CI=true swift test --skip-build --traits FFmpeg \
+CI=true bash scripts/test.sh \
     --filter 'FractionalOctaveBandTests|PraatCorpusTests|TOMLPeerTests|VoiceQualityPeerTests|WideExportTests'

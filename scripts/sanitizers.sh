@@ -14,12 +14,13 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 sanitizers=("$@")
 [ ${#sanitizers[@]} -gt 0 ] || sanitizers=(address thread)
-# Leaks inside XCTest's runner and Foundation, not in the toolkit (scripts/lsan.supp says which).
+# Leaks inside Foundation, not in the toolkit (scripts/lsan.supp says which).
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 status=0
 for sanitizer in "${sanitizers[@]}"; do
     scratch=".build-$sanitizer"
-    flags=(-c release -Xswiftc -enable-testing --sanitize="$sanitizer" --traits FFmpeg --scratch-path "$scratch")
+    # Swift Testing alone, as scripts/test.sh runs it (Tests/XCTMain.swift).
+    flags=(-c release -Xswiftc -enable-testing --sanitize="$sanitizer" --traits FFmpeg --disable-xctest --enable-swift-testing --scratch-path "$scratch")
     swift build --build-tests "${flags[@]}"
     start=$(date +%s)
     set +e
