@@ -84,6 +84,13 @@ void atk_malloc_keep_freed(void) {
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
+// libdispatch's entry for CoreFoundation's run loop (exported by libdispatch.so and .a).
+extern int _dispatch_get_main_queue_handle_4CF(void);
+
+void atk_dispatch_main_queue_prepare(void) {
+    (void)_dispatch_get_main_queue_handle_4CF();
+}
+
 long atk_filesystem_type(int descriptor) {
     struct statfs system;
     return fstatfs(descriptor, &system) == 0 ? (long)system.f_type : 0;

@@ -15,7 +15,10 @@ struct ActiveTask: AsyncParsableCommand {
     )
 
     static func main() async {
-        ProcessSetup.prepare { peak in printError("peak resident memory \(peak.map(String.init) ?? "unknown") MB") }
+        do { try ProcessSetup.prepare { peak in printError("peak resident memory \(peak.map(String.init) ?? "unknown") MB") } } catch {
+            printError(error.description)
+            Foundation.exit(CommandFailure.Status.invalidInput.rawValue)
+        }
         do {
             // File names are bytes: arguments are decoded losslessly (FileName), not repaired to U+FFFD.
             let given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }

@@ -86,7 +86,7 @@ extension BatchCommand {
             }
             let store: ResultStore
             do { store = try ResultStore(path: db) } catch {
-                throw CommandFailure(.invalidInput, error.description)
+                throw CommandFailure(.invalidInput, BatchFailure(error).description)
             }
             let reporter = ProgressReporter()
             let (paths, settings) = (paths, options)

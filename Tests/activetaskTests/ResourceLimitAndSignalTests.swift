@@ -119,6 +119,23 @@ import Scoring
         #expect(rows.count == 41 && rows.allSatisfy { $0.status == .ok }, "\(rows.count) rows, \(rows.filter { $0.status != .ok }.map { $0.error ?? "" }.prefix(3))")
     }
 
+    @Test("below 12 file descriptors every command is refused at once with the limit named, nothing written (libdispatch aborted at 5 to 7)")
+    func fileDescriptorFloor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("corpus"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: SharedData.sampleData.appendingPathComponent("tapping_results.json").path, toPath: folder.path("corpus/t.json"))
+        func limited(_ limit: Int) -> [String] { ["/bin/sh", "-c", "ulimit -n \(limit) && exec \"$0\" \"$@\""] }
+        for limit in 4...11 {
+            for arguments in [["batch", folder.path("corpus"), "--db", folder.path("r.sqlite")], ["--version"]] {
+                let run = try Run(arguments, launcher: limited(limit))
+                #expect(run.status == 3 && run.stdout.isEmpty && run.stderr == "activetask: the limit of open files is \(limit) (ulimit -n); activetask needs at least 12 — raise it and run the command again\n",
+                        "ulimit -n \(limit) \(arguments[0]): \(run.status) \(run.stderr)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("r.sqlite")))
+    }
+
     /// `sh` that limits the process's address space (RLIMIT_AS) to `megabytes` (10^6 bytes; `ulimit -v` counts KiB) before running it.
     static func addressSpaceLimit(megabytes: Int) -> [String] { ["/bin/sh", "-c", "ulimit -v \(megabytes * 1_000_000 / 1024) && exec \"$0\" \"$@\""] }
 

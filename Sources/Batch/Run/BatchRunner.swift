@@ -73,6 +73,16 @@ public enum BatchFailure: Error, Sendable, CustomStringConvertible {
                 + "nothing was stored for it, results committed before are kept; raise the limit (ulimit -n, -v, -f; free space) and run the batch again"
         }
     }
+
+    /// A store error, or the machine's limit when it names one: a store connection opened without
+    /// a descriptor or memory to spare (``SQLiteOpenErrors``).
+    public init(_ error: StoreError) {
+        if let resource = ResourceExhaustion.named(in: error.message, paths: [error.path]) {
+            self = .environment(message: error.description, resource: resource)
+        } else {
+            self = .store(error)
+        }
+    }
 }
 
 /// Runs the batch: discovery, sharding, an inventory that reads each file once, parallel
@@ -90,7 +100,7 @@ public enum BatchRunner {
         do { return try await run(arguments, store: store, options: options, checked: progress) } catch let error as BatchFailure {
             throw error
         } catch let error as StoreError {
-            throw .store(error)
+            throw BatchFailure(error)
         } catch {
             throw .store(StoreError(path: store.path, error))
         }

@@ -50,6 +50,7 @@ public final class ResultStore: Sendable {
     /// Opens the store at `path`: created and migrated as needed, or read-only.
     public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
+        SQLiteOpenErrors.installed
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)
@@ -533,6 +534,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         } else if let error = error as? DatabaseError, [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             message = "is not a readable result store (SQLite: \(error.message ?? "\(error.resultCode)")) — if it is a store, restore it from a copy or run "
                 + "`sqlite3 \(path) .recover`; otherwise give a new store path"
+        } else if let error = error as? DatabaseError, error.resultCode == .SQLITE_CANTOPEN, let failure = SQLiteOpenErrors.take(store: path) {
+            message = "cannot open the result store: \(FileName.display(failure.file)): \(failure.reason)"
         } else if let error = error as? DatabaseError, [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(error.resultCode) {
             message = "cannot open the result store for writing (SQLite: \(error.message ?? "\(error.resultCode)")) — check the file's and its folder's permissions and free space"
         } else {

@@ -47,6 +47,13 @@ void atk_terminal_register(int descriptor, const void *saved, const void *raw, u
 /// Forgets the terminal (after the program put it back itself).
 void atk_terminal_unregister(void);
 
+/// Makes libdispatch create the main queue's wake-up descriptor (an eventfd) now, while the
+/// process has descriptors to spare. It does so once, on first use: at the latest when the main
+/// thread, having handed the main queue to the async main (`dispatch_main`), cleans up — which may
+/// come after the command opened files, and a process at its limit of open files (`ulimit -n 7`)
+/// then aborts inside libdispatch instead of reporting the limit. Call first thing in main.
+void atk_dispatch_main_queue_prepare(void);
+
 /// The `statfs` magic number of the file system `descriptor` is on (linux/magic.h), or 0 when
 /// fstatfs fails. (Glibc's Swift module does not import sys/vfs.h.)
 long atk_filesystem_type(int descriptor);
