@@ -8,48 +8,56 @@ import Foundation
 enum RArithmetic {
     /// `sum(x)`.
     static func sum(_ x: some Collection<Double>) -> Double {
-        var s: Float80 = 0
-        for v in x { s += Float80(v) }
-        return Double(s)
+        contiguous(x) { x in
+            var s: Float80 = 0
+            for v in x { s += Float80(v) }
+            return Double(s)
+        }
     }
 
     /// `sum(x^2)`.
     static func sumOfSquares(_ x: some Collection<Double>) -> Double {
-        var s: Float80 = 0
-        for v in x { s += Float80(v * v) }
-        return Double(s)
+        contiguous(x) { x in
+            var s: Float80 = 0
+            for v in x { s += Float80(v * v) }
+            return Double(s)
+        }
     }
 
     /// `mean(x)`: the extended sum over n, corrected by the mean of the residuals (summary.c).
     static func mean(_ x: some Collection<Double>) -> Double {
-        guard !x.isEmpty else { return .nan }
-        let n = Float80(x.count)
-        var s: Float80 = 0
-        for v in x { s += Float80(v) }
-        s /= n
-        guard Double(s).isFinite else { return Double(s) }
-        var t: Float80 = 0
-        for v in x { t += Float80(v) - s }
-        return Double(s + t / n)
+        contiguous(x) { x in
+            guard !x.isEmpty else { return .nan }
+            let n = Float80(x.count)
+            var s: Float80 = 0
+            for v in x { s += Float80(v) }
+            s /= n
+            guard Double(s).isFinite else { return Double(s) }
+            var t: Float80 = 0
+            for v in x { t += Float80(v) - s }
+            return Double(s + t / n)
+        }
     }
 
     /// `var(x)`: cov.c's mean (extended, with the residual pass), then Σ (x − m)² in extended
     /// over n − 1; NaN below two values.
     static func variance(_ x: some Collection<Double>) -> Double {
-        guard x.count >= 2 else { return .nan }
-        let n = Float80(x.count)
-        var s: Float80 = 0
-        for v in x { s += Float80(v) }
-        var m = s / n
-        if Double(m).isFinite {
-            var t: Float80 = 0
-            for v in x { t += Float80(v) - m }
-            m += t / n
+        contiguous(x) { x in
+            guard x.count >= 2 else { return .nan }
+            let n = Float80(x.count)
+            var s: Float80 = 0
+            for v in x { s += Float80(v) }
+            var m = s / n
+            if Double(m).isFinite {
+                var t: Float80 = 0
+                for v in x { t += Float80(v) - m }
+                m += t / n
+            }
+            let mean = Double(m)
+            var sum: Float80 = 0
+            for v in x { sum += Float80((v - mean) * (v - mean)) }
+            return Double(sum / (n - 1))
         }
-        let mean = Double(m)
-        var sum: Float80 = 0
-        for v in x { sum += Float80((v - mean) * (v - mean)) }
-        return Double(sum / (n - 1))
     }
 
     /// `sd(x)`.
@@ -57,8 +65,18 @@ enum RArithmetic {
 
     /// `cumsum(x)` (extended accumulation, each partial sum rounded to double).
     static func cumulativeSum(_ x: some Collection<Double>) -> [Double] {
-        var s: Float80 = 0
-        return x.map { s += Float80($0); return Double(s) }
+        contiguous(x) { x in
+            var s: Float80 = 0
+            return x.map { s += Float80($0); return Double(s) }
+        }
+    }
+
+    /// `body` on `x`'s values as one buffer, so that the loops above are compiled for `Double`
+    /// in this file: a loop over `some Collection` called from another file runs unspecialised,
+    /// element by element through the protocol, where a file is optimised alone (the debug
+    /// build's `-O` modules, Package.swift).
+    private static func contiguous<R>(_ x: some Collection<Double>, _ body: (UnsafeBufferPointer<Double>) -> R) -> R {
+        x.withContiguousStorageIfAvailable(body) ?? Array(x).withUnsafeBufferPointer(body)
     }
 
     /// `quantile(x, p, type = 7)` of sorted values.
