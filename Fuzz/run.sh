@@ -7,8 +7,10 @@
 # The targets run FUZZ_JOBS at a time (default: one per CPU), each libFuzzer process on one core
 # for SECONDS; the table lists them in the order given.
 #
-# Builds Fuzz/ (release, -sanitize=fuzzer,address for every module, so the toolkit's code is
-# coverage-instrumented), builds the seed corpora from SampleData/ and ../shared/data/ (Fuzz/seeds.py),
+# Builds Fuzz/ (-sanitize=fuzzer,address for every module, so the toolkit's code is
+# coverage-instrumented; the debug configuration, in which the toolkit's parsing, signal and
+# analysis modules are optimised as in the tests' build — Package.swift — at about 70 % of a
+# release build's compilation: docs/reliability.md §1), builds the seed corpora from SampleData/ and ../shared/data/ (Fuzz/seeds.py),
 # replays Fuzz/regressions/TARGET/ (inputs that once crashed), then runs each target for SECONDS.
 # The corpus grows in Fuzz/.work/corpus/TARGET across runs; a crash, leak, timeout (> 10 s per
 # input) or memory blow-up (> 2 GB) is saved to Fuzz/.work/crashes/ and fails the run.
@@ -23,13 +25,14 @@ targets=("$@")
 
 work=.work
 mkdir -p "$work"
-if ! swift build -c release -Xswiftc -sanitize=fuzzer,address --disable-build-manifest-caching >"$work/build.log" 2>&1; then
+flags=(-c debug -Xswiftc -sanitize=fuzzer,address --disable-index-store)
+if ! swift build "${flags[@]}" --disable-build-manifest-caching >"$work/build.log" 2>&1; then
     grep -E "error" "$work/build.log" | head -20
     echo "Fuzz/run.sh: the build failed (see Fuzz/$work/build.log)" >&2
     exit 2
 fi
 $build_only && exit 0
-bin=$(swift build -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)
+bin=$(swift build "${flags[@]}" --show-bin-path)
 rm -rf "$work/seeds"
 python3 seeds.py "$work/seeds" >/dev/null
 mkdir -p "$work/crashes"

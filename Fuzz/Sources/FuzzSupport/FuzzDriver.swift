@@ -22,3 +22,12 @@ public enum FuzzDriver {
         exit(status)
     }
 }
+
+/// libFuzzer's own `main` calls this; it is never the entry point here. A debug build links each
+/// executable's entry point as `main` by `--defsym` (SwiftPM), after the linker has taken
+/// libFuzzer's `main` from its archive, which needs the symbol to exist; `FuzzDriver/run(_:)` is
+/// what runs.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func unusedTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fatalError("libFuzzer's main ran instead of the target's FuzzDriver.run")
+}
