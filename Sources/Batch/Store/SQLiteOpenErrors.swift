@@ -2,7 +2,8 @@ import Glibc
 import GRDB
 import Synchronization
 
-/// Why SQLite could not open a file, as its error log says it (https://www.sqlite.org/errlog.html).
+/// Why SQLite could not open a file, as its error log (`SQLITE_CONFIG_LOG`, which GRDB sets as
+/// `Database.logError`) says it.
 ///
 /// A failed open reaches the caller as SQLITE_CANTOPEN, "unable to open database file", whatever
 /// the cause: a folder without permission, or the process at its limit of open files. Only the
