@@ -230,5 +230,33 @@ import TestSupport
         // interpolant with the third divided differences' end conditions: at x = 1 it is 2.
         let spline = FMMSpline(x: [0, 1, 1, 2], y: [0, 1, 3, 0])!
         #expect(spline.x == [0, 1, 2] && spline.y == [0, 2, 0] && spline.evaluate([1])[0] == 2)
+        // A NaN difference counts as no change (EMD's sign of NA): the maximum's plateau is the
+        // samples equal to its value up to the next turn, here the one sample 1 (the one-pass
+        // search, which takes a plateau's end from the signs alone, would give 3).
+        let unordered = EmpiricalModeDecomposition.extrema([1, 2, .nan, 5, 3][...])
+        #expect(unordered.maxima == [1] && unordered.minima.isEmpty && unordered.count == 1)
+    }
+
+    @Test("the FMM spline at points in any order (forwards by one interval and by several, backwards, beyond either end) equals R's splinefun to 1e-12",
+          .enabled(if: Peer.r.runs, Peer.r.skipMessage))
+    func splineAgainstR() throws {
+        guard Peer.r.require() != nil else { return }
+        let x: [Double] = [0, 1, 2, 3, 4, 5, 6, 7], y: [Double] = [0, 3, 1, 4, 1, 5, 9, 2]
+        let points: [Double] = [0.2, 1.5, 7.5, 0.5, 3.7, 3.1, -1, 2.2, 5.5, 6.5, 6.9, 7.5, 8.3, 4.4, 1.2]
+        func list(_ values: [Double]) -> String { "c(" + values.map { "\($0)" }.joined(separator: ",") + ")" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/Rscript")
+        process.arguments = ["-e", "cat(sprintf('%.17g', splinefun(\(list(x)), \(list(y)), method = 'fmm')(\(list(points)))), sep = '\\n')"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let theirs = text.split(separator: "\n").compactMap { Double($0) }
+        try #require(theirs.count == points.count, "Rscript printed \(text)")
+        let ours = FMMSpline(x: x, y: y)!.evaluate(points)
+        for (k, (a, b)) in zip(ours, theirs).enumerated() {
+            #expect(abs(a - b) <= 1e-12 * max(1, abs(b)), "at \(points[k]): \(a) here, \(b) in R")
+        }
     }
 }

@@ -15,43 +15,102 @@ enum EmpiricalModeDecomposition {
     }
 
     static func extrema(_ y: ArraySlice<Double>) -> Extrema {
-        var found = Extrema()
         y.withContiguousStorageIfAvailable { y in
-            let n = y.count
-            guard n >= 2 else { return }
-            // Turning points: where the sign of the non-zero differences changes, at the sample
-            // after the last difference of the old sign; the plateau runs from there while the
-            // value stays, up to the next turn (or the last difference).
-            var previousSign = 0.0, previousPosition = -1
-            var turns: [(start: Int, sign: Double)] = []
-            for k in 0..<(n - 1) {
-                let d = y[k + 1] - y[k]
-                let sign: Double = d > 0 ? 1 : (d < 0 ? -1 : 0)
-                guard sign != 0 else { continue }
-                if previousPosition >= 0, sign != previousSign { turns.append((previousPosition + 1, previousSign)) }
-                previousSign = sign
-                previousPosition = k
+            guard y.count >= 2 else { return Extrema() }
+            return turns(y) ?? scannedExtrema(y)
+        } ?? Extrema()
+    }
+
+    /// ``extrema(_:)`` in one pass, nil when a difference is NaN. Without NaN a plateau ends
+    /// where the first difference of the new sign starts: the values after it move away from the
+    /// plateau's up to the next turn, so none equals it (``scannedExtrema(_:)`` looks for one).
+    /// The turns alternate between maxima and minima, the first of the kind of the first
+    /// non-zero difference. Every step writes the candidate turn and counts it only when it is
+    /// one, in integer arithmetic without a branch (noise makes the turns unpredictable: a
+    /// branch on them was most of the time of `score gait` on a 13-minute walk).
+    private static func turns(_ y: UnsafeBufferPointer<Double>) -> Extrema? {
+        let n = y.count
+        var firsts = [Int](repeating: 0, count: n), lasts = [Int](repeating: 0, count: n)
+        var count = 0, firstSign = 0, unordered = 0
+        firsts.withUnsafeMutableBufferPointer { firsts in
+            lasts.withUnsafeMutableBufferPointer { lasts in
+                // The sign of the last non-zero difference (0: none yet) and the sample after it.
+                var previousSign = 0, previousEnd = 0
+                for k in 0..<(n - 1) {
+                    // The difference's sign from its bits (comparisons of doubles became branches).
+                    let bits = (y[k + 1] - y[k]).bitPattern
+                    let magnitude = bits & 0x7FFF_FFFF_FFFF_FFFF
+                    unordered |= magnitude > 0x7FF0_0000_0000_0000 ? 1 : 0
+                    let nonZero = magnitude != 0 ? 1 : 0, negative = Int(bits >> 63)
+                    let sign = nonZero &- 2 &* (nonZero & negative)
+                    let changed = sign != previousSign ? 1 : 0, seen = previousSign != 0 ? 1 : 0
+                    firsts[count] = previousEnd
+                    lasts[count] = k
+                    count &+= nonZero & seen & changed
+                    // All ones where the difference is zero: the previous sign and end are kept.
+                    let keep = nonZero &- 1
+                    firstSign |= sign & (seen &- 1)
+                    previousSign = sign | (previousSign & keep)
+                    previousEnd = ((k + 1) & ~keep) | (previousEnd & keep)
+                }
             }
-            found.count = turns.count
-            for (i, turn) in turns.enumerated() {
-                let end = i + 1 < turns.count ? turns[i + 1].start - 1 : n - 2
-                let level = y[turn.start]
-                var first = -1, last = -1
-                if turn.start <= end {
-                    for k in turn.start...end where y[k] == level {
-                        if first < 0 { first = k }
-                        last = k
-                    }
+        }
+        guard unordered == 0 else { return nil }
+        var found = Extrema()
+        found.count = count
+        found.maxima.reserveCapacity(count + 1)
+        found.minima.reserveCapacity(count + 1)
+        for j in 0..<count {
+            let first = firsts[j], last = lasts[j]
+            // R's unique(c(t(pairs))): a one-sample extremum appears once.
+            if (j % 2 == 0) == (firstSign > 0) {
+                found.maxima.append(first)
+                if last != first { found.maxima.append(last) }
+            } else {
+                found.minima.append(first)
+                if last != first { found.minima.append(last) }
+            }
+        }
+        return found
+    }
+
+    /// ``extrema(_:)`` as EMD's `extrema` finds them, for any values: the turning points, then
+    /// each plateau as the samples from a turn to the next equal to the turn's value.
+    private static func scannedExtrema(_ y: UnsafeBufferPointer<Double>) -> Extrema {
+        var found = Extrema()
+        let n = y.count
+        // Turning points: where the sign of the non-zero differences changes, at the sample
+        // after the last difference of the old sign; the plateau runs from there while the
+        // value stays, up to the next turn (or the last difference).
+        var previousSign = 0.0, previousPosition = -1
+        var turns: [(start: Int, sign: Double)] = []
+        for k in 0..<(n - 1) {
+            let d = y[k + 1] - y[k]
+            let sign: Double = d > 0 ? 1 : (d < 0 ? -1 : 0)
+            guard sign != 0 else { continue }
+            if previousPosition >= 0, sign != previousSign { turns.append((previousPosition + 1, previousSign)) }
+            previousSign = sign
+            previousPosition = k
+        }
+        found.count = turns.count
+        for (i, turn) in turns.enumerated() {
+            let end = i + 1 < turns.count ? turns[i + 1].start - 1 : n - 2
+            let level = y[turn.start]
+            var first = -1, last = -1
+            if turn.start <= end {
+                for k in turn.start...end where y[k] == level {
+                    if first < 0 { first = k }
+                    last = k
                 }
-                guard first >= 0 else { continue }
-                // R's unique(c(t(pairs))): a one-sample extremum appears once.
-                if turn.sign > 0 {
-                    found.maxima.append(first)
-                    if last != first { found.maxima.append(last) }
-                } else {
-                    found.minima.append(first)
-                    if last != first { found.minima.append(last) }
-                }
+            }
+            guard first >= 0 else { continue }
+            // R's unique(c(t(pairs))): a one-sample extremum appears once.
+            if turn.sign > 0 {
+                found.maxima.append(first)
+                if last != first { found.maxima.append(last) }
+            } else {
+                found.minima.append(first)
+                if last != first { found.minima.append(last) }
             }
         }
         return found

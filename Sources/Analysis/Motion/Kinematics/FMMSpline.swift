@@ -99,7 +99,8 @@ struct FMMSpline {
     }
 
     /// The spline at each of `points` (cubic extrapolation beyond the knots), searching the
-    /// interval from the previous point's as R's `spline_eval` does.
+    /// interval from the previous point's as R's `spline_eval` does (a point in the next
+    /// interval takes it without the search).
     func evaluate(_ points: [Double]) -> [Double] {
         let n = x.count
         return [Double](unsafeUninitializedCapacity: points.count) { out, initialized in
@@ -111,12 +112,19 @@ struct FMMSpline {
                                 var i = 0
                                 for (p, u) in points.enumerated() {
                                     if u < x[i] || (i < n - 1 && x[i + 1] <= u) {
-                                        i = 0
-                                        var j = n
-                                        repeat {
-                                            let k = (i + j) / 2
-                                            if u < x[k] { j = k } else { i = k }
-                                        } while j > i + 1
+                                        if u >= x[i], i + 2 == n || u < x[i + 2] {
+                                            // Past the next knot (the condition's second part)
+                                            // but not the one after: the next interval, where the
+                                            // search would end (the knots increase strictly).
+                                            i += 1
+                                        } else {
+                                            i = 0
+                                            var j = n
+                                            repeat {
+                                                let k = (i + j) / 2
+                                                if u < x[k] { j = k } else { i = k }
+                                            } while j > i + 1
+                                        }
                                     }
                                     let dx = u - x[i]
                                     out.initializeElement(at: p, to: y[i] + dx * (b[i] + dx * (c[i] + dx * d[i])))
