@@ -74,8 +74,10 @@ import Scoring
         try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
         let old = try folder.write("out/export.csv", "the previous export\n")
         let process = Process()
-        process.executableURL = Run.executable
-        process.arguments = ["batch", "export", "--db", db, "--csv", "--out", old]
+        // Through env with the three signals' default handling: a test run started as a
+        // background job ignores SIGINT, the command keeps an ignored signal ignored (CProcess).
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=INT,TERM,HUP", Run.executable.path, "batch", "export", "--db", db, "--csv", "--out", old]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
