@@ -30,7 +30,8 @@ enum EmpiricalModeDecomposition {
     /// branch on them was most of the time of `score gait` on a 13-minute walk).
     private static func turns(_ y: UnsafeBufferPointer<Double>) -> Extrema? {
         let n = y.count
-        var firsts = [Int](repeating: 0, count: n), lasts = [Int](repeating: 0, count: n)
+        // Not zeroed: the turns counted are written before they are read.
+        var firsts = [Int](unsafeUninitializedCapacity: n) { $1 = n }, lasts = [Int](unsafeUninitializedCapacity: n) { $1 = n }
         var count = 0, firstSign = 0, unordered = 0
         firsts.withUnsafeMutableBufferPointer { firsts in
             lasts.withUnsafeMutableBufferPointer { lasts in
@@ -56,22 +57,26 @@ enum EmpiricalModeDecomposition {
             }
         }
         guard unordered == 0 else { return nil }
-        var found = Extrema()
-        found.count = count
-        found.maxima.reserveCapacity(count + 1)
-        found.minima.reserveCapacity(count + 1)
-        for j in 0..<count {
-            let first = firsts[j], last = lasts[j]
-            // R's unique(c(t(pairs))): a one-sample extremum appears once.
-            if (j % 2 == 0) == (firstSign > 0) {
-                found.maxima.append(first)
-                if last != first { found.maxima.append(last) }
-            } else {
-                found.minima.append(first)
-                if last != first { found.minima.append(last) }
+        // Each kind has at most ⌈count / 2⌉ turns of two samples: count + 1 places.
+        var minima: [Int] = []
+        let maxima = [Int](unsafeUninitializedCapacity: count + 1) { maxima, maximaCount in
+            minima = [Int](unsafeUninitializedCapacity: count + 1) { minima, minimaCount in
+                for j in 0..<count {
+                    let first = firsts[j], last = lasts[j]
+                    // R's unique(c(t(pairs))): a one-sample extremum appears once.
+                    if (j % 2 == 0) == (firstSign > 0) {
+                        maxima[maximaCount] = first
+                        maximaCount += last != first ? 2 : 1
+                        maxima[maximaCount - 1] = last
+                    } else {
+                        minima[minimaCount] = first
+                        minimaCount += last != first ? 2 : 1
+                        minima[minimaCount - 1] = last
+                    }
+                }
             }
         }
-        return found
+        return Extrema(minima: minima, maxima: maxima, count: count)
     }
 
     /// ``extrema(_:)`` as EMD's `extrema` finds them, for any values: the turning points, then
