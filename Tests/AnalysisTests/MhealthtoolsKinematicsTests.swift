@@ -240,12 +240,12 @@ import TestSupport
     @Test("the FMM spline at points in any order (forwards by one interval and by several, backwards, beyond either end) equals R's splinefun to 1e-12",
           .enabled(if: Peer.r.runs, Peer.r.skipMessage))
     func splineAgainstR() throws {
-        guard Peer.r.require() != nil else { return }
+        guard let rscript = Peer.r.require() else { return }
         let x: [Double] = [0, 1, 2, 3, 4, 5, 6, 7], y: [Double] = [0, 3, 1, 4, 1, 5, 9, 2]
         let points: [Double] = [0.2, 1.5, 7.5, 0.5, 3.7, 3.1, -1, 2.2, 5.5, 6.5, 6.9, 7.5, 8.3, 4.4, 1.2]
         func list(_ values: [Double]) -> String { "c(" + values.map { "\($0)" }.joined(separator: ",") + ")" }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/Rscript")
+        process.executableURL = URL(fileURLWithPath: rscript)
         process.arguments = ["-e", "cat(sprintf('%.17g', splinefun(\(list(x)), \(list(y)), method = 'fmm')(\(list(points)))), sep = '\\n')"]
         let output = Pipe()
         process.standardOutput = output
