@@ -42,7 +42,7 @@ enum EmpiricalModeDecomposition {
                     let bits = (y[k + 1] - y[k]).bitPattern
                     let magnitude = bits & 0x7FFF_FFFF_FFFF_FFFF
                     unordered |= magnitude > 0x7FF0_0000_0000_0000 ? 1 : 0
-                    let nonZero = magnitude != 0 ? 1 : 0, negative = Int(bits >> 63)
+                    let nonZero = magnitude != 0 ? 1 : 0, negative = Int(truncatingIfNeeded: bits >> 63)
                     let sign = nonZero &- 2 &* (nonZero & negative)
                     let changed = sign != previousSign ? 1 : 0, seen = previousSign != 0 ? 1 : 0
                     firsts[count] = previousEnd
