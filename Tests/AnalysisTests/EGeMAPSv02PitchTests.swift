@@ -236,7 +236,8 @@ extension EGeMAPSv02PitchTests {
             phase += 2 * Double.pi * (140 + 60 * t + 8 * sin(2 * Double.pi * 5 * t)) / rate
             let voiced = Int(t * 3) % 4 != 3
             let noise = Double(random.next() % 2001) / 1000 - 1
-            return (voiced ? (1...6).reduce(0) { $0 + 0.3 / Double($1) * sin(Double($1) * phase) } : 0) + 0.01 * noise
+            let harmonics: Double = voiced ? (1...6).reduce(0) { (sum: Double, k: Int) -> Double in sum + 0.3 / Double(k) * sin(Double(k) * phase) } : 0
+            return harmonics + 0.01 * noise
         }
         let analysis = EGeMAPSv02Analysis()
         let descriptors = analysis.frameDescriptors(samples, sampleRateHz: rate)

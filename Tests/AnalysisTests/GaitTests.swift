@@ -392,7 +392,7 @@ struct OxfordAccuracyTests {
             if zip(lengths, lengths.dropFirst()).contains(where: { $0 > $1 }) { shorterAfterLonger += 1 }
             let resolution = fs / Double(size)
             let low = Int((analysis.p.bandLowHz / resolution).rounded(.up)), high = Int((analysis.p.bandHighHz / resolution).rounded(.down))
-            let expected: Double? = lengths.isEmpty ? nil : (low...high).max { density[$0] < density[$1] }.map { k in
+            let expected: Double? = lengths.isEmpty ? nil : (low...high).max { density[$0] < density[$1] }.map { (k: Int) -> Double in
                 (Double(k) + Peaks.parabolicVertex(density[k - 1], density[k], density[k + 1]).offset) * resolution
             }
             #expect((analysis.dominantFrequency == nil) == (expected == nil), "\(name)")

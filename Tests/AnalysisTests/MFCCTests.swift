@@ -6,9 +6,12 @@ import Testing
 /// of the default 20 coefficients are checked against librosa in `VoiceQualityPeerTests`.
 struct MFCCTests {
     /// A harmonic complex of 180 Hz with a little deterministic noise, 0.5 s at 16 kHz.
-    static let signal: [Double] = (0..<8000).map { n in
+    static let signal: [Double] = (0..<8000).map { (n: Int) -> Double in
         let t = Double(n) / 16000
-        let harmonics = (1...12).reduce(0.0) { $0 + 0.3 / Double($1) * sin(2 * Double.pi * 180 * Double($1) * t + Double($1)) }
+        let harmonics = (1...12).reduce(0.0) { (sum: Double, k: Int) -> Double in
+            let h = Double(k)
+            return sum + 0.3 / h * sin(2 * Double.pi * 180 * h * t + h)
+        }
         return harmonics + 1e-3 * sin(Double(n * n % 9973))
     }
 

@@ -39,7 +39,7 @@ struct SpectralBalanceTests {
     /// in either band.
     @Test func spectralSlopeOfALine() throws {
         let spectrum = try #require(FramePowerSpectrum(length: 320, window: Array(repeating: 1, count: 320), sampleRateHz: 16000))
-        let power = (0..<spectrum.bins).map { pow(10, (3 - 0.02 * Double($0) * spectrum.binHz) / 10) }
+        let power = (0..<spectrum.bins).map { (k: Int) -> Double in pow(10, (3 - 0.02 * Double(k) * spectrum.binHz) / 10) }
         #expect(abs(spectrum.logSlope(power, spectrum.bins(0, through: 500)) + 0.02) < 1e-12)
         #expect(abs(spectrum.logSlope(power, spectrum.bins(500, through: 1500)) + 0.02) < 1e-12)
         #expect(spectrum.bins(0, through: 500) == 0..<17)
@@ -94,8 +94,8 @@ struct SpectralBalanceTests {
     /// partly or wholly outside the recording, equals a fresh spectrum's bit for bit and a direct
     /// DFT within 1e-9 of the frame's largest power.
     @Test func framePowerIsEachFramesOwn() throws {
-        let samples = (0..<1000).map { n in sin(0.37 * Double(n)) + 0.5 * sin(Double(n * n % 101)) }
-        let window = (0..<300).map { 0.54 - 0.46 * cos(2 * Double.pi * Double($0) / 299) }
+        let samples = (0..<1000).map { (n: Int) -> Double in sin(0.37 * Double(n)) + 0.5 * sin(Double(n * n % 101)) }
+        let window = (0..<300).map { (n: Int) -> Double in 0.54 - 0.46 * cos(2 * Double.pi * Double(n) / 299) }
         var reused = try #require(FramePowerSpectrum(length: 300, window: window, sampleRateHz: 16000))
         var power = [Double](repeating: .nan, count: reused.bins)
         for start in [400, -150, 900, 0, -299, 1000, 700, -5000, 250] {

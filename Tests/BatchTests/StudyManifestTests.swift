@@ -30,7 +30,8 @@ struct StudyManifestTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let manifest = try StudyManifest.read(try Self.manifest(in: folder), base: SharedData.path("mpower"))
-        #expect(manifest.fileColumns == Self.header.split(separator: ",").dropFirst(4).map(String.init))
+        let columns: [String] = Self.header.split(separator: ",").dropFirst(4).map { String($0) }
+        #expect(manifest.fileColumns == columns)
         #expect(manifest.records.map(\.id) == ["r1", "r2", "r3"])
         #expect(manifest.records[0].metadata.map(\.column) == ["recordId", "healthCode", "createdOn", "appVersion"])
         #expect(manifest.records[0].metadata[3].value == "version 1.0.7, build 28")

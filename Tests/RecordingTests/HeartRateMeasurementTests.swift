@@ -16,7 +16,8 @@ import Testing
         let m = try HeartRateMeasurement(hex: "19:2C:01:34:12:00:04:4A:04")
         #expect(m.beatsPerMinute == 300)  // 0x012C
         #expect(m.energyExpendedKilojoules == 0x1234)
-        #expect(m.rrIntervalsSeconds == [1024.0 / 1024, 1098.0 / 1024])
+        let rr: [Double] = [1024 / 1024, 1098 / 1024]
+        #expect(m.rrIntervalsSeconds == rr)
     }
 
     @Test("malformed values are errors that say what is wrong, one per guard", arguments: [

@@ -199,7 +199,10 @@ import TestSupport
         #expect(zip(phase, phase.dropFirst()).allSatisfy { $0 != $1 })
         let began = (0..<all.count).filter { phase[$0] == 0 }
         #expect(began.count == 10)
-        for (k, index) in began.enumerated() { #expect(abs(x[index] - (k % 2 == 0 ? 96 : 224)) <= 8) }
+        for (k, index) in began.enumerated() {
+            let target: Double = k % 2 == 0 ? 96 : 224
+            #expect(abs(x[index] - target) <= 8)
+        }
         #expect(abs((time[began.last!] - time[began.first!]) / 9 - 0.2) < 0.003)
         let split = Simulator.tapperTouches(fromSeconds: 0, toSeconds: 0.75, tapsPerSecond: 5)
         var joined = split

@@ -89,8 +89,9 @@ import TestSupport
         for n in Array(0...40) + [1_001] {
             // Values of 26 significant bits, times 2^−26: every product and sum is exact in a
             // 128-bit integer scaled by 2^52.
-            let b1 = (0..<n).map { _ in Double(Int(random.next() % (1 << 26)) - (1 << 25)) * 0x1p-26 }
-            let b2 = (0..<n).map { i in i % 3 == 0 ? -b1[i] : Double(Int(random.next() % (1 << 26)) - (1 << 25)) * 0x1p-26 }
+            func draw() -> Double { Double(Int(random.next() % (1 << 26)) - (1 << 25)) * 0x1p-26 }
+            let b1: [Double] = (0..<n).map { _ in draw() }
+            let b2: [Double] = (0..<n).map { i in i % 3 == 0 ? -b1[i] : draw() }
             var numerator = Double.nan, denominator = Double.nan
             atk_burg_sums(b1, b2, n, &numerator, &denominator)
             var exactNumerator: Int128 = 0, exactDenominator: Int128 = 0

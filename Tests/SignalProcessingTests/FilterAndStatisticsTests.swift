@@ -145,7 +145,8 @@ import TestSupport
             }
             #expect(Statistics.frameSums(x, starts: [], length: 5).isEmpty)
             #expect(Statistics.frameSums(x, starts: [3, 9], length: 0) == [0, 0])
-            #expect(Statistics.frameSums(UnsafeBufferPointer(start: nil, count: 0), starts: [0], length: 0) == [0])
+            let none = UnsafeBufferPointer<Double>(start: nil, count: 0)
+            #expect(Statistics.frameSums(none, starts: [0], length: 0) == [0])
         }
     }
 
@@ -471,7 +472,8 @@ import TestSupport
         for count in [0, 1, 2, 1_000] {
             let expected = (0..<count).map { i in (0...i % 97).reduce(0.0) { $0 + sin(Double($1)) } }
             for parallel in [false, true] {
-                #expect(Parallel.map(count, parallel: parallel) { i in (0...i % 97).reduce(0.0) { $0 + sin(Double($1)) } } == expected)
+                let mapped = Parallel.map(count, parallel: parallel) { (i: Int) -> Double in (0...i % 97).reduce(0.0) { (sum: Double, k: Int) -> Double in sum + sin(Double(k)) } }
+                #expect(mapped == expected)
             }
         }
         let ((a, b), c) = Parallel.pair(parallel: true) { Parallel.pair(parallel: true) { "a" } _: { [1, 2] } } _: { 3.5 }

@@ -411,8 +411,8 @@ import TestSupport
                 for j in 0..<window { partial[j % 16] += x[j] * x[lag + j] }
                 for width in [8, 4, 2, 1] { for p in 0..<width { partial[p] += partial[p + width] } }
                 #expect(products[k].bitPattern == partial[0].bitPattern, "window \(window), lag \(lag): \(products[k]) vs \(partial[0])")
-                let exact = (0..<window).reduce(Float80(0)) { $0 + Float80(x[$1]) * Float80(x[lag + $1]) }
-                let magnitude = (0..<window).reduce(0.0) { $0 + abs(x[$1] * x[lag + $1]) }
+                let exact = (0..<window).reduce(Float80(0)) { (sum: Float80, i: Int) -> Float80 in sum + Float80(x[i]) * Float80(x[lag + i]) }
+                let magnitude = (0..<window).reduce(0.0) { (sum: Double, i: Int) -> Double in sum + abs(x[i] * x[lag + i]) }
                 #expect(abs(Float80(products[k]) - exact) <= Float80(Double(window + 1) * Double.ulpOfOne * magnitude), "window \(window), lag \(lag)")
             }
         }

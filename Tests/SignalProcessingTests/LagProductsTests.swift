@@ -46,7 +46,7 @@ import TestSupport
     @Test("a loud window before silence 10⁻⁸ as loud: the lags whose stretch is quiet are the direct sums bit for bit (the transform's rounding would swamp them), the loud ones within tolerance")
     func quietLagsSummedDirectly() throws {
         let w = 400, m = 500
-        let x = (0..<(w + m)).map { k in k < w + 100 ? sin(Double(k) * 0.05) : 1e-8 * sin(Double(k) * 0.3) }
+        let x = (0..<(w + m)).map { (k: Int) -> Double in k < w + 100 ? sin(Double(k) * 0.05) : 1e-8 * sin(Double(k) * 0.3) }
         let out = try Self.products(x, window: w, lags: 1...m)
         var direct = [Double](repeating: .nan, count: m)
         x.withUnsafeBufferPointer { x in direct.withUnsafeMutableBufferPointer { Autocorrelation.lagProducts(x, window: w, lags: 1...m, into: $0) } }

@@ -28,7 +28,10 @@ import TestSupport
             for s in 0..<count {
                 let n = s == count - 1 ? max(1, length / 3) : length - random.below(max(1, length / 4))  // one short segment
                 let phase = random.unit()
-                segments.append((0..<n).map { i in sin(2 * Double.pi * (1.8 * Double(i) / 100 + phase)) + 0.3 * (random.unit() - 0.5) })
+                segments.append((0..<n).map { (i: Int) -> Double in
+                    let cycles: Double = 1.8 * Double(i) / 100 + phase
+                    return sin(2 * Double.pi * cycles) + 0.3 * (random.unit() - 0.5)
+                })
             }
             let expected = Self.definition(segments, size: size, bins: bins)
             let largest = expected.max()!

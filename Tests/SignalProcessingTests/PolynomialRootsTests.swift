@@ -38,7 +38,10 @@ import Testing
     func unpolishedRoots() throws {
         let pairs = [(0.96, 0.13), (0.93, 0.52), (0.88, 1.1), (0.8, 1.9), (0.75, 2.6)]
         let c = Self.coefficients(real: [0.6], pairs: pairs)
-        let known = [(0.6, 0.0)] + pairs.flatMap { [($0.0 * cos($0.1), $0.0 * sin($0.1)), ($0.0 * cos($0.1), -$0.0 * sin($0.1))] }
+        let known: [(Double, Double)] = [(0.6, 0.0)] + pairs.flatMap { (pair: (Double, Double)) -> [(Double, Double)] in
+            let (r, angle) = pair
+            return [(r * cos(angle), r * sin(angle)), (r * cos(angle), -r * sin(angle))]
+        }
         let cold = try #require(PolynomialRoots.roots(c, polished: false))
         let warm = try #require(PolynomialRoots.roots(c, near: cold, polished: false))
         for roots in [cold, warm] {

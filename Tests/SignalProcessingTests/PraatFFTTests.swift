@@ -95,7 +95,7 @@ import TestSupport
         #expect(table(16) == [16] && made == [8, 16, 32, 16])
         #expect(table(128) == [128] && table(128) == [128] && cache.sizes == [32, 16] && made.suffix(2) == [128, 128])
         // Through the shared cache: a second transform of a size (its table kept or made again) gives the same bits.
-        let x = (0..<1024).map { sin(Double($0) * 0.37) + 0.1 * Double($0 % 7) }
+        let x = (0..<1024).map { (k: Int) -> Double in sin(Double(k) * 0.37) + 0.1 * Double(k % 7) }
         var first = x, second = x
         try #require(PraatFFT(size: 1024)).forward(&first)
         try #require(PraatFFT(size: 1024)).forward(&second)

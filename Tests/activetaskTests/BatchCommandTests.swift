@@ -130,10 +130,11 @@ import TestSupport
         #expect(run.status == 0, "\(run.stderr)")
         let store = try ResultStore(path: db)
         let recorded = Set(try store.read { db in try String.fetchAll(db, sql: "SELECT path FROM recordings") })
-        let files = (FileManager.default.enumerator(atPath: SharedData.root.path)?.allObjects as? [String] ?? [])
-            .map { SharedData.root.appendingPathComponent($0).path }
-            .filter { (try? FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType) == .typeRegular }
-            .filter { !($0 as NSString).lastPathComponent.hasPrefix(".") }
+        let relative: [String] = FileManager.default.enumerator(atPath: SharedData.root.path)?.allObjects as? [String] ?? []
+        let files: [String] = relative.map { SharedData.root.appendingPathComponent($0).path }.filter { (path: String) -> Bool in
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            return type == .typeRegular && !(path as NSString).lastPathComponent.hasPrefix(".")
+        }
         #expect(!files.isEmpty)
         for file in files { #expect(recorded.contains(file), "\(file) has no recording row") }
         let rows = try store.resultRows()

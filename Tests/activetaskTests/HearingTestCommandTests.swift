@@ -225,7 +225,7 @@ import SignalProcessing
         // through `audiometry verify`: its frequency, its level as the tables give it, the right
         // channel, ResearchKit's ramp (rise time 0.2·19/40 s = 95 ms) and no distortion.
         let played = try Data(contentsOf: URL(fileURLWithPath: setup.played)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        let first = try #require((0..<played.count / 2).first { played[2 * $0] != 0 || played[2 * $0 + 1] != 0 })
+        let first = try #require((0..<played.count / 2).first { (i: Int) -> Bool in played[2 * i] != 0 || played[2 * i + 1] != 0 })
         // Its end: the first frame of 10 ms of silence.
         let silent = { (frame: Int) in (frame..<min(played.count / 2, frame + 480)).allSatisfy { played[2 * $0] == 0 && played[2 * $0 + 1] == 0 } }
         let end = try #require((first..<played.count / 2).first(where: silent))

@@ -172,8 +172,8 @@ import TestSupport
         let series = try Self.items(in: out)
         #expect(series.count == count)
         // Scan order: index 0 = y, 1 = z, 2 = x.
-        let y: [Double] = (0..<count).map { k in -(Double(-k) * 1e-6) / Self.g }
-        let z: [Double] = (0..<count).map { k in -(Double(k * 1000) * 1e-6) / Self.g }
+        let y: [Double] = (0..<count).map { (k: Int) -> Double in -(Double(-k) * 1e-6) / Self.g }
+        let z: [Double] = (0..<count).map { (k: Int) -> Double in -(Double(k * 1000) * 1e-6) / Self.g }
         let x = [Double](repeating: -(9_806_650 * 1e-6) / Self.g, count: count)
         #expect(series["y"]! == y)
         #expect(series["z"]! == z)
@@ -322,7 +322,7 @@ import TestSupport
         let slave = "/dev/pts/\(number)"
         try FileManager.default.removeItem(atPath: tree.fifo)
         try FileManager.default.createSymbolicLink(atPath: tree.fifo, withDestinationPath: slave)
-        let scans = (0..<50).flatMap { k in (0..<3).flatMap { Self.littleEndian(Int16(k * 3 + $0)) } }
+        let scans: [UInt8] = (0..<50).flatMap { (k: Int) -> [UInt8] in (0..<3).flatMap { (axis: Int) -> [UInt8] in Self.littleEndian(Int16(k * 3 + axis)) } }
         let writer = Thread {
             usleep(500_000)
             _ = scans.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
@@ -335,7 +335,7 @@ import TestSupport
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("iio:device0 went away"), "\(run.stderr)")
         let series = try Self.items(in: out)
-        let expected: [Double] = (0..<50).map { k in -(Double(3 * k) * 0.01) / Self.g }
+        let expected: [Double] = (0..<50).map { (k: Int) -> Double in -(Double(3 * k) * 0.01) / Self.g }
         #expect(series["x"]! == expected)
     }
 }
