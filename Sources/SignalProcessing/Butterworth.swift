@@ -24,7 +24,7 @@ public enum Butterworth {
 
     static func qualities(_ order: Int) -> [Double] {
         let pairs = max(1, order / 2)
-        return (1...pairs).map { j in 1 / (2 * cos(Double(2 * j - 1) * .pi / Double(4 * pairs))) }
+        return (1...pairs).map { (j: Int) -> Double in 1 / (2 * cos(Double(2 * j - 1) * Double.pi / Double(4 * pairs))) }
     }
 
     /// One pre-warped bilinear section (RBJ "Audio EQ Cookbook" forms for LPF/HPF).

@@ -143,8 +143,8 @@ extension StepAnalysis {
     /// `regularity` its ``regularityAndHarmonicRatios``; sway, tremor and windows are the caller's.
     func features(cadence c: Cadence, regularity: GaitRegularity) -> GaitFeatures {
         let runs = self.runs
-        let stepTimes = runs.flatMap { run in zip(run.dropFirst(), run).map { $0 - $1 } }
-        let strideTimes = runs.flatMap { run in run.count >= 3 ? (2..<run.count).map { run[$0] - run[$0 - 2] } : [] }
+        let stepTimes: [Double] = runs.flatMap { (run: [Double]) -> [Double] in zip(run.dropFirst(), run).map { $0 - $1 } }
+        let strideTimes: [Double] = runs.flatMap { (run: [Double]) -> [Double] in run.count >= 3 ? (2..<run.count).map { run[$0] - run[$0 - 2] } : [] }
         let origin = sampleTimes.first ?? 0
         return GaitFeatures(
             stepCount: steps.count, cadenceStepsPerMinute: c.value, cadenceSource: c.source,

@@ -286,7 +286,7 @@ enum MotionPreprocessing {
             return vector
         }
         let e1 = dominant(c)
-        let lambda1 = (0..<3).reduce(0.0) { sum, r in sum + e1[r] * (0..<3).reduce(0) { $0 + c[r][$1] * e1[$1] } }
+        let lambda1 = (0..<3).reduce(0.0) { (sum: Double, r: Int) -> Double in sum + e1[r] * (0..<3).reduce(0.0) { (row: Double, s: Int) -> Double in row + c[r][s] * e1[s] } }
         var deflated = c
         for r in 0..<3 { for s in 0..<3 { deflated[r][s] -= lambda1 * e1[r] * e1[s] } }
         var e2 = dominant(deflated)

@@ -31,10 +31,14 @@ public struct OxfordReport: Sendable {
 
     /// All walks, then the usable ones by phone position (the walk name's fourth part) and by phone (its first).
     public var groups: [(name: String, walks: [GaitEvaluation.Walk])] {
+        typealias Group = (name: String, walks: [GaitEvaluation.Walk])
         let usable = walks.filter(\.groundTruthUsable)
-        return [("all", walks)]
-            + Dictionary(grouping: usable, by: { Self.part($0.name, 3).lowercased() }).sorted { $0.key < $1.key }.map { ("position \($0.key)", $0.value) }
-            + Dictionary(grouping: usable, by: { Self.part($0.name, 0) }).sorted { $0.key < $1.key }.map { ("phone \($0.key)", $0.value) }
+        func grouped(_ label: String, by part: Int, lowercased: Bool) -> [Group] {
+            Dictionary(grouping: usable) { (walk: GaitEvaluation.Walk) -> String in
+                lowercased ? Self.part(walk.name, part).lowercased() : Self.part(walk.name, part)
+            }.sorted { $0.key < $1.key }.map { (name: "\(label) \($0.key)", walks: $0.value) }
+        }
+        return [(name: "all", walks: walks)] + grouped("position", by: 3, lowercased: true) + grouped("phone", by: 0, lowercased: false)
     }
 
     /// Part `index` of a walk name split at `_` (`Pixel_User1_Carpet_InHand_1`), `?` when absent.

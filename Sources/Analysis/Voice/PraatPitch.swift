@@ -236,7 +236,7 @@ struct PraatPitchAnalysis {
             padded = [Double](repeating: 0, count: size)
             var spectrum = [Double](repeating: 0, count: 2 * (size / 2 + 1)), lagged = padded
             // Hann window w_i = 0.5 − 0.5·cos(2πi/(N + 1)), i = 1…N, and its normalised autocorrelation.
-            window = (1...windowSamples).map { 0.5 - 0.5 * cos(Double($0) * 2 * .pi / Double(windowSamples + 1)) }
+            window = (1...windowSamples).map { (i: Int) -> Double in 0.5 - 0.5 * cos(Double(i) * 2 * Double.pi / Double(windowSamples + 1)) }
             fft = try? FFT(size: size)
             if let fft {
                 Self.autocorrelate(window + padded[windowSamples...], into: &lagged, spectrum: &spectrum, fft: fft)

@@ -251,7 +251,7 @@ public enum VoiceAnalysis {
     static func levels(interleaved: [Double], channels: Int, channel0: [Double], sampleRateHz: Double, options: Options) -> (features: VoiceLevelFeatures, warnings: [String]) {
         var warnings: [String] = []
         let frames = channel0.count
-        let dualMono = channels == 2 && (0..<frames).allSatisfy { interleaved[2 * $0] == interleaved[2 * $0 + 1] }
+        let dualMono = channels == 2 && (0..<frames).allSatisfy { (i: Int) -> Bool in interleaved[2 * i] == interleaved[2 * i + 1] }
         let loudnessChannels = channels == 1 || (dualMono && options.countIdenticalChannelsOnce) ? 1 : channels
 
         // Levels of the whole recording (channel 0).

@@ -38,7 +38,7 @@ public struct VoiceSpectrogram: Sendable, Hashable {
                 power[row] += (spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]) / Double(length * length)
                 count[row] += 1
             }
-            return (0..<rows).map { count[$0] > 0 && power[$0] > 0 ? 10 * log10(power[$0] / Double(count[$0])) : -300 }
+            return (0..<rows).map { (row: Int) -> Double in count[row] > 0 && power[row] > 0 ? 10 * log10(power[row] / Double(count[row])) : -300 }
         }
     }
 }

@@ -19,8 +19,8 @@ struct OpenSmileMelBands: Sendable, Hashable {
     /// Each band's equal-loudness weight E(f_b) (``equalLoudness(_:)``).
     let loudnessWeight: [Double]
     /// cos(πn(b + ½)/26) for n = 1…4 (row n − 1), b = 0…25: the DCT-II of ``cepstrum(_:count:)``.
-    static let cosines: [[Double]] = (1...4).map { n in
-        (0..<count).map { b in cos(Double.pi * Double(n) * (Double(b) + 0.5) / Double(count)) }
+    static let cosines: [[Double]] = (1...4).map { (n: Int) -> [Double] in
+        (0..<count).map { (b: Int) -> Double in cos(Double.pi * Double(n) * (Double(b) + 0.5) / Double(count)) }
     }
 
     init(binHz: Double, bins: Int, sampleRateHz: Double) {

@@ -64,7 +64,7 @@ struct OpenSmileOctaveSpectrum: Sendable {
             // value = a·s_k + b·s_{k+1} + ((a³ − a)·y″_k + (b³ − b)·y″_{k+1})·h²/6
             weights.append(SIMD4(a, b, (a * a * a - a) * h * h / 6, (b * b * b - b) * h * h / 6) * (0.5 + atan(3 * grid) / Double.pi))
         }
-        inverseWidth = (0..<(count - 1)).map { 1 / (knots[$0 + 1] - knots[$0]) }
+        inverseWidth = (0..<(count - 1)).map { (k: Int) -> Double in 1 / (knots[k + 1] - knots[k]) }
         (self.slopeScale, self.carry, self.upper, self.interval, self.weights) = (slopeScale, carry, upper, interval, weights)
     }
 
@@ -97,7 +97,8 @@ struct OpenSmileOctaveSpectrum: Sendable {
         // its chain: the divisions depend on the knots alone), then back substitution.
         second[0] = .zero
         for k in 1..<(n - 1) {
-            let slope = (enhanced[k + 1] - enhanced[k]) * inverseWidth[k] - (enhanced[k] - enhanced[k - 1]) * inverseWidth[k - 1]
+            let rising: SIMD4<Double> = (enhanced[k + 1] - enhanced[k]) * inverseWidth[k], falling: SIMD4<Double> = (enhanced[k] - enhanced[k - 1]) * inverseWidth[k - 1]
+            let slope = rising - falling
             second[k] = slope * slopeScale[k] - carry[k] * second[k - 1]
         }
         right = .zero
