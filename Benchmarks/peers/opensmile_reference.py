@@ -50,21 +50,49 @@ LEVELS = {
 
 
 def probe_config(folder):
+    """eGeMAPSv02.conf's components (its four component files unchanged and its two
+    concatenations, as the package's config/egemaps/v02/eGeMAPSv02.conf has them) with the
+    package's external wave input and one external sink per level read: each of LEVELS, `lld`
+    (the low-level descriptors after smoothing) and `func` (the functionals), all from one run."""
+    egemaps = os.path.join(CONFIG, "egemaps", "v02", "eGeMAPSv02.conf")
+    with open(egemaps) as f:
+        text = f.read()
+    text = text.replace("\\{\\cm[source{?}:include external source]}", "\\{%s}" % os.path.join(CONFIG, "shared", "standard_external_wave_input.conf.inc"))
+    for part in ("../../gemaps/v01b/GeMAPSv01b_core.lld.conf.inc", "eGeMAPSv02_core.lld.conf.inc",
+                 "../../gemaps/v01b/GeMAPSv01b_core.func.conf.inc", "eGeMAPSv02_core.func.conf.inc"):
+        text = text.replace("\\{%s}" % part, "\\{%s}" % os.path.normpath(os.path.join(os.path.dirname(egemaps), part)))
+    sinks = "".join("[componentInstances:cComponentManager]\ninstance[%s].type=cExternalSink\n[%s:cExternalSink]\nreader.dmLevel = %s\nblocksize = 1\n"
+                    % (sink(name), sink(name), name) for name in list(LEVELS) + ["lld", "func"])
+    text = text.replace("\\{\\cm[sink{?}:include external sink]}", sinks)
+    assert "{?}" not in text and "\\{../" not in text, "eGeMAPSv02.conf changed: probe_config no longer rewrites it"
     path = os.path.join(folder, "egemapsv02-levels.conf")
     with open(path, "w") as f:
-        f.write("[componentInstances:cComponentManager]\ninstance[dataMemory].type=cDataMemory\nprintLevelStats=0\n")
-        f.write("\\{\\cm[source{?}:include external source]}\n")
-        for part in ("gemaps/v01b/GeMAPSv01b_core.lld.conf.inc", "egemaps/v02/eGeMAPSv02_core.lld.conf.inc",
-                     "gemaps/v01b/GeMAPSv01b_core.func.conf.inc", "egemaps/v02/eGeMAPSv02_core.func.conf.inc"):
-            f.write("\\{%s}\n" % os.path.join(CONFIG, part))
-        f.write("\\{\\cm[sink{?}:include external sink]}\n")
+        f.write(text)
     return path
 
 
-def level(config, name, samples, rate):
-    smile = opensmile.Smile(feature_set=config, feature_level=name)
-    _, _, values = smile._extract(np.atleast_2d(samples.astype(np.float32)), rate)
-    return np.asarray(values, dtype=np.float64)
+def sink(level):
+    return "sink_" + level
+
+
+def run(config, samples, rate):
+    """One run of `config` on `samples` with the options and the 16-bit quantisation of the
+    package's Smile._extract: every sink's frames as float64 rows, and its element names."""
+    smile = OpenSMILE()
+    options = {"sampleRate": rate, "nBits": 16, "bufferModeRbConf": os.path.join(CONFIG, "shared", "BufferModeRb.conf.inc"),
+               "frameModeFunctionalsConf": os.path.join(CONFIG, "shared", "FrameModeFunctionals.conf.inc")}
+    smile.initialize(config, options, loglevel=1)
+    rows, names = {}, {}
+    for name in list(LEVELS) + ["lld", "func"]:
+        component = sink(name)
+        rows[name] = []
+        smile.external_sink_set_callback(component, lambda data, out=rows[name]: out.append(np.array(data, dtype=np.float32)))
+        names[name] = [smile.external_sink_get_element_name(component, i) for i in range(smile.external_sink_get_num_elements(component))]
+    smile.external_audio_source_write_data("extsource", bytes((samples.astype(np.float32) * 32768).astype(np.int16)))
+    smile.external_audio_source_set_eoi("extsource")
+    smile.run()
+    smile.free()
+    return {name: np.asarray(np.vstack(frames) if frames else np.empty((0, len(names[name]))), dtype=np.float64) for name, frames in rows.items()}, names
 
 
 def analyse(path, index, folder, config):
@@ -76,23 +104,16 @@ def analyse(path, index, folder, config):
     quantised = np.clip(np.trunc(x[:, 0] * 32768), -32768, 32767) / 32768
     raw = os.path.join(folder, "%d.f64" % index)
     np.ascontiguousarray(quantised, dtype="<f8").tofile(raw)
-    lld = {}
-    for name, columns in LEVELS.items():
-        values = level(config, name, quantised, rate)
-        for k, column in enumerate(columns):
-            lld[column] = values[:, k].tolist()
-    smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.Functionals)
-    functionals = smile.process_signal(quantised.astype(np.float32), rate).iloc[0].to_dict()
-    smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.LowLevelDescriptors)
-    descriptors = smile.process_signal(quantised.astype(np.float32), rate)
+    levels, names = run(config, quantised, rate)
+    lld = {column: levels[name][:, k].tolist() for name, columns in LEVELS.items() for k, column in enumerate(columns)}
     # The file's own samples (float WAVs unquantised) and openSMILE's functionals of the file.
     unquantised = os.path.join(folder, "%d.file.f64" % index)
     np.ascontiguousarray(x[:, 0], dtype="<f8").tofile(unquantised)
-    smile = opensmile.Smile(feature_set=opensmile.FeatureSet.eGeMAPSv02, feature_level=opensmile.FeatureLevel.Functionals)
-    of_file = smile.process_signal(x[:, 0].astype(np.float32), rate).iloc[0].to_dict()
-    return {"file": path, "samples": raw, "rateHz": rate, "lld": lld, "functionals": {k: float(v) for k, v in functionals.items()},
-            "fileSamples": unquantised, "fileFunctionals": {k: float(v) for k, v in of_file.items()},
-            "descriptors": {k: descriptors[k].astype(np.float64).tolist() for k in descriptors.columns}, "descriptorNames": list(descriptors.columns)}
+    of_file, _ = run(config, x[:, 0], rate)
+    functionals = lambda values: {k: float(v) for k, v in zip(names["func"], values["func"][-1])}
+    return {"file": path, "samples": raw, "rateHz": rate, "lld": lld, "functionals": functionals(levels),
+            "fileSamples": unquantised, "fileFunctionals": functionals(of_file),
+            "descriptors": {k: levels["lld"][:, i].tolist() for i, k in enumerate(names["lld"])}, "descriptorNames": names["lld"]}
 
 
 PEAKS_CONFIG = """[componentInstances:cComponentManager]
