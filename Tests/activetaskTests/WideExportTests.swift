@@ -126,17 +126,18 @@ import TestSupport
                         problems.append(f"{analyzer}.{column}: booleans in JSONL, {dtype} in pandas")
                     if typed == {"str"} and dtype.startswith(("int", "float", "bool")):
                         problems.append(f"{analyzer}.{column}: text in JSONL, {dtype} in pandas")
+                    cells, viewCells = frame[column].tolist(), view[column].tolist()
                     for index, value in enumerate(values):
-                        cell = frame[column].iloc[index]
+                        cell = cells[index]
                         if value is None:
                             if not pd.isna(cell): problems.append(f"{analyzer}.{column}[{index}]: null in JSONL, {cell!r} in CSV")
                         elif isinstance(value, (int, float)) and not isinstance(value, bool):
                             if pd.isna(cell) or float(cell) != float(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs {cell!r}")
-                            viewCell = view[column].iloc[index]
+                            viewCell = viewCells[index]
                             if pd.isna(viewCell) or float(viewCell) != float(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs view {viewCell!r}")
                         elif isinstance(value, bool):
                             if bool(cell) != value: problems.append(f"{analyzer}.{column}[{index}]: {value} vs {cell!r}")
-                            if int(view[column].iloc[index]) != int(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs view (0/1)")
+                            if int(viewCells[index]) != int(value): problems.append(f"{analyzer}.{column}[{index}]: {value} vs view (0/1)")
             # R's read.csv: each column's class agrees with its JSON values' type.
             import subprocess
             if True:
