@@ -13,7 +13,7 @@ line: {"file", "samples", "rateHz", "lld": {name: [value per 10-ms frame]}, "fun
 low-level-descriptor output, after smoothing; fileSamples N.file.f64, the file's own channel 0
 unquantised, as a float WAV holds it, and fileFunctionals openSMILE's functionals of those). The frame values are the configuration's own data-memory levels before
 smoothing, read through a configuration that includes eGeMAPSv02's component files unchanged and
-sinks the level asked for.
+has one sink per level, so one run of openSMILE gives all of a file's values.
 
 --contours N: N seeded random contours (noise, rounded noise, random walks, smoothed positive
 noise, smoothed walks with noise; 5–1500 values) fed through a cExternalSource at a 10-ms period
@@ -22,6 +22,7 @@ each: {"contour", "functionals": {numPeaks, meanRisingSlope, …}, "peaks": [[in
 (the positions from the component's own debug output).
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -110,7 +111,8 @@ def analyse(path, index, folder, config):
     unquantised = os.path.join(folder, "%d.file.f64" % index)
     np.ascontiguousarray(x[:, 0], dtype="<f8").tofile(unquantised)
     of_file, _ = run(config, x[:, 0], rate)
-    functionals = lambda values: {k: float(v) for k, v in zip(names["func"], values["func"][-1])}
+    # No functionals frame (a segment too short): NaN, as the package's Smile fills it.
+    functionals = lambda values: {k: float(v) for k, v in zip(names["func"], values["func"][-1] if len(values["func"]) else [math.nan] * len(names["func"]))}
     return {"file": path, "samples": raw, "rateHz": rate, "lld": lld, "functionals": functionals(levels),
             "fileSamples": unquantised, "fileFunctionals": functionals(of_file),
             "descriptors": {k: levels["lld"][:, i].tolist() for i, k in enumerate(names["lld"])}, "descriptorNames": names["lld"]}
