@@ -28,6 +28,11 @@ import TestSupport
             try configuration.write(toFile: folder + "/asoundrc", atomically: true, encoding: .utf8)
         }
 
+        /// Removes the folder and everything the test wrote into it.
+        func remove() {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+
         /// Appends PCM definitions to the asoundrc.
         func add(_ definitions: String) throws {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/asoundrc"))
@@ -54,6 +59,7 @@ import TestSupport
     func captureEqualsInput() throws {
         let input = Self.signal(count: 2 * 24_000)  // 1.5 s of stereo
         let devices = try Devices(input: Self.bytes(input))
+        defer { devices.remove() }
         let out = devices.folder + "/rec"
         let run = try Run(["record", "audio", "--source", "alsa:cap", "--out", out, "--sample-rate", "16000", "--channels", "2", "--duration", "1.5"],
                           environment: devices.environment)
@@ -75,6 +81,7 @@ import TestSupport
     func captureFloatToTheEnd() throws {
         let floats: [Float] = (0..<8_000).map { Float(sin(Double($0) * 0.05)) * 0.5 }
         let devices = try Devices(input: floats.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init) })
+        defer { devices.remove() }
         let out = devices.folder + "/rec"
         let run = try Run(["record", "audio", "--source", "alsa:cap", "--out", out, "--sample-rate", "8000", "--encoding", "float32", "--duration", "1"],
                           environment: devices.environment)
@@ -92,6 +99,7 @@ import TestSupport
     @Test("a device that does not exist: exit 3 naming alsa:DEVICE and libasound's reason; no recorder folder left")
     func missingDevice() throws {
         let devices = try Devices(input: [])
+        defer { devices.remove() }
         let out = devices.folder + "/rec"
         let run = try Run(["record", "audio", "--source", "alsa:nosuchdevice", "--out", out], environment: devices.environment)
         #expect(run.status == 3)
@@ -102,6 +110,7 @@ import TestSupport
     @Test("record --list-devices lists the configuration's capture PCMs")
     func listDevices() throws {
         let devices = try Devices(input: [])
+        defer { devices.remove() }
         let run = try Run(["record", "audio", "--list-devices"], environment: devices.environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").contains { $0.hasPrefix("null") }, "\(run.stdout)")
@@ -110,6 +119,7 @@ import TestSupport
     @Test("tone --play alsa:play: the played samples are the tone --out writes; audiometry verify passes them (1 kHz, −20 dBFS)")
     func playTone() throws {
         let devices = try Devices(input: [])
+        defer { devices.remove() }
         let wav = devices.folder + "/tone.wav"
         let run = try Run(["tone", "--frequency", "1000", "--level-dbfs", "-20", "--duration", "1", "--out", wav, "--play", "alsa:play"],
                           environment: devices.environment)
@@ -144,6 +154,7 @@ import TestSupport
           .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
     func stalledReaderOverruns() throws {
         guard let devices = try Self.pacedDevices() else { return }
+        defer { devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: devices.folder) }
         let out = devices.folder + "/rec"
         let process = Process()
@@ -201,6 +212,7 @@ import TestSupport
           .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
     func busyAndVanishingDevices() throws {
         guard let devices = try Self.pacedDevices() else { return }
+        defer { devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: devices.folder) }
         let busy = try Run(["record", "audio", "--source", "alsa:busy", "--sample-rate", "16000", "--duration", "1", "--out", devices.folder + "/busy"],
                            environment: devices.environment)

@@ -157,6 +157,7 @@ import SignalProcessing
     @Test("a virtual listener takes the test in a terminal: the thresholds equal the procedure's for the same listener and seed (ResearchKit and ASHA), every tone within 0.5 dB of its level, a result score audiometry reads", arguments: [AudiometrySimulation.Procedure.researchkit, .asha])
     func listenerTakesTheTest(procedure: AudiometrySimulation.Procedure) throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         let listener = Listener(truth: [1: [1000: 15, 4000: 32], 0: [1000: 8, 4000: 47]], seed: 11)
         let frequencies = [1000.0, 4000]
@@ -193,6 +194,7 @@ import SignalProcessing
     @Test("SIGKILL in the middle of the test leaves a result that score audiometry reads, marked incomplete, with every finished trial")
     func killedTestLeavesAPartialResult() throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         let out = setup.folder + "/test"
         let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--seed", "3"] + Self.fast,
@@ -286,6 +288,7 @@ import SignalProcessing
     @Test("bad starts: stdin not a terminal, an unknown headphone, a calibration table with a gap or an absurd value, a device that does not exist — each exit 2 or 3 saying which, before any tone")
     func badStarts() throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         let out = setup.folder + "/test"
         let notTTY = try Run(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears"], environment: setup.environment, input: Data())
@@ -315,6 +318,7 @@ import SignalProcessing
     @Test("the room check: noise over ISO 8253-1's limit in one band (250 Hz) blocks the start and names that band alone with its level")
     func loudRoomBlocksTheStart() throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         try setup.room(seconds: 4, loud: 0..<4)
         let out = setup.folder + "/test"
@@ -331,6 +335,7 @@ import SignalProcessing
     @Test("a microphone that delivers nothing (its infile a FIFO a writer holds open and never writes): the room check ends at its deadline with exit 3 naming the device")
     func silentMicrophone() throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         let fifo = setup.folder + "/silent.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
@@ -348,6 +353,7 @@ import SignalProcessing
     @Test("a microphone that stops delivering during the test (a FIFO fed 3 s in real time, then held open): the monitor's stale bound ends the test with exit 3 naming it, the trials before kept")
     func microphoneThatStops() throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         let fifo = setup.folder + "/mic.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
@@ -377,6 +383,7 @@ import SignalProcessing
     @Test("a microphone that delivers exact zeros (muted, unplugged): the room check refuses it with exit 3 naming it, instead of reading the room as -∞ dB")
     func mutedMicrophone() throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         try Data(count: 4 * 48_000 * 4).write(to: URL(fileURLWithPath: setup.folder + "/room.raw"))
         let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", setup.folder + "/test", "--device", "alsa:ears",
@@ -390,6 +397,7 @@ import SignalProcessing
     @Test("the room check during the test: a quiet start passes; noise in the 250-Hz band pauses the test before the next trial, naming the band, and a quiet second resumes it")
     func noiseDuringTheTestPausesIt() throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         try setup.room(seconds: 60, loud: 3.0..<4.5)
         let out = setup.folder + "/test"
@@ -421,6 +429,7 @@ import SignalProcessing
           .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
     func microphoneVanishes() throws {
         guard let devices = try AlsaCommandTests.pacedDevices() else { return }
+        defer { devices.remove() }
         let setup = try Setup(devices)
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         try devices.add("pcm.fadingmic { type atkpaced vanish_ms 3000 }")
@@ -439,6 +448,7 @@ import SignalProcessing
     func tapsBeforeEveryTone() throws {
         for (procedure, trials) in [("researchkit", 20), ("asha", 100)] {
             let setup = try Setup()
+            defer { setup.devices.remove() }
             defer { try? FileManager.default.removeItem(atPath: setup.folder) }
             let out = setup.folder + "/test"
             let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--procedure", procedure,
@@ -471,6 +481,7 @@ import SignalProcessing
     @Test("a listener who hears nothing: the procedure climbs to the tables' maximum and no tone is played above it (ResearchKit and ASHA)", arguments: ["researchkit", "asha"])
     func deafListenerNeverGetsAClippedTone(procedure: String) throws {
         let setup = try Setup()
+        defer { setup.devices.remove() }
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         let out = setup.folder + "/test"
         let (process, master) = try Self.spawn(["hearing-test", "--headphone", "AIRPODSV1", "--out", out, "--device", "alsa:ears", "--procedure", procedure,
@@ -511,6 +522,7 @@ import SignalProcessing
           .enabled(if: Peer.alsaPlugin.runs, Peer.alsaPlugin.skipMessage))
     func headphonesVanish() throws {
         guard let devices = try AlsaCommandTests.pacedDevices() else { return }
+        defer { devices.remove() }
         let setup = try Setup(devices)
         defer { try? FileManager.default.removeItem(atPath: setup.folder) }
         try devices.add("pcm.fadingears { type atkpaced vanish_ms 300 }")
