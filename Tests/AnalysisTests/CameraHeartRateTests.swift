@@ -24,10 +24,11 @@ import InputGuards
 
     static func number(_ text: Substring) -> Double { text == "NA" || text == "NaN" ? .nan : Double(text)! }
 
-    /// Runs heartrate.R once for every method asked for: the peer's output of each, in their order;
-    /// `frames` nil runs it on mhealthtools' heartrate_data and returns those frames too.
-    static func peer(_ frames: Frames?, methods: [CameraHeartRate.Method] = CameraHeartRate.Method.allCases, windowSeconds: Double = 10,
-                     overlap: Double = 0.5) throws -> (outputs: [PeerOutput], frames: Frames) {
+    /// Runs heartrate.R once for every method: the peer's output by each; `frames` nil runs it on
+    /// mhealthtools' heartrate_data and returns those frames too.
+    static func peer(_ frames: Frames?, windowSeconds: Double = 10, overlap: Double = 0.5)
+        throws -> (outputs: [(method: CameraHeartRate.Method, output: PeerOutput)], frames: Frames) {
+        let methods = CameraHeartRate.Method.allCases
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         var input = "-"
@@ -41,7 +42,7 @@ import InputGuards
         let library = try MhealthtoolsKinematicsTests.installed.get()
         try MhealthtoolsKinematicsTests.run("/usr/bin/Rscript", [peers.appendingPathComponent("heartrate.R").path, library, input,
                                                                 methods.map(\.rawValue).joined(separator: ","), String(windowSeconds), String(overlap), folder.path("out")])
-        let outputs = try methods.map { method in
+        let outputs = try methods.map { method -> (method: CameraHeartRate.Method, output: PeerOutput) in
             var output = PeerOutput()
             for line in try String(contentsOfFile: folder.path("out.\(method.rawValue).csv"), encoding: .utf8).split(separator: "\n").dropFirst() {
                 // The error text may hold commas: the row's last field.
@@ -53,7 +54,7 @@ import InputGuards
                     output.channels[String(cells[0])]!.confidence.append(number(cells[3]))
                 }
             }
-            return output
+            return (method, output)
         }
         var used = frames ?? Frames()
         if frames == nil {
@@ -155,7 +156,7 @@ import InputGuards
     func mhealthtoolsRecording() throws {
         let (outputs, frames) = try Self.peer(nil)
         #expect(frames.t.count == 3601)
-        for (method, expected) in zip(CameraHeartRate.Method.allCases, outputs) {
+        for (method, expected) in outputs {
             let worst = Self.compare(Self.ours(frames, method: method), expected)
             print("camera heart rate, heartrate_data, \(method): largest relative difference \(worst)")
         }
@@ -167,7 +168,7 @@ import InputGuards
         var frames = Self.pulse(seconds: seconds, frameRate: frameRate, bpm: bpm)
         if bpm == 72 { frames.red[500] = .nan; frames.blue[900] = .nan }
         let (outputs, _) = try Self.peer(frames, windowSeconds: windowSeconds, overlap: overlap)
-        for (method, expected) in zip(CameraHeartRate.Method.allCases, outputs) {
+        for (method, expected) in outputs {
             let ours = Self.ours(frames, method: method, windowSeconds: windowSeconds, overlap: overlap)
             let worst = Self.compare(ours, expected)
             print("camera heart rate, \(bpm) bpm at \(frameRate) frames/s, \(method): \(ours.red?.hr.count ?? 0) windows, red \(ours.red?.hr ?? []), largest relative difference \(worst)")
@@ -190,7 +191,7 @@ import InputGuards
         for column in [\Frames.t, \.red, \.green, \.blue] { shortest[keyPath: column] = Array(shortest[keyPath: column].prefix(244)) }
         for (frames, window) in [(constant, 10.0), (fast, 1), (shortest, 10)] {
             let (outputs, _) = try Self.peer(frames, windowSeconds: window)
-            for (method, expected) in zip(CameraHeartRate.Method.allCases, outputs) {
+            for (method, expected) in outputs {
                 Self.compare(Self.ours(frames, method: method, windowSeconds: window), expected)
             }
         }
