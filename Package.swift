@@ -50,11 +50,6 @@ let package = Package(
     targets: [
         // MARK: - C libraries (each wrapped once, behind typed Swift errors)
         .systemLibrary(
-            name: "CSndFile",
-            pkgConfig: "sndfile",
-            providers: [.apt(["libsndfile1-dev"])]
-        ),
-        .systemLibrary(
             name: "CFFTW",
             pkgConfig: "fftw3",
             providers: [.apt(["libfftw3-dev"])]
@@ -69,11 +64,6 @@ let package = Package(
             pkgConfig: "nettle",
             providers: [.apt(["nettle-dev"])]
         ),
-        .systemLibrary(
-            name: "CAlsa",
-            pkgConfig: "alsa",
-            providers: [.apt(["libasound2-dev"])]
-        ),
 
         // FFmpeg's headers (Debian: libavformat-dev libavcodec-dev libswresample-dev libavutil-dev),
         // its libraries loaded with dlopen when a file needs them, not linked.
@@ -81,6 +71,12 @@ let package = Package(
         // libdbus-1's headers (Debian: libdbus-1-dev; pkg-config dbus-1 names these folders), the
         // library loaded with dlopen by a ble: source, not linked: BlueZ is reached over the system D-Bus.
         .target(name: "CDBus", cSettings: [.unsafeFlags(dbusIncludes)], linkerSettings: [.linkedLibrary("dl")]),
+        // libsndfile's headers (Debian: libsndfile1-dev), the library loaded with dlopen when an audio
+        // file is opened, not linked.
+        .target(name: "CSndFile", linkerSettings: [.linkedLibrary("dl")]),
+        // libasound's headers (Debian: libasound2-dev), the library loaded with dlopen when an alsa:
+        // device is opened, not linked.
+        .target(name: "CAlsa", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: - Implementation
         // Process-wide C: temporary outputs removed when a signal ends the process (an async-signal-safe

@@ -29,8 +29,9 @@ STATIC_FOUNDATION = ["Foundation", "FoundationInternationalization", "Foundation
 
 # C and C++ libraries linked from their archives too (Debian's -dev packages ship them): the
 # loader resolved about 6,000 of their symbols at start-up and on first calls, searching every
-# loaded object for each (`score spl` on 1 s of sound: 8.9 → 7.4 ms of CPU). The others
-# (libsndfile and its codecs, ALSA) have no archive on Debian.
+# loaded object for each (`score spl` on 1 s of sound: 8.9 → 7.4 ms of CPU). libsndfile (with
+# its codecs) and ALSA, which have no archive on Debian, are loaded with dlopen on first use
+# (Sources/CSndFile, Sources/CAlsa).
 # libstdc++'s archive is where the toolchain's clang (swiftc's linker driver) finds it; gcc need
 # not be installed.
 STATIC_ARCHIVES = {"stdc++": subprocess.run(["clang", "-print-file-name=libstdc++.a"], capture_output=True, text=True).stdout.strip(),

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 make_venv=true
 [ "${2:-}" = "--no-venv" ] && make_venv=false
-packages=(pkg-config libstdc++-12-dev zlib1g-dev nettle-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev libdbus-1-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
+packages=(pkg-config binutils libstdc++-12-dev zlib1g-dev nettle-dev libsqlite3-dev libsndfile1-dev libfftw3-dev libasound2-dev libdbus-1-dev ffmpeg libavformat-dev libavcodec-dev libswresample-dev libavutil-dev)
 if [ "${1:-}" = "--with-browser" ]; then packages+=(chromium gcc libebur128-dev espeak-ng sox python3-venv r-base-core r-cran-dplyr r-cran-tidyr r-cran-purrr r-cran-tibble r-cran-rlang r-cran-magrittr r-cran-e1071 r-cran-pracma dbus-daemon python3-dbus python3-gi tmux); fi
 command -v python3 >/dev/null || packages+=(python3) # Benchmarks/gate.py, scripts/link-static.py
 missing=()

@@ -36,6 +36,8 @@ public final class AlsaPCM {
     /// the frames transferred, measured at each recovery (an estimate: ALSA does not count the
     /// frames an xrun drops).
     public private(set) var lostSeconds = 0.0
+    /// libasound's functions (loaded by the first device opened or listed).
+    private let api: atk_alsa
     private var pcm: OpaquePointer?
     private var bytes: [UInt8] = []
     private var framesTransferred = 0
@@ -56,46 +58,48 @@ public final class AlsaPCM {
         guard (1...384_000).contains(sampleRateHz), (1...64).contains(channels) else {
             throw AudioError(file: name, reason: .unsupported("\(sampleRateHz) Hz, \(channels) channel(s): rates 1–384000 Hz and 1–64 channels"))
         }
+        let api = try LoadedLibraries.alsa(name)
+        self.api = api
         var handle: OpaquePointer?
-        var status = snd_pcm_open(&handle, device, direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK, 0)
-        guard status >= 0, let handle else { throw AudioError(file: name, reason: .open(Self.message(status))) }
+        var status = api.snd_pcm_open!(&handle, device, direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK, 0)
+        guard status >= 0, let handle else { throw AudioError(file: name, reason: .open(Self.message(api, status))) }
         pcm = handle
         var hw: OpaquePointer?
-        guard snd_pcm_hw_params_malloc(&hw) >= 0, let hw else { throw AudioError(file: name, reason: .open("out of memory")) }
-        defer { snd_pcm_hw_params_free(hw) }
+        guard api.snd_pcm_hw_params_malloc!(&hw) >= 0, let hw else { throw AudioError(file: name, reason: .open("out of memory")) }
+        defer { api.snd_pcm_hw_params_free!(hw) }
         func check(_ status: Int32, _ what: String) throws(AudioError) {
-            guard status >= 0 else { throw AudioError(file: name, reason: .open("\(what): \(Self.message(status))")) }
+            guard status >= 0 else { throw AudioError(file: name, reason: .open("\(what): \(Self.message(api, status))")) }
         }
-        try check(snd_pcm_hw_params_any(handle, hw), "no configuration")
-        try check(snd_pcm_hw_params_set_access(handle, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
+        try check(api.snd_pcm_hw_params_any!(handle, hw), "no configuration")
+        try check(api.snd_pcm_hw_params_set_access!(handle, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "interleaved access")
         let formats = [format] + SampleFormat.allCases.reversed().filter { $0 != format }
-        guard let chosen = formats.first(where: { snd_pcm_hw_params_test_format(handle, hw, Self.alsa($0)) == 0 }) else {
+        guard let chosen = formats.first(where: { api.snd_pcm_hw_params_test_format!(handle, hw, Self.alsa($0)) == 0 }) else {
             throw AudioError(file: name, reason: .unsupported("the device takes none of \(formats.map(\.rawValue).joined(separator: ", "))"))
         }
-        try check(snd_pcm_hw_params_set_format(handle, hw, Self.alsa(chosen)), "format \(chosen.rawValue)")
+        try check(api.snd_pcm_hw_params_set_format!(handle, hw, Self.alsa(chosen)), "format \(chosen.rawValue)")
         var channelCount = UInt32(channels)
-        try check(snd_pcm_hw_params_set_channels_near(handle, hw, &channelCount), "\(channels) channel(s)")
+        try check(api.snd_pcm_hw_params_set_channels_near!(handle, hw, &channelCount), "\(channels) channel(s)")
         var rate = UInt32(sampleRateHz)
         var direction: Int32 = 0
-        try check(snd_pcm_hw_params_set_rate_near(handle, hw, &rate, &direction), "\(sampleRateHz) Hz")
+        try check(api.snd_pcm_hw_params_set_rate_near!(handle, hw, &rate, &direction), "\(sampleRateHz) Hz")
         var periodMicroseconds: UInt32 = 25_000, bufferMicroseconds: UInt32 = 200_000
         direction = 0
-        try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw, &bufferMicroseconds, &direction), "a buffer of 200 ms")
+        try check(api.snd_pcm_hw_params_set_buffer_time_near!(handle, hw, &bufferMicroseconds, &direction), "a buffer of 200 ms")
         direction = 0
-        try check(snd_pcm_hw_params_set_period_time_near(handle, hw, &periodMicroseconds, &direction), "periods of 25 ms")
-        try check(snd_pcm_hw_params(handle, hw), "the hardware parameters")
+        try check(api.snd_pcm_hw_params_set_period_time_near!(handle, hw, &periodMicroseconds, &direction), "periods of 25 ms")
+        try check(api.snd_pcm_hw_params!(handle, hw), "the hardware parameters")
         var period = snd_pcm_uframes_t(0), buffer = snd_pcm_uframes_t(0)
         direction = 0
-        try check(snd_pcm_hw_params_get_period_size(hw, &period, &direction), "the period size")
-        try check(snd_pcm_hw_params_get_buffer_size(hw, &buffer), "the buffer size")
+        try check(api.snd_pcm_hw_params_get_period_size!(hw, &period, &direction), "the period size")
+        try check(api.snd_pcm_hw_params_get_buffer_size!(hw, &buffer), "the buffer size")
         negotiated = Negotiated(format: chosen, sampleRateHz: Int(rate), channels: Int(channelCount),
                                 periodFrames: Int(clamping: period), bufferFrames: Int(clamping: buffer))
-        status = snd_pcm_prepare(handle)
+        status = api.snd_pcm_prepare!(handle)
         try check(status, "prepare")
     }
 
     deinit {
-        if let pcm { snd_pcm_close(pcm) }
+        if let pcm { _ = api.snd_pcm_close!(pcm) }
     }
 
     /// What differs from what was asked, one phrase per setting ("48000 Hz instead of 44100 Hz");
@@ -120,7 +124,7 @@ public final class AlsaPCM {
         if started == nil { started = SystemClock.monotonic() }
         // A device that fails again at once after every recovery would hold this loop forever.
         for _ in 0..<Self.recoveriesPerTransfer {
-            let got = bytes.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(frames)) }
+            let got = bytes.withUnsafeMutableBytes { api.snd_pcm_readi!(pcm, $0.baseAddress, snd_pcm_uframes_t(frames)) }
             if got >= 0 {
                 framesTransferred += got
                 return bytes.withUnsafeBytes { PCMSamples.samples($0, count: got * negotiated.channels, format: negotiated.format) }
@@ -146,7 +150,7 @@ public final class AlsaPCM {
         var failures = 0
         while offset < data.count {
             let left = (data.count - offset) / frameBytes
-            let put = data.withUnsafeBytes { snd_pcm_writei(pcm, $0.baseAddress! + offset, snd_pcm_uframes_t(left)) }
+            let put = data.withUnsafeBytes { api.snd_pcm_writei!(pcm, $0.baseAddress! + offset, snd_pcm_uframes_t(left)) }
             if put > 0 {
                 offset += put * frameBytes
                 framesTransferred += put
@@ -165,8 +169,8 @@ public final class AlsaPCM {
     ///
     /// The corresponding C function is `snd_pcm_drain`.
     public func drain() throws(AudioError) {
-        let status = snd_pcm_drain(pcm)
-        guard status >= 0 else { throw AudioError(file: "alsa:" + device, reason: .write(Self.message(status))) }
+        let status = api.snd_pcm_drain!(pcm)
+        guard status >= 0 else { throw AudioError(file: "alsa:" + device, reason: .write(Self.message(api, status))) }
     }
 
     /// Ends a burst of playback and readies the device for the next: what is buffered plays to its
@@ -174,12 +178,12 @@ public final class AlsaPCM {
     ///
     /// The corresponding C functions are `snd_pcm_drain` and `snd_pcm_prepare`.
     public func finishBurst() throws(AudioError) {
-        let drained = snd_pcm_drain(pcm)
+        let drained = api.snd_pcm_drain!(pcm)
         guard drained >= 0 || drained == -EPIPE || drained == -EBADFD else {
-            throw AudioError(file: "alsa:" + device, reason: .write(Self.message(drained)))
+            throw AudioError(file: "alsa:" + device, reason: .write(Self.message(api, drained)))
         }
-        let prepared = snd_pcm_prepare(pcm)
-        guard prepared >= 0 else { throw AudioError(file: "alsa:" + device, reason: .device("cannot prepare the device again: \(Self.message(prepared))")) }
+        let prepared = api.snd_pcm_prepare!(pcm)
+        guard prepared >= 0 else { throw AudioError(file: "alsa:" + device, reason: .device("cannot prepare the device again: \(Self.message(api, prepared))")) }
     }
 
     /// An xrun or a suspend recovered (counted, its lost time added), or the error thrown.
@@ -187,10 +191,10 @@ public final class AlsaPCM {
     static let recoveriesPerTransfer = 64
 
     private func recover(_ error: Int32) throws(AudioError) {
-        let recovered = snd_pcm_recover(pcm, error, 1)
+        let recovered = api.snd_pcm_recover!(pcm, error, 1)
         guard recovered >= 0 else {
             throw AudioError(file: "alsa:" + device, reason: .device(
-                "\(direction == .capture ? "capture" : "playback") stopped: \(Self.message(error)) (recovery: \(Self.message(recovered)))"))
+                "\(direction == .capture ? "capture" : "playback") stopped: \(Self.message(api, error)) (recovery: \(Self.message(api, recovered)))"))
         }
         guard error == -EPIPE else { return }
         xruns += 1
@@ -200,15 +204,17 @@ public final class AlsaPCM {
         }
     }
 
-    /// The PCM devices libasound knows for `direction` (its name hints): name and description.
+    /// The PCM devices libasound knows for `direction` (its name hints): name and description;
+    /// throws when libasound cannot be loaded.
     ///
     /// The corresponding C functions are `snd_device_name_hint` and `snd_device_name_get_hint`.
-    public static func devices(_ direction: Direction) -> [(name: String, description: String)] {
+    public static func devices(_ direction: Direction) throws(AudioError) -> [(name: String, description: String)] {
+        let api = try LoadedLibraries.alsa("alsa:")
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
-        defer { snd_device_name_free_hint(hints) }
+        guard api.snd_device_name_hint!(-1, "pcm", &hints) >= 0, let hints else { return [] }
+        defer { _ = api.snd_device_name_free_hint!(hints) }
         func text(_ hint: UnsafeMutableRawPointer, _ id: String) -> String? {
-            guard let value = snd_device_name_get_hint(hint, id) else { return nil }
+            guard let value = api.snd_device_name_get_hint!(hint, id) else { return nil }
             defer { free(value) }
             return String(cString: value)
         }
@@ -233,7 +239,7 @@ public final class AlsaPCM {
         }
     }
 
-    private static func message(_ status: some BinaryInteger) -> String {
-        String(cString: snd_strerror(Int32(clamping: status)))
+    private static func message(_ api: atk_alsa, _ status: some BinaryInteger) -> String {
+        api.snd_strerror!(Int32(clamping: status)).map { String(cString: $0) } ?? "error \(status)"
     }
 }

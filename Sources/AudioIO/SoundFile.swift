@@ -14,6 +14,8 @@ public final class SoundFile: AudioDecoder {
     /// Set when the WAV's data size was never finished and the frames present were read.
     public let unfinishedHeader: UnfinishedHeader?
     private let handle: OpaquePointer
+    /// libsndfile's functions (loaded by the first file opened).
+    private let api: atk_sndfile
     /// The file behind a corrected header; kept alive (and closed) with the handle.
     private let patchedFile: PatchedFile?
     /// Integer encodings (PCM, A-law, µ-law) decode to finite values by construction (an integer
@@ -43,6 +45,7 @@ public final class SoundFile: AudioDecoder {
     ///
     /// The corresponding C functions are `sf_open_fd` and, for a corrected header, `sf_open_virtual`.
     public convenience init(reading path: String) throws(AudioError) {
+        let api = try LoadedLibraries.sndfile(path)
         let descriptor: Int32
         do { descriptor = try RegularFile.openForReading(path) } catch { throw AudioError(file: path, reason: .open(error.description)) }
         let unfinished: UnfinishedHeader?
@@ -55,11 +58,11 @@ public final class SoundFile: AudioDecoder {
             try self.init(path: path, virtual: PatchedFile(.descriptor(descriptor, path: path), patches: unfinished.patches), unfinished: unfinished)
         } else {
             var info = SF_INFO()
-            guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {  // 1: sf_close closes the descriptor
+            guard let handle = api.sf_open_fd!(descriptor, Int32(SFM_READ), &info, 1) else {  // 1: sf_close closes the descriptor
                 FileSystem.close(descriptor)
-                throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
+                throw AudioError(file: path, reason: .open(api.message(nil)))
             }
-            try self.init(path: path, handle: handle, info: info, patchedFile: nil, unfinished: nil)
+            try self.init(path: path, api: api, handle: handle, info: info, patchedFile: nil, unfinished: nil)
         }
     }
 
@@ -73,16 +76,18 @@ public final class SoundFile: AudioDecoder {
     }
 
     private convenience init(path: String, virtual file: PatchedFile, unfinished: UnfinishedHeader?) throws(AudioError) {
+        let api = try LoadedLibraries.sndfile(path)
         var info = SF_INFO()
         var io = Self.virtualIO
-        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(file).toOpaque()) else {
-            throw AudioError(file: path, reason: .open(String(cString: sf_strerror(nil))))
+        guard let handle = api.sf_open_virtual!(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(file).toOpaque()) else {
+            throw AudioError(file: path, reason: .open(api.message(nil)))
         }
-        try self.init(path: path, handle: handle, info: info, patchedFile: file, unfinished: unfinished)
+        try self.init(path: path, api: api, handle: handle, info: info, patchedFile: file, unfinished: unfinished)
     }
 
-    private init(path: String, handle: OpaquePointer, info: SF_INFO, patchedFile: PatchedFile?, unfinished: UnfinishedHeader?) throws(AudioError) {
+    private init(path: String, api: atk_sndfile, handle: OpaquePointer, info: SF_INFO, patchedFile: PatchedFile?, unfinished: UnfinishedHeader?) throws(AudioError) {
         self.path = path
+        self.api = api
         self.handle = handle
         self.patchedFile = patchedFile
         self.unfinishedHeader = unfinished
@@ -95,23 +100,23 @@ public final class SoundFile: AudioDecoder {
         do {
             format = try AudioFormat(
                 sampleRateHz: Double(info.samplerate), channels: Int(info.channels), frames: Int64(info.frames),
-                container: Self.formatName(major, command: SFC_GET_FORMAT_MAJOR_COUNT, SFC_GET_FORMAT_MAJOR),
-                encoding: Self.formatName(minor, command: SFC_GET_FORMAT_SUBTYPE_COUNT, SFC_GET_FORMAT_SUBTYPE)
+                container: Self.formatName(api, major, command: SFC_GET_FORMAT_MAJOR_COUNT, SFC_GET_FORMAT_MAJOR),
+                encoding: Self.formatName(api, minor, command: SFC_GET_FORMAT_SUBTYPE_COUNT, SFC_GET_FORMAT_SUBTYPE)
             ).validated(file: path)
         } catch {
-            sf_close(handle)
+            _ = api.sf_close!(handle)
             throw error
         }
     }
 
     deinit {
-        sf_close(handle)
+        _ = api.sf_close!(handle)
     }
 
     /// The corresponding C function is `sf_readf_float`.
     public func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
         if readsShorts { return try readScaledShorts(into: buffer) }
-        return try read(into: buffer, { sf_readf_float(handle, $0, $1) }, zeroingNonFinite: NonFiniteSamples.zero)
+        return try read(into: buffer, { api.sf_readf_float!(handle, $0, $1) }, zeroingNonFinite: NonFiniteSamples.zero)
     }
 
     /// Reads interleaved Double frames; returns the number of frames read.
@@ -119,7 +124,7 @@ public final class SoundFile: AudioDecoder {
     /// The corresponding C function is `sf_readf_double`.
     public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {
         if readsShorts { return try readScaledShorts(into: buffer) }
-        return try read(into: buffer, { sf_readf_double(handle, $0, $1) }, zeroingNonFinite: NonFiniteSamples.zero)
+        return try read(into: buffer, { api.sf_readf_double!(handle, $0, $1) }, zeroingNonFinite: NonFiniteSamples.zero)
     }
 
     /// One read of as many whole frames as `buffer` holds through `readFrames` (libsndfile's
@@ -138,8 +143,8 @@ public final class SoundFile: AudioDecoder {
     /// libsndfile reports one, else at most `asked` (what libsndfile promises, so that no count
     /// it returns can reach past the buffer).
     private func framesRead(_ count: sf_count_t, asked: Int) throws(AudioError) -> Int {
-        if count < 0 || (count == 0 && sf_error(handle) != 0) {
-            throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
+        if count < 0 || (count == 0 && api.sf_error!(handle) != 0) {
+            throw AudioError(file: path, reason: .decode(api.message(handle)))
         }
         return Int(min(count, sf_count_t(asked)))
     }
@@ -156,7 +161,7 @@ public final class SoundFile: AudioDecoder {
         var done = 0
         while done < frames {
             let wanted = min(frames - done, chunk)
-            let count = shorts.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, sf_count_t(wanted)) }
+            let count = shorts.withUnsafeMutableBufferPointer { api.sf_readf_short!(handle, $0.baseAddress, sf_count_t(wanted)) }
             let got = try framesRead(count, asked: wanted)
             let out = base + done * channels
             shorts.withUnsafeBufferPointer { samples in
@@ -172,19 +177,19 @@ public final class SoundFile: AudioDecoder {
     ///
     /// The corresponding C function is `sf_seek`.
     public func seek(toFrame frame: Int64) throws(AudioError) {
-        if sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 {
-            throw AudioError(file: path, reason: .decode(String(cString: sf_strerror(handle))))
+        if api.sf_seek!(handle, sf_count_t(frame), SEEK_SET) < 0 {
+            throw AudioError(file: path, reason: .decode(api.message(handle)))
         }
     }
 
     /// libsndfile's name of a major or minor format code, e.g. "WAV (Microsoft)" → "WAV".
-    private static func formatName(_ code: Int, command countCommand: Int, _ infoCommand: Int) -> String {
+    private static func formatName(_ api: atk_sndfile, _ code: Int, command countCommand: Int, _ infoCommand: Int) -> String {
         var count: Int32 = 0
-        sf_command(nil, Int32(countCommand), &count, Int32(MemoryLayout<Int32>.size))
+        _ = api.sf_command!(nil, Int32(countCommand), &count, Int32(MemoryLayout<Int32>.size))
         for index in 0..<count {
             var info = SF_FORMAT_INFO()
             info.format = index
-            sf_command(nil, Int32(infoCommand), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+            _ = api.sf_command!(nil, Int32(infoCommand), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
             if Int(info.format) == code, let name = info.name {
                 return String(cString: name)
             }

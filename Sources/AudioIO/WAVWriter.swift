@@ -20,6 +20,8 @@ public final class WAVWriter {
     public let path: String
     public let channels: Int
     private var handle: OpaquePointer?
+    /// libsndfile's functions (loaded by the first file opened).
+    private let api: atk_sndfile
 
     /// Creates (or truncates) `path`.
     ///
@@ -27,28 +29,30 @@ public final class WAVWriter {
     public init(
         path: String, sampleRateHz: Int, channels: Int, encoding: Encoding, updateHeaderOnWrite: Bool = false
     ) throws(AudioError) {
+        let api = try LoadedLibraries.sndfile(path)
         var info = SF_INFO()
         info.samplerate = Int32(clamping: sampleRateHz)
         info.channels = Int32(clamping: channels)
         info.format = Int32(SF_FORMAT_WAV) | encoding.subtype
-        guard channels > 0, sampleRateHz > 0, sf_format_check(&info) != 0 else {
+        guard channels > 0, sampleRateHz > 0, api.sf_format_check!(&info) != 0 else {
             throw AudioError(file: path, reason: .unsupported("cannot write WAV with \(channels) channel(s) at \(sampleRateHz) Hz as \(encoding.rawValue)"))
         }
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioError(file: path, reason: .write(String(cString: sf_strerror(nil))))
+        guard let handle = api.sf_open!(path, Int32(SFM_WRITE), &info) else {
+            throw AudioError(file: path, reason: .write(api.message(nil)))
         }
+        self.api = api
         self.path = path
         self.channels = channels
         self.handle = handle
         // Values outside [-1, 1] clip instead of wrapping around in PCM files.
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        _ = api.sf_command!(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         if updateHeaderOnWrite {
-            sf_command(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
+            _ = api.sf_command!(handle, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
         }
     }
 
     deinit {
-        if let handle { sf_close(handle) }
+        if let handle { _ = api.sf_close!(handle) }
     }
 
     /// Appends interleaved frames in [−1, 1].
@@ -58,8 +62,8 @@ public final class WAVWriter {
         guard let handle else { throw AudioError(file: path, reason: .write("the file is closed")) }
         let frames = samples.count / channels
         guard frames > 0, let base = samples.baseAddress else { return }
-        if sf_writef_float(handle, base, sf_count_t(frames)) != sf_count_t(frames) {
-            throw AudioError(file: path, reason: .write(String(cString: sf_strerror(handle))))
+        if api.sf_writef_float!(handle, base, sf_count_t(frames)) != sf_count_t(frames) {
+            throw AudioError(file: path, reason: .write(api.message(handle)))
         }
     }
 
@@ -70,8 +74,8 @@ public final class WAVWriter {
         guard let handle else { throw AudioError(file: path, reason: .write("the file is closed")) }
         let frames = samples.count / channels
         guard frames > 0, let base = samples.baseAddress else { return }
-        if sf_writef_double(handle, base, sf_count_t(frames)) != sf_count_t(frames) {
-            throw AudioError(file: path, reason: .write(String(cString: sf_strerror(handle))))
+        if api.sf_writef_double!(handle, base, sf_count_t(frames)) != sf_count_t(frames) {
+            throw AudioError(file: path, reason: .write(api.message(handle)))
         }
     }
 
@@ -88,8 +92,8 @@ public final class WAVWriter {
     /// The corresponding C function is `sf_write_sync` (after `SFC_UPDATE_HEADER_NOW`).
     public func sync() {
         guard let handle else { return }
-        sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
-        sf_write_sync(handle)
+        _ = api.sf_command!(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+        api.sf_write_sync!(handle)
     }
 
     /// Finishes the header and closes the file.
@@ -98,8 +102,8 @@ public final class WAVWriter {
     public func close() throws(AudioError) {
         guard let handle else { return }
         self.handle = nil
-        if sf_close(handle) != 0 {
-            throw AudioError(file: path, reason: .write(String(cString: sf_strerror(nil))))
+        if api.sf_close!(handle) != 0 {
+            throw AudioError(file: path, reason: .write(api.message(nil)))
         }
     }
 }

@@ -68,7 +68,11 @@ public enum DeviceListing {
     public static func devices(_ kind: RecorderSpec.Kind, iioRoot: String, openTimeoutSeconds: Double) throws(RecordingError) -> [(id: String, description: String)] {
         switch kind {
         case .audio:
-            return AlsaPCM.devices(.capture).map { ($0.0, $0.1) }
+            do throws(AudioError) {
+                return try AlsaPCM.devices(.capture).map { ($0.0, $0.1) }
+            } catch {
+                throw RecordingError(file: error.file, reason: .sample(error.message))
+            }
         case .heartRate:
             return try DeviceWait(seconds: openTimeoutSeconds).run("answer", source: "ble:") { () throws(RecordingError) in
                 try BLEHeartRateSource.devices()
