@@ -71,8 +71,8 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     /// parameter part of a result key.
     ///
     /// Remembered per (analyzer, parameters) for the process: a batch keys every unit with the
-    /// same few parameter sets, and the encoding (Foundation's JSONEncoder) cost a fully stored
-    /// rerun a twentieth of its time. At most ``canonicalMemoLimit`` sets are kept (a study's
+    /// same few parameter sets, and the encoding (then Foundation's JSONEncoder) cost a fully
+    /// stored rerun a twentieth of its time. At most ``canonicalMemoLimit`` sets are kept (a study's
     /// audiogram rows each give tapping's or audiometry's parameters a value of their own).
     public func canonical(_ analyzer: Analyzer) -> String {
         let key = CanonicalKey(analyzer: analyzer, parameters: self)
@@ -144,8 +144,10 @@ public struct AnalyzerParameters: Sendable, Hashable, Codable {
     }
 
     /// Sorted keys, no escaped slashes; a non-finite number (refused before it is used) cannot
-    /// make it fail.
+    /// make it fail. The text of Foundation's JSONEncoder, written by ``CanonicalJSON``; by the
+    /// encoder itself only for a value with an integral number of 2^53 or more.
     public static func canonical(_ value: some Encodable) -> String {
+        if let tree = try? JSONValueEncoder().encode(value), let text = CanonicalJSON.text(tree) { return text }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")

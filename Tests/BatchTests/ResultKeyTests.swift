@@ -44,7 +44,7 @@ import TestSupport
         }
     }
 
-    @Test("changing any parameter of any analyzer (every leaf of its Codable parameters) changes its result key and no other analyzer's")
+    @Test("changing any parameter of any analyzer (every leaf of its Codable parameters) changes its result key and no other analyzer's; each key's parameter text is Foundation's JSONEncoder's")
     func everyParameterIsInTheKey() throws {
         // Optionals that are nil by default, given values so that they are encoded and perturbed too.
         var populated = AnalyzerParameters()
@@ -79,12 +79,71 @@ import TestSupport
                 var changedPlan = AnalysisPlan.plan(analyzer, "f")
                 changedPlan.settings = settings
                 #expect(changedPlan.parameters != baseKey, "\(analyzer).\(leaf.joined(separator: ".")) is not in the key")
+                #expect(changedPlan.parameters == (try Self.foundationText(changedPlan.effective[analyzer])), "\(analyzer).\(leaf.joined(separator: ".")): not Foundation's text")
                 for (other, key) in zip(Self.analyzers.filter { $0 != analyzer }, otherKeys) {
                     var otherPlan = AnalysisPlan.plan(other, "f")
                     otherPlan.settings = settings
                     #expect(otherPlan.parameters == key, "changing \(analyzer).\(leaf.joined(separator: ".")) changed \(other)'s key")
                 }
             }
+        }
+    }
+
+    /// Foundation's JSONEncoder with the options result keys were first written with: the text
+    /// ``AnalyzerParameters/canonical(_:)`` must keep giving (stored keys hold it).
+    static func foundationText(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Every kind of value a parameter can hold, nested, with keys whose UTF-8 order differs
+    /// from a case-insensitive or numeric one.
+    struct Hostile: Encodable {
+        var text = "a/b \"q\" \\ \u{8}\u{C}\n\r\t\u{1}\u{1F}\u{7F}\u{85} é \u{2028} 😀"
+        var numbers: [Double] = [0, -0.0, 1, -1, 0.1, 1e-5, 1.5e-7, 123456789012345, 9_007_199_254_740_991, 1e15 + 0.5, 4503599627370495.5,
+                                 .leastNonzeroMagnitude, .leastNormalMagnitude, .infinity, -.infinity, .nan, 48000, 0.30000000000000004, -2.5e-300]
+        var integers = [0, -1, 48_000, 9_007_199_254_740_991, -9_007_199_254_740_991]
+        var flag = true
+        var absent: Double?
+        var present: String? = "x"
+        var order = ["b": 1, "B": 2, "a10": 3, "a2": 4, "é": 5, "z": 6, "": 7]
+        var nested = [["k": [1.25]], [:]]
+    }
+
+    @Test("the canonical parameter text equals Foundation's JSONEncoder's: every analyzer's defaults and a set with hostile strings and numbers, hostile strings, numbers and key orders; integers of 2^53 and more through the encoder itself")
+    func canonicalTextIsFoundations() throws {
+        let defaults = AnalyzerParameters()
+        for analyzer in Self.analyzers {
+            #expect(defaults.canonical(analyzer) == (try Self.foundationText(defaults[analyzer])), "\(analyzer)")
+        }
+        #expect(AnalyzerParameters.canonical(Hostile()) == (try Self.foundationText(Hostile())))
+        #expect(CanonicalJSON.text(try JSONValueEncoder().encode(Hostile())) != nil)
+        // Integral numbers of 2^53 and more, Int or Double: the tree holds both as Doubles, so
+        // their text is the encoder's.
+        var large: [Hostile] = [9_007_199_254_740_992, 10_000_000_000_000_001, Int.max, Int.min].map { value in
+            var hostile = Hostile()
+            hostile.integers.append(value)
+            return hostile
+        }
+        large += [9_007_199_254_740_992.0, 1e16, -1e300, .greatestFiniteMagnitude].map { value in
+            var hostile = Hostile()
+            hostile.numbers.append(value)
+            return hostile
+        }
+        for hostile in large {
+            #expect(CanonicalJSON.text(try JSONValueEncoder().encode(hostile)) == nil)
+            #expect(AnalyzerParameters.canonical(hostile) == (try Self.foundationText(hostile)))
+        }
+        var perturbed = AnalyzerParameters()
+        perturbed.tapping.identifier = "tapping/right \"1\""
+        perturbed.spl.calibrationSource = "é\u{1}\t/"
+        perturbed.spl.calibrationOffsetDecibels = -0.0
+        perturbed.voice.calibrationOffsetDecibels = 1e-300
+        perturbed.gait.csv.timeColumn = "Zeit (s)"
+        for analyzer in Self.analyzers {
+            #expect(perturbed.canonical(analyzer) == (try Self.foundationText(perturbed[analyzer])), "\(analyzer)")
         }
     }
 
