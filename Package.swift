@@ -70,17 +70,18 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         // libdbus-1's headers (Debian: libdbus-1-dev; pkg-config dbus-1 names these folders), the
         // library loaded with dlopen by a ble: source, not linked: BlueZ is reached over the system D-Bus.
-        .target(name: "CDBus", cSettings: [.unsafeFlags(dbusIncludes)], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CDBus", dependencies: ["CProcess"], cSettings: [.unsafeFlags(dbusIncludes)], linkerSettings: [.linkedLibrary("dl")]),
         // libsndfile's headers (Debian: libsndfile1-dev), the library loaded with dlopen when an audio
         // file is opened, not linked.
-        .target(name: "CSndFile", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSndFile", dependencies: ["CProcess"], linkerSettings: [.linkedLibrary("dl")]),
         // libasound's headers (Debian: libasound2-dev), the library loaded with dlopen when an alsa:
         // device is opened, not linked.
-        .target(name: "CAlsa", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CAlsa", dependencies: ["CProcess"], linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: - Implementation
         // Process-wide C: temporary outputs removed when a signal ends the process (an async-signal-safe
-        // handler), malloc arenas under an address-space limit.
+        // handler), malloc arenas under an address-space limit, the loader of the libraries loaded on
+        // first use (LibraryLoader.h).
         .target(name: "CProcess"),
         // The checked Double → Int conversions every module routes input-derived numbers through,
         // and the process's outputs, signals and memory limits.
