@@ -5,19 +5,17 @@ internal import CSndFile
 /// command that reads no audio and opens no device starts without them.
 enum LoadedLibraries {
     /// libsndfile's functions, or why they cannot be loaded, naming `file`.
-    static func sndfile(_ file: String) throws(AudioError) -> atk_sndfile {
-        var reason: UnsafePointer<CChar>?
-        guard let table = atk_sndfile_load(&reason) else {
-            throw AudioError(file: file, reason: .open(reason.map { String(cString: $0) } ?? "cannot load libsndfile.so.1"))
-        }
-        return table.pointee
-    }
+    static func sndfile(_ file: String) throws(AudioError) -> atk_sndfile { try table(atk_sndfile_load, file) }
 
     /// libasound's functions, or why they cannot be loaded, naming `file`.
-    static func alsa(_ file: String) throws(AudioError) -> atk_alsa {
+    static func alsa(_ file: String) throws(AudioError) -> atk_alsa { try table(atk_alsa_load, file) }
+
+    /// The table `load` gives (a loader of LibraryLoader.h), or its reason as `file`'s open error.
+    private static func table<Table>(_ load: (UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> UnsafePointer<Table>?,
+                                     _ file: String) throws(AudioError) -> Table {
         var reason: UnsafePointer<CChar>?
-        guard let table = atk_alsa_load(&reason) else {
-            throw AudioError(file: file, reason: .open(reason.map { String(cString: $0) } ?? "cannot load libasound.so.2"))
+        guard let table = load(&reason) else {
+            throw AudioError(file: file, reason: .open(reason.map { String(cString: $0) } ?? "cannot load a library"))
         }
         return table.pointee
     }
