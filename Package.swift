@@ -13,8 +13,13 @@ let swiftSettings: [SwiftSetting] = [
 /// (InputGuards, SensorData, AudioIO, Scoring: JSON, CSV and audio decoding), the signal processing
 /// and the analyses (Praat's FFT and resampling, Burg's recursion, the pitch frames) run 5–20
 /// times slower unoptimised, and the test suite, a debug build, runs them on minutes of audio and
-/// on thousands of mutated files (MutationTests).
-let optimisedSwiftSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// on thousands of mutated files (MutationTests). Each such module is compiled whole (`-wmo`, its
+/// code generation on two threads so that SwiftPM finds one object per source file; batch mode,
+/// which SwiftPM asks for, is off as WMO ignores it): the per-file jobs of an optimised debug
+/// build each type-checked the rest of their module again, 9 % of the tests' build (642 → 585
+/// CPU-s at a9f3abc on the 2-core Zen 3 EPYC), and the fuzzing build inherits the same settings.
+let optimisedSwiftSettings = swiftSettings
+    + [.unsafeFlags(["-O", "-wmo", "-num-threads", "2", "-disable-batch-mode"], .when(configuration: .debug))]
 /// Where libdbus-1-dev puts its headers (`pkg-config --cflags dbus-1`), for the C target and the Swift that imports it.
 let dbusIncludes = ["/usr/include/dbus-1.0", "/usr/lib/x86_64-linux-gnu/dbus-1.0/include", "/usr/lib/aarch64-linux-gnu/dbus-1.0/include"]
     .map { "-I" + $0 }
