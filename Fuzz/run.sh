@@ -9,7 +9,7 @@
 #
 # Builds Fuzz/ (-sanitize=fuzzer,address for every module, so the toolkit's code is
 # coverage-instrumented; the debug configuration, in which the toolkit's parsing, signal and
-# analysis modules are optimised as in the tests' build — Package.swift — at about 70 % of a
+# analysis modules are optimised as in the tests' build — Package.swift — at about 65 % of a
 # release build's compilation: docs/reliability.md §1), builds the seed corpora from SampleData/ and ../shared/data/ (Fuzz/seeds.py),
 # replays Fuzz/regressions/TARGET/ (inputs that once crashed), then runs each target for SECONDS.
 # The corpus grows in Fuzz/.work/corpus/TARGET across runs; a crash, leak, timeout (> 10 s per
