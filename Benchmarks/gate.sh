@@ -13,12 +13,34 @@ cd "$(dirname "$0")"
 mkdir -p .build
 baseline=Baselines/ci.json
 if grep -q -m1 '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null; then baseline=Baselines/ci-amd.json; fi
-run() { # OUTPUT-FOLDER [--target SUITE…]
-    local out=$1
+# The suites: Package.swift's `suite("NAME", …)` targets, in its order.
+suites=$(sed -n 's/^ *suite("\([A-Za-z]*\)".*/\1/p' Package.swift)
+# The release build of the suites and of package-benchmark's BenchmarkTool, which the gate runs
+# itself, as `swift package benchmark` does after building them (the arguments and preloads of
+# package-benchmark's Plugins/BenchmarkCommandPlugin, under .build/checkouts): the plugin would
+# first build BenchmarkTool a second time, in debug for the plugin host (80 s on two cores).
+swift build -c release >.build/gate-build.log 2>&1 && swift build -c release --product BenchmarkTool >>.build/gate-build.log 2>&1 || {
+    cat .build/gate-build.log
+    echo "gate: the release build of the suites failed" >&2
+    exit 1
+}
+bin=$(swift build -c release --show-bin-path)
+# The malloc interposer counts allocations (the gate's malloc column); package-benchmark preloads it.
+preload=$bin/libMallocInterposerSwift.so
+[ -e "$preload" ] || { echo "gate: $preload is missing" >&2; exit 1; }
+run() { # OUTPUT-FOLDER [SUITE…] (every suite when none is named)
+    local out=$1 suite
     shift
+    local chosen=("$@")
+    [ $# -gt 0 ] || read -r -d '' -a chosen <<<"$suites" || true
+    local args=(--command run --baseline-storage-path "$PWD" --format jmh --grouping benchmark
+        --benchmark-package-identifier package-benchmark --no-progress --path "$out")
+    for suite in "${chosen[@]}"; do
+        args+=(--targets "$suite" --benchmark-executable-paths "$bin/$suite")
+    done
     rm -rf "$out"
-    if ! ATK_BENCHMARK_QUICK=1 swift package --allow-writing-to-package-directory benchmark "$@" \
-            --format jmh --path "$out" --no-progress >"$out.log" 2>&1; then
+    mkdir -p "$out"
+    if ! ATK_BENCHMARK_QUICK=1 LD_PRELOAD=$preload "$bin/BenchmarkTool" "${args[@]}" >"$out.log" 2>&1; then
         cat "$out.log"
         echo "gate: the benchmark run failed" >&2
         exit 1
@@ -35,5 +57,5 @@ if python3 gate.py "$baseline" .build/gate/Current_run.jmh.json | tee .build/gat
 fi
 failing=$(sed -n 's/^failing: //p' .build/gate.txt)
 echo "gate: running again: $failing"
-run .build/gate-again $(for suite in $failing; do echo --target "$suite"; done)
+run .build/gate-again $failing
 python3 gate.py "$baseline" .build/gate/Current_run.jmh.json .build/gate-again/Current_run.jmh.json
