@@ -15,10 +15,11 @@ baseline=Baselines/ci.json
 if grep -q -m1 '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null; then baseline=Baselines/ci-amd.json; fi
 # The suites: Package.swift's `suite("NAME", …)` targets, in its order.
 suites=$(sed -n 's/^ *suite("\([A-Za-z]*\)".*/\1/p' Package.swift)
+[ -n "$suites" ] || { echo "gate: no suite(\"NAME\", …) target found in Benchmarks/Package.swift" >&2; exit 1; }
 # The release build of the suites and of package-benchmark's BenchmarkTool, which the gate runs
-# itself, as `swift package benchmark` does after building them (the arguments and preloads of
-# package-benchmark's Plugins/BenchmarkCommandPlugin, under .build/checkouts): the plugin would
-# first build BenchmarkTool a second time, in debug for the plugin host (80 s on two cores).
+# itself with the arguments and the malloc preload that `swift package benchmark` gives it: the
+# plugin would first build BenchmarkTool a second time, in debug for the plugin host (66 CPU
+# seconds; Benchmarks/README.md § CI's wall time).
 swift build -c release >.build/gate-build.log 2>&1 && swift build -c release --product BenchmarkTool >>.build/gate-build.log 2>&1 || {
     cat .build/gate-build.log
     echo "gate: the release build of the suites failed" >&2
