@@ -34,8 +34,34 @@ static size_t partition_1(double *cur, size_t count, double p, double *above, si
 }
 
 #if defined(__x86_64__)
+/* The vpermps indices that bring the doubles of the lanes set in a 4-bit mask to the front, in
+ * their order (double j as floats 2j and 2j + 1; the lanes after them 0): row m lists, for each
+ * set bit j of m from the lowest, 2j and 2j + 1. */
+static const int compress4[16][8] = {
+    {0, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0, 0, 0}, {2, 3, 0, 0, 0, 0, 0, 0}, {0, 1, 2, 3, 0, 0, 0, 0},
+    {4, 5, 0, 0, 0, 0, 0, 0}, {0, 1, 4, 5, 0, 0, 0, 0}, {2, 3, 4, 5, 0, 0, 0, 0}, {0, 1, 2, 3, 4, 5, 0, 0},
+    {6, 7, 0, 0, 0, 0, 0, 0}, {0, 1, 6, 7, 0, 0, 0, 0}, {2, 3, 6, 7, 0, 0, 0, 0}, {0, 1, 2, 3, 6, 7, 0, 0},
+    {4, 5, 6, 7, 0, 0, 0, 0}, {0, 1, 4, 5, 6, 7, 0, 0}, {2, 3, 4, 5, 6, 7, 0, 0}, {0, 1, 2, 3, 4, 5, 6, 7}};
+
+/* Four values at a time: each side's values moved to the front of a register by a permutation
+ * (compress4) and stored whole, the lanes past them written but not counted (each store ends at
+ * or before i + 4: the values below at cur[below…] with below ≤ i, those above at above[over…]
+ * with over ≤ i), the scalar body for the last 0–3. cur[0…below) and above[0…over) hold what
+ * partition_1 leaves there; the places after them, what the whole stores left. */
 LEVEL_2 static size_t partition_2(double *cur, size_t count, double p, double *above, size_t *above_count) {
-    return partition_body(cur, count, p, above, above_count);
+    const __m256d pivot = _mm256_set1_pd(p);
+    size_t below = 0, over = 0, i = 0;
+    for (; i + 4 <= count; i += 4) {
+        const __m256d x = _mm256_loadu_pd(cur + i);
+        const int lt = _mm256_movemask_pd(_mm256_cmp_pd(x, pivot, _CMP_LT_OQ)), gt = _mm256_movemask_pd(_mm256_cmp_pd(x, pivot, _CMP_GT_OQ));
+        const __m256 lanes = _mm256_castpd_ps(x);
+        _mm256_storeu_ps((float *)(cur + below), _mm256_permutevar8x32_ps(lanes, _mm256_loadu_si256((const __m256i *)compress4[lt])));
+        _mm256_storeu_ps((float *)(above + over), _mm256_permutevar8x32_ps(lanes, _mm256_loadu_si256((const __m256i *)compress4[gt])));
+        below += (size_t)__builtin_popcount((unsigned)lt);
+        over += (size_t)__builtin_popcount((unsigned)gt);
+    }
+    *above_count = over;
+    return partition_from(cur, i, count, p, above, below, above_count);
 }
 
 /* Eight values at a time: each side's values compressed into one register and stored with a mask
