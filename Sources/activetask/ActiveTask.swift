@@ -24,6 +24,12 @@ struct ActiveTask: AsyncParsableCommand {
             let given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }
             let (arguments, notes) = DeprecatedSpellings.rewrite(given)
             for note in notes { printError(note) }
+            // Answered before any parse: ArgumentParser's own answer builds the help of every
+            // command first (a third of `--version`'s CPU time, Benchmarks/README.md).
+            if arguments == ["--version"] {
+                try print(configuration.version)
+                return
+            }
             var command = try parsed(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
@@ -59,9 +65,8 @@ struct ActiveTask: AsyncParsableCommand {
     /// third of `score spl` on 1 s of sound: docs/cli.md, "Start-up"), and no command with
     /// subcommands has options of its own (HelpSnapshotTests). Whatever that parse does not
     /// accept — help, a mistake, a built-in flag — is parsed again from the top, so every
-    /// message and usage line is the whole command's. `--version` alone is answered before any of it.
+    /// message and usage line is the whole command's.
     static func parsed(_ arguments: [String]) throws -> any ParsableCommand {
-        if arguments == ["--version"] { throw CleanExit.message(configuration.version) }
         var command: any ParsableCommand.Type = Self.self
         var rest = arguments[...]
         while let name = rest.first, let next = command.configuration.subcommands.first(where: { $0._commandName == name }) {

@@ -15,12 +15,20 @@ import TestSupport
 
     @Test("stdout to /dev/full or closed: status 4 and a message naming standard output", arguments: [
         (["info", tapping], ">/dev/full"), (["score", "tapping", tapping, "--json"], ">/dev/full"), (["score", "tapping", tapping], ">&-"),
-        (["--help"], ">/dev/full"), (["info", tapping], ">&-"),
+        (["--help"], ">/dev/full"), (["info", tapping], ">&-"), (["--version"], ">/dev/full"),
     ])
     func standardOutput(arguments: [String], redirection: String) throws {
         let run = try Run(arguments, launcher: Self.launcher(redirection))
         #expect(run.status == 4, "\(arguments) \(redirection): \(run.status) \(run.stderr)")
         #expect(run.stderr.contains("cannot write to standard output"), "\(run.stderr)")
+    }
+
+    @Test("--version: one line, major.minor.patch, status 0; with anything after it ArgumentParser answers the same")
+    func version() throws {
+        let run = try Run(["--version"])
+        #expect(run.status == 0 && run.stderr.isEmpty && run.stdout.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+\n/) != nil, "\(run.status) \(run.stdout) \(run.stderr)")
+        let parsed = try Run(["--version", "--version"])
+        #expect(parsed.status == 0 && parsed.stdout == run.stdout, "\(parsed.status) \(parsed.stdout) \(parsed.stderr)")
     }
 
     @Test("stderr to /dev/full: a failure whose message cannot be written ends with status 4; a command that writes nothing there succeeds")

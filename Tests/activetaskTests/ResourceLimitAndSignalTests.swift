@@ -99,7 +99,9 @@ import Scoring
         #expect(try Self.names(folder.path("out")) == ["export.csv"])
     }
 
-    @Test("with 12 file descriptors a batch stops with the limit named and stores no \"Too many open files\" as a result; a normal rerun completes with no error rows")
+    /// Descriptors run out only when recordings are read at once: on one processor the batch
+    /// reads them one after another and 12 suffice (a whole run then completes with no error row).
+    @Test("with 12 file descriptors a batch on two processors or more stops with the limit named and stores no \"Too many open files\" as a result (on one it completes); a normal rerun completes with no error rows")
     func fileDescriptorLimit() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -111,7 +113,11 @@ import Scoring
         }
         let db = folder.path("r.sqlite")
         let limited = try Run(["batch", folder.path("corpus"), "--db", db], launcher: ["/bin/sh", "-c", "ulimit -n 12 && exec \"$0\" \"$@\""])
-        #expect(limited.status == 3 && limited.stderr.contains("batch stopped: ") && limited.stderr.contains("Too many open files"), "\(limited.status) \(limited.stderr)")
+        if Processors.usable > 1 {
+            #expect(limited.status == 3 && limited.stderr.contains("batch stopped: ") && limited.stderr.contains("Too many open files"), "\(limited.status) \(limited.stderr)")
+        } else {
+            #expect(limited.status == 0 && limited.stderr.contains("80/80 recordings") && limited.stderr.contains(", 0 errors"), "\(limited.status) \(limited.stderr)")
+        }
         let stored = try ResultStore(path: db, access: .readOnly).resultRows()
         #expect(stored.allSatisfy { $0.status == .ok }, "\(stored.filter { $0.status != .ok }.map { $0.error ?? "" }.prefix(3))")
         let rerun = try Run(["batch", folder.path("corpus"), "--db", db, "--json"])
