@@ -49,6 +49,8 @@ public enum Statistics {
 
     /// ``squares(of:into:)`` of `a`, with ``sumOfSquares(_:)`` of `c` and `z` (each as long as
     /// `a`) in the same pass (the C kernel `atk_meter_squares`): the same bits as the three calls.
+    /// `output` may be `a` itself or start before it in the same memory: each square is written
+    /// after the values at and before its place were read.
     public static func squares(of a: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>,
                                summingSquaresOf c: UnsafeBufferPointer<Double>, _ z: UnsafeBufferPointer<Double>) -> (a: Double, c: Double, z: Double) {
         guard let input = a.baseAddress, !a.isEmpty else { return (0, 0, 0) }

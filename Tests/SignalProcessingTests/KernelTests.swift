@@ -134,6 +134,16 @@ import TestSupport
             #expect(sums.a.bitPattern == sumA.bitPattern, "Σa², \(count)")
             #expect(sums.c.bitPattern == c.withUnsafeBufferPointer(Statistics.sumOfSquares).bitPattern, "Σc², \(count)")
             #expect(sums.z.bitPattern == z.withUnsafeBufferPointer(Statistics.sumOfSquares).bitPattern, "Σz², \(count)")
+            // Written over the samples themselves, or up to 5 places before them (the meter's
+            // settling samples skipped): the same squares and sums.
+            for offset in 0...min(5, count) {
+                var memory = [Double](repeating: .nan, count: offset) + a
+                let inPlace = memory.withUnsafeMutableBufferPointer { memory in c.withUnsafeBufferPointer { c in z.withUnsafeBufferPointer { z in
+                    Statistics.squares(of: UnsafeBufferPointer(rebasing: memory[offset...]), into: memory, summingSquaresOf: c, z) } } }
+                #expect(memory.prefix(count).map(\.bitPattern) == separate.map(\.bitPattern), "squares in place, \(count) values, \(offset) before")
+                #expect(inPlace.a.bitPattern == sums.a.bitPattern && inPlace.c.bitPattern == sums.c.bitPattern && inPlace.z.bitPattern == sums.z.bitPattern,
+                        "sums in place, \(count) values, \(offset) before")
+            }
         }
         // By hand: lanes (1 + 25) and 4, 9, 16 of c = 1…5, (26 + 4) + (9 + 16) = 55.
         let sums = [1.0, 2, 3, 4, 5].withUnsafeBufferPointer { c in

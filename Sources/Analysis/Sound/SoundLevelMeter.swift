@@ -103,16 +103,17 @@ public struct SoundLevelMeter: Sendable {
         var work: [Double] = []
         swap(&work, &scratch)
         defer { swap(&work, &scratch) }
-        // Every value is written before it is read, and the C- and Z-weighted squares' quarter
+        // Every value is written before it is read, and the C- and Z-weighted squares' third
         // is written only when the time weighting needs it: not zeroed (each page is touched
-        // first by what is written to it, or never).
-        if work.count < 4 * n { work = [Double](unsafeUninitializedCapacity: 4 * n) { $1 = 4 * n } }
+        // first by what is written to it, or never). The A-weighted squares are written over
+        // the A-weighted samples they come from (behind the kernel's reads).
+        if work.count < 3 * n { work = [Double](unsafeUninitializedCapacity: 3 * n) { $1 = 3 * n } }
         block.withUnsafeBufferPointer { z in
             work.withUnsafeMutableBufferPointer { work in
                 // A- and C-weighted samples, A-weighted and time-weighted squares, F averages.
                 let base = work.baseAddress!
                 let a = UnsafeMutableBufferPointer(start: base, count: n), c = UnsafeMutableBufferPointer(start: base + n, count: n)
-                let pa = UnsafeMutableBufferPointer(start: base + 2 * n, count: n), pt = UnsafeMutableBufferPointer(start: base + 3 * n, count: n)
+                let pa = a, pt = UnsafeMutableBufferPointer(start: base + 2 * n, count: n)
                 BiquadCascade.processLanes(&weightings, inputs: { _ in z.baseAddress! }, stride: 1, count: n,
                                            outputs: { $0 == 0 ? a.baseAddress! : c.baseAddress! })
                 guard count > 0 else { return }

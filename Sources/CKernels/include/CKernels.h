@@ -33,7 +33,8 @@ double atk_sum_of_squares(const double *input, size_t count);
 
 /* The sound level meter's whole-block sums in one pass: a_squares[n] = a[n]² and sums[0] = their
  * sum; sums[1] = Σ c[n]², sums[2] = Σ z[n]², each in atk_square's order: the same bits as the
- * separate passes. */
+ * separate passes. a_squares may be a, or start before it in the same memory (each square is
+ * stored after the values at and before its place were loaded). */
 void atk_meter_squares(const double *a, const double *c, const double *z, double *a_squares, size_t count, double *sums);
 
 /* Channel `channel` of `frames` interleaved frames of `channels` into output[0..<frames] (nowhere
