@@ -23,6 +23,8 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 12 (voice): its Peaks2 extrema by cFunctionalPeaks2's rules; the pitch-rate functionals
     /// over the frames the pitch smoother had decided when the recording ended. 13 (voice): its
     /// samples truncated to 16 bits as openSMILE is given them (float recordings change).
+    /// 14 (voice): its voiced and unvoiced segments by cFunctionalSegments' minimum lengths, its
+    /// formant roots outside the unit circle taken inside (bandwidths positive).
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -31,7 +33,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 4 (gait), 3 (balance): mhealthtools' walk and balance features (set `mhealthtools`).
     public var version: String {
         switch self {
-        case .voice: "13"
+        case .voice: "14"
         case .gait: "4"
         case .tapping, .balance: "3"
         case .spl, .audiometry: "2"

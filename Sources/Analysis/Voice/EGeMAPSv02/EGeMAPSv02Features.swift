@@ -169,7 +169,9 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public var spectralFluxUnvoicedMean: Double?
     /// Loudness peaks per second (Peaks2 on the smoothed loudness).
     public var loudnessPeaksPerSecond: Double?
-    /// Voiced segments per second.
+    /// Voiced segments per second: runs of at least 3 voiced 10-ms frames, a single unvoiced frame
+    /// within one bridged, each from its first to its last voiced frame (unvoiced segments the
+    /// same with the roles swapped; cFunctionalSegments' rules, ``EGeMAPSv02VoicingFunctionals``).
     public var voicedSegmentsPerSecond: Double?
     /// Mean voiced segment length, s.
     public var meanVoicedSegmentSeconds: Double?

@@ -11,10 +11,11 @@ import Glibc
 /// - The functionals see the frames the pitch smoother had decided when the recording ended
 ///   (``OpenSmilePitchViterbi``): openSMILE's smoother emits the rest, decided from its cheapest
 ///   path at the end, after the functionals have run.
-/// - Segments are the runs of voiced (non-zero) and unvoiced (zero) frames of the smoothed F0 over
-///   those frames; a run of k frames counts (k − 1)·10 ms; VoicedSegmentsPerSec divides the number
-///   of voiced runs by the frames' duration. Means and population standard deviations are 0
-///   without segments.
+/// - Segments are found in the smoothed F0 over those frames by cFunctionalSegments' `nonX`
+///   (voiced: non-zero) and `eqX` (unvoiced: zero) rules with its default lengths, which
+///   eGeMAPSv02 keeps (``segmentLengths(_:)``); VoicedSegmentsPerSec divides the number of voiced
+///   segments by the frames' duration. Means and population standard deviations are 0 without
+///   segments.
 struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     /// F0semitoneFrom27.5Hz_sma3nz_amean … _stddevFallingSlope: semitones (slopes per second)
     /// over the voiced frames joined.
@@ -99,16 +100,40 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
             formantAmplitudeStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         unvoicedMean = spectral.map { F.mean(selected($0, voicedFrames: false)) ?? 0 }
-        var voicedRuns: [Double] = [], unvoicedRuns: [Double] = []
-        var start = 0
-        for i in 1...seen where i == seen || (f0[i] != 0) != (f0[start] != 0) {
-            let seconds = Double(i - start - 1) * periodSeconds
-            if f0[start] != 0 { voicedRuns.append(seconds) } else { unvoicedRuns.append(seconds) }
-            start = i
-        }
+        let voicedRuns = Self.segmentLengths(f0.map { $0 != 0 }).map { Double($0) * periodSeconds }
+        let unvoicedRuns = Self.segmentLengths(f0.map { $0 == 0 }).map { Double($0) * periodSeconds }
         voicedSegmentsPerSecond = Double(voicedRuns.count) / (Double(seen) * periodSeconds)
         (meanVoicedSegmentSeconds, stddevVoicedSegmentSeconds) = Self.meanAndDeviation(voicedRuns)
         (meanUnvoicedSegmentSeconds, stddevUnvoicedSegmentSeconds) = Self.meanAndDeviation(unvoicedRuns)
+    }
+
+    /// The segments of the frames where `inside` holds, each as its last frame's index less its
+    /// first's, by the rule of openSMILE's cFunctionalSegments (its `nonX` and `eqX` algorithms,
+    /// minimum segment 3 frames, minimum pause 2, its defaults): a segment starts at a frame
+    /// inside and counts once 3 frames inside have come without 2 outside in a row between them;
+    /// it ends at its last frame inside before 2 frames outside in a row, or at the last frame
+    /// inside when the frames end. A single frame outside within a segment belongs to it.
+    static func segmentLengths(_ inside: [Bool]) -> [Int] {
+        let minimumSegment = 3, minimumPause = 2
+        var lengths: [Int] = []
+        var start: Int?, confirmed = false, count = 0, outside = 0, last = 0
+        for (i, isInside) in inside.enumerated() {
+            if isInside {
+                if start == nil { start = i }
+                count += 1
+                outside = 0
+                last = i
+                if count >= minimumSegment { confirmed = true }
+            } else if let first = start {
+                outside += 1
+                if outside >= minimumPause {
+                    if confirmed { lengths.append(last - first) }
+                    (start, confirmed, count, outside) = (nil, false, 0, 0)
+                }
+            }
+        }
+        if confirmed, let first = start { lengths.append(last - first) }
+        return lengths
     }
 
     /// Mean and population standard deviation; (0, 0) for none.

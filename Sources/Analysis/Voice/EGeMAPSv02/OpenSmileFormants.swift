@@ -14,9 +14,11 @@ import SignalProcessing
 ///    precision).
 /// 2. The autocorrelation r₀…r₁₁ of y and Levinson's recursion give A(z) = 1 + Σ aₖz⁻ᵏ.
 /// 3. The formants are the roots of 1 − Σ aₖz⁻ᵏ (openSMILE's sign; not the roots of A), as the
-///    Aberth sweeps leave them (no extended-precision polish: single precision is the peer's), above the
-///    real axis: frequency arg(z)·11000/2π, bandwidth −ln|z|·11000/π, the lowest five within
-///    50…5450 Hz, 0 where fewer.
+///    Aberth sweeps leave them (no extended-precision polish: single precision is the peer's);
+///    a root outside the unit circle taken as 1/z̄ inside it, as cFormantLpc does (that
+///    polynomial is not minimum-phase); those above the real axis give frequency
+///    arg(z)·11000/2π and bandwidth −ln|z|·11000/π, the lowest five within 50…5450 Hz
+///    (inclusive), 0 where fewer.
 struct OpenSmileFormants: Sendable {
     static let rateHz = 11000.0, order = 11, count = 5, lowestHz = 50.0, highestHz = 5450.0
 
@@ -78,10 +80,8 @@ struct OpenSmileFormants: Sendable {
             for k in 1...Self.order { scratch.polynomial[Self.order - k] = -scratch.coefficients[k] }
             scratch.polynomial[Self.order] = 1
             scratch.roots = PolynomialRoots.roots(scratch.polynomial, near: scratch.roots, polished: false)
-            for z in scratch.roots ?? [] where z.im > 0 {
-                let f = atan2(z.im, z.re) * Self.rateHz / (2 * Double.pi)
-                guard f > Self.lowestHz, f < Self.highestHz else { continue }
-                scratch.found.append((f, -log(z.squaredMagnitude) / 2 * Self.rateHz / Double.pi))
+            for z in scratch.roots ?? [] {
+                if let formant = Self.formant(z) { scratch.found.append(formant) }
             }
             scratch.found.sort { $0.0 < $1.0 }
         }
@@ -89,6 +89,16 @@ struct OpenSmileFormants: Sendable {
             frequencies[k].append(k < scratch.found.count ? scratch.found[k].0 : 0)
             bandwidths[k].append(k < scratch.found.count ? scratch.found[k].1 : 0)
         }
+    }
+
+    /// The formant of root `z`, (frequency, bandwidth) in Hz: arg(z)·11000/2π and −ln|z|·11000/π
+    /// of z, or of 1/z̄ when z lies outside the unit circle (the same frequency, bandwidth
+    /// ln|z|·11000/π); nil for a root on or below the real axis or a frequency outside 50…5450 Hz.
+    static func formant(_ z: PolynomialRoots.Root) -> (frequencyHz: Double, bandwidthHz: Double)? {
+        guard z.im > 0 else { return nil }
+        let f = atan2(z.im, z.re) * rateHz / (2 * Double.pi)
+        guard f >= lowestHz, f <= highestHz else { return nil }
+        return (f, abs(log(z.squaredMagnitude)) / 2 * rateHz / Double.pi)
     }
 
     /// Levinson's recursion: a[0] = 1, a[1…p] of A(z) = 1 + Σ aₖz⁻ᵏ minimising the prediction

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Analysis
+
+/// The `egemapsv02` set against openSMILE 2.6.0 on a second corpus, beside the one of
+/// `EGeMAPSv02PeerTests`: 32 espeak-ng renderings of a sentence (eight voices, two rates, two
+/// pitches) at 16–48 kHz (`Benchmarks/peers/egemapsv02_speech.py`), whose many voiced–unvoiced
+/// changes, short pauses and weak formants exercise the segment rules and the formant roots
+/// outside the unit circle.
+@Suite(.serialized) struct EGeMAPSv02SpeechTests {
+    struct FileReference: Decodable {
+        var file: String
+        var samples: String
+        var rateHz: Double
+        var functionals: [String: Double]
+    }
+
+    /// The one feature short of r ≥ 0.99 here (README): HNR's stddevNorm. Where a 60-ms frame is
+    /// mostly digital silence (espeak-ng's pauses) its autocorrelation at the F0 lag is 0 but for
+    /// rounding: openSMILE's single-precision noise gives −60…−90 dB there, ours (double) the
+    /// floor of −90 dB, which moves the deviation of a file's few such frames.
+    static let documented: [String: (r: Double, median: Double)] = ["HNRdBACF_sma3nz_stddevNorm": (0.98, 0.01)]
+
+    @Test("every one of the 88 functionals reaches r ≥ 0.99 and a median difference ≤ 1 % over the speech corpus, but for the documented one (README)", .enabled(if: Peer.praat.runs, Peer.praat.skipMessage))
+    func speechAgreesWithOpenSmile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("egemapsv02-speech-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lines = try PeerScript.lines("egemapsv02_speech.py", [folder]).get()
+        let references = try lines.map { try JSONDecoder().decode(FileReference.self, from: $0) }
+        #expect(references.count == 32)
+        var ours: [String: [Double]] = [:], theirs: [String: [Double]] = [:]
+        for reference in references {
+            let data = try Data(contentsOf: URL(fileURLWithPath: reference.samples))
+            let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+            for (name, value) in EGeMAPSv02PeerTests.named(EGeMAPSv02Analysis().features(samples, sampleRateHz: reference.rateHz)) {
+                ours[name, default: []].append(value ?? .nan)
+                theirs[name, default: []].append(try #require(reference.functionals[name], "\(name)"))
+            }
+        }
+        #expect(ours.count == 88)
+        var rows: [String] = []
+        for name in EGeMAPSv02PeerTests.openSmileOrder where ours[name] != nil {
+            let (r, median) = EGeMAPSv02PeerTests.agreement(ours[name]!, theirs[name]!)
+            rows.append("| `\(name)` | \(String(format: "%.4f", r)) | \(String(format: "%.2g", median)) |")
+            let floor = Self.documented[name] ?? (0.99, 0.01)
+            #expect(r >= floor.r && median <= floor.median, "\(name): r \(r), median \(median); documented r ≥ \(floor.r), median ≤ \(floor.median)")
+        }
+        print("eGeMAPSv02 against openSMILE 2.6.0 on the speech corpus, \(references.count) files (r, median):\n" + rows.joined(separator: "\n"))
+    }
+}
