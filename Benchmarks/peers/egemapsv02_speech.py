@@ -1,7 +1,7 @@
 """openSMILE 2.6.0's eGeMAPSv02 functionals (the `opensmile` Python package, a test peer only) of
 a speech corpus made here: one sentence spoken by espeak-ng in eight voices, two rates and two
 pitches (32 recordings with many voiced–unvoiced changes, short pauses and weak formants), each
-brought by sox (no dither) to 16, 22.05, 44.1 or 48 kHz, 16-bit mono.
+brought by sox (no dither) to one of nine rates from 8 to 96 kHz, 16-bit mono.
 
     python3 Benchmarks/peers/egemapsv02_speech.py OUT_FOLDER
 
@@ -20,7 +20,9 @@ import soundfile
 
 SENTENCE = "She sells sea shells by the sea shore, and the rain in Spain stays mainly on the plain."
 VOICES = ["en+f3", "en+m3", "de", "fr", "es", "it", "en-us+f2", "pt"]
-RATES = [16000, 22050, 44100, 48000]
+# Rates where openSMILE's frame arithmetic differs from the plain one are among them: 11,025 Hz
+# (0.02·f_s = 220.5) and 44 kHz (0.01/(1/f_s) a hair above 440).
+RATES = [8000, 11025, 16000, 22050, 32000, 44000, 44100, 48000, 96000]
 
 
 def build(folder):

@@ -24,7 +24,8 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// over the frames the pitch smoother had decided when the recording ended. 13 (voice): its
     /// samples truncated to 16 bits as openSMILE is given them (float recordings change).
     /// 14 (voice): its voiced and unvoiced segments by cFunctionalSegments' minimum lengths, its
-    /// formant roots outside the unit circle taken inside (bandwidths positive).
+    /// formant roots outside the unit circle taken inside (bandwidths positive), openSMILE's
+    /// frequency axis and jitter reading at rates such as 11,025 and 44,000 Hz.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond

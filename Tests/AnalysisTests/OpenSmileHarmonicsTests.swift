@@ -9,7 +9,7 @@ struct OpenSmileHarmonicsTests {
     /// 64-point transforms at 8 kHz: 33 bins 125 Hz apart.
     static let harmonics: OpenSmileHarmonics = {
         let frame = FramePowerSpectrum(length: 64, window: [Double](repeating: 1, count: 64), sampleRateHz: 8000)!
-        return OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: 8000)
+        return OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz)
     }()
 
     /// A magnitude spectrum of 0.01 with peaks of the given heights at the given bins.

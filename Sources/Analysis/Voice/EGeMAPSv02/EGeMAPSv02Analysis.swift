@@ -97,18 +97,29 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         return (length, step)
     }
 
+    /// The rate openSMILE's spectra of frames of `length` samples, configured to last `seconds`,
+    /// take for their frequency axis: it keeps the configured duration as the frame's (cFramer's
+    /// frameSizeSec, scaled by the zero-padding), so its bins lie length/(seconds·size) apart, not
+    /// f_s/size. The two agree where seconds·f_s is the whole `length` (8, 16, 22.05, 44.1,
+    /// 48 kHz…); at 11.025 kHz the 20-ms frame of 221 samples puts every frequency 221/220.5 too
+    /// high (0.23 %), the 60-ms frame of 662 samples 662/661.5.
+    static func spectrumRate(length: Int, seconds: Double, sampleRateHz: Double) -> Double {
+        sampleRateHz * (Double(length) / (seconds * sampleRateHz))
+    }
+
     /// The frame descriptors of `samples` (full scale) at `sampleRateHz`: one frame per step
     /// whose 20 ms lie within the recording; none for a recording shorter than a frame.
     func frameDescriptors(_ samples: [Double], sampleRateHz: Double) -> FrameDescriptors {
         var result = FrameDescriptors()
-        guard let (length, step) = Self.framing(sampleRateHz: sampleRateHz), samples.count >= length,
-              var spectrum = FramePowerSpectrum(length: length, window: Window.hamming.values(count: length, periodic: false).map { $0 * Self.sampleScale },
-                                                sampleRateHz: sampleRateHz)
+        guard let (length, step) = Self.framing(sampleRateHz: sampleRateHz), samples.count >= length else { return result }
+        let spectrumRate = Self.spectrumRate(length: length, seconds: 0.020, sampleRateHz: sampleRateHz)
+        guard var spectrum = FramePowerSpectrum(length: length, window: Window.hamming.values(count: length, periodic: false).map { $0 * Self.sampleScale },
+                                                sampleRateHz: spectrumRate)
         else { return result }
         let frames = (samples.count - length) / step + 1
         let balance = OpenSmileSpectralBalance(binHz: spectrum.binHz, bins: spectrum.bins)
-        let bands = OpenSmileMelBands(binHz: spectrum.binHz, bins: spectrum.bins, sampleRateHz: sampleRateHz)
-        let formants = OpenSmileFormants(length: length, window: spectrum.window, sampleRateHz: sampleRateHz)
+        let bands = OpenSmileMelBands(binHz: spectrum.binHz, bins: spectrum.bins, sampleRateHz: spectrumRate)
+        let formants = OpenSmileFormants(length: length, window: spectrum.window, sampleRateHz: spectrumRate)
         var formantScratch = OpenSmileFormants.Scratch()
         var power = [Double](repeating: 0, count: spectrum.bins), magnitude = power, previous = power
         var bandPower = [Double](repeating: 0, count: OpenSmileMelBands.count)
@@ -176,6 +187,12 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         return (length, step)
     }
 
+    /// The power spectra of the 60-ms pitch frames of `length` samples: the Gaussian window, the
+    /// frequency axis of ``spectrumRate(length:seconds:sampleRateHz:)``.
+    static func pitchSpectrum(length: Int, sampleRateHz: Double) -> FramePowerSpectrum? {
+        FramePowerSpectrum(length: length, window: gaussianWindow(length), sampleRateHz: spectrumRate(length: length, seconds: 0.060, sampleRateHz: sampleRateHz))
+    }
+
     /// openSMILE's symmetric Gaussian window, σ = 0.4: exp(−½((n − (N−1)/2)/(0.4·(N−1)/2))²),
     /// times openSMILE's sample scale (so that full-scale samples go in unchanged).
     static func gaussianWindow(_ length: Int) -> [Double] {
@@ -201,10 +218,10 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
     func pitch(_ samples: [Double], sampleRateHz: Double, formantsHz: [[Double]]?) -> (pitch: PitchTrack, harmonics: HarmonicTrack) {
         var track = PitchTrack(), measures = HarmonicTrack()
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz), samples.count >= length,
-              var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz),
+              var frame = Self.pitchSpectrum(length: length, sampleRateHz: sampleRateHz),
               let octave = OpenSmileOctaveSpectrum(count: frame.bins, binHz: frame.binHz) else { return (track, measures) }
         let shs = OpenSmileSubharmonicSummation(spectrum: octave)
-        let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
+        let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz)
         let bins = frame.bins, frames = (samples.count - length) / step + 1
         if formantsHz != nil {
             let zeros = [Double](repeating: 0, count: frames)
@@ -283,8 +300,8 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         var track = HarmonicTrack(harmonicsToNoiseDb: zeros, h1MinusH2Db: zeros, h1MinusA3Db: zeros,
                                   formantAmplitudeDb: Array(repeating: f0Hz.map { $0 > 0 ? 0 : OpenSmileHarmonics.floorDb }, count: 3))
         guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz),
-              var frame = FramePowerSpectrum(length: length, window: Self.gaussianWindow(length), sampleRateHz: sampleRateHz) else { return track }
-        let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz, sampleRateHz: sampleRateHz)
+              var frame = Self.pitchSpectrum(length: length, sampleRateHz: sampleRateHz) else { return track }
+        let harmonics = OpenSmileHarmonics(fft: frame.fft, binHz: frame.binHz)
         var power = [Double](repeating: 0, count: frame.bins), buffers = HarmonicBuffers(bins: frame.bins)
         for (index, f0) in f0Hz.enumerated() where f0 > 0 && index * step + length <= samples.count {
             frame.power(samples, from: index * step, into: &power)

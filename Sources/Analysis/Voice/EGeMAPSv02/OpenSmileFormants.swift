@@ -5,10 +5,14 @@ import SignalProcessing
 /// `method = acf`, `p = 11`, cFormantLpc with `minF = 50`, `maxF = 5450`, `nFormants = 5`), as
 /// its output shows them (equal within its single precision; `EGeMAPSv02PeerTests`):
 ///
+/// f_s is the rate of openSMILE's frequency axis, N/0.02 s
+/// (``EGeMAPSv02Analysis/spectrumRate(length:seconds:sampleRateHz:)``), which cSpecResample takes
+/// for the frame's: the recording's rate wherever 0.02·f_s is a whole number of samples.
+///
 /// 1. Each 20-ms Hamming frame (N samples, zero-padded to M, a power of two, with ⌊(M − N)/2⌋
 ///    zeros before it) is resampled to L = ⌊N·11000/f_s + ½⌋ samples from the first L/2 bins
-///    of its transform: y[n] = (2/M)·Σₖ₌₀^(L/2−1) Re(X[k]·e^(2πik·t_n/M)), t_n = n·f_s/11000 −
-///    ⌊(M − N)/2⌋ — DC counted twice and a low-pass at (L/2)·f_s/M (3.4 kHz at 16 kHz, 4.7 kHz
+///    of its transform: y[n] = (2/M)·Σₖ₌₀^(L/2−1) Re(X[k]·e^(2πik·t_n/M)), t_n = n·f_s/r −
+///    ⌊(M − N)/2⌋ with r = f_s·L/N (11 kHz) — DC counted twice and a low-pass at (L/2)·f_s/M (3.4 kHz at 16 kHz, 4.7 kHz
 ///    at 44.1 kHz), as openSMILE's resampler does; the sum by Clenshaw's recurrence in cos θ_n
 ///    (``TrigSeries``: within about (L/2)²·ε of the spectrum's size, far below the peer's single
 ///    precision).
@@ -16,11 +20,10 @@ import SignalProcessing
 /// 3. The formants are the roots of 1 − Σ aₖz⁻ᵏ (openSMILE's sign; not the roots of A), as the
 ///    Aberth sweeps leave them (no extended-precision polish: single precision is the peer's);
 ///    a root outside the unit circle taken as 1/z̄ inside it, as cFormantLpc does (that
-///    polynomial is not minimum-phase); those above the real axis give frequency
-///    arg(z)·11000/2π and bandwidth −ln|z|·11000/π, the lowest five within 50…5450 Hz
-///    (inclusive), 0 where fewer.
+///    polynomial is not minimum-phase); those above the real axis give frequency arg(z)·r/2π
+///    and bandwidth −ln|z|·r/π, the lowest five within 50…5450 Hz (inclusive), 0 where fewer.
 struct OpenSmileFormants: Sendable {
-    static let rateHz = 11000.0, order = 11, count = 5, lowestHz = 50.0, highestHz = 5450.0
+    static let targetRateHz = 11000.0, order = 11, count = 5, lowestHz = 50.0, highestHz = 5450.0
 
     let length: Int
     private let fft: FFT
@@ -28,6 +31,9 @@ struct OpenSmileFormants: Sendable {
     /// The resampling's series at θ_n = 2π·t_n/M, n < L.
     private let series: TrigSeries
     private let bins: Int, outputs: Int
+    /// The rate of the resampled frame, f_s·L/N (cSpecResample rounds the frame to L samples and
+    /// takes the rate that makes exact): 11 kHz, as L = 220 = 0.02 s·11 kHz.
+    let rateHz: Double
 
     /// For frames of `length` samples at `sampleRateHz` through `window`; nil when the frame is
     /// too short to give the twelve autocorrelation lags or no transform can be made.
@@ -35,12 +41,14 @@ struct OpenSmileFormants: Sendable {
         var size = 1
         while size < length { size <<= 1 }
         guard let fft = try? FFT(size: size),
-              let outputs = Int(checking: Double(length) * Self.rateHz / sampleRateHz + 0.5, rounding: .down, in: (2 * Self.order + 2)...(1 << 20))
+              let outputs = Int(checking: Double(length) * Self.targetRateHz / sampleRateHz + 0.5, rounding: .down, in: (2 * Self.order + 2)...(1 << 20))
         else { return nil }
         (self.length, self.fft, self.window, self.outputs) = (length, fft, window, outputs)
+        let rateHz = sampleRateHz * Double(outputs) / Double(length)
+        self.rateHz = rateHz
         let offset = (size - length) / 2
         bins = min(outputs / 2, fft.realBins)
-        series = TrigSeries(angles: (0..<outputs).map { n in 2 * Double.pi * (Double(n) * sampleRateHz / Self.rateHz - Double(offset)) / Double(size) })
+        series = TrigSeries(angles: (0..<outputs).map { n in 2 * Double.pi * (Double(n) * sampleRateHz / rateHz - Double(offset)) / Double(size) })
     }
 
     /// Working space of ``append(_:from:frequencies:bandwidths:scratch:)``, reused from frame to frame.
@@ -81,7 +89,7 @@ struct OpenSmileFormants: Sendable {
             scratch.polynomial[Self.order] = 1
             scratch.roots = PolynomialRoots.roots(scratch.polynomial, near: scratch.roots, polished: false)
             for z in scratch.roots ?? [] {
-                if let formant = Self.formant(z) { scratch.found.append(formant) }
+                if let formant = Self.formant(z, rateHz: rateHz) { scratch.found.append(formant) }
             }
             scratch.found.sort { $0.0 < $1.0 }
         }
@@ -91,10 +99,11 @@ struct OpenSmileFormants: Sendable {
         }
     }
 
-    /// The formant of root `z`, (frequency, bandwidth) in Hz: arg(z)·11000/2π and −ln|z|·11000/π
-    /// of z, or of 1/z̄ when z lies outside the unit circle (the same frequency, bandwidth
-    /// ln|z|·11000/π); nil for a root on or below the real axis or a frequency outside 50…5450 Hz.
-    static func formant(_ z: PolynomialRoots.Root) -> (frequencyHz: Double, bandwidthHz: Double)? {
+    /// The formant of root `z` of a signal at `rateHz`, (frequency, bandwidth) in Hz: arg(z)·rate/2π
+    /// and −ln|z|·rate/π of z, or of 1/z̄ when z lies outside the unit circle (the same frequency,
+    /// bandwidth ln|z|·rate/π); nil for a root on or below the real axis or a frequency outside
+    /// 50…5450 Hz.
+    static func formant(_ z: PolynomialRoots.Root, rateHz: Double) -> (frequencyHz: Double, bandwidthHz: Double)? {
         guard z.im > 0 else { return nil }
         let f = atan2(z.im, z.re) * rateHz / (2 * Double.pi)
         guard f >= lowestHz, f <= highestHz else { return nil }

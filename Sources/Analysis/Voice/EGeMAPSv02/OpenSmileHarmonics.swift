@@ -7,7 +7,7 @@ import SignalProcessing
 /// published source has them:
 ///
 /// - HNR (HarmonicsToNoiseRatioACFLogdB): the autocorrelation a = |inverse transform of |X|²| over
-///   lags 0…N/2; from lag ⌊f_s/F0⌋ the nearest strict local maximum τ (a lower one first at equal
+///   lags 0…N/2; from lag ⌊N·Δf/F0⌋ the nearest strict local maximum τ (a lower one first at equal
 ///   distance; the first and last lags count when above their one neighbour);
 ///   10·lg(a[τ]/(a[0] − a[τ])), the ratio held within 1e-9…1e11 (1e11 when a[0] = a[τ]); no value
 ///   when τ is 0.
@@ -27,8 +27,9 @@ import SignalProcessing
 ///   amplitude; without one, level(2nd) − 201; within ±201 dB.
 struct OpenSmileHarmonics: Sendable {
     let fft: FFT
+    /// Hz per bin of the spectra (openSMILE's frequency axis,
+    /// ``EGeMAPSv02Analysis/spectrumRate(length:seconds:sampleRateHz:)``).
     let binHz: Double
-    let sampleRateHz: Double
 
     /// Harmonics searched (openSMILE's nHarmonics, F0 included).
     static let harmonicCount = 100
@@ -37,8 +38,8 @@ struct OpenSmileHarmonics: Sendable {
     /// openSMILE's floor of logarithmic values, dB.
     static let floorDb = -201.0
 
-    init(fft: FFT, binHz: Double, sampleRateHz: Double) {
-        (self.fft, self.binHz, self.sampleRateHz) = (fft, binHz, sampleRateHz)
+    init(fft: FFT, binHz: Double) {
+        (self.fft, self.binHz) = (fft, binHz)
     }
 
     /// One harmonic's peak: its bin, |X| there, its parabola's vertex (frequency, Hz, and
@@ -65,7 +66,8 @@ struct OpenSmileHarmonics: Sendable {
     /// nil when the lag found is 0 or F0 gives no lag.
     func harmonicsToNoise(power: [Double], f0Hz: Double, scratch: inout Scratch) -> Double? {
         let bins = fft.realBins
-        guard let start = Int(checking: sampleRateHz / Double(Float(f0Hz)), rounding: .down, in: 1...(1 << 30)) else { return nil }
+        // The lag of F0 at the rate of the frequency axis (twice its last bin's frequency), as cHarmonics takes it.
+        guard let start = Int(checking: Double(fft.size) * binHz / Double(Float(f0Hz)), rounding: .down, in: 1...(1 << 30)) else { return nil }
         if scratch.r.count != fft.size {
             scratch.spectrum = [Double](repeating: 0, count: 2 * bins)
             scratch.r = [Double](repeating: 0, count: fft.size)

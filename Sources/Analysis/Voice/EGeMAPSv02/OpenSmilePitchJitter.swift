@@ -6,8 +6,12 @@ import SignalProcessing
 /// lengths, peak-to-peak amplitudes), from the waveform and the smoothed F0 of each frame — not
 /// Praat's (``Perturbation``), which finds glottal pulses first.
 ///
-/// The frames are read back to back: each continues where the last full period of the previous
-/// one ended (unvoiced frames restart at their own step). In a voiced frame with F0 and
+/// The frames are read back to back: each reads ⌈0.01·f_s⌉ samples on from where the last full
+/// period of the previous one ended, with what that period left unread (unvoiced frames restart
+/// at their own step). Where that place and the frame's own start (frame i at i·step) disagree —
+/// at rates where ⌈0.01·f_s⌉ is not the step, 11,025 Hz (111 against 110) and 11, 22 or 44 kHz
+/// (0.01/(1/f_s) rounds a hair above the whole number) — the frame reads from its own start
+/// instead, at most its length, as cPitchJitter does. In a voiced frame with F0 and
 /// T = f_s/F0 samples, a period starts at s = 0 and for each length L in ⌊0.9·T⌋…⌈1.1·T⌉ the
 /// Pearson correlation of x[s..<s+L] and x[s+L..<s+2L] is taken; the highest strict local
 /// maximum (not at either end of that range) is the period, its length and value refined by the
@@ -41,13 +45,21 @@ struct OpenSmilePitchJitter: Sendable {
         jitterLocal.reserveCapacity(f0Hz.count)
         shimmerLocalDb.reserveCapacity(f0Hz.count)
         var state = State()
+        let read = Self.readStep(sampleRateHz: sampleRateHz, step: step)
         samples.withUnsafeBufferPointer { x in
-            for f0 in f0Hz {
-                let frame = state.frame(x, f0Hz: f0, sampleRateHz: sampleRateHz, length: length, step: step)
+            for (index, f0) in f0Hz.enumerated() {
+                let frame = state.frame(x, f0Hz: f0, sampleRateHz: sampleRateHz, start: index * step, length: length, read: read)
                 jitterLocal.append(frame.jitter)
                 shimmerLocalDb.append(frame.shimmerDb)
             }
         }
+    }
+
+    /// The samples a frame reads on from the last one's end, ⌈0.01 s / (1/f_s)⌉ as cPitchJitter
+    /// computes it from the frame period and the sample period (`step` where that is not a
+    /// usable count).
+    static func readStep(sampleRateHz: Double, step: Int) -> Int {
+        Int(checking: 0.01 / (1 / sampleRateHz), rounding: .up, in: 1...(1 << 30)) ?? step
     }
 
     /// What carries from one frame to the next.
@@ -68,13 +80,20 @@ struct OpenSmilePitchJitter: Sendable {
             return (expected, low, high)
         }
 
-        mutating func frame(_ x: UnsafeBufferPointer<Double>, f0Hz: Double, sampleRateHz: Double, length: Int, step: Int) -> (jitter: Double, shimmerDb: Double) {
-            let stepRead = step + behind
-            guard let (expected, low, high) = Self.lengths(sampleRateHz / f0Hz, limit: length) else {
+        /// The frame that starts at sample `start`, `length` samples long, reading `read` samples
+        /// on from the last one's end.
+        mutating func frame(_ x: UnsafeBufferPointer<Double>, f0Hz: Double, sampleRateHz: Double, start: Int, length: Int, read: Int) -> (jitter: Double, shimmerDb: Double) {
+            let stepRead = read + behind
+            let expectedLengths = Self.lengths(sampleRateHz / f0Hz, limit: length)
+            var toRead = min(expectedLengths.map { max(stepRead, 2 * $0.high + 2) } ?? stepRead, behind + length)
+            if start - behind != next {
+                next = start
+                toRead = min(toRead, length)
+            }
+            guard let (expected, low, high) = expectedLengths else {
                 self = State(next: next + stepRead)
                 return (0, 0)
             }
-            let toRead = min(max(stepRead, 2 * high + 2), behind + length)
             let n = max(0, min(toRead, x.count - next))
             let frame = UnsafeBufferPointer(rebasing: x[min(next, x.count)..<(min(next, x.count) + n)])
             var correlations = [Double](repeating: 0, count: high - low + 1)
