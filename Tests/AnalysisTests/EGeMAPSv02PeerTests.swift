@@ -66,8 +66,11 @@ import TestSupport
         }
     }()
 
-    static func samples(_ reference: FileReference) throws -> [Double] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: reference.samples))
+    static func samples(_ reference: FileReference) throws -> [Double] { try samples(at: reference.samples) }
+
+    /// The little-endian float64 samples the reference scripts write.
+    static func samples(at path: String) throws -> [Double] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
     }
 

@@ -10,9 +10,10 @@ import TestSupport
 /// weak formants exercise the segment rules and the formant roots outside the unit circle, and
 /// whose rates openSMILE's frame arithmetic treats apart.
 @Suite(.serialized) struct EGeMAPSv02SpeechTests {
-    struct FileReference: Decodable {
-        var file: String
-        var samples: String
+    /// A line of the script: the file, its samples (as a 16-bit file reads), its rate, and
+    /// openSMILE's functionals.
+    struct Reference: Decodable {
+        var file: String, samples: String
         var rateHz: Double
         var functionals: [String: Double]
     }
@@ -35,12 +36,11 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("egemapsv02-speech-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let lines = try PeerScript.lines("egemapsv02_speech.py", [folder]).get()
-        let references = try lines.map { try JSONDecoder().decode(FileReference.self, from: $0) }
+        let references = try lines.map { try JSONDecoder().decode(Reference.self, from: $0) }
         #expect(references.count == 32)
         var ours: [String: [Double]] = [:], theirs: [String: [Double]] = [:]
         for reference in references {
-            let data = try Data(contentsOf: URL(fileURLWithPath: reference.samples))
-            let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+            let samples = try EGeMAPSv02PeerTests.samples(at: reference.samples)
             for (name, value) in EGeMAPSv02PeerTests.named(EGeMAPSv02Analysis().features(samples, sampleRateHz: reference.rateHz)) {
                 ours[name, default: []].append(value ?? .nan)
                 theirs[name, default: []].append(try #require(reference.functionals[name], "\(name)"))
