@@ -12,10 +12,10 @@ import SignalProcessing
 /// 1. Each 20-ms Hamming frame (N samples, zero-padded to M, a power of two, with ⌊(M − N)/2⌋
 ///    zeros before it) is resampled to L = ⌊N·11000/f_s + ½⌋ samples from the first L/2 bins
 ///    of its transform: y[n] = (2/M)·Σₖ₌₀^(L/2−1) Re(X[k]·e^(2πik·t_n/M)), t_n = n·f_s/r −
-///    ⌊(M − N)/2⌋ with r = f_s·L/N (11 kHz) — DC counted twice and a low-pass at (L/2)·f_s/M (3.4 kHz at 16 kHz, 4.7 kHz
-///    at 44.1 kHz), as openSMILE's resampler does; the sum by Clenshaw's recurrence in cos θ_n
-///    (``TrigSeries``: within about (L/2)²·ε of the spectrum's size, far below the peer's single
-///    precision).
+///    ⌊(M − N)/2⌋ with r = f_s·L/N (11 kHz) — DC counted twice and a low-pass at (L/2)·f_s/M
+///    (3.4 kHz at 16 kHz, 4.7 kHz at 44.1 kHz), as openSMILE's resampler does; the sum by
+///    Clenshaw's recurrence in cos θ_n (``TrigSeries``: within about (L/2)²·ε of the spectrum's
+///    size, far below the peer's single precision).
 /// 2. The autocorrelation r₀…r₁₁ of y and Levinson's recursion give A(z) = 1 + Σ aₖz⁻ᵏ.
 /// 3. The formants are the roots of 1 − Σ aₖz⁻ᵏ (openSMILE's sign; not the roots of A), as the
 ///    Aberth sweeps leave them (no extended-precision polish: single precision is the peer's);
