@@ -1,12 +1,10 @@
 import Foundation
 import Testing
-import SignalProcessing
 @testable import Analysis
 
-/// eGeMAPSv02's voiced and unvoiced segments and its LPC formants' bandwidths on inputs whose
-/// answer is worked out by hand from the rules openSMILE documents (cFunctionalSegments' `nonX`
-/// and `eqX` with their default minimum segment of 3 frames and pause of 2; cFormantLpc's roots
-/// brought inside the unit circle); openSMILE's own output is `EGeMAPSv02PeerTests`.
+/// eGeMAPSv02's voiced and unvoiced segments on voicings whose answer is worked out by hand from
+/// cFunctionalSegments' `nonX` and `eqX` rules with their default minimum segment of 3 frames and
+/// pause of 2; openSMILE's own output is `EGeMAPSv02PeerTests` and `EGeMAPSv02SpeechTests`.
 struct EGeMAPSv02SegmentTests {
     /// "1" a frame inside, "0" one outside.
     static func frames(_ pattern: String) -> [Bool] { pattern.map { $0 == "1" } }
@@ -49,21 +47,5 @@ struct EGeMAPSv02SegmentTests {
         #expect(abs(f.stddevVoicedSegmentSeconds - 0.025) < 1e-12)
         #expect(abs(f.meanUnvoicedSegmentSeconds - 0.04) < 1e-12)
         #expect(f.stddevUnvoicedSegmentSeconds == 0)
-    }
-
-    @Test("a root's formant: 1 kHz at radius 0.95 and at 1/0.95 give the same frequency and bandwidth −ln 0.95·11000/π; none below the real axis or outside 50–5450 Hz")
-    func formantOfRoot() throws {
-        let theta = 2 * Double.pi * 1000 / 11000, bandwidth = -log(0.95) * 11000 / Double.pi
-        for radius in [0.95, 1 / 0.95] {
-            let formant = try #require(OpenSmileFormants.formant(.init(re: radius * cos(theta), im: radius * sin(theta)), rateHz: 11000))
-            #expect(abs(formant.frequencyHz - 1000) < 1e-9)
-            #expect(abs(formant.bandwidthHz - bandwidth) < 1e-9, "radius \(radius): \(formant.bandwidthHz)")
-        }
-        #expect(OpenSmileFormants.formant(.init(re: 0.95 * cos(theta), im: -0.95 * sin(theta)), rateHz: 11000) == nil)
-        #expect(OpenSmileFormants.formant(.init(re: 0.9, im: 0), rateHz: 11000) == nil)
-        for hz in [40.0, 5460] {
-            let angle = 2 * Double.pi * hz / 11000
-            #expect(OpenSmileFormants.formant(.init(re: 0.9 * cos(angle), im: 0.9 * sin(angle)), rateHz: 11000) == nil, "\(hz) Hz")
-        }
     }
 }

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+@testable import Analysis
+
+/// eGeMAPSv02's LPC formants (``OpenSmileFormants``) of roots placed by hand: cFormantLpc brings a
+/// root outside the unit circle inside it; openSMILE's own output is `EGeMAPSv02PeerTests` and
+/// `EGeMAPSv02SpeechTests`.
+struct OpenSmileFormantsTests {
+    @Test("a root's formant: 1 kHz at radius 0.95 and at 1/0.95 give the same frequency and bandwidth −ln 0.95·11000/π; none below the real axis or outside 50–5450 Hz")
+    func formantOfRoot() throws {
+        let theta = 2 * Double.pi * 1000 / 11000, bandwidth = -log(0.95) * 11000 / Double.pi
+        for radius in [0.95, 1 / 0.95] {
+            let formant = try #require(OpenSmileFormants.formant(.init(re: radius * cos(theta), im: radius * sin(theta)), rateHz: 11000))
+            #expect(abs(formant.frequencyHz - 1000) < 1e-9)
+            #expect(abs(formant.bandwidthHz - bandwidth) < 1e-9, "radius \(radius): \(formant.bandwidthHz)")
+        }
+        #expect(OpenSmileFormants.formant(.init(re: 0.95 * cos(theta), im: -0.95 * sin(theta)), rateHz: 11000) == nil)
+        #expect(OpenSmileFormants.formant(.init(re: 0.9, im: 0), rateHz: 11000) == nil)
+        for hz in [40.0, 5460] {
+            let angle = 2 * Double.pi * hz / 11000
+            #expect(OpenSmileFormants.formant(.init(re: 0.9 * cos(angle), im: 0.9 * sin(angle)), rateHz: 11000) == nil, "\(hz) Hz")
+        }
+    }
+}
