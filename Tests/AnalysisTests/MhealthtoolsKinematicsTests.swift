@@ -172,7 +172,7 @@ import TestSupport
         let ours = MhealthtoolsKinematics(task: task, accelerometer: accelerometer, gyroscope: gyroscope, gravity: gravity)
         #expect(!ours.rows.isEmpty)
         let worst = Self.compare(ours, try Self.peer(task, accelerometer: accelerometer, gyroscope: gyroscope, gravity: gravity))
-        print("mhealthtools \(task) on a simulated 20-s recording at \(rate) Hz\(gap ? " with a 2-s gap" : ""): \(ours.rows.count) rows, largest relative difference \(worst.0)")
+        print("mhealthtools \(task) on a simulated 20-s recording at \(rate) Hz\(gap ? " with a 2-s gap" : ""): \(ours.rows.count) rows, largest relative difference \(worst.0), by family \(worst.1.sorted { $0.key < $1.key })")
     }
 }
 
