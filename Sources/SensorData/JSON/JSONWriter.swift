@@ -2,9 +2,9 @@
 /// newline) or indented, members in stored order, numbers in shortest round-trip form with
 /// integral values printed without a fraction (docs/formats.md §12, "Writer must produce" 4).
 ///
-/// JSON has no NaN or infinities: they are written as the strings `"NaN"`, `"Infinity"`,
-/// `"-Infinity"` (the output convention of docs/analyses.md §0). Writers of recorder items reject them
-/// before they get here.
+/// JSON has no NaN or infinities: a non-finite number handed to the writer is written as the
+/// string `"NaN"`, `"Infinity"` or `"-Infinity"`. Feature values never reach it non-finite (they
+/// are written as null, `FeatureValue.json`), and writers of recorder items reject them before.
 public struct JSONWriter {
     public var indent: Int?
 
