@@ -132,6 +132,43 @@ import TestSupport
         #expect(TapStatistics.fatigue([1, 2, 3, 4, 5, 6], k: 1) == 1 - 5.5)
     }
 
+    static let centredStepXs = [207.2, 253.6, 40.8, 60.8, 236.6, 205.8, 250.7]
+    static let sideAtMeanXs = [206.8, 166.6, 219.8, 138.1, 226.7, 282.80000000000007]
+
+    /// Taps at these x (y 416 unless given, 0.2 s apart, the button by side), for the two rounding cases below.
+    static func taps(_ xs: [Double], ys: [Double]? = nil, middle: Double) -> TappingResult {
+        var result = TappingResult(dialect: .appCore)
+        for (i, x) in xs.enumerated() { result.append(timestamp: 0.2 * Double(i), x: x, y: ys?[i] ?? 416, button: x < middle ? .left : .right) }
+        return result
+    }
+
+    @Test("the depress threshold on steps of x − mean(x), as mhealthtools: a step of exactly 20 points far from the mean rounds to 20.000000000000014 and is kept")
+    func thresholdOnCentredSteps() throws {
+        // R's mean of these x is 179.35714285714286; 40.8 − mean and 60.8 − mean round so that
+        // their difference is 20 + 2^-46 > 20, so mhealthtools keeps all 7 taps (its
+        // get_tapping_features gives numberTaps 7); 60.8 − 40.8 is 20 exactly, which would drop one.
+        let xs = Self.centredStepXs
+        #expect(60.8 - 40.8 == 20 && abs((60.8 - 179.35714285714286) - (40.8 - 179.35714285714286)) == 20 + 0x1p-46)
+        let result = TappingAnalysis.analyze(Self.taps(xs, middle: 150))
+        guard case .mhealthtools(let features) = result.peer else { Issue.record("\(result.peer)"); return }
+        #expect(features.intervals.numberTaps == 7)
+    }
+
+    @Test("the drift sides split at R's mean of the kept x: a tap at the mean is on the right, as mhealthtools puts it")
+    func sidesAtRsMean() throws {
+        // These x sum to 6 × 206.8 exactly, so R's (extended, corrected) mean is 206.8 and the
+        // first tap, at 206.8, is on the right (x ≥ mean); a double sum in this order gives
+        // 206.80000000000004, which would put it on the left. Left: 166.6 and 138.1, one drift of
+        // √(28.5² + 5²) points (mhealthtools: meanDriftLeft 28.935272592460574).
+        let xs = Self.sideAtMeanXs, ys = [410.0, 420, 405, 415, 425, 412]
+        #expect(xs.reduce(0, +) / 6 == 206.80000000000004)
+        let result = TappingAnalysis.analyze(Self.taps(xs, ys: ys, middle: 200))
+        guard case .mhealthtools(let features) = result.peer else { Issue.record("\(result.peer)"); return }
+        #expect(features.intervals.driftLeft.min == features.intervals.driftLeft.max)
+        #expect(abs(features.intervals.driftLeft.mean - (28.5 * 28.5 + 5 * 5).squareRoot()) <= 1e-12)
+        #expect(abs(features.intervals.driftLeft.mean - 28.935272592460574) <= 1e-9 * 28.9)
+    }
+
     @Test("degenerate vectors give R's values")
     func degenerate() {
         typealias S = TapStatistics

@@ -119,8 +119,11 @@ public enum TappingAnalysis {
                 error = "sensor data has less than 5 unique rows"
                 return
             }
+            // mhealthtools compares the steps of x − mean(x) (R's mean), not of x: where a step is
+            // the threshold itself, centring far from the mean rounds it an ulp either way.
+            let mean = RArithmetic.mean(sorted.map { rows.x[$0] })
             kept = [sorted[0]]
-            for k in 1..<sorted.count where abs(rows.x[sorted[k]] - rows.x[sorted[k - 1]]) > depressThreshold {
+            for k in 1..<sorted.count where abs((rows.x[sorted[k]] - mean) - (rows.x[sorted[k - 1]] - mean)) > depressThreshold {
                 kept.append(sorted[k])
             }
             guard kept.count >= 5 else {
@@ -157,9 +160,10 @@ public enum TappingAnalysis {
         }
         let short = shortNA && d.count < 3
         let (k10, k25, k50) = S.fatigueCounts(d.count)
-        // Drift: sides by position relative to the mean x of the kept taps, not by label.
+        // Drift: sides by position relative to the mean x of the kept taps (R's mean, whose
+        // rounding decides a tap at the mean), not by label.
         let xs = kept.map { rows.x[$0] }
-        let meanX = S.mean(xs)
+        let meanX = RArithmetic.mean(xs)
         let drift = [true, false].map { left in
             let side = kept.filter { (rows.x[$0] < meanX) == left }
             return eleven(side.indices.dropFirst().map { j in hypot(rows.x[side[j]] - rows.x[side[j - 1]], rows.y[side[j]] - rows.y[side[j - 1]]) })
