@@ -32,8 +32,9 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// ±1,000 rad/s left out, with an implausibleValues warning; the dominant gait frequency
     /// through the segments' summed autocorrelation (within 4.2e-16 of before on real walks).
     /// 4 (gait), 3 (balance): mhealthtools' walk and balance features (set `mhealthtools`).
-    /// 4 (tapping): mhealthtools' depress threshold on the steps of x − mean(x), and the drift
-    /// sides split at R's mean (a step of exactly 20 points far from the mean, a tap at the mean).
+    /// 4 (tapping): the depress threshold on the steps of x − mean(x) in every convention, and
+    /// the drift sides split at R's mean (a step of exactly 20 points far from the mean, a tap at
+    /// the mean).
     public var version: String {
         switch self {
         case .voice: "14"

@@ -154,6 +154,20 @@ import TestSupport
         #expect(features.intervals.numberTaps == 7)
     }
 
+    @Test("mPower-sdata and PDScores centre x too: on the same taps every step is a jump, the six taps before them kept and PDScores' five intervals all 0.2 s")
+    func otherConventionsOnCentredSteps() throws {
+        // tappingHelpers.R and features_bta.m subtract the mean before differencing, as
+        // mhealthtools does; keeping the tap before each of the six jumps leaves six taps, and
+        // their five intervals of 0.2 s have an IQR of 0 (without the centring the 20-point step
+        // would be no jump: five taps, intervals 0.2, 0.4, 0.2, 0.2, IQR 0.1 with type-5 quantiles).
+        let sdata = TappingAnalysis.analyze(Self.taps(Self.centredStepXs, middle: 150), convention: .mpowerSdata).peer
+        guard case .mpowerSdata(let features) = sdata else { Issue.record("\(sdata)"); return }
+        #expect(features.intervals.numberTaps == 6)
+        let little = TappingAnalysis.analyze(Self.taps(Self.centredStepXs, middle: 150), convention: .little).peer
+        guard case .pdscores(let scores) = little else { Issue.record("\(little)"); return }
+        #expect(abs(scores.tapdt - 0.2) < 1e-9 && abs(scores.tapiqr) < 1e-9, "\(scores)")
+    }
+
     @Test("the drift sides split at R's mean of the kept x: a tap at the mean is on the right, as mhealthtools puts it")
     func sidesAtRsMean() throws {
         // These x sum to 6 × 206.8 exactly, so R's (extended, corrected) mean is 206.8 and the

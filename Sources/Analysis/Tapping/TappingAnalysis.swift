@@ -195,7 +195,7 @@ public enum TappingAnalysis {
         let sorted = unique.enumerated().sorted { a, b in
             rows.t[a.element] < rows.t[b.element] || (rows.t[a.element] == rows.t[b.element] && a.offset < b.offset)
         }.map(\.element)
-        let kept = tapsBeforeJumps(sorted, rows: rows, threshold: depressThreshold)
+        let kept = tapsBeforeJumps(sorted, rows: rows, threshold: depressThreshold, mean: RArithmetic.mean(sorted.map { rows.x[$0] }))
         guard !kept.isEmpty else { return .unusable(error: "no taps remain after cleaning") }
         let d = kept.indices.dropFirst().map { rows.t[kept[$0]] - rows.t[kept[$0 - 1]] }
         let intervals = intervalFeatures(rows: rows, kept: kept, intervals: d, moments: .population, shortNA: true)
@@ -205,14 +205,16 @@ public enum TappingAnalysis {
     /// PDScores `features_bta`: recorded order, no de-duplication, kept taps as mPower-sdata;
     /// `tapdt` = median interval (s), `tapiqr` = interval IQR with type-5 quantiles (MATLAB).
     static func pdscores(_ rows: Rows, depressThreshold: Double) -> TappingPeerFeatures {
-        let kept = tapsBeforeJumps(Array(0..<rows.count), rows: rows, threshold: depressThreshold)
+        let kept = tapsBeforeJumps(Array(0..<rows.count), rows: rows, threshold: depressThreshold, mean: TapStatistics.mean(rows.x))
         let d = kept.indices.dropFirst().map { rows.t[kept[$0]] - rows.t[kept[$0 - 1]] }
         return .pdscores(PDScoresTappingFeatures(tapdt: TapStatistics.median(d), tapiqr: TapStatistics.iqrType5(d)))
     }
 
-    /// Indices i of `order` with |x(order[i+1]) − x(order[i])| > threshold.
-    static func tapsBeforeJumps(_ order: [Int], rows: Rows, threshold: Double) -> [Int] {
+    /// Indices i of `order` with |(x(order[i+1]) − mean) − (x(order[i]) − mean)| > threshold: the
+    /// steps of the centred x, as both peers take them (`mean` their mean of x: R's for
+    /// mPower-sdata, MATLAB's double sum over n for PDScores).
+    static func tapsBeforeJumps(_ order: [Int], rows: Rows, threshold: Double, mean: Double) -> [Int] {
         guard order.count >= 2 else { return [] }
-        return (0..<(order.count - 1)).filter { abs(rows.x[order[$0 + 1]] - rows.x[order[$0]]) > threshold }.map { order[$0] }
+        return (0..<(order.count - 1)).filter { abs((rows.x[order[$0 + 1]] - mean) - (rows.x[order[$0]] - mean)) > threshold }.map { order[$0] }
     }
 }
