@@ -1,10 +1,11 @@
 import Foundation
 
-/// R 4.x's arithmetic where mhealthtools' kinematic features depend on it (docs/analyses.md §7.3):
-/// `sum`, `mean`, `cumsum` and `prod` accumulate in the x87 extended format (R's `LDOUBLE`),
-/// `mean` adds a second pass of the residuals, and `var` is the cov.c two-pass with n − 1.
-/// Kept separate from ``SignalProcessing/Statistics`` (plain double sums): these follow R's
-/// rounding so that the peer set agrees to 1e-9 relative, not merely to the formula.
+/// R 4.x's arithmetic where the R peers' sets depend on it (mhealthtools' kinematic features and
+/// camera heart rate, docs/analyses.md §7.3 and §7.5; the tapping sets' kept taps and drift
+/// sides, §1.2–1.5): `sum`, `mean`, `cumsum` and `prod` accumulate in the x87 extended format
+/// (R's `LDOUBLE`), `mean` adds a second pass of the residuals, and `var` is the cov.c two-pass
+/// with n − 1. Kept separate from ``SignalProcessing/Statistics`` (plain double sums): these
+/// follow R's rounding so that the peer sets agree to 1e-9 relative, and decide as R decides.
 enum RArithmetic {
     /// `sum(x)`.
     static func sum(_ x: some Collection<Double>) -> Double {
