@@ -119,11 +119,10 @@ public enum TappingAnalysis {
                 error = "sensor data has less than 5 unique rows"
                 return
             }
-            // mhealthtools compares the steps of x − mean(x) (R's mean), not of x: where a step is
-            // the threshold itself, centring far from the mean rounds it an ulp either way.
+            // mhealthtools compares the steps of x − mean(x) (R's mean), not of x.
             let mean = RArithmetic.mean(sorted.map { rows.x[$0] })
             kept = [sorted[0]]
-            for k in 1..<sorted.count where abs((rows.x[sorted[k]] - mean) - (rows.x[sorted[k - 1]] - mean)) > depressThreshold {
+            for k in 1..<sorted.count where isJump(from: rows.x[sorted[k - 1]], to: rows.x[sorted[k]], mean: mean, threshold: depressThreshold) {
                 kept.append(sorted[k])
             }
             guard kept.count >= 5 else {
@@ -210,11 +209,17 @@ public enum TappingAnalysis {
         return .pdscores(PDScoresTappingFeatures(tapdt: TapStatistics.median(d), tapiqr: TapStatistics.iqrType5(d)))
     }
 
-    /// Indices i of `order` with |(x(order[i+1]) − mean) − (x(order[i]) − mean)| > threshold: the
-    /// steps of the centred x, as both peers take them (`mean` their mean of x: R's for
-    /// mPower-sdata, MATLAB's double sum over n for PDScores).
+    /// Indices i of `order` whose step to the next is a jump (``isJump(from:to:mean:threshold:)``,
+    /// `mean` the peer's mean of x: R's for mPower-sdata, MATLAB's double sum over n for PDScores).
     static func tapsBeforeJumps(_ order: [Int], rows: Rows, threshold: Double, mean: Double) -> [Int] {
         guard order.count >= 2 else { return [] }
-        return (0..<(order.count - 1)).filter { abs((rows.x[order[$0 + 1]] - mean) - (rows.x[order[$0]] - mean)) > threshold }.map { order[$0] }
+        return (0..<(order.count - 1)).filter { isJump(from: rows.x[order[$0]], to: rows.x[order[$0 + 1]], mean: mean, threshold: threshold) }.map { order[$0] }
+    }
+
+    /// Whether the step from x `a` to `b` is a depress event: |(b − mean) − (a − mean)| above the
+    /// threshold, the step of the centred x as every peer takes it (far from the mean a step of
+    /// exactly the threshold rounds an ulp either way once centred).
+    static func isJump(from a: Double, to b: Double, mean: Double, threshold: Double) -> Bool {
+        abs((b - mean) - (a - mean)) > threshold
     }
 }
