@@ -202,6 +202,11 @@ import TestSupport
         #expect(one.rows.isEmpty && one.warnings.contains { $0.contains("1 sample(s)") } && one.error != nil)
         let sameTime = MhealthtoolsKinematics(task: .balance, accelerometer: Self.series(300, time: { _ in 5 }), gyroscope: nil)
         #expect(sameTime.rows.isEmpty && sameTime.warnings.contains { $0.contains("no positive rate") })
+        // The set's warnings say it once: the error is that same warning.
+        var recorded = SensorSeries(kind: .accelerometer)
+        for _ in 0..<300 { recorded.append(numbers: [5, .nan, 0.1, 0.2, -1]) }
+        let said = KinematicSummary.set(.balance, recorded, name: "mhealthtools").warnings
+        #expect(said == ["mhealthtools: accelerometer: the first and last times give no positive rate"], "\(said)")
     }
 
     @Test("times spanning beyond the double range (−1e308 … 1e308): a warning, no rows")

@@ -79,8 +79,9 @@ extension KinematicSummary {
     public static func set(_ task: MhealthtoolsKinematics.Task, _ series: SensorSeries, name: String) -> (set: FeatureSet, warnings: [String]) {
         let sensors = MhealthtoolsKinematics.Triaxial.sensors(of: series)
         let kinematics = MhealthtoolsKinematics(task: task, accelerometer: sensors.accelerometer, gyroscope: sensors.gyroscope, gravity: sensors.gravity)
-        var warnings = kinematics.warnings.map { "mhealthtools: " + $0 }
-        if let error = kinematics.error { warnings.append("mhealthtools: " + error) }
+        // The error repeats the first warning when no sensor gave rows: said once.
+        let said = kinematics.warnings + [kinematics.error].compactMap { $0 }.filter { !kinematics.warnings.contains($0) }
+        let warnings = said.map { "mhealthtools: " + $0 }
         return (FeatureSet(name: name, features: KinematicSummary(kinematics)), warnings)
     }
 }
