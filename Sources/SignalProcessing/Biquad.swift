@@ -295,9 +295,9 @@ public struct BiquadCascade: Sendable, Hashable {
     }
 
     /// Filters `samples` in place through ``processLanes(_:inputs:stride:count:outputs:)`` with
-    /// eight segments when the block is long enough for them: the A weighting on 2^20-frame blocks
-    /// at 48 kHz took a quarter of ``process(_:)``'s time (Benchmarks/README.md); the outputs
-    /// differ from its outputs by rounding only, segment 0 not at all.
+    /// eight segments when the block is long enough for them (their recurrences side by side in
+    /// vector lanes, where one recurrence waits on each step); the outputs differ from
+    /// ``process(_:)``'s by rounding only, segment 0 not at all.
     public mutating func processLanes(_ samples: UnsafeMutableBufferPointer<Double>) {
         guard let base = samples.baseAddress else { return }
         var filters = [self]

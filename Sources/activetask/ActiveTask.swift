@@ -25,7 +25,7 @@ struct ActiveTask: AsyncParsableCommand {
             let (arguments, notes) = DeprecatedSpellings.rewrite(given)
             for note in notes { printError(note) }
             // Answered before any parse: ArgumentParser's own answer builds the help of every
-            // command first (a third of `--version`'s CPU time, Benchmarks/README.md).
+            // command first (`--version` 6.84 ms instead of 3.97, Benchmarks/README.md "Start-up").
             if arguments == ["--version"] {
                 try print(configuration.version)
                 return
