@@ -10,7 +10,11 @@ import Glibc
 ///   and its functionals take its non-zero values only.
 /// - The functionals see the frames the pitch smoother had decided when the recording ended
 ///   (``OpenSmilePitchViterbi``): openSMILE's smoother emits the rest, decided from its cheapest
-///   path at the end, after the functionals have run.
+///   path at the end, after the functionals have run. The F0 contour and the spectral
+///   descriptors it selects are smoothed with those later frames as the last one's neighbour;
+///   the contours openSMILE computes from the decided F0 (formants, harmonics, jitter and
+///   shimmer, formant amplitudes) end at the last decided frame, which the smoothing repeats
+///   beyond it (seen on recordings that end voiced: their functionals equal openSMILE's only so).
 /// - Segments are found in the smoothed F0 over those frames by cFunctionalSegments' `nonX`
 ///   (voiced: non-zero) and `eqX` (unvoiced: zero) rules with its default lengths, which
 ///   eGeMAPSv02 keeps (``segmentLengths(_:)``); VoicedSegmentsPerSec divides the number of voiced
@@ -67,11 +71,13 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
         let f0 = Array(F.smoothedNonZero(semitones).prefix(seen))
         f0Semitone = OpenSmileContourFunctionals(f0.filter { $0 != 0 }, periodSeconds: periodSeconds)
         let spectral = [descriptors.alphaRatio, descriptors.hammarbergIndex, descriptors.slope0To500, descriptors.slope500To1500, descriptors.spectralFlux]
-        // The non-zero values of a contour's sma3nz smoothing over the frames the functionals see.
+        // The non-zero values of a contour's sma3nz smoothing over the frames the functionals see:
+        // smoothed before the cut (F0 and what it selects) or after it (what is computed from it).
         func seenNonZero(_ contour: [Double]) -> [Double] { F.smoothedNonZero(contour).prefix(seen).filter { $0 != 0 } }
-        func selected(_ values: [Double], voicedFrames: Bool) -> [Double] {
-            seenNonZero((0..<n).map { voiced[$0] == voicedFrames ? values[$0] : 0 })
-        }
+        func decidedNonZero(_ contour: [Double]) -> [Double] { F.smoothedNonZero(Array(contour.prefix(seen))).filter { $0 != 0 } }
+        func gated(_ values: [Double], voicedFrames: Bool) -> [Double] { (0..<n).map { voiced[$0] == voicedFrames ? values[$0] : 0 } }
+        func selected(_ values: [Double], voicedFrames: Bool) -> [Double] { seenNonZero(gated(values, voicedFrames: voicedFrames)) }
+        func decided(_ values: [Double]) -> [Double] { decidedNonZero(gated(values, voicedFrames: true)) }
         for values in spectral + descriptors.mfcc {
             let kept = selected(values, voicedFrames: true)
             voicedMean.append(F.mean(kept))
@@ -79,23 +85,23 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
         }
         for k in 0..<3 {
             for values in [descriptors.formantFrequencyHz[k], descriptors.formantBandwidthHz[k]] {
-                let kept = selected(values, voicedFrames: true)
+                let kept = decided(values)
                 formantMean.append(F.mean(kept))
                 formantStddevNorm.append(F.normalisedStandardDeviation(kept))
             }
         }
         for values in [harmonics.harmonicsToNoiseDb, harmonics.h1MinusH2Db, harmonics.h1MinusA3Db] where values.count >= n {
-            let kept = selected(values, voicedFrames: true)
+            let kept = decided(values)
             harmonicMean.append(F.mean(kept))
             harmonicStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         for values in [perturbation.jitterLocal, perturbation.shimmerLocalDb] where values.count >= n {
-            let kept = selected(values, voicedFrames: true)
+            let kept = decided(values)
             perturbationMean.append(F.mean(kept))
             perturbationStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
         for values in harmonics.formantAmplitudeDb where values.count >= n {
-            let kept = seenNonZero(Array(values.prefix(n)))
+            let kept = decidedNonZero(Array(values.prefix(n)))
             formantAmplitudeMean.append(F.mean(kept))
             formantAmplitudeStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
