@@ -28,7 +28,8 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// frequency axis and jitter reading at rates such as 11,025 and 44,000 Hz. 15 (voice): its
     /// formant, harmonic, jitter and shimmer contours smoothed up to the last decided frame (a
     /// recording that ends voiced: jitterLocal's mean within 1.7e-7 of openSMILE's, median over
-    /// the 18 peer files, instead of 1.2e-4).
+    /// the 18 peer files, instead of 1.2e-4); a recording shorter than one 400-ms loudness block
+    /// warned as if every block were below −70 LUFS.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond

@@ -147,6 +147,11 @@ import TestSupport
         #expect(b.levels.researchKitTooLoud)  // mean clamped level of a −6 dBFS sine ≈ 0.83
         let quiet = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.001 }, channels: 1, sampleRateHz: Self.rate).features
         #expect(!quiet.levels.researchKitTooLoud)
+        // No integrated loudness: every block below −70 LUFS (−80 dBFS), or no block at all (0.3 s).
+        let silent = VoiceAnalysis.analyze(interleaved: mono.map { $0 * 0.0001 }, channels: 1, sampleRateHz: Self.rate)
+        #expect(silent.features.levels.loudnessLufs == nil && silent.warnings.contains("integrated loudness is −∞: every 400-ms block is below −70 LUFS"))
+        let short = VoiceAnalysis.analyze(interleaved: Array(mono.prefix(Int(0.3 * Self.rate))), channels: 1, sampleRateHz: Self.rate)
+        #expect(short.features.levels.loudnessLufs == nil && short.warnings.contains("integrated loudness is undefined: the recording is shorter than one 400-ms block"), "\(short.warnings)")
     }
 
     @Test("ResearchKit's too-loud level by hand: Int16 samples 16384, −8192, 32767 and −32768 (1.5 clamped), zeros skipped; m = max(dB/60, −1) + 1: (0.899661 + 0.799318 + 1 + 1.000004) / 4; a sample at −70 dBFS counts as 0")

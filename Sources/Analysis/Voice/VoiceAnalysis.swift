@@ -261,7 +261,10 @@ public enum VoiceAnalysis {
         // ITU-R BS.1770-4 over all channels (identical channels counted once only on request).
         var meter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: loudnessChannels)
         meter.process(interleaved: loudnessChannels == channels ? interleaved : channel0)
-        if meter.integratedLUFS == nil { warnings.append("integrated loudness is −∞: every block is below −70 LUFS") }
+        if meter.integratedLUFS == nil {
+            warnings.append(meter.steps.count < 4 ? "integrated loudness is undefined: the recording is shorter than one 400-ms block"
+                                                  : "integrated loudness is −∞: every 400-ms block is below −70 LUFS")
+        }
 
         // ResearchKit's too-loud rule (ORKAudioLevelNavigationRule.m): non-zero Int16 samples of
         // all channels, m = max(dB/60, −1) + 1, too loud if mean m > 0.45.
