@@ -233,9 +233,11 @@ public struct SoundLevelMeter: Sendable {
         public var lzeqDecibels: Double
         /// Sound exposure level: LAeq + 10·lg(T / 1 s).
         public var laeDecibels: Double
-        /// Maximum fast time-weighted level (of `timeWeighting`, A by default), dB.
+        /// Maximum fast time-weighted level (of `timeWeighting`, A by default), dB; nil when not
+        /// finite. Both maxima weight from zero, as IEC 61672-1's tone-burst response does: a
+        /// recording shorter than a few τ reads below its steady level (docs/analyses.md §3.7).
         public var lafmaxDecibels: Double?
-        /// Maximum slow time-weighted level, dB (nil: shorter than 5τ).
+        /// Maximum slow time-weighted level, dB; nil when not finite.
         public var lasmaxDecibels: Double?
         /// Level exceeded 10 % of the time (LAF every 0.1 s, ISO 1996-1), dB.
         public var laf10Decibels: Double?
