@@ -233,6 +233,15 @@ extension EGeMAPSv02PeerTests {
     /// openSMILE's 88 names in its order.
     static let openSmileOrder: [String] = ["F0semitoneFrom27.5Hz_sma3nz_amean", "F0semitoneFrom27.5Hz_sma3nz_stddevNorm", "F0semitoneFrom27.5Hz_sma3nz_percentile20.0", "F0semitoneFrom27.5Hz_sma3nz_percentile50.0", "F0semitoneFrom27.5Hz_sma3nz_percentile80.0", "F0semitoneFrom27.5Hz_sma3nz_pctlrange0-2", "F0semitoneFrom27.5Hz_sma3nz_meanRisingSlope", "F0semitoneFrom27.5Hz_sma3nz_stddevRisingSlope", "F0semitoneFrom27.5Hz_sma3nz_meanFallingSlope", "F0semitoneFrom27.5Hz_sma3nz_stddevFallingSlope", "loudness_sma3_amean", "loudness_sma3_stddevNorm", "loudness_sma3_percentile20.0", "loudness_sma3_percentile50.0", "loudness_sma3_percentile80.0", "loudness_sma3_pctlrange0-2", "loudness_sma3_meanRisingSlope", "loudness_sma3_stddevRisingSlope", "loudness_sma3_meanFallingSlope", "loudness_sma3_stddevFallingSlope", "spectralFlux_sma3_amean", "spectralFlux_sma3_stddevNorm", "mfcc1_sma3_amean", "mfcc1_sma3_stddevNorm", "mfcc2_sma3_amean", "mfcc2_sma3_stddevNorm", "mfcc3_sma3_amean", "mfcc3_sma3_stddevNorm", "mfcc4_sma3_amean", "mfcc4_sma3_stddevNorm", "jitterLocal_sma3nz_amean", "jitterLocal_sma3nz_stddevNorm", "shimmerLocaldB_sma3nz_amean", "shimmerLocaldB_sma3nz_stddevNorm", "HNRdBACF_sma3nz_amean", "HNRdBACF_sma3nz_stddevNorm", "logRelF0-H1-H2_sma3nz_amean", "logRelF0-H1-H2_sma3nz_stddevNorm", "logRelF0-H1-A3_sma3nz_amean", "logRelF0-H1-A3_sma3nz_stddevNorm", "F1frequency_sma3nz_amean", "F1frequency_sma3nz_stddevNorm", "F1bandwidth_sma3nz_amean", "F1bandwidth_sma3nz_stddevNorm", "F1amplitudeLogRelF0_sma3nz_amean", "F1amplitudeLogRelF0_sma3nz_stddevNorm", "F2frequency_sma3nz_amean", "F2frequency_sma3nz_stddevNorm", "F2bandwidth_sma3nz_amean", "F2bandwidth_sma3nz_stddevNorm", "F2amplitudeLogRelF0_sma3nz_amean", "F2amplitudeLogRelF0_sma3nz_stddevNorm", "F3frequency_sma3nz_amean", "F3frequency_sma3nz_stddevNorm", "F3bandwidth_sma3nz_amean", "F3bandwidth_sma3nz_stddevNorm", "F3amplitudeLogRelF0_sma3nz_amean", "F3amplitudeLogRelF0_sma3nz_stddevNorm", "alphaRatioV_sma3nz_amean", "alphaRatioV_sma3nz_stddevNorm", "hammarbergIndexV_sma3nz_amean", "hammarbergIndexV_sma3nz_stddevNorm", "slopeV0-500_sma3nz_amean", "slopeV0-500_sma3nz_stddevNorm", "slopeV500-1500_sma3nz_amean", "slopeV500-1500_sma3nz_stddevNorm", "spectralFluxV_sma3nz_amean", "spectralFluxV_sma3nz_stddevNorm", "mfcc1V_sma3nz_amean", "mfcc1V_sma3nz_stddevNorm", "mfcc2V_sma3nz_amean", "mfcc2V_sma3nz_stddevNorm", "mfcc3V_sma3nz_amean", "mfcc3V_sma3nz_stddevNorm", "mfcc4V_sma3nz_amean", "mfcc4V_sma3nz_stddevNorm", "alphaRatioUV_sma3nz_amean", "hammarbergIndexUV_sma3nz_amean", "slopeUV0-500_sma3nz_amean", "slopeUV500-1500_sma3nz_amean", "spectralFluxUV_sma3nz_amean", "loudnessPeaksPerSec", "VoicedSegmentsPerSec", "MeanVoicedSegmentLengthSec", "StddevVoicedSegmentLengthSec", "MeanUnvoicedSegmentLength", "StddevUnvoicedSegmentLength", "equivalentSoundLevel_dBp"]
 
+    /// openSMILE's F0 of `reference` as a pitch track over the frames the functionals see: those
+    /// the toolkit's smoother had decided (the same path).
+    static func openSmilePitch(_ reference: FileReference, samples: [Double]) throws -> EGeMAPSv02Analysis.PitchTrack {
+        var pitch = EGeMAPSv02Analysis.PitchTrack()
+        pitch.frequencyHz = try #require(reference.lld["F0final"])
+        pitch.decidedFrames = EGeMAPSv02Analysis().pitch(samples, sampleRateHz: reference.rateHz).decidedFrames
+        return pitch
+    }
+
     /// Pearson's r.
     static func correlation(_ x: [Double], _ y: [Double]) -> Double {
         let mx = x.reduce(0, +) / Double(x.count), my = y.reduce(0, +) / Double(y.count)
@@ -255,10 +264,7 @@ extension EGeMAPSv02PeerTests {
         for reference in references {
             let analysis = EGeMAPSv02Analysis(), samples = try Self.samples(reference)
             let descriptors = analysis.frameDescriptors(samples, sampleRateHz: reference.rateHz)
-            var theirPitch = EGeMAPSv02Analysis.PitchTrack()
-            theirPitch.frequencyHz = try #require(reference.lld["F0final"])
-            // The frames the functionals see: those the smoother had decided (the same path).
-            theirPitch.decidedFrames = analysis.pitch(samples, sampleRateHz: reference.rateHz).decidedFrames
+            let theirPitch = try Self.openSmilePitch(reference, samples: samples)
             let theirHarmonics = analysis.harmonicMeasures(samples, sampleRateHz: reference.rateHz, f0Hz: theirPitch.frequencyHz, formantsHz: descriptors.formantFrequencyHz)
             let (length, step) = try #require(EGeMAPSv02Analysis.pitchFraming(sampleRateHz: reference.rateHz))
             let theirPerturbation = OpenSmilePitchJitter(samples, sampleRateHz: reference.rateHz, f0Hz: theirPitch.frequencyHz, length: length, step: step)
@@ -295,9 +301,7 @@ extension EGeMAPSv02PeerTests {
         for reference in references {
             let analysis = EGeMAPSv02Analysis(), samples = try Self.samples(reference)
             var descriptors = analysis.frameDescriptors(samples, sampleRateHz: reference.rateHz)
-            var pitch = EGeMAPSv02Analysis.PitchTrack()
-            pitch.frequencyHz = try #require(reference.lld["F0final"])
-            pitch.decidedFrames = analysis.pitch(samples, sampleRateHz: reference.rateHz).decidedFrames
+            let pitch = try Self.openSmilePitch(reference, samples: samples)
             var harmonics = EGeMAPSv02Analysis.HarmonicTrack()
             harmonics.harmonicsToNoiseDb = try #require(reference.lld["HarmonicsToNoiseRatioACFLogdB"])
             harmonics.h1MinusH2Db = try #require(reference.lld["HarmonicDifferenceLogRelH1-H2"])
