@@ -29,7 +29,9 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// formant, harmonic, jitter and shimmer contours smoothed up to the last decided frame (a
     /// recording that ends voiced: jitterLocal's mean within 1.7e-7 of openSMILE's, median over
     /// the 18 peer files, instead of 1.2e-4); a recording shorter than one 400-ms loudness block
-    /// warned as if every block were below −70 LUFS.
+    /// warned as if every block were below −70 LUFS. 16 (voice): egemapsv02's functionals of no
+    /// values (unvoiced descriptors of a recording without unvoiced frames, segment lengths
+    /// without segments) null instead of openSMILE's 0.
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -41,7 +43,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// the mean).
     public var version: String {
         switch self {
-        case .voice: "15"
+        case .voice: "16"
         case .gait, .tapping: "4"
         case .balance: "3"
         case .spl, .audiometry: "2"

@@ -53,7 +53,7 @@ public enum LoudnessScorer {
             shortTermMaxLufs: used.shortTermLUFS.max(), truePeakDbtp: peak.truePeakDbtp.isFinite ? peak.truePeakDbtp : nil,
             channelsCounted: identical ? 1 : channels, oversamplingFactor: peak.factor)
         var warnings = AudioScoring.warnings(decoder)
-        if used.integratedLUFS == nil { warnings.append("integrated loudness is −∞: every 400-ms block is below −70 LUFS (or the file is shorter than 400 ms)") }
+        warnings += [used.integratedUndefinedReason, used.rangeUndefinedReason].compactMap(\.self)
         let report = ScoreReport(kind: "loudness", file: file,
                                  dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(channels) ch",
                                  sets: [FeatureSet(name: "bs1770", features: features)], warnings: warnings)

@@ -7,9 +7,17 @@ extension OutputFile.Refusal {
 }
 
 extension OutputFile {
-    /// ``refuseIfInput(_:inputs:)`` with the failure the command exits with.
-    static func refuseIfInputOrExit(_ path: String, inputs: [String]) throws(CommandFailure) {
-        do { try refuseIfInput(path, inputs: inputs) } catch { throw error.failure }
+    /// ``init(_:inputs:)`` with the failure the command exits with.
+    static func openOrExit(_ path: String, inputs: [String]) throws(CommandFailure) -> OutputFile {
+        do { return try OutputFile(path, inputs: inputs) } catch { throw error.failure }
+    }
+
+    /// ``write(_:)`` and ``commit(replacing:)`` with the failure the command exits with.
+    func writeOrExit(_ text: String) throws(CommandFailure) {
+        do {
+            try write(text)
+            try commit()
+        } catch { throw error.failure }
     }
 
     /// ``write(_:to:inputs:)`` with the failure the command exits with.

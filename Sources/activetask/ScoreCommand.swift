@@ -43,10 +43,8 @@ extension ScoreOptions {
 /// Loads the file once, runs `analyzer` on it with the parameters of the defaults, `--config`
 /// and the options in `groups` (the dispatch `batch` uses too), prints the score's report
 /// (table or JSON), writes its HTML page when asked, and exits with the contract's status — 1
-/// when the recording is unusable, 2 or 3 for a scoring error (message on stderr). Returns the
-/// score for commands that write more.
-@discardableResult
-func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ groups: [any ParameterOptions]) throws -> Score {
+/// when the recording is unusable, 2 or 3 for a scoring error (message on stderr).
+func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ groups: [any ParameterOptions]) throws {
     try emit(options, analyzer, options.parameters(analyzer, groups))
 }
 
@@ -61,24 +59,39 @@ func score(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: 
     do { return try scored.get() } catch { throw CommandFailure(error) }
 }
 
-/// ``emit(_:_:_:)`` with the parameters resolved; `outputs` names the command's other output
-/// files (refused up front when one is an input) and `write` writes them, before an unusable
-/// recording's exit.
-@discardableResult
+/// A file a `score` command writes besides its report, named by `option`: `text` makes it from
+/// the score (nil: nothing to write).
+struct ScoreOutput {
+    var option: String
+    var path: String
+    var text: (Score) -> String?
+}
+
+/// ``emit(_:_:_:)`` with the parameters resolved, writing `outputs` too. Every output file (the
+/// HTML page and `outputs`) is opened before the analysis — one that is an input, or cannot be
+/// created where it is named, ends the command before any work — and each is put in place whole
+/// after the report, before an unusable recording's exit.
 func emit(_ options: ScoreOptions, _ analyzer: Scoring.Analyzer, _ parameters: AnalyzerParameters,
-          outputs: [String] = [], write: (Score) throws -> Void = { _ in }) throws -> Score {
-    for output in [options.html].compactMap(\.self) + outputs { try OutputFile.refuseIfInputOrExit(output, inputs: [options.file]) }
+          outputs: [ScoreOutput] = []) throws {
+    let outputs = [options.html.map { ScoreOutput(option: "--html", path: $0) { HTMLReport.recording($0) } }].compactMap(\.self) + outputs
+    // Two outputs in one file would leave only the last: refused before anything is opened.
+    let targets = outputs.map { URL(fileURLWithPath: $0.path).standardizedFileURL.resolvingSymlinksInPath().path }
+    for (index, target) in targets.enumerated() {
+        if let earlier = targets.prefix(index).firstIndex(of: target) {
+            throw CommandFailure(.badInvocation, "\(outputs[index].path): named by both \(outputs[earlier].option) and \(outputs[index].option); give each output its own file")
+        }
+    }
+    let files = try outputs.map { output throws(CommandFailure) in try OutputFile.openOrExit(output.path, inputs: [options.file]) }
     let score = try score(options, analyzer, parameters)
     let report = score.report
     try print(options.json ? JSONWriter(indent: 2).string(report.json(keyedFor: options.file, analyzer, parameters)) : report.table, terminator: options.json ? "\n" : "")
-    if let html = options.html {
-        try OutputFile.writeOrExit(HTMLReport.recording(score), to: html, inputs: [options.file])
+    for (file, output) in zip(files, outputs) {
+        guard let text = output.text(score) else { file.discard(); continue }
+        try file.writeOrExit(text)
     }
-    try write(score)
     if let reason = report.unusable {
         throw CommandFailure(.unusable, "\(report.file): \(reason)")
     }
-    return score
 }
 
 extension ScoreCommand {
@@ -217,10 +230,12 @@ extension ScoreCommand {
             if egemapsLld != nil, !all.voice.sets.contains(.egemapsv02) {
                 throw CommandFailure(.badInvocation, "--egemaps-lld: the descriptors are the set egemapsv02's; --sets leaves it out")
             }
-            try emit(options, .voice, all, outputs: [egemapsLld].compactMap(\.self)) { score in
-                guard let egemapsLld, case .voice(let voice) = score else { return }
-                try OutputFile.writeOrExit(voice.analysis.egemapsv02LowLevelDescriptors.csv, to: egemapsLld, inputs: [options.file])
-            }
+            try emit(options, .voice, all, outputs: [egemapsLld].compactMap(\.self).map { path in
+                ScoreOutput(option: "--egemaps-lld", path: path) { score in
+                    guard case .voice(let voice) = score else { return nil }
+                    return voice.analysis.egemapsv02LowLevelDescriptors.csv
+                }
+            })
         }
     }
 
@@ -248,12 +263,12 @@ extension ScoreCommand {
         @Option(name: .long, help: "Write the audiogram as SVG to this file.") var svg: String?
 
         func run() throws {
-            if let svg { try OutputFile.refuseIfInputOrExit(svg, inputs: [options.file]) }
-            let score = try emit(options, .audiometry, [parameters])
-            if let svg, case .audiometry(let audiogram) = score {
-                let picture = audiogram.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: audiogram.legend)
-                try OutputFile.writeOrExit(picture, to: svg, inputs: [options.file])
-            }
+            try emit(options, .audiometry, options.parameters(.audiometry, [parameters]), outputs: [svg].compactMap(\.self).map { path in
+                ScoreOutput(option: "--svg", path: path) { score in
+                    guard case .audiometry(let audiogram) = score else { return nil }
+                    return audiogram.plotted.svg(title: URL(fileURLWithPath: options.file).lastPathComponent, legend: audiogram.legend)
+                }
+            })
         }
     }
 }

@@ -249,4 +249,20 @@ extension EGeMAPSv02PitchTests {
         #expect(harmonics.h1MinusA3Db.map(\.bitPattern) == after.h1MinusA3Db.map(\.bitPattern))
         #expect(harmonics.formantAmplitudeDb.map { $0.map(\.bitPattern) } == after.formantAmplitudeDb.map { $0.map(\.bitPattern) })
     }
+
+    @Test("the LLD table's pitch-rate rows by hand: the decided frames smoothed on their own, the last decided value again, the rest in the whole contour, the last value again; every frame decided; none decided; no frames")
+    func pitchRateRows() {
+        let x: [Double] = [3, 6, 9, 12, 15, 0, 30]
+        // Decided 4: [3,6,9,12] smoothed with its ends repeated: (3+3+6)/3, (3+6+9)/3, (6+9+12)/3, (9+12+12)/3;
+        // then 12; then frames 5 and 6 in the whole contour (a 0 stays 0; 30 with its non-zero
+        // neighbours 30 and — its right end repeated — 30); then 30.
+        #expect(EGeMAPSv02LowLevelDescriptors.pitchRateRows(x, decided: 4) == [4, 6, 9, 11, 12, 0, 30, 30])
+        // Decided 6 of 7: the frame after the last undecided one is beyond the end.
+        #expect(EGeMAPSv02LowLevelDescriptors.pitchRateRows(x, decided: 6) == [4, 6, 9, 12, 13.5, 0, 0, 30])
+        // Every frame decided: the contour smoothed, its last value again.
+        #expect(EGeMAPSv02LowLevelDescriptors.pitchRateRows(x, decided: 7) == [4, 6, 9, 12, 13.5, 0, 30, 30])
+        // None decided before the end: the whole contour smoothed, its last value again.
+        #expect(EGeMAPSv02LowLevelDescriptors.pitchRateRows(x, decided: 0) == [4, 6, 9, 12, 13.5, 0, 30, 30])
+        #expect(EGeMAPSv02LowLevelDescriptors.pitchRateRows([], decided: 0).isEmpty)
+    }
 }

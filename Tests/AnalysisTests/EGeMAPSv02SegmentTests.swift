@@ -25,10 +25,8 @@ struct EGeMAPSv02SegmentTests {
         #expect(EGeMAPSv02VoicingFunctionals.segmentLengths(Self.frames(pattern)) == expected)
     }
 
-    @Test("the voiced and unvoiced segment functionals of a hand-made voicing: two voiced segments (one bridging a single unvoiced frame), one unvoiced pause; a one-frame voiced blip within the pause belongs to it")
-    func segmentFunctionals() {
-        // 20 frames: 6 voiced, 1 unvoiced, 3 voiced | 2 unvoiced, 1 voiced, 2 unvoiced | 5 voiced.
-        let voiced = Self.frames("11111101110010011111")
+    /// The voicing functionals of `voiced` (F0 200 Hz where true) with every descriptor 1.
+    static func functionals(_ voiced: [Bool], shimmerDb: Double = 1) -> EGeMAPSv02VoicingFunctionals {
         var pitch = EGeMAPSv02Analysis.PitchTrack()
         pitch.frequencyHz = voiced.map { $0 ? 200 : 0 }
         pitch.decidedFrames = voiced.count
@@ -39,13 +37,43 @@ struct EGeMAPSv02SegmentTests {
         descriptors.mfcc = [[Double]](repeating: ones, count: 4)
         descriptors.formantFrequencyHz = [[Double]](repeating: ones, count: OpenSmileFormants.count)
         descriptors.formantBandwidthHz = descriptors.formantFrequencyHz
-        let f = EGeMAPSv02VoicingFunctionals(descriptors, pitch: pitch, harmonics: .init(), perturbation: OpenSmilePitchJitter())
+        var perturbation = OpenSmilePitchJitter()
+        perturbation.jitterLocal = voiced.map { $0 ? 0.5 : 0 }
+        perturbation.shimmerLocalDb = voiced.map { $0 ? shimmerDb : 0 }
+        return EGeMAPSv02VoicingFunctionals(descriptors, pitch: pitch, harmonics: .init(), perturbation: perturbation)
+    }
+
+    @Test("a functional of no values is null where openSMILE writes 0: the unvoiced means and unvoiced segments of an all-voiced recording, the voiced ones of an all-unvoiced one, a voiced contour whose every value is 0")
+    func functionalsOfNoValues() {
+        let voiced = Self.functionals(Self.frames("1111111111"))
+        #expect(voiced.unvoicedMean.count == 5 && voiced.unvoicedMean.allSatisfy { $0 == nil }, "\(voiced.unvoicedMean)")
+        #expect(voiced.meanUnvoicedSegmentSeconds == nil && voiced.stddevUnvoicedSegmentSeconds == nil)
+        #expect(voiced.voicedMean.count == 9 && voiced.voicedMean.allSatisfy { $0 == 1 })
+        #expect(abs((voiced.meanVoicedSegmentSeconds ?? 0) - 0.09) < 1e-12 && voiced.stddevVoicedSegmentSeconds == 0)
+        #expect(voiced.perturbationMean == [0.5, 1])
+
+        let unvoiced = Self.functionals(Self.frames("0000000000"))
+        #expect(unvoiced.unvoicedMean.count == 5 && unvoiced.unvoicedMean.allSatisfy { $0 == 1 }, "\(unvoiced.unvoicedMean)")
+        #expect(unvoiced.voicedMean.allSatisfy { $0 == nil } && unvoiced.f0Semitone.mean == nil)
+        #expect(unvoiced.meanVoicedSegmentSeconds == nil && unvoiced.stddevVoicedSegmentSeconds == nil)
+        #expect(unvoiced.voicedSegmentsPerSecond == 0)
+        #expect(abs((unvoiced.meanUnvoicedSegmentSeconds ?? 0) - 0.09) < 1e-12)
+
+        // A clipped vowel: every voiced frame's shimmer 0 dB, so its non-zero functionals have no values.
+        let clipped = Self.functionals(Self.frames("1111111111"), shimmerDb: 0)
+        #expect(clipped.perturbationMean.count == 2 && clipped.perturbationMean[1] == nil && clipped.perturbationStddevNorm[1] == nil)
+    }
+
+    @Test("the voiced and unvoiced segment functionals of a hand-made voicing: two voiced segments (one bridging a single unvoiced frame), one unvoiced pause; a one-frame voiced blip within the pause belongs to it")
+    func segmentFunctionals() {
+        // 20 frames: 6 voiced, 1 unvoiced, 3 voiced | 2 unvoiced, 1 voiced, 2 unvoiced | 5 voiced.
+        let f = Self.functionals(Self.frames("11111101110010011111"))
         // Voiced: frames 0–9 (the gap at 6 bridged; the blip at 12 is no segment) and 15–19:
         // lengths 9 and 4 frames. Unvoiced: frames 10–14 (the blip bridged): 4 frames.
         #expect(abs((f.voicedSegmentsPerSecond ?? 0) - 2 / 0.2) < 1e-12)
-        #expect(abs(f.meanVoicedSegmentSeconds - 0.065) < 1e-12)
-        #expect(abs(f.stddevVoicedSegmentSeconds - 0.025) < 1e-12)
-        #expect(abs(f.meanUnvoicedSegmentSeconds - 0.04) < 1e-12)
+        #expect(abs((f.meanVoicedSegmentSeconds ?? 0) - 0.065) < 1e-12)
+        #expect(abs((f.stddevVoicedSegmentSeconds ?? 0) - 0.025) < 1e-12)
+        #expect(abs((f.meanUnvoicedSegmentSeconds ?? 0) - 0.04) < 1e-12)
         #expect(f.stddevUnvoicedSegmentSeconds == 0)
     }
 }

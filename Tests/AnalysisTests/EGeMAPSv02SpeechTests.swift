@@ -42,8 +42,9 @@ import TestSupport
         for reference in references {
             let samples = try EGeMAPSv02PeerTests.samples(at: reference.samples)
             for (name, value) in EGeMAPSv02PeerTests.named(EGeMAPSv02Analysis().features(samples, sampleRateHz: reference.rateHz)) {
-                ours[name, default: []].append(value ?? .nan)
-                theirs[name, default: []].append(try #require(reference.functionals[name], "\(name)"))
+                let openSmile = try #require(reference.functionals[name], "\(name)")
+                ours[name, default: []].append(EGeMAPSv02PeerTests.comparable(value, openSmile, "\(reference.file) \(name)"))
+                theirs[name, default: []].append(openSmile)
             }
         }
         #expect(ours.count == 88)

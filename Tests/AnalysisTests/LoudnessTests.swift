@@ -93,4 +93,19 @@ import Testing
         #expect(meter.integratedLUFS == nil)
         #expect(meter.loudnessRangeLU == nil)
     }
+
+    @Test("why a measure is undefined: shorter than a 400-ms block, shorter than a 3-s window, every block below −70 LUFS; no reason where the measure has a value")
+    func undefinedReasons() {
+        let short = Self.meter(Self.program([(-20, 0.3)]))
+        #expect(short.integratedUndefinedReason == "integrated loudness is undefined: the recording is shorter than one 400-ms block")
+        #expect(short.rangeUndefinedReason == "loudness range and short-term loudness are undefined: the recording is shorter than one 3-s short-term window")
+        let second = Self.meter(Self.program([(-20, 1)]))
+        #expect(second.integratedLUFS != nil && second.integratedUndefinedReason == nil && second.shortTermLUFS.isEmpty)
+        #expect(second.rangeUndefinedReason == short.rangeUndefinedReason)
+        let silent = Self.meter(Self.program([(-90, 5)]))
+        #expect(silent.integratedUndefinedReason == "integrated loudness is −∞: every 400-ms block is below −70 LUFS")
+        #expect(silent.rangeUndefinedReason == "loudness range is undefined: every 3-s short-term block is below −70 LUFS")
+        let tone = Self.meter(Self.program([(-20, 4)]))
+        #expect(tone.integratedUndefinedReason == nil && tone.rangeUndefinedReason == nil && tone.loudnessRangeLU != nil)
+    }
 }

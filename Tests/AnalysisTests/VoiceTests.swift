@@ -126,6 +126,23 @@ import TestSupport
         #expect(abs(try number(set.hnrDb) - expected) <= 1)
     }
 
+    @Test("HNR frames above 55 dB are warned of (their values are rounding, in Praat as here): counted among the voiced frames at 10·lg(r/(1 − r)) just above 55 dB and at r = 1; none just below 55 dB or where unvoiced; every frame of an exactly periodic vowel, none of a vowel with noise")
+    func roundingHarmonicity() {
+        // r for 54.9 and 55.1 dB: r/(1 − r) = 10^(L/10).
+        let r = { (db: Double) in pow(10, db / 10) / (1 + pow(10, db / 10)) }
+        let contour = PraatPitchAnalysis.Contour(x1: 0, dx: 0.01, ceiling: 600, frequency: [120, 120, 120, 0, 120], strength: [r(54.9), r(55.1), 1, 1, 0.9])
+        #expect(VoiceAnalysis.roundingHarmonicityWarning(contour)?.hasPrefix("HNR: 2 of 4 voiced frames above 55 dB") == true,
+                "\(VoiceAnalysis.roundingHarmonicityWarning(contour) ?? "no warning")")
+        let below = PraatPitchAnalysis.Contour(x1: 0, dx: 0.01, ceiling: 600, frequency: [120, 0], strength: [r(54.9), 1])
+        #expect(VoiceAnalysis.roundingHarmonicityWarning(below) == nil)
+        let noisy = VoiceAnalysis.analyze(interleaved: Self.vowel(sigma: 0.001), channels: 1, sampleRateHz: Self.rate)
+        #expect(!noisy.warnings.contains { $0.hasPrefix("HNR:") }, "\(noisy.warnings)")
+        // A noiseless pulse vowel of 294-sample periods (150 Hz) repeats exactly: every voiced frame is above.
+        let periodic = VoiceAnalysis.analyze(interleaved: Self.vowel(f0: 150), channels: 1, sampleRateHz: Self.rate)
+        #expect((periodic.features.hnrDb ?? 0) > 55)
+        #expect(periodic.warnings.contains { $0.hasPrefix("HNR: 198 of 198 voiced frames above 55 dB") }, "\(periodic.warnings)")
+    }
+
     @Test("E4: median F0 within 0.01 % at 100, 220, 440 Hz", arguments: [100.0, 220, 440])
     func f0(frequency: Double) throws {
         let set = Self.features(Self.vowel(f0: frequency))

@@ -63,6 +63,40 @@ import TestSupport
             #expect(FileSystemStatus(target) == before, "\(target) was replaced")
         }
     }
+
+    @Test("a score's extra output in a folder that does not exist ends the command before the analysis: status 3, the path named, no report printed, nothing left behind")
+    func outputsThatCannotBeCreated() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let missing = folder.path("missing/out")
+        let voice = SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path
+        let audiogram = SharedData.sampleData.appendingPathComponent("dbhl_tone_audiometry_result.json").path
+        for arguments in [["score", "voice", voice, "--egemaps-lld", missing], ["score", "voice", voice, "--html", missing],
+                          ["score", "audiometry", audiogram, "--svg", missing], ["score", "tapping", Self.tapping, "--json", "--html", missing]] {
+            let run = try Run(arguments)
+            #expect(run.status == 3 && run.stderr.contains("\(missing): cannot write: No such file or directory"), "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(arguments): the report was printed before the output failed: \(run.stdout.prefix(200))")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+
+    @Test("two of a score's outputs in one file (the same path, or another spelling of it) are refused before anything is written: status 2, both options named, an existing file left as it was")
+    func outputsInOneFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let voice = SharedData.sampleData.appendingPathComponent("voice_aaah.wav").path
+        let audiogram = SharedData.sampleData.appendingPathComponent("dbhl_tone_audiometry_result.json").path
+        let target = try folder.write("out", Array("kept".utf8))
+        for arguments in [["score", "voice", voice, "--html", target, "--egemaps-lld", target],
+                          ["score", "voice", voice, "--html", target, "--egemaps-lld", folder.path("./sub/../out")],
+                          ["score", "audiometry", audiogram, "--html", target, "--svg", target]] {
+            try FileManager.default.createDirectory(atPath: folder.path("sub"), withIntermediateDirectories: true)
+            let run = try Run(arguments)
+            let options = arguments.filter { $0.hasPrefix("--") }
+            #expect(run.status == 2 && run.stderr.contains("named by both \(options[0]) and \(options[1])"), "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stdout.isEmpty && (try? String(contentsOfFile: target, encoding: .utf8)) == "kept", "\(arguments)")
+        }
+    }
 }
 
 /// The kind, device and inode of a path (nil: none), to see that it was not replaced.

@@ -91,7 +91,8 @@ struct ScoreVoiceRealTests {
             let table = try String(contentsOfFile: lld, encoding: .utf8).split(separator: "\n")
             #expect(table.first?.split(separator: ",").count == 27 && table.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { Double($0)?.isFinite == true } },
                     "\(name) \(rate): \(table.prefix(3))")
-            #expect(name != "one sample" ? table.count == 1 + (Int(rate) - Int(0.06 * rate)) / Int(0.01 * rate) + 1 : table.count == 1, "\(name) \(rate): \(table.count) lines")
+            // A header, then a row per 60-ms pitch frame and one more, as openSMILE's table.
+            #expect(name != "one sample" ? table.count == 1 + (Int(rate) - Int(0.06 * rate)) / Int(0.01 * rate) + 1 + 1 : table.count == 1, "\(name) \(rate): \(table.count) lines")
             // 0, or 1 with the JSON and "no voiced signal found" (silence, DC, a single sample).
             #expect(run.status == 0 || (run.status == 1 && run.stderr.contains("no voiced signal found")), "\(name) \(rate): \(run.status) \(run.stderr)")
             let features = try #require(run.json?["features"] as? [String: Any], "\(name)")
@@ -196,7 +197,7 @@ struct ScoreVoiceRealTests {
         #expect(try #require(try Self.features(try Run(["score", "voice", "--json", "--sets", "atk", Self.sample]))["atk"]?["hnrDb"]) is Double)
     }
 
-    @Test("--egemaps-lld writes a row per 10-ms frame that has a 60-ms pitch frame under openSMILE's 25 names; it is refused without the set egemapsv02 or onto the input")
+    @Test("--egemaps-lld writes a row per 10-ms frame that has a 60-ms pitch frame, and one more as openSMILE's table, under openSMILE's 25 names; it is refused without the set egemapsv02 or onto the input")
     func egemapsLowLevelDescriptors() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -206,8 +207,9 @@ struct ScoreVoiceRealTests {
         let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
         let header = "startSeconds,endSeconds,Loudness_sma3,alphaRatio_sma3,hammarbergIndex_sma3,slope0-500_sma3,slope500-1500_sma3,spectralFlux_sma3,mfcc1_sma3,mfcc2_sma3,mfcc3_sma3,mfcc4_sma3,F0semitoneFrom27.5Hz_sma3nz,jitterLocal_sma3nz,shimmerLocaldB_sma3nz,HNRdBACF_sma3nz,logRelF0-H1-H2_sma3nz,logRelF0-H1-A3_sma3nz,F1frequency_sma3nz,F1bandwidth_sma3nz,F1amplitudeLogRelF0_sma3nz,F2frequency_sma3nz,F2bandwidth_sma3nz,F2amplitudeLogRelF0_sma3nz,F3frequency_sma3nz,F3bandwidth_sma3nz,F3amplitudeLogRelF0_sma3nz"
         #expect(lines.first.map(String.init) == header)
-        // 3 s at 44.1 kHz: (132,300 − 2,646)/441 + 1 = 295 pitch frames of 60 ms every 441 samples.
-        #expect(lines.count == 1 + 295)
+        // 3 s at 44.1 kHz: (132,300 − 2,646)/441 + 1 = 295 pitch frames of 60 ms every 441 samples,
+        // and one row more, as openSMILE's table has.
+        #expect(lines.count == 1 + 295 + 1)
         let rows = lines.dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
         #expect(rows.allSatisfy { $0.count == 27 })
         #expect(rows.enumerated().allSatisfy { abs($1[0] - Double($0) * 0.01) < 1e-12 && abs($1[1] - $1[0] - 0.02) < 1e-12 })

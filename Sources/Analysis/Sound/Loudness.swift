@@ -129,4 +129,19 @@ public struct LoudnessMeter: Sendable {
         guard !levels.isEmpty else { return nil }
         return Statistics.quantileOfSorted(levels, 0.95) - Statistics.quantileOfSorted(levels, 0.10)
     }
+
+    /// Why ``integratedLUFS`` is nil (a warning's text); nil when it has a value.
+    public var integratedUndefinedReason: String? {
+        guard integratedLUFS == nil else { return nil }
+        return steps.count < 4 ? "integrated loudness is undefined: the recording is shorter than one 400-ms block"
+                               : "integrated loudness is −∞: every 400-ms block is below −70 LUFS"
+    }
+
+    /// Why ``loudnessRangeLU`` (and, for a recording shorter than 3 s, the short-term loudness)
+    /// is nil (a warning's text); nil when it has a value.
+    public var rangeUndefinedReason: String? {
+        guard loudnessRangeLU == nil else { return nil }
+        return steps.count < 30 ? "loudness range and short-term loudness are undefined: the recording is shorter than one 3-s short-term window"
+                                : "loudness range is undefined: every 3-s short-term block is below −70 LUFS"
+    }
 }

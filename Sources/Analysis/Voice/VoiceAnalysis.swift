@@ -214,9 +214,10 @@ public enum VoiceAnalysis {
         let egemaps = EGeMAPSFeatures(spectralFrames, voicedPitchFrames: contour.map { c in c.frequency.indices.map(c.isVoiced) } ?? [],
                                       pitchTimeStep: contour?.dx ?? 0, durationSeconds: Double(frames) / sampleRateHz,
                                       peakThreshold: options.egemaps.loudnessPeakThreshold)
-        let features = VoiceFeatures(levels: recording.features, contour: voice.features,
-                                     hnrDb: harmonicity.flatMap { meanHarmonicity($0.contour(harmonicityRuns)) })
+        let harmonicityContour = harmonicity.map { $0.contour(harmonicityRuns) }
+        let features = VoiceFeatures(levels: recording.features, contour: voice.features, hnrDb: harmonicityContour.flatMap(meanHarmonicity))
         var warnings = recording.warnings + voice.warnings
+        if let harmonicityContour, let warning = roundingHarmonicityWarning(harmonicityContour) { warnings.append(warning) }
         var track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
         switch formantTrack {
         case nil: break
@@ -261,10 +262,7 @@ public enum VoiceAnalysis {
         // ITU-R BS.1770-4 over all channels (identical channels counted once only on request).
         var meter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: loudnessChannels)
         meter.process(interleaved: loudnessChannels == channels ? interleaved : channel0)
-        if meter.integratedLUFS == nil {
-            warnings.append(meter.steps.count < 4 ? "integrated loudness is undefined: the recording is shorter than one 400-ms block"
-                                                  : "integrated loudness is −∞: every 400-ms block is below −70 LUFS")
-        }
+        if let reason = meter.integratedUndefinedReason { warnings.append(reason) }
 
         // ResearchKit's too-loud rule (ORKAudioLevelNavigationRule.m): non-zero Int16 samples of
         // all channels, m = max(dB/60, −1) + 1, too loud if mean m > 0.45.
@@ -352,6 +350,22 @@ public enum VoiceAnalysis {
             values.append(r <= 1e-15 ? -150 : r > 1 - 1e-15 ? 150 : 10 * log10(r / (1 - r)))
         }
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// Above this HNR (1 − r below 3e-6) a frame's value is set by the last bits of its
+    /// correlation: 10·lg(r/(1 − r)) moves by 4.3·Δr/(1 − r) dB, in Praat as here
+    /// (docs/accuracy.md). Only an exactly periodic signal reaches it.
+    static let roundingHarmonicityDb = 55.0
+
+    /// A warning when voiced frames of `contour` exceed ``roundingHarmonicityDb``; nil otherwise.
+    static func roundingHarmonicityWarning(_ contour: PraatPitchAnalysis.Contour) -> String? {
+        let voiced = contour.frequency.indices.filter { contour.frequency[$0] > 0 }
+        let rounding = voiced.filter { f in
+            let r = contour.strength[f]
+            return 10 * log10(r / (1 - r)) > roundingHarmonicityDb
+        }.count
+        guard rounding > 0 else { return nil }
+        return "HNR: \(rounding) of \(voiced.count) voiced frames above \(Int(roundingHarmonicityDb)) dB (an exactly periodic signal): their values are set by rounding, in Praat as here, so the mean HNR may differ from Praat's from its fourth significant digit"
     }
 
     /// The pitch analysis behind ``meanHarmonicity(_:)``: Praat's "To Harmonicity (cc)" settings.

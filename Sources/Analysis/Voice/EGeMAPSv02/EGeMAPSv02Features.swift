@@ -1,7 +1,8 @@
 /// openSMILE 2.6.0's eGeMAPSv02 functionals (F. Eyben et al., IEEE Trans. Affective Computing
 /// 7(2):190–202, 2016, as openSMILE's `eGeMAPSv02.conf` computes them; this toolkit's
 /// reconstruction in this folder, agreement in docs/accuracy.md), under openSMILE's names in
-/// openSMILE's order.
+/// openSMILE's order. A functional of no values — no voiced frame, no unvoiced frame, no
+/// non-zero value, no segment — is null where openSMILE writes 0 (``EGeMAPSv02VoicingFunctionals``).
 public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     /// F0 in semitones above 27.5 Hz, 12·log₂(F0/27.5), over voiced frames: mean, semitones.
     public var f0SemitoneMean: Double?
@@ -157,15 +158,15 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     public var mfcc4VoicedMean: Double?
     /// MFCC 4 over voiced frames: standard deviation over mean (0 for a constant contour).
     public var mfcc4VoicedStddevNorm: Double?
-    /// Alpha ratio over unvoiced frames: mean, dB.
+    /// Alpha ratio over unvoiced frames: mean, dB (null without unvoiced frames).
     public var alphaRatioUnvoicedMean: Double?
-    /// Hammarberg index over unvoiced frames: mean, dB.
+    /// Hammarberg index over unvoiced frames: mean, dB (null without unvoiced frames).
     public var hammarbergIndexUnvoicedMean: Double?
-    /// Spectral slope 0–500 Hz over unvoiced frames: mean, dB/Hz.
+    /// Spectral slope 0–500 Hz over unvoiced frames: mean, dB/Hz (null without unvoiced frames).
     public var slope0To500UnvoicedMean: Double?
-    /// Spectral slope 500–1500 Hz over unvoiced frames: mean, dB/Hz.
+    /// Spectral slope 500–1500 Hz over unvoiced frames: mean, dB/Hz (null without unvoiced frames).
     public var slope500To1500UnvoicedMean: Double?
-    /// Spectral flux over unvoiced frames: mean, openSMILE units.
+    /// Spectral flux over unvoiced frames: mean, openSMILE units (null without unvoiced frames).
     public var spectralFluxUnvoicedMean: Double?
     /// Loudness peaks per second (Peaks2 on the smoothed loudness).
     public var loudnessPeaksPerSecond: Double?
@@ -173,13 +174,13 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
     /// within one bridged, each from its first to its last voiced frame (unvoiced segments the
     /// same with the roles swapped; cFunctionalSegments' rules, ``EGeMAPSv02VoicingFunctionals``).
     public var voicedSegmentsPerSecond: Double?
-    /// Mean voiced segment length, s.
+    /// Mean voiced segment length, s (null without voiced segments).
     public var meanVoicedSegmentSeconds: Double?
-    /// SD of the voiced segment lengths, s.
+    /// SD of the voiced segment lengths, s (null without voiced segments).
     public var stddevVoicedSegmentSeconds: Double?
-    /// Mean unvoiced segment length, s.
+    /// Mean unvoiced segment length, s (null without unvoiced segments).
     public var meanUnvoicedSegmentSeconds: Double?
-    /// SD of the unvoiced segment lengths, s.
+    /// SD of the unvoiced segment lengths, s (null without unvoiced segments).
     public var stddevUnvoicedSegmentSeconds: Double?
     /// Equivalent sound level, dB re full scale (10·lg of the mean frame energy).
     public var equivalentSoundLevelDb: Double?
@@ -323,10 +324,8 @@ public struct EGeMAPSv02Features: Sendable, Hashable, Encodable {
         (slope0To500UnvoicedMean, slope500To1500UnvoicedMean, spectralFluxUnvoicedMean) = (unvoiced(2), unvoiced(3), unvoiced(4))
         loudnessPeaksPerSecond = loudness.peaksPerSecond
         voicedSegmentsPerSecond = voicing.voicedSegmentsPerSecond
-        if voicing.voicedSegmentsPerSecond != nil {
-            (meanVoicedSegmentSeconds, stddevVoicedSegmentSeconds) = (voicing.meanVoicedSegmentSeconds, voicing.stddevVoicedSegmentSeconds)
-            (meanUnvoicedSegmentSeconds, stddevUnvoicedSegmentSeconds) = (voicing.meanUnvoicedSegmentSeconds, voicing.stddevUnvoicedSegmentSeconds)
-        }
+        (meanVoicedSegmentSeconds, stddevVoicedSegmentSeconds) = (voicing.meanVoicedSegmentSeconds, voicing.stddevVoicedSegmentSeconds)
+        (meanUnvoicedSegmentSeconds, stddevUnvoicedSegmentSeconds) = (voicing.meanUnvoicedSegmentSeconds, voicing.stddevUnvoicedSegmentSeconds)
         equivalentSoundLevelDb = frame.equivalentSoundLevelDb
     }
 }

@@ -4,14 +4,13 @@ import SensorData
 /// eGeMAPSv02's low-level descriptors of every 10-ms frame after openSMILE's contour smoothing,
 /// as its LLD output (`FeatureLevel.LowLevelDescriptors`) names them, in its column order (all 25).
 ///
-/// Frame i starts at i·step samples (step = ⌊0.01·f_s + ½⌋) and lasts 20 ms; the table has a row
-/// for each frame that has a 60-ms pitch frame too (``EGeMAPSv02Analysis/pitchFraming(sampleRateHz:)``).
-/// openSMILE's table has one row more, for a pitch frame it pads past the end of the recording,
-/// which is also the last row's neighbour in its smoothing of the pitch-rate columns.
+/// Frame i starts at i·step samples (step = ⌊0.01·f_s + ½⌋) and lasts 20 ms. As openSMILE's table,
+/// it has one row more than there are 60-ms pitch frames (``EGeMAPSv02Analysis/pitchFraming(sampleRateHz:)``).
 ///
 /// The contours are smoothed as the functionals read them (``OpenSmileFunctionals``): sma3 for
 /// the descriptors every frame has, sma3nz for F0, jitter, shimmer, HNR, H1–H2, H1–A3 (0 where unvoiced), the
-/// formants (every frame) and the formant amplitudes (openSMILE's −201 where unvoiced).
+/// formants (every frame) and the formant amplitudes (openSMILE's −201 where unvoiced). The
+/// pitch-rate columns end as openSMILE writes them (``pitchRateRows(_:decided:)``).
 public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
     /// Frame start and end, s.
     public var startSeconds: [Double] = []
@@ -50,9 +49,10 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
     init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, harmonics: EGeMAPSv02Analysis.HarmonicTrack,
          perturbation: OpenSmilePitchJitter, step: Int, sampleRateHz: Double) {
         typealias F = OpenSmileFunctionals
-        let n = min(pitch.frequencyHz.count, descriptors.loudness.count, harmonics.harmonicsToNoiseDb.count)
+        let pitchFrames = min(pitch.frequencyHz.count, harmonics.harmonicsToNoiseDb.count, perturbation.jitterLocal.count, perturbation.shimmerLocalDb.count)
+        let n = min(pitchFrames + 1, descriptors.loudness.count), decided = min(pitch.decidedFrames, pitchFrames)
         func frames(_ x: [Double]) -> [Double] { Array(F.smoothed(x).prefix(n)) }
-        func voiced(_ x: [Double]) -> [Double] { Array(F.smoothedNonZero(x).prefix(n)) }
+        func voiced(_ x: [Double]) -> [Double] { Array(Self.pitchRateRows(Array(x.prefix(pitchFrames)), decided: decided).prefix(n)) }
         startSeconds = (0..<n).map { Double($0 * step) / sampleRateHz }
         endSeconds = startSeconds.map { $0 + 0.020 }
         loudness = frames(descriptors.loudness)
@@ -62,15 +62,34 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
         slope500To1500DbPerHz = frames(descriptors.slope500To1500)
         spectralFlux = frames(descriptors.spectralFlux)
         mfcc = descriptors.mfcc.map(frames)
-        f0SemitonesFrom27_5Hz = voiced(pitch.frequencyHz.prefix(n).map(EGeMAPSv02Analysis.semitones))
-        jitterLocal = voiced(Array(perturbation.jitterLocal.prefix(n)))
-        shimmerLocalDb = voiced(Array(perturbation.shimmerLocalDb.prefix(n)))
-        harmonicsToNoiseDb = voiced(Array(harmonics.harmonicsToNoiseDb.prefix(n)))
-        h1MinusH2Db = voiced(Array(harmonics.h1MinusH2Db.prefix(n)))
-        h1MinusA3Db = voiced(Array(harmonics.h1MinusA3Db.prefix(n)))
+        f0SemitonesFrom27_5Hz = voiced(pitch.frequencyHz.map(EGeMAPSv02Analysis.semitones))
+        jitterLocal = voiced(perturbation.jitterLocal)
+        shimmerLocalDb = voiced(perturbation.shimmerLocalDb)
+        harmonicsToNoiseDb = voiced(harmonics.harmonicsToNoiseDb)
+        h1MinusH2Db = voiced(harmonics.h1MinusH2Db)
+        h1MinusA3Db = voiced(harmonics.h1MinusA3Db)
         formantFrequencyHz = descriptors.formantFrequencyHz.prefix(3).map(voiced)
         formantBandwidthHz = descriptors.formantBandwidthHz.prefix(3).map(voiced)
-        formantAmplitudeDb = harmonics.formantAmplitudeDb.map { voiced(Array($0.prefix(n))) }
+        formantAmplitudeDb = harmonics.formantAmplitudeDb.map(voiced)
+    }
+
+    /// openSMILE's LLD rows of a pitch-rate contour `x` (one value per 60-ms frame) whose first
+    /// `decided` frames its pitch smoother decided before the recording ended, the rest at the
+    /// end (``OpenSmilePitchViterbi``): the decided frames smoothed (sma3nz) as a contour of their
+    /// own, the last value repeated beyond it; then that last decided value again, unsmoothed;
+    /// then the frames after the first undecided one smoothed within the whole contour; then the
+    /// last value again — one row more than `x` has values, the first undecided frame's own
+    /// smoothing never written. Every pitch-rate column of openSMILE 2.6.0's table follows it
+    /// from openSMILE's own frame values, 1 to 6 frames decided at the end
+    /// (`EGeMAPSv02PeerTests.pitchRateRowsFollowOpenSmile`); with no frame decided before the
+    /// end (not seen) the whole contour smoothed and its last value again.
+    static func pitchRateRows(_ x: [Double], decided: Int) -> [Double] {
+        typealias F = OpenSmileFunctionals
+        guard let last = x.last else { return [] }
+        guard decided > 0 else { return F.smoothedNonZero(x) + [last] }
+        let head = F.smoothedNonZero(Array(x.prefix(decided)))
+        guard decided < x.count else { return head + [last] }
+        return head + [x[decided - 1]] + F.smoothedNonZero(x).dropFirst(decided + 1) + [last]
     }
 
     /// The columns in openSMILE's order, under its names.

@@ -18,8 +18,11 @@ import Glibc
 /// - Segments are found in the smoothed F0 over those frames by cFunctionalSegments' `nonX`
 ///   (voiced: non-zero) and `eqX` (unvoiced: zero) rules with its default lengths, which
 ///   eGeMAPSv02 keeps (``segmentLengths(_:)``); VoicedSegmentsPerSec divides the number of voiced
-///   segments by the frames' duration. Means and population standard deviations are 0 without
-///   segments.
+///   segments by the frames' duration; the segments' means and population standard deviations.
+/// - A functional of no values is nil: a mean of no non-zero frames (every frame unvoiced, a
+///   sustained vowel's unvoiced descriptors, a contour whose every voiced value is 0 such as the
+///   shimmer of a clipped vowel) and the lengths of no segments, where openSMILE writes 0 — a
+///   number a study would take for a measurement (0 semitones of F0, an alpha ratio of 0 dB).
 struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     /// F0semitoneFrom27.5Hz_sma3nz_amean … _stddevFallingSlope: semitones (slopes per second)
     /// over the voiced frames joined.
@@ -29,15 +32,15 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
     var voicedMean: [Double?] = []
     var voicedStddevNorm: [Double?] = []
     /// amean over unvoiced frames: alphaRatioUV, hammarbergIndexUV, slopeUV0-500,
-    /// slopeUV500-1500, spectralFluxUV (0 without unvoiced frames, as openSMILE reports).
-    var unvoicedMean: [Double] = []
+    /// slopeUV500-1500, spectralFluxUV (nil without unvoiced frames).
+    var unvoicedMean: [Double?] = []
     /// VoicedSegmentsPerSec, MeanVoicedSegmentLengthSec, StddevVoicedSegmentLengthSec,
-    /// MeanUnvoicedSegmentLength, StddevUnvoicedSegmentLength (seconds).
+    /// MeanUnvoicedSegmentLength, StddevUnvoicedSegmentLength (seconds; nil without segments).
     var voicedSegmentsPerSecond: Double?
-    var meanVoicedSegmentSeconds: Double = 0
-    var stddevVoicedSegmentSeconds: Double = 0
-    var meanUnvoicedSegmentSeconds: Double = 0
-    var stddevUnvoicedSegmentSeconds: Double = 0
+    var meanVoicedSegmentSeconds: Double?
+    var stddevVoicedSegmentSeconds: Double?
+    var meanUnvoicedSegmentSeconds: Double?
+    var stddevUnvoicedSegmentSeconds: Double?
 
     /// amean and stddevNorm over voiced frames of F1frequency, F1bandwidth, F2frequency,
     /// F2bandwidth, F3frequency, F3bandwidth (Hz; ``OpenSmileFormants``).
@@ -105,7 +108,7 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
             formantAmplitudeMean.append(F.mean(kept))
             formantAmplitudeStddevNorm.append(F.normalisedStandardDeviation(kept))
         }
-        unvoicedMean = spectral.map { F.mean(selected($0, voicedFrames: false)) ?? 0 }
+        unvoicedMean = spectral.map { F.mean(selected($0, voicedFrames: false)) }
         let voicedRuns = Self.segmentLengths(f0.map { $0 != 0 }).map { Double($0) * periodSeconds }
         let unvoicedRuns = Self.segmentLengths(f0.map { $0 == 0 }).map { Double($0) * periodSeconds }
         voicedSegmentsPerSecond = Double(voicedRuns.count) / (Double(seen) * periodSeconds)
@@ -142,9 +145,9 @@ struct EGeMAPSv02VoicingFunctionals: Sendable, Hashable {
         return lengths
     }
 
-    /// Mean and population standard deviation; (0, 0) for none.
-    static func meanAndDeviation(_ x: [Double]) -> (Double, Double) {
-        guard let m = OpenSmileFunctionals.mean(x) else { return (0, 0) }
+    /// Mean and population standard deviation; nil for none.
+    static func meanAndDeviation(_ x: [Double]) -> (Double?, Double?) {
+        guard let m = OpenSmileFunctionals.mean(x) else { return (nil, nil) }
         return (m, (x.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(x.count)).squareRoot())
     }
 }
