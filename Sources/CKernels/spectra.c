@@ -1,6 +1,6 @@
 /* Frames' power spectra and what is summed from them: the windowed frame, |X|² of a real
  * transform's bins, weighted band sums of eight frames side by side, and a transform matrix
- * applied to each frame (CKernels.h: atk_windowed, atk_power, atk_band_sums, atk_matrix_rows). */
+ * applied to each frame (CKernels.h: atk_windowed, atk_power, atk_power_lanes, atk_band_sums, atk_matrix_rows). */
 #include "vectors.h"
 
 /* Each value must round exactly as the scalar loop it replaces (FramePowerSpectrum, MFCC): no
@@ -26,6 +26,42 @@ INLINE void power_body(const double *spectrum, size_t bins, double *out, ptrdiff
         for (int j = 0; j < 8; j++) out[(ptrdiff_t)(k + j) * stride] = p[j];
     }
     for (; k < bins; k++) out[(ptrdiff_t)k * stride] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+}
+
+/* Eight frames' bins side by side: for each block of eight bins, the eight frames' powers (as
+ * power_body computes them), the 8×8 block turned in registers so each bin's eight values are
+ * stored whole; the last bins one at a time. */
+INLINE void power_lanes_body(const double *const *spectra, size_t bins, double *lanes) {
+    size_t k = 0;
+    for (; k + 8 <= bins; k += 8) {
+        v8 p[8];
+        for (int l = 0; l < 8; l++) {
+            v8 a = load8(spectra[l] + 2 * k), b = load8(spectra[l] + 2 * k + 8);
+            v8 re = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+            v8 im = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+            p[l] = re * re + im * im;
+        }
+        /* p[l][j]: frame l, bin k + j. Pairs of frames, then fours, then all eight per bin. */
+        v8 u0 = __builtin_shufflevector(p[0], p[1], 0, 8, 2, 10, 4, 12, 6, 14), u1 = __builtin_shufflevector(p[0], p[1], 1, 9, 3, 11, 5, 13, 7, 15);
+        v8 u2 = __builtin_shufflevector(p[2], p[3], 0, 8, 2, 10, 4, 12, 6, 14), u3 = __builtin_shufflevector(p[2], p[3], 1, 9, 3, 11, 5, 13, 7, 15);
+        v8 u4 = __builtin_shufflevector(p[4], p[5], 0, 8, 2, 10, 4, 12, 6, 14), u5 = __builtin_shufflevector(p[4], p[5], 1, 9, 3, 11, 5, 13, 7, 15);
+        v8 u6 = __builtin_shufflevector(p[6], p[7], 0, 8, 2, 10, 4, 12, 6, 14), u7 = __builtin_shufflevector(p[6], p[7], 1, 9, 3, 11, 5, 13, 7, 15);
+        v8 v0 = __builtin_shufflevector(u0, u2, 0, 1, 8, 9, 4, 5, 12, 13), v2 = __builtin_shufflevector(u0, u2, 2, 3, 10, 11, 6, 7, 14, 15);
+        v8 v1 = __builtin_shufflevector(u1, u3, 0, 1, 8, 9, 4, 5, 12, 13), v3 = __builtin_shufflevector(u1, u3, 2, 3, 10, 11, 6, 7, 14, 15);
+        v8 v4 = __builtin_shufflevector(u4, u6, 0, 1, 8, 9, 4, 5, 12, 13), v6 = __builtin_shufflevector(u4, u6, 2, 3, 10, 11, 6, 7, 14, 15);
+        v8 v5 = __builtin_shufflevector(u5, u7, 0, 1, 8, 9, 4, 5, 12, 13), v7 = __builtin_shufflevector(u5, u7, 2, 3, 10, 11, 6, 7, 14, 15);
+        double *out = lanes + 8 * k;
+        store8(out, __builtin_shufflevector(v0, v4, 0, 1, 2, 3, 8, 9, 10, 11));
+        store8(out + 8, __builtin_shufflevector(v1, v5, 0, 1, 2, 3, 8, 9, 10, 11));
+        store8(out + 16, __builtin_shufflevector(v2, v6, 0, 1, 2, 3, 8, 9, 10, 11));
+        store8(out + 24, __builtin_shufflevector(v3, v7, 0, 1, 2, 3, 8, 9, 10, 11));
+        store8(out + 32, __builtin_shufflevector(v0, v4, 4, 5, 6, 7, 12, 13, 14, 15));
+        store8(out + 40, __builtin_shufflevector(v1, v5, 4, 5, 6, 7, 12, 13, 14, 15));
+        store8(out + 48, __builtin_shufflevector(v2, v6, 4, 5, 6, 7, 12, 13, 14, 15));
+        store8(out + 56, __builtin_shufflevector(v3, v7, 4, 5, 6, 7, 12, 13, 14, 15));
+    }
+    for (; k < bins; k++)
+        for (int l = 0; l < 8; l++) lanes[8 * k + l] = spectra[l][2 * k] * spectra[l][2 * k] + spectra[l][2 * k + 1] * spectra[l][2 * k + 1];
 }
 
 /* Two bands at a time (two independent chains, each over its own bins in order), each lane a frame. */
@@ -121,6 +157,9 @@ INLINE void weighted_rows_body(const double *const *rows, const double *weights,
     attribute static void power_##suffix(const double *spectrum, size_t bins, double *out, ptrdiff_t stride) {          \
         power_body(spectrum, bins, out, stride);                                                                         \
     }                                                                                                                    \
+    attribute static void power_lanes_##suffix(const double *const *spectra, size_t bins, double *lanes) {              \
+        power_lanes_body(spectra, bins, lanes);                                                                          \
+    }                                                                                                                    \
     attribute static void band_sums_##suffix(const double *lanes, const double *weights, size_t bins,                    \
                                              const size_t *spans, size_t bands, double *out) {                           \
         band_sums_body(lanes, weights, bins, spans, bands, out);                                                         \
@@ -143,6 +182,8 @@ SPECTRA_INSTANCE(LEVEL_3, 3)
 void atk_windowed(const double *x, const double *w, double *out, size_t n) { LEVEL_CALL(windowed, x, w, out, n); }
 
 void atk_power(const double *spectrum, size_t bins, double *out, ptrdiff_t stride) { LEVEL_CALL(power, spectrum, bins, out, stride); }
+
+void atk_power_lanes(const double *const *spectra, size_t bins, double *lanes) { LEVEL_CALL(power_lanes, spectra, bins, lanes); }
 
 void atk_band_sums(const double *lanes, const double *weights, size_t bins, const size_t *spans, size_t bands, double *out) {
     LEVEL_CALL(band_sums, lanes, weights, bins, spans, bands, out);

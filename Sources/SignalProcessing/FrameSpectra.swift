@@ -14,6 +14,12 @@ public enum FrameSpectra {
     public static func power(_ spectrum: UnsafePointer<Double>, bins: Int, into out: UnsafeMutablePointer<Double>, stride: Int) {
         atk_power(spectrum, bins, out, stride)
     }
+
+    /// lanes[8k + l] = re² + im² for each bin k < bins of spectra[l], l < 8 (eight transforms'
+    /// outputs, (re, im) pairs): eight frames' power spectra side by side, as ``BandWeights`` reads them.
+    public static func powerLanes(_ spectra: UnsafePointer<UnsafePointer<Double>?>, bins: Int, into lanes: UnsafeMutablePointer<Double>) {
+        atk_power_lanes(spectra, bins, lanes)
+    }
 }
 
 /// A filter bank over the bins of a spectrum, each band's weights non-zero over one run of bins

@@ -27,6 +27,26 @@ import TestSupport
         }
     }
 
+    @Test("eight frames' power spectra side by side equal re² + im² of each frame's bin bit for bit, every bin count up to 40 (whole blocks of eight and the rest)")
+    func powerLanes() {
+        var random = SeededRandom(seed: 8_003)
+        for bins in 0...40 {
+            // Frame l's transform at 2·bins·l of one buffer.
+            let spectra = (0..<8 * 2 * bins).map { _ in random.unit() * 3 - 1.5 }
+            var lanes = [Double](repeating: .nan, count: 8 * bins)
+            spectra.withUnsafeBufferPointer { buffer in
+                let pointers = (0..<8).map { l in buffer.baseAddress.map { UnsafePointer($0 + 2 * bins * l) } }
+                FrameSpectra.powerLanes(pointers, bins: bins, into: &lanes)
+            }
+            for k in 0..<bins {
+                for l in 0..<8 {
+                    let re = spectra[2 * bins * l + 2 * k], im = spectra[2 * bins * l + 2 * k + 1]
+                    #expect(lanes[8 * k + l] == re * re + im * im, "bins \(bins), bin \(k), frame \(l)")
+                }
+            }
+        }
+    }
+
     @Test("band sums of eight frames equal each band's Σ w·x over its run in bin order bit for bit; odd band counts, overlapping, empty and one-bin bands")
     func bandSums() {
         var random = SeededRandom(seed: 8_001)

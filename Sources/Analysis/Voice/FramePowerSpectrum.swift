@@ -36,7 +36,22 @@ struct FramePowerSpectrum {
 
     /// The same into power[k·stride] for k in 0..<bins (`power` holds (bins − 1)·stride + 1 values).
     mutating func power(_ samples: [Double], from start: Int, into power: UnsafeMutablePointer<Double>, stride: Int) {
-        let window = self.window, fft = self.fft, bins = self.bins
+        let bins = self.bins
+        // The buffer taken out of `self` while `transform` writes it (one owner, no copy).
+        var output = self.output
+        self.output = []
+        output.withUnsafeMutableBufferPointer { output in
+            transform(samples, from: start, into: output)
+            FrameSpectra.power(output.baseAddress!, bins: bins, into: power, stride: stride)
+        }
+        self.output = output
+    }
+
+    /// The transform of samples[start..<start + length] (zeros outside `samples`) windowed and
+    /// zero-padded, (re, im) pairs into `output` (2·bins values).
+    mutating func transform(_ samples: [Double], from start: Int, into output: UnsafeMutableBufferPointer<Double>) {
+        precondition(output.count >= 2 * bins, "FramePowerSpectrum: transform buffer")
+        let window = self.window, fft = self.fft, length = self.length
         input.withUnsafeMutableBufferPointer { input in
             samples.withUnsafeBufferPointer { samples in
                 window.withUnsafeBufferPointer { window in
@@ -50,10 +65,7 @@ struct FramePowerSpectrum {
                     for j in inside.upperBound..<length { input[j] = 0 }
                 }
             }
-            output.withUnsafeMutableBufferPointer { output in
-                fft.forward(UnsafeBufferPointer(input), into: output)
-                FrameSpectra.power(output.baseAddress!, bins: bins, into: power, stride: stride)
-            }
+            fft.forward(UnsafeBufferPointer(input), into: output)
         }
     }
 

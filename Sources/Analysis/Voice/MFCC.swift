@@ -56,21 +56,25 @@ public struct MFCCAnalysis: Sendable, Hashable {
             return Result(frameCount: 0, coefficients: [])
         }
         var energies = [Double](repeating: 0, count: frameCount * melBands)
-        // Eight frames' spectra side by side, one lane each: each band's sum runs over the bins in
-        // the same order as one frame's alone (the same bits), eight frames at once.
+        // Eight frames' transforms, then their power spectra side by side, one lane each: each
+        // band's sum runs over the bins in the same order as one frame's alone (the same bits),
+        // eight frames at once. A last block of fewer frames leaves the lanes past them unread.
+        var transforms = [Double](repeating: 0, count: 8 * 2 * bins)
         var lanes = [Double](repeating: 0, count: 8 * bins), sums = [Double](repeating: 0, count: 8 * melBands)
-        for block in stride(from: 0, to: frameCount, by: 8) {
-            let count = min(8, frameCount - block)
-            lanes.withUnsafeMutableBufferPointer { lanes in
+        transforms.withUnsafeMutableBufferPointer { transforms in
+            let spectra = (0..<8).map { UnsafePointer(transforms.baseAddress! + 2 * bins * $0) as UnsafePointer<Double>? }
+            for block in stride(from: 0, to: frameCount, by: 8) {
+                let count = min(8, frameCount - block)
                 for lane in 0..<count {
-                    // Sample j of frame i = block + lane is samples[i·hop + j − N/2] (zero
-                    // outside), its power spectrum into lane `lane`: every eighth value.
-                    spectrum.power(samples, from: (block + lane) * hop - fftSize / 2, into: lanes.baseAddress! + lane, stride: 8)
+                    // Sample j of frame i = block + lane is samples[i·hop + j − N/2] (zero outside).
+                    spectrum.transform(samples, from: (block + lane) * hop - fftSize / 2,
+                                       into: UnsafeMutableBufferPointer(rebasing: transforms[2 * bins * lane..<2 * bins * (lane + 1)]))
                 }
-            }
-            bank.sums(lanes, into: &sums)
-            for lane in 0..<count {
-                for band in 0..<melBands { energies[(block + lane) * melBands + band] = sums[8 * band + lane] }
+                lanes.withUnsafeMutableBufferPointer { FrameSpectra.powerLanes(spectra, bins: bins, into: $0.baseAddress!) }
+                bank.sums(lanes, into: &sums)
+                for lane in 0..<count {
+                    for band in 0..<melBands { energies[(block + lane) * melBands + band] = sums[8 * band + lane] }
+                }
             }
         }
         // power_to_db with its floor over the whole recording (lg through libmvec: within 4 ulp
@@ -153,13 +157,19 @@ public struct MFCCAnalysis: Sendable, Hashable {
         let weights = (-4...4).map { k -> Double in
             order == 1 ? Double(k) / 60 : 2 * (Double(k * k) - 20.0 / 3) / 308
         }
+        let (w0, w1, w2, w3, w4, w5, w6, w7, w8) = (weights[0], weights[1], weights[2], weights[3], weights[4], weights[5], weights[6], weights[7], weights[8])
         return series.map { x in
             var result = [Double](repeating: 0, count: n)
             x.withUnsafeBufferPointer { x in
-                for t in 4..<n - 4 {
-                    var sum = 0.0
-                    for (offset, weight) in weights.enumerated() { sum += weight * x[t + offset - 4] }
-                    result[t] = sum
+                result.withUnsafeMutableBufferPointer { result in
+                    // Each frame's sum in offset order from 0, as one loop over the nine weights.
+                    for t in 4..<n - 4 {
+                        var sum = 0.0
+                        sum += w0 * x[t - 4]; sum += w1 * x[t - 3]; sum += w2 * x[t - 2]
+                        sum += w3 * x[t - 1]; sum += w4 * x[t]; sum += w5 * x[t + 1]
+                        sum += w6 * x[t + 2]; sum += w7 * x[t + 3]; sum += w8 * x[t + 4]
+                        result[t] = sum
+                    }
                 }
             }
             for t in 0..<4 {

@@ -177,6 +177,8 @@ void atk_order_pair(double *a, size_t n, size_t k, double *scratch, double *kth,
  * atk_windowed: out[j] = x[j]·w[j], j < n.
  * atk_power: out[k·stride] = re² + im² of bin k < bins of a real transform's output, stored as
  * (re, im) pairs.
+ * atk_power_lanes: lanes[8k + l] = re² + im² of bin k < bins of spectra[l], l < 8 (eight real
+ * transforms' outputs as (re, im) pairs): eight frames' power spectra side by side.
  * atk_band_sums: eight frames side by side, lanes[8k + l] the value of bin k in frame l; for each
  * band b < bands, out[8b + l] = Σ weights[b·bins + k]·lanes[8k + l] over its bins k from
  * spans[2b] to spans[2b + 1] − 1, in that order, from 0.
@@ -186,6 +188,7 @@ void atk_order_pair(double *a, size_t n, size_t k, double *scratch, double *kth,
  * atk_weighted_rows: out[j] = Σ_k weights[k]·rows[k][j] in k order from 0, k < count, j < n. */
 void atk_windowed(const double *x, const double *w, double *out, size_t n);
 void atk_power(const double *spectrum, size_t bins, double *out, ptrdiff_t stride);
+void atk_power_lanes(const double *const *spectra, size_t bins, double *lanes);
 void atk_band_sums(const double *lanes, const double *weights, size_t bins, const size_t *spans, size_t bands, double *out);
 void atk_matrix_rows(const double *frames, size_t count, size_t length, const double *columns, size_t groups, double *out);
 void atk_weighted_rows(const double *const *rows, const double *weights, size_t count, size_t n, double *out);
