@@ -365,7 +365,7 @@ public enum VoiceAnalysis {
             return 10 * log10(r / (1 - r)) > roundingHarmonicityDb
         }.count
         guard rounding > 0 else { return nil }
-        return "HNR: \(rounding) of \(voiced.count) voiced frames above \(Int(roundingHarmonicityDb)) dB (an exactly periodic signal): their values are set by rounding, in Praat as here, so the mean HNR may differ from Praat's from its fourth significant digit"
+        return "HNR: \(rounding) of \(voiced.count) voiced frames above \(roundingHarmonicityDb.compactDescription) dB (an exactly periodic signal): their values are set by rounding, in Praat as here, so the mean HNR may differ from Praat's from its fourth significant digit"
     }
 
     /// The pitch analysis behind ``meanHarmonicity(_:)``: Praat's "To Harmonicity (cc)" settings.
