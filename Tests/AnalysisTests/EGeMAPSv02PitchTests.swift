@@ -266,3 +266,19 @@ extension EGeMAPSv02PitchTests {
         #expect(EGeMAPSv02LowLevelDescriptors.pitchRateRows([], decided: 0).isEmpty)
     }
 }
+
+extension EGeMAPSv02PitchTests {
+    @Test("the LLD table of a recording shorter than one 60-ms pitch frame has no row (openSMILE writes none); at and past one frame every column has the rows of the time columns: lengths around 480 samples at 8 kHz and 2,646 at 44.1 kHz")
+    func lowLevelDescriptorsOfShortRecordings() {
+        for (rate, frame) in [(8000.0, 480), (44100.0, 2646)] {
+            for n in [frame / 3, frame / 2, frame - 1, frame, frame + 1, frame + Int(rate / 100)] {
+                let table = EGeMAPSv02Analysis().analyze((0..<n).map { 0.3 * sin(2 * Double.pi * 200 * Double($0) / rate) }, sampleRateHz: rate).lowLevelDescriptors
+                let rows = table.startSeconds.count
+                #expect(n >= frame ? rows == (n - frame) / Int(rate / 100) + 2 : rows == 0, "\(n) samples at \(rate) Hz: \(rows) rows")
+                #expect(table.endSeconds.count == rows && table.columns.count == 25 && table.columns.allSatisfy { $0.values.count == rows },
+                        "\(n) samples at \(rate) Hz: \(table.columns.map(\.values.count)) against \(rows)")
+                #expect(table.csv.split(separator: "\n").count == 1 + rows)
+            }
+        }
+    }
+}

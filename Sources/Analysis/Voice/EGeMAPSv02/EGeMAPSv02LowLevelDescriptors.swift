@@ -45,16 +45,16 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
 
     public init() {}
 
-    /// The table of `descriptors` and the pitch-rate tracks, frames every `step` samples at `sampleRateHz`.
+    /// The table of `descriptors` and the pitch-rate tracks, frames every `step` samples at `sampleRateHz`:
+    /// as many rows as every column has, none for a recording shorter than one pitch frame (where
+    /// openSMILE writes no row either).
     init(_ descriptors: EGeMAPSv02Analysis.FrameDescriptors, pitch: EGeMAPSv02Analysis.PitchTrack, harmonics: EGeMAPSv02Analysis.HarmonicTrack,
          perturbation: OpenSmilePitchJitter, step: Int, sampleRateHz: Double) {
         typealias F = OpenSmileFunctionals
         let pitchFrames = min(pitch.frequencyHz.count, harmonics.harmonicsToNoiseDb.count, perturbation.jitterLocal.count, perturbation.shimmerLocalDb.count)
-        let n = min(pitchFrames + 1, descriptors.loudness.count), decided = min(pitch.decidedFrames, pitchFrames)
-        func frames(_ x: [Double]) -> [Double] { Array(F.smoothed(x).prefix(n)) }
-        func voiced(_ x: [Double]) -> [Double] { Array(Self.pitchRateRows(Array(x.prefix(pitchFrames)), decided: decided).prefix(n)) }
-        startSeconds = (0..<n).map { Double($0 * step) / sampleRateHz }
-        endSeconds = startSeconds.map { $0 + 0.020 }
+        let decided = min(pitch.decidedFrames, pitchFrames)
+        func frames(_ x: [Double]) -> [Double] { F.smoothed(x) }
+        func voiced(_ x: [Double]) -> [Double] { Self.pitchRateRows(Array(x.prefix(pitchFrames)), decided: decided) }
         loudness = frames(descriptors.loudness)
         alphaRatioDb = frames(descriptors.alphaRatio)
         hammarbergIndexDb = frames(descriptors.hammarbergIndex)
@@ -71,6 +71,22 @@ public struct EGeMAPSv02LowLevelDescriptors: Sendable, Hashable {
         formantFrequencyHz = descriptors.formantFrequencyHz.prefix(3).map(voiced)
         formantBandwidthHz = descriptors.formantBandwidthHz.prefix(3).map(voiced)
         formantAmplitudeDb = harmonics.formantAmplitudeDb.map(voiced)
+        let n = pitchFrames == 0 ? 0 : columns.map(\.values.count).min() ?? 0
+        startSeconds = (0..<n).map { Double($0 * step) / sampleRateHz }
+        endSeconds = startSeconds.map { $0 + 0.020 }
+        trim(to: n)
+    }
+
+    /// Every column's first `n` rows.
+    private mutating func trim(to n: Int) {
+        for path: WritableKeyPath<Self, [Double]> in [\.loudness, \.alphaRatioDb, \.hammarbergIndexDb, \.slope0To500DbPerHz, \.slope500To1500DbPerHz,
+                                                     \.spectralFlux, \.f0SemitonesFrom27_5Hz, \.jitterLocal, \.shimmerLocalDb,
+                                                     \.harmonicsToNoiseDb, \.h1MinusH2Db, \.h1MinusA3Db] {
+            self[keyPath: path] = Array(self[keyPath: path].prefix(n))
+        }
+        for path: WritableKeyPath<Self, [[Double]]> in [\.mfcc, \.formantFrequencyHz, \.formantBandwidthHz, \.formantAmplitudeDb] {
+            self[keyPath: path] = self[keyPath: path].map { Array($0.prefix(n)) }
+        }
     }
 
     /// openSMILE's LLD rows of a pitch-rate contour `x` (one value per 60-ms frame) whose first
