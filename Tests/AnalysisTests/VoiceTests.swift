@@ -220,3 +220,34 @@ import TestSupport
         }
     }
 }
+
+extension VoiceTests {
+    @Test("F0, pulses, jitter, shimmer and HNR do not depend on the recording's gain: the pulse vowel times 2⁻¹⁰⁰⁰, 2⁻⁶⁰⁰, 2⁻²⁰⁰ and 2³⁰⁰ gives the same bits as the vowel itself, where the correlations' products of sums of squares underflow or overflow unscaled (PraatSound.scaledForCorrelation); 2⁻¹⁰⁰ and 2¹⁰⁰ need no scaling")
+    func correlationsIndependentOfGain() throws {
+        let x = Self.vowel(epsilon: 0.005, delta: 0.02, sigma: 0.001, seconds: 1)
+        let reference = VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate).features.contour
+        let hnr = try #require(Self.features(x).hnrDb)
+        #expect(reference.pulseCount > 100 && reference.perturbation.jitterLocal != nil && reference.perturbation.shimmerLocal != nil)
+        for power in [-1000, -600, -200, -100, 100, 300] {
+            let scaled = x.map { scalbn($0, Int32(power)) }
+            let features = Self.features(scaled)
+            #expect(features.contour.f0MedianHz?.bitPattern == reference.f0MedianHz?.bitPattern, "2^\(power): F0 \(String(describing: features.contour.f0MedianHz))")
+            #expect(features.contour.pulseCount == reference.pulseCount, "2^\(power): \(features.contour.pulseCount) pulses")
+            #expect(features.contour.perturbation == reference.perturbation, "2^\(power): \(features.contour.perturbation)")
+            #expect(features.hnrDb?.bitPattern == hnr.bitPattern, "2^\(power): HNR \(String(describing: features.hnrDb))")
+        }
+        // The scaled copy: its peak in [½, 1) only outside [2⁻¹²⁸, 2¹²⁸]; silence and NaN as they are.
+        let sound = PraatSound(samples: [0x1p-700, -0x1.8p-699, 0], sampleRateHz: Self.rate)
+        #expect(sound.scaledForCorrelation().samples == [0x1p-2, -0x1.8p-1, 0])
+        #expect(PraatSound(samples: [0x1p-128, 0.1], sampleRateHz: Self.rate).scaledForCorrelation().samples == [0x1p-128, 0.1])
+        #expect(PraatSound(samples: [0, -0.0], sampleRateHz: Self.rate).scaledForCorrelation().samples.map(\.bitPattern) == [0, (-0.0).bitPattern])
+    }
+
+    @Test("a pitch contour has no value at a time that is not finite (NaN, ±∞), whichever frames are voiced; at a finite time it interpolates between frame centres")
+    func contourValueAtNonFiniteTime() {
+        let contour = PraatPitchAnalysis.Contour(x1: 0.02, dx: 0.01, ceiling: 600, frequency: [100, 110, 120], strength: [0.9, 0.9, 0.9])
+        for t in [Double.nan, .infinity, -.infinity] { #expect(contour.value(at: t) == nil, "\(t)") }
+        #expect(contour.value(at: 0.025) == 105)
+        #expect(contour.value(at: 0.02) == 100)
+    }
+}

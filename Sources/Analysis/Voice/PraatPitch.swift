@@ -26,6 +26,21 @@ struct PraatSound {
     var count: Int { samples.count }
     var duration: Double { Double(count) * dx }
 
+    /// The sound times the power of two that brings its largest |x| into [½, 1) where that largest
+    /// |x| lies outside [2⁻¹²⁸, 2¹²⁸]; otherwise, or when it is 0 or not finite, the sound itself.
+    /// The correlations behind pitch, harmonicity, pulses and shimmer divide by the square root of
+    /// a product of two sums of squares, which underflows below a peak of about 2⁻²⁵⁵ and
+    /// overflows above about 2²⁴⁰ (windows of 10⁵ samples). A power of two changes no bit of a
+    /// sum, product, quotient or square root that stays normal, so those measures keep every bit
+    /// of a sound within the range, and a quieter or louder one gets the values its scaled copy
+    /// has (scaling down, a sample more than 2⁹⁰⁰ below the peak may become 0).
+    func scaledForCorrelation() -> PraatSound {
+        let peak = samples.withUnsafeBufferPointer { Statistics.peakDeviation($0) }
+        guard peak > 0, peak.isFinite, peak < 0x1p-128 || peak > 0x1p128 else { return self }
+        let power = Int32(-peak.exponent - 1)  // peak = m·2^e, 1 ≤ m < 2: −1074 ≤ e ≤ 1023
+        return PraatSound(samples: samples.map { scalbn($0, power) }, dx: dx, firstTime: x1, endTime: xmax)
+    }
+
     func time(_ index: Double) -> Double { x1 + index * dx }
     /// Index of the last sample at or before t (0-based; may be out of range).
     func lowIndex(_ t: Double) -> Int { Int(clamping: (t - x1) / dx, rounding: .down) }
@@ -87,8 +102,10 @@ struct PraatPitchAnalysis {
         func isVoiced(_ frame: Int) -> Bool { frequency[frame] > 0 && frequency[frame] < ceiling }
 
         /// Linear interpolation between frame centres, nil where the nearer frame is unvoiced
-        /// (extrapolating from it when the farther one is; Praat's Sampled_getValueAtX).
+        /// (extrapolating from it when the farther one is; Praat's Sampled_getValueAtX) and at a
+        /// time that is not finite.
         func value(at t: Double) -> Double? {
+            guard t.isFinite else { return nil }
             let real = (t - x1) / dx
             let left = Int(clamping: real, rounding: .down, to: -1...frequency.count)
             var phase = real - Double(left)

@@ -96,7 +96,7 @@ public enum VoiceAnalysis {
         var analysis = PraatPitchAnalysis()
         analysis.floor = options.pitchFloorHz
         analysis.ceiling = options.pitchCeilingHz
-        guard let contour = analysis.analyze(PraatSound(samples: samples, sampleRateHz: sampleRateHz)) else { return ([], []) }
+        guard let contour = analysis.analyze(PraatSound(samples: samples, sampleRateHz: sampleRateHz).scaledForCorrelation()) else { return ([], []) }
         let frames = contour.frequency.indices
         return (frames.map(contour.time), frames.map { contour.isVoiced($0) ? contour.frequency[$0] : .nan })
     }
@@ -131,12 +131,14 @@ public enum VoiceAnalysis {
         let frames = interleaved.count / max(1, channels)
         let channel0 = channels == 1 ? interleaved : (0..<frames).map { interleaved[$0 * channels] }
         // Praat-compatible F0, pulses, perturbation and harmonicity on channel 0.
-        let sound = PraatSound(samples: channel0, sampleRateHz: sampleRateHz)
+        // The correlations (pitch, harmonicity, pulses, shimmer) on the sound brought into their
+        // range by a power of two, where it lies outside (PraatSound.scaledForCorrelation).
+        let sound = PraatSound(samples: channel0, sampleRateHz: sampleRateHz), periodic = sound.scaledForCorrelation()
         var pitchAnalysis = PraatPitchAnalysis()
         pitchAnalysis.floor = options.pitchFloorHz
         pitchAnalysis.ceiling = options.pitchCeilingHz
-        let pitch = pitchAnalysis.plan(sound)
-        let harmonicity = options.sets.contains(.harmonicity) ? harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(sound) : nil
+        let pitch = pitchAnalysis.plan(periodic)
+        let harmonicity = options.sets.contains(.harmonicity) ? harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(periodic) : nil
 
         enum First: Sendable {
             case resampled(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>?, PraatCepstralAnalysis.Plan?)
@@ -181,7 +183,7 @@ public enum VoiceAnalysis {
                 return .egemapsv02(features, descriptors)
             }
             if job == 0 {
-                return .voice(contourFeatures(sound, sampleRateHz: sampleRateHz, contour: contour),
+                return .voice(contourFeatures(sound, periodic: periodic, sampleRateHz: sampleRateHz, contour: contour),
                               options.sets.contains(.mfcc) ? options.mfcc.analyze(channel0, sampleRateHz: sampleRateHz) : MFCCAnalysis.Result(frameCount: 0, coefficients: []))
             }
             let cepstralJob = job - 1, formantJob = job - 1 - cepstralChunks, harmonicityJob = job - 1 - cepstralChunks - formantChunks
@@ -290,8 +292,9 @@ public enum VoiceAnalysis {
     }
 
     /// F0 statistics, voiced material and its levels, pulses, jitter and shimmer of `sound` (one
-    /// channel) and its pitch contour.
-    static func contourFeatures(_ sound: PraatSound, sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> (features: VoiceContourFeatures, warnings: [String]) {
+    /// channel) and its pitch contour; the pulses and their perturbation of `periodic`, the sound
+    /// as its correlations need it (``PraatSound/scaledForCorrelation()``).
+    static func contourFeatures(_ sound: PraatSound, periodic: PraatSound, sampleRateHz: Double, contour: PraatPitchAnalysis.Contour?) -> (features: VoiceContourFeatures, warnings: [String]) {
         var warnings: [String] = []
         let channel0 = sound.samples, frames = sound.count
         let voicedF0 = contour.map { c in c.frequency.indices.filter(c.isVoiced).map { c.frequency[$0] } } ?? []
@@ -318,7 +321,7 @@ public enum VoiceAnalysis {
             voicedMeter.process(interleaved: segments.flatMap { channel0[$0] })
             voicedLoudness = voicedMeter.integratedLUFS
         }
-        let pulses = contour.map { Perturbation.pulses(sound, pitch: $0) } ?? []
+        let pulses = contour.map { Perturbation.pulses(periodic, pitch: $0) } ?? []
         let features = VoiceContourFeatures(
             voicedFrameCount: voicedF0.count,
             f0MedianHz: sorted.isEmpty ? nil : Statistics.quantileOfSorted(sorted, 0.5),
@@ -336,7 +339,7 @@ public enum VoiceAnalysis {
             frameRmsDbfsMedian: sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.5),
             frameRmsDbfsP10: sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.1),
             frameRmsDbfsP90: sortedLevels.isEmpty ? nil : Statistics.quantileOfSorted(sortedLevels, 0.9),
-            loudnessVoicedLufs: voicedLoudness, pulseCount: pulses.count, perturbation: Perturbation.measures(pulses, sound: sound))
+            loudnessVoicedLufs: voicedLoudness, pulseCount: pulses.count, perturbation: Perturbation.measures(pulses, sound: periodic))
         return (features, warnings)
     }
 
