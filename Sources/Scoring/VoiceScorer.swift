@@ -21,7 +21,10 @@ public enum VoiceScorer {
     /// Peak memory of a voice analysis per sample held: 52–60.5 bytes measured (peak resident set
     /// less the idle process's, `score voice` on 48-s and 60-s mono 44.1-kHz WAVs; the most when
     /// the resampling for the formants and the cepstrogram pads the recording to twice its length
-    /// for Praat's FFT, whose two buffers are the peak), rounded up.
+    /// for Praat's FFT, whose two buffers are the peak), rounded up. A recording whose peak lies
+    /// beyond 2^±128 holds 8 bytes a frame more, reserved once it is read
+    /// (``VoiceAnalysis/correlationCopyBytes(interleaved:channels:)``: 67.7 bytes per sample
+    /// measured at 2⁻⁶⁰⁰ full scale).
     public static let bytesPerSample = 64
 
     public struct Parameters: Sendable, Hashable, Codable {
@@ -164,7 +167,17 @@ public enum VoiceScorer {
         options.egemaps.frameStepSeconds = parameters.spectralFrameStepSeconds
         options.egemaps.loudnessPeakThreshold = parameters.loudnessPeakThreshold
         options.sets = parameters.sets.reduce(into: [.spectrogram]) { $0.insert($1.analysisSets) }
-        var analysis = VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
+        // Far below or above full scale, channel 0's scaled copy for the correlations on top.
+        func analyze() -> VoiceAnalysis.Result {
+            VoiceAnalysis.analyze(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz, options: options)
+        }
+        let copy = VoiceAnalysis.correlationCopyBytes(interleaved: samples, channels: format.channels)
+        var analysis: VoiceAnalysis.Result
+        do {
+            analysis = copy == 0 ? analyze() : try MemoryBudget.reserve(copy, for: "\(FileName.display(file)): channel 0 scaled for its correlations (its peak is beyond 2^±128)", analyze)
+        } catch {
+            throw .reserving(error)
+        }
         analysis.warnings += AudioScoring.warnings(decoder)
         let report = ScoreReport(kind: "voice", file: file, dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(format.channels) ch",
                                  sets: parameters.sets.map { set in

@@ -209,6 +209,29 @@ import Scoring
         }
     }
 
+    /// A recording at 2⁻⁶⁰⁰ full scale holds channel 0 a second time, scaled for its correlations
+    /// (8 bytes a frame: 21 MB for the 60-s WAV), reserved once read: at 315 MB the WAV at full
+    /// scale is scored and the quiet one refused naming that copy (with 329 MB it fits); with room,
+    /// the quiet one has the loud one's F0, jitter, shimmer and HNR, bit for bit.
+    @Test("a 60-s WAV at 2⁻⁶⁰⁰ full scale reserves its scaled copy: refused at 315 MB (exit 3, naming it) where the same WAV at full scale is scored; scored at 360 MB with the full-scale WAV's Praat measures", .enabled(if: addressSpaceLimitUsable))
+    func voiceScaledCopyReserved() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let vowel = CommandAttackTests.vowel(seconds: 60, rate: 44_100).map(Double.init)
+        let loud = try folder.write("loud.wav", CommandAttackTests.doubleWAV(vowel, rate: 44_100))
+        let quiet = try folder.write("quiet.wav", CommandAttackTests.doubleWAV(vowel.map { scalbn($0, -600) }, rate: 44_100))
+        #expect(try Run(["score", "voice", loud, "--json"], launcher: Self.addressSpaceLimit(megabytes: 315)).status == 0)
+        let refused = try Run(["score", "voice", quiet, "--json"], launcher: Self.addressSpaceLimit(megabytes: 315))
+        #expect(refused.status == 3 && refused.stderr.contains("quiet.wav: channel 0 scaled for its correlations (its peak is beyond 2^±128) needs about 22 MB"), "\(refused.status) \(refused.stderr)")
+        let measures = try [loud, quiet].map { path in
+            let run = try Run(["score", "voice", path, "--json", "--sets", "atk"], launcher: Self.addressSpaceLimit(megabytes: 360))
+            #expect(run.status == 0, "\(path): \(run.stderr)")
+            let atk = try #require(((run.json?["features"] as? [String: Any])?["atk"]) as? [String: Any])
+            return ["f0MedianHz", "jitterLocal", "shimmerLocal", "hnrDb"].map { atk[$0] as? Double }
+        }
+        #expect(measures[0].allSatisfy { $0 != nil } && measures[0] == measures[1], "\(measures)")
+    }
+
     /// A memory cgroup of `bytes` this process may create (v1 `memory.limit_in_bytes` or v2
     /// `memory.max`), as a launcher that moves the command into it; nil when none can be made.
     static func memoryCgroup(bytes: Int) -> (launcher: [String], remove: () -> Void)? {

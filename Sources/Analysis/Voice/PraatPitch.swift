@@ -33,13 +33,16 @@ struct PraatSound {
     /// overflows above about 2²⁴⁰ (windows of 10⁵ samples). A power of two changes no bit of a
     /// sum, product, quotient or square root that stays normal, so those measures keep every bit
     /// of a sound within the range, and a quieter or louder one gets the values its scaled copy
-    /// has (scaling down, a sample more than 2⁹⁰⁰ below the peak may become 0).
+    /// has (scaling down, a sample more than 2¹⁰²¹ below the peak loses bits to underflow).
     func scaledForCorrelation() -> PraatSound {
         let peak = samples.withUnsafeBufferPointer { Statistics.peakDeviation($0) }
-        guard peak > 0, peak.isFinite, peak < 0x1p-128 || peak > 0x1p128 else { return self }
+        guard Self.needsScaling(peak: peak) else { return self }
         let power = Int32(-peak.exponent - 1)  // peak = m·2^e, 1 ≤ m < 2: −1074 ≤ e ≤ 1023
         return PraatSound(samples: samples.map { scalbn($0, power) }, dx: dx, firstTime: x1, endTime: xmax)
     }
+
+    /// Whether a sound whose largest |x| is `peak` is scaled for its correlations.
+    static func needsScaling(peak: Double) -> Bool { peak > 0 && peak.isFinite && (peak < 0x1p-128 || peak > 0x1p128) }
 
     func time(_ index: Double) -> Double { x1 + index * dx }
     /// Index of the last sample at or before t (0-based; may be out of range).

@@ -101,6 +101,16 @@ public enum VoiceAnalysis {
         return (frames.map(contour.time), frames.map { contour.isVoiced($0) ? contour.frequency[$0] : .nan })
     }
 
+    /// The bytes ``analyze(interleaved:channels:sampleRateHz:options:)`` holds beyond its usual
+    /// bound for `interleaved`: channel 0's copy scaled for the correlations (8 bytes a frame) where
+    /// its peak lies outside their range (``PraatSound/scaledForCorrelation()``), else 0.
+    public static func correlationCopyBytes(interleaved: [Double], channels: Int) -> Int {
+        let channels = max(1, channels), frames = interleaved.count / channels
+        let peak = channels == 1 ? interleaved.withUnsafeBufferPointer { Statistics.peakDeviation($0) }
+                                 : stride(from: 0, to: frames * channels, by: channels).reduce(0.0) { max($0, abs(interleaved[$1])) }
+        return PraatSound.needsScaling(peak: peak) ? frames * MemoryLayout<Double>.stride : 0
+    }
+
     /// ResearchKit's per-sample level m = max(dB/60, −1) + 1 of an Int16 sample a ≠ 0, dB =
     /// 20·log10(|a|/32767), at index |a| (1…32768): a table, since m depends on |a| only.
     static let tooLoudLevels: [Double] = (0...32768).map { (a: Int) -> Double in
