@@ -96,12 +96,15 @@ public final class OutputFile {
     /// Flushes to disk and puts the file in place of `path`; with `replacing` false an existing
     /// `path` is kept and the commit refused (`link`, which never replaces, then `unlink`).
     public func commit(replacing: Bool = true) throws(Refusal) {
-        if descriptor >= 0 {
-            let synced = fsync(descriptor) == 0
-            let closed = close(descriptor) == 0
-            descriptor = -1
-            guard synced, closed else { throw failure("cannot write") }
+        if descriptor < 0 {
+            // Written by another writer (closeForExternalWriter): flushed through a descriptor of its own.
+            descriptor = FileName.withCString(temporaryPath) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+            guard descriptor >= 0 else { throw failure("cannot write") }
         }
+        let synced = fsync(descriptor) == 0
+        let closed = close(descriptor) == 0
+        descriptor = -1
+        guard synced, closed else { throw failure("cannot write") }
         let placed = FileName.withCString(temporaryPath) { from in
             FileName.withCString(path) { to in replacing ? rename(from, to) : link(from, to) }
         }
@@ -123,6 +126,7 @@ public final class OutputFile {
 
     /// Removes the temporary file; `path` is untouched.
     public func discard() {
+        guard !finished else { return }
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
         _ = FileName.withCString(temporaryPath) { unlink($0) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InputGuards
 import Recording
 
 /// `activetask generate-corpus`: N mPower-like task runs for batch benchmarks and tests.
@@ -10,7 +11,9 @@ struct GenerateCorpus: ParsableCommand {
             Run i goes to OUT/run-NNNNN/ as unpacked AppCore uploads — tapping/ and walking/ and voice/ with an info.json \
             manifest (docs/formats.md §8.1) — plus an ORKEnvironmentSPLMeterResult and an ORKdBHLToneAudiometryResult. Each run has \
             its own seed, cadence (90–130 steps/min) and voice F0 (100–220 Hz), so every file's content differs. The voice \
-            is a 44.1-kHz 16-bit WAV (mPower uploaded ALAC .m4a, which no Debian encoder writes).
+            is a 44.1-kHz 16-bit WAV (mPower uploaded ALAC .m4a, which no Debian encoder writes). Each run's files are \
+            written all or none; a file already there with the same bytes is left as it is, one with other content refuses \
+            its run (exit 3), the runs before it written.
             """
     ).leaf()
 
@@ -23,6 +26,6 @@ struct GenerateCorpus: ParsableCommand {
     }
 
     func run() throws {
-        try Corpus.write(runs: runs, to: out, seed: seed)
+        do { try Corpus.write(runs: runs, to: out, seed: seed) } catch let refusal as OutputFile.Refusal { throw refusal.failure }
     }
 }

@@ -255,4 +255,43 @@ struct InfoOnRealDataTests {
             #expect(kinds.contains(kind), "\(kind)")
         }
     }
+
+    /// Every regular file under `folder`, by relative path, with its bytes.
+    static func contents(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: folder)! {
+            var directory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &directory), !directory.boolValue {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            }
+        }
+        return files
+    }
+
+    /// A generator run again over its own output changes nothing; a file of other content under
+    /// one of its names (a user's `tapping_results.json`, a voice recording of the corpus's name) is kept,
+    /// the command exits 3 naming it, and no file of the set, nor any temporary, is written.
+    @Test("generate-samples and generate-corpus replace no file of other content, writing all of a set or none",
+          arguments: [(["generate-samples"], "tapping_results.json", "voice_aaah.wav"),
+                      (["generate-corpus", "--runs", "1"], "run-00000/voice/audio_audio.wav", "run-00000/tapping/info.json")])
+    func generatorsKeepOtherFiles(command: [String], theirs: String, removed: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let out = folder.path("out")
+        #expect(try Run(command + ["--out", out]).status == 0)
+        let first = try Self.contents(out)
+        let again = try Run(command + ["--out", out])
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        #expect(try Self.contents(out) == first)
+
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: out + "/" + theirs))
+        try FileManager.default.removeItem(atPath: out + "/" + removed)
+        let refused = try Run(command + ["--out", out])
+        #expect(refused.status == 3)
+        #expect(refused.stderr.contains(theirs) && refused.stderr.contains("other content"), "\(refused.stderr)")
+        var expected = first
+        expected[theirs] = Data("precious\n".utf8)
+        expected[removed] = nil
+        #expect(try Self.contents(out) == expected)
+    }
 }

@@ -9,16 +9,19 @@ import SignalProcessing
 /// a CSV walk in the Oxford layout, a knee range-of-motion task, a timed walk and a 3 s synthetic "aaah".
 public struct SampleGenerator: Sendable {
     /// Writes `SampleData/`: one deterministic recording per kind into `folder` (created if
-    /// missing), each file replaced only when complete. Same seed → byte-identical files.
+    /// missing): every file or none, none replacing a file of other content (a folder written
+    /// before with the same seed is left as it is). Same seed → byte-identical files.
     public static func writeSampleData(to folder: String, seed: UInt64) throws {
         try FileSystem.makeDirectories(folder)
         var generator = SampleGenerator(seed: seed)
+        var files: [OutputFile] = []
         for (name, bytes) in try generator.jsonFiles() {
             let file = try OutputFile(folder + "/" + name, inputs: [])
+            files.append(file)
             try file.write(bytes)
-            try file.commit()
         }
-        try generator.writeVoice(to: folder + "/voice_aaah.wav")
+        files.append(try generator.voiceFile(folder + "/voice_aaah.wav"))
+        try OutputFile.commitAll(files)
     }
 
     public var random: SplitMix64
@@ -429,8 +432,9 @@ public struct SampleGenerator: Sendable {
     }
 
     /// `seconds` of a sustained /a/ at 44.1 kHz, 16-bit mono: F0 `f0Hz` with 0.5 % vibrato,
-    /// harmonics falling 6 dB per octave, 0.2 s raised-cosine on- and offsets, peak −6 dBFS.
-    public mutating func writeVoice(to path: String, seconds: Int = 3, f0Hz: Double = 140) throws {
+    /// harmonics falling 6 dB per octave, 0.2 s raised-cosine on- and offsets, peak −6 dBFS;
+    /// written to a temporary file beside `path`, for the caller to commit (``OutputFile/commitAll(_:)``).
+    public mutating func voiceFile(_ path: String, seconds: Int = 3, f0Hz: Double = 140) throws -> OutputFile {
         let rate = 44_100
         let length = Double(seconds)
         var samples = [Double](repeating: 0, count: seconds * rate)
@@ -444,9 +448,12 @@ public struct SampleGenerator: Sendable {
             let ramp = min(1, t / 0.2, (length - t) / 0.2)
             samples[i] = 0.25 * value * (ramp < 1 ? 0.5 - 0.5 * cos(.pi * ramp) : 1) + 0.001 * random.normal()
         }
-        let writer = try WAVWriter(path: path, sampleRateHz: rate, channels: 1, encoding: .pcm16)
+        let file = try OutputFile(path, inputs: [])
+        file.closeForExternalWriter()
+        let writer = try WAVWriter(path: file.temporaryPath, sampleRateHz: rate, channels: 1, encoding: .pcm16)
         try writer.write(samples)
         try writer.close()
+        return file
     }
 
     private func rounded(_ value: Double, _ digits: Int) -> Double {
