@@ -22,13 +22,25 @@ extension Evaluate {
         @Flag(name: .long, help: "Leave-one-user-out: for each user, choose the parameters on a small grid with the other users' walks, score the held-out user's walks with them, and report only held-out figures.") var leaveOneUserOut = false
 
         func run() throws {
+            let failures: [String]
             do {
-                if leaveOneUserOut { return try print(OxfordReport.leaveOneUserOut(folder: folder, json: json), terminator: "") }
-                let report = try OxfordReport(folder: folder)
-                for failure in report.failures { printError(failure) }
-                try print(json ? JSONWriter(indent: 2).string(report.json) + "\n" : report.table, terminator: "")
+                if leaveOneUserOut {
+                    let (text, unread) = try OxfordReport.leaveOneUserOut(folder: folder, json: json)
+                    failures = unread
+                    for failure in failures { printError(failure) }
+                    try print(text, terminator: "")
+                } else {
+                    let report = try OxfordReport(folder: folder)
+                    failures = report.failures
+                    for failure in failures { printError(failure) }
+                    try print(json ? JSONWriter(indent: 2).string(report.json) + "\n" : report.table, terminator: "")
+                }
             } catch let error as ReadError {
                 throw CommandFailure(.invalidInput, error.description)
+            }
+            // The figures leave the unreadable walks out: said by the status too, not only on stderr.
+            if !failures.isEmpty {
+                throw CommandFailure(.invalidInput, "\(failures.count) walk(s) under \(folder) could not be read; the figures above leave them out")
             }
         }
     }

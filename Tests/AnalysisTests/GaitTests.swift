@@ -284,6 +284,27 @@ import TestSupport
         #expect(with.allSatisfy { abs($0 - 108) < 1 }, "\(with)")
     }
 
+    /// The same attack on the Oxford evaluation's ground truth: a step at 9,223,372,036,854,775,807
+    /// ns in `stepcounter.csv` (9.2·10⁹ s), at 10²⁹¹ s or at +∞ after a 60-s walk's steps made its
+    /// 20-s windows step through the empty span 10 s at a time (`evaluate oxford` ran past 30 s on
+    /// one walk; 10²⁹¹ and +∞ never ended).
+    @Test("a ground-truth step 9.2e9 s, 1e291 s or ∞ after a 60-s walk: the evaluation's windows jump the empty span and end; those of the walk are unchanged",
+          .timeLimit(.minutes(1)))
+    func evaluationFarStep() {
+        let walk = Self.walk(seconds: 60, Self.g1)
+        let steps = stride(from: 0.25, to: 59.8, by: 1 / 1.8).map { $0 }  // 1.8 steps/s: 108 steps/min
+        let plain = GaitEvaluation.evaluate(name: "walk", signal: walk, groundTruth: steps)
+        #expect(plain.windows.count == 4)  // starts 0.25, 10.25, 20.25, 30.25: each ends by the last step
+        for far in [9_223_372_036.854775807, 1e291, .infinity] {
+            let evaluated = GaitEvaluation.evaluate(name: "walk", signal: walk, groundTruth: steps + [far])
+            // Two more windows of the walk (starts 40.25 and 50.25, ending before the far step, with
+            // ≥ 10 steps and samples), none with the far step alone.
+            #expect(evaluated.windows.count == 6, "\(far)")
+            #expect(zip(evaluated.windows, plain.windows).allSatisfy { $0.truth == $1.truth && $0.estimate == $1.estimate }, "\(far)")
+            #expect(evaluated.windows.allSatisfy { abs($0.truth - 108) < 0.5 }, "\(far): \(evaluated.windows)")
+        }
+    }
+
     /// A 6 Hz tremor of 0.3 m/s² on a still phone: dominant frequency 6 Hz.
     @Test("the tremor spectrum's axis means: three axes summed side by side equal each axis summed alone in order, bit for bit, with and without a subtracted column; mixed or other axis counts take the one-at-a-time path")
     func tremorAxisMeans() {

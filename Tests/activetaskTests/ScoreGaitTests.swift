@@ -113,3 +113,47 @@ struct ScoreRealMPowerTests {
         #expect(refused.status == 2 && refused.stderr.contains("balance analyzer"), "\(refused.stderr)")
     }
 }
+
+/// `evaluate oxford` on a dataset folder with a walk of the Oxford Step Counter set and a walk
+/// whose ground truth is not in its layout.
+@Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
+struct EvaluateOxfordCommandTests {
+    /// A walk that cannot be read was said on stderr only and the status was 0; with no walk to
+    /// summarise the JSON held "NaN" strings and the table "nan"; the tables' names were not
+    /// padded (`%-25@` pads nothing in this Foundation), so their columns did not line up.
+    @Test("evaluate oxford: an unreadable walk is named, left out of the figures and makes the status 3; no walk to summarise gives null in JSON and – in the table; the tables' columns line up")
+    func unreadableWalksAndEmptySummaries() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = SharedData.path("gait-oxford/data/Nexus_Jamie_Hard_InHand_1")
+        for walk in ["Nexus_Jamie_Hard_InHand_1", "Nexus_Other_Hard_InHand_1"] {
+            try FileManager.default.createDirectory(atPath: folder.path("data/\(walk)"), withIntermediateDirectories: true)
+            for name in ["accelerometer.csv", "stepcounter.csv"] {
+                try FileManager.default.copyItem(atPath: source + "/" + name, toPath: folder.path("data/\(walk)/\(name)"))
+            }
+        }
+        try Data("5\n".utf8).write(to: URL(fileURLWithPath: folder.path("data/Nexus_Other_Hard_InHand_1/stepcounter.csv")))
+
+        let json = try Run(["evaluate", "oxford", "--json", folder.url.path])
+        #expect(json.status == 3 && json.stderr.contains("Nexus_Other_Hard_InHand_1/stepcounter.csv"), "\(json.stderr)")
+        #expect((json.json?["walks"] as? [Any])?.count == 1)
+        #expect((json.json?["unreadableWalks"] as? [String])?.first?.contains("Nexus_Other_Hard_InHand_1/stepcounter.csv") == true)
+
+        let table = try Run(["evaluate", "oxford", folder.url.path])
+        #expect(table.status == 3)
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("group") })
+        let walksEnd = try #require(header.range(of: "walks")).upperBound.utf16Offset(in: header)
+        let groups = lines.filter { $0.hasPrefix("all ") || $0.hasPrefix("position ") || $0.hasPrefix("phone ") }
+        #expect(groups.count == 3 && groups.allSatisfy { $0.utf16.dropFirst(walksEnd - 5).prefix(5).elementsEqual("    1".utf16) }, "\(table.stdout)")
+
+        try FileManager.default.removeItem(atPath: folder.path("data/Nexus_Jamie_Hard_InHand_1"))
+        let empty = try Run(["evaluate", "oxford", "--json", folder.url.path])
+        #expect(empty.status == 3)
+        let all = try #require((empty.json?["summaries"] as? [String: Any])?["all"] as? [String: Any])
+        #expect(all["walks"] as? Int == 0 && all["meanAbsoluteCountErrorPercent"] is NSNull && all["cadenceSdStepsPerMinute"] is NSNull, "\(all)")
+        let emptyTable = try Run(["evaluate", "oxford", folder.url.path])
+        let allLine = try #require(emptyTable.stdout.split(separator: "\n").first { $0.hasPrefix("all ") })
+        #expect(allLine.contains("–") && !emptyTable.stdout.contains("nan"), "\(emptyTable.stdout)")
+    }
+}

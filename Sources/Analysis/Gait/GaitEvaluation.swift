@@ -29,18 +29,34 @@ public enum GaitEvaluation {
         let result = GaitAnalysis.analyze(signal, parameters: parameters, windows: false)
         let detected = result.stepTimes.count
         var windows: [(Double, Double)] = []
-        if let first = groundTruth.first, let last = groundTruth.last {
+        // The windows visited are bounded by the steps, whatever their times claim: a window
+        // without a step jumps to the last hop before the next step (a step at 10^10 s is one
+        // window away, not 10^9), and the start must move, so each step is in at most
+        // ⌈window/hop⌉ + 1 windows visited. Steps and, when in time order, samples are found by
+        // bisection.
+        let truthTimes = groundTruth.sorted()
+        let inOrder = signal.time.indices.dropFirst().allSatisfy { signal.time[$0 - 1] <= signal.time[$0] }
+        if let first = truthTimes.first, let last = truthTimes.last {
             var start = first
             while start + windowSeconds <= last {
                 let end = start + windowSeconds
-                let inside = groundTruth.filter { $0 >= start && $0 < end }
-                let samples = signal.time.indices.filter { signal.time[$0] >= start && signal.time[$0] < end }
-                if inside.count >= 10, let lower = samples.first, let upper = samples.last {
-                    let truth = 60 * Double(inside.count - 1) / (inside.last! - inside.first!)
-                    let estimate = GaitAnalysis.cadence(signal.slice(lower..<(upper + 1)), parameters: parameters) ?? .nan
-                    windows.append((truth, estimate))
+                let from = truthTimes.firstIndex(atLeast: start), to = truthTimes.firstIndex(atLeast: end)
+                if to - from >= 10 {
+                    let samples = inOrder
+                        ? signal.time.firstIndex(atLeast: start)..<signal.time.firstIndex(atLeast: end)
+                        : { (indices: [Int]) in indices.first.map { $0..<(indices.last! + 1) } ?? 0..<0 }(signal.time.indices.filter { signal.time[$0] >= start && signal.time[$0] < end })
+                    if !samples.isEmpty {
+                        let truth = 60 * Double(to - from - 1) / (truthTimes[to - 1] - truthTimes[from])
+                        let estimate = GaitAnalysis.cadence(signal.slice(samples), parameters: parameters) ?? .nan
+                        windows.append((truth, estimate))
+                    }
                 }
-                start += hopSeconds
+                var next = start + hopSeconds
+                if from == to, to < truthTimes.count {
+                    next = max(next, first + ((truthTimes[to] - first) / hopSeconds).rounded(.down) * hopSeconds)
+                }
+                guard next > start else { break }
+                start = next
             }
         }
         let truth = groundTruth.count
@@ -176,5 +192,17 @@ extension GaitEvaluation {
             let best = grid.indices.min { losses[$0] < losses[$1] }!
             return Fold(heldOutGroup: group, parameters: grid[best], walks: test.map { table[best][$0] })
         }
+    }
+}
+
+extension Array where Element == Double {
+    /// The first index whose element is ≥ `value` in these ascending numbers (`count` when none), by bisection.
+    func firstIndex(atLeast value: Double) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

@@ -8,25 +8,36 @@ import SignalProcessing
 public struct OxfordReport: Sendable {
     /// Every walk scored, in the dataset's order.
     public var walks: [GaitEvaluation.Walk]
-    /// One message per walk that could not be read (the file and the reason).
+    /// One message per walk that could not be read (the file and the reason); its walk is in
+    /// no figure.
     public var failures: [String]
 
     /// Scores every walk under `folder` (its walks in parallel).
     public init(folder: String) throws(ReadError) {
+        let read = try Self.read(folder)
+        walks = Parallel.map(read.walks.count, parallel: true) { index in
+            let walk = read.walks[index]
+            return GaitEvaluation.evaluate(name: walk.name, signal: walk.signal, groundTruth: walk.truth)
+        }
+        failures = read.failures
+    }
+
+    /// Every walk of the dataset under `folder` (read in parallel), its group the walk name's
+    /// second part (the user), and one message per walk that cannot be read.
+    static func read(_ folder: String) throws(ReadError) -> (walks: [GaitEvaluation.LabelledWalk], failures: [String]) {
         let dataset = OxfordDataset(folder: folder)
         let names = try dataset.walkNames()
-        let results = Parallel.map(names.count, parallel: true) { index -> Result<GaitEvaluation.Walk, ReadError> in
+        let results = Parallel.map(names.count, parallel: true) { index -> Result<GaitEvaluation.LabelledWalk, ReadError> in
             do throws(ReadError) {
-                guard let walk = try dataset.walk(names[index]) else {
+                guard let walk = try dataset.walk(names[index], group: part(names[index], 1)) else {
                     return .failure(ReadError(file: "\(dataset.dataFolder)/\(names[index])/stepcounter.csv", reason: .invalidValue("not the Oxford ground-truth layout")))
                 }
-                return .success(GaitEvaluation.evaluate(name: walk.name, signal: walk.signal, groundTruth: walk.truth))
+                return .success(walk)
             } catch {
                 return .failure(error)
             }
         }
-        walks = results.compactMap { try? $0.get() }
-        failures = results.compactMap { if case .failure(let error) = $0 { error.description } else { nil } }
+        return (results.compactMap { try? $0.get() }, results.compactMap { if case .failure(let error) = $0 { error.description } else { nil } })
     }
 
     /// All walks, then the usable ones by phone position (the walk name's fourth part) and by phone (its first).
@@ -52,72 +63,88 @@ public struct OxfordReport: Sendable {
         root.append("walks", .array(walks.map { walk in
             .object(JSONObject([
                 "walk": .string(walk.name), "groundTruthSteps": .number(Double(walk.groundTruthSteps)),
-                "detectedSteps": .number(Double(walk.detectedSteps)), "countErrorPercent": .number(walk.countErrorPercent),
+                "detectedSteps": .number(Double(walk.detectedSteps)), "countErrorPercent": Self.number(walk.countErrorPercent),
                 "groundTruthUsable": .bool(walk.groundTruthUsable),
-                "cadenceWindows": .array(walk.windows.map { .array([.number($0.truth), .number($0.estimate)]) }),
+                "cadenceWindows": .array(walk.windows.map { .array([Self.number($0.truth), Self.number($0.estimate)]) }),
             ]))
         }))
         root.append("summaries", .object(groups.reduce(into: JSONObject()) { object, group in
             object.append(group.name, Self.json(GaitEvaluation.summarize(group.walks)))
         }))
+        root.append("unreadableWalks", .array(failures.map { .string($0) }))
         return .object(root)
     }
 
     public var table: String {
         var lines = ["walk                                  truth  found  error %   cadence MAE (windows)"]
         for walk in walks {
+            let start = Self.padded(walk.name, 36) + String(format: " %6d %6d", walk.groundTruthSteps, walk.detectedSteps)
             guard walk.groundTruthUsable else {
-                lines.append(String(format: "%-36@ %6d %6d   ground truth unusable (< 0.2 steps/s): not summarized", walk.name as NSString,
-                                    walk.groundTruthSteps, walk.detectedSteps))
+                lines.append(start + "   ground truth unusable (< 0.2 steps/s): not summarized")
                 continue
             }
             let cadence = GaitEvaluation.summarize([walk])
-            lines.append(String(format: "%-36@ %6d %6d %8.2f   %6.2f (%d)", walk.name as NSString, walk.groundTruthSteps, walk.detectedSteps,
-                                walk.countErrorPercent, cadence.cadenceMeanAbsoluteError, cadence.windows))
+            lines.append(start + " " + Self.cell(walk.countErrorPercent, 8, 2) + "   " + Self.cell(cadence.cadenceMeanAbsoluteError, 6, 2) + " (\(cadence.windows))")
         }
         lines.append("\ngroup                     walks  mean|e|%  median|e|%  worst e%  windows  cadMAE  cadMedAE  bias    sd   ±5spm  x2/÷2  none")
         for (name, group) in groups {
             let s = GaitEvaluation.summarize(group)
-            lines.append(String(format: "%-25@ %5d  %8.2f  %10.2f  %8.2f  %7d  %6.2f  %8.2f  %5.2f %5.2f  %5.1f%%  %5d  %4d", name as NSString, s.walks,
-                                s.meanAbsoluteCountErrorPercent, s.medianAbsoluteCountErrorPercent, s.worstCountErrorPercent, s.windows,
-                                s.cadenceMeanAbsoluteError, s.cadenceMedianAbsoluteError, s.cadenceBias, s.cadenceSd, 100 * s.cadenceWithin5,
-                                s.halvingOrDoubling, s.missing))
+            let parts: [String] = [
+                Self.padded(name, 25), String(format: " %5d  ", s.walks), Self.cell(s.meanAbsoluteCountErrorPercent, 8, 2), "  ",
+                Self.cell(s.medianAbsoluteCountErrorPercent, 10, 2), "  ", Self.cell(s.worstCountErrorPercent, 8, 2), String(format: "  %7d  ", s.windows),
+                Self.cell(s.cadenceMeanAbsoluteError, 6, 2), "  ", Self.cell(s.cadenceMedianAbsoluteError, 8, 2), "  ", Self.cell(s.cadenceBias, 5, 2), " ",
+                Self.cell(s.cadenceSd, 5, 2), "  ", Self.cell(100 * s.cadenceWithin5, 6, 1, suffix: "%"), String(format: "  %5d  %4d", s.halvingOrDoubling, s.missing),
+            ]
+            lines.append(parts.joined())
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `text` followed by spaces up to `width` characters (longer text as it is).
+    static func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+
+    /// `value` with `digits` decimals right-aligned in `width` characters; "–" where there is no
+    /// value (no walk or window to summarise).
+    static func cell(_ value: Double, _ width: Int, _ digits: Int, suffix: String = "") -> String {
+        let text = value.isFinite ? String(format: "%.\(digits)f", value) + suffix : "–"
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// A number, or null where there is none (JSON has no NaN).
+    static func number(_ value: Double) -> JSONValue { value.isFinite ? .number(value) : .null }
+
     static func json(_ s: GaitEvaluation.Summary) -> JSONValue {
         .object(JSONObject([
-            "walks": .number(Double(s.walks)), "meanAbsoluteCountErrorPercent": .number(s.meanAbsoluteCountErrorPercent),
-            "medianAbsoluteCountErrorPercent": .number(s.medianAbsoluteCountErrorPercent), "worstCountErrorPercent": .number(s.worstCountErrorPercent),
-            "windows": .number(Double(s.windows)), "cadenceMeanAbsoluteErrorStepsPerMinute": .number(s.cadenceMeanAbsoluteError),
-            "cadenceMedianAbsoluteErrorStepsPerMinute": .number(s.cadenceMedianAbsoluteError), "cadenceBiasStepsPerMinute": .number(s.cadenceBias),
-            "cadenceSdStepsPerMinute": .number(s.cadenceSd), "cadenceWithin5StepsPerMinuteShare": .number(s.cadenceWithin5),
+            "walks": .number(Double(s.walks)), "meanAbsoluteCountErrorPercent": number(s.meanAbsoluteCountErrorPercent),
+            "medianAbsoluteCountErrorPercent": number(s.medianAbsoluteCountErrorPercent), "worstCountErrorPercent": number(s.worstCountErrorPercent),
+            "windows": .number(Double(s.windows)), "cadenceMeanAbsoluteErrorStepsPerMinute": number(s.cadenceMeanAbsoluteError),
+            "cadenceMedianAbsoluteErrorStepsPerMinute": number(s.cadenceMedianAbsoluteError), "cadenceBiasStepsPerMinute": number(s.cadenceBias),
+            "cadenceSdStepsPerMinute": number(s.cadenceSd), "cadenceWithin5StepsPerMinuteShare": number(s.cadenceWithin5),
             "halvingOrDoublingWindows": .number(Double(s.halvingOrDoubling)), "windowsWithoutEstimate": .number(Double(s.missing)),
         ]))
     }
 
     /// Leave-one-user-out: per user, the parameters chosen on the other users' walks and the
-    /// held-out user's figures with them; then all held-out walks together. JSON or text.
-    public static func leaveOneUserOut(folder: String, json: Bool) throws(ReadError) -> String {
-        let dataset = OxfordDataset(folder: folder)
-        var walks: [GaitEvaluation.LabelledWalk] = []
-        for name in try dataset.walkNames() {
-            if let walk = try dataset.walk(name, group: part(name, 1)), GaitEvaluation.groundTruthUsable(steps: walk.truth.count, signal: walk.signal) {
-                walks.append(walk)
-            }
-        }
+    /// held-out user's figures with them; then all held-out walks together. JSON or text, and one
+    /// message per walk that could not be read (in no fold).
+    public static func leaveOneUserOut(folder: String, json: Bool) throws(ReadError) -> (text: String, failures: [String]) {
+        let read = try read(folder)
+        let walks = read.walks.filter { GaitEvaluation.groundTruthUsable(steps: $0.truth.count, signal: $0.signal) }
         let folds = GaitEvaluation.leaveOneGroupOut(walks)
         let lines = folds.map { fold in
             let s = GaitEvaluation.summarize(fold.walks), p = fold.parameters
-            return String(format: "held out %-8@ walks %2d  prominence %.2f strideMode %.2f band %.2f regularity %.2f  →  count mean|e| %.2f %%, cadence median|e| %.2f steps/min",
-                          fold.heldOutGroup as NSString, fold.walks.count, p.prominenceFactor, p.strideModeRatio, p.walkingBandFraction, p.minimumStrideRegularity,
-                          s.meanAbsoluteCountErrorPercent, s.cadenceMedianAbsoluteError)
+            return String(format: "held out %@ walks %2d  prominence %.2f strideMode %.2f band %.2f regularity %.2f  →  count mean|e| %@ %%, cadence median|e| %@ steps/min",
+                          padded(fold.heldOutGroup, 8) as NSString, fold.walks.count, p.prominenceFactor, p.strideModeRatio, p.walkingBandFraction,
+                          p.minimumStrideRegularity, cell(s.meanAbsoluteCountErrorPercent, 0, 2) as NSString, cell(s.cadenceMedianAbsoluteError, 0, 2) as NSString)
         }
         let s = GaitEvaluation.summarize(folds.flatMap(\.walks))
-        if json { return JSONWriter(indent: 2).string(.object(JSONObject(["heldOut": Self.json(s), "folds": .array(lines.map { .string($0) })]))) + "\n" }
-        return (lines + [String(format: "all held-out walks %d: count mean|e| %.2f %% (median %.2f, worst %.2f), cadence median|e| %.2f, MAE %.2f steps/min over %d windows",
-                                s.walks, s.meanAbsoluteCountErrorPercent, s.medianAbsoluteCountErrorPercent, s.worstCountErrorPercent,
-                                s.cadenceMedianAbsoluteError, s.cadenceMeanAbsoluteError, s.windows)]).joined(separator: "\n") + "\n"
+        if json {
+            let object = JSONObject(["heldOut": Self.json(s), "folds": .array(lines.map { .string($0) }), "unreadableWalks": .array(read.failures.map { .string($0) })])
+            return (JSONWriter(indent: 2).string(.object(object)) + "\n", read.failures)
+        }
+        let total = "all held-out walks \(s.walks): count mean|e| \(cell(s.meanAbsoluteCountErrorPercent, 0, 2)) % (median \(cell(s.medianAbsoluteCountErrorPercent, 0, 2)), "
+            + "worst \(cell(s.worstCountErrorPercent, 0, 2))), cadence median|e| \(cell(s.cadenceMedianAbsoluteError, 0, 2)), "
+            + "MAE \(cell(s.cadenceMeanAbsoluteError, 0, 2)) steps/min over \(s.windows) windows"
+        return ((lines + [total]).joined(separator: "\n") + "\n", read.failures)
     }
 }
