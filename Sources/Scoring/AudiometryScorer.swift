@@ -1,4 +1,5 @@
 import InputGuards
+import Foundation
 import Analysis
 import SensorData
 
@@ -96,7 +97,7 @@ public struct AUXUTable: Sendable {
     /// The table's audiograms, if its header has a threshold column (`AUXU` + frequency + `R`/`L`).
     public init?(_ table: CSVTable, file: String) {
         guard let header = table.header,
-            header.contains(where: { AudiogramTable.frequencyHz(ofColumn: $0) != nil && ($0.hasSuffix("R") || $0.hasSuffix("L")) })
+            header.contains(where: Self.isThresholdColumn)
         else { return nil }
         self.file = file
         self.header = header
@@ -105,12 +106,12 @@ public struct AUXUTable: Sendable {
 
     /// (frequency, threshold) of every threshold (both ears, the first 1-kHz test) of the first
     /// `limit` data rows that have any: the true thresholds of a simulated test
-    /// (``AudiometrySimulation``).
-    public func thresholds(rows limit: Int) -> [(frequencyHz: Double, threshold: Double)] {
+    /// (``AudiometrySimulation``). A row's cell that is not a threshold is refused (``values(row:)``).
+    public func thresholds(rows limit: Int) throws(ScoringError) -> [(frequencyHz: Double, threshold: Double)] {
         var truths: [(frequencyHz: Double, threshold: Double)] = []
         var used = 0
         for row in 0..<table.rowCount where used < limit {
-            let audiogram = Audiogram(columns: header, values: table.columns.map { $0.numbers?[row] ?? .nan })
+            let audiogram = Audiogram(columns: header, values: try values(row: row))
             let found = Audiogram.Ear.allCases.flatMap { ear in
                 (audiogram.thresholds[ear] ?? [:]).compactMap { f, value in value.map { (frequencyHz: f, threshold: $0) } }
             }
@@ -123,6 +124,41 @@ public struct AUXUTable: Sendable {
     /// The audiogram of data row `row` (first = 1).
     public func audiogram(row: Int) throws(ScoringError) -> Audiogram {
         guard row >= 1, row <= table.rowCount else { throw ScoringError(.badInvocation, "\(FileName.display(file)): row \(row) is outside the table's data rows 1…\(table.rowCount)") }
-        return Audiogram(columns: header, values: table.columns.map { $0.numbers?[row - 1] ?? .nan })
+        return Audiogram(columns: header, values: try values(row: row - 1))
+    }
+
+    /// Data row `row`'s (first = 0) cells as numbers, NaN where empty or `NA`. A threshold column's
+    /// cell must be a hearing level an audiometer presents
+    /// (``DBHLToneAudiometryResult/plausibleDecibelsHL``), NHANES' 666 (no response) or 888 (could
+    /// not obtain), or missing; text or any other number is refused naming the row and column
+    /// (such a cell once made its frequency "not tested", or a threshold of 1e300 dB HL).
+    func values(row: Int) throws(ScoringError) -> [Double] {
+        var values: [Double] = []
+        for (name, column) in zip(header, table.columns) {
+            let value: Double
+            switch column {
+            case .numbers(let numbers): value = numbers[row]
+            case .text(let cells):
+                let cell = cells[row].trimmingCharacters(in: .whitespaces)
+                guard let number = cell.isEmpty || cell == "NA" ? .nan : Double(cell) else {
+                    guard !Self.isThresholdColumn(name) else {
+                        throw ScoringError(.invalidInput, "\(FileName.display(file)): data row \(row + 1), column \(name): \"\(TerminalText.escaped(cell))\" is not a threshold (dB HL, 666, 888 or empty)")
+                    }
+                    values.append(.nan)
+                    continue
+                }
+                value = number
+            }
+            if Self.isThresholdColumn(name), !value.isNaN, value != 666, value != 888, !DBHLToneAudiometryResult.plausibleDecibelsHL.contains(value) {
+                throw ScoringError(.invalidInput, "\(FileName.display(file)): data row \(row + 1), column \(name): " + DBHLToneAudiometryResult.implausible("threshold", value))
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Whether `name` is a threshold column (`AUXU` + frequency + `R`/`L`).
+    static func isThresholdColumn(_ name: String) -> Bool {
+        AudiogramTable.frequencyHz(ofColumn: name) != nil && (name.hasSuffix("R") || name.hasSuffix("L"))
     }
 }

@@ -71,10 +71,29 @@ import TestSupport
     func auxuThresholds() throws {
         let csv = "SEQN,AUXU1K1R,AUXU500R,AUXU1K1L,AUXU500L\n1,20,10,666,888\n2,,,,\n3,5,15,25,35\n"
         let table = try #require(AUXUTable(try CSVTable.parse(Array(csv.utf8), file: "a.csv"), file: "a.csv"))
-        let truths = table.thresholds(rows: 2)
+        let truths = try table.thresholds(rows: 2)
         #expect(truths.map(\.frequencyHz) == [500, 1000, 500, 500, 1000, 1000])
         #expect(truths.map(\.threshold) == [10, 20, 35, 15, 25, 5])  // at one frequency the left ear first
-        #expect(table.thresholds(rows: 1).count == 2)
+        #expect(try table.thresholds(rows: 1).count == 2)
+    }
+
+    /// A cell that is no hearing level made a frequency "not tested" (text) or a threshold of
+    /// 1e300 dB HL, with a PTA of 3.3e299 dB HL graded "complete".
+    @Test("AUXU cells: text and numbers outside −20…140 dB HL (but 666 and 888) are refused naming the data row and column, by the audiogram and the simulation alike; empty, NA, the codes and the range's ends are read",
+          arguments: ["abc", "1e300", "-1e300", "inf", "140.5", "-20.5", "1e-320x"])
+    func auxuCellsThatAreNoThreshold(cell: String) throws {
+        let csv = "SEQN,AUXU1K1R,AUXU500R,AUXU1K1L,AUXU500L\n1,20,10,666,888\n2,NA,,-20,140\n3,5,\(cell),25,35\n"
+        let table = try #require(AUXUTable(try CSVTable.parse(Array(csv.utf8), file: "a.csv"), file: "a.csv"))
+        let first = try table.audiogram(row: 1), second = try table.audiogram(row: 2)
+        #expect(first.thresholds[.right]?[500] == .some(10) && first.thresholds[.left]?[1000] == .some(nil) && first.thresholds[.left]?[500] == nil)
+        #expect(second.thresholds[.right]?[1000] == nil && second.thresholds[.left]?[1000] == .some(-20) && second.thresholds[.left]?[500] == .some(140))
+        for attempt in [{ _ = try table.audiogram(row: 3) }, { _ = try table.thresholds(rows: 3) }] {
+            #expect { try attempt() } throws: { error in
+                guard let error = error as? ScoringError else { return false }
+                return error.status == .invalidInput && error.description.contains("a.csv: data row 3, column AUXU500R")
+            }
+        }
+        #expect(try table.thresholds(rows: 2).count == 4)  // the rows before it are read
     }
 }
 

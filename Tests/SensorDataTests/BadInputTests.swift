@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    /// A threshold or presented level of 1e300 dB HL was read as measured (a PTA of 3.3e299 dB HL,
+    /// graded "complete"); so was a golden-table value.
+    @Test("dB HL levels an audiometer does not present (outside −20…140 dB HL) are refused naming their place: thresholds, presented levels and audiogram-table values; the range's ends and NHANES' codes are read",
+          arguments: ["1e300", "-1e300", "140.5", "-20.5", "1e-320"])
+    func implausibleLevels(value: String) throws {
+        let accepted = Double(value).map { (-20...140).contains($0) } ?? false
+        let sample = { (threshold: String, level: String) in
+            #"{"_class":"ORKdBHLToneAudiometryResult","samples":[{"_class":"ORKdBHLToneAudiometryFrequencySample","frequency":1000,"channel":1,"calculatedThreshold":\#(threshold),"units":[{"_class":"ORKdBHLToneAudiometryUnit","dBHLValue":\#(level)}]}]}"#
+        }
+        for (text, path) in [(sample(value, "30"), "samples[0].calculatedThreshold"), (sample("30", value), "samples[0].units[0].dBHLValue"),
+                             (#"[{"AUXU500":-20,"AUXU1K1":140},{"AUXU500":666,"AUXU1K1":\#(value)}]"#, "[1].AUXU1K1")] {
+            if accepted {
+                #expect(throws: Never.self) { try JSONContents.decode(Array(text.utf8), file: "d.json") }
+            } else {
+                let failure = try #require(error(text, file: "d.json"), "\(path) \(value)")
+                #expect(failure.path == path && failure.description.contains("outside -20…140 dB HL"), "\(failure)")
+            }
+        }
+    }
+
     @Test("repeated keys: the last occurrence is used (as Python's json), with one duplicateKeys warning naming the first key and where")
     func duplicateKeys() throws {
         func decode(_ text: String, file: String = "accel_X-20190527003506.json") throws -> JSONContents {

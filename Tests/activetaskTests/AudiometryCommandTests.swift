@@ -108,6 +108,26 @@ struct AudiometrySharedDataCommandTests {
         #expect(atk["betterEar"] as? String == "left")
     }
 
+    /// With one run per frequency the SD has nothing to be made of: it was "NaN" (a string) in
+    /// the JSON and nan in the table.
+    @Test("simulate --nhanes with one threshold per frequency: the SD is null in JSON and – in the table; bias and MAE are the one run's error")
+    func simulationWithOneRun() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let nhanes = folder.path("one.csv")
+        try Data("SEQN,AUXU1K1R,AUXU500R\n1,35,30\n".utf8).write(to: URL(fileURLWithPath: nhanes))
+        let json = try Run(["audiometry", "simulate", "--nhanes", nhanes, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 4 && rows.allSatisfy { $0["runs"] as? Int == 1 && $0["sdDecibels"] is NSNull }, "\(rows)")
+        for row in rows where row["determined"] as? Int == 1 {
+            #expect(abs(row["biasDecibels"] as? Double ?? .nan) == row["meanAbsoluteErrorDecibels"] as? Double)
+        }
+        let table = try Run(["audiometry", "simulate", "--nhanes", nhanes])
+        let lines = table.stdout.split(separator: "\n").filter { $0.hasPrefix("researchkit") || $0.hasPrefix("asha") }
+        #expect(lines.count == 4 && lines.allSatisfy { $0.split(separator: " ")[5] == "–" } && !table.stdout.contains("nan"), "\(table.stdout)")
+    }
+
     @Test("verify on the real 94 dB calibrator recording equals the scipy peer (Benchmarks/peers/tone_scipy.py, scipy 1.13.1)")
     func calibrator() throws {
         let run = try Run(["audiometry", "verify", "--json", SharedData.path("spl/calibrator_94dB_1kHz.wav")])

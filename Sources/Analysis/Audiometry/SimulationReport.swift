@@ -20,21 +20,28 @@ extension GoldenSet.Summary {
 }
 
 extension AudiometrySimulation.Row {
-    /// As `audiometry simulate --nhanes --json` prints each row.
+    /// As `audiometry simulate --nhanes --json` prints each row: a statistic without the runs it
+    /// needs (bias and MAE without a determined threshold, SD with fewer than two) is null.
     public var json: JSONValue {
-        .object(JSONObject([
+        let number = { (value: Double) -> JSONValue in value.isFinite ? .number(value) : .null }
+        return .object(JSONObject([
             "procedure": .string(procedure.rawValue), "frequencyHz": .number(frequencyHz), "runs": .number(Double(runs)),
-            "determined": .number(Double(determined)), "biasDecibels": .number(biasDecibels),
-            "sdDecibels": .number(sdDecibels), "meanAbsoluteErrorDecibels": .number(meanAbsoluteErrorDecibels),
-            "meanPresentations": .number(meanPresentations),
+            "determined": .number(Double(determined)), "biasDecibels": number(biasDecibels),
+            "sdDecibels": number(sdDecibels), "meanAbsoluteErrorDecibels": number(meanAbsoluteErrorDecibels),
+            "meanPresentations": number(meanPresentations),
         ]))
     }
 
-    /// The table's header and one row per procedure and frequency, as `audiometry simulate --nhanes` prints them.
+    /// The table's header and one row per procedure and frequency, as `audiometry simulate --nhanes`
+    /// prints them; "–" where a statistic has no runs to be made of.
     public static func table(_ rows: [AudiometrySimulation.Row]) -> String {
-        (["procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations"] + rows.map { row in
-            row.procedure.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d %9.2f %7.2f %8.2f %14.2f", row.frequencyHz, row.runs,
-                                                                                            row.determined, row.biasDecibels, row.sdDecibels, row.meanAbsoluteErrorDecibels, row.meanPresentations)
+        func cell(_ value: Double, _ width: Int) -> String {
+            let text = value.isFinite ? String(format: "%.2f", value) : "–"
+            return String(repeating: " ", count: max(0, width - text.count)) + text
+        }
+        return (["procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations"] + rows.map { row in
+            row.procedure.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d ", row.frequencyHz, row.runs, row.determined)
+                + [cell(row.biasDecibels, 9), cell(row.sdDecibels, 7), cell(row.meanAbsoluteErrorDecibels, 8), cell(row.meanPresentations, 14)].joined(separator: " ")
         }).joined(separator: "\n")
     }
 }

@@ -304,7 +304,12 @@ public struct JSONContents: Sendable {
             let object = try reader.object(element, "[\(index)]")
             var row: [Double] = []
             for column in columns {
-                row.append(try reader.optionalNumber(object[column], "[\(index)].\(column)") ?? .nan)
+                // A hearing level, NHANES' 666 (no response) or 888 (could not obtain), or none.
+                let value = try reader.optionalNumber(object[column], "[\(index)].\(column)") ?? .nan
+                if !value.isNaN, value != 666, value != 888, !DBHLToneAudiometryResult.plausibleDecibelsHL.contains(value) {
+                    throw reader.error(.invalidValue(DBHLToneAudiometryResult.implausible("threshold", value)), "[\(index)].\(column)")
+                }
+                row.append(value)
             }
             rows.append(row)
         }

@@ -1,3 +1,5 @@
+import InputGuards
+
 /// `ORKEnvironmentSPLMeterResult` (docs/formats.md §10.1).
 public struct SPLMeterResult: Sendable, Hashable {
     /// The step's identifier (`splMeter`).
@@ -143,6 +145,19 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
     /// Values at or above this are "no threshold" (docs/formats.md §10.2).
     static let noThresholdLimit = 1e308
 
+    /// Hearing levels an audiometer presents, dB HL: clinical audiometers span −10…120 dB HL
+    /// (ResearchKit's step −10…75), and 10 dB below and 20 dB above leave room for a calibration
+    /// offset. A threshold or presented level outside it (other than the no-threshold values) is
+    /// refused where it is read, naming its place (docs/formats.md §10.2): 1e300 dB HL is not a
+    /// hearing level, and it would make a PTA of 3e299 dB HL and a "complete" grade.
+    public static let plausibleDecibelsHL: ClosedRange<Double> = -20...140
+
+    /// The text of a refused level: what it is, the range, and why.
+    public static func implausible(_ what: String, _ value: Double) -> String {
+        "\(what) \(value) dB HL is outside \(plausibleDecibelsHL.lowerBound.compactDescription)…\(plausibleDecibelsHL.upperBound.compactDescription) dB HL, "
+            + "the levels an audiometer presents"
+    }
+
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> DBHLToneAudiometryResult {
         var samples: [FrequencySample] = []
         if let values = object["samples"], values != .null {
@@ -154,8 +169,10 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
                     for (k, unitValue) in try reader.array(list, at + ".units").enumerated() {
                         let u = "\(at).units[\(k)]"
                         let unit = try reader.object(unitValue, u)
+                        let level = try reader.number(unit["dBHLValue"], u + ".dBHLValue")
+                        guard plausibleDecibelsHL.contains(level) else { throw reader.error(.invalidValue(implausible("level", level)), u + ".dBHLValue") }
                         units.append(Unit(
-                            dBHLValue: try reader.number(unit["dBHLValue"], u + ".dBHLValue"),
+                            dBHLValue: level,
                             startOfUnitTimeStamp: try reader.optionalNumber(unit["startOfUnitTimeStamp"], u + ".startOfUnitTimeStamp") ?? 0,
                             preStimulusDelay: try reader.optionalNumber(unit["preStimulusDelay"], u + ".preStimulusDelay") ?? 0,
                             userTapTimeStamp: try reader.optionalNumber(unit["userTapTimeStamp"], u + ".userTapTimeStamp") ?? 0,
@@ -168,6 +185,9 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
                 }
                 var threshold = try reader.optionalNumber(sample["calculatedThreshold"], at + ".calculatedThreshold")
                 if let value = threshold, value.isNaN || abs(value) >= noThresholdLimit { threshold = nil }
+                if let value = threshold, !plausibleDecibelsHL.contains(value) {
+                    throw reader.error(.invalidValue(implausible("threshold", value)), at + ".calculatedThreshold")
+                }
                 samples.append(FrequencySample(
                     frequencyHz: try reader.frequency(sample["frequency"], at + ".frequency"),
                     channel: Int(channel), calculatedThresholdDecibelsHL: threshold, units: units))
