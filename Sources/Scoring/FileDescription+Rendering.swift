@@ -10,8 +10,8 @@ extension FileDescription {
         object.append("kind", .string(kind))
         object.append("dialect", dialect.map { .string($0) } ?? .null)
         object.append("samples", samples.map { .number(Double($0)) } ?? .null)
-        object.append("durationSeconds", durationSeconds.map { .number($0) } ?? .null)
-        object.append("samplingRateHz", samplingRateHz.map { .number($0) } ?? .null)
+        object.append("durationSeconds", shownDurationSeconds.map { .number($0) } ?? .null)
+        object.append("samplingRateHz", shownSamplingRateHz.map { .number($0) } ?? .null)
         object.append("channels", channels.map { .number(Double($0)) } ?? .null)
         object.append("contents", .array(contents.map { .string($0) }))
         if !parts.isEmpty { object.append("parts", .array(parts.map(\.jsonValue))) }
@@ -19,13 +19,18 @@ extension FileDescription {
         return .object(object)
     }
 
+    /// The duration and the rate as shown, numbers or none: timestamps of ±1e308 or ±∞ make a
+    /// span that is not finite, and ones 1e-320 s apart (or equal) a rate that is not.
+    var shownDurationSeconds: Double? { durationSeconds.flatMap { $0.isFinite ? $0 : nil } }
+    var shownSamplingRateHz: Double? { samplingRateHz.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
+
     /// Readable block: the file, then one aligned row per property.
     public var table: String {
         var rows: [(String, String)] = [("kind", kind)]
         if let dialect { rows.append(("dialect", dialect)) }
         if let samples { rows.append(("samples", String(samples))) }
-        if let durationSeconds { rows.append(("duration", Self.format(durationSeconds) + " s")) }
-        if let samplingRateHz { rows.append(("rate", Self.format(samplingRateHz) + " Hz")) }
+        if let shownDurationSeconds { rows.append(("duration", Self.format(shownDurationSeconds) + " s")) }
+        if let shownSamplingRateHz { rows.append(("rate", Self.format(shownSamplingRateHz) + " Hz")) }
         if let channels { rows.append(("channels", String(channels))) }
         rows += contents.map { ("contains", $0) }
         rows += warnings.map { ("warning", $0) }

@@ -135,6 +135,29 @@ import TestSupport
         #expect(tap.status == 3 && tap.stderr.contains("\(path): invalid value: TapTimeStamp is not finite at TappingSamples[1].TapTimeStamp"), "\(tap.stderr)")
     }
 
+    /// `info` described these as `"durationSeconds": "Infinity"` and a rate of 0 Hz, its table as
+    /// `duration "Infinity" s`, and a level of 1e306 dB as "Infinity" (its 4-decimal rounding
+    /// overflowed).
+    @Test("info on times of ±∞, ±1e308 and 1e-320 s apart: duration and rate null (JSON) or absent (table), never a string or 0 Hz; levels of ±∞ and 1e306 printed as inf and 1e+306")
+    func infoOfHostileTimes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let items = { (t0: String, t1: String) in #"{"items":[{"timestamp":\#(t0),"x":1,"y":0,"z":0},{"timestamp":\#(t1),"x":1,"y":0,"z":0}]}"# }
+        for (name, text, duration) in [("inf.json", items("1e400", "-1e400"), nil), ("huge.json", items("1e308", "-1e308"), nil),
+                                       ("close.json", items("0", "1e-320"), 1e-320 as Double?)] {
+            let path = try folder.write(name, text)
+            let json = try Run(["info", "--json", path])
+            let file = try #require((json.json?["files"] as? [[String: Any]])?.first, "\(name): \(json.stdout)")
+            #expect(file["samplingRateHz"] is NSNull, "\(name): \(file)")
+            #expect(duration.map { file["durationSeconds"] as? Double == $0 } ?? (file["durationSeconds"] is NSNull), "\(name): \(file)")
+            let table = try Run(["info", path])
+            #expect(table.status == 0 && !table.stdout.contains("Infinity") && !table.stdout.contains("rate "), "\(name): \(table.stdout)")
+        }
+        let spl = try folder.write("spl.json", #"{"_class":"ORKEnvironmentSPLMeterResult","sensitivityOffset":1e306,"recordedSPLMeterSamples":[1e400,-1e400,30]}"#)
+        let described = try Run(["info", spl])
+        #expect(described.stdout.contains("3 level(s) -inf…inf dB") && described.stdout.contains("sensitivity offset 1e+306 dB"), "\(described.stdout)")
+    }
+
     @Test("non-UTF-8 bytes in a string, and a 10^6-digit TapCoordinate: exit 3 with the position, bounded memory")
     func hostileStrings() throws {
         let folder = try TemporaryFolder()
