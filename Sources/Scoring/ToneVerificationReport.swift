@@ -13,9 +13,17 @@ public struct ToneVerificationReport: Sendable {
     /// Container and encoding.
     public var dialect: String
 
+    /// What a recording gives: the measures of its tone, or why there is none to measure.
+    public enum Outcome: Sendable {
+        case measured(ToneVerificationReport)
+        /// "too short to analyse", or "silent: every sample is 0" (a silent file once gave a
+        /// tone of 1.25 Hz with 0-ms ramps and a THD of nan).
+        case unusable(String)
+    }
+
     /// Reads the whole of `file` (at most `maximumSamples` samples: the analysis holds the tone,
-    /// about 30 bytes per sample) and measures its tone; `nil` when it is too short to analyse.
-    public init?(file: String, maximumSamples: Int) throws(ScoringError) {
+    /// about 30 bytes per sample) and measures its tone.
+    public static func measure(file: String, maximumSamples: Int) throws(ScoringError) -> Outcome {
         let decoder: any AudioDecoder
         let samples: [Float]
         do {
@@ -25,10 +33,11 @@ public struct ToneVerificationReport: Sendable {
             throw ScoringError.input(error)
         }
         let format = decoder.format
-        guard let measures = ToneVerification.features(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz) else { return nil }
-        features = FeatureSet(name: "atk", features: measures)
-        self.file = file
-        dialect = "\(format.container) \(format.encoding)"
+        guard samples.contains(where: { $0 != 0 }) else { return .unusable("silent: every sample is 0") }
+        guard let measures = ToneVerification.features(interleaved: samples, channels: format.channels, sampleRateHz: format.sampleRateHz) else {
+            return .unusable("too short to analyse")
+        }
+        return .measured(ToneVerificationReport(features: FeatureSet(name: "atk", features: measures), file: file, dialect: "\(format.container) \(format.encoding)"))
     }
 
     /// As `audiometry verify --json` prints it: the measures, `kind` and `file`.

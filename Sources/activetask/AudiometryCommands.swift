@@ -103,12 +103,14 @@ struct AudiometryCommand: ParsableCommand {
         }
 
         func run() throws {
-            let report: ToneVerificationReport?
-            do { report = try ToneVerificationReport(file: file, maximumSamples: maximumSamples) } catch {
+            let outcome: ToneVerificationReport.Outcome
+            do { outcome = try ToneVerificationReport.measure(file: file, maximumSamples: maximumSamples) } catch {
                 throw CommandFailure(.invalidInput, error.description + (error.description.contains("exceed the limit") ? " (raise the limit with --max-samples)" : ""))
             }
-            guard let report else { throw CommandFailure(.unusable, "\(FileName.display(file)): too short to analyse") }
-            try print(json ? JSONWriter(indent: 2).string(report.json) : report.table, terminator: json ? "\n" : "")
+            switch outcome {
+            case .unusable(let reason): throw CommandFailure(.unusable, "\(FileName.display(file)): \(reason)")
+            case .measured(let report): try print(json ? JSONWriter(indent: 2).string(report.json) : report.table, terminator: json ? "\n" : "")
+            }
         }
     }
 }

@@ -25,6 +25,26 @@ import TestSupport
         #expect(json["rampsWithin20To50Milliseconds"] as? Bool == true)
     }
 
+    /// A recording of zeros gave a tone of 1.25 Hz with 0-ms ramps and a THD of nan.
+    @Test("verify on a silent stereo recording (1 s of zeros) is unusable, status 1, saying so; the same file with one channel a tone is measured on that channel")
+    func verifySilence() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let header = { (frames: Int) -> [UInt8] in
+            let bytes = UInt32(frames * 8)
+            let le32 = { (v: UInt32) in withUnsafeBytes(of: v.littleEndian) { Array($0) } }, le16 = { (v: UInt16) in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+            return Array("RIFF".utf8) + le32(36 + bytes) + Array("WAVEfmt ".utf8) + le32(16) + le16(3) + le16(2) + le32(48_000) + le32(384_000) + le16(8) + le16(32)
+                + Array("data".utf8) + le32(bytes)
+        }
+        let silent = try folder.write("silent.wav", header(48_000) + [UInt8](repeating: 0, count: 48_000 * 8))
+        let run = try Run(["audiometry", "verify", silent])
+        #expect(run.status == 1 && run.stderr.contains("silent.wav: silent: every sample is 0") && run.stdout.isEmpty, "\(run.stderr)")
+        let frames = (0..<48_000).flatMap { i -> [Float] in [0, 0.25 * Float(sin(2 * Double.pi * 1000 * Double(i) / 48_000))] }
+        let right = try folder.write("right.wav", header(48_000) + frames.withUnsafeBytes { Array($0) })
+        let measured = try #require(try Run(["audiometry", "verify", "--json", right]).json)
+        #expect(measured["channel"] as? Int == 1 && abs((measured["frequencyHz"] as? Double ?? 0) - 1000) < 0.01, "\(measured)")
+    }
+
     @Test("tone in dB HL: AirPods, 1 kHz, 30 dB HL at volume 0.5 plays at −47.89 dBFS (docs/audiometry.md §7.5); clipping and short ramps refused")
     func toneHearingLevel() throws {
         let folder = try TemporaryFolder()

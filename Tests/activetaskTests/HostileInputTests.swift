@@ -144,7 +144,7 @@ import TestSupport
         defer { folder.remove() }
         let items = { (t0: String, t1: String) in #"{"items":[{"timestamp":\#(t0),"x":1,"y":0,"z":0},{"timestamp":\#(t1),"x":1,"y":0,"z":0}]}"# }
         for (name, text, duration) in [("inf.json", items("1e400", "-1e400"), nil), ("huge.json", items("1e308", "-1e308"), nil),
-                                       ("close.json", items("0", "1e-320"), 1e-320 as Double?)] {
+                                       ("close.json", items("0", "1e-320"), Double("1e-320"))] {
             let path = try folder.write(name, text)
             let json = try Run(["info", "--json", path])
             let file = try #require((json.json?["files"] as? [[String: Any]])?.first, "\(name): \(json.stdout)")
