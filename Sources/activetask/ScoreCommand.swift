@@ -210,6 +210,13 @@ extension ScoreCommand {
             guard case .spl(let spl) = scored, let result = spl.researchKitResult else {
                 throw CommandFailure(.unusable, "\(options.file): \(scored.report.unusable ?? "not an audio recording")")
             }
+            // JSON has no −∞: a 1-s interval of digital silence has no level a result can hold
+            // (it was written as the string "-Infinity", which no reader of the result takes).
+            if let silent = result.recordedSPLMeterSamplesDecibels.firstIndex(where: { !$0.isFinite }) {
+                throw CommandFailure(.unusable, "\(options.file): reading \(silent + 1) of \(result.recordedSPLMeterSamplesDecibels.count) is "
+                    + "\(result.recordedSPLMeterSamplesDecibels[silent]) dB (digital silence), which an ORKEnvironmentSPLMeterResult cannot hold; "
+                    + "nothing written (score spl --json reports such a reading as null)")
+            }
             try print(JSONWriter(indent: 2).string(result.researchKitJSON))
         }
     }

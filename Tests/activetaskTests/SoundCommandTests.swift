@@ -56,6 +56,19 @@ import TestSupport
         #expect(features["researchKitPassIntervalIndex"] as? Int == 4)
     }
 
+    /// Digital silence was written as the reading "-Infinity" (a string), which `score spl` itself
+    /// then refused to read.
+    @Test("--researchkit-json over 6 s whose first second is exact zeros (a microphone's start): unusable, status 1, naming reading 1 and writing nothing")
+    func researchKitJSONOfSilence() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try tone(folder, dbfs: -60, seconds: 6))))
+        for i in 44..<(44 + 4 * 48_000) { bytes[i] = 0 }
+        let path = try folder.write("gap.wav", bytes)
+        let run = try Run(["score", "spl", "--researchkit-json", path])
+        #expect(run.status == 1 && run.stdout.isEmpty && run.stderr.contains("reading 1 of 6 is -inf dB (digital silence)"), "\(run.stderr)")
+    }
+
     @Test("SampleData's SPL-meter result: ResearchKit's rule on its readings")
     func sampleResult() throws {
         let run = try Run(["score", "spl", "--json", SharedData.sampleData.appendingPathComponent("spl_meter_result.json").path])
