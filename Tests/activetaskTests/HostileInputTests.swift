@@ -158,6 +158,30 @@ import TestSupport
         #expect(described.stdout.contains("3 level(s) -inf…inf dB") && described.stdout.contains("sensitivity offset 1e+306 dB"), "\(described.stdout)")
     }
 
+    /// unpack re-serialised each entry, so a timestamp of 1e400 (read from the archive as +∞
+    /// with a warning) became the string "Infinity" and the unpacked file was unreadable.
+    @Test("unpack writes each entry as the archive spells it (1e400, a 400-digit number, 1.0): the unpacked file reads as the entry does in the archive; a name given twice is refused, nothing written")
+    func unpackKeepsSpelling() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let long = "1" + String(repeating: "0", count: 399)
+        let entry = #"{"items":[{"timestamp":1e400,"x":1.0,"y":\#(long),"z":0},{"timestamp":1,"x":1,"y":0,"z":0},{"timestamp":2,"x":1,"y":0,"z":0}]}"#
+        let twice = try folder.write("twice.json", #"{"accel_walking.outbound.json":{"items":[]},"accel_walking.outbound.json":\#(entry)}"#)
+        let refused = try Run(["unpack", twice, "--out", folder.path("out")])
+        #expect(refused.status == 3 && refused.stderr.contains("\"accel_walking.outbound.json\" is given twice; nothing written"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out/accel_walking.outbound.json")))
+        let archive = try folder.write("archive.json", #"{"accel_walking.outbound.json":\#(entry)}"#)
+        let run = try Run(["unpack", archive, "--out", folder.path("out")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let written = try String(contentsOfFile: folder.path("out/accel_walking.outbound.json"), encoding: .utf8)
+        #expect(written == entry + "\n")
+        let inside = try Run(["info", "--json", archive]), outside = try Run(["info", "--json", folder.path("out/accel_walking.outbound.json")])
+        let part = ((inside.json?["files"] as? [[String: Any]])?.first?["parts"] as? [[String: Any]])?.first
+        let file = (outside.json?["files"] as? [[String: Any]])?.first
+        #expect(outside.status == 0 && file?["samples"] as? Int == 3 && part?["samples"] as? Int == 3, "\(outside.stderr) \(outside.stdout)")
+        #expect((file?["warnings"] as? [String])?.contains { $0.hasPrefix("infiniteValues(1)") } == true, "\(outside.stdout)")
+    }
+
     @Test("non-UTF-8 bytes in a string, and a 10^6-digit TapCoordinate: exit 3 with the position, bounded memory")
     func hostileStrings() throws {
         let folder = try TemporaryFolder()
