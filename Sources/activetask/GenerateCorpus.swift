@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import InputGuards
 import Recording
 
 /// `activetask generate-corpus`: N mPower-like task runs for batch benchmarks and tests.
@@ -26,6 +25,6 @@ struct GenerateCorpus: ParsableCommand {
     }
 
     func run() throws {
-        do { try Corpus.write(runs: runs, to: out, seed: seed) } catch let refusal as OutputFile.Refusal { throw refusal.failure }
+        try CommandFailure.generating { try Corpus.write(runs: runs, to: out, seed: seed) }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import InputGuards
 import Recording
 
 /// `activetask generate-samples`: writes the deterministic recordings of `SampleData/`, one per
@@ -15,6 +14,6 @@ struct GenerateSamples: ParsableCommand {
     @Option(name: .long, help: "Seed of the pseudo-random parts.") var seed: UInt64 = 2015
 
     func run() throws {
-        do { try SampleGenerator.writeSampleData(to: out, seed: seed) } catch let refusal as OutputFile.Refusal { throw refusal.failure }
+        try CommandFailure.generating { try SampleGenerator.writeSampleData(to: out, seed: seed) }
     }
 }

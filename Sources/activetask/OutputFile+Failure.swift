@@ -25,3 +25,17 @@ extension OutputFile {
         do { try write(text, to: path, inputs: inputs) } catch { throw error.failure }
     }
 }
+
+extension CommandFailure {
+    /// Runs a generator's writing (`generate-samples`, `generate-corpus`) with the failures the
+    /// command exits with: a refused set as ``OutputFile/Refusal/failure``, a folder that cannot
+    /// be made (a file of that name, a name too long) as invalid input (3) naming it, as `unpack`
+    /// and `record` say it.
+    static func generating(_ body: () throws -> Void) throws {
+        do { try body() } catch let refusal as OutputFile.Refusal {
+            throw refusal.failure
+        } catch let failure as FileSystem.Failure {
+            throw CommandFailure(.invalidInput, "\(FileName.display(failure.path)): cannot create: \(failure.reason)")
+        }
+    }
+}

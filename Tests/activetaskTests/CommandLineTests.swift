@@ -293,5 +293,10 @@ struct InfoOnRealDataTests {
         expected[theirs] = Data("precious\n".utf8)
         expected[removed] = nil
         #expect(try Self.contents(out) == expected)
+
+        // An --out that is a file: the contract's status 3 naming it (was 1 and "Error: … mkdir").
+        let file = out + "/" + theirs
+        let notAFolder = try Run(command + ["--out", file])
+        #expect(notAFolder.status == 3 && notAFolder.stderr.hasPrefix("activetask: ") && notAFolder.stderr.contains("cannot create: File exists"), "\(notAFolder.stderr)")
     }
 }
