@@ -298,9 +298,9 @@ public struct FileDescription: Sendable {
         "{{\(format(r.origin.x)), \(format(r.origin.y))}, {\(format(r.size.width)), \(format(r.size.height))}}"
     }
 
-    /// Up to 4 decimals, trailing zeros removed.
-    /// `value` to 4 decimals (as it is from 1e15 on, where no decimal is left and the scaling
-    /// would overflow beyond 1.8e304); `inf`, `-inf`, `nan` as the score tables print them.
+    /// `value` to 4 decimals, trailing zeros removed (as it is from 1e15 on, where no decimal is
+    /// left and the scaling would overflow beyond 1.8e304); `inf`, `-inf`, `nan` as the score
+    /// tables print them.
     static func format(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
         return JSONWriter.number(abs(value) < 1e15 ? (value * 10_000).rounded() / 10_000 : value)

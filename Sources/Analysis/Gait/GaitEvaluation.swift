@@ -42,9 +42,13 @@ public enum GaitEvaluation {
                 let end = start + windowSeconds
                 let from = truthTimes.firstIndex(atLeast: start), to = truthTimes.firstIndex(atLeast: end)
                 if to - from >= 10 {
-                    let samples = inOrder
-                        ? signal.time.firstIndex(atLeast: start)..<signal.time.firstIndex(atLeast: end)
-                        : { (indices: [Int]) in indices.first.map { $0..<(indices.last! + 1) } ?? 0..<0 }(signal.time.indices.filter { signal.time[$0] >= start && signal.time[$0] < end })
+                    var samples = 0..<0
+                    if inOrder {
+                        samples = signal.time.firstIndex(atLeast: start)..<signal.time.firstIndex(atLeast: end)
+                    } else {
+                        let inside = signal.time.indices.filter { signal.time[$0] >= start && signal.time[$0] < end }
+                        if let lower = inside.first, let upper = inside.last { samples = lower..<(upper + 1) }
+                    }
                     if !samples.isEmpty {
                         let truth = 60 * Double(to - from - 1) / (truthTimes[to - 1] - truthTimes[from])
                         let estimate = GaitAnalysis.cadence(signal.slice(samples), parameters: parameters) ?? .nan
