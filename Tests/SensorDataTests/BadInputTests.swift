@@ -133,6 +133,23 @@ import Testing
         }
     }
 
+    /// An outputVolume of −1e300, −∞ or 1e300 was taken as a volume: below 1 it made a volume
+    /// correction of 0 dB, above 1 none, without a word.
+    @Test("a dB HL result's outputVolume: 0, 1 and a fraction are read; −1, −1e300, 1.5, 1e300 and ±∞ are refused naming the key",
+          arguments: ["-1", "-1e300", "1.5", "1e300", "1e400", "-1e400", "0", "1", "0.4375"])
+    func outputVolumes(value: String) throws {
+        let accepted = ["0", "1", "0.4375"].contains(value)
+        for result in [#"{"_class":"ORKdBHLToneAudiometryResult","outputVolume":\#(value),"samples":[]}"#] {
+            if accepted {
+                let contents = try JSONContents.decode(Array(result.utf8), file: "v.json")
+                #expect(contents.dBHLResults.first?.outputVolume == Double(value))
+            } else {
+                let failure = try #require(error(result, file: "v.json"), "\(value)")
+                #expect(failure.path == "outputVolume" && failure.description.contains("is not a system volume (0…1)"), "\(failure)")
+            }
+        }
+    }
+
     @Test("repeated keys: the last occurrence is used (as Python's json), with one duplicateKeys warning naming the first key and where")
     func duplicateKeys() throws {
         func decode(_ text: String, file: String = "accel_X-20190527003506.json") throws -> JSONContents {

@@ -152,6 +152,18 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
     /// hearing level, and it would make a PTA of 3e299 dB HL and a "complete" grade.
     public static let plausibleDecibelsHL: ClosedRange<Double> = -20...140
 
+    /// The result's `outputVolume`, the system volume when the test ran: absent, or a fraction
+    /// 0…1 (AVAudioSession's); anything else (−1, 1e300, ±∞) is refused naming it, since the
+    /// volume correction reads it as a volume (docs/formats.md §10.2). The older tone result's,
+    /// only reported, is read as it is (ResearchKit's own fixture holds 123).
+    static func outputVolume(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> Double? {
+        let volume = try reader.optionalNumber(object["outputVolume"], path + "outputVolume")
+        if let volume, !(0...1).contains(volume) {
+            throw reader.error(.invalidValue("outputVolume \(volume) is not a system volume (0…1)"), path + "outputVolume")
+        }
+        return volume
+    }
+
     /// The text of a refused level: what it is, the range, and why.
     public static func implausible(_ what: String, _ value: Double) -> String {
         "\(what) \(value) dB HL is outside \(plausibleDecibelsHL.lowerBound.compactDescription)…\(plausibleDecibelsHL.upperBound.compactDescription) dB HL, "
@@ -197,7 +209,7 @@ public struct DBHLToneAudiometryResult: Sendable, Hashable {
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
             endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
-            outputVolume: try reader.optionalNumber(object["outputVolume"], path + "outputVolume"),
+            outputVolume: try outputVolume(object, path: path, reader: reader),
             tonePlaybackDurationSeconds: try reader.optionalNumber(object["tonePlaybackDuration"], path + "tonePlaybackDuration"),
             postStimulusDelaySeconds: try reader.optionalNumber(object["postStimulusDelay"], path + "postStimulusDelay"),
             headphoneType: try reader.optionalString(object["headphoneType"], path + "headphoneType"),
