@@ -35,13 +35,9 @@ extension AudiometrySimulation.Row {
     /// The table's header and one row per procedure and frequency, as `audiometry simulate --nhanes`
     /// prints them; "–" where a statistic has no runs to be made of.
     public static func table(_ rows: [AudiometrySimulation.Row]) -> String {
-        func cell(_ value: Double, _ width: Int) -> String {
-            let text = value.isFinite ? String(format: "%.2f", value) : "–"
-            return String(repeating: " ", count: max(0, width - text.count)) + text
-        }
         return (["procedure     f (Hz)   runs  determined   bias dB   SD dB   MAE dB  presentations"] + rows.map { row in
             row.procedure.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + String(format: " %7.0f %6d %11d ", row.frequencyHz, row.runs, row.determined)
-                + [cell(row.biasDecibels, 9), cell(row.sdDecibels, 7), cell(row.meanAbsoluteErrorDecibels, 8), cell(row.meanPresentations, 14)].joined(separator: " ")
+                + [TableCell.number(row.biasDecibels, 9, 2), TableCell.number(row.sdDecibels, 7, 2), TableCell.number(row.meanAbsoluteErrorDecibels, 8, 2), TableCell.number(row.meanPresentations, 14, 2)].joined(separator: " ")
         }).joined(separator: "\n")
     }
 }

@@ -78,36 +78,26 @@ public struct OxfordReport: Sendable {
     public var table: String {
         var lines = ["walk                                  truth  found  error %   cadence MAE (windows)"]
         for walk in walks {
-            let start = Self.padded(walk.name, 36) + String(format: " %6d %6d", walk.groundTruthSteps, walk.detectedSteps)
+            let start = TableCell.padded(walk.name, 36) + String(format: " %6d %6d", walk.groundTruthSteps, walk.detectedSteps)
             guard walk.groundTruthUsable else {
                 lines.append(start + "   ground truth unusable (< 0.2 steps/s): not summarized")
                 continue
             }
             let cadence = GaitEvaluation.summarize([walk])
-            lines.append(start + " " + Self.cell(walk.countErrorPercent, 8, 2) + "   " + Self.cell(cadence.cadenceMeanAbsoluteError, 6, 2) + " (\(cadence.windows))")
+            lines.append(start + " " + TableCell.number(walk.countErrorPercent, 8, 2) + "   " + TableCell.number(cadence.cadenceMeanAbsoluteError, 6, 2) + " (\(cadence.windows))")
         }
         lines.append("\ngroup                     walks  mean|e|%  median|e|%  worst e%  windows  cadMAE  cadMedAE  bias    sd   ±5spm  x2/÷2  none")
         for (name, group) in groups {
             let s = GaitEvaluation.summarize(group)
             let parts: [String] = [
-                Self.padded(name, 25), String(format: " %5d  ", s.walks), Self.cell(s.meanAbsoluteCountErrorPercent, 8, 2), "  ",
-                Self.cell(s.medianAbsoluteCountErrorPercent, 10, 2), "  ", Self.cell(s.worstCountErrorPercent, 8, 2), String(format: "  %7d  ", s.windows),
-                Self.cell(s.cadenceMeanAbsoluteError, 6, 2), "  ", Self.cell(s.cadenceMedianAbsoluteError, 8, 2), "  ", Self.cell(s.cadenceBias, 5, 2), " ",
-                Self.cell(s.cadenceSd, 5, 2), "  ", Self.cell(100 * s.cadenceWithin5, 6, 1, suffix: "%"), String(format: "  %5d  %4d", s.halvingOrDoubling, s.missing),
+                TableCell.padded(name, 25), String(format: " %5d  ", s.walks), TableCell.number(s.meanAbsoluteCountErrorPercent, 8, 2), "  ",
+                TableCell.number(s.medianAbsoluteCountErrorPercent, 10, 2), "  ", TableCell.number(s.worstCountErrorPercent, 8, 2), String(format: "  %7d  ", s.windows),
+                TableCell.number(s.cadenceMeanAbsoluteError, 6, 2), "  ", TableCell.number(s.cadenceMedianAbsoluteError, 8, 2), "  ", TableCell.number(s.cadenceBias, 5, 2), " ",
+                TableCell.number(s.cadenceSd, 5, 2), "  ", TableCell.number(100 * s.cadenceWithin5, 6, 1, suffix: "%"), String(format: "  %5d  %4d", s.halvingOrDoubling, s.missing),
             ]
             lines.append(parts.joined())
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `text` followed by spaces up to `width` characters (longer text as it is).
-    static func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-
-    /// `value` with `digits` decimals right-aligned in `width` characters; "–" where there is no
-    /// value (no walk or window to summarise).
-    static func cell(_ value: Double, _ width: Int, _ digits: Int, suffix: String = "") -> String {
-        let text = value.isFinite ? String(format: "%.\(digits)f", value) + suffix : "–"
-        return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// A number, or null where there is none (JSON has no NaN).
@@ -134,17 +124,17 @@ public struct OxfordReport: Sendable {
         let lines = folds.map { fold in
             let s = GaitEvaluation.summarize(fold.walks), p = fold.parameters
             return String(format: "held out %@ walks %2d  prominence %.2f strideMode %.2f band %.2f regularity %.2f  →  count mean|e| %@ %%, cadence median|e| %@ steps/min",
-                          padded(fold.heldOutGroup, 8) as NSString, fold.walks.count, p.prominenceFactor, p.strideModeRatio, p.walkingBandFraction,
-                          p.minimumStrideRegularity, cell(s.meanAbsoluteCountErrorPercent, 0, 2) as NSString, cell(s.cadenceMedianAbsoluteError, 0, 2) as NSString)
+                          TableCell.padded(fold.heldOutGroup, 8) as NSString, fold.walks.count, p.prominenceFactor, p.strideModeRatio, p.walkingBandFraction,
+                          p.minimumStrideRegularity, TableCell.number(s.meanAbsoluteCountErrorPercent, 0, 2) as NSString, TableCell.number(s.cadenceMedianAbsoluteError, 0, 2) as NSString)
         }
         let s = GaitEvaluation.summarize(folds.flatMap(\.walks))
         if json {
             let object = JSONObject(["heldOut": Self.json(s), "folds": .array(lines.map { .string($0) }), "unreadableWalks": .array(read.failures.map { .string($0) })])
             return (JSONWriter(indent: 2).string(.object(object)) + "\n", read.failures)
         }
-        let total = "all held-out walks \(s.walks): count mean|e| \(cell(s.meanAbsoluteCountErrorPercent, 0, 2)) % (median \(cell(s.medianAbsoluteCountErrorPercent, 0, 2)), "
-            + "worst \(cell(s.worstCountErrorPercent, 0, 2))), cadence median|e| \(cell(s.cadenceMedianAbsoluteError, 0, 2)), "
-            + "MAE \(cell(s.cadenceMeanAbsoluteError, 0, 2)) steps/min over \(s.windows) windows"
+        let total = "all held-out walks \(s.walks): count mean|e| \(TableCell.number(s.meanAbsoluteCountErrorPercent, 0, 2)) % (median \(TableCell.number(s.medianAbsoluteCountErrorPercent, 0, 2)), "
+            + "worst \(TableCell.number(s.worstCountErrorPercent, 0, 2))), cadence median|e| \(TableCell.number(s.cadenceMedianAbsoluteError, 0, 2)), "
+            + "MAE \(TableCell.number(s.cadenceMeanAbsoluteError, 0, 2)) steps/min over \(s.windows) windows"
         return ((lines + [total]).joined(separator: "\n") + "\n", read.failures)
     }
 }
