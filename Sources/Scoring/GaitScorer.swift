@@ -112,6 +112,10 @@ public enum GaitScorer {
         } catch {
             throw .input(error)
         }
+        // A span of detached times would be taken for the recording's duration and rate.
+        for recording in recordings where recording.series.kind == .accelerometer || recording.series.kind == .deviceMotion {
+            if let problem = recording.series.detachedTimes { throw ScoringError(.invalidInput, "\(FileName.display(recording.file)): \(problem)") }
+        }
         return (recordings, warnings, csvLayout)
     }
 

@@ -85,6 +85,34 @@ import Testing
         #expect(named.warnings.contains { if case .timestampGaps(1, _) = $0 { true } else { false } })
     }
 
+    /// 1,000 times 0.01 s apart with a 2-s dropout (items 300–499 missing): 800 items, 7.98 s of
+    /// intervals and a 2.01-s gap.
+    static let withDropout: [Double] = (0..<1000).filter { !(300..<500).contains($0) }.map { Double($0) / 100 }
+    /// Each case's times: the recording with its dropout and the items named, or 11 items 0.01 s
+    /// apart and one 0.8 s later.
+    static let detachedCases: [String: [Double]] = [
+        "1e6": withDropout + [1e6], "-5e5": withDropout + [-5e5], "±1e308": withDropout + [-1e308, 1e308],
+        "+∞": withDropout + [.infinity], "NaN": withDropout + [.nan], "−∞": withDropout + [-.infinity], "20": withDropout + [20], "none": withDropout,
+        "0.8 s after 0.1 s": (0...10).map { Double($0) / 100 } + [0.9],
+    ]
+
+    /// An item 10⁶ s from a 10-s recording became its end: a tremor rate of 1,000 / 913,590 s, a
+    /// range of motion's last angle, a balance duration of 1e300 s.
+    @Test("times that are not one recording: an item far after or before the rest, items on both sides at ±1e308 (their interval +∞), a time of ±∞ or NaN, a gap of 10 s after 8 s; a dropout shorter than the rest, or gaps of at most a second, are one recording",
+          arguments: [("1e6", true), ("-5e5", true), ("±1e308", true), ("+∞", true), ("−∞", true), ("NaN", true), ("20", true), ("none", false), ("0.8 s after 0.1 s", false)])
+    func detachedTimes(name: String, detached: Bool) throws {
+        let times = try #require(Self.detachedCases[name])
+        var series = SensorSeries(kind: .accelerometer)
+        for time in times { series.append(numbers: [time, .nan, 0, 0, 1]) }
+        _ = series.sortByTime()
+        let problem = series.detachedTimes
+        #expect((problem != nil) == detached, "\(name): \(problem ?? "nil")")
+        if times.last == 1e6 {
+            #expect(problem == "gaps longer than 5 × the median interval (0.01 s) add up to 999992 s, more than the 7.98 s of the other intervals: "
+                + "the times are not those of one recording (the longest gap from 9.99 s to 1e+06 s, items 799 and 800 in time order)")
+        }
+    }
+
     @Test("layouts that are not ResearchKit's are unrecognised, with the keys shown")
     func unrecognised() throws {
         let failure = try #require(error(#"{"foo":1,"bar":[1]}"#, file: "f.json"))

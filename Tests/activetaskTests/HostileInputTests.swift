@@ -135,6 +135,42 @@ import TestSupport
         #expect(tap.status == 3 && tap.stderr.contains("\(path): invalid value: TapTimeStamp is not finite at TappingSamples[1].TapTimeStamp"), "\(tap.stderr)")
     }
 
+    /// One device-motion item at 10⁶ s in a 10-s recording (the others at 86,430 s since boot)
+    /// became the recording's end: tremor's mhealthtools features at a rate of 1,000 / 913,590 s,
+    /// a range of motion's finish angle (105° → 5°) and a balance duration of 913,600 s, with
+    /// exit 0 and only a gap warning.
+    @Test("a motion item whose time lies far from the rest: gait, balance, tremor and rangeOfMotion exit 3 naming the file and the gap, batch stores the error row")
+    func detachedTimes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let samples = SharedData.sampleData
+        let scored = [("gait", "accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json", "accel_3E30633D_C450_3876_E864_A840A6B36F9D-20260101120010.json"),
+                      ("balance", "deviceMotion_FBB0F82D_B546_0A40_4F1C_E3D85E934F5F-20260101120005.json", "deviceMotion_FBB0F82D_B546_0A40_4F1C_E3D85E934F5F-20260101120005.json"),
+                      ("tremor", "tremor_task_result.json", "ac1_motion_right.json"),
+                      ("rangeOfMotion", "range_of_motion_task_result.json", "range_of_motion_deviceMotion.json")]
+        for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where name.hasSuffix(".json") {
+            var text = try String(contentsOfFile: samples.appendingPathComponent(name).path, encoding: .utf8)
+            if scored.contains(where: { $0.2 == name }) {
+                // The second item's time: 1e6 s.
+                let second = try #require(text.range(of: #"},{"timestamp":"#), "\(name)")
+                let end = try #require(text[second.upperBound...].firstIndex(of: ","))
+                text.replaceSubrange(second.upperBound..<end, with: "1e6")
+            }
+            _ = try folder.write(name, text)
+        }
+        for (kind, file, motion) in scored {
+            let run = try Run(["score", kind, folder.path(file)])
+            #expect(run.status == 3 && run.stderr.contains("\(folder.path(motion)): gaps longer than 5 × the median interval")
+                && run.stderr.contains("the times are not those of one recording"), "\(kind): \(run.status) \(run.stderr)")
+            #expect(try Run(["score", kind, samples.appendingPathComponent(file).path]).status == 0, "\(kind) on the sample")
+        }
+        let store = folder.path("results.sqlite")
+        let batch = try Run(["batch", folder.path("range_of_motion_task_result.json"), "--db", store])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let export = try Run(["batch", "export", "--db", store, "--csv"])
+        #expect(export.stdout.contains("range_of_motion_deviceMotion.json: gaps longer than 5 × the median interval"), "\(export.stdout)")
+    }
+
     /// `info` described these as `"durationSeconds": "Infinity"` and a rate of 0 Hz, its table as
     /// `duration "Infinity" s`, and a level of 1e306 dB as "Infinity" (its 4-decimal rounding
     /// overflowed).

@@ -1,3 +1,4 @@
+import Foundation
 import InputGuards
 /// The items of one recorder file as columns: one `[Double]` per numeric field, one
 /// `[String?]` per text field, all of the same length.
@@ -92,8 +93,9 @@ public struct SensorSeries: Sendable, Equatable {
     }
 
     /// Median of the positive successive time differences, s.
-    public var medianInterval: Double? {
-        let t = time
+    public var medianInterval: Double? { Self.medianInterval(time) }
+
+    private static func medianInterval(_ t: [Double]) -> Double? {
         guard t.count >= 2 else { return nil }
         var intervals: [Double] = []
         intervals.reserveCapacity(t.count - 1)
@@ -104,6 +106,33 @@ public struct SensorSeries: Sendable, Equatable {
         let upper = Selection.sortedElement(mid, of: &intervals)
         guard intervals.count % 2 == 0 else { return upper }
         return (Selection.sortedElement(mid - 1, of: &intervals) + upper) / 2
+    }
+
+    /// Why the items' times (in time order) are not those of one recording, nil when they are
+    /// (docs/formats.md §11): a time that is not a finite number (beyond ±1.8e308, read as ±∞); or gaps — intervals longer than
+    /// 5 × the median, the warning's — adding up to more than a second and more than all the other
+    /// intervals together: items whose clock lies far from the rest, which would otherwise become
+    /// the recording's start or end (its duration, its mean rate, its first and last angle).
+    public var detachedTimes: String? {
+        let t = zip(time, time.dropFirst()).allSatisfy({ $0 <= $1 }) ? time : time.sorted()
+        if let item = t.firstIndex(where: { !$0.isFinite }) {
+            return "item \(item) in time order has the time \(t[item]) s, not a finite number: the times are not those of one recording"
+        }
+        guard let median = Self.medianInterval(t) else { return nil }
+        var gaps = 0.0, others = 0.0, longest = 0
+        for i in t.indices.dropFirst() {
+            let interval = t[i] - t[i - 1]  // +∞ when the two are beyond 1.8e308 apart
+            if interval > 5 * median {
+                gaps += interval
+                if longest == 0 || interval > t[longest] - t[longest - 1] { longest = i }
+            } else {
+                others += interval
+            }
+        }
+        guard gaps > 1, gaps > others else { return nil }
+        func seconds(_ value: Double) -> String { String(format: "%.6g s", value) }
+        return "gaps longer than 5 × the median interval (\(seconds(median))) add up to \(seconds(gaps)), more than the \(seconds(others)) of the other intervals: "
+            + "the times are not those of one recording (the longest gap from \(seconds(t[longest - 1])) to \(seconds(t[longest])), items \(longest - 1) and \(longest) in time order)"
     }
 
     /// Time from the first to the last item, s (0 for fewer than two items).
