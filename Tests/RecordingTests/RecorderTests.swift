@@ -29,7 +29,8 @@ import TestSupport
                     } else if field.name == "timestampSince1970" {
                         numbers.append(1_700_000_000.5 + Double(i) * 0.01)
                     } else {
-                        numbers.append(0.1 * Double(i) + 0.37 * Double(index) - 1.3)
+                        let value = 0.1 * Double(i) + 0.37 * Double(index) - 1.3
+                        numbers.append(field.plausible.map { $0.lowerBound + abs(value) } ?? value)
                     }
                 }
             }

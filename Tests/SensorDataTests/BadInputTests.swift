@@ -163,6 +163,53 @@ import Testing
 
     /// An outputVolume of −1e300, −∞ or 1e300 was taken as a volume: below 1 it made a volume
     /// correction of 0 dB, above 1 none, without a word.
+    /// Each place a result or recorder file holds a quantity with a physical range, the value
+    /// that text gives it and the range it must lie in: the first value outside refused naming
+    /// the place, the range's ends read. 1e300 dB, 1e300° or 1e300 steps was read and reported.
+    static let ranges: [(template: String, path: String, range: ClosedRange<Double>)] = [
+        (#"{"_class":"ORKEnvironmentSPLMeterResult","sensitivityOffset":-23.3,"recordedSPLMeterSamples":[30,@]}"#, "recordedSPLMeterSamples[1]", -200...200),
+        (#"{"_class":"ORKEnvironmentSPLMeterResult","sensitivityOffset":@,"recordedSPLMeterSamples":[30]}"#, "sensitivityOffset", -200...200),
+        (#"{"_class":"ORKRangeOfMotionResult","start":5,"finish":105,"minimum":5,"maximum":115,"range":@}"#, "range", -720...720),
+        (tappingA(#""timestamp":@"#), "samples[0].timestamp", 0...86_400),
+        (tappingA(#""duration":@"#), "samples[0].duration", 0...86_400),
+        (tappingA(#""location":{"x":@,"y":2}"#), "samples[0].location", -100_000...100_000),
+        (tappingA(#""rect":{"origin":{"x":0,"y":@},"size":{"w":10,"h":10}}"#), "buttonRect1.origin", -100_000...100_000),
+        (#"{"TappingSamples":[{"TapCoordinate":"{1, 2}","TappedButtonId":"TappedButtonLeft","TapTimeStamp":@}]}"#, "TappingSamples[0].TapTimeStamp", 0...86_400),
+        (#"{"TappingSamples":[{"TapCoordinate":"{1, @}","TappedButtonId":"TappedButtonLeft","TapTimeStamp":0}]}"#, "TappingSamples[0].TapCoordinate", -100_000...100_000),
+        (#"{"_class":"ORKTimedWalkResult","distanceInMeters":@,"timeLimit":180,"duration":30}"#, "distanceInMeters", 0...100_000),
+        (#"{"_class":"ORKTimedWalkResult","distanceInMeters":30,"timeLimit":180,"duration":@}"#, "duration", 0...86_400),
+        (#"{"_class":"ORKTimedWalkResult","distanceInMeters":30,"timeLimit":@,"duration":30}"#, "timeLimit", 0...Double.greatestFiniteMagnitude),
+        (#"{"items":[{"startDate":"2026-01-01T12:00:00+0100","endDate":"2026-01-01T12:00:01+0100","numberOfSteps":@,"distance":1}]}"#, "items[0].numberOfSteps", 0...1e9),
+        (#"{"items":[{"startDate":"2026-01-01T12:00:00+0100","endDate":"2026-01-01T12:00:01+0100","numberOfSteps":1,"distance":@}]}"#, "items[0].distance", 0...1e9),
+    ]
+
+    /// An ORKTappingIntervalResult of one tap, `part` replacing that tap's key (or adding buttonRect1).
+    static func tappingA(_ part: String) -> String {
+        var sample = [#""timestamp":0"#, #""location":{"x":1,"y":2}"#, #""buttonIdentifier":"left""#, #""duration":0.1"#]
+        if let key = ["timestamp", "location", "duration"].first(where: { part.hasPrefix("\"\($0)\"") }) {
+            sample[sample.firstIndex { $0.hasPrefix("\"\(key)\"") }!] = part
+        }
+        let rect = part.hasPrefix(#""rect""#) ? #","buttonRect1":"# + part.dropFirst(7) : ""
+        return #"{"_class":"ORKTappingIntervalResult","samples":[{"# + sample.joined(separator: ",") + "}]" + rect + "}"
+    }
+
+    @Test("quantities outside their physical range are refused naming the place, the range's ends read: SPL readings and offsets, range-of-motion angles, tap times, durations, places and buttons, timed-walk distances, durations and limits, pedometer counts",
+          arguments: 0..<14)
+    func physicalRanges(index: Int) throws {
+        let (template, path, range) = Self.ranges[index]
+        let file = path.hasPrefix("items") ? "pedometer_X-20260101120000.json" : "r.json"
+        let outside = [range.lowerBound - max(1, abs(range.lowerBound)), range.upperBound == .greatestFiniteMagnitude ? -1 : range.upperBound * 2, 1e300, -1e300]
+        for value in outside + [range.lowerBound, range.upperBound == .greatestFiniteMagnitude ? 1e300 : range.upperBound] {
+            let text = template.replacingOccurrences(of: "@", with: "\(value)")
+            if range.contains(value) {
+                #expect(throws: Never.self, "\(path) \(value)") { try JSONContents.decode(Array(text.utf8), file: file) }
+            } else {
+                let failure = try #require(error(text, file: file), "\(path) \(value) accepted")
+                #expect(failure.path == path && failure.description.contains("outside"), "\(path) \(value): \(failure)")
+            }
+        }
+    }
+
     @Test("a dB HL result's outputVolume: 0, 1 and a fraction are read; −1, −1e300, 1.5, 1e300 and ±∞ are refused naming the key",
           arguments: ["-1", "-1e300", "1.5", "1e300", "1e400", "-1e400", "0", "1", "0.4375"])
     func outputVolumes(value: String) throws {

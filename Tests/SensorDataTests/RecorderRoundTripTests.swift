@@ -17,10 +17,13 @@ import TestSupport
                 let omitted = !field.required && item % 3 == 1 && index % 2 == 0
                 switch field.type {
                 case .number:
-                    numbers.append(omitted ? .nan : (field.name.hasPrefix("timestamp") ? 1000 + Double(item) / 100 + random.unit() * 1e-3 : random.unit() * 4 - 2))
+                    // A field with a plausible range (counts from 0) takes values from its lower end.
+                    let value = random.unit() * 4 - 2
+                    numbers.append(omitted ? .nan : (field.name.hasPrefix("timestamp") ? 1000 + Double(item) / 100 + random.unit() * 1e-3
+                                                                                         : field.plausible.map { $0.lowerBound + abs(value) } ?? value))
                     strings.append(nil)
                 case .integer:
-                    numbers.append(omitted ? .nan : Double(random.below(7)) - 1)
+                    numbers.append(omitted ? .nan : Double(random.below(7)) + (field.plausible?.lowerBound ?? -1))
                     strings.append(nil)
                 case .date:
                     numbers.append(1_558_942_506 + Double(item))

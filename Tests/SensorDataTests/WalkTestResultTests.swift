@@ -38,7 +38,7 @@ import Testing
         let numbers = try Self.decode([.object(JSONObject(["_class": .string("ORKChoiceQuestionResult"), "identifier": .string("q"), "choiceAnswers": .array([.number(2), .string("b")])]))])
         #expect(numbers.questionAnswers == [QuestionAnswer(identifier: "q", answer: .choices(["2", "b"]))])
         let bad: [(JSONObject, String)] = [
-            (JSONObject(["_class": .string("ORKTimedWalkResult"), "distanceInMeters": .number(.infinity), "timeLimit": .number(1), "duration": .number(1)]), "distanceInMeters must be a finite number"),
+            (JSONObject(["_class": .string("ORKTimedWalkResult"), "distanceInMeters": .number(.infinity), "timeLimit": .number(1), "duration": .number(1)]), "distance inf m is outside 0–100000 m"),
             (JSONObject(["_class": .string("ORKTimedWalkResult"), "distanceInMeters": .number(1), "timeLimit": .number(1)]), "duration"),
             (JSONObject(["_class": .string("ORKScaleQuestionResult"), "scaleAnswer": .number(-.infinity)]), "scaleAnswer must be a finite number"),
             (JSONObject(["_class": .string("ORKBooleanQuestionResult"), "booleanAnswer": .string("yes")]), "booleanAnswer must be true, false or a finite number"),

@@ -80,7 +80,7 @@ import Batch
         #expect(large.status == 0 && large.stdout.range(of: "\"lzeqDecibels\": [0-9]", options: .regularExpression) != nil, "\(large.stderr) \(large.stdout.prefix(400))")
     }
 
-    @Test("class 1: accelerometer timestamps 1e-20 s apart, a pedometer count of 1e300, --interval-seconds 1e300 / 0 and --threshold-decibels nan: no trap")
+    @Test("class 1: accelerometer timestamps 1e-20 s apart, a pedometer count of 1e300 refused naming it, --interval-seconds 1e300 / 0 and --threshold-decibels nan: no trap")
     func numbersFromFilesAndOptions() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -90,8 +90,7 @@ import Batch
         #expect(tiny.stderr.contains("too little motion data"), "\(tiny.stderr)")
         let pedometer = #"{"items":[{"startDate":"2026-01-01T12:00:00+0000","endDate":"2026-01-01T12:00:10+0000","numberOfSteps":1e300,"distance":10}]}"#
         let info = try Self.run(["info", try folder.write("pedometer_x-20260101120000.json", pedometer)])
-        #expect(info.status == 0, "\(info.stderr)")
-        #expect(info.stdout.contains("1e+300 steps"), "\(info.stdout)")
+        #expect(info.status == 3 && info.stderr.contains("numberOfSteps 1e+300 steps is outside 0–1000000000 steps at items[0].numberOfSteps"), "\(info.stderr)")
         let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel()))
         for (option, value, message) in [("--interval-seconds", "1e300", "reading interval 1e+300 s"), ("--interval-seconds", "0", "reading interval 0.0 s"),
                                          ("--threshold-decibels", "nan", "[spl] thresholdDecibels must be a number")] {
@@ -163,7 +162,7 @@ import Batch
 
     // MARK: 2. Hangs
 
-    @Test("class 2: a task result naming a FIFO and a link to /dev/zero: error rows, no hang; SPL readings of ±1e308 chart; replay --fast over a one-year gap")
+    @Test("class 2: a task result naming a FIFO and a link to /dev/zero: error rows, no hang; SPL readings of ±200 dB chart, 1e308 dB refused; replay --fast over a one-year gap")
     func hangs() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -178,10 +177,14 @@ import Batch
         let rows = try Self.run(["batch", "export", "--db", folder.path("r.sqlite"), "--csv"]).stdout
         #expect(rows.contains("is a FIFO, not a regular file"), "\(rows)")
 
-        let readings = #"{"_class":"ORKEnvironmentSPLMeterResult","identifier":"splMeter","sensitivityOffset":-23.3,"recordedSPLMeterSamples":[1e308,-1e308,31,1.7976931348623157e308]}"#
-        let spl = try Self.run(["score", "spl", try folder.write("spl.json", readings), "--html", folder.path("spl.html")])
+        // Readings at the ends of what a meter gives, and beyond (docs/formats.md §10.1).
+        let readings = #"{"_class":"ORKEnvironmentSPLMeterResult","identifier":"splMeter","sensitivityOffset":-23.3,"recordedSPLMeterSamples":[200,-200,31,@]}"#
+        let spl = try Self.run(["score", "spl", try folder.write("spl.json", readings.replacingOccurrences(of: "@", with: "0")), "--html", folder.path("spl.html")])
         #expect(spl.status == 0, "\(spl.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path("spl.html")))
+        let beyond = try Self.run(["score", "spl", try folder.write("beyond.json", readings.replacingOccurrences(of: "@", with: "1e308")), "--html", folder.path("beyond.html")])
+        #expect(beyond.status == 3 && beyond.stderr.contains("reading 1e+308 dB is outside -200–200 dB at recordedSPLMeterSamples[3]"), "\(beyond.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("beyond.html")))
 
         let gap = (0..<200).map { i -> String in
             let t = Double(i) / 100 + (i >= 100 ? 31_536_000 : 0)

@@ -116,7 +116,7 @@ enum UnixSocket {
             ("garbage.bin", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }, "unrecognised layout: binary data"),
             ("unknown.json", Array(#"{"hello":"world"}"#.utf8), "unrecognised layout: a JSON object with keys [\"hello\"]"),
             ("rom.json", Array(#"{"_class":"ORKRangeOfMotionResult","start":"60","finish":0,"minimum":0,"maximum":0,"range":0}"#.utf8), #"expected number, found string "60" at start"#),
-            ("rom-infinite.json", Array(#"{"_class":"ORKRangeOfMotionResult","start":60,"finish":1e400,"minimum":0,"maximum":0,"range":0}"#.utf8), "finish must be a finite number, found inf at finish"),
+            ("rom-infinite.json", Array(#"{"_class":"ORKRangeOfMotionResult","start":60,"finish":1e400,"minimum":0,"maximum":0,"range":0}"#.utf8), "finish inf° is outside -720–720° at finish"),
         ]
         for (name, bytes, expected) in cases {
             let path = try folder.write(name, bytes)

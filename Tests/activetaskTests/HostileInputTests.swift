@@ -172,9 +172,9 @@ import TestSupport
     }
 
     /// `info` described these as `"durationSeconds": "Infinity"` and a rate of 0 Hz, its table as
-    /// `duration "Infinity" s`, and a level of 1e306 dB as "Infinity" (its 4-decimal rounding
+    /// `duration "Infinity" s`, and a number of 1e306 as "Infinity" (its 4-decimal rounding
     /// overflowed).
-    @Test("info on times of ±∞, ±1e308 and 1e-320 s apart: duration and rate null (JSON) or absent (table), never a string or 0 Hz; levels of ±∞ and 1e306 printed as inf and 1e+306")
+    @Test("info on times of ±∞, ±1e308 and 1e-320 s apart: duration and rate null (JSON) or absent (table), never a string or 0 Hz; an answer of 1e306 printed as 1e+306")
     func infoOfHostileTimes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -189,9 +189,9 @@ import TestSupport
             let table = try Run(["info", path])
             #expect(table.status == 0 && !table.stdout.contains("Infinity") && !table.stdout.contains("rate "), "\(name): \(table.stdout)")
         }
-        let spl = try folder.write("spl.json", #"{"_class":"ORKEnvironmentSPLMeterResult","sensitivityOffset":1e306,"recordedSPLMeterSamples":[1e400,-1e400,30]}"#)
-        let described = try Run(["info", spl])
-        #expect(described.stdout.contains("3 level(s) -inf…inf dB") && described.stdout.contains("sensitivity offset 1e+306 dB"), "\(described.stdout)")
+        let answer = try folder.write("form.json", #"{"_class":"ORKTaskResult","identifier":"t","results":[{"_class":"ORKStepResult","identifier":"s","results":[{"_class":"ORKScaleQuestionResult","identifier":"q","scaleAnswer":1e306}]}]}"#)
+        let described = try Run(["info", answer])
+        #expect(described.status == 0 && described.stdout.contains("q: 1e+306"), "\(described.stdout)")
     }
 
     /// unpack re-serialised each entry, so a timestamp of 1e400 (read from the archive as +∞

@@ -41,6 +41,8 @@ struct ItemColumnsDecoder {
     private let listCount: Int
     /// `schema.fields[i].type`, kept apart so the per-item loop touches no strings.
     private let fieldTypes: [FieldType]
+    /// Whether field i is a number of any value, read inline (the common case).
+    private let anyNumber: [Bool]
 
     init(kind: RecorderKind) {
         schema = kind.schema
@@ -53,6 +55,7 @@ struct ItemColumnsDecoder {
         self.root = root
         listCount = lists + 1
         fieldTypes = schema.fields.map(\.type)
+        anyNumber = schema.fields.map { $0.type == .number && $0.plausible == nil }
     }
 
     /// Numbers the children list of every node that has one, depth first from 1.
@@ -222,7 +225,7 @@ struct ItemColumnsDecoder {
             }
             if let fieldIndex = nodes[nodeIndex].field {
                 do throws(ReadError) {
-                    if fieldTypes[fieldIndex] == .number {  // the common case, inline
+                    if anyNumber[fieldIndex] {  // the common case, inline
                         columns[fieldIndex][item] = try cursor.parseNumber()
                     } else {
                         try decodeField(&cursor, field: fieldIndex, into: &series, columns: columns, item: item, utcOffset: &utcOffset)
@@ -282,13 +285,14 @@ struct ItemColumnsDecoder {
     ) throws(ReadError) {
         let field = schema.fields[index]
         switch field.type {
-        case .number:
-            columns[index][item] = try cursor.parseNumber()
-        case .integer:
+        case .number, .integer:
             let start = cursor.index
             let value = try cursor.parseNumber()
-            guard value.rounded() == value else {
+            if field.type == .integer, value.rounded() != value {
                 throw cursor.error(.invalidValue("\(field.name) must be an integer, found \(value)"), at: start)
+            }
+            if let range = field.plausible, !range.contains(value) {
+                throw cursor.error(.invalidValue("\(field.name) \(value) \(field.unit) is outside \(range.lowerBound.compactDescription)–\(range.upperBound.compactDescription) \(field.unit)"), at: start)
             }
             columns[index][item] = value
         case .date:

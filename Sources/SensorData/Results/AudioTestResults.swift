@@ -22,18 +22,28 @@ public struct SPLMeterResult: Sendable, Hashable {
         self.recordedSPLMeterSamplesDecibels = recordedSPLMeterSamplesDecibels
     }
 
+    /// The readings a meter can give, dB: sound in air ends near 194 dB SPL, and a phone's
+    /// quietest reading (its noise floor, dBFS + 117.3) lies far above −200 dB. 1e300 dB (or an
+    /// overflowing literal, ±∞) is no reading.
+    public static let plausibleDecibels: ClosedRange<Double> = -200...200
+
+    /// Readings and the sensitivity offset within ``plausibleDecibels``, else refused naming the key.
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> SPLMeterResult {
         var samples: [Double] = []
         if let values = object["recordedSPLMeterSamples"], values != .null {
             for (index, value) in try reader.array(values, path + "recordedSPLMeterSamples").enumerated() {
-                samples.append(try reader.number(value, "\(path)recordedSPLMeterSamples[\(index)]"))
+                let at = "\(path)recordedSPLMeterSamples[\(index)]"
+                samples.append(try reader.plausible(reader.number(value, at), at, "reading", plausibleDecibels, " dB"))
             }
         }
+        let offset = path + "sensitivityOffset"
         return SPLMeterResult(
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
             endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
-            sensitivityOffsetDecibels: try reader.optionalNumber(object["sensitivityOffset"], path + "sensitivityOffset"),
+            sensitivityOffsetDecibels: try reader.optionalNumber(object["sensitivityOffset"], offset).map { value throws(ReadError) in
+                try reader.plausible(value, offset, "sensitivity offset", plausibleDecibels, " dB")
+            },
             recordedSPLMeterSamplesDecibels: samples)
     }
 }

@@ -1,31 +1,43 @@
+/// A point, size or rectangle of a step view, by its numbers.
+protocol ViewGeometry {
+    var numbers: [Double] { get }
+}
+
+/// The coordinates a step view can have, points: the largest iPad screen is 1,376 points
+/// tall; 10⁵ points hold any view many times over, 1e300 is no place on a screen.
+let plausiblePoints: ClosedRange<Double> = -100_000...100_000
+
 /// A point in a step view's coordinate space (iOS points, origin top-left, y down).
-public struct Point: Sendable, Hashable {
+public struct Point: Sendable, Hashable, ViewGeometry {
     public var x: Double
     public var y: Double
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
+    var numbers: [Double] { [x, y] }
 }
 
 /// A size in points.
-public struct Size: Sendable, Hashable {
+public struct Size: Sendable, Hashable, ViewGeometry {
     public var width: Double
     public var height: Double
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
+    var numbers: [Double] { [width, height] }
 }
 
 /// A rectangle in points (origin top-left).
-public struct Rect: Sendable, Hashable {
+public struct Rect: Sendable, Hashable, ViewGeometry {
     public var origin: Point
     public var size: Size
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
+    var numbers: [Double] { origin.numbers + size.numbers }
 
     public var center: Point {
         Point(x: origin.x + size.width / 2, y: origin.y + size.height / 2)

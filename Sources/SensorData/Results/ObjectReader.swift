@@ -1,3 +1,5 @@
+import InputGuards
+
 /// Typed access to document-model values with errors that name the file and the JSON path.
 struct ObjectReader {
     let file: String
@@ -24,13 +26,6 @@ struct ObjectReader {
         return number
     }
 
-    /// A required finite number: an overflowing literal (±∞) is refused naming the key.
-    func finiteNumber(_ value: JSONValue?, _ path: String) throws(ReadError) -> Double {
-        let number = try self.number(value, path)
-        guard number.isFinite else { throw error(.invalidValue("\(lastKey(path)) must be a finite number, found \(number)"), path) }
-        return number
-    }
-
     /// An optional number (absent or null → nil). Infinite values pass through (overflowing
     /// literals); callers decide what they mean.
     func optionalNumber(_ value: JSONValue?, _ path: String) throws(ReadError) -> Double? {
@@ -44,11 +39,16 @@ struct ObjectReader {
     /// A required test frequency, Hz: finite and within 20 Hz–20 kHz (the audible range that
     /// audiometers cover; ResearchKit tests 250 Hz–8 kHz). 0, negative or 1e300 Hz is not a tone.
     func frequency(_ value: JSONValue?, _ path: String) throws(ReadError) -> Double {
-        let hertz = try number(value, path)
-        guard hertz.isFinite, (20...20_000).contains(hertz) else {
-            throw error(.invalidValue("frequency \(hertz) Hz is outside 20–20000 Hz"), path)
+        try plausible(number(value, path), path, "frequency", 20...20_000, " Hz")
+    }
+
+    /// `number` if it lies within `range` (a NaN or ±∞ does not), else an error naming the
+    /// quantity, the value, the range and the key: "frequency 0.0 Hz is outside 20–20000 Hz".
+    func plausible(_ number: Double, _ path: String, _ what: String, _ range: ClosedRange<Double>, _ unit: String) throws(ReadError) -> Double {
+        guard range.contains(number) else {
+            throw error(.invalidValue("\(what) \(number)\(unit) is outside \(range.lowerBound.compactDescription)–\(range.upperBound.compactDescription)\(unit)"), path)
         }
-        return hertz
+        return number
     }
 
     func string(_ value: JSONValue?, _ path: String) throws(ReadError) -> String {
@@ -76,14 +76,14 @@ struct ObjectReader {
     func point(_ value: JSONValue?, _ path: String) throws(ReadError) -> Point? {
         guard let value, value != .null else { return nil }
         let object = try object(value, path)
-        return Point(x: try number(object["x"], path + ".x"), y: try number(object["y"], path + ".y"))
+        return try onScreen(Point(x: try number(object["x"], path + ".x"), y: try number(object["y"], path + ".y")), path)
     }
 
     /// A dialect-A size `{"h":…,"w":…}`.
     func size(_ value: JSONValue?, _ path: String) throws(ReadError) -> Size? {
         guard let value, value != .null else { return nil }
         let object = try object(value, path)
-        return Size(width: try number(object["w"], path + ".w"), height: try number(object["h"], path + ".h"))
+        return try onScreen(Size(width: try number(object["w"], path + ".w"), height: try number(object["h"], path + ".h")), path)
     }
 
     /// A dialect-A rect `{"origin":{x,y},"size":{h,w}}`.
@@ -100,12 +100,20 @@ struct ObjectReader {
     }
 
     /// A CG string (dialect B) parsed by `parse`, with the offending text in the error.
-    func cgString<T>(_ value: JSONValue?, _ path: String, _ parse: (String) -> T?) throws(ReadError) -> T? {
+    func cgString<T: ViewGeometry>(_ value: JSONValue?, _ path: String, _ parse: (String) -> T?) throws(ReadError) -> T? {
         guard let text = try optionalString(value, path) else { return nil }
         guard let parsed = parse(text) else {
             throw error(.invalidValue("\(ReadError.quote(text)) is not a CoreGraphics geometry string"), path)
         }
-        return parsed
+        return try onScreen(parsed, path)
+    }
+
+    /// `geometry` if each of its numbers lies within ``plausiblePoints``, else refused naming it.
+    func onScreen<T: ViewGeometry>(_ geometry: T, _ path: String) throws(ReadError) -> T {
+        for number in geometry.numbers where !plausiblePoints.contains(number) {
+            throw error(.invalidValue("\(number) points is outside \(plausiblePoints.lowerBound.compactDescription)–\(plausiblePoints.upperBound.compactDescription) points, no place in a step view"), path)
+        }
+        return geometry
     }
 
     func wrong(_ expected: String, _ value: JSONValue, _ path: String) -> ReadError {

@@ -31,9 +31,16 @@ public struct RangeOfMotionResult: Sendable, Hashable {
         self.rangeDegrees = rangeDegrees
     }
 
-    /// Every angle required and finite (an overflowing literal is not an angle).
+    /// The angles a step can store, degrees: its start, 90° less an angle of −180…180°, less
+    /// another such angle lies within −270…450° and the range within 0…360°; two turns either way
+    /// hold them all. 1e300° (or an overflowing literal, ±∞) is not an angle.
+    public static let plausibleDegrees: ClosedRange<Double> = -720...720
+
+    /// Every angle required and within ``plausibleDegrees``, else refused naming the key.
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> RangeOfMotionResult {
-        func angle(_ key: String) throws(ReadError) -> Double { try reader.finiteNumber(object[key], path + key) }
+        func angle(_ key: String) throws(ReadError) -> Double {
+            try reader.plausible(reader.number(object[key], path + key), path + key, key, plausibleDegrees, "°")
+        }
         return RangeOfMotionResult(
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),

@@ -83,6 +83,10 @@ public struct TappingResult: Sendable, Hashable {
 }
 
 extension TappingResult {
+    /// A tap's time and duration, s: times count from the step's first tap (ResearchKit, AppCore),
+    /// and a tapping step lasts seconds; a day holds any, 1e300 s or −1 s is no tap's.
+    public static let plausibleSeconds: ClosedRange<Double> = 0...86_400
+
     /// Dialect B: an AppCore tapping result object (`tapping_results.json`, `NoName.json`).
     static func appCore(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> TappingResult {
         var result = try appCoreSamples(reader.array(object["TappingSamples"], path + "TappingSamples"),
@@ -111,7 +115,7 @@ extension TappingResult {
                 throw reader.error(.invalidValue("unknown TappedButtonId \(ReadError.quote(name))"), at + ".TappedButtonId")
             }
             guard t.isFinite else { throw reader.error(.invalidValue("TapTimeStamp is not finite"), at + ".TapTimeStamp") }
-            result.append(timestamp: t, x: location.x, y: location.y, button: button)
+            result.append(timestamp: try reader.plausible(t, at + ".TapTimeStamp", "TapTimeStamp", plausibleSeconds, " s"), x: location.x, y: location.y, button: button)
         }
         return result
     }
@@ -145,9 +149,12 @@ extension TappingResult {
             guard let button = TapButton.allCases.first(where: { $0.researchKitName == name }) else {
                 throw reader.error(.invalidValue("unknown buttonIdentifier \(ReadError.quote(name))"), at + ".buttonIdentifier")
             }
-            let duration = try reader.optionalNumber(sample["duration"], at + ".duration") ?? .nan
+            let duration = try reader.optionalNumber(sample["duration"], at + ".duration").map { value throws(ReadError) in
+                try reader.plausible(value, at + ".duration", "duration", plausibleSeconds, " s")
+            }
             guard t.isFinite else { throw reader.error(.invalidValue("timestamp is not finite"), at + ".timestamp") }
-            result.append(timestamp: t, x: location.x, y: location.y, button: button, duration: duration)
+            result.append(timestamp: try reader.plausible(t, at + ".timestamp", "timestamp", plausibleSeconds, " s"), x: location.x, y: location.y,
+                          button: button, duration: duration ?? .nan)
         }
         return result
     }

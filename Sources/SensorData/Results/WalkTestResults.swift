@@ -24,14 +24,25 @@ public struct TimedWalkResult: Sendable, Hashable {
         self.durationSeconds = durationSeconds
     }
 
-    /// Distance and duration finite; a time limit may be ResearchKit's "none" (a huge value) but not ∞.
+    /// The distance a timed walk asks for, m (ResearchKit's default is 100 ft): 100 km is no
+    /// walk test's, nor 1e300 m or −1 m.
+    public static let plausibleMeters: ClosedRange<Double> = 0...100_000
+    /// The time a trial took, s (ResearchKit's default limit is 180 s): a day holds any.
+    public static let plausibleSeconds: ClosedRange<Double> = 0...86_400
+
+    /// Distance and duration within their plausible ranges; a time limit not negative and finite,
+    /// possibly ResearchKit's "none" (CGFLOAT_MAX), else refused naming the key.
     static func decode(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> TimedWalkResult {
-        func finite(_ key: String) throws(ReadError) -> Double { try reader.finiteNumber(object[key], path + key) }
+        func value(_ key: String, _ what: String, _ range: ClosedRange<Double>, _ unit: String) throws(ReadError) -> Double {
+            try reader.plausible(reader.number(object[key], path + key), path + key, what, range, unit)
+        }
         return TimedWalkResult(
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
             endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
-            distanceInMeters: try finite("distanceInMeters"), timeLimitSeconds: try finite("timeLimit"), durationSeconds: try finite("duration"))
+            distanceInMeters: try value("distanceInMeters", "distance", plausibleMeters, " m"),
+            timeLimitSeconds: try value("timeLimit", "time limit", 0...Double.greatestFiniteMagnitude, " s"),
+            durationSeconds: try value("duration", "duration", plausibleSeconds, " s"))
     }
 
     /// `ORKTimedWalkResult` in dialect A.

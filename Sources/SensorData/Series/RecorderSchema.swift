@@ -54,13 +54,17 @@ public struct FieldSpec: Sendable, Hashable {
     public let required: Bool
     /// Unit of the stored value, for documentation and output.
     public let unit: String
+    /// The values the field can hold; a number outside is refused where it is read, naming its
+    /// place (nil: any number).
+    public let plausible: ClosedRange<Double>?
 
-    init(_ name: String, _ type: FieldType = .number, required: Bool = true, unit: String) {
+    init(_ name: String, _ type: FieldType = .number, required: Bool = true, unit: String, plausible: ClosedRange<Double>? = nil) {
         self.name = name
         self.path = name.split(separator: ".").map(String.init)
         self.type = type
         self.required = required
         self.unit = unit
+        self.plausible = plausible
     }
 }
 
@@ -106,10 +110,12 @@ public struct RecorderSchema: Sendable, Hashable {
                 fields: [
                     FieldSpec("startDate", .date, unit: "s since 1970"),
                     FieldSpec("endDate", .date, unit: "s since 1970"),
-                    FieldSpec("numberOfSteps", .integer, unit: "steps"),
-                    FieldSpec("distance", required: false, unit: "m"),
-                    FieldSpec("floorsAscended", .integer, required: false, unit: "floors"),
-                    FieldSpec("floorsDescended", .integer, required: false, unit: "floors"),
+                    // Counts since the recording began: 10⁹ steps or metres (25 times round the
+                    // Earth) and 10⁶ floors are beyond any, 1e300 or −1 is none.
+                    FieldSpec("numberOfSteps", .integer, unit: "steps", plausible: 0...1e9),
+                    FieldSpec("distance", required: false, unit: "m", plausible: 0...1e9),
+                    FieldSpec("floorsAscended", .integer, required: false, unit: "floors", plausible: 0...1e6),
+                    FieldSpec("floorsDescended", .integer, required: false, unit: "floors", plausible: 0...1e6),
                 ],
                 timeField: "endDate")
         case .healthQuantity:
