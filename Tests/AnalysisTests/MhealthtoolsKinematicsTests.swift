@@ -234,12 +234,33 @@ import TestSupport
         #expect(balance.warnings.contains { $0.contains("3 series constant or too short for an AR spectrum") }, "\(balance.warnings)")
     }
 
-    @Test("timestamps 1e-20 s apart and values of 1e300: numbers or NaN, no crash")
+    @Test("timestamps 1e-20 s apart: numbers or NaN, no crash; values of 1e300 g: every row but sin 0's left out, a warning, no rate")
     func extremes() {
         let tight = MhealthtoolsKinematics(task: .walk, accelerometer: Self.series(700, time: { Double($0) * 1e-20 }), gyroscope: nil)
         #expect(tight.error != nil || !tight.rows.isEmpty)
         let large = MhealthtoolsKinematics(task: .walk, accelerometer: Self.series(700, value: { 1e300 * sin(Double($0)) }), gyroscope: nil)
-        #expect(!large.rows.isEmpty && large.rows.allSatisfy { $0.features.values.count == KinematicFeatures.names.count })
+        #expect(large.rows.isEmpty && large.warnings.first?.hasPrefix("implausibleValues: 699 rows with an acceleration beyond ±1,000 g") == true, "\(large.warnings)")
+    }
+
+    /// One accelerometer row at 1e300 g made every feature of its axis about 1e297 (tremor and
+    /// balance's mhealthtools sets, exit 0).
+    @Test("rows beyond ±1,000 g or ±1,000 rad/s are left out with gait's warning: the features are those of the recording without them; ±1,000 itself is kept")
+    func implausibleRows() {
+        let accelerometer = Self.series(600), gyroscope = Self.series(600, value: { cos(Double($0) / 5) })
+        var spiked = accelerometer, spun = gyroscope
+        spiked.z[100] = 1e300
+        spun.x[200] = -1000.5
+        func without(_ data: Triaxial, _ row: Int) -> Triaxial {
+            let kept = data.t.indices.filter { $0 != row }
+            return Triaxial(t: kept.map { data.t[$0] }, x: kept.map { data.x[$0] }, y: kept.map { data.y[$0] }, z: kept.map { data.z[$0] })
+        }
+        let cleaned = MhealthtoolsKinematics(task: .restTremor, accelerometer: spiked, gyroscope: spun)
+        let reference = MhealthtoolsKinematics(task: .restTremor, accelerometer: without(accelerometer, 100), gyroscope: without(gyroscope, 200))
+        #expect("\(cleaned.rows)" == "\(reference.rows)" && !cleaned.rows.isEmpty)  // NaN features equal as text
+        #expect(cleaned.warnings == [GaitAnalysis.implausibleRowsWarning(2)] + reference.warnings, "\(cleaned.warnings)")
+        var edge = accelerometer
+        edge.x[50] = 1000
+        #expect(MhealthtoolsKinematics(task: .balance, accelerometer: edge, gyroscope: nil).warnings.allSatisfy { !$0.hasPrefix("implausibleValues") })
     }
 
     @Test("gravity with a NaN in a window whose other values change sign: not tagged (R's max and min give NaN, the comparison NA, dropped); the next window's sign change is")

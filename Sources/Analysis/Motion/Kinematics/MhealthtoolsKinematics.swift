@@ -25,6 +25,13 @@ public struct MhealthtoolsKinematics: Sendable, Hashable {
         }
         var axes: [(name: String, values: [Double])] { [("x", x), ("y", y), ("z", z)] }
         var allFinite: Bool { [t, x, y, z].allSatisfy { $0.allSatisfy(\.isFinite) } }
+
+        /// The rows whose three values lie within ±`bound`, and how many were left out.
+        func within(_ bound: Double) -> (rows: Triaxial, leftOut: Int) {
+            let kept = t.indices.filter { abs(x[$0]) <= bound && abs(y[$0]) <= bound && abs(z[$0]) <= bound }
+            guard kept.count < t.count else { return (self, 0) }
+            return (Triaxial(t: kept.map { t[$0] }, x: kept.map { x[$0] }, y: kept.map { y[$0] }, z: kept.map { z[$0] }), t.count - kept.count)
+        }
     }
 
     public enum Sensor: String, Sendable, Hashable, Codable {
@@ -60,8 +67,14 @@ public struct MhealthtoolsKinematics: Sendable, Hashable {
     public init(task: Task, accelerometer: Triaxial?, gyroscope: Triaxial?, gravity: Triaxial? = nil) {
         if let accelerometer, !accelerometer.allFinite { error = "Malformed accelerometer data"; return }
         if let gyroscope, !gyroscope.allFinite { error = "Malformed gyroscope data"; return }
+        // Rows no phone sensor measures are left out, as gait's are (MotionPreprocessing): one
+        // value of 1e300 g would otherwise be every feature of its axis.
+        let accelerometer = accelerometer?.within(MotionPreprocessing.largestAcceleration / standardGravity)
+        let gyroscope = gyroscope?.within(MotionPreprocessing.largestRotationRate)
+        let implausible = (accelerometer?.leftOut ?? 0) + (gyroscope?.leftOut ?? 0)
+        if implausible > 0 { warnings.append(GaitAnalysis.implausibleRowsWarning(implausible)) }
         if task.modes > 1, let gravity { rotatedWindows = Self.rotatedWindows(gravity: gravity) }
-        for (sensor, data) in [(Sensor.accelerometer, accelerometer), (.gyroscope, gyroscope)] {
+        for (sensor, data) in [(Sensor.accelerometer, accelerometer?.rows), (.gyroscope, gyroscope?.rows)] {
             guard let data else { continue }
             extract(sensor, data, modes: task.modes)
         }
