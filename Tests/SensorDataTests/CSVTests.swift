@@ -40,6 +40,30 @@ import Testing
         }
     }
 
+    /// A `nan` cell among an Oxford walk's numbers was "CSV whose time/x/y/z columns are not
+    /// recognised (no header)", and one under a header "expected numbers, found text at column 2".
+    @Test("a cell that is not a number among numbers is named by its line and column: with no layout detected (at most 1 in 10 cells of a column), and in a column a layout reads")
+    func strayText() throws {
+        let rows = (0..<20).map { "\(1_000_000_000 + $0 * 10_000_000),3,0,0,9.80665" }
+        var oxford = rows
+        oxford[5] = "1050000000,3,0,nan,9.80665"
+        let stray = try table(oxford.joined(separator: "\n"))
+        #expect(MotionCSVLayout.detect(stray) == nil)
+        #expect(throws: ReadError(file: "t.csv", reason: .invalidValue(#""nan" is not a finite number, among numbers"#), path: "line 6, column 4")) {
+            try MotionCSVOverrides().layout(for: stray, file: "t.csv")
+        }
+        // Three cells in 20 are text: a text column, not a stray cell.
+        oxford[6] = "1060000000,3,0,inf,9.80665"
+        oxford[7] = "1070000000,3,0,x,9.80665"
+        #expect(try table(oxford.joined(separator: "\n")).strayText == nil)
+        let headed = try table("time,x,y,z\n0,1,2,3\n0.01,nan,2,3\n")
+        var columns = MotionCSVOverrides()
+        (columns.timeColumn, columns.xColumn, columns.yColumn, columns.zColumn) = ("time", "x", "y", "z")
+        #expect(throws: ReadError(file: "t.csv", reason: .invalidValue(#""nan" is not a finite number (x)"#), path: "line 3, column 2")) {
+            try SensorSeries.accelerometer(from: headed, layout: columns.layout(for: headed, file: "t.csv"), file: "t.csv")
+        }
+    }
+
     /// 1,000,000,000 ns = 1 s; 9.80665 m/s² = 1 g.
     @Test("Oxford layout: ns → s, m/s² → g, detected without a header")
     func oxford() throws {

@@ -148,6 +148,28 @@ public struct CSVTable: Sendable {
         return lower..<upper
     }
 
+    /// The cells of column `index` that are neither numbers nor empty, as (1-based line counting
+    /// the header, text), in order; none for a numeric column.
+    func nonNumbers(inColumn index: Int) -> [(line: Int, text: String)] {
+        guard case .text(let cells) = columns[index] else { return [] }
+        return cells.indices.compactMap { row in
+            let cell = cells[row]
+            let number = cell.isEmpty || Array(cell.utf8).withUnsafeBufferPointer { Self.number($0, 0..<$0.count) != nil }
+            return number ? nil : (row + 1 + (header == nil ? 0 : 1), cell)
+        }
+    }
+
+    /// The first cell that keeps an otherwise numeric column text — one whose cells are at least
+    /// 90 % numbers or empty — as its line, column (1-based) and text: `nan`, `inf` or `1,5`
+    /// among numbers, which no layout reads. Nil when none.
+    public var strayText: (line: Int, column: Int, text: String)? {
+        for index in columns.indices {
+            let stray = nonNumbers(inColumn: index)
+            if let first = stray.first, stray.count * 10 <= rowCount { return (first.line, index + 1, first.text) }
+        }
+        return nil
+    }
+
     /// The cell as a number (JSON number syntax, plus a leading `+`), nil if it is not one.
     private static func number(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         var range = range

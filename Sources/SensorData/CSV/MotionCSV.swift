@@ -216,7 +216,11 @@ extension SensorSeries {
                 return seconds.map { $0 / layout.timeUnit.seconds }  // already seconds; undo the unit scaling below
             }
             guard let values = table.columns[index].numbers else {
-                throw ReadError(file: file, reason: .wrongType(expected: "numbers", found: "text"), path: "column \(index + 1) (\(role))")
+                guard let first = table.nonNumbers(inColumn: index).first else {
+                    throw ReadError(file: file, reason: .wrongType(expected: "numbers", found: "text"), path: "column \(index + 1) (\(role))")
+                }
+                throw ReadError(file: file, reason: .invalidValue("\(ReadError.quote(first.text)) is not a finite number (\(role))"),
+                                path: "line \(first.line), column \(index + 1)")
             }
             if let row = values.firstIndex(where: { !$0.isFinite }) {
                 throw ReadError(file: file, reason: .invalidValue("empty or non-finite \(role)"),
@@ -272,6 +276,9 @@ public struct MotionCSVOverrides: Sendable, Hashable, Codable {
             layout = detected
         } else if [timeColumn, xColumn, yColumn, zColumn].allSatisfy({ $0 != nil }) {
             layout = MotionCSVLayout()
+        } else if let stray = table.strayText {
+            throw ReadError(file: file, reason: .invalidValue("\(ReadError.quote(stray.text)) is not a finite number, among numbers"),
+                            path: "line \(stray.line), column \(stray.column)")
         } else {
             let names = table.header.map { "columns " + $0.prefix(8).map { ReadError.quote($0) }.joined(separator: ", ") } ?? "no header"
             throw ReadError(file: file, reason: .unrecognisedLayout(
