@@ -18,6 +18,10 @@ public struct CalibratorRecording: Sendable {
     /// reference − level: dB SPL at an RMS of 1.0.
     public var calibrationOffsetDecibels: Double
 
+    /// Why the recording is no calibrator's tone (``CalibratorLevel/problem(reference:)``): its
+    /// offset is then no measurement (nil: it is one).
+    public var problem: String?
+
     /// Measures `channel` of `file` streamed block by block; nil when it is silent or empty.
     public init?(file: String, channel: Int, referenceDecibels: Double) throws(ScoringError) {
         let decoder: any AudioDecoder
@@ -25,6 +29,7 @@ public struct CalibratorRecording: Sendable {
         var meter = CalibratorLevel(sampleRateHz: decoder.format.sampleRateHz)
         try AudioScoring.stream(decoder, file: file, channel: channel) { meter.process($0) }
         guard let level = meter.levelDbfs, let offset = meter.offsetDecibels(reference: referenceDecibels) else { return nil }
+        problem = meter.problem(reference: referenceDecibels)
         (self.file, self.channel, self.referenceDecibels, levelDbfs, calibrationOffsetDecibels) = (file, channel, referenceDecibels, level, offset)
     }
 

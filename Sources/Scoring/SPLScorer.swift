@@ -29,7 +29,7 @@ public enum SPLScorer {
         /// Why these parameters cannot be used (nil: they can): levels within ±400 dB, a reading
         /// 1 ms–24 h long, 1–10^6 readings to pass, oversampling 1, 2 or 4.
         public var problem: String? {
-            if !(calibrationOffsetDecibels.isFinite && abs(calibrationOffsetDecibels) <= 400) {
+            if !CalibratorLevel.plausibleOffsetDecibels.contains(calibrationOffsetDecibels) {
                 return "calibration offset \(calibrationOffsetDecibels) dB is not a level (−400…400 dB)"
             }
             if !(thresholdDecibels.isFinite && abs(thresholdDecibels) <= 400) { return "threshold \(thresholdDecibels) dB is not a level (−400…400 dB)" }

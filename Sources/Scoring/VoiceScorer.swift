@@ -79,7 +79,7 @@ public enum VoiceScorer {
         /// Why these parameters cannot be used (nil: they can).
         public var problem: String? {
             if sets.isEmpty { return "sets is empty: name at least one of \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", "))" }
-            if let offset = calibrationOffsetDecibels, !(offset.isFinite && abs(offset) <= 400) {
+            if let offset = calibrationOffsetDecibels, !CalibratorLevel.plausibleOffsetDecibels.contains(offset) {
                 return "calibration offset \(offset) dB is not a level (−400…400 dB)"
             }
             guard pitchFloorHz.isFinite, pitchCeilingHz.isFinite, pitchFloorHz >= 1, pitchCeilingHz <= 100_000, pitchFloorHz < pitchCeilingHz else {

@@ -24,6 +24,7 @@ struct Calibrate: ParsableCommand {
         let measured: CalibratorRecording?
         do { measured = try CalibratorRecording(file: file, channel: channel, referenceDecibels: reference) } catch { throw CommandFailure(error) }
         guard let measured else { throw CommandFailure(.unusable, "\(FileName.display(file)): silent or empty channel \(channel)") }
+        if let problem = measured.problem { throw CommandFailure(.unusable, "\(FileName.display(file)): \(problem); no offset written") }
         try print(json ? JSONWriter(indent: 2).string(measured.json) : measured.text)
     }
 }

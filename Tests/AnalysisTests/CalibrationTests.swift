@@ -38,6 +38,30 @@ import Testing
         #expect(silent.levelDbfs == nil && CalibratorLevel(sampleRateHz: Self.rate).levelDbfs == nil)
     }
 
+    /// `calibrate` gave an offset of 857 dB for a tone at 1e-38 full scale (a file `score spl`
+    /// then refused), 100 dB for a constant 0.5 and 104 dB for one sample.
+    @Test("no calibrator's tone: under 1 s measured, a constant holding over a tenth of the power, an offset beyond ±400 dB; a 1-s tone with a small DC, and one at −390 dB offset, are tones",
+          arguments: [("0.5 s", false), ("1 sample", false), ("DC 0.5", false), ("tone + DC 0.3 × RMS", true), ("1e-38 full scale", false),
+                      ("1 s", true), ("offset 390 dB", true)])
+    func noTone(name: String, usable: Bool) throws {
+        let signal: [Double] = switch name {
+        case "0.5 s": Self.sine(rms: 0.1, seconds: 0.5)
+        case "1 sample": [0.3]
+        case "DC 0.5": [Double](repeating: 0.5, count: Int(3 * Self.rate))
+        case "tone + DC 0.3 × RMS": Self.sine(rms: 0.1, seconds: 3).map { $0 + 0.03 }  // DC share 0.09 / 1.09
+        case "1e-38 full scale": Self.sine(rms: 1e-38, seconds: 3)
+        case "offset 390 dB": Self.sine(rms: pow(10, -296.0 / 20), seconds: 3)  // −296 dBFS, 94 + 296 = 390 dB
+        default: Self.sine(rms: 0.1, seconds: 1)
+        }
+        var meter = CalibratorLevel(sampleRateHz: Self.rate)
+        meter.process(signal)
+        let problem = meter.problem(reference: 94)
+        #expect((problem == nil) == usable, "\(name): \(problem ?? "nil")")
+        if name == "1e-38 full scale" { #expect(problem == "a level of -760 dBFS gives an offset of 854 dB, outside ±400 dB: no calibrator's tone of 94 dB SPL") }
+        if name == "DC 0.5" { #expect(problem == "a constant (DC) of 0.5 holds 100 % of the power: no calibrator's tone") }
+        if name == "0.5 s" { #expect(problem == "0.5 s measured; a calibrator's tone needs at least 1 s") }
+    }
+
     @Test("dBFS to amplitude: 0 → 1, −6.0206 → 0.5, −20 → 0.1")
     func amplitude() {
         #expect(Decibels.amplitude(dbfs: 0) == 1)

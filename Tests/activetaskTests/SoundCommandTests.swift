@@ -79,6 +79,19 @@ import TestSupport
         let expected = readings.indices.first { $0 >= 4 && readings[($0 - 4)...$0].allSatisfy { $0 < 35 } }
         #expect(features["researchKitPassIntervalIndex"] as? Int == expected)
     }
+
+    /// A tone at −763 dBFS gave an offset of 857 dB with exit 0, in a JSON object `score spl`
+    /// refuses (±400 dB).
+    @Test("calibrate on no calibrator's tone (−763 dBFS; 0.5 s): exit 1 naming why, nothing printed")
+    func calibrateNoTone() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (file, said) in [(try tone(folder, dbfs: -763, seconds: 3), "gives an offset of 857 dB, outside ±400 dB"),
+                             (try tone(folder, dbfs: -20, seconds: 0.5), "0.5 s measured; a calibrator's tone needs at least 1 s")] {
+            let run = try Run(["calibrate", "--json", file])
+            #expect(run.status == 1 && run.stdout.isEmpty && run.stderr.contains("\(file): ") && run.stderr.contains(said), "\(run.stderr)")
+        }
+    }
 }
 
 @Suite(.enabled(if: SharedData.runs, SharedData.skipMessage))
