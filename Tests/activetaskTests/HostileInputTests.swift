@@ -139,7 +139,7 @@ import TestSupport
     /// became the recording's end: tremor's mhealthtools features at a rate of 1,000 / 913,590 s,
     /// a range of motion's finish angle (105° → 5°) and a balance duration of 913,600 s, with
     /// exit 0 and only a gap warning.
-    @Test("a motion item whose time lies far from the rest: gait, balance, tremor and rangeOfMotion exit 3 naming the file and the gap, batch stores the error row")
+    @Test("a motion item whose time lies far from the rest: gait, balance, tremor and rangeOfMotion exit 3 naming the file and the gap, batch stores the error row; a pedometer update dated far away: walkTest exits 3")
     func detachedTimes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -164,6 +164,13 @@ import TestSupport
                 && run.stderr.contains("the times are not those of one recording"), "\(kind): \(run.status) \(run.stderr)")
             #expect(try Run(["score", kind, samples.appendingPathComponent(file).path]).status == 0, "\(kind) on the sample")
         }
+        // A pedometer's last update dated in year 1: its count was taken from the update before.
+        let pedometer = try String(contentsOfFile: samples.appendingPathComponent("timed_walk_trial1_pedometer.json").path, encoding: .utf8)
+        let lastEnd = try #require(pedometer.ranges(of: #""endDate":""#).last)
+        let dated = pedometer.replacingCharacters(in: lastEnd.upperBound..<pedometer.index(lastEnd.upperBound, offsetBy: 24), with: "0001-01-01T00:00:00+0000")
+        _ = try folder.write("timed_walk_trial1_pedometer.json", dated)
+        let walk = try Run(["score", "walkTest", folder.path("timed_walk_task_result.json")])
+        #expect(walk.status == 3 && walk.stderr.contains("timed_walk_trial1_pedometer.json: gaps longer than 5 × the median interval"), "\(walk.stderr)")
         let store = folder.path("results.sqlite")
         let batch = try Run(["batch", folder.path("range_of_motion_task_result.json"), "--db", store])
         #expect(batch.status == 0, "\(batch.stderr)")
