@@ -112,9 +112,9 @@ public enum GaitScorer {
         } catch {
             throw .input(error)
         }
-        // A span of detached times would be taken for the recording's duration and rate, a
-        // pedometer's far item for its last count.
-        for recording in recordings where [.accelerometer, .deviceMotion, .pedometer].contains(recording.series.kind) {
+        // A span of detached times would be taken for the recording's duration and rate (a
+        // camera's frame rate), a pedometer's far item for its last count.
+        for recording in recordings where [.accelerometer, .deviceMotion, .pedometer, .camera].contains(recording.series.kind) {
             if let problem = recording.series.detachedTimes { throw ScoringError(.invalidInput, "\(FileName.display(recording.file)): \(problem)") }
         }
         return (recordings, warnings, csvLayout)

@@ -139,7 +139,7 @@ import TestSupport
     /// became the recording's end: tremor's mhealthtools features at a rate of 1,000 / 913,590 s,
     /// a range of motion's finish angle (105° → 5°) and a balance duration of 913,600 s, with
     /// exit 0 and only a gap warning.
-    @Test("a motion item whose time lies far from the rest: gait, balance, tremor and rangeOfMotion exit 3 naming the file and the gap, batch stores the error row; a pedometer update dated far away: walkTest exits 3")
+    @Test("a motion item whose time lies far from the rest: gait, balance, tremor and rangeOfMotion exit 3 naming the file and the gap, batch stores the error row; a pedometer update dated far away: walkTest exits 3; a camera frame far away: heartRate exits 3")
     func detachedTimes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -171,6 +171,12 @@ import TestSupport
         _ = try folder.write("timed_walk_trial1_pedometer.json", dated)
         let walk = try Run(["score", "walkTest", folder.path("timed_walk_task_result.json")])
         #expect(walk.status == 3 && walk.stderr.contains("timed_walk_trial1_pedometer.json: gaps longer than 5 × the median interval"), "\(walk.stderr)")
+        // A camera frame at 10⁶ s: the frame rate from the span was 0.0018 frames/s and no window fit.
+        let camera = try String(contentsOfFile: samples.appendingPathComponent("heartRate_before_recorder.json").path, encoding: .utf8)
+        let frame = try #require(camera.range(of: #"{"timestamp":0.416667,"#))
+        _ = try folder.write("heartRate_before_recorder.json", camera.replacingCharacters(in: frame, with: #"{"timestamp":1e6,"#))
+        let heart = try Run(["score", "heartRate", folder.path("heartRate_before_recorder.json")])
+        #expect(heart.status == 3 && heart.stderr.contains("heartRate_before_recorder.json: gaps longer than 5 × the median interval"), "\(heart.stderr)")
         let store = folder.path("results.sqlite")
         let batch = try Run(["batch", folder.path("range_of_motion_task_result.json"), "--db", store])
         #expect(batch.status == 0, "\(batch.stderr)")
