@@ -173,7 +173,7 @@ public struct FileDescription: Sendable {
         if let manifest = contents.manifest { parts.append(describe(manifest, file: contents.file)) }
         for named in contents.series {
             var part = describe(named.series, file: named.file, dialect: "recorder items")
-            part.warnings = named.warnings.map(\.description)
+            part.warnings = named.warnings.map(\.description) + part.warnings
             parts.append(part)
         }
         for result in contents.tappingResults { parts.append(describe(result, file: contents.file)) }
@@ -236,6 +236,9 @@ public struct FileDescription: Sendable {
         description.durationSeconds = series.count > 1 ? series.durationSeconds : nil
         if [.accelerometer, .deviceMotion, .camera].contains(series.kind) {
             description.samplingRateHz = series.medianSamplingRateHz
+        }
+        if series.kind.isContinuous, let problem = series.detachedTimes {
+            description.warnings.append("detachedTimes: \(problem); the analyzers refuse this file")
         }
         switch series.kind {
         case .pedometer:

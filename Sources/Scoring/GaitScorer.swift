@@ -114,7 +114,7 @@ public enum GaitScorer {
         }
         // A span of detached times would be taken for the recording's duration and rate (a
         // camera's frame rate), a pedometer's far item for its last count.
-        for recording in recordings where [.accelerometer, .deviceMotion, .pedometer, .camera].contains(recording.series.kind) {
+        for recording in recordings where recording.series.kind.isContinuous {
             if let problem = recording.series.detachedTimes { throw ScoringError(.invalidInput, "\(FileName.display(recording.file)): \(problem)") }
         }
         return (recordings, warnings, csvLayout)

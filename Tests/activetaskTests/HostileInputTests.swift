@@ -139,7 +139,7 @@ import TestSupport
     /// became the recording's end: tremor's mhealthtools features at a rate of 1,000 / 913,590 s,
     /// a range of motion's finish angle (105° → 5°) and a balance duration of 913,600 s, with
     /// exit 0 and only a gap warning.
-    @Test("a motion item whose time lies far from the rest: gait, balance, tremor and rangeOfMotion exit 3 naming the file and the gap, batch stores the error row; a pedometer update dated far away: walkTest exits 3; a camera frame far away: heartRate exits 3")
+    @Test("a motion item whose time lies far from the rest: gait, balance, tremor and rangeOfMotion exit 3 naming the file and the gap, batch stores the error row; a pedometer update dated far away: walkTest exits 3; a camera frame far away: heartRate exits 3; info says why")
     func detachedTimes() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -164,6 +164,10 @@ import TestSupport
                 && run.stderr.contains("the times are not those of one recording"), "\(kind): \(run.status) \(run.stderr)")
             #expect(try Run(["score", kind, samples.appendingPathComponent(file).path]).status == 0, "\(kind) on the sample")
         }
+        // info still describes such a file, saying why the analyzers refuse it.
+        let described = try Run(["info", folder.path(scored[0].2)])
+        #expect(described.status == 0 && described.stdout.contains("warning   detachedTimes: gaps longer than 5 × the median interval")
+            && described.stdout.contains("the analyzers refuse this file"), "\(described.stdout)")
         // A pedometer's last update dated in year 1: its count was taken from the update before.
         let pedometer = try String(contentsOfFile: samples.appendingPathComponent("timed_walk_trial1_pedometer.json").path, encoding: .utf8)
         let lastEnd = try #require(pedometer.ranges(of: #""endDate":""#).last)

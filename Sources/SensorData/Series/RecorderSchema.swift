@@ -28,6 +28,12 @@ public enum RecorderKind: String, Sendable, CaseIterable, Hashable {
 
     /// The item schema of this recorder.
     public var schema: RecorderSchema { RecorderSchema.of(self) }
+
+    /// Whether the analyzers take this recorder's items for one continuous recording and refuse
+    /// a file whose times are not (``SensorSeries/detachedTimes``): motion, pedometer and camera
+    /// files. Location fixes (iOS hands over cached ones minutes old), touches and HealthKit
+    /// samples are not.
+    public var isContinuous: Bool { [.accelerometer, .deviceMotion, .pedometer, .camera].contains(self) }
 }
 
 /// How an item field is stored in its column.
