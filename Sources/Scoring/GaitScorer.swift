@@ -115,7 +115,10 @@ public enum GaitScorer {
         // A span of detached times would be taken for the recording's duration and rate (a
         // camera's frame rate), a pedometer's far item for its last count.
         for recording in recordings where recording.series.kind.isContinuous {
-            if let problem = recording.series.detachedTimes { throw ScoringError(.invalidInput, "\(FileName.display(recording.file)): \(problem)") }
+            guard let problem = recording.series.detachedTimes else { continue }
+            // The file scored, and the recorder file a task result names when it is another.
+            let files = recording.file == unit.path ? [unit.path] : [unit.path, recording.file]
+            throw ScoringError(.invalidInput, files.map { FileName.display($0) + ": " }.joined() + problem)
         }
         return (recordings, warnings, csvLayout)
     }
