@@ -41,9 +41,8 @@ public struct SPLMeterResult: Sendable, Hashable {
             identifier: try reader.optionalString(object["identifier"], path + "identifier"),
             startDate: try reader.optionalDate(object["startDate"], path + "startDate"),
             endDate: try reader.optionalDate(object["endDate"], path + "endDate"),
-            sensitivityOffsetDecibels: try reader.optionalNumber(object["sensitivityOffset"], offset).map { value throws(ReadError) in
-                try reader.plausible(value, offset, "sensitivity offset", plausibleDecibels, " dB")
-            },
+            sensitivityOffsetDecibels: try reader.plausible(reader.optionalNumber(object["sensitivityOffset"], offset), offset, "sensitivity offset",
+                                                            plausibleDecibels, " dB"),
             recordedSPLMeterSamplesDecibels: samples)
     }
 }

@@ -42,6 +42,12 @@ struct ObjectReader {
         try plausible(number(value, path), path, "frequency", 20...20_000, " Hz")
     }
 
+    /// An optional number, checked as a present one is; nil stays nil.
+    func plausible(_ number: Double?, _ path: String, _ what: String, _ range: ClosedRange<Double>, _ unit: String) throws(ReadError) -> Double? {
+        guard let number else { return nil }
+        return try plausible(number, path, what, range, unit) as Double
+    }
+
     /// `number` if it lies within `range` (a NaN or ±∞ does not), else an error naming the
     /// quantity, the value, the range and the key: "frequency 0.0 Hz is outside 20–20000 Hz".
     func plausible(_ number: Double, _ path: String, _ what: String, _ range: ClosedRange<Double>, _ unit: String) throws(ReadError) -> Double {

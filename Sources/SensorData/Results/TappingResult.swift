@@ -149,9 +149,7 @@ extension TappingResult {
             guard let button = TapButton.allCases.first(where: { $0.researchKitName == name }) else {
                 throw reader.error(.invalidValue("unknown buttonIdentifier \(ReadError.quote(name))"), at + ".buttonIdentifier")
             }
-            let duration = try reader.optionalNumber(sample["duration"], at + ".duration").map { value throws(ReadError) in
-                try reader.plausible(value, at + ".duration", "duration", plausibleSeconds, " s")
-            }
+            let duration = try reader.plausible(reader.optionalNumber(sample["duration"], at + ".duration"), at + ".duration", "duration", plausibleSeconds, " s")
             guard t.isFinite else { throw reader.error(.invalidValue("timestamp is not finite"), at + ".timestamp") }
             result.append(timestamp: try reader.plausible(t, at + ".timestamp", "timestamp", plausibleSeconds, " s"), x: location.x, y: location.y,
                           button: button, duration: duration ?? .nan)

@@ -28,8 +28,9 @@ public struct MhealthtoolsKinematics: Sendable, Hashable {
 
         /// The rows whose three values lie within ±`bound`, and how many were left out.
         func within(_ bound: Double) -> (rows: Triaxial, leftOut: Int) {
-            let kept = t.indices.filter { abs(x[$0]) <= bound && abs(y[$0]) <= bound && abs(z[$0]) <= bound }
-            guard kept.count < t.count else { return (self, 0) }
+            let inside = { (i: Int) in abs(self.x[i]) <= bound && abs(self.y[i]) <= bound && abs(self.z[i]) <= bound }
+            guard !t.indices.allSatisfy(inside) else { return (self, 0) }  // the usual case, without an index list
+            let kept = t.indices.filter(inside)
             return (Triaxial(t: kept.map { t[$0] }, x: kept.map { x[$0] }, y: kept.map { y[$0] }, z: kept.map { z[$0] }), t.count - kept.count)
         }
     }
