@@ -45,7 +45,7 @@ public enum BalanceScorer {
             guard let signal = MotionSignal(recording.series) else { continue }
             let analysis = GaitAnalysis.analyze(signal, parameters: parameters.analysis, windows: false)
             scored.append(GaitRecording(name: recording.name, signal: signal, analysis: analysis))
-            warnings += analysis.inputWarnings.map { rest.count == 1 ? $0 : "\(index + 1): \($0)" }
+            warnings += (analysis.inputWarnings + [analysis.swayMissing].compactMap { $0 }).map { rest.count == 1 ? $0 : "\(index + 1): \($0)" }
             let features = BalanceFeatures(durationSeconds: signal.time.count > 1 ? signal.time.last! - signal.time.first! : 0,
                                            sway: analysis.features.sway, tremor: analysis.features.tremor)
             sets.append(FeatureSet(name: rest.count == 1 ? "atk" : "atk.\(index + 1)", features: features))

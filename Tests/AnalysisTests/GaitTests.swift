@@ -267,6 +267,25 @@ import TestSupport
         #expect(result.features.tremor.tremorDominantFrequencyHzAccel != nil)
     }
 
+    @Test("sway's measures are null only with the reason said: a walk (its bouts' seconds), a 4-s rest, a rest without horizontal motion; a 20-s rest has them all")
+    func swayMissing() throws {
+        let walk = GaitAnalysis.analyze(Self.walk(seconds: 30, Self.g1), windows: false)
+        #expect(walk.features.sway.swayRmsMetersPerSecondSquaredH == nil)
+        let walking = walk.bouts.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+        #expect(walking > 15 && walk.swayMissing == String(format: "sway: %.3g of the recording's %.3g s are walking bouts; sway describes standing still and is null for a recording mostly walking", walking, 29.99))
+        var random = SeededRandom(seed: 9)
+        let short = GaitAnalysis.analyze(Self.walk(seconds: 4) { _ in 0.01 * (random.unit() - 0.5) }, windows: false)
+        #expect(short.features.sway.swayRmsMetersPerSecondSquaredH == nil)
+        #expect(short.swayMissing == "sway: the longest gap-free part of the recording is 4 s, shorter than the 5 s sway needs; its measures are null")
+        let upright = GaitAnalysis.analyze(Self.walk(seconds: 20) { _ in 0 }, windows: false)
+        #expect(upright.features.sway.swayRmsMetersPerSecondSquaredH == 0 && upright.features.sway.swayCentroidFrequencyHz == nil)
+        #expect(upright.swayMissing == "sway: no horizontal power between 0.1 and 5 Hz; its centroid and F95 frequencies are null")
+        var swaying = Self.walk(seconds: 20) { _ in 0 }
+        swaying.x = swaying.x.map { $0 + 0.01 * (random.unit() - 0.5) }
+        let rest = GaitAnalysis.analyze(swaying, windows: false)
+        #expect(rest.swayMissing == nil && rest.features.sway.swayF95Hz != nil, "\(rest.swayMissing ?? "")")
+    }
+
     /// Found by Fuzz/run.sh (fuzz-csv): one timestamp 10^12 s after the rest made the 20-s
     /// windows step through the empty span 10 s at a time (hours of work for one file).
     @Test("a sample 10^12 s after a 40-s walk: the empty span is skipped in one jump; the windows are those of the walk")

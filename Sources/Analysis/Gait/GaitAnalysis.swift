@@ -1,3 +1,4 @@
+import Foundation
 import InputGuards
 import Glibc
 import SensorData
@@ -96,6 +97,9 @@ public enum GaitAnalysis {
         public var warnings: [String]
         /// Rows left out for values no sensor measures (``implausibleRowsWarning``), for gait and balance alike.
         public var inputWarnings: [String]
+        /// Why sway's measures are null (a recording mostly walking, too short, without horizontal
+        /// power), nil when they are all numbers: a balance score's warning.
+        public var swayMissing: String?
 
         /// Whether the recording was long enough (≥ 5 s without gaps) for the tremor spectrum (§2.9).
         public var hasTremorSpectrum: Bool { features.tremor.tremorDominantFrequencyHzAccel != nil }
@@ -116,7 +120,12 @@ public enum GaitAnalysis {
         // Sway describes standing still: only for recordings that are mostly not walking.
         let span = (core.sampleTimes.last ?? 0) - (core.sampleTimes.first ?? 0)
         let walking = core.bouts.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
-        if walking < 0.5 * span { features.sway = core.sway }
+        let swayMissing: String?
+        if walking < 0.5 * span {
+            (features.sway, swayMissing) = core.sway
+        } else {
+            swayMissing = String(format: "sway: %.3g of the recording's %.3g s are walking bouts; sway describes standing still and is null for a recording mostly walking", walking, span)
+        }
         if windows {
             // Windows over the cleaned (sorted, finite) samples; windows without samples are
             // skipped in one jump, so the work follows the samples, not the time span. Each
@@ -147,7 +156,8 @@ public enum GaitAnalysis {
             features.cadenceWindowsStepsPerMinute = cadences
         }
         let inputWarnings = core.implausibleRows > 0 ? [implausibleRowsWarning(core.implausibleRows)] : []
-        return Result(stepTimes: core.steps, bouts: core.bouts, features: features, warnings: cadence.warnings, inputWarnings: inputWarnings)
+        return Result(stepTimes: core.steps, bouts: core.bouts, features: features, warnings: cadence.warnings, inputWarnings: inputWarnings,
+                      swayMissing: swayMissing)
     }
 
     /// The warning for `count` rows left out because they hold an acceleration beyond ±1,000 g or

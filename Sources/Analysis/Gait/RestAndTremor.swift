@@ -1,3 +1,4 @@
+import Foundation
 import InputGuards
 import Glibc
 import SignalProcessing
@@ -8,11 +9,14 @@ extension StepAnalysis {
 
     /// Accelerometric sway on a rest recording (docs/analyses.md §2.8; Mancini et al. 2012,
     /// J NeuroEng Rehabil 9:59): the segment minus its first 5 s (mPower-sdata
-    /// `TrimData(timeStart = 5)`) when it is at least 10 s long.
-    var sway: SwayFeatures {
+    /// `TrimData(timeStart = 5)`) when it is at least 10 s long; with why a measure is null.
+    var sway: (features: SwayFeatures, missing: String?) {
         let fs = p.rateHz
         var sway = SwayFeatures()
-        guard let segment = longestSegment, Double(segment.motion.count) / fs >= 5 else { return sway }
+        let seconds = Double(longestSegment?.motion.count ?? 0) / fs
+        guard let segment = longestSegment, seconds >= 5 else {
+            return (sway, "sway: the longest gap-free part of the recording is \(String(format: "%.3g", seconds)) s, shorter than the 5 s sway needs; its measures are null")
+        }
         let trim = Double(segment.motion.count) / fs >= 10 ? Int(clamping: 5 * fs) : 0
         let h1 = Array(segment.h1[trim...]), h2 = Array(segment.h2[trim...]), v = Array(segment.v[trim...])
         func rms(_ x: [Double]) -> Double {
@@ -47,11 +51,13 @@ extension StepAnalysis {
         let segmentSize = min(h1.count, Int(clamping: 10 * fs))
         guard let psd1 = try? Spectrum.welch(h1, sampleRateHz: fs, segmentSize: segmentSize),
             let psd2 = try? Spectrum.welch(h2, sampleRateHz: fs, segmentSize: segmentSize)
-        else { return sway }
+        else { return (sway, "sway: no Welch spectrum of the horizontal acceleration; its centroid and F95 frequencies are null") }
         let band = psd1.frequenciesHz.indices.filter { psd1.frequenciesHz[$0] >= 0.1 && psd1.frequenciesHz[$0] <= 5 }
         let power = band.map { psd1.density[$0] + psd2.density[$0] }
         let total = power.reduce(0, +)
-        guard total > 0 else { return sway }
+        guard total > 0 else {
+            return (sway, "sway: no horizontal power between 0.1 and 5 Hz; its centroid and F95 frequencies are null")
+        }
         sway.swayCentroidFrequencyHz = zip(band, power).reduce(0) { $0 + psd1.frequenciesHz[$1.0] * $1.1 } / total
         var cumulative = 0.0
         var f95 = psd1.frequenciesHz[band.last!]
@@ -63,7 +69,7 @@ extension StepAnalysis {
             }
         }
         sway.swayF95Hz = f95
-        return sway
+        return (sway, nil)
     }
 
     /// Tremor spectrum (docs/analyses.md §2.9) of the dynamic acceleration (suffix `Accel`) and, for
