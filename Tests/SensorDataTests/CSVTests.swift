@@ -64,6 +64,25 @@ import Testing
         }
     }
 
+    /// An Oxford walk whose times all repeat the first, or run backwards, was "not recognised (no
+    /// header)" without saying what kept it from the layout.
+    @Test("a table without a header that is not in the Oxford layout says why: its column count, a column of text, one row, the median interval of its times")
+    func headerlessMismatch() throws {
+        func reason(_ text: String) throws -> String? { MotionCSVLayout.headerlessMismatch(try table(text)) }
+        let rows = (0..<20).map { "\(1_000_000_000 + $0 * 10_000_000),3,0,0,9.80665" }
+        #expect(try reason(rows.joined(separator: "\n")) == nil)
+        #expect(try reason("1,2,3,4\n5,6,7,8\n") == "4 columns, not the Oxford layout's 5")
+        #expect(try reason("1,a,3,4,5\n2,b,3,4,5\n") == "column 2 is not all numbers")
+        #expect(try reason("1000000000,3,0,0,9.8\n") == "fewer than two rows")
+        let repeated = rows.map { "1000000000" + $0.drop { $0 != "," } }.joined(separator: "\n")
+        let said = "the median interval of column 1 is 0.0, not the 10⁵–10⁹ (0.1 ms–1 s) of the Oxford layout's nanosecond times"
+        #expect(try reason(repeated) == said)
+        #expect(throws: ReadError(file: "t.csv", reason: .unrecognisedLayout("CSV whose time/x/y/z columns are not recognised (no header; \(said)); name them with the CSV parameters timeColumn, xColumn, yColumn, zColumn, or choose the oxford layout"))) {
+            try MotionCSVOverrides().layout(for: try table(repeated), file: "t.csv")
+        }
+        #expect(try reason(rows.reversed().joined(separator: "\n"))?.hasPrefix("the median interval of column 1 is -10000000.0,") == true)
+    }
+
     /// 1,000,000,000 ns = 1 s; 9.80665 m/s² = 1 g.
     @Test("Oxford layout: ns → s, m/s² → g, detected without a header")
     func oxford() throws {

@@ -97,11 +97,19 @@ public struct MotionCSVLayout: Sendable, Hashable {
                               accelerationUnit: names[x].accelerationUnit)
             return layout
         }
-        guard table.columns.count == 5, table.columns.allSatisfy({ $0.numbers != nil }),
-            let time = table.columns[0].numbers, time.count >= 2, let step = medianStep(time),
-            step > 1e5, step < 1e9
-        else { return nil }
-        return .oxfordStepCounter
+        return headerlessMismatch(table) == nil ? .oxfordStepCounter : nil
+    }
+
+    /// Why a table without a header is not in the Oxford layout — five numeric columns, the first
+    /// nanoseconds rising by a median of 10⁵–10⁹ (0.1 ms–1 s) — or nil when it is.
+    static func headerlessMismatch(_ table: CSVTable) -> String? {
+        guard table.columns.count == 5 else { return "\(table.columns.count) column\(table.columns.count == 1 ? "" : "s"), not the Oxford layout's 5" }
+        if let column = table.columns.firstIndex(where: { $0.numbers == nil }) { return "column \(column + 1) is not all numbers" }
+        guard let time = table.columns[0].numbers, time.count >= 2, let step = medianStep(time) else { return "fewer than two rows" }
+        guard step > 1e5, step < 1e9 else {
+            return "the median interval of column 1 is \(step), not the 10⁵–10⁹ (0.1 ms–1 s) of the Oxford layout's nanosecond times"
+        }
+        return nil
     }
 
     /// Sets the units: those given, else inferred from the data — time from the median interval
@@ -280,7 +288,8 @@ public struct MotionCSVOverrides: Sendable, Hashable, Codable {
             throw ReadError(file: file, reason: .invalidValue("\(ReadError.quote(stray.text)) is not a finite number, among numbers"),
                             path: "line \(stray.line), column \(stray.column)")
         } else {
-            let names = table.header.map { "columns " + $0.prefix(8).map { ReadError.quote($0) }.joined(separator: ", ") } ?? "no header"
+            let names = table.header.map { "columns " + $0.prefix(8).map { ReadError.quote($0) }.joined(separator: ", ") }
+                ?? "no header; \(MotionCSVLayout.headerlessMismatch(table) ?? "")"
             throw ReadError(file: file, reason: .unrecognisedLayout(
                 "CSV whose time/x/y/z columns are not recognised (\(names)); name them with the CSV parameters timeColumn, xColumn, yColumn, zColumn, or choose the oxford layout"))
         }
