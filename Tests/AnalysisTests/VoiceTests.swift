@@ -171,6 +171,24 @@ import TestSupport
         #expect(short.features.levels.loudnessLufs == nil && short.warnings.contains("integrated loudness is undefined: the recording is shorter than one 400-ms block"), "\(short.warnings)")
     }
 
+    /// A stereo recording with the voice on the right channel only gave "less than 1 s of voiced
+    /// signal" and no F0 without saying that channel 0, the one analysed, was silent.
+    @Test("channel 0 silent or more than 20 dB below another channel is said, with the level of the strongest: −∞ (silent), 20·lg 100 = 40 dB below, not at 19.9 dB or with channels swapped")
+    func weakChannel0() {
+        let mono = (0..<Int(Self.rate)).map { 0.5 * sin(2 * Double.pi * 997 * Double($0) / Self.rate) }  // −9.0309 dBFS RMS (0.125 mean square)
+        func warning(_ gain0: Double, _ gain1: Double, channels: Int = 2) -> String? {
+            let interleaved = mono.flatMap { (x: Double) -> [Double] in [gain0 * x, gain1 * x] + Array(repeating: 0, count: channels - 2) }
+            return VoiceAnalysis.weakChannel0(interleaved: interleaved, channels: channels, meanSquare0: 0.125 * gain0 * gain0)
+        }
+        let said = "channel 0, which F0, perturbation, HNR, formants, cepstra, MFCCs and eGeMAPS analyse, is"
+        #expect(warning(0, 1) == "\(said) silent while channel 1 (-9.0 dBFS RMS): the voice may be on channel 1")
+        #expect(warning(0, 1, channels: 4) == "\(said) silent while channel 1 (-9.0 dBFS RMS): the voice may be on channel 1")
+        #expect(warning(0.01, 1) == "\(said) 40.0 dB below channel 1 (-9.0 dBFS RMS): the voice may be on channel 1")
+        #expect(warning(pow(10, -19.9 / 20), 1) == nil && warning(1, 0) == nil && warning(1, 1) == nil)
+        let analysed = VoiceAnalysis.analyze(interleaved: mono.flatMap { [0.0, $0] }, channels: 2, sampleRateHz: Self.rate)
+        #expect(analysed.warnings.contains("\(said) silent while channel 1 (-9.0 dBFS RMS): the voice may be on channel 1"), "\(analysed.warnings)")
+    }
+
     @Test("ResearchKit's too-loud level by hand: Int16 samples 16384, −8192, 32767 and −32768 (1.5 clamped), zeros skipped; m = max(dB/60, −1) + 1: (0.899661 + 0.799318 + 1 + 1.000004) / 4; a sample at −70 dBFS counts as 0")
     func tooLoudLevel() {
         // 0.5·32767 = 16383.5 and −0.25·32767 = −8191.75 round away from zero; 1e-7·32767 rounds to 0.

@@ -259,6 +259,24 @@ public enum VoiceAnalysis {
                       cepstrumSlice: cepstral?.slice)
     }
 
+    /// A warning when channel 0, the one every voice measure but loudness analyses, is silent or
+    /// more than 20 dB below another channel (a voice recorded on the right channel only); nil
+    /// otherwise.
+    static func weakChannel0(interleaved: [Double], channels: Int, meanSquare0: Double) -> String? {
+        guard channels > 1 else { return nil }
+        let frames = interleaved.count / channels
+        var strongest = (channel: 0, meanSquare: meanSquare0)
+        for channel in 1..<channels {
+            let meanSquare = stride(from: channel, to: frames * channels, by: channels).reduce(0) { $0 + interleaved[$1] * interleaved[$1] } / Double(max(1, frames))
+            if meanSquare > strongest.meanSquare { strongest = (channel, meanSquare) }
+        }
+        guard strongest.channel != 0, !(100 * meanSquare0 >= strongest.meanSquare) else { return nil }
+        func decibels(_ ratio: Double) -> Double { (100 * log10(ratio)).rounded() / 10 }
+        let level = meanSquare0 > 0 ? "\(decibels(strongest.meanSquare / meanSquare0)) dB below" : "silent while"
+        return "channel 0, which F0, perturbation, HNR, formants, cepstra, MFCCs and eGeMAPS analyse, is \(level) channel \(strongest.channel) "
+            + "(\(decibels(strongest.meanSquare)) dBFS RMS): the voice may be on channel \(strongest.channel)"
+    }
+
     /// Channel layout, duration, levels and loudness of the whole recording, and ResearchKit's
     /// too-loud rule.
     static func levels(interleaved: [Double], channels: Int, channel0: [Double], sampleRateHz: Double, options: Options) -> (features: VoiceLevelFeatures, warnings: [String]) {
@@ -270,6 +288,7 @@ public enum VoiceAnalysis {
         // Levels of the whole recording (channel 0).
         let meanSquare = channel0.reduce(0) { $0 + $1 * $1 } / Double(max(1, frames))
         let rmsDbfs = 10 * log10(meanSquare)
+        if let weak = weakChannel0(interleaved: interleaved, channels: channels, meanSquare0: meanSquare) { warnings.append(weak) }
 
         // ITU-R BS.1770-4 over all channels (identical channels counted once only on request).
         var meter = LoudnessMeter(sampleRateHz: sampleRateHz, channels: loudnessChannels)
