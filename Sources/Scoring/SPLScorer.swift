@@ -79,7 +79,14 @@ public enum SPLScorer {
         if rate * Double(parameters.oversampling) < 40_000 {
             warnings.append("sample rate \(rate) Hz: A and C weighting read low in the top octave (bilinear design below 40 kHz)")
         }
-        return SPLScore(report: ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [FeatureSet(name: "atk", features: features)], warnings: warnings),
+        // No power at all is no room's sound: a muted or disconnected microphone, or no samples.
+        let channels = decoder.format.channels
+        let silent = result.lzeqDecibels == -.infinity || result.durationSeconds == 0
+            ? "silent: channel \(parameters.channel) has no power (no samples, or every sample 0 or below 1e-154 full scale); every level is −∞ dB"
+                + (channels > 1 ? " (the recording has \(channels) channels: --channel chooses another)" : "")
+            : nil
+        return SPLScore(report: ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [FeatureSet(name: "atk", features: features)], warnings: warnings,
+                                            unusable: silent),
                         source: .audio(result), readingsDecibels: readings, intervalSeconds: parameters.intervalSeconds,
                         thresholdDecibels: parameters.thresholdDecibels, passIndex: decision.researchKitPassIntervalIndex)
     }

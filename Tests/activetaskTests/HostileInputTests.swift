@@ -49,7 +49,7 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // 8-bit mono PCM: 2^31 frames are 2^31 data bytes.
-        let path = try folder.write("claims.wav", Self.wav8BitHeader(dataBytes: 0x8000_0000) + [UInt8](repeating: 128, count: 1000))
+        let path = try folder.write("claims.wav", Self.wav8BitHeader(dataBytes: 0x8000_0000) + (0..<1000).map { UInt8(truncatingIfNeeded: 128 + $0 % 7) })
         for command in [["info"], ["score", "spl"]] {
             let run = try Measured(command + [path])
             #expect(run.status == 0, "\(command): \(run.stderr)")

@@ -69,6 +69,38 @@ import TestSupport
         #expect(run.status == 1 && run.stdout.isEmpty && run.stderr.contains("reading 1 of 6 is -inf dB (digital silence)"), "\(run.stderr)")
     }
 
+    /// A recording of exact zeros, or a stereo one whose channel 0 is silent, gave every level null
+    /// with status 0 and no word.
+    @Test("score spl on no power (6 s of zeros; 2⁻⁶⁰⁰ full scale, whose squares underflow; channel 0 of a stereo file silent): unusable, status 1, saying why; the other channel chosen is measured")
+    func splOfSilence() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let said = "silent: channel 0 has no power (no samples, or every sample 0 or below 1e-154 full scale); every level is −∞ dB"
+        var zeros = Array(try Data(contentsOf: URL(fileURLWithPath: try tone(folder, dbfs: -60, seconds: 6))))
+        for i in 44..<zeros.count { zeros[i] = 0 }
+        // 64-bit float, 2 channels: channel 0 zeros or 2⁻⁶⁰⁰ (mono), channel 1 a −20 dBFS square wave.
+        func stereo(_ name: String, channels: UInt16, _ sample: (Int, Int) -> Double) throws -> String {
+            var bytes: [UInt8] = []
+            func le(_ v: UInt64, _ count: Int) { for k in 0..<count { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * k))) } }
+            let n = 48_000 * 3, size = n * Int(channels) * 8
+            bytes += Array("RIFF".utf8); le(UInt64(36 + size), 4); bytes += Array("WAVEfmt ".utf8); le(16, 4)
+            le(3, 2); le(UInt64(channels), 2); le(48_000, 4); le(UInt64(48_000 * 8 * Int(channels)), 4); le(UInt64(8 * channels), 2); le(64, 2)
+            bytes += Array("data".utf8); le(UInt64(size), 4)
+            for i in 0..<n { for c in 0..<Int(channels) { le(sample(i, c).bitPattern, 8) } }
+            return try folder.write(name, bytes)
+        }
+        let tiny = try stereo("tiny.wav", channels: 1) { _, _ in 0x1p-600 }
+        let right = try stereo("right.wav", channels: 2) { i, c in c == 0 ? 0 : (i / 24 % 2 == 0 ? 0.1 : -0.1) }
+        for (path, message) in [(try folder.write("zeros.wav", zeros), said), (tiny, said),
+                                (right, said + " (the recording has 2 channels: --channel chooses another)")] {
+            let run = try Run(["score", "spl", "--json", path])
+            #expect(run.status == 1 && run.stderr == "activetask: \(path): \(message)\n", "\(path): \(run.status) \(run.stderr)")
+        }
+        let other = try Run(["score", "spl", "--json", "--channel", "1", right])
+        let z = ((other.json?["features"] as? [String: Any])?["atk"] as? [String: Any])?["lzeqDecibels"] as? Double
+        #expect(other.status == 0 && abs((z ?? 0) - (-20 + 117.3)) < 0.01, "\(other.stdout.prefix(400))")
+    }
+
     @Test("SampleData's SPL-meter result: ResearchKit's rule on its readings")
     func sampleResult() throws {
         let run = try Run(["score", "spl", "--json", SharedData.sampleData.appendingPathComponent("spl_meter_result.json").path])
