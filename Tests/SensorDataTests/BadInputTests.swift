@@ -210,6 +210,31 @@ import Testing
         }
     }
 
+    /// 100 taps all at one time gave every rate null without a word, and taps 10⁻¹² s apart a
+    /// tap rate of 10¹² taps/s, exit 0.
+    @Test("taps whose times average less than 1 ms apart are refused naming the samples (every time equal, 10⁻¹² s apart, both dialects); 1 ms apart, one tap and none are read")
+    func tapTimes() throws {
+        func researchKit(_ times: [Double]) -> String {
+            #"{"_class":"ORKTappingIntervalResult","samples":["# + times.enumerated().map { i, t in
+                #"{"timestamp":\#(t),"location":{"x":\#(i % 2 == 0 ? 10 : 200),"y":2},"buttonIdentifier":"\#(i % 2 == 0 ? "left" : "right")"}"#
+            }.joined(separator: ",") + "]}"
+        }
+        func appCore(_ times: [Double]) -> String {
+            #"{"TappingSamples":["# + times.map { #"{"TapCoordinate":"{1, 2}","TappedButtonId":"TappedButtonLeft","TapTimeStamp":\#($0)}"# }.joined(separator: ",") + "]}"
+        }
+        for (text, path) in [(researchKit, "samples"), (appCore, "TappingSamples")] {
+            for (times, span) in [(Array(repeating: 1.0, count: 100), "span 0.0 s, a mean interval of 0.0 s"),
+                                  ((0..<100).map { 1 + Double($0) * 1e-12 }, "span \(99e-12 + 1 - 1) s")] {
+                let failure = try #require(error(text(times), file: "t.json"), "\(path) \(span)")
+                #expect(failure.path == path && failure.description.contains("the 100 taps \(span)")
+                        && failure.description.contains("no finger taps a screen more than 1,000 times a second"), "\(failure)")
+            }
+            for times in [(0..<100).map { Double($0) * 0.001 }, [5.0], []] {
+                #expect(throws: Never.self, "\(path) \(times.count)") { try JSONContents.decode(Array(text(times).utf8), file: "t.json") }
+            }
+        }
+    }
+
     @Test("a dB HL result's outputVolume: 0, 1 and a fraction are read; −1, −1e300, 1.5, 1e300 and ±∞ are refused naming the key",
           arguments: ["-1", "-1e300", "1.5", "1e300", "1e400", "-1e400", "0", "1", "0.4375"])
     func outputVolumes(value: String) throws {

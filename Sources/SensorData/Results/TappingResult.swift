@@ -87,6 +87,21 @@ extension TappingResult {
     /// and a tapping step lasts seconds; a day holds any, 1e300 s or −1 s is no tap's.
     public static let plausibleSeconds: ClosedRange<Double> = 0...86_400
 
+    /// The fewest seconds per tap, on average, a recording's taps may take: no finger taps a
+    /// screen a thousand times a second (people reach about ten), so taps closer than that on
+    /// average carry a clock's fault (every time equal, or 10⁻¹² s apart), not a tapping test.
+    public static let shortestMeanIntervalSeconds = 0.001
+
+    /// Refuses taps whose times are not a tapping test's (``shortestMeanIntervalSeconds``), naming
+    /// the samples' place; a result of fewer than two taps passes.
+    func checkTimes(_ path: String, reader: ObjectReader) throws(ReadError) {
+        guard count >= 2, let first = timestamp.min(), let last = timestamp.max() else { return }
+        let span = last - first
+        guard !(span >= Self.shortestMeanIntervalSeconds * Double(count - 1)) else { return }
+        throw reader.error(.invalidValue("the \(count) taps span \(span) s, a mean interval of \(span / Double(count - 1)) s: "
+            + "no finger taps a screen more than 1,000 times a second, so the times are not a tapping test's"), path)
+    }
+
     /// Dialect B: an AppCore tapping result object (`tapping_results.json`, `NoName.json`).
     static func appCore(_ object: JSONObject, path: String, reader: ObjectReader) throws(ReadError) -> TappingResult {
         var result = try appCoreSamples(reader.array(object["TappingSamples"], path + "TappingSamples"),
@@ -117,6 +132,7 @@ extension TappingResult {
             guard t.isFinite else { throw reader.error(.invalidValue("TapTimeStamp is not finite"), at + ".TapTimeStamp") }
             result.append(timestamp: try reader.plausible(t, at + ".TapTimeStamp", "TapTimeStamp", plausibleSeconds, " s"), x: location.x, y: location.y, button: button)
         }
+        try result.checkTimes(path, reader: reader)
         return result
     }
 
@@ -154,6 +170,7 @@ extension TappingResult {
             result.append(timestamp: try reader.plausible(t, at + ".timestamp", "timestamp", plausibleSeconds, " s"), x: location.x, y: location.y,
                           button: button, duration: duration ?? .nan)
         }
+        try result.checkTimes(path, reader: reader)
         return result
     }
 }
