@@ -256,7 +256,7 @@ import TestSupport
         }
     }
 
-    @Test("a still phone: no bouts, no steps; sway and tremor still reported")
+    @Test("a still phone: no bouts, no steps, a noWalking warning; sway and tremor still reported")
     func still() throws {
         var random = SeededRandom(seed: 9)
         let signal = Self.walk(seconds: 20) { _ in 0.01 * (random.unit() - 0.5) }
@@ -265,6 +265,8 @@ import TestSupport
         #expect(result.features.walkingBoutCount == 0)
         #expect(result.features.sway.swayRmsMetersPerSecondSquaredV != nil)
         #expect(result.features.tremor.tremorDominantFrequencyHzAccel != nil)
+        // A still phone said as such, not a cadence left null without a word.
+        #expect(result.warnings == ["noWalking: no 2-s window walks (the dynamic acceleration's SD at least 0.02 g with at least 0.15 of the vertical's power in the step band): no steps, cadence null"])
     }
 
     @Test("sway's measures are null only with the reason said: a walk (its bouts' seconds), a 4-s rest, a rest without horizontal motion; a 20-s rest has them all")

@@ -82,6 +82,12 @@ extension StepAnalysis {
             let listed = estimates.map { "\($0.0) \(($0.1 * 10).rounded() / 10)" }.joined(separator: ", ")
             c.warnings.append("cadenceDisagreement: the estimators differ by more than 15 % (\(listed) steps/min); reported \((value * 10).rounded() / 10) from the \(c.source.rawValue) by the documented rule")
         }
+        if c.value == nil {
+            let bouts = segments.reduce(0) { $0 + $1.bouts.count }
+            c.warnings.append(bouts == 0
+                ? "noWalking: no 2-s window walks (the dynamic acceleration's SD at least \(p.walkingSdG) g with at least \(p.walkingBandFraction) of the vertical's power in the step band): no steps, cadence null"
+                : "noCadence: \(bouts) walking bout\(bouts == 1 ? "" : "s") without a stride lag in 0.5–2.4 s or 8 steps: cadence null")
+        }
         if let fromSteps = c.fromSteps, !Self.walkingCadenceRange.contains(fromSteps) {
             c.warnings.append("implausibleCadence: \(steps.count) steps imply \((fromSteps * 10).rounded() / 10) steps/min, outside walking's \(Int(Self.walkingCadenceRange.lowerBound))–\(Int(Self.walkingCadenceRange.upperBound)) steps/min (miscounted steps, or not a walk)")
         } else if let value = c.value, !Self.walkingCadenceRange.contains(value) {
