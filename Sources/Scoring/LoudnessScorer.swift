@@ -53,10 +53,10 @@ public enum LoudnessScorer {
             shortTermMaxLufs: used.shortTermLUFS.max(), truePeakDbtp: peak.truePeakDbtp.isFinite ? peak.truePeakDbtp : nil,
             channelsCounted: identical ? 1 : channels, oversamplingFactor: peak.factor)
         var warnings = AudioScoring.warnings(decoder)
-        warnings += [used.integratedUndefinedReason, used.rangeUndefinedReason].compactMap(\.self)
+        if used.rateProblem == nil { warnings += [used.integratedUndefinedReason, used.rangeUndefinedReason].compactMap(\.self) }
         let report = ScoreReport(kind: "loudness", file: file,
                                  dialect: "\(format.container) \(format.encoding), \(format.sampleRateHz.compactDescription) Hz, \(channels) ch",
-                                 sets: [FeatureSet(name: "bs1770", features: features)], warnings: warnings)
+                                 sets: [FeatureSet(name: "bs1770", features: features)], warnings: warnings, unusable: used.rateProblem)
         return LoudnessScore(report: report, features: features)
     }
 }

@@ -54,7 +54,7 @@ public enum SPLScorer {
         }
         let decoder = try audio.open()
         let rate = decoder.format.sampleRateHz
-        guard rate > 2000 else {
+        guard rate > SoundLevelMeter.lowestRateHz else {
             let report = ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [], warnings: [],
                                      unusable: "\(rate) Hz is too low for A-weighting (needs > 2 kHz)")
             return SPLScore(report: report, source: .researchKitResult, readingsDecibels: [], intervalSeconds: parameters.intervalSeconds,

@@ -100,8 +100,17 @@ public enum FrequencyWeighting: String, Sendable, CaseIterable, Hashable {
 /// rate with B. De Man's parameterisation (jiixyj/libebur128 `ebur128.c`; it reproduces the
 /// standard's 48 kHz table to 1e-15, docs/analyses.md §4.3).
 public enum KWeighting {
+    /// The high shelf's frequency, Hz (BS.1770-4's 48-kHz coefficients, as an analogue design).
+    public static let shelfHz = 1681.974450955533
+
+    /// Why `fs` cannot carry K-weighting — the high shelf must lie below the Nyquist frequency, or
+    /// its bilinear design wraps (at 100 Hz a tone read 1,922 LUFS) — or nil when it can.
+    public static func rateProblem(_ fs: Double) -> String? {
+        fs > 2 * shelfHz ? nil : "K-weighting's high shelf at 1682 Hz needs a sample rate above 3364 Hz (twice it); this recording's is \(fs) Hz"
+    }
+
     public static func filter(sampleRateHz fs: Double) -> BiquadCascade {
-        var k = tan(.pi * 1681.974450955533 / fs)
+        var k = tan(.pi * shelfHz / fs)
         let vh = pow(10, 3.999843853973347 / 20)
         let vb = pow(vh, 0.4996667741545416)
         var q = 0.7071752369554196

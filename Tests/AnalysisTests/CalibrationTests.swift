@@ -42,7 +42,7 @@ import Testing
     /// then refused), 100 dB for a constant 0.5 and 104 dB for one sample.
     @Test("no calibrator's tone: under 1 s measured, a constant holding over a tenth of the power, an offset beyond ±400 dB; a 1-s tone with a small DC, and one at −390 dB offset, are tones",
           arguments: [("0.5 s", false), ("1 sample", false), ("DC 0.5", false), ("tone + DC 0.3 × RMS", true), ("1e-38 full scale", false),
-                      ("1 s", true), ("offset 390 dB", true)])
+                      ("1 s", true), ("offset 390 dB", true), ("2 kHz", false), ("2.001 kHz", true)])
     func noTone(name: String, usable: Bool) throws {
         let signal: [Double] = switch name {
         case "0.5 s": Self.sine(rms: 0.1, seconds: 0.5)
@@ -51,14 +51,18 @@ import Testing
         case "tone + DC 0.3 × RMS": Self.sine(rms: 0.1, seconds: 3).map { $0 + 0.03 }  // DC share 0.09 / 1.09
         case "1e-38 full scale": Self.sine(rms: 1e-38, seconds: 3)
         case "offset 390 dB": Self.sine(rms: pow(10, -296.0 / 20), seconds: 3)  // −296 dBFS, 94 + 296 = 390 dB
+        case "2 kHz", "2.001 kHz": (0..<6000).map { 0.1 * 2.0.squareRoot() * sin(0.7 * Double($0)) }
         default: Self.sine(rms: 0.1, seconds: 1)
         }
-        var meter = CalibratorLevel(sampleRateHz: Self.rate)
+        // A tone of 0.1 RMS, 3 s at 2 kHz (a 10-Hz recording read 108.6 dB) or just above it.
+        let rate = name == "2 kHz" ? 2000 : name == "2.001 kHz" ? 2001 : Self.rate
+        var meter = CalibratorLevel(sampleRateHz: rate)
         meter.process(signal)
         let problem = meter.problem(reference: 94)
         #expect((problem == nil) == usable, "\(name): \(problem ?? "nil")")
         if name == "1e-38 full scale" { #expect(problem == "a level of -760 dBFS gives an offset of 854 dB, outside ±400 dB: no calibrator's tone of 94 dB SPL") }
         if name == "DC 0.5" { #expect(problem == "a constant (DC) of 0.5 holds 100 % of the power: no calibrator's tone") }
+        if name == "2 kHz" { #expect(problem == "a sample rate of 2000 Hz cannot hold a calibrator's 1-kHz tone (score spl, which reads the offset, meters above 2000 Hz)") }
         if name == "0.5 s" { #expect(problem == "0.5 s measured; a calibrator's tone needs at least 1 s") }
     }
 

@@ -108,4 +108,28 @@ import Testing
         let tone = Self.meter(Self.program([(-20, 4)]))
         #expect(tone.integratedUndefinedReason == nil && tone.rangeUndefinedReason == nil && tone.loudnessRangeLU != nil)
     }
+
+    /// At 100 Hz a −9-dBFS tone read 1,922 LUFS, at 1–2 kHz −∞: the high shelf's bilinear design
+    /// wraps where its 1,682 Hz lies above the Nyquist frequency.
+    @Test("below twice the high shelf's 1,682 Hz every loudness is undefined, said with the rate (100 Hz, 3,363 Hz); at 3,365 Hz and 4 kHz a tone has its loudness")
+    func rateBelowTheShelf() throws {
+        func metered(_ rate: Double) -> LoudnessMeter {
+            var meter = LoudnessMeter(sampleRateHz: rate, channels: 1)
+            meter.process(interleaved: (0..<Int(4 * rate)).map { 0.5 * sin(2 * Double.pi * 0.03 * Double($0)) })
+            return meter
+        }
+        for rate in [100.0, 3_363] {
+            let meter = metered(rate)
+            let said = "K-weighting's high shelf at 1682 Hz needs a sample rate above 3364 Hz (twice it); this recording's is \(rate) Hz"
+            #expect(meter.rateProblem == said && meter.integratedLUFS == nil && meter.loudnessRangeLU == nil && meter.momentaryLUFS.isEmpty && meter.shortTermLUFS.isEmpty)
+            #expect(meter.integratedUndefinedReason == "integrated loudness is undefined: \(said)")
+            #expect(meter.rangeUndefinedReason == "loudness range and short-term loudness are undefined: \(said)")
+        }
+        for rate in [3_365.0, 4_000] {
+            // A tone at 0.03 cycles a sample (101–120 Hz) of −9.03 dBFS RMS: K-weighting's high-pass
+            // and shelf hold it within a few dB of −9.72 LUFS (−0.691 + 10·lg 0.125).
+            let loudness = try #require(metered(rate).integratedLUFS, "\(rate)")
+            #expect(metered(rate).rateProblem == nil && abs(loudness - (-9.72)) < 3, "\(rate): \(loudness)")
+        }
+    }
 }

@@ -75,11 +75,15 @@ public struct CalibratorLevel: Sendable {
     }
 
     /// Why what was measured is no calibrator tone of `referenceDecibels` (nil: it is one, or
-    /// silent — ``levelDbfs`` nil): under ``shortestSeconds`` measured, a constant holding more
+    /// silent — ``levelDbfs`` nil): a rate too low for its tone, under ``shortestSeconds`` measured, a constant holding more
     /// than ``largestDCShare`` of the mean square, or an offset outside ``plausibleOffsetDecibels``
     /// (a file `score spl` would refuse to read).
     public func problem(reference referenceDecibels: Double) -> String? {
         guard let level = levelDbfs, let offset = offsetDecibels(reference: referenceDecibels) else { return nil }
+        if !(sampleRateHz > SoundLevelMeter.lowestRateHz) {
+            return String(format: "a sample rate of %.6g Hz cannot hold a calibrator's 1-kHz tone (score spl, which reads the offset, meters above %.0f Hz)",
+                          sampleRateHz, SoundLevelMeter.lowestRateHz)
+        }
         let seconds = Double(measuredCount) / sampleRateHz
         if !(seconds >= Self.shortestSeconds) {
             return String(format: "%.4g s measured; a calibrator's tone needs at least %.0f s", seconds, Self.shortestSeconds)

@@ -98,17 +98,17 @@ public struct LoudnessMeter: Sendable {
 
     /// Loudness of each 400 ms block (every 100 ms), LUFS.
     public var momentaryLUFS: [Double] {
-        steps.count < 4 ? [] : (4...steps.count).map { Self.loudness(block(endingAt: $0, steps: 4)) }
+        steps.count < 4 || rateProblem != nil ? [] : (4...steps.count).map { Self.loudness(block(endingAt: $0, steps: 4)) }
     }
 
     /// Loudness of each 3 s window (every 100 ms), LUFS.
     public var shortTermLUFS: [Double] {
-        steps.count < 30 ? [] : (30...steps.count).map { Self.loudness(block(endingAt: $0, steps: 30)) }
+        steps.count < 30 || rateProblem != nil ? [] : (30...steps.count).map { Self.loudness(block(endingAt: $0, steps: 30)) }
     }
 
     /// Gated integrated loudness L_I, LUFS; nil (−∞) when no block passes the gates.
     public var integratedLUFS: Double? {
-        guard steps.count >= 4 else { return nil }
+        guard steps.count >= 4, rateProblem == nil else { return nil }
         let blocks = (4...steps.count).map { block(endingAt: $0, steps: 4) }
         let absolute = blocks.filter { Self.loudness($0) > -70 }
         guard !absolute.isEmpty else { return nil }
@@ -121,7 +121,7 @@ public struct LoudnessMeter: Sendable {
     /// Loudness range (EBU Tech 3342): short-term values above −70 LUFS and above the power mean
     /// of those minus 20 LU; P95 − P10 (type 7), LU. Nil when nothing passes.
     public var loudnessRangeLU: Double? {
-        guard steps.count >= 30 else { return nil }
+        guard steps.count >= 30, rateProblem == nil else { return nil }
         let energies = (30...steps.count).map { block(endingAt: $0, steps: 30) }.filter { Self.loudness($0) > -70 }
         guard !energies.isEmpty else { return nil }
         let gate = Self.loudness(energies.reduce(0, +) / Double(energies.count)) - 20
@@ -130,9 +130,14 @@ public struct LoudnessMeter: Sendable {
         return Statistics.quantileOfSorted(levels, 0.95) - Statistics.quantileOfSorted(levels, 0.10)
     }
 
+    /// Why the recording's rate cannot carry K-weighting (``KWeighting/rateProblem(_:)``): then
+    /// every loudness is undefined.
+    public var rateProblem: String? { KWeighting.rateProblem(sampleRateHz) }
+
     /// Why ``integratedLUFS`` is nil (a warning's text); nil when it has a value.
     public var integratedUndefinedReason: String? {
         guard integratedLUFS == nil else { return nil }
+        if let rateProblem { return "integrated loudness is undefined: \(rateProblem)" }
         return steps.count < 4 ? "integrated loudness is undefined: the recording is shorter than one 400-ms block"
                                : "integrated loudness is −∞: every 400-ms block is below −70 LUFS"
     }
@@ -141,6 +146,7 @@ public struct LoudnessMeter: Sendable {
     /// is nil (a warning's text); nil when it has a value.
     public var rangeUndefinedReason: String? {
         guard loudnessRangeLU == nil else { return nil }
+        if let rateProblem { return "loudness range and short-term loudness are undefined: \(rateProblem)" }
         return steps.count < 30 ? "loudness range and short-term loudness are undefined: the recording is shorter than one 3-s short-term window"
                                 : "loudness range is undefined: every 3-s short-term block is below −70 LUFS"
     }

@@ -10,6 +10,9 @@ import SignalProcessing
 ///
 /// Levels are dBFS + `calibrationOffsetDecibels` (the SPL an RMS of 1.0 reads, §3.5).
 public struct SoundLevelMeter: Sendable {
+    /// The lowest sample rate A-weighting is metered at, Hz (exclusive): its response rises to
+    /// 1 kHz, which a rate of 2 kHz or less cannot hold.
+    public static let lowestRateHz = 2000.0
     public let sampleRateHz: Double
     public let calibrationOffsetDecibels: Double
     /// Length of the Leq intervals, s (ResearchKit: 1 s).
