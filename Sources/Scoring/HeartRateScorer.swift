@@ -29,6 +29,7 @@ public enum HeartRateScorer {
         var warnings = readWarnings
         var sets: [FeatureSet] = []
         var usable = false
+        var frameRates: [String] = []
         for recording in recordings {
             let series = recording.series
             func column(_ name: String) -> [Double] { series[name] ?? Array(repeating: .nan, count: series.count) }
@@ -36,12 +37,13 @@ public enum HeartRateScorer {
             let suffix = recordings.count == 1 ? "" : "." + key(recording)
             let summary = CameraHeartRateSummary(estimate)
             usable = usable || summary.heartRateBeatsPerMinute != nil
+            frameRates.append(estimate.samplingRate.map { "\(($0 * 1000).rounded() / 1000) Hz" } ?? "an unknown rate")
             sets.append(FeatureSet(name: "mhealthtools" + suffix, features: CameraHeartRateFeatures(estimate)))
             sets.append(FeatureSet(name: "atk" + suffix, features: summary))
             warnings += estimate.warnings.map { recordings.count == 1 ? $0 : "\(key(recording)): \($0)" }
         }
         let report = ScoreReport(kind: "heartRate", file: unit.path, dialect: "camera frame means", sets: sets, warnings: warnings,
-                                 unusable: usable ? nil : "no window gave a heart rate")
+                                 unusable: usable ? nil : "no window gave a heart rate (frames at " + frameRates.joined(separator: ", ") + ")")
         return HeartRateScore(report: report)
     }
 

@@ -254,4 +254,21 @@ import InputGuards
         }
         #expect(CameraHeartRate.Parameters().problem == nil)
     }
+
+    /// At one frame a second every acf window's best lag is 0: a rate of +∞ (null) with a
+    /// confidence of 1, which the summary reported as its confidence beside a null heart rate.
+    @Test("the summary's confidence counts only windows with a heart rate: 1 frame/s gives neither (the windows' rates +∞, their confidences 1); at 60 frames/s the median of the chosen channel's confidences")
+    func summaryConfidence() throws {
+        let slow = Self.ours(Self.pulse(seconds: 300, frameRate: 1, bpm: 70))
+        let red = try #require(slow.red)
+        #expect(!red.hr.isEmpty && red.hr.allSatisfy { $0 == .infinity } && red.confidence.allSatisfy { $0 == 1 }, "\(red.hr.prefix(3)) \(red.confidence.prefix(3))")
+        let summary = CameraHeartRateSummary(slow)
+        #expect(summary.heartRateBeatsPerMinute == nil && summary.confidence == nil)
+        let normal = Self.ours(Self.pulse(seconds: 30, frameRate: 60, bpm: 70))
+        let chosen = CameraHeartRateSummary(normal)
+        let channel = try #require([("red", normal.red), ("green", normal.green), ("blue", normal.blue)].first { $0.0 == chosen.channel }?.1)
+        let sorted = channel.confidence.sorted()
+        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        #expect(chosen.confidence == median && abs((chosen.heartRateBeatsPerMinute ?? 0) - 70) < 3, "\(chosen)")
+    }
 }
