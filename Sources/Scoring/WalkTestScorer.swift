@@ -39,6 +39,22 @@ public enum WalkTestScorer {
     /// A time limit at or above this is ResearchKit's "none" (it writes CGFLOAT_MAX), s.
     static let noTimeLimitSeconds = 1e30
 
+    /// The fastest anyone covers ground, m/s (a sprinter's peak is about 12.4 m/s): a trial faster
+    /// than that holds a duration or distance no walk has.
+    public static let fastestMetersPerSecond = 12.5
+
+    /// A trial's speed, requested distance ÷ duration, m/s; nil with why when the trial has no
+    /// speed: no duration, no distance, or faster than ``fastestMetersPerSecond``.
+    static func speed(distanceMeters: Double, durationSeconds: Double) -> (metersPerSecond: Double?, missing: String?) {
+        guard durationSeconds > 0 else { return (nil, "a duration of \(durationSeconds) s gives no speed") }
+        guard distanceMeters > 0 else { return (nil, "a requested distance of \(distanceMeters) m gives no speed") }
+        let speed = distanceMeters / durationSeconds
+        guard speed <= fastestMetersPerSecond else {
+            return (nil, "\(distanceMeters) m in \(durationSeconds) s is \(speed) m/s, faster than anyone walks or runs (\(fastestMetersPerSecond) m/s): speed null")
+        }
+        return (speed, nil)
+    }
+
     public static func score(_ unit: LoadedUnit, _ parameters: Parameters = .init()) throws(ScoringError) -> WalkTestScore {
         if let problem = parameters.problem { throw ScoringError(.badInvocation, "\(FileName.display(unit.path)): \(problem)") }
         var reading = GaitScorer.Parameters()
@@ -73,10 +89,12 @@ public enum WalkTestScorer {
                 return last - first
             }
             let duration = result?.durationSeconds ?? spans.max()
+            let speed = result.map { Self.speed(distanceMeters: $0.distanceInMeters, durationSeconds: $0.durationSeconds) }
+            if let missing = speed?.missing { warnings.append("\(name): \(missing)") }
             let features = WalkTestStepFeatures(
                 step: identifier, durationSeconds: duration, requestedDistanceMeters: result?.distanceInMeters,
                 timeLimitSeconds: result.flatMap { $0.timeLimitSeconds < noTimeLimitSeconds ? $0.timeLimitSeconds : nil },
-                speedMetersPerSecond: result.flatMap { $0.durationSeconds > 0 ? $0.distanceInMeters / $0.durationSeconds : nil },
+                speedMetersPerSecond: speed?.metersPerSecond,
                 pedometerStepCount: pedometer?.pedometerStepCount, pedometerDistanceMeters: pedometer?.pedometerDistanceMeters,
                 locationDistanceMeters: location?.distanceMeters, locationFixesKept: location?.fixesKept ?? 0, locationFixesLeftOut: location?.fixesLeftOut ?? 0,
                 stepCount: gait.map { Double($0.features.stepCount) }, cadenceStepsPerMinute: gait?.features.cadenceStepsPerMinute)
@@ -101,7 +119,8 @@ public struct WalkTestStepFeatures: Sendable, Hashable, Encodable {
     public var requestedDistanceMeters: Double?
     /// The trial's time limit, s (null: none, or no timed-walk result).
     public var timeLimitSeconds: Double?
-    /// Requested distance ÷ duration of a timed-walk trial, m/s.
+    /// Requested distance ÷ duration of a timed-walk trial, m/s (null, with a warning, without a
+    /// duration or distance or above 12.5 m/s).
     public var speedMetersPerSecond: Double?
     /// Steps the pedometer counted over the step (its last cumulative value), count.
     public var pedometerStepCount: Double?

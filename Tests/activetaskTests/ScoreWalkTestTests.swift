@@ -40,6 +40,35 @@ import TestSupport
         #expect(form["shortnessOfBreath"] is NSNull && form["fatigue"] is NSNull)
     }
 
+    /// A trial's duration of 1e-300 s gave a speed of 7.62e300 m/s, a distance of 0 m a speed of
+    /// 0 m/s, a duration of 0 s a null speed, each without a word.
+    @Test("a trial without a speed says why: 1e-300 s (faster than 12.5 m/s: null), 0 s, a distance of 0 m; 7.62 m in 0.61 s (12.49 m/s) is a speed")
+    func speedLimits() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = try String(contentsOfFile: Self.task, encoding: .utf8)
+        for name in try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path) where name.hasPrefix("timed_walk_trial") {
+            _ = try folder.write(name, Array(try Data(contentsOf: SharedData.sampleData.appendingPathComponent(name))))
+        }
+        /// The text with its first `old` (trial 1's) replaced by `new`.
+        func replacing(_ text: String, _ old: String, _ new: String) -> String {
+            guard let range = text.range(of: old) else { return text }
+            return text.replacingCharacters(in: range, with: new)
+        }
+        for (duration, distance, said) in [("1e-300", "7.62", "7.62 m in 1e-300 s is 7.62e+300 m/s, faster than anyone walks or runs (12.5 m/s): speed null"),
+                                           ("0", "7.62", "a duration of 0.0 s gives no speed"), ("6", "0", "a requested distance of 0.0 m gives no speed"),
+                                           ("0.61", "7.62", nil)] {
+            let edited = replacing(replacing(text, #""duration":6}"#, #""duration":\#(duration)}"#), #""distanceInMeters":7.62,"#, #""distanceInMeters":\#(distance),"#)
+            #expect(edited != text)
+            let path = try folder.write("timed_walk_task_result.json", edited)
+            let (json, sets, status) = try Self.score([path])
+            let warnings = json["warnings"] as? [String] ?? []
+            #expect(status == 0 && warnings.contains("trial1: \(said ?? "")") == (said != nil), "\(duration) \(distance): \(warnings)")
+            let speed = sets["trial1"]?["speedMetersPerSecond"]
+            #expect(said == nil ? Self.close(speed, 7.62 / 0.61) : speed is NSNull, "\(duration) \(distance): \(speed ?? "nil")")
+        }
+    }
+
     @Test("the accuracy limit keeps or leaves out trial 2's 65-m fix; a negative limit is refused naming the option")
     func accuracyLimit() throws {
         let loose = try Self.score(["--maximum-horizontal-accuracy-meters", "100", Self.task])
