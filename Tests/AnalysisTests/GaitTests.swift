@@ -288,6 +288,22 @@ import TestSupport
         #expect(rest.swayMissing == nil && rest.features.sway.swayF95Hz != nil, "\(rest.swayMissing ?? "")")
     }
 
+    /// A device-motion recording whose gravity is (0, 0, 0) in every item gave balance's sway
+    /// from the axes of largest variance (H2 exactly 0) without a word.
+    @Test("gravity averaging under 0.2 g (removed upstream, or a device-motion gravity of zero) is said: the axis of largest variance stands in for the vertical; a walk with gravity says nothing")
+    func noVerticalReference() throws {
+        let said = "noVerticalReference: gravity averages under 0.2 g in 1 of 1 gap-free part (gravity removed, or a device-motion gravity of zero): the axis of largest variance stands in for the vertical, the next for H1, and H2 is 0"
+        var linear = Self.walk(Self.g1)
+        linear.z = linear.z.map { $0 - standardGravity }
+        var zeroGravity = Self.walk(Self.g1)
+        zeroGravity.gravity = (zeroGravity.x.map { _ in 0 }, zeroGravity.y.map { _ in 0 }, zeroGravity.z.map { _ in 0 })
+        for signal in [linear, zeroGravity] {
+            let result = GaitAnalysis.analyze(signal, windows: false)
+            #expect(result.inputWarnings == [said], "\(result.inputWarnings)")
+        }
+        #expect(GaitAnalysis.analyze(Self.walk(Self.g1), windows: false).inputWarnings.isEmpty)
+    }
+
     /// Found by Fuzz/run.sh (fuzz-csv): one timestamp 10^12 s after the rest made the 20-s
     /// windows step through the empty span 10 s at a time (hours of work for one file).
     @Test("a sample 10^12 s after a 40-s walk: the empty span is skipped in one jump; the windows are those of the walk")

@@ -95,7 +95,8 @@ public enum GaitAnalysis {
         public var features: GaitFeatures
         /// Cadence estimators that disagree, or a cadence walking does not reach.
         public var warnings: [String]
-        /// Rows left out for values no sensor measures (``implausibleRowsWarning``), for gait and balance alike.
+        /// Rows left out for values no sensor measures (``implausibleRowsWarning``) and parts without
+        /// a vertical reference (`noVerticalReference`), for gait and balance alike.
         public var inputWarnings: [String]
         /// Why sway's measures are null (a recording mostly walking, too short, without horizontal
         /// power), nil when they are all numbers: a balance score's warning.
@@ -155,7 +156,12 @@ public enum GaitAnalysis {
             }
             features.cadenceWindowsStepsPerMinute = cadences
         }
-        let inputWarnings = core.implausibleRows > 0 ? [implausibleRowsWarning(core.implausibleRows)] : []
+        var inputWarnings = core.implausibleRows > 0 ? [implausibleRowsWarning(core.implausibleRows)] : []
+        let flat = core.segments.filter(\.noVertical).count
+        if flat > 0 {
+            inputWarnings.append("noVerticalReference: gravity averages under 0.2 g in \(flat) of \(core.segments.count) gap-free part\(core.segments.count == 1 ? "" : "s") "
+                + "(gravity removed, or a device-motion gravity of zero): the axis of largest variance stands in for the vertical, the next for H1, and H2 is 0")
+        }
         return Result(stepTimes: core.steps, bouts: core.bouts, features: features, warnings: cadence.warnings, inputWarnings: inputWarnings,
                       swayMissing: swayMissing)
     }
@@ -188,6 +194,9 @@ struct StepAnalysis {
     struct Segment {
         var motion: UniformMotion
         var v: [Double], vBand: [Double], v20: [Double], h1: [Double], h2: [Double]
+        /// Gravity averaged under 0.2 g (``MotionPreprocessing/decompose(_:)``): v is the axis of
+        /// largest variance, h1 the next, h2 zero.
+        var noVertical: Bool
         /// Bouts as sample ranges.
         var bouts: [Range<Int>]
         /// Per bout: step and stride lags (samples) and R at them.
@@ -238,7 +247,7 @@ struct StepAnalysis {
 
     /// Decomposition, step band, bouts, lags and steps of one gap-free segment.
     static func segment(_ motion: UniformMotion, parameters p: GaitAnalysis.Parameters, parallelFrom: Int) -> Segment {
-        let (v, h1, h2, magnitude) = MotionPreprocessing.decompose(motion)
+        let (v, h1, h2, magnitude, noVertical) = MotionPreprocessing.decompose(motion)
         let fs = p.rateHz
         // The step band, the 20-Hz signal and the walking windows, each from v alone.
         let long = motion.count >= parallelFrom
@@ -251,7 +260,7 @@ struct StepAnalysis {
         } _: {
             walkingBouts(v: v, magnitude: magnitude, fs: fs, p: p)
         }
-        var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, h2: h2, bouts: [], lags: [], steps: [])
+        var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, h2: h2, noVertical: noVertical, bouts: [], lags: [], steps: [])
         let parts = periodicParts(of: bouts, v20: v20, fs: fs, p: p, parallel: long)
         segment.bouts = parts.map(\.0)
         segment.lags = parts.map(\.1)

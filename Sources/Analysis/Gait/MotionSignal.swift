@@ -228,8 +228,9 @@ enum MotionPreprocessing {
     /// remainder's principal components H1 (larger variance) and H2, and |a_d|
     /// (docs/analyses.md §2.3, step 4). The source had gravity removed (e.g. Android's linear
     /// acceleration, Core Motion's userAcceleration alone) when the low-passed acceleration
-    /// averages under 0.2 g, as the decomposition's Σ|ā| (in sample order) says.
-    static func decompose(_ m: UniformMotion) -> (v: [Double], h1: [Double], h2: [Double], dynamicMagnitude: [Double]) {
+    /// averages under 0.2 g, as the decomposition's Σ|ā| (in sample order) says: then
+    /// `noVertical` is true.
+    static func decompose(_ m: UniformMotion) -> (v: [Double], h1: [Double], h2: [Double], dynamicMagnitude: [Double], noVertical: Bool) {
         let n = m.count
         let split = GravityDecomposition.split(x: m.x, y: m.y, z: m.z, gx: m.gx, gy: m.gy, gz: m.gz)
         if n > 0, split.gravityMagnitudeSum / Double(n) < 0.2 * standardGravity {
@@ -241,10 +242,10 @@ enum MotionPreprocessing {
                 let squared = m.x[i] * m.x[i] + m.y[i] * m.y[i] + m.z[i] * m.z[i]
                 magnitude[i] = squared.squareRoot()
             }
-            return (p1, p2, [Double](repeating: 0, count: n), magnitude)
+            return (p1, p2, [Double](repeating: 0, count: n), magnitude, true)
         }
         let (h1, h2) = principalComponents(split.hx, split.hy, split.hz, sums: split.horizontalSums)
-        return (split.vertical, h1, h2, split.dynamicMagnitude)
+        return (split.vertical, h1, h2, split.dynamicMagnitude, false)
     }
 
     /// Projections on the two largest principal axes of 3-D points (power iteration on the
