@@ -83,7 +83,7 @@ public enum SPLScorer {
         let channels = decoder.format.channels
         let silent = result.lzeqDecibels == -.infinity || result.durationSeconds == 0
             ? "silent: channel \(parameters.channel) has no power (no samples, or every sample 0 or below 1e-154 full scale); every level is −∞ dB"
-                + (channels > 1 ? " (the recording has \(channels) channels: --channel chooses another)" : "")
+                + (channels > 1 ? " (the recording has \(channels) channels: the parameter channel chooses another)" : "")
             : nil
         return SPLScore(report: ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [FeatureSet(name: "atk", features: features)], warnings: warnings,
                                             unusable: silent),

@@ -45,7 +45,7 @@ struct CommandFailure: Error {
         ("timeColumn", "--time-column"), ("xColumn", "--x-column"), ("yColumn", "--y-column"), ("zColumn", "--z-column"),
         ("timeUnit", "--time-unit"), ("accelerationUnit", "--acceleration-unit"), ("oxford layout", "--oxford"),
         ("sampleRateHz", "--sample-rate"), ("channels)", "--channels"), ("step identifier", "--identifier"), ("data rows", "--row"),
-        ("microphoneCalibration", "--mic-calibration"), ("microphone has no calibration", "--mic-calibration"), ("no microphone:", "--mic"),
+        ("parameter channel", "--channel"), ("microphoneCalibration", "--mic-calibration"), ("microphone has no calibration", "--mic-calibration"), ("no microphone:", "--mic"),
     ]
 
     /// `message` with the options that set the parameters it names, when there are any.

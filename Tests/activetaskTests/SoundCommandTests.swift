@@ -92,7 +92,7 @@ import TestSupport
         let tiny = try stereo("tiny.wav", channels: 1) { _, _ in 0x1p-600 }
         let right = try stereo("right.wav", channels: 2) { i, c in c == 0 ? 0 : (i / 24 % 2 == 0 ? 0.1 : -0.1) }
         for (path, message) in [(try folder.write("zeros.wav", zeros), said), (tiny, said),
-                                (right, said + " (the recording has 2 channels: --channel chooses another)")] {
+                                (right, said + " (the recording has 2 channels: the parameter channel chooses another) [options: --channel]")] {
             let run = try Run(["score", "spl", "--json", path])
             #expect(run.status == 1 && run.stderr == "activetask: \(path): \(message)\n", "\(path): \(run.status) \(run.stderr)")
         }
