@@ -304,6 +304,26 @@ import TestSupport
         #expect(GaitAnalysis.analyze(Self.walk(Self.g1), windows: false).inputWarnings.isEmpty)
     }
 
+    /// A tremor recording at 10 Hz, interpolated to the 100-Hz grid, gave a dominant frequency of
+    /// 3.8 Hz in the 3.5–7.5 Hz band (above its own Nyquist frequency) from the interpolation.
+    @Test("the tremor spectrum needs the recording's own rate at 30 Hz or more: a 20-s tremor at 5 Hz sampled at 29 Hz has none (gait's and the tremor band's), at 30 Hz its peak at 5 Hz")
+    func tremorRate() throws {
+        func tremor(rate: Double) -> MotionSignal {
+            var random = SeededRandom(seed: 4)
+            let n = Int(20 * rate)
+            let time = (0..<n).map { Double($0) / rate }
+            let x = time.map { 0.5 * sin(2 * Double.pi * 5 * $0) + 0.01 * (random.unit() - 0.5) }
+            return MotionSignal(time: time, x: x, y: time.map { _ in 0 }, z: time.map { _ in standardGravity })
+        }
+        let slow = tremor(rate: 29)
+        #expect(TremorBandFeatures(slow).dominantFrequency3_5To7_5HzAccel == nil)
+        #expect(GaitAnalysis.analyze(slow, windows: false).features.tremor.tremorDominantFrequencyHzAccel == nil)
+        let fast = tremor(rate: 30)
+        let band = try #require(TremorBandFeatures(fast).dominantFrequency3_5To7_5HzAccel)
+        let gait = try #require(GaitAnalysis.analyze(fast, windows: false).features.tremor.tremorDominantFrequencyHzAccel)
+        #expect(abs(band - 5) < 0.2 && abs(gait - 5) < 0.2, "\(band) \(gait)")
+    }
+
     /// Found by Fuzz/run.sh (fuzz-csv): one timestamp 10^12 s after the rest made the 20-s
     /// windows step through the empty span 10 s at a time (hours of work for one file).
     @Test("a sample 10^12 s after a 40-s walk: the empty span is skipped in one jump; the windows are those of the walk")

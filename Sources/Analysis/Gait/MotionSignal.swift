@@ -61,6 +61,8 @@ public struct MotionSignal: Sendable {
 /// (docs/analyses.md §2.3).
 struct UniformMotion {
     let rateHz: Double
+    /// The recording's own rate before resampling (samples over its span), Hz.
+    var sourceRateHz: Double = .nan
     /// Time of sample 0, s.
     let start: Double
     /// Total acceleration, m/s².
@@ -207,7 +209,7 @@ enum MotionPreprocessing {
         }
         let (start, resampled) = Resampling.linear(time: segment.time, columns: columns, rateHz: rateHz, parallel: segment.count >= parallelFrom)
         guard resampled[0].count >= 4 else { return nil }
-        var motion = UniformMotion(rateHz: rateHz, start: start, x: resampled[0], y: resampled[1], z: resampled[2])
+        var motion = UniformMotion(rateHz: rateHz, sourceRateHz: sourceRate, start: start, x: resampled[0], y: resampled[1], z: resampled[2])
         var next = 3
         if segment.gravity != nil {
             (motion.gx, motion.gy, motion.gz) = (resampled[3], resampled[4], resampled[5])

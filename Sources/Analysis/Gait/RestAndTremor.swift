@@ -77,6 +77,7 @@ extension StepAnalysis {
     /// Welch PSD (Hann, 4-s segments, 50 % overlap), axes summed.
     static func tremorFeatures(of motion: UniformMotion?, rateHz fs: Double) -> TremorFeatures {
         var set = TremorFeatures()
+        guard hasTremorRate(motion) else { return set }
         if let accel = tremorPeak(motion.map(accelerationAxes), rateHz: fs, bandHz: 3...12) {
             set.tremorDominantFrequencyHzAccel = accel.frequencyHz
             set.tremorBandPower3To12MetersSquaredPerSecondToTheFourthAccel = accel.bandPower
@@ -119,6 +120,14 @@ extension StepAnalysis {
         } } }
         return [s0 / Double(n), s1 / Double(n), s2 / Double(n)]
     }
+
+    /// The lowest rate a recording's tremor spectrum is computed from, Hz: the 3–12 Hz band and its
+    /// 1–20 Hz reference need the recording's own samples, which the 100-Hz grid interpolates
+    /// (a 10-Hz recording gave a "peak" at 3.8 Hz from the interpolation's images).
+    static let tremorLowestRateHz = 30.0
+
+    /// Whether `motion` was recorded at ``tremorLowestRateHz`` or more.
+    static func hasTremorRate(_ motion: UniformMotion?) -> Bool { (motion?.sourceRateHz ?? 0) >= tremorLowestRateHz }
 
     /// The peak of the axes' summed spectrum in `bandHz` (parabolically interpolated in log
     /// power), the power in the band, its share of the power in 1–20 Hz, and the peak density over

@@ -18,11 +18,11 @@ public struct TremorBandFeatures: Sendable, Hashable, Encodable {
 
     public static let bandHz = 3.5...7.5
 
-    /// The band's features of `signal` (nil fields below 5 s of gap-free samples).
+    /// The band's features of `signal` (nil fields below 5 s of gap-free samples recorded at 30 Hz or more).
     public init(_ signal: MotionSignal, parameters p: GaitAnalysis.Parameters = .init()) {
         let (cleaned, ranges, _) = MotionPreprocessing.clean(signal, parallel: false)
         let motions = ranges.compactMap { MotionPreprocessing.uniform(cleaned.slice($0), rateHz: p.rateHz, gravityCutoffHz: p.gravityCutoffHz, parallelFrom: .max) }
-        guard let longest = motions.max(by: { $0.count < $1.count }) else { return }
+        guard let longest = motions.max(by: { $0.count < $1.count }), StepAnalysis.hasTremorRate(longest) else { return }
         if let accel = StepAnalysis.tremorPeak(StepAnalysis.accelerationAxes(longest), rateHz: p.rateHz, bandHz: Self.bandHz) {
             dominantFrequency3_5To7_5HzAccel = accel.frequencyHz
             bandPower3_5To7_5MetersSquaredPerSecondToTheFourthAccel = accel.bandPower
