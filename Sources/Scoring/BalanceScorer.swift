@@ -58,7 +58,7 @@ public enum BalanceScorer {
         if scored.count > 1 { warnings.append("\(scored.count) rest recordings, scored one set each in their order") }
         let usable = scored.contains { $0.analysis.hasTremorSpectrum }
         let report = ScoreReport(kind: "balance", file: unit.path, dialect: rest.map(\.series.kind.rawValue).joined(separator: ", "), sets: sets,
-                                 warnings: warnings, unusable: usable ? nil : "less than 5 s of gap-free rest recording at 30 Hz or more")
+                                 warnings: warnings, unusable: usable ? nil : "less than 5 s of gap-free rest recording at \(Int(TremorBandFeatures.lowestRateHz)) Hz or more")
         return BalanceScore(report: report, recordings: scored)
     }
 }

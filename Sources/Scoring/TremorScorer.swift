@@ -86,7 +86,7 @@ public enum TremorScorer {
             scored.append(GaitRecording(name: recording.name, signal: signal, analysis: GaitAnalysis.analyze(signal, parameters: parameters.analysis, windows: false)))
         }
         let report = ScoreReport(kind: "tremor", file: unit.path, dialect: chosen.map(\.recording.series.kind.rawValue).joined(separator: ", "),
-                                 sets: sets, warnings: warnings, unusable: usable ? nil : "less than 5 s of gap-free motion recorded at 30 Hz or more in every position")
+                                 sets: sets, warnings: warnings, unusable: usable ? nil : "less than 5 s of gap-free motion recorded at \(Int(TremorBandFeatures.lowestRateHz)) Hz or more in every position")
         return TremorScore(report: report, recordings: scored)
     }
 }

@@ -106,7 +106,8 @@ public enum KWeighting {
     /// Why `fs` cannot carry K-weighting — the high shelf must lie below the Nyquist frequency, or
     /// its bilinear design wraps (at 100 Hz a tone read 1,922 LUFS) — or nil when it can.
     public static func rateProblem(_ fs: Double) -> String? {
-        fs > 2 * shelfHz ? nil : "K-weighting's high shelf at 1682 Hz needs a sample rate above 3364 Hz (twice it); this recording's is \(fs) Hz"
+        fs > 2 * shelfHz ? nil
+            : "K-weighting's high shelf at \(Int(shelfHz.rounded())) Hz needs a sample rate above \(Int((2 * shelfHz).rounded())) Hz (twice it); this recording's is \(fs) Hz"
     }
 
     public static func filter(sampleRateHz fs: Double) -> BiquadCascade {

@@ -121,13 +121,8 @@ extension StepAnalysis {
         return [s0 / Double(n), s1 / Double(n), s2 / Double(n)]
     }
 
-    /// The lowest rate a recording's tremor spectrum is computed from, Hz: the 3–12 Hz band and its
-    /// 1–20 Hz reference need the recording's own samples, which the 100-Hz grid interpolates
-    /// (a 10-Hz recording gave a "peak" at 3.8 Hz from the interpolation's images).
-    static let tremorLowestRateHz = 30.0
-
-    /// Whether `motion` was recorded at ``tremorLowestRateHz`` or more.
-    static func hasTremorRate(_ motion: UniformMotion?) -> Bool { (motion?.sourceRateHz ?? 0) >= tremorLowestRateHz }
+    /// Whether `motion` was recorded at ``TremorBandFeatures/lowestRateHz`` or more.
+    static func hasTremorRate(_ motion: UniformMotion?) -> Bool { (motion?.sourceRateHz ?? 0) >= TremorBandFeatures.lowestRateHz }
 
     /// The peak of the axes' summed spectrum in `bandHz` (parabolically interpolated in log
     /// power), the power in the band, its share of the power in 1–20 Hz, and the peak density over

@@ -18,6 +18,11 @@ public struct TremorBandFeatures: Sendable, Hashable, Encodable {
 
     public static let bandHz = 3.5...7.5
 
+    /// The lowest rate a recording's tremor spectrum (this band's and §2.9's) is computed from, Hz:
+    /// the bands and their 1–20 Hz reference need the recording's own samples, which the 100-Hz
+    /// grid interpolates (a 10-Hz recording gave a "peak" at 3.8 Hz from the interpolation's images).
+    public static let lowestRateHz = 30.0
+
     /// The band's features of `signal` (nil fields below 5 s of gap-free samples recorded at 30 Hz or more).
     public init(_ signal: MotionSignal, parameters p: GaitAnalysis.Parameters = .init()) {
         let (cleaned, ranges, _) = MotionPreprocessing.clean(signal, parallel: false)
