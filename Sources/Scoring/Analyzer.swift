@@ -31,7 +31,9 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// the 18 peer files, instead of 1.2e-4); a recording shorter than one 400-ms loudness block
     /// warned as if every block were below −70 LUFS. 16 (voice): egemapsv02's functionals of no
     /// values (unvoiced descriptors of a recording without unvoiced frames, segment lengths
-    /// without segments) null instead of openSMILE's 0.
+    /// without segments) null instead of openSMILE's 0. 17 (voice): a warning that counts
+    /// egemapsv02's null functionals and says why; its alphaRatio and hammarbergIndex descriptors
+    /// NaN (empty in `--egemaps-lld`) where their upper band has no bin (rates below 2 and 4 kHz).
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -43,7 +45,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// the mean).
     public var version: String {
         switch self {
-        case .voice: "16"
+        case .voice: "17"
         case .gait, .tapping: "4"
         case .balance: "3"
         case .spl, .audiometry: "2"

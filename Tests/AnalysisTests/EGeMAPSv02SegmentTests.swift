@@ -64,6 +64,51 @@ struct EGeMAPSv02SegmentTests {
         #expect(clipped.perturbationMean.count == 2 && clipped.perturbationMean[1] == nil && clipped.perturbationStddevNorm[1] == nil)
     }
 
+    @Test("the warning of null functionals counts them and says why: no unvoiced frame (an all-voiced track), contours without a non-zero value (no harmonic measures), none when every functional is a number")
+    func nullWarningOfTracks() {
+        func warning(_ pattern: String, harmonics: Bool) -> String? {
+            let voiced = Self.frames(pattern)
+            var pitch = EGeMAPSv02Analysis.PitchTrack()
+            pitch.frequencyHz = voiced.map { $0 ? 200 : 0 }
+            pitch.decidedFrames = voiced.count
+            let ones = [Double](repeating: 1, count: voiced.count)
+            var descriptors = EGeMAPSv02Analysis.FrameDescriptors()
+            (descriptors.loudness, descriptors.alphaRatio, descriptors.hammarbergIndex, descriptors.energy) = (ones, ones, ones, ones)
+            (descriptors.slope0To500, descriptors.slope500To1500, descriptors.spectralFlux) = (ones, ones, ones)
+            descriptors.mfcc = [[Double]](repeating: ones, count: 4)
+            descriptors.formantFrequencyHz = [[Double]](repeating: ones, count: OpenSmileFormants.count)
+            descriptors.formantBandwidthHz = descriptors.formantFrequencyHz
+            var perturbation = OpenSmilePitchJitter()
+            (perturbation.jitterLocal, perturbation.shimmerLocalDb) = (voiced.map { $0 ? 0.5 : 0 }, voiced.map { $0 ? 1 : 0 })
+            // Harmonic measures 2 dB and formant amplitudes −3 dB in every frame, or none at all.
+            let levels = harmonics ? EGeMAPSv02Analysis.HarmonicTrack(harmonicsToNoiseDb: ones.map { 2 * $0 }, h1MinusH2Db: ones.map { 2 * $0 }, h1MinusA3Db: ones.map { 2 * $0 },
+                                                                      formantAmplitudeDb: [[Double]](repeating: ones.map { -3 * $0 }, count: 3)) : .init()
+            let features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: pitch, harmonics: levels, perturbation: perturbation))
+            return EGeMAPSv02Analysis.nullWarning(features, descriptors: descriptors, pitch: pitch, sampleRateHz: 16000)
+        }
+        // Voiced throughout: the five unvoiced means and the two unvoiced segment lengths.
+        #expect(warning("1111111111", harmonics: true) == "egemapsv02: 7 of 88 functionals null: no unvoiced frame (the unvoiced means and segments)")
+        // Without harmonic measures: HNR, H1–H2 and H1–A3 (mean and stddevNorm) have no non-zero
+        // value, the formant amplitudes' means and stddevNorms (six) none at all.
+        #expect(warning("11111000001111100000", harmonics: false) == "egemapsv02: 12 of 88 functionals null: contours without a non-zero value")
+        // Both kinds of frame and every measure: no warning. The constant contours' stddevNorm
+        // is 0 (openSMILE's value), not null.
+        #expect(warning("11111000001111100000", harmonics: true) == nil)
+    }
+
+    @Test("the warning of null functionals on recordings: shorter than a 20-ms frame (all 88), than a 60-ms pitch frame, a 150-Hz tone at rates whose spectrum lacks the alpha ratio's, the Hammarberg index's and the slopes' bands", arguments: [
+        (8000.0, 100, "egemapsv02: 88 of 88 functionals null: the recording is shorter than one 20-ms frame"),
+        (8000.0, 300, "no 60-ms pitch frame fits the recording"),
+        (1000.0, 2000, "at 1000.0 Hz no spectrum bin lies in 1–5 kHz (alphaRatio), 2–5 kHz (hammarbergIndex), 500–1500 Hz (slope500-1500)"),
+        (500.0, 1000, "at 500.0 Hz no spectrum bin lies in 1–5 kHz (alphaRatio), 2–5 kHz (hammarbergIndex), 0–500 Hz (slope0-500), 500–1500 Hz (slope500-1500)"),
+        (3000.0, 6000, "no unvoiced frame (the unvoiced means and segments); at 3000.0 Hz no spectrum bin lies in 2–5 kHz (hammarbergIndex)"),
+    ] as [(Double, Int, String)])
+    func nullWarningOfRecordings(rateHz: Double, samples: Int, expected: String) throws {
+        let tone = (0..<samples).map { 0.3 * sin(2 * Double.pi * 150 * Double($0) / rateHz) }
+        let warning = try #require(EGeMAPSv02Analysis().analyze(tone, sampleRateHz: rateHz).warning)
+        #expect(warning.hasPrefix("egemapsv02: ") && warning.hasSuffix(expected), "\(warning)")
+    }
+
     @Test("the voiced and unvoiced segment functionals of a hand-made voicing: two voiced segments (one bridging a single unvoiced frame), one unvoiced pause; a one-frame voiced blip within the pause belongs to it")
     func segmentFunctionals() {
         // 20 frames: 6 voiced, 1 unvoiced, 3 voiced | 2 unvoiced, 1 voiced, 2 unvoiced | 5 voiced.

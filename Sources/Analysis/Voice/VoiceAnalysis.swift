@@ -182,15 +182,15 @@ public enum VoiceAnalysis {
             case cepstral([PraatCepstralAnalysis.Plan.Peak])
             case formants([PraatFormantAnalysis.Frame])
             case harmonicity([PraatPitchAnalysis.Frame])
-            case egemapsv02(EGeMAPSv02Features, EGeMAPSv02LowLevelDescriptors)
+            case egemapsv02(EGeMAPSv02Features, EGeMAPSv02LowLevelDescriptors, String?)
         }
         let cepstralChunks = cepstrogram?.chunkCount ?? 0
         let formantChunks = (try? formantPlan?.get())?.chunkCount ?? 0
         let harmonicityCount = harmonicity?.runCount ?? 0
         let second = Parallel.map(1 + cepstralChunks + formantChunks + harmonicityCount + (options.sets.contains(.egemapsv02) ? 1 : 0), parallel: true) { job -> Second in
             if job == 1 + cepstralChunks + formantChunks + harmonicityCount {
-                let (features, descriptors) = EGeMAPSv02Analysis().analyze(channel0, sampleRateHz: sampleRateHz)
-                return .egemapsv02(features, descriptors)
+                let (features, descriptors, warning) = EGeMAPSv02Analysis().analyze(channel0, sampleRateHz: sampleRateHz)
+                return .egemapsv02(features, descriptors, warning)
             }
             if job == 0 {
                 return .voice(contourFeatures(sound, periodic: periodic, sampleRateHz: sampleRateHz, contour: contour),
@@ -216,8 +216,8 @@ public enum VoiceAnalysis {
             guard case .harmonicity(let frames) = job else { preconditionFailure("voice jobs out of order") }
             return frames
         }
-        var egemapsv02 = (features: EGeMAPSv02Features(), descriptors: EGeMAPSv02LowLevelDescriptors())
-        if case .egemapsv02(let features, let descriptors)? = second.last { egemapsv02 = (features, descriptors) }
+        var egemapsv02 = (features: EGeMAPSv02Features(), descriptors: EGeMAPSv02LowLevelDescriptors(), warning: String?.none)
+        if case .egemapsv02(let features, let descriptors, let warning)? = second.last { egemapsv02 = (features, descriptors, warning) }
         let spectralFrames = !options.sets.contains(.egemaps) ? EGeMAPSAnalysis.Frames() : options.egemaps.frames(channel0, sampleRateHz: sampleRateHz, f0: { contour?.value(at: $0) }) { t in
             guard case .success(let track)? = formantTrack, track.timeStep > 0, !track.frames.isEmpty else { return nil }
             let nearest = track.frames[Int(clamping: (t - track.firstTime) / track.timeStep, rounding: .toNearestOrEven, to: 0...(track.frames.count - 1))]
@@ -242,6 +242,7 @@ public enum VoiceAnalysis {
         if mfcc.delta == nil, options.sets.contains(.mfcc) {
             warnings.append("mfcc: Δ and ΔΔ need 9 frames (\(8 * options.mfcc.hop) samples); this recording has \(mfcc.frameCount)")
         }
+        if let warning = egemapsv02.warning { warnings.append(warning) }
         if cepstral == nil, options.sets.contains(.cepstral) { warnings.append("cepstral: no cepstrogram frame fits (frames of \(2 * 3 / options.cepstral.pitchFloorHz) s at 10 kHz) or the rate is below 2500 Hz") }
         let formants = FormantFeatures(track) { contour?.value(at: $0) != nil }
         let frameIndices = contour?.frequency.indices ?? 0..<0

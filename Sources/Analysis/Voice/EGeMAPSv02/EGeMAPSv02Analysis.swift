@@ -24,20 +24,56 @@ public struct EGeMAPSv02Analysis: Sendable, Hashable {
         analyze(samples, sampleRateHz: sampleRateHz).features
     }
 
-    /// The functionals and the smoothed frame-level descriptors they are taken of
-    /// (``EGeMAPSv02LowLevelDescriptors``) of `samples` at `sampleRateHz`, as ``features(_:sampleRateHz:)``.
-    public func analyze(_ samples: [Double], sampleRateHz: Double) -> (features: EGeMAPSv02Features, lowLevelDescriptors: EGeMAPSv02LowLevelDescriptors) {
+    /// The functionals, the smoothed frame-level descriptors they are taken of
+    /// (``EGeMAPSv02LowLevelDescriptors``) and, when any functional is null, a warning that counts
+    /// them and says why (``nullWarning(_:descriptors:pitch:sampleRateHz:)``), of `samples` at
+    /// `sampleRateHz`, as ``features(_:sampleRateHz:)``.
+    public func analyze(_ samples: [Double], sampleRateHz: Double)
+        -> (features: EGeMAPSv02Features, lowLevelDescriptors: EGeMAPSv02LowLevelDescriptors, warning: String?) {
         let samples = Self.openSmileSamples(samples)
         let descriptors = frameDescriptors(samples, sampleRateHz: sampleRateHz)
         let (track, harmonics) = pitch(samples, sampleRateHz: sampleRateHz, formantsHz: descriptors.formantFrequencyHz)
-        guard let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz) else {
-            return (EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics, perturbation: .init())),
-                    EGeMAPSv02LowLevelDescriptors())
-        }
-        let perturbation = OpenSmilePitchJitter(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, length: length, step: step)
-        let features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors),
+        let features: EGeMAPSv02Features, lowLevelDescriptors: EGeMAPSv02LowLevelDescriptors
+        if let (length, step) = Self.pitchFraming(sampleRateHz: sampleRateHz) {
+            let perturbation = OpenSmilePitchJitter(samples, sampleRateHz: sampleRateHz, f0Hz: track.frequencyHz, length: length, step: step)
+            features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors),
                                           EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics, perturbation: perturbation))
-        return (features, EGeMAPSv02LowLevelDescriptors(descriptors, pitch: track, harmonics: harmonics, perturbation: perturbation, step: step, sampleRateHz: sampleRateHz))
+            lowLevelDescriptors = EGeMAPSv02LowLevelDescriptors(descriptors, pitch: track, harmonics: harmonics, perturbation: perturbation, step: step, sampleRateHz: sampleRateHz)
+        } else {
+            features = EGeMAPSv02Features(EGeMAPSv02FrameFunctionals(descriptors), EGeMAPSv02VoicingFunctionals(descriptors, pitch: track, harmonics: harmonics, perturbation: .init()))
+            lowLevelDescriptors = EGeMAPSv02LowLevelDescriptors()
+        }
+        return (features, lowLevelDescriptors, Self.nullWarning(features, descriptors: descriptors, pitch: track, sampleRateHz: sampleRateHz))
+    }
+
+    /// "egemapsv02: k of 88 functionals null: …" with each reason the recording gives for it — no
+    /// 20-ms frame, no 60-ms pitch frame, no voiced frame among those the functionals see, no
+    /// unvoiced frame, bands without a spectrum bin below the Nyquist frequency — or "contours
+    /// without a non-zero value" when none of those holds (the shimmer of a clipped vowel); nil
+    /// when every functional is a number.
+    static func nullWarning(_ features: EGeMAPSv02Features, descriptors: FrameDescriptors, pitch: PitchTrack, sampleRateHz: Double) -> String? {
+        let values = FeatureSet(name: "egemapsv02", features: features).values
+        let null = values.filter { $0.number.map { !$0.isFinite } ?? true }.count
+        guard null > 0 else { return nil }
+        var reasons: [String] = []
+        let seen = pitch.frequencyHz.prefix(min(descriptors.loudness.count, pitch.decidedFrames))
+        if descriptors.loudness.isEmpty {
+            reasons.append("the recording is shorter than one 20-ms frame")
+        } else if pitch.frequencyHz.isEmpty {
+            reasons.append("no 60-ms pitch frame fits the recording")
+        } else if !seen.contains(where: { $0 > 0 }) {
+            reasons.append("no frame voiced (the subharmonic-summation pitch found no F0 of \(Int(OpenSmileSubharmonicSummation.lowestHz))–\(Int(OpenSmileSubharmonicSummation.highestHz)) Hz)")
+        } else if seen.allSatisfy({ $0 > 0 }) {
+            reasons.append("no unvoiced frame (the unvoiced means and segments)")
+        }
+        let bands = [(descriptors.alphaRatio, "1–5 kHz (alphaRatio)"), (descriptors.hammarbergIndex, "2–5 kHz (hammarbergIndex)"),
+                     (descriptors.slope0To500, "0–500 Hz (slope0-500)"), (descriptors.slope500To1500, "500–1500 Hz (slope500-1500)")]
+            .filter { contour, _ in !contour.isEmpty && contour.allSatisfy(\.isNaN) }.map(\.1)
+        if !bands.isEmpty {
+            reasons.append("at \(sampleRateHz) Hz no spectrum bin lies in \(bands.joined(separator: ", "))")
+        }
+        if reasons.isEmpty { reasons.append("contours without a non-zero value") }
+        return "egemapsv02: \(null) of \(values.count) functionals null: " + reasons.joined(separator: "; ")
     }
 
     /// `samples` (full scale) as openSMILE 2.6.0 is given them through its Python package: each

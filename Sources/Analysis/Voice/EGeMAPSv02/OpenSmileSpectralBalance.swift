@@ -28,22 +28,26 @@ struct OpenSmileSpectralBalance: Sendable, Hashable {
 
     /// Alpha ratio, dB: 10·lg(Σ P over 1000 ≤ f ≤ 5000 Hz / Σ P over f < 1000 Hz) — the energy
     /// above 1 kHz over the energy below (the paper's ratio the other way up); 0 when either band
-    /// holds no energy (openSMILE's value on digital silence).
+    /// holds no energy (openSMILE's value on digital silence); NaN when no bin lies at or above
+    /// 1 kHz (a rate below 2 kHz: openSMILE's 0 there would read as a measurement).
     func alphaRatio(_ power: UnsafeBufferPointer<Double>) -> Double {
         let split = bins(below: 1000), top = bins(through: 5000)
+        guard top > split else { return .nan }
         var low = 0.0, high = 0.0
         for k in 0..<split { low += power[k] }
-        for k in split..<max(split, top) { high += power[k] }
+        for k in split..<top { high += power[k] }
         return low > 0 && high > 0 ? 10 * log10(high / low) : 0
     }
 
     /// Hammarberg index, dB: 10·lg(max P over f < 2000 Hz / max P over 2000 ≤ f ≤ 5000 Hz); 0
-    /// when either band holds no energy.
+    /// when either band holds no energy; NaN when no bin lies at or above 2 kHz (a rate below
+    /// 4 kHz).
     func hammarbergIndex(_ power: UnsafeBufferPointer<Double>) -> Double {
         let split = bins(below: 2000), top = bins(through: 5000)
+        guard top > split else { return .nan }
         var low = 0.0, high = 0.0
         for k in 0..<split { low = max(low, power[k]) }
-        for k in split..<max(split, top) { high = max(high, power[k]) }
+        for k in split..<top { high = max(high, power[k]) }
         return low > 0 && high > 0 ? 10 * log10(low / high) : 0
     }
 
