@@ -233,15 +233,21 @@ import InputGuards
         #expect(Self.ours(frames, windowSeconds: 60).red?.hr.count == 1)
     }
 
-    @Test("values of 1e300 and 1e-300, alternating: numbers or nulls, no trap")
+    @Test("values of 1e300 and 1e-300, alternating: numbers or nulls, no trap; the red means outside 0…1 counted in a warning, the green ones inside not")
     func extremes() {
         var frames = Self.pulse(seconds: 20, frameRate: 60, bpm: 70)
+        #expect(!Self.ours(frames).warnings.contains { $0.contains("outside 0…1") })
         frames.red = frames.red.indices.map { $0 % 2 == 0 ? 1e300 : -1e300 }
         frames.green = frames.green.indices.map { $0 % 3 == 0 ? 1e-300 : 0 }
         for method in CameraHeartRate.Method.allCases {
             let ours = Self.ours(frames, method: method)
             #expect(ours.red != nil && ours.error == "none", "\(method)")
+            let count = frames.red.count
+            #expect(ours.warnings.filter { $0.contains("outside 0…1") } == ["red: \(count) of \(count) frame means outside 0…1, the range of a camera frame's mean colour; its estimates follow them, as mhealthtools' would"], "\(ours.warnings)")
         }
+        frames = Self.pulse(seconds: 20, frameRate: 60, bpm: 70)
+        frames.blue[100] = -0.0001
+        #expect(Self.ours(frames).warnings.filter { $0.contains("outside 0…1") } == ["blue: 1 of \(frames.t.count) frame means outside 0…1, the range of a camera frame's mean colour; its estimates follow them, as mhealthtools' would"])
     }
 
     @Test("parameters: a window of NaN, 0 or beyond an hour and an overlap outside [0, ½] are refused naming the key")

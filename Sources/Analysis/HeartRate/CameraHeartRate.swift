@@ -75,7 +75,8 @@ public struct CameraHeartRate: Sendable, Hashable {
     static let windowError = "red, green, blue cannot be read from JSON"
 
     /// The estimates of frames at times `t` (s, in file order) with mean colours `red`, `green`,
-    /// `blue` (a frame with a missing or non-finite colour is left out, as R's `na.omit`).
+    /// `blue` (a frame with a missing or non-finite colour is left out, as R's `na.omit`; a channel
+    /// with means outside 0…1 is analysed as it is, with a warning that counts them).
     public init(t: [Double], red r: [Double], green g: [Double], blue b: [Double], parameters: Parameters = .init()) {
         precondition(r.count == t.count && g.count == t.count && b.count == t.count, "CameraHeartRate: columns of unequal lengths")
         precondition(parameters.problem == nil, parameters.problem ?? "")
@@ -89,6 +90,12 @@ public struct CameraHeartRate: Sendable, Hashable {
         }
         let kept = t.indices.filter { r[$0].isFinite && g[$0].isFinite && b[$0].isFinite }
         if kept.count < n { warnings.append("\(n - kept.count) frame(s) without three finite colours left out") }
+        for (name, channel) in [("red", r), ("green", g), ("blue", b)] {
+            let outside = kept.count { !(0...1).contains(channel[$0]) }
+            if outside > 0 {
+                warnings.append("\(name): \(outside) of \(kept.count) frame means outside 0…1, the range of a camera frame's mean colour; its estimates follow them, as mhealthtools' would")
+            }
+        }
         let order = rate <= 32 ? 33 : 65
         guard kept.count >= Self.settlingFrames + order else {
             error = Self.filterError
