@@ -22,7 +22,7 @@ struct ActiveTask: AsyncParsableCommand {
         do {
             // File names are bytes: arguments are decoded losslessly (FileName), not repaired to U+FFFD.
             let given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.string(cString: $0) } }
-            let (arguments, notes) = DeprecatedSpellings.rewrite(given)
+            let (arguments, notes) = DeprecatedSpellings.rewrite(NegativeOptionValues.joined(given))
             for note in notes { printError(note) }
             // Answered before any parse: ArgumentParser's own answer builds the help of every
             // command first (`--version` 6.84 ms instead of 3.97, Benchmarks/README.md "Start-up").

@@ -160,6 +160,19 @@ import Batch
         }
     }
 
+    @Test("class 1: a negative value given apart from its option (--shard -1/2, --threshold-decibels -10) reaches the option's own check: the output of --name=value, not ArgumentParser's missing value")
+    func negativeValuesApart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sample = SharedData.packageRoot.appendingPathComponent("SampleData").path
+        let shard = try Self.run(["batch", sample + "/tapping_results.json", "--db", folder.path("s.sqlite"), "--shard", "-1/2"])
+        #expect(shard.status == 2 && shard.stderr.contains("--shard must be i/n with 0 ≤ i < n, got -1/2") && !shard.stderr.contains("Missing value"), "\(shard.stderr)")
+        let wav = try folder.write("v.wav", Self.floatWAV(Self.vowel(seconds: 1)))
+        let apart = try Self.run(["score", "spl", wav, "--json", "--threshold-decibels", "-10"])
+        let joined = try Self.run(["score", "spl", wav, "--json", "--threshold-decibels=-10"])
+        #expect(apart.status == 0 && apart.stdout == joined.stdout && !apart.stdout.isEmpty, "\(apart.stderr)")
+    }
+
     // MARK: 2. Hangs
 
     @Test("class 2: a task result naming a FIFO and a link to /dev/zero: error rows, no hang; SPL readings of ±200 dB chart, 1e308 dB refused; replay --fast over a one-year gap")
