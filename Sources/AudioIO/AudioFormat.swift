@@ -115,6 +115,9 @@ public protocol AudioDecoder: AnyObject {
     var nonFiniteSamples: Int { get }
     /// Set when a WAV's data size was never finished and the whole frames present are read.
     var unfinishedHeader: UnfinishedHeader? { get }
+    /// Set at the end of a compressed stream cut short: the container declares more frames than
+    /// its packets hold (the warning's text).
+    var truncation: String? { get }
     /// Fills `buffer` with up to `buffer.count / channels` interleaved frames as Float in
     /// [−1, 1] and returns the number of frames read; 0 at the end.
     func read(into buffer: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int
@@ -125,6 +128,8 @@ public protocol AudioDecoder: AnyObject {
 extension AudioDecoder {
     /// Decoders other than libsndfile's read containers without this defect.
     public var unfinishedHeader: UnfinishedHeader? { nil }
+    /// Decoders other than FFmpeg's library read no container that declares a length apart from its data.
+    public var truncation: String? { nil }
 
     /// Widens a Float block; decoders with a native Double path replace this.
     public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {

@@ -27,6 +27,13 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     /// The stream's duration from the container (its edit list), frames: decoding stops there,
     /// so AAC end padding is dropped as the start priming is.
     private var frameLimit: Int64?
+    /// Set at the end of the stream when fewer frames were decoded than the container declares
+    /// (a file cut short): what is missing and where the packets stopped.
+    public private(set) var truncation: String?
+    /// The byte offset of the last packet read from the stream (-1 when unknown), and whether
+    /// it was cut short by the end of the file (libavformat's corrupt flag).
+    private var packetPosition: Int64 = -1
+    private var packetCut = false
     /// The bytes of a file decoded from memory, and libavformat's reader over them.
     private var memory: MemoryReader?
     private var memoryIO: UnsafeMutablePointer<AVIOContext>?
@@ -154,7 +161,13 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         let frames = written / channels
         nonFiniteSamples += NonFiniteSamples.zero(buffer, count: written)
         framesRead += Int64(frames)
-        if frames == 0 { format.frames = framesRead }
+        if frames == 0 {
+            format.frames = framesRead
+            if let frameLimit, framesRead < frameLimit, truncation == nil {
+                truncation = "truncated: the container declares \(frameLimit) frames (\(seconds(frameLimit)) s); its packets end after \(framesRead) (\(seconds(framesRead)) s)"
+                    + (packetCut ? ", the last cut off by the end of the file at byte \(packetPosition)" : "") + "; the frames present are analysed"
+            }
+        }
         return frames
     }
 
@@ -176,7 +189,7 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
                 return false
             }
             guard received == atk_averror_eagain() else {
-                throw AudioError(file: path, reason: .decode(message(received)))
+                throw AudioError(file: path, reason: .decode(message(received) + location))
             }
             if draining {
                 finished = true
@@ -190,9 +203,17 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
             }
             defer { ffmpeg.av_packet_unref!(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
+            packetPosition = packet.pointee.pos
+            if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                // The file ends inside this packet: the stream ends before it (``truncation``).
+                packetCut = true
+                draining = true
+                _ = ffmpeg.avcodec_send_packet!(codecContext, nil)
+                continue
+            }
             let sent = ffmpeg.avcodec_send_packet!(codecContext, packet)
             if sent < 0, sent != atk_averror_eagain() {
-                throw AudioError(file: path, reason: .decode(message(sent)))
+                throw AudioError(file: path, reason: .decode(message(sent) + location))
             }
         }
     }
@@ -212,6 +233,14 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         pending.removeSubrange(Int(converted) * channels..<pending.count)
         pendingStart = 0
     }
+
+    /// Where decoding stands, for an error: the last packet's byte offset and the frames decoded.
+    private var location: String {
+        (packetPosition >= 0 ? " in the packet at byte \(packetPosition)" : "") + " after \(framesRead) frames (\(seconds(framesRead)) s)"
+    }
+
+    /// `frames` in seconds to the millisecond, for messages.
+    private func seconds(_ frames: Int64) -> Double { (Double(frames) / format.sampleRateHz * 1000).rounded() / 1000 }
 
     /// FFmpeg's text for an error code.
     ///

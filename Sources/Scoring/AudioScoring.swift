@@ -72,6 +72,7 @@ public enum AudioScoring {
     /// What reading `decoder` had to repair, as score warnings (``NonFiniteSamples``'s policy).
     public static func warnings(_ decoder: any AudioDecoder) -> [String] {
         var warnings = decoder.unfinishedHeader.map { [$0.warning] } ?? []
+        if let truncation = decoder.truncation { warnings.append(truncation) }
         if decoder.nonFiniteSamples > 0 {
             warnings.append("nonFiniteSamples(\(decoder.nonFiniteSamples)): \(decoder.nonFiniteSamples) sample(s) were NaN or ±infinity and were read as 0 (silence)")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import AudioIO
@@ -57,5 +58,38 @@ struct RealAudioTests {
         }
         #expect(Set(decodedByBackend.map { $0.map(\.bitPattern) }).count == 1)
         #expect(throws: AudioError.self) { try SoundFile(reading: path) }
+    }
+
+    /// A recorder that stopped mid-file leaves the container's length behind its packets.
+    @Test(".m4a cut short at 20,000 and 300,000 bytes: the frames the ffmpeg tool decodes from the same bytes, the same samples, and a warning with the declared and the decoded length and where the packets stop; none for the whole file")
+    func truncatedM4A() throws {
+        let path = SharedData.path("mpower/pdscores_phonation.m4a")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        try #require(AudioInput.availableBackends.contains(.ffmpegLibrary) && AudioInput.availableBackends.contains(.ffmpegTool), "CI installs ffmpeg and builds the FFmpeg trait")
+        let whole = try AudioInput.open(path, backend: .ffmpegLibrary)
+        _ = try whole.readAll()
+        #expect(whole.truncation == nil)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for cut in [20_000, 300_000] {
+            let file = try folder.write("cut\(cut).m4a", Array(bytes.prefix(cut)))
+            let library = try AudioInput.open(file, backend: .ffmpegLibrary)
+            let samples = try library.readAll()
+            // The peer: ffmpeg's own tool, which decodes what the packets hold and stops with
+            // an error (the tool backend reports that error rather than a truncation).
+            let ffmpeg = Process()
+            ffmpeg.executableURL = URL(fileURLWithPath: try #require(FFmpegToolDecoder.tools?.ffmpeg))
+            ffmpeg.arguments = ["-v", "quiet", "-i", file, "-f", "f32le", "-y", folder.path("cut\(cut).f32")]
+            try ffmpeg.run()
+            ffmpeg.waitUntilExit()
+            let raw = try Data(contentsOf: URL(fileURLWithPath: folder.path("cut\(cut).f32")))
+            let tool = raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            #expect(samples.map(\.bitPattern) == tool.map(\.bitPattern), "\(cut): \(samples.count) against ffmpeg's \(tool.count)")
+            let warning = try #require(library.truncation, "\(cut)")
+            #expect(warning.hasPrefix("truncated: the container declares 443392 frames (10.054 s); its packets end after \(samples.count) ("), "\(warning)")
+            // The packet the file's end cut lies before that end.
+            let byte = try #require(warning.split(separator: " at byte ").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(warning)")
+            #expect(byte < cut && byte >= 16_376, "\(warning)")
+        }
     }
 }
