@@ -124,6 +124,31 @@ import TestSupport
         #expect(after == before, "\(before) → \(after)")
     }
 
+    @Test("a result row edited by hand (features with Infinity, features not an object of sets, warnings not texts) is refused by every reader of rows naming the row and what is wrong, not exported as a row without features", arguments: [
+        ("replace(features, ':', ':Infinity,\"x\":')", "has features that are not JSON (features: invalid JSON: expected a JSON value, found \"Inf"),
+        ("'[1, 2]'", "has features that are not an object of feature sets"),
+        ("'{\"atk\": 3}'", "has features that are not an object of feature sets"),
+    ] as [(String, String)])
+    func handEditedRow(features: String, problem: String) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.path("r.sqlite")
+        do {
+            let store = try ResultStore(path: path)
+            _ = try await BatchRunner.run([Self.tapping], store: store, options: BatchOptions(toolkitVersion: "test"))
+            #expect(try store.resultRows().count == 1)
+        }
+        try await DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE results SET features = \(features)") }
+        let store = try ResultStore(path: path, access: .readOnly)
+        #expect {
+            _ = try store.resultRows()
+        } throws: { error in
+            "\(error)".hasPrefix(path + ": the tapping result of \(Self.tapping) \(problem)") && "\(error)".hasSuffix("the store was edited or damaged; delete that row (or use a new store) and run the batch again")
+        }
+        try await DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE results SET features = '{}', warnings = '[\"a\", 1]'") }
+        #expect { _ = try ResultStore(path: path, access: .readOnly).resultRows() } throws: { "\($0)".contains("has warnings that are not an array of texts") }
+    }
+
     @Test("an SQLite database that is not a result store is refused for writing and left as it was")
     func foreignDatabase() throws {
         let folder = try TemporaryFolder()

@@ -410,12 +410,31 @@ public final class ResultStore: Sendable {
                 """, arguments: [analyzer])
             while let row = try cursor.next() {
                 let paths = (try? JSONValue.parse(Array((row[14] as String).utf8), file: "paths"))?.array?.compactMap(\.string) ?? []
-                try body(ResultRow(recording: row[0], key: ResultKey(contentSHA256: row[1], analyzer: row[2], analyzerVersion: row[3], parameters: row[4]),
-                                   toolkitVersion: row[5], status: ResultStatus(rawValue: row[6]) ?? .error, kind: row[7], dialect: row[8],
-                                   featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13],
-                                   paths: paths.isEmpty ? [row[0]] : paths.sorted()))
+                let result = ResultRow(recording: row[0], key: ResultKey(contentSHA256: row[1], analyzer: row[2], analyzerVersion: row[3], parameters: row[4]),
+                                       toolkitVersion: row[5], status: ResultStatus(rawValue: row[6]) ?? .error, kind: row[7], dialect: row[8],
+                                       featuresJSON: row[9], warningsJSON: row[10], error: row[11], computedAt: row[12], durationMilliseconds: row[13],
+                                       paths: paths.isEmpty ? [row[0]] : paths.sorted())
+                if let problem = Self.storedTextProblem(result) {
+                    throw StoreError(path: path, message: "the \(result.key.analyzer) result of \(FileName.display(result.recording)) \(problem) — "
+                        + "the store was edited or damaged; delete that row (or use a new store) and run the batch again")
+                }
+                try body(result)
             }
         }
+    }
+
+    /// What is wrong with a row's stored JSON texts, nil when nothing: its features must be an
+    /// object of feature sets (objects), its warnings an array of texts, as the batch writes them
+    /// (an export would otherwise show a damaged row as one without features).
+    static func storedTextProblem(_ row: ResultRow) -> String? {
+        let features: JSONValue, warnings: JSONValue
+        do { features = try JSONValue.parse(Array(row.featuresJSON.utf8), file: "features") } catch { return "has features that are not JSON (\(error))" }
+        guard let sets = features.object, sets.members.allSatisfy({ $0.1.object != nil }) else {
+            return "has features that are not an object of feature sets"
+        }
+        do { warnings = try JSONValue.parse(Array(row.warningsJSON.utf8), file: "warnings") } catch { return "has warnings that are not JSON (\(error))" }
+        guard let list = warnings.array, list.allSatisfy({ $0.string != nil }) else { return "has warnings that are not an array of texts" }
+        return nil
     }
 
     /// SQL for the metadata of the recording at `path` as one text (key order): the part of a
@@ -529,7 +548,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// transaction back, so every result committed before stays and a rerun finishes the rest.
     init(path: String, _ error: any Error) {
         self.path = path
-        if let error = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
+        if let error = error as? StoreError {
+            message = error.message
+        } else if let error = error as? DatabaseError, [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
             message = "\(error) — the disk is full, a file-size limit was reached or the device failed; results committed before are kept, run the batch again when there is room"
         } else if let error = error as? DatabaseError, [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             message = "is not a readable result store (SQLite: \(error.message ?? "\(error.resultCode)")) — if it is a store, restore it from a copy or run "
