@@ -43,6 +43,14 @@ public enum WalkTestScorer {
     /// than that holds a duration or distance no walk has.
     public static let fastestMetersPerSecond = 12.5
 
+    /// How far from the fixes' median time a location fix may lie and still be of the trial, s: the
+    /// trial's duration (the longest walk, six minutes, when it has none or an unusable one) and a
+    /// minute for a fix's latency.
+    static func locationWindowSeconds(durationSeconds: Double?) -> Double {
+        let duration = durationSeconds.flatMap { $0.isFinite && $0 > 0 && $0 <= 3600 ? $0 : nil } ?? 360
+        return duration + 60
+    }
+
     /// A trial's speed, requested distance ÷ duration, m/s; nil with why when the trial has no
     /// speed: no duration, no distance, or faster than ``fastestMetersPerSecond``.
     static func speed(distanceMeters: Double, durationSeconds: Double) -> (metersPerSecond: Double?, missing: String?) {
@@ -75,12 +83,17 @@ public enum WalkTestScorer {
             let mine = recordings.filter { $0.step == identifier }
             let result = results.first { $0.identifier == identifier }
             let pedometer = mine.first { $0.series.kind == .pedometer }.flatMap { PedometerAnalysis.features($0.series) }
+            let window = Self.locationWindowSeconds(durationSeconds: result?.durationSeconds)
             let location = mine.first { $0.series.kind == .location }.map { recording in
                 LocationPath.distance(latitude: recording.series["coordinate.latitude"] ?? [], longitude: recording.series["coordinate.longitude"] ?? [],
-                                      horizontalAccuracy: recording.series["horizontalAccuracy"], maximumAccuracyMeters: parameters.maximumHorizontalAccuracyMeters)
+                                      horizontalAccuracy: recording.series["horizontalAccuracy"], maximumAccuracyMeters: parameters.maximumHorizontalAccuracyMeters,
+                                      time: recording.series.time, withinSeconds: window)
             }
-            if let location, location.fixesLeftOut > 0 {
-                warnings.append("\(name): \(location.fixesLeftOut) location fix(es) left out (invalid, or accuracy worse than \(parameters.maximumHorizontalAccuracyMeters.compactDescription) m)")
+            if let location, location.fixesLeftOut > location.fixesOutsideWindow {
+                warnings.append("\(name): \(location.fixesLeftOut - location.fixesOutsideWindow) location fix(es) left out (invalid, or accuracy worse than \(parameters.maximumHorizontalAccuracyMeters.compactDescription) m)")
+            }
+            if let location, location.fixesOutsideWindow > 0 {
+                warnings.append("\(name): \(location.fixesOutsideWindow) location fix(es) more than \(window.compactDescription) s from the fixes' median time left out (not of this walk)")
             }
             let motion = mine.first { $0.series.kind == .accelerometer } ?? mine.first { $0.series.kind == .deviceMotion }
             let gait = motion.flatMap { MotionSignal($0.series) }.map { GaitAnalysis.analyze($0, parameters: parameters.analysis, windows: false) }

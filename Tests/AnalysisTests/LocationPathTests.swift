@@ -42,4 +42,19 @@ import Testing
         #expect(none.distanceMeters == 0 && none.fixesKept == 0 && none.fixesLeftOut == 0)
         #expect(LocationPath.distance(latitude: [.infinity, 1e308], longitude: [0, 0], horizontalAccuracy: nil, maximumAccuracyMeters: 20).fixesKept == 0)
     }
+
+    @Test("given times, fixes further than the window from their median time, or at a non-finite time, are left out and counted apart; at the window's edge a fix is kept")
+    func timeWindow() {
+        let step = 1e-4
+        // Fixes 1 s apart due north; the fourth years later (sorted to the end it would add a
+        // detour back), the fifth at NaN, the last exactly 10 s from the median time 2 s.
+        let latitude = [0, step, 2 * step, 0, 5, 3 * step]
+        let time = [0, 1, 2, 3e9, .nan, 12.0]
+        let path = LocationPath.distance(latitude: latitude, longitude: [Double](repeating: 0, count: 6), horizontalAccuracy: nil,
+                                         maximumAccuracyMeters: 20, time: time, withinSeconds: 10)
+        #expect(path.fixesKept == 4 && path.fixesLeftOut == 2 && path.fixesOutsideWindow == 2)
+        #expect(abs(path.distanceMeters - Earth.meanRadiusMeters * 3 * step * .pi / 180) <= 1e-9)
+        // Without times every fix is of the path.
+        #expect(LocationPath.distance(latitude: latitude, longitude: [Double](repeating: 0, count: 6), horizontalAccuracy: nil, maximumAccuracyMeters: 20).fixesKept == 6)
+    }
 }

@@ -69,6 +69,26 @@ import TestSupport
         }
     }
 
+    @Test("a location fix years after the trial's others is left out with a warning (trial 1: 6 s + 60 s from the median fix), the distance that of the other fixes")
+    func fixFarInTime() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in try FileManager.default.contentsOfDirectory(atPath: SharedData.sampleData.path) where name.hasPrefix("timed_walk") {
+            var text = try String(contentsOf: SharedData.sampleData.appendingPathComponent(name), encoding: .utf8)
+            if name == "timed_walk_trial1_location.json", let range = text.range(of: "2026-01-01T12:01:35+0100") {
+                text.replaceSubrange(range, with: "9999-01-01T12:01:35+0100")
+            }
+            _ = try folder.write(name, text)
+        }
+        let whole = try Self.score([Self.task])
+        let (json, sets, status) = try Self.score([folder.path("timed_walk_task_result.json")])
+        let warnings = json["warnings"] as? [String] ?? []
+        #expect(status == 0 && warnings.contains("trial1: 1 location fix(es) more than 66 s from the fixes' median time left out (not of this walk)"), "\(warnings)")
+        #expect(Self.close(sets["trial1"]?["locationFixesKept"], 6) && Self.close(sets["trial1"]?["locationFixesLeftOut"], 1))
+        // The six fixes left span the same path as the seven (the fix moved was on the straight line between its neighbours).
+        #expect(Self.close(sets["trial1"]?["locationDistanceMeters"], try #require(whole.features["trial1"]?["locationDistanceMeters"] as? Double)))
+    }
+
     @Test("the accuracy limit keeps or leaves out trial 2's 65-m fix; a negative limit is refused naming the option")
     func accuracyLimit() throws {
         let loose = try Self.score(["--maximum-horizontal-accuracy-meters", "100", Self.task])

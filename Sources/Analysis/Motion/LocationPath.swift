@@ -1,5 +1,6 @@
 import Foundation
 import SensorData
+import SignalProcessing
 
 /// The distance walked along location fixes (docs/analyses.md §7.2): the haversine great-circle
 /// distance between consecutive kept fixes, on a sphere of the Earth's mean radius
@@ -13,18 +14,29 @@ public enum LocationPath {
         public var distanceMeters: Double
         /// Fixes kept, count.
         public var fixesKept: Int
-        /// Fixes left out (position invalid or not accurate enough), count.
+        /// Fixes left out (position invalid, not accurate enough, or outside the time window), count.
         public var fixesLeftOut: Int
+        /// Of those, the fixes outside the time window, count.
+        public var fixesOutsideWindow = 0
     }
 
     /// The path of the fixes (one element per fix, in time order; `horizontalAccuracy` nil when
     /// the recording has no such column). Columns are read up to the shortest one's length.
+    /// Given `time` (s, one per fix) and `withinSeconds`, a fix more than `withinSeconds` from the
+    /// fixes' median time, or at a non-finite time, is left out too: a fix hours or years away
+    /// from the rest is not of the same walk, and in time order it would join the path at an end.
     public static func distance(latitude: [Double], longitude: [Double], horizontalAccuracy: [Double]?,
-                                maximumAccuracyMeters: Double) -> Result {
-        let count = min(latitude.count, longitude.count, horizontalAccuracy?.count ?? Int.max)
-        var total = 0.0, kept = 0
+                                maximumAccuracyMeters: Double, time: [Double]? = nil, withinSeconds: Double = .infinity) -> Result {
+        let count = min(latitude.count, longitude.count, horizontalAccuracy?.count ?? Int.max, time?.count ?? Int.max)
+        let finite = time.map { Array($0.prefix(count).filter(\.isFinite)) } ?? []
+        let centre = finite.isEmpty ? Double.nan : finite.statistic(Statistics.median)
+        var total = 0.0, kept = 0, outside = 0
         var previous: (Double, Double)?
         for i in 0..<count {
+            if let time, !(abs(time[i] - centre) <= withinSeconds) {
+                outside += 1
+                continue
+            }
             let (lat, lon) = (latitude[i], longitude[i])
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { continue }
             if let accuracy = horizontalAccuracy?[i] {
@@ -34,7 +46,7 @@ public enum LocationPath {
             previous = (lat, lon)
             kept += 1
         }
-        return Result(distanceMeters: total, fixesKept: kept, fixesLeftOut: count - kept)
+        return Result(distanceMeters: total, fixesKept: kept, fixesLeftOut: count - kept, fixesOutsideWindow: outside)
     }
 
     /// The great-circle distance between two points given in degrees, m: 2R·atan2(√h, √(1 − h)),
