@@ -9,25 +9,17 @@ public enum NegativeOptionValues {
     /// number — "-" and then a digit, a point and a digit, or inf/infinity/nan in any case —
     /// joined with it, up to a `--`.
     public static func joined(_ arguments: [String]) -> [String] {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
         var result: [String] = []
         result.reserveCapacity(arguments.count)
         var index = 0
-        while index < arguments.count {
+        while index < end {
             let argument = arguments[index]
-            if argument == "--" {
-                result += arguments[index...]
-                break
-            }
-            if argument.hasPrefix("--"), argument.count > 2, !argument.contains("="),
-               index + 1 < arguments.count, isNegativeNumber(arguments[index + 1]) {
-                result.append(argument + "=" + arguments[index + 1])
-                index += 2
-            } else {
-                result.append(argument)
-                index += 1
-            }
+            let joins = argument.hasPrefix("--") && argument.count > 2 && !argument.contains("=") && index + 1 < end && isNegativeNumber(arguments[index + 1])
+            result.append(joins ? argument + "=" + arguments[index + 1] : argument)
+            index += joins ? 2 : 1
         }
-        return result
+        return result + arguments[end...]
     }
 
     /// Whether `text` reads as a negative number: "-" then a digit, a point and a digit, or

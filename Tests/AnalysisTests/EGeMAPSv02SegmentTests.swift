@@ -25,8 +25,10 @@ struct EGeMAPSv02SegmentTests {
         #expect(EGeMAPSv02VoicingFunctionals.segmentLengths(Self.frames(pattern)) == expected)
     }
 
-    /// The voicing functionals of `voiced` (F0 200 Hz where true) with every descriptor 1.
-    static func functionals(_ voiced: [Bool], shimmerDb: Double = 1) -> EGeMAPSv02VoicingFunctionals {
+    /// A pitch track of `voiced` (F0 200 Hz where true), every frame descriptor 1, jitter 0.5 and
+    /// shimmer `shimmerDb` in the voiced frames.
+    static func track(_ voiced: [Bool], shimmerDb: Double = 1)
+        -> (pitch: EGeMAPSv02Analysis.PitchTrack, descriptors: EGeMAPSv02Analysis.FrameDescriptors, perturbation: OpenSmilePitchJitter) {
         var pitch = EGeMAPSv02Analysis.PitchTrack()
         pitch.frequencyHz = voiced.map { $0 ? 200 : 0 }
         pitch.decidedFrames = voiced.count
@@ -40,6 +42,12 @@ struct EGeMAPSv02SegmentTests {
         var perturbation = OpenSmilePitchJitter()
         perturbation.jitterLocal = voiced.map { $0 ? 0.5 : 0 }
         perturbation.shimmerLocalDb = voiced.map { $0 ? shimmerDb : 0 }
+        return (pitch, descriptors, perturbation)
+    }
+
+    /// The voicing functionals of ``track(_:shimmerDb:)`` without harmonic measures.
+    static func functionals(_ voiced: [Bool], shimmerDb: Double = 1) -> EGeMAPSv02VoicingFunctionals {
+        let (pitch, descriptors, perturbation) = track(voiced, shimmerDb: shimmerDb)
         return EGeMAPSv02VoicingFunctionals(descriptors, pitch: pitch, harmonics: .init(), perturbation: perturbation)
     }
 
@@ -67,19 +75,8 @@ struct EGeMAPSv02SegmentTests {
     @Test("the warning of null functionals counts them and says why: no unvoiced frame (an all-voiced track), contours without a non-zero value (no harmonic measures), none when every functional is a number")
     func nullWarningOfTracks() {
         func warning(_ pattern: String, harmonics: Bool) -> String? {
-            let voiced = Self.frames(pattern)
-            var pitch = EGeMAPSv02Analysis.PitchTrack()
-            pitch.frequencyHz = voiced.map { $0 ? 200 : 0 }
-            pitch.decidedFrames = voiced.count
-            let ones = [Double](repeating: 1, count: voiced.count)
-            var descriptors = EGeMAPSv02Analysis.FrameDescriptors()
-            (descriptors.loudness, descriptors.alphaRatio, descriptors.hammarbergIndex, descriptors.energy) = (ones, ones, ones, ones)
-            (descriptors.slope0To500, descriptors.slope500To1500, descriptors.spectralFlux) = (ones, ones, ones)
-            descriptors.mfcc = [[Double]](repeating: ones, count: 4)
-            descriptors.formantFrequencyHz = [[Double]](repeating: ones, count: OpenSmileFormants.count)
-            descriptors.formantBandwidthHz = descriptors.formantFrequencyHz
-            var perturbation = OpenSmilePitchJitter()
-            (perturbation.jitterLocal, perturbation.shimmerLocalDb) = (voiced.map { $0 ? 0.5 : 0 }, voiced.map { $0 ? 1 : 0 })
+            let (pitch, descriptors, perturbation) = Self.track(Self.frames(pattern))
+            let ones = [Double](repeating: 1, count: pattern.count)
             // Harmonic measures 2 dB and formant amplitudes −3 dB in every frame, or none at all.
             let levels = harmonics ? EGeMAPSv02Analysis.HarmonicTrack(harmonicsToNoiseDb: ones.map { 2 * $0 }, h1MinusH2Db: ones.map { 2 * $0 }, h1MinusA3Db: ones.map { 2 * $0 },
                                                                       formantAmplitudeDb: [[Double]](repeating: ones.map { -3 * $0 }, count: 3)) : .init()
