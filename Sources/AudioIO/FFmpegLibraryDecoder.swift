@@ -77,17 +77,21 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
             allocated.pointee.pb = io
             context = allocated
         }
-        var status = FileName.withCString(path) { ffmpeg.avformat_open_input!(&context, bytes == nil ? $0 : nil, nil, nil) }
-        guard status >= 0, let context else {
-            throw AudioError(file: path, reason: .open(message(status)))
+        /// FFmpeg's reason, with what the MPEG-4 boxes say (``MPEG4Index``) when the file is one.
+        func unopenable(_ reason: String) -> AudioError {
+            let header = bytes.map { Array($0.prefix(8)) } ?? AudioInput.leadingBytes(path, count: 8)
+            let boxes = AudioInput.isMPEG4(header) ? MPEG4Index.problem(path: path, bytes: bytes) : nil
+            return AudioError(file: path, reason: .open(reason + (boxes.map { "; " + $0 } ?? "")))
         }
+        var status = FileName.withCString(path) { ffmpeg.avformat_open_input!(&context, bytes == nil ? $0 : nil, nil, nil) }
+        guard status >= 0, let context else { throw unopenable(message(status)) }
         formatContext = context
         status = ffmpeg.avformat_find_stream_info!(context, nil)
-        guard status >= 0 else { throw AudioError(file: path, reason: .open(message(status))) }
+        guard status >= 0 else { throw unopenable(message(status)) }
         var codec: UnsafePointer<AVCodec>?
         let index = ffmpeg.av_find_best_stream!(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
         guard index >= 0, let codec, let stream = context.pointee.streams[Int(index)] else {
-            throw AudioError(file: path, reason: .open("no decodable audio stream (\(message(index)))"))
+            throw unopenable("no decodable audio stream (\(message(index)))")
         }
         streamIndex = index
         guard let codecContext = ffmpeg.avcodec_alloc_context3!(codec) else {

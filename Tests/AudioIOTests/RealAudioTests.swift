@@ -91,5 +91,11 @@ struct RealAudioTests {
             let byte = try #require(warning.split(separator: " at byte ").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(warning)")
             #expect(byte < cut && byte >= 16_376, "\(warning)")
         }
+        // Cut inside its index (the moov box from byte 28): nothing to decode, and the error says why.
+        let inIndex = try folder.write("cut100.m4a", Array(bytes.prefix(100)))
+        #expect(throws: AudioError.self) { try AudioInput.open(inIndex, backend: .ffmpegLibrary) }
+        do { _ = try AudioInput.open(inIndex, backend: .ffmpegLibrary) } catch {
+            #expect("\(error)".hasSuffix("; its moov box at byte 28 declares 1066 bytes, 994 past the end of the 100-byte file: the file was cut short"), "\(error)")
+        }
     }
 }
