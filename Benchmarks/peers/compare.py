@@ -768,12 +768,27 @@ def main():
             # rows' analysis times (each row's `duration_ms`, the scorer's time on the file).
             with sqlite3.connect(f"{scratch}/atk.sqlite") as store:
                 analyses, stored = store.execute("SELECT SUM(duration_ms) / 1000.0, COUNT(*) FROM results").fetchone()
+                scored = store.execute("SELECT analyzer, recording FROM results ORDER BY recording, analyzer").fetchall()
+            # The issue's own measure of the batch's cost: each stored row again as a `score`
+            # command of its own (the same analyzer, recording and configuration), whole
+            # processes spawned and reaped one after another, less the harness's floor (the same
+            # number of /bin/true spawned the same way).
+            def spawned(commands):
+                start = time.perf_counter()
+                statuses = [launch(command, spawn=subprocess.Popen, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).wait() for command in commands]
+                return time.perf_counter() - start, statuses
+            scores, statuses = spawned([tool + ["score", analyzer, recording, "--config", str(config), "--json"] for analyzer, recording in scored])
+            floor, _ = spawned([[PIN, "/bin/true"] if tool[0] == PIN else ["/bin/true"] for _ in scored])
+            usable = sum(1 for status in statuses if status in (0, 1))
             theirs = peer("batch", files["corpus"], f"{scratch}/py.sqlite", options.jobs)
         row(f"batch, generated corpus of {options.batch_runs} task runs", ours, theirs, "Python pipeline (same analyses)", "≥ 10×", lambda r, o: r >= 10)
         if options.jobs == 1 or options.one_cpu:
             row(f"batch over its analyses, the same run (wall time against the sum of its {stored} rows' analysis times)", ours,
                 {"seconds": analyses, "check": float(stored)}, "sum of the analyses", "≤ 5 % over (≥ 0.952×)", lambda r, o: r >= 1 / 1.05,
                 f"{100 * (seconds / analyses - 1):.1f} % over")
+            row(f"batch over its files' `score` times, the same run (wall time against {len(scored)} `score` commands, one per row, less {floor:.3g} s of /bin/true)", ours,
+                {"seconds": scores - floor, "check": float(usable)}, "sum of the scores", "≤ 5 % over (≥ 0.952×)", lambda r, o: r >= 1 / 1.05,
+                f"{100 * (seconds / (scores - floor) - 1):.1f} % over")
     if wanted("rerun"):
         out = subprocess.run(["bash", str(ROOT / "Benchmarks/rerun-vs-sha256sum.sh"), str(options.rerun_runs),
                               str(pathlib.Path(options.work) / f"corpus-{options.rerun_runs}")],

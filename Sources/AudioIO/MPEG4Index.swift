@@ -15,7 +15,8 @@ enum MPEG4Index {
             let header = read(offset, 16)
             guard header.count >= 8 else { break }
             let size32 = header[0..<4].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
+            // The four-letter type as printable ASCII (a damaged file's bytes become "?").
+            let type = String(header[4..<8].map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "?" })
             var length = size32
             if size32 == 1 {
                 guard header.count >= 16 else { break }

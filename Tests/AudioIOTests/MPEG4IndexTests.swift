@@ -24,6 +24,8 @@ struct MPEG4IndexTests {
         #expect(Self.problem(ftyp + Self.box("mdat", body: 1000))
             == "it has media data (mdat) but no moov box, the index a recorder writes when it stops: the recording was not finished")
         #expect(Self.problem(ftyp + Self.box("mdat", body: 10, size32: 4)) == "its mdat box at byte 20 declares 4 bytes, less than its own header")
+        // A type of control and non-ASCII bytes is shown as "?", not written to the terminal.
+        #expect(Self.problem(ftyp + [0, 0, 0, 2, 0x1B, 0x5B, 0xFF, 0x41]) == "its ?[?A box at byte 20 declares 2 bytes, less than its own header")
         // Size 0: to the end of the file (here without moov).
         #expect(Self.problem(ftyp + Self.box("mdat", body: 10, size32: 0))?.hasPrefix("it has media data (mdat) but no moov box") == true)
         // Size 1: a 64-bit size follows the type.
