@@ -43,10 +43,14 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 4 (tapping): the depress threshold on the steps of x − mean(x) in every convention, and
     /// the drift sides split at R's mean (a step of exactly 20 points far from the mean, a tap at
     /// the mean).
+    /// 5 (gait): without a cadence, the warning says what walked: `noWalking` with the seconds of
+    /// walking windows that form no 5-s stretch, `noCadence` for stretches without a stride
+    /// (before, `noWalking` said no window walked).
     public var version: String {
         switch self {
         case .voice: "17"
-        case .gait, .tapping: "4"
+        case .gait: "5"
+        case .tapping: "4"
         case .balance: "3"
         case .spl, .audiometry: "2"
         case .loudness, .rangeOfMotion, .walkTest, .tremor, .heartRate: "1"

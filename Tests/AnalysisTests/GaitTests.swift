@@ -269,6 +269,24 @@ import TestSupport
         #expect(result.warnings == ["noWalking: no 2-s window walks (the dynamic acceleration's SD at least 0.02 g with at least 0.15 of the vertical's power in the step band): no steps, cadence null"])
     }
 
+    @Test("without a bout the warning says what walked: 1 s of steps in a still recording (walking windows, no 5-s stretch); 20 s of step-band noise (a 5-s stretch, no stride)")
+    func whyNoCadence() throws {
+        var random = SeededRandom(seed: 9)
+        let burst = GaitAnalysis.analyze(Self.walk(seconds: 20) { t in t >= 9 && t < 10 ? 0.5 * Self.g1(t) : 0.01 * (random.unit() - 0.5) }, windows: false)
+        #expect(burst.features.cadenceStepsPerMinute == nil && burst.stepTimes.isEmpty)
+        // The 2-s windows at 1-s hops holding the burst start at 8 and 9 s: merged, 8–11 s.
+        #expect(burst.warnings == ["noWalking: 3 s of walking windows, none in a stretch of 5 s (the shortest bout): no steps, cadence null"])
+        // Eleven tones of incommensurate frequencies across the step band: no stride lag repeats.
+        let tones: [(hertz: Double, phase: Double)] = (0..<11).map { k in
+            let hertz = 0.62 + 0.21 * Double(k) + 0.013 * Double(k * k % 7)
+            return (hertz, 2 * Double.pi * random.unit())
+        }
+        func noise(_ t: Double) -> Double { tones.reduce(0.0) { sum, tone in sum + 0.4 * sin(2 * Double.pi * tone.hertz * t + tone.phase) } }
+        let noise = GaitAnalysis.analyze(Self.walk(seconds: 20, noise), windows: false)
+        #expect(noise.features.cadenceStepsPerMinute == nil && noise.stepTimes.isEmpty)
+        #expect(noise.warnings == ["noCadence: 1 walking stretch of at least 5 s (20 s of walking windows) without a stride: the autocorrelation at the stride lag stays below 0.3 in every chunk of 10 s: no steps, cadence null"])
+    }
+
     @Test("sway's measures are null only with the reason said: a walk (its bouts' seconds), a 4-s rest, a rest without horizontal motion; a 20-s rest has them all")
     func swayMissing() throws {
         let walk = GaitAnalysis.analyze(Self.walk(seconds: 30, Self.g1), windows: false)

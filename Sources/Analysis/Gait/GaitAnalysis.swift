@@ -200,7 +200,11 @@ struct StepAnalysis {
         /// Bouts as sample ranges.
         var bouts: [Range<Int>]
         /// Per bout: step and stride lags (samples) and R at them.
-        var lags: [(m1: Double, m2: Double, r1: Double, r2: Double)?]
+        var lags: [(m1: Double, m2: Double, r1: Double, r2: Double)]
+        /// What walked but is no bout, for the warning without a cadence: seconds of walking
+        /// windows (merged), and the walking stretches long enough for a bout whose stride
+        /// regularity stays below `minimumStrideRegularity` throughout.
+        var walkingSeconds = 0.0, aperiodicBouts = 0
         /// Per bout: step sample positions (fractional).
         var steps: [[Double]]
     }
@@ -261,7 +265,9 @@ struct StepAnalysis {
             walkingBouts(v: v, magnitude: magnitude, fs: fs, p: p)
         }
         var segment = Segment(motion: motion, v: v, vBand: vBand, v20: v20, h1: h1, h2: h2, noVertical: noVertical, bouts: [], lags: [], steps: [])
-        let parts = periodicParts(of: bouts, v20: v20, fs: fs, p: p, parallel: long)
+        let parts = periodicParts(of: bouts.long, v20: v20, fs: fs, p: p, parallel: long)
+        segment.walkingSeconds = Double(bouts.walking.reduce(0) { $0 + $1.count }) / fs
+        segment.aperiodicBouts = bouts.long.filter { bout in !parts.contains { $0.0.overlaps(bout) } }.count
         segment.bouts = parts.map(\.0)
         segment.lags = parts.map(\.1)
         segment.steps = Parallel.map(parts.count, parallel: long) { steps(in: Array(vBand[parts[$0].0]), offset: parts[$0].0.lowerBound, lags: parts[$0].1, fs: fs, p: p) }
@@ -342,10 +348,10 @@ struct StepAnalysis {
 
     /// 2-s windows, 1-s hop: walking if SD(|a_d|) ≥ walkingSdG·g and ≥ walkingBandFraction of
     /// v's 0.3–15 Hz power lies in the step band; windows merged across ≤ mergeGap, bouts shorter
-    /// than minimumBout dropped.
-    static func walkingBouts(v: [Double], magnitude: [Double], fs: Double, p: GaitAnalysis.Parameters) -> [Range<Int>] {
+    /// than minimumBout dropped: the merged windows, and those long enough.
+    static func walkingBouts(v: [Double], magnitude: [Double], fs: Double, p: GaitAnalysis.Parameters) -> (walking: [Range<Int>], long: [Range<Int>]) {
         let window = Int(clamping: 2 * fs), hop = Int(clamping: fs)
-        guard v.count >= window, let fft = try? FFT(size: window) else { return [] }
+        guard v.count >= window, let fft = try? FFT(size: window) else { return ([], []) }
         let hann = Window.hann.values(count: window)
         // The bins of the 0.3–15 Hz total and of the step band, decided once (each a run of bins).
         func bins(_ low: Double, _ high: Double) -> Range<Int> {
@@ -394,7 +400,7 @@ struct StepAnalysis {
                 merged.append(range)
             }
         }
-        return merged.filter { Double($0.count) / fs >= p.minimumBoutSeconds }
+        return (merged, merged.filter { Double($0.count) / fs >= p.minimumBoutSeconds })
     }
 
     // MARK: Lags (docs/analyses.md §2.6–2.7)

@@ -49,7 +49,6 @@ extension StepAnalysis {
         var weighted = 0.0, weight = 0.0
         for segment in segments {
             for (bout, lags) in zip(segment.bouts, segment.lags) {
-                guard let lags else { continue }
                 weighted += Double(bout.count) * 120 * fs / lags.m2
                 weight += Double(bout.count)
             }
@@ -83,10 +82,14 @@ extension StepAnalysis {
             c.warnings.append("cadenceDisagreement: the estimators differ by more than 15 % (\(listed) steps/min); reported \((value * 10).rounded() / 10) from the \(c.source.rawValue) by the documented rule")
         }
         if c.value == nil {
-            let bouts = segments.reduce(0) { $0 + $1.bouts.count }
-            c.warnings.append(bouts == 0
-                ? "noWalking: no 2-s window walks (the dynamic acceleration's SD at least \(p.walkingSdG) g with at least \(p.walkingBandFraction) of the vertical's power in the step band): no steps, cadence null"
-                : "noCadence: \(bouts) walking bout\(bouts == 1 ? "" : "s") without a stride lag in 0.5–2.4 s or 8 steps: cadence null")
+            // Without a bout (every bout has its stride lag): what walked, and why it is no bout.
+            let walking = segments.reduce(0) { $0 + $1.walkingSeconds }, aperiodic = segments.reduce(0) { $0 + $1.aperiodicBouts }
+            let seconds = (walking * 10).rounded() / 10
+            c.warnings.append(aperiodic > 0
+                ? "noCadence: \(aperiodic) walking stretch\(aperiodic == 1 ? "" : "es") of at least \(p.minimumBoutSeconds.compactDescription) s (\(seconds.compactDescription) s of walking windows) without a stride: the autocorrelation at the stride lag stays below \(p.minimumStrideRegularity) in every chunk of \(p.chunkSeconds.compactDescription) s: no steps, cadence null"
+                : walking > 0
+                ? "noWalking: \(seconds.compactDescription) s of walking windows, none in a stretch of \(p.minimumBoutSeconds.compactDescription) s (the shortest bout): no steps, cadence null"
+                : "noWalking: no 2-s window walks (the dynamic acceleration's SD at least \(p.walkingSdG) g with at least \(p.walkingBandFraction) of the vertical's power in the step band): no steps, cadence null")
         }
         if let fromSteps = c.fromSteps, !Self.walkingCadenceRange.contains(fromSteps) {
             c.warnings.append("implausibleCadence: \(steps.count) steps imply \((fromSteps * 10).rounded() / 10) steps/min, outside walking's \(Int(Self.walkingCadenceRange.lowerBound))–\(Int(Self.walkingCadenceRange.upperBound)) steps/min (miscounted steps, or not a walk)")
