@@ -128,8 +128,18 @@ public protocol AudioDecoder: AnyObject {
 extension AudioDecoder {
     /// Decoders other than libsndfile's read containers without this defect.
     public var unfinishedHeader: UnfinishedHeader? { nil }
-    /// Decoders other than FFmpeg's library read no container that declares a length apart from its data.
+    /// Decoders other than FFmpeg's read no container that declares a length apart from its data.
     public var truncation: String? { nil }
+
+    /// ``truncation``'s text for a stream whose container declares `declared` frames (if it
+    /// says) and whose packets ended after `decoded`, with where they were cut (`cut`, if known).
+    func truncationWarning(declared: Int64?, decoded: Int64, cut: String?) -> String {
+        "truncated: " + (declared.map { "the container declares \($0) frames (\(seconds($0)) s); " } ?? "")
+            + "its packets end after \(decoded) (\(seconds(decoded)) s)" + (cut.map { ", \($0)" } ?? "") + "; the frames present are analysed"
+    }
+
+    /// `frames` in seconds to the millisecond, for messages.
+    func seconds(_ frames: Int64) -> Double { (Double(frames) / format.sampleRateHz * 1000).rounded() / 1000 }
 
     /// Widens a Float block; decoders with a native Double path replace this.
     public func read(into buffer: UnsafeMutableBufferPointer<Double>) throws(AudioError) -> Int {

@@ -168,8 +168,8 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
         if frames == 0 {
             format.frames = framesRead
             if let frameLimit, framesRead < frameLimit, truncation == nil {
-                truncation = "truncated: the container declares \(frameLimit) frames (\(seconds(frameLimit)) s); its packets end after \(framesRead) (\(seconds(framesRead)) s)"
-                    + (packetCut ? ", the last cut off by the end of the file at byte \(packetPosition)" : "") + "; the frames present are analysed"
+                truncation = truncationWarning(declared: frameLimit, decoded: framesRead,
+                                               cut: packetCut ? "the last cut off by the end of the file at byte \(packetPosition)" : nil)
             }
         }
         return frames
@@ -242,9 +242,6 @@ public final class FFmpegLibraryDecoder: AudioDecoder {
     private var location: String {
         (packetPosition >= 0 ? " in the packet at byte \(packetPosition)" : "") + " after \(framesRead) frames (\(seconds(framesRead)) s)"
     }
-
-    /// `frames` in seconds to the millisecond, for messages.
-    private func seconds(_ frames: Int64) -> Double { (Double(frames) / format.sampleRateHz * 1000).rounded() / 1000 }
 
     /// FFmpeg's text for an error code.
     ///

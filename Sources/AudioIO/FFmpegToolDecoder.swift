@@ -20,6 +20,7 @@ public final class FFmpegToolDecoder: AudioDecoder {
     /// The stream's duration from the container (its edit list), frames: decoding stops there,
     /// so AAC end padding is dropped as the start priming is.
     private var frameLimit: Int64?
+    public private(set) var truncation: String?
 
     /// The `ffmpeg` and `ffprobe` executables on `PATH`, if both exist.
     public static var tools: (ffmpeg: String, ffprobe: String)? {
@@ -101,15 +102,22 @@ public final class FFmpegToolDecoder: AudioDecoder {
         return usable / frameBytes
     }
 
+    /// At the end of ffmpeg's output: its error, unless the packets stopped at the end of a file
+    /// cut short (ffmpeg says "partial file", and stops with status 0 after the frames it decoded,
+    /// or with an error when it decoded none), then ``truncation`` as FFmpeg's library says it.
     private func finish() throws(AudioError) {
         finished = true
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        if process.terminationStatus != 0 {
-            let line = message.split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw AudioError(file: path, reason: .decode("ffmpeg: \(line)"))
+        let lines = message.split(separator: "\n")
+        let cut = lines.first { $0.hasSuffix(": partial file") }
+        if process.terminationStatus != 0, cut == nil {
+            throw AudioError(file: path, reason: .decode("ffmpeg: \(lines.first.map(String.init) ?? "exit status \(process.terminationStatus)")"))
         }
         format.frames = framesRead
+        if frameLimit.map({ framesRead < $0 }) ?? (cut != nil) {
+            truncation = truncationWarning(declared: frameLimit, decoded: framesRead, cut: cut.map { "ffmpeg: \($0.split(separator: "] ", maxSplits: 1).last ?? $0)" })
+        }
     }
 
     /// Rate, channels, codec and length (frames, when the container states it) of the first

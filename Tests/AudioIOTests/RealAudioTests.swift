@@ -61,7 +61,7 @@ struct RealAudioTests {
     }
 
     /// A recorder that stopped mid-file leaves the container's length behind its packets.
-    @Test(".m4a cut short at 20,000 and 300,000 bytes: the frames the ffmpeg tool decodes from the same bytes, the same samples, and a warning with the declared and the decoded length and where the packets stop; none for the whole file")
+    @Test(".m4a cut short at 20,000 and 300,000 bytes: the frames the ffmpeg tool decodes from the same bytes, the same samples, and a warning with the declared and the decoded length and where the packets stop, by either FFmpeg backend; none for the whole file")
     func truncatedM4A() throws {
         let path = SharedData.path("mpower/pdscores_phonation.m4a")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -75,8 +75,8 @@ struct RealAudioTests {
             let file = try folder.write("cut\(cut).m4a", Array(bytes.prefix(cut)))
             let library = try AudioInput.open(file, backend: .ffmpegLibrary)
             let samples = try library.readAll()
-            // The peer: ffmpeg's own tool, which decodes what the packets hold and stops with
-            // an error (the tool backend reports that error rather than a truncation).
+            // The peer: ffmpeg's own tool, which decodes what the packets hold, says "partial
+            // file" and stops (with status 0 after frames, an error without).
             let ffmpeg = Process()
             ffmpeg.executableURL = URL(fileURLWithPath: try #require(FFmpegToolDecoder.tools?.ffmpeg))
             ffmpeg.arguments = ["-v", "quiet", "-i", file, "-f", "f32le", "-y", folder.path("cut\(cut).f32")]
@@ -90,7 +90,18 @@ struct RealAudioTests {
             // The packet the file's end cut lies before that end.
             let byte = try #require(warning.split(separator: " at byte ").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(warning)")
             #expect(byte < cut && byte >= 16_376, "\(warning)")
+            // The tool backend: the same frames, and the same warning but for where ffmpeg says
+            // the packets were cut (its message in place of the packet's byte).
+            let byTool = try AudioInput.open(file, backend: .ffmpegTool)
+            let toolSamples = try byTool.readAll()
+            #expect(toolSamples.map(\.bitPattern) == samples.map(\.bitPattern), "\(cut)")
+            let toolWarning = try #require(byTool.truncation, "\(cut)")
+            let said = try #require(warning.range(of: ", the last cut off")).lowerBound
+            #expect(toolWarning.hasPrefix(warning[..<said] + ", ffmpeg: stream 0, offset 0x") && toolWarning.hasSuffix(": partial file; the frames present are analysed"), "\(toolWarning)")
         }
+        let wholeByTool = try AudioInput.open(path, backend: .ffmpegTool)
+        _ = try wholeByTool.readAll()
+        #expect(wholeByTool.truncation == nil)
         // Cut inside its index (the moov box from byte 28): nothing to decode, and the error says why.
         let inIndex = try folder.write("cut100.m4a", Array(bytes.prefix(100)))
         #expect(throws: AudioError.self) { try AudioInput.open(inIndex, backend: .ffmpegLibrary) }
