@@ -46,14 +46,18 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// 5 (gait): without a cadence, the warning says what walked: `noWalking` with the seconds of
     /// walking windows that form no 5-s stretch, `noCadence` for stretches without a stride
     /// (before, `noWalking` said no window walked).
+    /// 2 (walkTest): location fixes more than the trial's duration and a minute from the fixes'
+    /// median time left out with a warning (a fix of another walk moved the path); a speed that
+    /// overflows said as such instead of "inf m/s". 2 (heartRate): a channel's frame means
+    /// outside 0…1 counted in a warning.
     public var version: String {
         switch self {
         case .voice: "17"
         case .gait: "5"
         case .tapping: "4"
         case .balance: "3"
-        case .spl, .audiometry: "2"
-        case .loudness, .rangeOfMotion, .walkTest, .tremor, .heartRate: "1"
+        case .spl, .audiometry, .walkTest, .heartRate: "2"
+        case .loudness, .rangeOfMotion, .tremor: "1"
         }
     }
 }

@@ -58,7 +58,9 @@ public enum WalkTestScorer {
         guard distanceMeters > 0 else { return (nil, "a requested distance of \(distanceMeters) m gives no speed") }
         let speed = distanceMeters / durationSeconds
         guard speed <= fastestMetersPerSecond else {
-            return (nil, "\(distanceMeters) m in \(durationSeconds) s is \(speed) m/s, faster than anyone walks or runs (\(fastestMetersPerSecond) m/s): speed null")
+            // A duration near the smallest double overflows the quotient: said as such, not as "inf".
+            let pace = speed.isFinite ? "is \(speed) m/s" : "is beyond the largest number (\(Double.greatestFiniteMagnitude) m/s)"
+            return (nil, "\(distanceMeters) m in \(durationSeconds) s \(pace), faster than anyone walks or runs (\(fastestMetersPerSecond) m/s): speed null")
         }
         return (speed, nil)
     }

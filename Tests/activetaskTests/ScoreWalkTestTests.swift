@@ -56,6 +56,7 @@ import TestSupport
             return text.replacingCharacters(in: range, with: new)
         }
         for (duration, distance, said) in [("1e-300", "7.62", "7.62 m in 1e-300 s is 7.62e+300 m/s, faster than anyone walks or runs (12.5 m/s): speed null"),
+                                           ("4.9e-324", "7.62", "7.62 m in 5e-324 s is beyond the largest number (1.7976931348623157e+308 m/s), faster than anyone walks or runs (12.5 m/s): speed null"),
                                            ("0", "7.62", "a duration of 0.0 s gives no speed"), ("6", "0", "a requested distance of 0.0 m gives no speed"),
                                            ("0.61", "7.62", nil)] {
             let edited = replacing(replacing(text, #""duration":6}"#, #""duration":\#(duration)}"#), #""distanceInMeters":7.62,"#, #""distanceInMeters":\#(distance),"#)
