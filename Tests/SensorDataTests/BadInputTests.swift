@@ -21,7 +21,7 @@ import Testing
         #expect(failure.offset == 65)
     }
 
-    @Test("a missing required key names the item path; a missing optional key is unavailable")
+    @Test("a missing required key names the item path, a null one its null; a missing or null optional key is unavailable")
     func missingKey() throws {
         let failure = try #require(error(#"{"items":[{"timestamp":1,"x":0.1,"y":0}]}"#))
         #expect(failure.reason == .missingKey("z"))
@@ -30,6 +30,14 @@ import Testing
         #expect(second.path == "[1].z")
         let pedometer = try JSONContents.decode(Array(#"[{"startDate":"2019-05-27T00:35:06-0700","endDate":"2019-05-27T00:35:07-0700","numberOfSteps":3}]"#.utf8), file: "p")
         #expect(pedometer.series.first?.series["distance"]?.first?.isNaN == true)
+        // A required key given as null is there: its null is named, not a missing key; an
+        // optional one null is unavailable, as when missing.
+        let null = try #require(error(#"{"items":[{"timestamp":1,"x":0.1,"y":0,"z":0},{"timestamp":2,"x":null,"y":0,"z":0}]}"#))
+        #expect(null.reason == .wrongType(expected: "number", found: "null") && null.path == "items[1].x")
+        let nullDate = try #require(error(#"[{"startDate":null,"endDate":"2019-05-27T00:35:07-0700","numberOfSteps":3}]"#))
+        #expect(nullDate.reason == .wrongType(expected: "date string", found: "null") && nullDate.path == "[0].startDate")
+        let nullDistance = try JSONContents.decode(Array(#"[{"startDate":"2019-05-27T00:35:06-0700","endDate":"2019-05-27T00:35:07-0700","numberOfSteps":3,"distance":null}]"#.utf8), file: "p")
+        #expect(nullDistance.series.first?.series["distance"]?.first?.isNaN == true)
     }
 
     @Test("integers where Ints are needed; fractions there are invalid")
@@ -208,6 +216,16 @@ import Testing
                 #expect(failure.path == path && failure.description.contains("outside"), "\(path) \(value): \(failure)")
             }
         }
+    }
+
+    /// A required number given as null was "missing required key" (for an array's element, a
+    /// key it never had).
+    @Test("a result file's required number given as null is named as null at its place (an SPL reading, a range-of-motion angle, a tap time, a tapping-app time, a walk's distance)",
+          arguments: [0, 2, 3, 7, 9])
+    func nullNumbers(index: Int) throws {
+        let (template, path, _) = Self.ranges[index]
+        let failure = try #require(error(template.replacingOccurrences(of: "@", with: "null"), file: "r.json"), "\(path)")
+        #expect(failure.path == path && failure.reason == .wrongType(expected: "number", found: "null"), "\(failure)")
     }
 
     /// 100 taps all at one time gave every rate null without a word, and taps 10⁻¹² s apart a

@@ -121,19 +121,21 @@ struct ItemColumnsDecoder {
                     if estimate > buffers.capacity { buffers.grow(to: estimate) }
                 }
                 for index in numericFields { buffers.columns[index][count] = .nan }
-                var seen: UInt64 = 0
+                var seen: UInt64 = 0, nulls: UInt64 = 0
                 guard cursor.peek() == UInt8(ascii: "{") else {
                     var error = cursor.wrongType(expected: "an item object")
                     error.path = "\(arrayPath)[\(count)]"
                     throw error
                 }
-                try decodeObject(&cursor, nodes: root, into: &series, columns: buffers.columns, item: count, seen: &seen,
+                try decodeObject(&cursor, nodes: root, into: &series, columns: buffers.columns, item: count, seen: &seen, nulls: &nulls,
                                  utcOffset: &utcOffset, guesses: &guesses, list: 0, arrayPath: arrayPath, group: nil)
                 let missing = requiredMask & ~seen
                 if missing != 0 {
-                    let field = schema.fields[missing.trailingZeroBitCount]
+                    let first = missing.trailingZeroBitCount, field = schema.fields[first]
+                    // A key given as null is there: its value is what is wrong.
                     throw ReadError(
-                        file: cursor.file, reason: .missingKey(field.path.last ?? field.name),
+                        file: cursor.file,
+                        reason: nulls & (1 << UInt64(first)) != 0 ? .wrongType(expected: field.type.description, found: "null") : .missingKey(field.path.last ?? field.name),
                         path: "\(arrayPath)[\(count)].\(field.name)")
                 }
                 count += 1
@@ -197,7 +199,7 @@ struct ItemColumnsDecoder {
 
     private func decodeObject(
         _ cursor: inout JSONCursor, nodes: [KeyNode], into series: inout SensorSeries, columns: UnsafeMutablePointer<UnsafeMutablePointer<Double>>,
-        item: Int, seen: inout UInt64, utcOffset: inout Int?, guesses: inout KeyGuesses, list: Int, arrayPath: String, group: String?
+        item: Int, seen: inout UInt64, nulls: inout UInt64, utcOffset: inout Int?, guesses: inout KeyGuesses, list: Int, arrayPath: String, group: String?
     ) throws(ReadError) {
         // Paths are built only for messages, never per item on the hot path.
         func path(_ key: String) -> String { "\(arrayPath)[\(item)].\(group.map { $0 + "." } ?? "")\(key)" }
@@ -219,8 +221,9 @@ struct ItemColumnsDecoder {
                 nodeIndex = found
                 if place < lastPlace, !key.escaped { guesses.nodes[place] = found }
             }
-            if cursor.peek() == UInt8(ascii: "n") {  // null: treat as absent
+            if cursor.peek() == UInt8(ascii: "n") {  // null: treat as absent (said as null if required)
                 _ = try cursor.parseLiteral()
+                if let fieldIndex = nodes[nodeIndex].field { nulls |= 1 << UInt64(fieldIndex) }
                 continue
             }
             if let fieldIndex = nodes[nodeIndex].field {
@@ -245,7 +248,7 @@ struct ItemColumnsDecoder {
                     error.path = path(nodes[nodeIndex].name)
                     throw error
                 }
-                try decodeObject(&cursor, nodes: nodes[nodeIndex].children, into: &series, columns: columns, item: item, seen: &seen,
+                try decodeObject(&cursor, nodes: nodes[nodeIndex].children, into: &series, columns: columns, item: item, seen: &seen, nulls: &nulls,
                                  utcOffset: &utcOffset, guesses: &guesses, list: nodes[nodeIndex].list, arrayPath: arrayPath, group: nodes[nodeIndex].name)
             }
         }

@@ -22,7 +22,7 @@ struct ObjectReader {
 
     /// A required number.
     func number(_ value: JSONValue?, _ path: String) throws(ReadError) -> Double {
-        guard let number = try optionalNumber(value, path) else { throw error(.missingKey(lastKey(path)), path) }
+        guard let number = try optionalNumber(value, path) else { throw absent("number", value, path) }
         return number
     }
 
@@ -58,7 +58,7 @@ struct ObjectReader {
     }
 
     func string(_ value: JSONValue?, _ path: String) throws(ReadError) -> String {
-        guard let text = try optionalString(value, path) else { throw error(.missingKey(lastKey(path)), path) }
+        guard let text = try optionalString(value, path) else { throw absent("string", value, path) }
         return text
     }
 
@@ -130,6 +130,12 @@ struct ObjectReader {
         default: found = value.typeName
         }
         return error(.wrongType(expected: expected, found: found), path)
+    }
+
+    /// A required value that is not there: its key missing, or null in its place (an array's
+    /// element has no key to miss).
+    private func absent(_ expected: String, _ value: JSONValue?, _ path: String) -> ReadError {
+        value == nil ? error(.missingKey(lastKey(path)), path) : wrong(expected, .null, path)
     }
 
     private func lastKey(_ path: String) -> String {

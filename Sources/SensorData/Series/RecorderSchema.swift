@@ -46,6 +46,16 @@ public enum FieldType: Sendable, Hashable {
     case date
     /// A JSON string, stored in a text column.
     case string
+
+    /// How messages name it: "expected number, found null".
+    var description: String {
+        switch self {
+        case .number: "number"
+        case .integer: "integer"
+        case .date: "date string"
+        case .string: "string"
+        }
+    }
 }
 
 /// One field of a recorder item: its column name, its key path in the item, type and unit.
