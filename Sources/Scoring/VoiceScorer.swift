@@ -216,7 +216,7 @@ public enum VoiceScorer {
     static func readBounded(_ decoder: any AudioDecoder, file: String, maximumSamples: Int) throws(ScoringError) -> [Double] {
         do { return try decoder.readAllDouble(maximumSamples: maximumSamples) } catch {
             guard case .tooLong = error.reason else { throw .input(error) }
-            throw ScoringError(.invalidInput, error.description + " (voice analysis holds ~40 bytes per sample; the limit is the voice parameter maximumSamples)")
+            throw ScoringError(.invalidInput, error.description + " (voice analysis holds ~\(bytesPerSample) bytes per sample; the limit is the voice parameter maximumSamples)")
         }
     }
 }

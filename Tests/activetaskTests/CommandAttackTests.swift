@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 import Batch
+import Scoring
 
 /// Attacks on every command (docs/reliability.md §5): one regression test per class of defect found
 /// in 6eb677a, each of which crashed, hung, exhausted memory or destroyed data there. Every run
@@ -221,6 +222,8 @@ import Batch
         #expect(refused.status == 3, "\(refused.stderr)")
         #expect(refused.stderr.contains("16000 frames × 1 channels exceed the limit of 10000 samples"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--maximum-samples"))
+        // The bytes per sample said are the memory model's (VoiceScorer.bytesPerSample).
+        #expect(refused.stderr.contains("(voice analysis holds ~\(VoiceScorer.bytesPerSample) bytes per sample;"), "\(refused.stderr)")
         #expect(try Self.run(["score", "voice", wav, "--maximum-samples", "16000"]).status == 0)
         let tone = try Self.run(["audiometry", "verify", wav, "--max-samples", "10000"])
         #expect(tone.status == 3 && tone.stderr.contains("16000 frames × 1 channels exceed the limit of 10000 samples")
