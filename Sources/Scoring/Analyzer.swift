@@ -34,6 +34,8 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// without segments) null instead of openSMILE's 0. 17 (voice): a warning that counts
     /// egemapsv02's null functionals and says why; its alphaRatio and hammarbergIndex descriptors
     /// NaN (empty in `--egemaps-lld`) where their upper band has no bin (rates below 2 and 4 kHz).
+    /// 18 (voice): a warning when no pitch or HNR frame fits (the floor's window longer than the
+    /// recording, or under 6 samples at its rate).
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -52,7 +54,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// outside 0…1 counted in a warning.
     public var version: String {
         switch self {
-        case .voice: "17"
+        case .voice: "18"
         case .gait: "5"
         case .tapping: "4"
         case .balance: "3"

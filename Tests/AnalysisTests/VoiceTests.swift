@@ -73,6 +73,26 @@ import TestSupport
         #expect(VoiceAnalysis.analyze(interleaved: x, channels: 1, sampleRateHz: Self.rate, options: options).cepstral == whole.cepstral)
     }
 
+    /// A pitch floor whose window is longer than the recording left F0 and HNR null with only
+    /// "less than 1 s of voiced signal" said.
+    @Test("no pitch frame is said with its cause: 0.5 s under a 1-Hz floor (windows of 3 s, and 2 s for HNR), under a 5-Hz floor (0.6 s; HNR's 0.4 s fits); a 100-Hz recording (a 0.04-s window holds 4 samples)")
+    func noPitchFrame() throws {
+        var options = VoiceAnalysis.Options()
+        options.pitchFloorHz = 1
+        let half = Self.vowel(seconds: 0.5)
+        let floorOne = VoiceAnalysis.analyze(interleaved: half, channels: 1, sampleRateHz: Self.rate, options: options)
+        #expect(floorOne.features.contour.f0MedianHz == nil && floorOne.features.hnrDb == nil)
+        #expect(floorOne.warnings.contains("pitch: no frame: the recording's 0.5 s are shorter than its window of 3 periods of the 1-Hz floor (3 s); F0, pulses, jitter and shimmer null"), "\(floorOne.warnings)")
+        #expect(floorOne.warnings.contains("HNR: no frame: the recording's 0.5 s are shorter than its window of 1 period of the 1-Hz floor and one more for the cross-correlation (2 s); HNR null"), "\(floorOne.warnings)")
+        options.pitchFloorHz = 5
+        let floorFive = VoiceAnalysis.analyze(interleaved: half, channels: 1, sampleRateHz: Self.rate, options: options)
+        #expect(floorFive.warnings.filter { $0.contains("no frame") } == ["pitch: no frame: the recording's 0.5 s are shorter than its window of 3 periods of the 5-Hz floor (0.6 s); F0, pulses, jitter and shimmer null"], "\(floorFive.warnings)")
+        #expect(floorFive.features.hnrDb != nil)
+        let coarse = VoiceAnalysis.analyze(interleaved: (0..<200).map { sin(Double($0)) }, channels: 1, sampleRateHz: 100)
+        #expect(coarse.warnings.contains("pitch: no frame: its window of 3 periods of the 75-Hz floor holds fewer than 6 samples at 100 Hz; F0, pulses, jitter and shimmer null"), "\(coarse.warnings)")
+        #expect(Self.features(Self.vowel()).contour.f0MedianHz != nil && !VoiceAnalysis.analyze(interleaved: Self.vowel(), channels: 1, sampleRateHz: Self.rate).warnings.contains { $0.contains("no frame") })
+    }
+
     @Test("E1: Praat intensity of sines of RMS 0.02, 1/√2, 1 is 60.000, 90.969, 93.979 dB")
     func intensity() throws {
         for (rms, expected) in [(0.02, 60.000), (1 / 2.0.squareRoot(), 90.969), (1.0, 93.979)] {

@@ -1,3 +1,4 @@
+import Foundation
 import InputGuards
 import Glibc
 import SignalProcessing
@@ -128,6 +129,18 @@ struct PraatPitchAnalysis {
     func analyze(_ sound: PraatSound) -> Contour? {
         guard let plan = plan(sound) else { return nil }
         return plan.contour(Parallel.map(plan.runCount, parallel: plan.runCount > 1, plan.frames(run:)))
+    }
+
+    /// Why ``plan(_:)`` found no frame in `sound` (it gave nil): the recording shorter than the
+    /// analysis window, or the window too few samples wide.
+    func noFrame(_ sound: PraatSound) -> String {
+        let window = periodsPerWindow / floor, analysisWindow = method == .crossCorrelation ? 1 / floor + window : window
+        let periods = "\(periodsPerWindow.compactDescription) period\(periodsPerWindow == 1 ? "" : "s") of the \(floor.compactDescription)-Hz floor"
+            + (method == .crossCorrelation ? " and one more for the cross-correlation" : "")
+        if Int(clamping: window / sound.dx, rounding: .down, to: 0...sound.count) / 2 - 1 < 2, sound.duration >= analysisWindow {
+            return "its window of \(periods) holds fewer than 6 samples at \((1 / sound.dx).compactDescription) Hz"
+        }
+        return "the recording's \(String(format: "%.3g", sound.duration)) s are shorter than its window of \(periods) (\(String(format: "%.3g", analysisWindow)) s)"
     }
 
     /// The frames of this analysis of `sound` and the runs to analyse them in; nil where the

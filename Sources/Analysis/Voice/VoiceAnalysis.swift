@@ -229,6 +229,12 @@ public enum VoiceAnalysis {
         let harmonicityContour = harmonicity.map { $0.contour(harmonicityRuns) }
         let features = VoiceFeatures(levels: recording.features, contour: voice.features, hnrDb: harmonicityContour.flatMap(meanHarmonicity))
         var warnings = recording.warnings + voice.warnings
+        // No frame fits (the pitch floor's window longer than the recording): said, not left to
+        // the voiced-signal warning.
+        if pitch == nil, sound.count > 0 { warnings.append("pitch: no frame: \(pitchAnalysis.noFrame(periodic)); F0, pulses, jitter and shimmer null") }
+        if options.sets.contains(.harmonicity), harmonicity == nil, sound.count > 0 {
+            warnings.append("HNR: no frame: \(harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).noFrame(periodic)); HNR null")
+        }
         if let harmonicityContour, let warning = roundingHarmonicityWarning(harmonicityContour) { warnings.append(warning) }
         var track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
         switch formantTrack {
