@@ -78,7 +78,9 @@ public enum VoiceScorer {
 
         /// Why these parameters cannot be used (nil: they can).
         public var problem: String? {
-            if sets.isEmpty { return "sets is empty: name at least one of \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", "))" }
+            if sets.isEmpty { return "sets is empty: name at least one of \(VoiceSet.names)" }
+            // Each set once: the sets are part of a result's key, and a repeat computes nothing more.
+            if let repeated = sets.indices.first(where: { sets[..<$0].contains(sets[$0]) }) { return "sets names \(sets[repeated].rawValue) twice" }
             if let offset = calibrationOffsetDecibels, !CalibratorLevel.plausibleOffsetDecibels.contains(offset) {
                 return "calibration offset \(offset) dB is not a level (−400…400 dB)"
             }
@@ -223,7 +225,7 @@ public enum VoiceScorer {
 
 /// The feature sets of a voice analysis (docs/analyses.md §4), as a configuration's `sets` and
 /// `--sets` name them.
-public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
+public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable, NamedChoice {
     /// Levels, loudness and Praat-definition F0, jitter, shimmer and HNR.
     case atk
     /// Praat's Burg formants of the voiced frames.
@@ -241,6 +243,9 @@ public enum VoiceSet: String, Sendable, Hashable, Codable, CaseIterable {
     /// The sets computed when none are named: every set but ``egemaps``, which ``egemapsv02``
     /// replaces (a study compares openSMILE's values; stored `egemaps` results stay readable).
     public static let defaults: [VoiceSet] = allCases.filter { $0 != .egemaps }
+
+    /// Why `name` is no set, naming the sets, as the command line says it.
+    public static func unknown(_ name: String) -> String { "\"\(name)\" is not a voice set; the sets are \(names)" }
 
     /// What the analysis computes for the set.
     var analysisSets: VoiceAnalysis.Sets {

@@ -183,16 +183,13 @@ extension TappingAnalysis.Convention: ExpressibleByArgument {}
 extension RangeOfMotion.Orientation: ExpressibleByArgument {}
 extension CameraHeartRate.Method: ExpressibleByArgument {}
 
-/// `--sets atk,mfcc`: voice sets, comma-separated, each named once.
+/// `--sets atk,mfcc`: voice sets, comma-separated (each named once: the parameters' rule).
 struct VoiceSetList: ParameterValue {
     var sets: [VoiceSet]
     init(parsing argument: String) throws(ValidationError) {
         var sets: [VoiceSet] = []
         for name in argument.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard let set = VoiceSet(rawValue: name) else {
-                throw ValidationError("--sets: \"\(name)\" is not a voice set; the sets are \(VoiceSet.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            guard !sets.contains(set) else { throw ValidationError("--sets: \(name) is named twice") }
+            guard let set = VoiceSet(rawValue: name) else { throw ValidationError("--sets: " + VoiceSet.unknown(name)) }
             sets.append(set)
         }
         self.sets = sets

@@ -227,9 +227,9 @@ struct ScoreVoiceRealTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: Self.sample)))
     }
 
-    @Test("a set named that does not exist, twice, or none at all is refused with the sets listed")
+    @Test("a set named that does not exist, twice, or none at all is refused with the sets listed, on the command line and in a configuration alike")
     func badSets() throws {
-        for (argument, said) in [("mfcc,bogus", "\"bogus\" is not a voice set; the sets are atk, formants, cepstral, mfcc, egemaps"), ("mfcc,mfcc", "mfcc is named twice")] {
+        for (argument, said) in [("mfcc,bogus", "\"bogus\" is not a voice set; the sets are atk, formants, cepstral, mfcc, egemaps"), ("mfcc,mfcc", "[voice] sets names mfcc twice")] {
             let run = try Run(["score", "voice", "--sets", argument, Self.sample])
             #expect(run.status == 2 && run.stderr.contains(said), "\(argument): \(run.stderr)")
         }
@@ -241,7 +241,15 @@ struct ScoreVoiceRealTests {
         #expect(empty.status == 2 && empty.stderr.contains("[voice] sets is empty: name at least one of atk, formants, cepstral, mfcc, egemaps"), "\(empty.stderr)")
         try "[voice]\nsets = [\"atk\", \"nope\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
         let unknown = try Run(["score", "voice", "--config", config, Self.sample])
-        #expect(unknown.status == 2 && unknown.stderr.contains("[voice] sets = [\"atk\",\"nope\"] is not a value of this parameter's type (docs/batch.md lists each parameter's values)"), "\(unknown.stderr)")
+        #expect(unknown.status == 2 && unknown.stderr.contains("[voice] sets = [\"atk\",\"nope\"] is not a value of this parameter's type: \"nope\" is not one of atk, formants, cepstral, mfcc, egemaps, egemapsv02"), "\(unknown.stderr)")
+        // A set named twice is one result key's sets twice: refused as on the command line.
+        try "[voice]\nsets = [\"atk\", \"mfcc\", \"atk\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let twice = try Run(["score", "voice", "--config", config, Self.sample])
+        #expect(twice.status == 2 && twice.stderr.contains("[voice] sets names atk twice"), "\(twice.stderr)")
+        // Every parameter that takes one of a set of names lists them (NamedChoice).
+        try "[tapping]\nconvention = \"nope\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let convention = try Run(["score", "voice", "--config", config, Self.sample])
+        #expect(convention.status == 2 && convention.stderr.contains("[tapping] convention = \"nope\" is not a value of this parameter's type: \"nope\" is not one of mhealthtools, mpower-sdata, little"), "\(convention.stderr)")
     }
 }
 

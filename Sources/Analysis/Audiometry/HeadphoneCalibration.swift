@@ -9,7 +9,7 @@ public enum HeadphoneCalibration {
     public static let frequencies: [Double] = [125, 250, 500, 750, 1000, 1500, 2000, 3000, 4000, 6000, 8000]
 
     /// Table versions: results record `headphoneType`, not the ResearchKit version (§7.4).
-    public enum TableVersion: String, Sendable, CaseIterable, Codable {
+    public enum TableVersion: String, Sendable, CaseIterable, Codable, NamedChoice {
         /// ResearchKit 2.x: identifiers AIRPODS, AIRPODSPRO, EARPODS; AirPods RETSPLs everywhere.
         case researchKit2 = "rk-2.x"
         /// 3.0–3.1.1: AirPods RETSPLs in every `retspl_*` file.

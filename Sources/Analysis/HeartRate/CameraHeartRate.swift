@@ -1,3 +1,4 @@
+import InputGuards
 import Foundation
 import SignalProcessing
 
@@ -20,7 +21,7 @@ import SignalProcessing
 /// R error for the whole channel, the channel has one window of nulls, as it reports them.
 public struct CameraHeartRate: Sendable, Hashable {
     /// How a window's heart rate is estimated (mhealthtools' `method`).
-    public enum Method: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Method: String, Sendable, Hashable, Codable, CaseIterable, NamedChoice {
         case acf, psd, peak
     }
 

@@ -1,3 +1,4 @@
+import InputGuards
 import Foundation
 
 /// The angles of ResearchKit's knee and shoulder range-of-motion steps, from the device-motion
@@ -19,7 +20,7 @@ import Foundation
 /// placeholder) are left out and counted; the step never saw them.
 public enum RangeOfMotion {
     /// Which angle of the attitude the step reads: the interface orientation it ran in.
-    public enum Orientation: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Orientation: String, Sendable, Hashable, Codable, CaseIterable, NamedChoice {
         /// Pitch: rotation about the device's x axis.
         case portrait
         /// Roll: rotation about the device's y axis.

@@ -1,3 +1,4 @@
+import InputGuards
 import Glibc
 import SensorData
 
@@ -6,7 +7,7 @@ import SensorData
 /// `TappingResult` (rows in recorded order).
 public enum TappingAnalysis {
     /// Which peer convention supplies the main feature set.
-    public enum Convention: String, Sendable, CaseIterable, Codable {
+    public enum Convention: String, Sendable, CaseIterable, Codable, NamedChoice {
         /// Sage-Bionetworks/mhealthtools 0.2.1 `get_tapping_features` (default).
         case mhealthtools
         /// Sage-Bionetworks/mPower-sdata `featureExtraction/tappingHelpers.R` (Bot et al. 2016).

@@ -32,7 +32,7 @@ import Scoring
 /// and the key. Every value set enters the result keys of its analyzer only.
 public struct BatchConfiguration: Sendable, Hashable {
     /// How a stand-alone audio file (no task around it that says otherwise) is scored.
-    public enum AudioTask: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum AudioTask: String, Sendable, Hashable, Codable, CaseIterable, NamedChoice {
         /// Sustained phonation (`voice`), as the ResearchKit voice task records (default).
         case voice
         /// A room-noise check (`spl`), as the environment SPL meter step records.
@@ -197,9 +197,12 @@ public struct BatchConfiguration: Sendable, Hashable {
             // integer type fails while the text is read): each key set is tried alone.
             for path in leaves(section) {
                 let value = section.value(at: path) ?? .null
-                if (try? decoded(nested(path, value))) == nil {
+                do { _ = try decoded(nested(path, value)) } catch {
                     let table = ([name] + path.dropLast()).joined(separator: ".")
-                    let hint = if case .number = value { " (an integer parameter takes a whole number within ±2^53)" } else { " (docs/batch.md lists each parameter's values)" }
+                    // A value type that says what it takes (VoiceSet) is quoted; else a hint.
+                    let hint = if case .number = value { " (an integer parameter takes a whole number within ±2^53)" }
+                        else if case DecodingError.dataCorrupted(let context) = error, !context.debugDescription.isEmpty { ": " + context.debugDescription }
+                        else { " (docs/batch.md lists each parameter's values)" }
                     throw invalid("[\(table)] \(path.last!) = \(JSONWriter().string(value)) is not a value of this parameter's type\(hint)")
                 }
             }

@@ -1,9 +1,10 @@
+import InputGuards
 import Foundation
 
 /// How a CSV motion recording maps to an accelerometer series.
 public struct MotionCSVLayout: Sendable, Hashable {
     /// Unit of the time column.
-    public enum TimeUnit: String, Sendable, Hashable, CaseIterable, Codable {
+    public enum TimeUnit: String, Sendable, Hashable, CaseIterable, Codable, NamedChoice {
         case nanoseconds = "ns", microseconds = "us", milliseconds = "ms", seconds = "s"
 
         /// Seconds per unit.
@@ -18,7 +19,7 @@ public struct MotionCSVLayout: Sendable, Hashable {
     }
 
     /// Unit of the acceleration columns.
-    public enum AccelerationUnit: String, Sendable, Hashable, CaseIterable, Codable {
+    public enum AccelerationUnit: String, Sendable, Hashable, CaseIterable, Codable, NamedChoice {
         /// Standard gravity, as ResearchKit records.
         case g
         /// m/s², as Android's `SensorEvent` reports.
