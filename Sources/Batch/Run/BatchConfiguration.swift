@@ -199,7 +199,7 @@ public struct BatchConfiguration: Sendable, Hashable {
                 let value = section.value(at: path) ?? .null
                 do { _ = try decoded(nested(path, value)) } catch {
                     let table = ([name] + path.dropLast()).joined(separator: ".")
-                    // A value type that says what it takes (VoiceSet) is quoted; else a hint.
+                    // A value type that says what it takes (a NamedChoice lists its names) is quoted; else a hint.
                     let hint = if case .number = value { " (an integer parameter takes a whole number within ±2^53)" }
                         else if case DecodingError.dataCorrupted(let context) = error, !context.debugDescription.isEmpty { ": " + context.debugDescription }
                         else { " (docs/batch.md lists each parameter's values)" }
