@@ -131,16 +131,25 @@ struct PraatPitchAnalysis {
         return plan.contour(Parallel.map(plan.runCount, parallel: plan.runCount > 1, plan.frames(run:)))
     }
 
+    /// The window of this analysis in `sound`: its duration, s (`periodsPerWindow` periods of the
+    /// floor), the span a frame reads, s (one period more for the cross-correlation), and half its
+    /// samples less one (``plan(_:)`` needs at least 2).
+    func window(_ sound: PraatSound) -> (seconds: Double, analysisSeconds: Double, halfSamples: Int) {
+        let seconds = periodsPerWindow / floor
+        return (seconds, method == .crossCorrelation ? 1 / floor + seconds : seconds,
+                Int(clamping: seconds / sound.dx, rounding: .down, to: 0...sound.count) / 2 - 1)
+    }
+
     /// Why ``plan(_:)`` found no frame in `sound` (it gave nil): the recording shorter than the
     /// analysis window, or the window too few samples wide.
     func noFrame(_ sound: PraatSound) -> String {
-        let window = periodsPerWindow / floor, analysisWindow = method == .crossCorrelation ? 1 / floor + window : window
+        let window = window(sound)
         let periods = "\(periodsPerWindow.compactDescription) period\(periodsPerWindow == 1 ? "" : "s") of the \(floor.compactDescription)-Hz floor"
             + (method == .crossCorrelation ? " and one more for the cross-correlation" : "")
-        if Int(clamping: window / sound.dx, rounding: .down, to: 0...sound.count) / 2 - 1 < 2, sound.duration >= analysisWindow {
+        if window.halfSamples < 2, sound.duration >= window.analysisSeconds {
             return "its window of \(periods) holds fewer than 6 samples at \((1 / sound.dx).compactDescription) Hz"
         }
-        return "the recording's \(String(format: "%.3g", sound.duration)) s are shorter than its window of \(periods) (\(String(format: "%.3g", analysisWindow)) s)"
+        return "the recording's \(String(format: "%.3g", sound.duration)) s are shorter than its window of \(periods) (\(String(format: "%.3g", window.analysisSeconds)) s)"
     }
 
     /// The frames of this analysis of `sound` and the runs to analyse them in; nil where the
@@ -156,14 +165,12 @@ struct PraatPitchAnalysis {
         let maxCandidates = max(self.maxCandidates, Int(clamping: ceiling / floor, to: 0...100_000))
         let samplesPerPeriod = Int(clamping: 1 / sound.dx / floor, rounding: .down, to: 0...sound.count)
         let halfSamplesPerPeriod = samplesPerPeriod / 2 + 1
-        let windowDuration = periodsPerWindow / floor
-        let halfWindow = Int(clamping: windowDuration / sound.dx, rounding: .down, to: 0...sound.count) / 2 - 1
+        let (_, analysisWindow, halfWindow) = window(sound)
         guard halfWindow >= 2 else { return nil }
         let windowSamples = 2 * halfWindow
         let maximumLag = min(Int(clamping: Double(windowSamples) / periodsPerWindow, rounding: .down, to: 0...windowSamples) + 2, windowSamples)
 
         // Frames fitted symmetrically into the sound (Praat's Sampled_shortTermAnalysis).
-        let analysisWindow = accurate ? 1 / floor + windowDuration : windowDuration
         let frameCount = Int(clamping: (sound.duration - analysisWindow) / dt, rounding: .down, to: -1...sound.count) + 1
         guard frameCount >= 1 else { return nil }
         let middle = sound.x1 - 0.5 * sound.dx + 0.5 * sound.duration

@@ -148,7 +148,8 @@ public enum VoiceAnalysis {
         pitchAnalysis.floor = options.pitchFloorHz
         pitchAnalysis.ceiling = options.pitchCeilingHz
         let pitch = pitchAnalysis.plan(periodic)
-        let harmonicity = options.sets.contains(.harmonicity) ? harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).plan(periodic) : nil
+        let harmonicityPitch = harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx)
+        let harmonicity = options.sets.contains(.harmonicity) ? harmonicityPitch.plan(periodic) : nil
 
         enum First: Sendable {
             case resampled(Swift.Result<PraatFormantAnalysis.Plan, PraatFormantAnalysis.Failure>?, PraatCepstralAnalysis.Plan?)
@@ -233,7 +234,7 @@ public enum VoiceAnalysis {
         // the voiced-signal warning.
         if pitch == nil, sound.count > 0 { warnings.append("pitch: no frame: \(pitchAnalysis.noFrame(periodic)); F0, pulses, jitter and shimmer null") }
         if options.sets.contains(.harmonicity), harmonicity == nil, sound.count > 0 {
-            warnings.append("HNR: no frame: \(harmonicityAnalysis(floor: options.pitchFloorHz, sampleRateHz: 1 / sound.dx).noFrame(periodic)); HNR null")
+            warnings.append("HNR: no frame: \(harmonicityPitch.noFrame(periodic)); HNR null")
         }
         if let harmonicityContour, let warning = roundingHarmonicityWarning(harmonicityContour) { warnings.append(warning) }
         var track = PraatFormantAnalysis.Track(firstTime: 0, timeStep: 0, frames: [])
