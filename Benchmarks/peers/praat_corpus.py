@@ -2,7 +2,7 @@
 `activetask score voice --json` next to Praat (praat-parselmouth) — F0, jitter, shimmer, HNR, and
 the formant statistics over voiced frames from Praat's own Burg frames, CPPS and the CPP
 statistics from Praat's cepstrogram — and next to librosa's
-MFCC statistics (absolute difference, dB), on speech from espeak-ng,
+MFCC statistics (absolute difference, dB), on speech from espeak-ng (low voices with pauses too),
 vowels with jitter, shimmer, breaks and creak generated here, the same resampled by sox to 8–50 kHz,
 stereo copies, and the real voice files given on the command line.
 
@@ -78,12 +78,14 @@ def vowel(rate, seconds, f0, jitter, shimmer, seed, breaks=(), creak=False):
     return 0.5 * x / np.max(np.abs(x))
 
 
+def sox(*args):
+    # No dither (-D): sox dithers with fresh noise on each run, which made the corpus differ between runs.
+    subprocess.run(["sox", "-D", *args], check=True)
+
+
 def build(folder):
     os.makedirs(folder, exist_ok=True)
     files = []
-    def sox(*args):
-        # No dither (-D): sox dithers with fresh noise on each run, which made the corpus differ between runs.
-        subprocess.run(["sox", "-D", *args], check=True)
     speech = os.path.join(folder, "speech-22050.wav")
     subprocess.run(["espeak-ng", "-w", speech, "The quick brown fox jumps over the lazy dog. Aaaaaaaah."], check=True)
     files.append(speech)
@@ -108,6 +110,25 @@ def build(folder):
     stereo = os.path.join(folder, "vowel-breaks-stereo-44100.wav")
     sox(os.path.join(folder, "vowel-breaks-44100.wav"), "-c", "2", stereo, "remix", "1", "1")
     files.append(stereo)
+    return files
+
+
+def low_voices(folder):
+    """Low espeak-ng voices, sentences with pauses of digital silence: at each onset the
+    cross-correlation's window of silence less its local mean correlates to 1 − 10⁻⁵ at every
+    lag, neighbours equal but for rounding (the toolkit's fast sums there gave maxima Praat's
+    80-bit sums do not: 7 % on the 44.1-kHz file's mean HNR); and at 8 kHz a maximum whose Brent
+    search, in other coordinates or by the textbook variant, climbs another peak. (Not in
+    build's corpus: egemaps_agreement.py's checks stay on that one.)"""
+    files = []
+    peter = "Peter Piper picked a peck of pickled peppers; how many pickled peppers did Peter Piper pick? Yes, really."
+    for voice, rate in (("sv", 44100), ("ru", 8000)):
+        raw = os.path.join(folder, f"espeak-{voice}.wav")
+        subprocess.run(["espeak-ng", "-v", voice, "-s", "200", "-p", "20", "-w", raw, peter], check=True)
+        out = os.path.join(folder, f"speech-{voice}-low-{rate}.wav")
+        sox(raw, "-b", "16", "-c", "1", out, "rate", str(rate))
+        os.remove(raw)
+        files.append(out)
     return files
 
 
@@ -156,7 +177,7 @@ def praat(path, scratch):
 
 
 def main(tool, folder, real):
-    files = build(folder) + real
+    files = build(folder) + low_voices(folder) + real
     worst = {}
     failures = 0
     for path in files:

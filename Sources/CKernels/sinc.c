@@ -220,78 +220,74 @@ INLINE void cosines_body(const double *x, double *out) {
     memcpy(out, &both, sizeof both);
 }
 
-/* Brent's minimisation of −value on [i − 1, i + 1] (R. P. Brent, "Algorithms for Minimization
- * without Derivatives", 1973, ch. 5: golden-section steps with parabolic interpolation), with the
- * tolerance Praat's NUMimproveMaximum gives its NUMminimize_brent (1e-10, plus √ε·|x|), at most
- * 100 steps after the first place; one search as a state that names the next place `u` to
- * evaluate, so that eight searches can share the interpolant's setups. */
+/* Praat's NUMminimize_brent (Praat 6.1.38 dwsys/NUM2.cpp, after Oleg Keselyov's netlib fmin:
+ * R. P. Brent, "Algorithms for Minimization without Derivatives", 1973, ch. 5 — golden-section
+ * steps with parabolic interpolation) of −value on [i − 1, i + 1], as Praat's NUMimproveMaximum
+ * runs it: in the places of Praat's vector r[−B…B], indexed from 1 (lag k is place k + B + 1),
+ * with tolerance √ε·|x| + 1e-10/3 there (ε = 2⁻⁵³, LAPACK's relative machine precision, Praat's
+ * NUMfpp → eps) and at most 60 places after the first. The lags evaluated and returned are those
+ * places less B + 1, exact (Sterbenz: a place lies within [B + 1, 2B + 2] for 1 ≤ i ≤ B). One search
+ * as a state that names the next place `u` to evaluate, so that eight searches can share the
+ * interpolant's setups. */
 typedef struct {
-    double a, b, x, w, v, fx, fw, fv, d, e, u;
+    double a, b, x, w, v, fx, fw, fv, u, origin;
     int steps;
 } brent;
 
-static const double golden = 0.3819660112501051; /* (3 − √5) / 2 */
+static const double golden = 1 - 0.6180339887498948482045868343656; /* Praat's 1 − NUM_goldenSection */
 
-INLINE void brent_start(brent *s, ptrdiff_t i) {
-    s->a = (double)i - 1;
-    s->b = (double)i + 1;
+INLINE void brent_start(brent *s, ptrdiff_t i, ptrdiff_t bound) {
+    const ptrdiff_t middle = i + bound + 1;
+    s->origin = (double)(bound + 1);
+    s->a = (double)(middle - 1);
+    s->b = (double)(middle + 1);
     s->u = s->a + golden * (s->b - s->a);
     s->steps = -1;
 }
 
 /* Takes the value at u; returns 1 with the next place in u, or 0 when the search has ended. */
 INLINE int brent_step(brent *s, double value) {
-    const double sqrt_epsilon = 0x1p-26, tolerance = 1e-10;
-    const double fu = -value;
-    double a = s->a, b = s->b, x = s->x, w = s->w, v = s->v, fx = s->fx, fw = s->fw, fv = s->fv, d = s->d, e = s->e;
-    const double u = s->u;
+    const double sqrt_epsilon = 0x1.6a09e667f3bcdp-27 /* √(2⁻⁵³), rounded */, tolerance = 1e-10;
+    const double t = s->u, ft = -value;
+    double a = s->a, b = s->b, x = s->x, w = s->w, v = s->v, fx = s->fx, fw = s->fw, fv = s->fv;
     if (s->steps < 0) {
-        x = w = v = u;
-        fx = fw = fv = fu;
-        d = e = 0;
-    } else if (fu <= fx) {
-        if (u < x) b = x;
+        x = w = v = t;
+        fx = fw = fv = ft;
+    } else if (ft <= fx) {
+        if (t < x) b = x;
         else a = x;
-        v = w, fv = fw, w = x, fw = fx, x = u, fx = fu;
+        v = w, w = x, x = t;
+        fv = fw, fw = fx, fx = ft;
     } else {
-        if (u < x) a = u;
-        else b = u;
-        if (fu <= fw || w == x) {
-            v = w, fv = fw, w = u, fw = fu;
-        } else if (fu <= fv || v == x || v == w) {
-            v = u, fv = fu;
+        if (t < x) a = t;
+        else b = t;
+        if (ft <= fw || w == x) {
+            v = w, w = t;
+            fv = fw, fw = ft;
+        } else if (ft <= fv || v == x || v == w) {
+            v = t, fv = ft;
         }
     }
     s->steps++;
-    const double middle = 0.5 * (a + b);
-    const double tol1 = sqrt_epsilon * fabs(x) + tolerance / 3, tol2 = 2 * tol1;
-    int more = s->steps < 100 && !(fabs(x - middle) <= tol2 - 0.5 * (b - a));
+    const double range = b - a, middle = (a + b) / 2.0, tol_act = sqrt_epsilon * fabs(x) + tolerance / 3.0;
+    const int more = s->steps < 60 && !(fabs(x - middle) + range / 2.0 <= 2.0 * tol_act);
     if (more) {
-        int parabolic = 0;
-        if (fabs(e) > tol1) {
-            /* The parabola through (x, fx), (w, fw), (v, fv). */
-            double t = (x - w) * (fx - fv);
+        double step = golden * (x < middle ? b - x : a - x);
+        if (fabs(x - w) >= tol_act) {
+            /* The parabola through (x, fx), (w, fw), (v, fv): its step p/q, taken when it is
+             * shorter than the golden-section step and lands inside, 2·tol_act from the ends. */
+            double r = (x - w) * (fx - fv);
             double q = (x - v) * (fx - fw);
-            double p = (x - v) * q - (x - w) * t;
-            q = 2 * (q - t);
-            if (q > 0) p = -p;
+            double p = (x - v) * q - (x - w) * r;
+            q = 2.0 * (q - r);
+            if (q > 0.0) p = -p;
             else q = -q;
-            t = e;
-            e = d;
-            if (fabs(p) < fabs(0.5 * q * t) && p > q * (a - x) && p < q * (b - x)) {
-                d = p / q;
-                const double next = x + d;
-                if (next - a < tol2 || b - next < tol2) d = x < middle ? tol1 : -tol1;
-                parabolic = 1;
-            }
+            if (fabs(p) < fabs(step * q) && p > q * (a - x + 2.0 * tol_act) && p < q * (b - x - 2.0 * tol_act)) step = p / q;
         }
-        if (!parabolic) {
-            e = (x < middle ? b : a) - x;
-            d = golden * e;
-        }
-        s->u = fabs(d) >= tol1 ? x + d : x + (d > 0 ? tol1 : -tol1);
+        if (fabs(step) < tol_act) step = step > 0.0 ? tol_act : -tol_act;
+        s->u = x + step;
     }
-    s->a = a, s->b = b, s->x = x, s->w = w, s->v = v, s->fx = fx, s->fw = fw, s->fv = fv, s->d = d, s->e = e;
+    s->a = a, s->b = b, s->x = x, s->w = w, s->v = v, s->fx = fx, s->fw = fw, s->fv = fv;
     return more;
 }
 
@@ -307,19 +303,19 @@ INLINE void maxima_body(const double *centre, ptrdiff_t bound, const ptrdiff_t *
         for (int l = 0; l < 8; l++) {
             if ((live >> l & 1) || started == n) continue;
             which[l] = started++;
-            brent_start(&search[l], places[which[l]]);
+            brent_start(&search[l], places[which[l]], bound);
             live |= 1u << l;
         }
         if (live == 0) return;
         double u[8] = {0}, value[8];
         ptrdiff_t depth[8] = {0};
         for (int l = 0; l < 8; l++)
-            if (live >> l & 1) u[l] = search[l].u, depth[l] = depths[which[l]];
+            if (live >> l & 1) u[l] = search[l].u - search[l].origin, depth[l] = depths[which[l]];
         values8(centre, bound, u, depth, live, value);
         for (int l = 0; l < 8; l++) {
             if (!(live >> l & 1) || brent_step(&search[l], value[l])) continue;
             live &= ~(1u << l);
-            x[which[l]] = search[l].x;
+            x[which[l]] = search[l].x - search[l].origin;
             y[which[l]] = -search[l].fx;
         }
     }

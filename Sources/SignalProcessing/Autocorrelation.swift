@@ -15,6 +15,18 @@ public enum Autocorrelation {
         atk_lag_products(input, window, lags.lowerBound, lags.upperBound, output)
     }
 
+    /// One lag product Σ_{j<window} x[j]·x[lag + j] as Praat's cross-correlation pitch sums it:
+    /// each product rounded to a Double, added in order to one 80-bit running sum, the sum
+    /// rounded to a Double (Praat 6.1.38 fon/Sound_to_Pitch.cpp, `longdouble product`). Slow (one
+    /// chain of x87 additions): for the lags where ``lagProducts(_:window:lags:into:)``'s rounding
+    /// could decide which lag is a maximum. `x` must hold lag + window values.
+    public static func extendedLagProduct(_ x: UnsafeBufferPointer<Double>, window: Int, lag: Int) -> Double {
+        precondition(window >= 0 && lag >= 0 && lag <= x.count - window, "lag product: lag \(lag) of a \(window)-sample window outside \(x.count) values")
+        var sum: Float80 = 0
+        for j in 0..<window { sum += Float80(x[j] * x[lag + j]) }
+        return Double(sum)
+    }
+
     /// The terms of one window correlation (Praat's pulse search): Σ a[j]·b[j] and Σ b[j]² in
     /// ``lagProducts(_:window:lags:into:)``'s order, and max |b[j]|, over `count` values of each
     /// (CKernels' `atk_correlation_terms`).

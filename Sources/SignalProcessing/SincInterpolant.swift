@@ -71,10 +71,10 @@ public struct SincInterpolant: Sendable {
 
     /// Maximum of the interpolant on [i − 1, i + 1] by Brent's method (R. P. Brent,
     /// "Algorithms for Minimization without Derivatives", 1973, ch. 5: golden-section steps
-    /// with parabolic interpolation), with the tolerance Praat's NUMimproveMaximum gives its
-    /// NUMminimize_brent (1e-10, plus √ε·|x|), at most 100 steps. Parabolic steps converge
-    /// superlinearly on the smooth peak: about a third of the interpolant evaluations of pure
-    /// golden section.
+    /// with parabolic interpolation) as Praat's NUMimproveMaximum runs its NUMminimize_brent
+    /// (Keselyov's variant): in the places of Praat's vector r[−B…B] indexed from 1 (lag + B + 1),
+    /// tolerance √(2⁻⁵³)·|place| + 1e-10/3, at most 60 steps after the first place (CKernels'
+    /// atk_sinc_maxima). The same interpolant values give Praat's places bit for bit.
     public func maximum(around i: Int, depth: Int) -> (x: Double, y: Double) {
         var place = i, depth = depth, x = 0.0, y = 0.0
         mirror.withUnsafeBufferPointer { atk_sinc_maxima(centre($0), bound, &place, &depth, 1, &x, &y) }

@@ -93,6 +93,23 @@ import TestSupport
         #expect(Self.features(Self.vowel()).contour.f0MedianHz != nil && !VoiceAnalysis.analyze(interleaved: Self.vowel(), channels: 1, sampleRateHz: Self.rate).warnings.contains { $0.contains("no frame") })
     }
 
+    @Test("the cross-correlation's maxima that rounding decides are redone with Praat's sums: on a plateau (neighbours 1e-15 apart) every lag, at the voicing threshold's half the lag there; neighbours 4.1 times the fast sums' error (1.01e-13) apart are left, 3.9 times apart redone")
+    func tiedLags() {
+        let e = PraatPitchAnalysis.FrameContext.fastSumsError
+        var tied: [Int] = []
+        func lags(_ r: [Double], threshold: Double = 0) -> [Int] {
+            _ = r.withUnsafeBufferPointer { PraatPitchAnalysis.FrameContext.tiedLags($0, lags: r.count - 1, threshold: threshold, into: &tied) }
+            return tied
+        }
+        let plateau = [1.0] + (1...6).map { 1 - 1e-5 - Double($0 % 2) * 1e-15 }
+        #expect(lags(plateau) == [1, 2, 3, 4, 5, 6])
+        let apart = [1.0, 0.9, 0.9 + 4.1 * e, 0.5, 0.4, 0.3]
+        #expect(lags(apart) == [])
+        #expect(lags([1.0, 0.9, 0.9 + 3.9 * e, 0.5, 0.4, 0.3]) == [1, 2])
+        #expect(lags(apart, threshold: 0.4 + e) == [4])
+        #expect(lags([1.0, 0.5]) == [])
+    }
+
     @Test("E1: Praat intensity of sines of RMS 0.02, 1/√2, 1 is 60.000, 90.969, 93.979 dB")
     func intensity() throws {
         for (rms, expected) in [(0.02, 60.000), (1 / 2.0.squareRoot(), 90.969), (1.0, 93.979)] {

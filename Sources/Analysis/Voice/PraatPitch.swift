@@ -252,6 +252,8 @@ struct PraatPitchAnalysis {
         /// Scratch of the first pass: the maxima's lags, their parabolic frequencies (Hz) and
         /// their strengths (holding first the places to interpolate at, in lags).
         var peakLags: [Int] = [], peakFrequencies: [Double] = [], peakStrengths: [Double] = []
+        /// Scratch of ``tiedLags(_:lags:threshold:into:)``: the lags to redo.
+        var tied: [Int] = []
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
              interpolationDepth: Double, brentDepth: Int, globalPeak: Double, crossCorrelation: Bool) {
@@ -286,6 +288,29 @@ struct PraatPitchAnalysis {
             }
             self.spectrum = spectrum
             self.lagged = lagged
+        }
+
+        /// The largest difference between a lag's cross-correlation from the fast sums (direct
+        /// or through the FFT) and from Praat's 80-bit running sums: ``LagProducts/tolerance``
+        /// (the direct sums' rounding is some 40 ulp) and one rounding more.
+        static let fastSumsError = 1.01 * LagProducts.tolerance
+
+        /// Whether Praat's maxima of r at lags 2…`lags` − 1 (r[i] > `threshold`, r[i] > r[i − 1],
+        /// r[i] ≥ r[i + 1]) could fall otherwise with Praat's sums: r[1…lags] holds the fast
+        /// sums' values, each within ``fastSumsError`` of Praat's, so a comparison whose sides
+        /// differ by more than twice their two errors falls as Praat's does. The lags of every
+        /// other comparison go into `tied` (a plateau: digital silence less its local mean
+        /// correlates to 1 − 10⁻⁵ at every lag, neighbours equal but for rounding); redone with
+        /// Praat's sums, they leave every comparison with a lag not redone more than one error
+        /// apart, decided alike too.
+        static func tiedLags(_ r: UnsafeBufferPointer<Double>, lags: Int, threshold: Double, into tied: inout [Int]) -> Bool {
+            tied.removeAll(keepingCapacity: true)
+            guard lags >= 2 else { return false }
+            let tie = 4 * fastSumsError
+            for i in 1...lags where abs(r[i] - threshold) <= tie / 2 || (i > 1 && abs(r[i] - r[i - 1]) <= tie) || (i < lags && abs(r[i] - r[i + 1]) <= tie) {
+                tied.append(i)
+            }
+            return !tied.isEmpty
         }
 
         /// The autocorrelation of `frame` (fft.size values, zero-padded) into `lagged`
@@ -347,18 +372,19 @@ struct PraatPitchAnalysis {
                     let offset = (64 - Int(bitPattern: storage.baseAddress) % 64) % 64 / MemoryLayout<Double>.stride
                     for j in 0..<count { storage[offset + j] = s[begin + j] - localMean }
                     let x = UnsafeBufferPointer(rebasing: storage[offset..<(offset + count)])
-                    var sumX2 = 0.0
-                    for i in 0..<window { sumX2 += x[i] * x[i] }
+                    // The window's energy and the lagged window's by Praat's running update, in
+                    // its 80 bits (one chain each); the lag products (through the FFT where that
+                    // is as good, with long windows); then the square roots and divisions four at
+                    // a time; then Praat's own sums where their rounding decides a maximum.
+                    var sumX2: Float80 = 0
+                    for i in 0..<window { sumX2 += Float80(x[i] * x[i]) }
                     r.withUnsafeMutableBufferPointer { r in
                         norms.withUnsafeMutableBufferPointer { norms in
-                            // The lagged window's energy by Praat's running update (one chain);
-                            // the lag products (through the FFT where that is as good, with
-                            // long windows); then the square roots and divisions four at a time.
                             var sumY2 = sumX2
                             for lag in 1...lastLag {
                                 let y0 = x[lag - 1], yZ = x[lag - 1 + window]
-                                sumY2 += yZ * yZ - y0 * y0
-                                norms[lag] = sumX2 * sumY2
+                                sumY2 += Float80(yZ * yZ - y0 * y0)
+                                norms[lag] = Double(sumX2) * Double(sumY2)
                             }
                             let products = UnsafeMutableBufferPointer(rebasing: r[1...lastLag])
                             if lagProducts != nil {
@@ -378,6 +404,10 @@ struct PraatPitchAnalysis {
                             while lag <= lastLag {
                                 r[lag] /= norms[lag].squareRoot()
                                 lag += 1
+                            }
+                            // Where the fast sums' rounding could decide a maximum, Praat's sums.
+                            if Self.tiedLags(UnsafeBufferPointer(r), lags: min(lastLag, maximumLag), threshold: 0.5 * a.voicingThreshold, into: &tied) {
+                                for lag in tied { r[lag] = Autocorrelation.extendedLagProduct(x, window: window, lag: lag) / norms[lag].squareRoot() }
                             }
                         }
                     }
@@ -414,7 +444,10 @@ struct PraatPitchAnalysis {
                 peakFrequencies.append(1 / sound.dx / (Double(i) + dr / d2r))
             }
             if peakStrengths.count < peakFrequencies.count { peakStrengths = [Double](repeating: 0, count: peakFrequencies.count) }
-            for k in peakFrequencies.indices { peakStrengths[k] = 1 / sound.dx / peakFrequencies[k] }
+            // Each at its lag as Praat places it: in its vector's places (lag + B + 1), rounded
+            // there, then back (exact).
+            let origin = Double(brentMax + 1)
+            for k in peakFrequencies.indices { peakStrengths[k] = (1 / sound.dx / peakFrequencies[k] + origin) - origin }
             peakStrengths.withUnsafeMutableBufferPointer { s in
                 let places = UnsafeMutableBufferPointer(rebasing: s[..<peakFrequencies.count])
                 interpolant.values(at: UnsafeBufferPointer(places), depth: 30, into: places)
