@@ -93,12 +93,13 @@ import TestSupport
         #expect(Self.features(Self.vowel()).contour.f0MedianHz != nil && !VoiceAnalysis.analyze(interleaved: Self.vowel(), channels: 1, sampleRateHz: Self.rate).warnings.contains { $0.contains("no frame") })
     }
 
-    @Test("the cross-correlation's maxima that rounding decides are redone with Praat's sums: on a plateau (neighbours 1e-15 apart) every lag, at the voicing threshold's half the lag there; neighbours 4.1 times the fast sums' error (1.01e-13) apart are left, 3.9 times apart redone")
+    @Test("the cross-correlation's maxima that rounding decides are redone with Praat's sums: on a plateau (neighbours 1e-15 apart) every lag, at the voicing threshold's half the lag there; neighbours 4.1 times the fast sums' error bound apart are left, 3.9 times apart redone; the bound for a 588-value window by hand")
     func tiedLags() {
-        let e = PraatPitchAnalysis.FrameContext.fastSumsError
+        let e = PraatPitchAnalysis.FrameContext.fastSumsError(window: 588)
+        #expect(e == 1e-13 + (588.0 / 16 + 8) * 0x1p-52)
         var tied: [Int] = []
         func lags(_ r: [Double], threshold: Double = 0) -> [Int] {
-            _ = r.withUnsafeBufferPointer { PraatPitchAnalysis.FrameContext.tiedLags($0, lags: r.count - 1, threshold: threshold, into: &tied) }
+            _ = r.withUnsafeBufferPointer { PraatPitchAnalysis.FrameContext.tiedLags($0, lags: r.count - 1, threshold: threshold, error: e, into: &tied) }
             return tied
         }
         let plateau = [1.0] + (1...6).map { 1 - 1e-5 - Double($0 % 2) * 1e-15 }

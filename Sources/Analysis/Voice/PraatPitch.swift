@@ -252,7 +252,7 @@ struct PraatPitchAnalysis {
         /// Scratch of the first pass: the maxima's lags, their parabolic frequencies (Hz) and
         /// their strengths (holding first the places to interpolate at, in lags).
         var peakLags: [Int] = [], peakFrequencies: [Double] = [], peakStrengths: [Double] = []
-        /// Scratch of ``tiedLags(_:lags:threshold:into:)``: the lags to redo.
+        /// Scratch of ``tiedLags(_:lags:threshold:error:into:)``: the lags to redo.
         var tied: [Int] = []
 
         init(sound: PraatSound, windowSamples: Int, halfWindow: Int, maximumLag: Int, samplesPerPeriod: Int, halfSamplesPerPeriod: Int,
@@ -290,23 +290,29 @@ struct PraatPitchAnalysis {
             self.lagged = lagged
         }
 
-        /// The largest difference between a lag's cross-correlation from the fast sums (direct
-        /// or through the FFT) and from Praat's 80-bit running sums: ``LagProducts/tolerance``
-        /// (the direct sums' rounding is some 40 ulp) and one rounding more.
-        static let fastSumsError = 1.01 * LagProducts.tolerance
+        /// The largest difference between a lag's cross-correlation from the fast sums and from
+        /// Praat's 80-bit running sums, for a window of `window` values (both round the same
+        /// products x·y): the transform's ``LagProducts/tolerance`` where the FFT's sums are kept,
+        /// and the direct sums' rounding — sixteen partial sums of W/16 terms and four levels
+        /// joining them, (W/16 + 3)·ε/2 of Σ|x·y| ≤ √(Σx²·Σy²) (Cauchy–Schwarz), the
+        /// normalisation — taken twice, with five more ε/2 for Praat's own sum, the square root
+        /// and the division.
+        static func fastSumsError(window: Int) -> Double {
+            LagProducts.tolerance + (Double(max(window, 0)) / 16 + 8) * Double.ulpOfOne
+        }
 
         /// Whether Praat's maxima of r at lags 2…`lags` − 1 (r[i] > `threshold`, r[i] > r[i − 1],
         /// r[i] ≥ r[i + 1]) could fall otherwise with Praat's sums: r[1…lags] holds the fast
-        /// sums' values, each within ``fastSumsError`` of Praat's, so a comparison whose sides
-        /// differ by more than twice their two errors falls as Praat's does. The lags of every
-        /// other comparison go into `tied` (a plateau: digital silence less its local mean
-        /// correlates to 1 − 10⁻⁵ at every lag, neighbours equal but for rounding); redone with
-        /// Praat's sums, they leave every comparison with a lag not redone more than one error
-        /// apart, decided alike too.
-        static func tiedLags(_ r: UnsafeBufferPointer<Double>, lags: Int, threshold: Double, into tied: inout [Int]) -> Bool {
+        /// sums' values, each within `error` (``fastSumsError(window:)``) of Praat's, so a
+        /// comparison whose sides differ by more than twice their two errors falls as Praat's
+        /// does. The lags of every other comparison go into `tied` (a plateau: digital silence
+        /// less its local mean correlates to 1 − 10⁻⁵ at every lag, neighbours equal but for
+        /// rounding); redone with Praat's sums, they leave every comparison with a lag not redone
+        /// more than one error apart, decided alike too.
+        static func tiedLags(_ r: UnsafeBufferPointer<Double>, lags: Int, threshold: Double, error: Double, into tied: inout [Int]) -> Bool {
             tied.removeAll(keepingCapacity: true)
             guard lags >= 2 else { return false }
-            let tie = 4 * fastSumsError
+            let tie = 4 * error
             for i in 1...lags where abs(r[i] - threshold) <= tie / 2 || (i > 1 && abs(r[i] - r[i - 1]) <= tie) || (i < lags && abs(r[i] - r[i + 1]) <= tie) {
                 tied.append(i)
             }
@@ -406,7 +412,8 @@ struct PraatPitchAnalysis {
                                 lag += 1
                             }
                             // Where the fast sums' rounding could decide a maximum, Praat's sums.
-                            if Self.tiedLags(UnsafeBufferPointer(r), lags: min(lastLag, maximumLag), threshold: 0.5 * a.voicingThreshold, into: &tied) {
+                            if Self.tiedLags(UnsafeBufferPointer(r), lags: min(lastLag, maximumLag), threshold: 0.5 * a.voicingThreshold,
+                                             error: Self.fastSumsError(window: window), into: &tied) {
                                 for lag in tied { r[lag] = Autocorrelation.extendedLagProduct(x, window: window, lag: lag) / norms[lag].squareRoot() }
                             }
                         }
