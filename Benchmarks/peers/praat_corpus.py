@@ -132,6 +132,27 @@ def low_voices(folder):
     return files
 
 
+def noisy_speech(folder):
+    """French espeak-ng speech at 44.1 kHz with seeded Gaussian noise at 10 dB SNR: one of its
+    cepstrogram frames lies halfway between two pitch frames as Praat's Sampled_xToIndex computes
+    it ((t − x1)/dx = 127.49999999999999, + 1 = 128.5), so the frame counts as voiced or not by
+    Praat's rounding of that sum (the voiced CPP mean moved by 1e-4 when the toolkit rounded the
+    quotient alone)."""
+    raw = os.path.join(folder, "espeak-fr.wav")
+    subprocess.run(["espeak-ng", "-v", "fr", "-w", raw, "The rainbow is a division of white light into many beautiful colours. Aaaah."],
+                   check=True, stderr=subprocess.DEVNULL)
+    resampled = os.path.join(folder, "espeak-fr-44100.wav")
+    sox(raw, "-b", "16", "-c", "1", resampled, "rate", "44100")
+    with wave.open(resampled) as f:
+        x = np.frombuffer(f.readframes(f.getnframes()), "<i2") / 32768.0
+    x = x + np.random.default_rng(44100).standard_normal(len(x)) * np.std(x) * 10 ** (-10 / 20)
+    out = os.path.join(folder, "speech-fr-noise-44100.wav")
+    write_wav(out, x / np.max(np.abs(x)) * 0.8, 44100)
+    os.remove(raw)
+    os.remove(resampled)
+    return [out]
+
+
 def statistics(values):
     """Mean, median and sample SD (None where undefined), as the toolkit reports them."""
     values = np.asarray(values, dtype=float)
@@ -177,7 +198,7 @@ def praat(path, scratch):
 
 
 def main(tool, folder, real):
-    files = build(folder) + low_voices(folder) + real
+    files = build(folder) + low_voices(folder) + noisy_speech(folder) + real
     worst = {}
     failures = 0
     for path in files:

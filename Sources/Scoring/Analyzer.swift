@@ -38,7 +38,10 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// recording, or under 6 samples at its rate). 19 (voice): F0 and HNR by Praat's own Brent
     /// search (its variant, in its coordinates) and, for HNR, the cross-correlation's energies
     /// and, where rounding decides a maximum, its lag products in Praat's 80-bit sums (a low voice
-    /// after digital silence: mean HNR 7 % from Praat's before, 2.8e-11 after).
+    /// after digital silence: mean HNR 7 % from Praat's before, 2.8e-11 after). 20 (voice): a
+    /// time's sample and frame indices as Praat computes them, from (t − x1)/dx + 1 (a cepstrogram
+    /// frame halfway between two pitch frames by that rounding: voiced CPP mean 1e-4 from Praat's
+    /// before, 1e-15 after).
     /// 2 (tapping, audiometry): typed values (no-error null; per-frequency status fields).
     /// 3 (tapping): `atk.hand`, the hand the task says tapped.
     /// 3 (gait), 2 (balance): rows with an acceleration beyond ±1,000 g or a rotation rate beyond
@@ -57,7 +60,7 @@ public enum Analyzer: String, Sendable, CaseIterable, Codable {
     /// outside 0…1 counted in a warning.
     public var version: String {
         switch self {
-        case .voice: "19"
+        case .voice: "20"
         case .gait: "5"
         case .tapping: "4"
         case .balance: "3"

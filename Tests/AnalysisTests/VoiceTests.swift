@@ -309,4 +309,39 @@ extension VoiceTests {
         #expect(contour.value(at: 0.025) == 105)
         #expect(contour.value(at: 0.02) == 100)
     }
+
+    /// Praat's Sampled_xToIndex is (t − x1)/dx + 1, and its low, high and nearest indices and the
+    /// phase of Sampled_getValueAtX are taken from that sum (Melder_ifloor, Melder_iceiling and
+    /// Melder_iround, floor(x + 0.5)). Adding 1 rounds where the quotient and the sum lie on either
+    /// side of a power of two: 127.49999999999999 + 1 is 128.5 (the spacing of doubles doubles at
+    /// 128, and the tie goes to the even 128.5), so Praat's nearest frame is the later one. The
+    /// times below are such quotients (dx = 1 or a file's 10-ms pitch grid); the expected indices
+    /// are those sums rounded by hand, less 1 for the 0-based index.
+    @Test("the sample and frame indices of a time are Praat's: (t − x1)/dx + 1 rounded, then 0-based, where adding 1 rounds across a power of two")
+    func indicesArePraats() {
+        let sound = PraatSound(samples: [Double](repeating: 0, count: 300), dx: 1, firstTime: 0)
+        // 128 − 2⁻⁴⁶ + 1 rounds to 129 (a tie at spacing 2⁻⁴⁵, to the even 129): low index 128 − 1.
+        #expect(sound.lowIndex(128.nextDown) == 128)
+        // 127 + 2⁻⁴⁶ + 1 rounds to 128: high index 128 − 1.
+        #expect(sound.highIndex(127.nextUp) == 127)
+        // 127.5 − 2⁻⁴⁶ + 1 is 128.5, + 0.5 is 129: nearest index 129 − 1.
+        #expect(sound.nearestIndex(127.5.nextDown) == 128)
+        // A tie goes to the later sample, below 0 too: −2.5 + 1 + 0.5 = −1, 0-based −2.
+        #expect(sound.nearestIndex(-2.5) == -2)
+        // Just below the first sample: −2⁻⁵⁴ + 1 rounds to 1, so its low index is the first sample.
+        #expect(sound.lowIndex(-0x1p-54) == 0)
+        // A cepstrogram frame's time on a 10-ms pitch grid of a 44.1-kHz file (speech with noise at
+        // 10 dB SNR): (t − x1)/dx = 127.49999999999999, Praat's index 128.5, phase 0.5, so the
+        // nearer frame is the later one (0-based 128): unvoiced there, the time has no value.
+        let x1 = 0.02191609977324271, t = 1.2969160997732425
+        var frequency = [Double](repeating: 110, count: 200)
+        frequency[128] = 0
+        let grid = PraatPitchAnalysis.Contour(x1: x1, dx: 0.01, ceiling: 600, frequency: frequency, strength: frequency.map { _ in 0.9 })
+        #expect((t - x1) / 0.01 == 127.49999999999999)
+        #expect(grid.value(at: t) == nil)
+        frequency[128] = 120
+        frequency[127] = 0
+        let later = PraatPitchAnalysis.Contour(x1: x1, dx: 0.01, ceiling: 600, frequency: frequency, strength: frequency.map { _ in 0.9 })
+        #expect(later.value(at: t) == 120)
+    }
 }

@@ -55,7 +55,7 @@ public enum Perturbation {
 
     /// The next run of voiced frames starting at or after `after`, as times (whole frames).
     static func voicedInterval(after: Double, pitch: PraatPitchAnalysis.Contour, sound: PraatSound) -> (Double, Double)? {
-        var left = max(0, Int(clamping: (after - pitch.x1) / pitch.dx, rounding: .up))
+        var left = max(0, PraatSound.highIndex(after, x1: pitch.x1, dx: pitch.dx))
         while left < pitch.frequency.count, !pitch.isVoiced(left) { left += 1 }
         guard left < pitch.frequency.count else { return nil }
         var right = left

@@ -120,7 +120,7 @@ public struct PraatFormantAnalysis: Sendable, Hashable {
             return (c * Self.chunkLength..<min(frameCount, (c + 1) * Self.chunkLength)).map { frame in
                 let t = firstTime + Double(frame) * timeStep
                 // Sampled_xToLowIndex (1-based) and the window around it, clipped to the sound.
-                let left = Int(clamping: (t - x1) / dx, rounding: .down, to: -1...nx) + 1
+                let left = min(max(PraatSound.lowIndex(t, x1: x1, dx: dx), -1), nx) + 1
                 let start = max(left + 1 - halfWindow, 1), end = min(left + halfWindow, nx)
                 guard end >= start else { return Frame() }
                 var peak = 0.0

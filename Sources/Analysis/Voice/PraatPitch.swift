@@ -47,10 +47,30 @@ struct PraatSound {
 
     func time(_ index: Double) -> Double { x1 + index * dx }
     /// Index of the last sample at or before t (0-based; may be out of range).
-    func lowIndex(_ t: Double) -> Int { Int(clamping: (t - x1) / dx, rounding: .down) }
+    func lowIndex(_ t: Double) -> Int { Self.lowIndex(t, x1: x1, dx: dx) }
     /// Index of the first sample at or after t.
-    func highIndex(_ t: Double) -> Int { Int(clamping: (t - x1) / dx, rounding: .up) }
-    func nearestIndex(_ t: Double) -> Int { Int(clamping: (t - x1) / dx, rounding: .toNearestOrAwayFromZero) }
+    func highIndex(_ t: Double) -> Int { Self.highIndex(t, x1: x1, dx: dx) }
+    /// Index of the sample nearest t, a tie to the later.
+    func nearestIndex(_ t: Double) -> Int { Self.nearestIndex(t, x1: x1, dx: dx) }
+
+    /// Praat's Sampled_xToIndex: the 1-based real index of time t on the grid x1 + (i − 1)·dx,
+    /// (t − x1)/dx + 1 with Praat's roundings. Its integer parts (below) and the phase of a
+    /// contour's value are taken from this sum, not from (t − x1)/dx: adding 1 rounds where the
+    /// two lie on either side of a power of two (127.49999999999999 + 1 is 128.5), or the
+    /// quotient is within 2⁻⁵⁴ below 0.
+    static func praatIndex(_ t: Double, x1: Double, dx: Double) -> Double { (t - x1) / dx + 1 }
+    /// Praat's Sampled_xToLowIndex (Melder_ifloor of ``praatIndex(_:x1:dx:)``) less one: 0-based.
+    static func lowIndex(_ t: Double, x1: Double, dx: Double) -> Int {
+        Int(clamping: praatIndex(t, x1: x1, dx: dx), rounding: .down, to: -Int.max...Int.max) - 1
+    }
+    /// Praat's Sampled_xToHighIndex (Melder_iceiling) less one.
+    static func highIndex(_ t: Double, x1: Double, dx: Double) -> Int {
+        Int(clamping: praatIndex(t, x1: x1, dx: dx), rounding: .up, to: -Int.max...Int.max) - 1
+    }
+    /// Praat's Sampled_xToNearestIndex (Melder_iround: ⌊x + 0.5⌋, a tie to the later) less one.
+    static func nearestIndex(_ t: Double, x1: Double, dx: Double) -> Int {
+        Int(clamping: praatIndex(t, x1: x1, dx: dx) + 0.5, rounding: .down, to: -Int.max...Int.max) - 1
+    }
 }
 
 /// Praat's "Sound: To Pitch (ac)" and the cross-correlation variant its harmonicity uses,
@@ -110,14 +130,15 @@ struct PraatPitchAnalysis {
         /// time that is not finite.
         func value(at t: Double) -> Double? {
             guard t.isFinite else { return nil }
-            let real = (t - x1) / dx
-            let left = Int(clamping: real, rounding: .down, to: -1...frequency.count)
+            // Praat's 1-based index and phase (PraatSound.praatIndex), then 0-based frames.
+            let real = PraatSound.praatIndex(t, x1: x1, dx: dx)
+            let left = Int(clamping: real, rounding: .down, to: 0...frequency.count + 1)
             var phase = real - Double(left)
             let near: Int, far: Int
             if phase < 0.5 {
-                (near, far) = (left, left + 1)
+                (near, far) = (left - 1, left)
             } else {
-                (near, far) = (left + 1, left)
+                (near, far) = (left, left - 1)
                 phase = 1 - phase
             }
             guard near >= 0, near < frequency.count, isVoiced(near) else { return nil }
