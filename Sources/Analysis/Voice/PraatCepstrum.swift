@@ -112,7 +112,7 @@ public struct PraatCepstralAnalysis: Sendable, Hashable {
                     let t = firstTime + Double(index) * timeStep
                     // The frame starts at the sample nearest t − window/2 (Sampled_xToNearestIndex, 1-based);
                     // samples outside the sound are zeros.
-                    let first = Int(clamping: ((t - windowDuration / 2 - x1) / dx + 1 + 0.5).rounded(.down), to: Int(Int32.min)...Int(Int32.max))
+                    let first = min(max(PraatSound.nearestIndex(t - windowDuration / 2, x1: x1, dx: dx) + 1, Int(Int32.min)), Int(Int32.max))
                     let low = max(first, 1), high = min(first + length - 1, samples.count)
                     if low <= high {
                         let start = lane * length + low - first
