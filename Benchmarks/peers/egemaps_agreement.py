@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 import opensmile
+import presented
 from praat_corpus import build
 
 # (our feature, openSMILE's functional, transform of openSMILE's value, how it is compared)
@@ -68,10 +69,7 @@ def main(tool, folder, real):
         else:
             output = subprocess.run([tool, "score", "voice", "--json", "--sets", "egemaps", path], capture_output=True, text=True).stdout
         ours = json.loads(output)["features"]["egemaps"]
-        source = path
-        if path.endswith(".m4a"):
-            source = os.path.join(folder, os.path.basename(path) + ".wav")
-            subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c:a", "pcm_f32le", source], check=True)
+        source = presented.wav(path, os.path.join(folder, os.path.basename(path) + ".wav"))
         theirs = smile.process_file(source).iloc[0].to_dict()
         for name, functional, transform, _ in PAIRS:
             mine, value = ours.get(name), theirs.get(functional)

@@ -24,13 +24,14 @@ each: {"contour", "functionals": {numPeaks, meanRisingSlope, …}, "peaks": [[in
 import json
 import math
 import os
-import subprocess
 import sys
 
 import numpy as np
 import opensmile
 import soundfile
 from opensmile.core.lib import OpenSMILE
+
+import presented
 
 CONFIG = os.path.join(os.path.dirname(opensmile.__file__), "core", "config")
 
@@ -97,10 +98,7 @@ def run(config, samples, rate):
 
 
 def analyse(path, index, folder, config):
-    source = path
-    if path.endswith(".m4a"):
-        source = os.path.join(folder, "%d.wav" % index)
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c:a", "pcm_f32le", source], check=True)
+    source = presented.wav(path, os.path.join(folder, "%d.wav" % index))
     x, rate = soundfile.read(source, dtype="float64", always_2d=True)
     quantised = np.clip(np.trunc(x[:, 0] * 32768), -32768, 32767) / 32768
     raw = os.path.join(folder, "%d.f64" % index)

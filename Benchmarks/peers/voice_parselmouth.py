@@ -1,7 +1,7 @@
 """`activetask score voice` next to Praat (via praat-parselmouth) on the same files, in one run:
 F0 median, jitter (local, RAP, PPQ5), shimmer (local, APQ3, APQ11), HNR (cc) and intensity, with
 Praat's defaults and the standard perturbation arguments (0, 0, 0.0001, 0.02, 1.3, 1.6).
-Files Praat cannot read (.m4a) are decoded with ffmpeg to float WAV first.
+Files Praat cannot read (.m4a) are decoded to float WAV first, as the toolkit reads them (presented.py).
 
     pip install praat-parselmouth && python3 Benchmarks/peers/voice_parselmouth.py .build/release/activetask FILE...
 """
@@ -13,6 +13,8 @@ import tempfile
 
 import parselmouth
 from parselmouth.praat import call
+
+import presented
 
 
 def analysis_objects(path):
@@ -50,9 +52,9 @@ def main(tool, files):
         ours = json.loads(subprocess.run([tool, "score", "voice", "--json", path], capture_output=True, text=True).stdout)["features"]["atk"]
         source = path
         if path.endswith(".m4a"):
-            handle, source = tempfile.mkstemp(suffix=".wav")
+            handle, target = tempfile.mkstemp(suffix=".wav")
             os.close(handle)
-            subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c:a", "pcm_f32le", source], check=True)
+            source = presented.wav(path, target)
         reference = praat(source)
         for name, value in reference.items():
             mine = ours.get(name)

@@ -13,12 +13,13 @@ line: {"file", "samples", "rateHz", "formants": {"firstTime", "timeStep", "frame
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import parselmouth
+
+import presented
 
 
 def formants(sound, scratch):
@@ -76,10 +77,7 @@ def mfcc(samples, rate):
 
 
 def reference(index, path):
-    source = path
-    if path.endswith(".m4a"):
-        source = os.path.join(OUT, f"{index}.wav")
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", path, "-c:a", "pcm_f32le", source], check=True)
+    source = presented.wav(path, os.path.join(OUT, f"{index}.wav"))
     sound = parselmouth.Sound(source)
     if sound.n_channels > 1:
         sound = sound.extract_left_channel()
