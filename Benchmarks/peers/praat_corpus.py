@@ -157,11 +157,11 @@ def noisy_speech(folder):
 
 
 def aac_speech(folder):
-    """The 44.1-kHz espeak-ng sentence `build` wrote into `folder`, encoded by ffmpeg's AAC encoder into `.m4a`: its
-    edit list presents fewer frames than the ffmpeg tool decodes (the encoder's padding after the
-    last), so Praat reads it as the toolkit does only through presented.py (from the tool's
-    decoding, 68 frames longer, Praat's frames lie elsewhere: F0's median 1.4e-4 off, HNR 1.1 %,
-    the formant bandwidths' SD up to 32 %)."""
+    """The 44.1-kHz espeak-ng sentence `build` wrote into `folder`, encoded by ffmpeg's AAC encoder
+    into `.m4a`: its edit list presents fewer frames than the ffmpeg tool decodes (the encoder's
+    padding after the last), so Praat reads it as the toolkit does only through presented.py (from
+    the tool's decoding, 68 frames longer, Praat's frames lie elsewhere: F0's median 1.4e-4 off, HNR
+    1.1 %, the formant bandwidths' SD up to 32 %)."""
     source = os.path.join(folder, "speech-44100.wav")
     out = os.path.join(folder, "speech-aac-44100.m4a")
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", source, "-c:a", "aac", "-b:a", "96k", out], check=True)
