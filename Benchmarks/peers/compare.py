@@ -264,8 +264,9 @@ SMILE = []
 
 
 def voice_everything(path):
-    """What `score voice` computes, by the peers of voice_everything.py: Praat's F0, perturbation,
-    harmonicity, formants and CPPS, librosa's MFCCs with Δ and ΔΔ, openSMILE's eGeMAPSv02."""
+    """What `score voice` computes, by the peers of voice_everything.py: the sets atk (with the
+    levels), formants and cepstral by Praat, numpy and libebur128, librosa's MFCCs with Δ and ΔΔ,
+    openSMILE's eGeMAPSv02."""
     import numpy as np
     import opensmile
     import voice_everything as peers
