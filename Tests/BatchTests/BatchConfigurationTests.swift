@@ -54,6 +54,7 @@ import TestSupport
         ("[tapping]\nconvention = \"fast\"", "[tapping] convention"),
         ("[batch]\nanalyzers = [\"read\"]", #"unknown analyzer "read""#),
         ("[batch]\naudio = \"noise\"", "[batch] audio must be one of"),
+        ("[voice]\nsets = \"atk\"", "[voice] sets must be an array"),
         ("[batch]\nsince = 2020-01-01", "dates and times are not parameters"),
         ("x = = 1", "not TOML"),
     ])

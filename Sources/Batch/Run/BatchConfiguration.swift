@@ -227,6 +227,7 @@ public struct BatchConfiguration: Sendable, Hashable {
         case is Double.Type, is Int.Type, is Optional<Double>.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type, is Optional<String>.Type: "a string"
+        case is [Any].Type: "an array (docs/batch.md lists its values)"
         default: "one of its documented values"
         }
     }
