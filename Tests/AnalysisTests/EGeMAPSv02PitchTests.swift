@@ -87,6 +87,26 @@ struct EGeMAPSv02PitchTests {
 }
 
 extension EGeMAPSv02PitchTests {
+    @Test("no octave-scale spectrum of fewer than 3 bins, bins not finite or not above 0 Hz apart, a Nyquist frequency at or below 25 Hz, or a first bin's half at or above 25 Hz; one just inside each bound")
+    func octaveSpectrumBounds() {
+        for (count, binHz) in [(2, 10.0), (0, 10), (Int.min, 10), (1025, .nan), (1025, .infinity), (1025, 0), (1025, -10), (3, 12.5), (1025, 50), (1025, 1e308)] {
+            #expect(OpenSmileOctaveSpectrum(count: count, binHz: binHz) == nil, "\(count) bins \(binHz) Hz apart")
+        }
+        for (count, binHz) in [(3, 12.5.nextUp), (1025, 50.0.nextDown), (1025, 8000.0 / 1024)] {
+            #expect(OpenSmileOctaveSpectrum(count: count, binHz: binHz) != nil, "\(count) bins \(binHz) Hz apart")
+        }
+    }
+
+    @Test("spectral flux by hand: the RMS change over the bins below 5 kHz (bins 0–2 of 2-kHz bins: √((1 + 4 + 9)/3)); a spectrum of no bins has flux 0, not NaN")
+    func flux() {
+        let balance = OpenSmileSpectralBalance(binHz: 2000, bins: 4)
+        let magnitude: [Double] = [1, 2, 3, 40], previous: [Double] = [0, 0, 0, 0]
+        let value = magnitude.withUnsafeBufferPointer { m in previous.withUnsafeBufferPointer { balance.flux(m, previous: $0) } }
+        #expect(abs(value - (14.0 / 3).squareRoot()) < 1e-15)
+        let empty: [Double] = []
+        #expect(empty.withUnsafeBufferPointer { OpenSmileSpectralBalance(binHz: 2000, bins: 0).flux($0, previous: $0) } == 0)
+    }
+
     @Test("a spectrum whose Nyquist frequency lies a few ulps above 25 Hz: the harmonics' shifts are clamped, not an integer overflow")
     func slimOctaveSpectrum() throws {
         // 1,000 points over ~1e-15 octaves: log₂(15)·1000/L would be ~1e19, beyond Int.

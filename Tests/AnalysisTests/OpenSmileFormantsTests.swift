@@ -21,4 +21,17 @@ struct OpenSmileFormantsTests {
             #expect(OpenSmileFormants.formant(.init(re: 0.9 * cos(angle), im: 0.9 * sin(angle)), rateHz: 11000) == nil, "\(hz) Hz")
         }
     }
+
+    /// By hand: r = (1, ½, ¼) is the autocorrelation of xₙ = ½xₙ₋₁ + noise, so a₁ = −½ (k₁ = −½,
+    /// error ¾) and a₂ = 0 (k₂ = −(¼ − ½·½)/¾ = 0). r = (1, 1, 1), a constant, is predicted without
+    /// error after one step (k₁ = −1, error 1·(1 − 1) = 0); r = 0, silence, has no error to divide by.
+    @Test("Levinson's recursion: r = (1, ½, ¼) gives a = (1, −½, 0); a constant's or silence's vanishing error gives false, not NaN coefficients")
+    func levinson() {
+        var a = [Double](repeating: .nan, count: 3)
+        #expect(OpenSmileFormants.levinson([1, 0.5, 0.25], into: &a))
+        #expect(a == [1, -0.5, 0])
+        for r in [[1.0, 1, 1], [0, 0, 0]] {
+            #expect(!OpenSmileFormants.levinson(r, into: &a), "r = \(r)")
+        }
+    }
 }

@@ -52,4 +52,15 @@ struct OpenSmileHarmonicsTests {
         #expect(Self.harmonics.harmonicsToNoise(power: [Double](repeating: 0, count: 33), f0Hz: 1, scratch: &scratch) == 110)
         #expect(Self.harmonics.harmonicsToNoise(power: power, f0Hz: 1000, scratch: &scratch) == nil)
     }
+
+    @Test("a strict local maximum: inside against both neighbours, the first and last values against their one; a plateau is none; an index outside the values is none, never a read outside them")
+    func isPeak() {
+        let x: [Double] = [3, 1, 2, 2, 0, 5]
+        #expect((0..<6).map { OpenSmileHarmonics.isPeak(x, $0) } == [true, false, false, false, false, true])
+        #expect(OpenSmileHarmonics.isPeak([0, 2, 1], 1))
+        for n in [-1, 6, Int.min, Int.max] {
+            #expect(!OpenSmileHarmonics.isPeak(x, n), "index \(n)")
+        }
+        #expect(!OpenSmileHarmonics.isPeak([], 0))
+    }
 }

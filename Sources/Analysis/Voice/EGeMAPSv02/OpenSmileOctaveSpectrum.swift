@@ -36,8 +36,9 @@ struct OpenSmileOctaveSpectrum: Sendable {
     /// For `count` bins (DC to Nyquist, at least 3) `binHz` apart; nil when the Nyquist
     /// frequency is not above 25 Hz or the bins are not finite.
     init?(count: Int, binHz: Double) {
+        guard count >= 3, binHz.isFinite, binHz > 0 else { return nil }
         let nyquist = binHz * Double(count - 1)
-        guard count >= 3, binHz.isFinite, binHz > 0, nyquist > Self.lowestHz, binHz / 2 < Self.lowestHz else { return nil }
+        guard nyquist > Self.lowestHz, binHz / 2 < Self.lowestHz else { return nil }
         self.count = count
         octaves = log2(nyquist / Self.lowestHz)
         octavesPerPoint = octaves / Double(count - 1)

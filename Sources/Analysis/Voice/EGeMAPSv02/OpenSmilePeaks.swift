@@ -112,8 +112,9 @@ struct OpenSmilePeaks: Sendable, Hashable {
         }
         let end = ((lastValue - x[last.index]) / seconds(last.index, n - 1), false)
         if last.isMaximum { falling.append(end) } else { rising.append(end) }
+        // Neither list is empty: the first extremum's slope and the end's lie on opposite sides
+        // when both extrema are of one kind, and a pair between them adds the other side when not.
         func statistics(_ slopes: [(Double, Bool)]) -> (Double, Double) {
-            guard !slopes.isEmpty else { return (0, 0) }
             let mean = slopes.reduce(0) { $0 + $1.0 } / Double(slopes.count)
             let squares = slopes.reduce(0) { $1.1 ? $0 + ($1.0 - mean) * ($1.0 - mean) : $0 }
             return (mean, (squares / Double(slopes.count)).squareRoot())
