@@ -111,6 +111,15 @@ import TestSupport
         #expect(lags([1.0, 0.5]) == [])
     }
 
+    @Test("voiced material of a recording shorter than one 40-ms frame is none, even where a pitch contour (a 150-Hz floor's 20-ms window) has a voiced frame; the weak-channel check of no channels or one is none")
+    func shortVoicedMaterial() {
+        let x = (0..<480).map { 0.5 * sin(2 * Double.pi * 200 * Double($0) / 16000) }
+        let contour = PraatPitchAnalysis.Contour(x1: 0.015, dx: 0.01, ceiling: 600, frequency: [200], strength: [0.9])
+        #expect(VoiceAnalysis.voicedSegments(x, sampleRateHz: 16000, contour: contour).isEmpty)
+        #expect(VoiceAnalysis.weakChannel0(interleaved: [0.5, 0.5], channels: 0, meanSquare0: 0) == nil)
+        #expect(VoiceAnalysis.weakChannel0(interleaved: [0.5, 0.5], channels: 1, meanSquare0: 0.25) == nil)
+    }
+
     @Test("E1: Praat intensity of sines of RMS 0.02, 1/√2, 1 is 60.000, 90.969, 93.979 dB")
     func intensity() throws {
         for (rms, expected) in [(0.02, 60.000), (1 / 2.0.squareRoot(), 90.969), (1.0, 93.979)] {

@@ -112,9 +112,9 @@ public enum VoiceAnalysis {
     }
 
     /// ResearchKit's per-sample level m = max(dB/60, −1) + 1 of an Int16 sample a ≠ 0, dB =
-    /// 20·log10(|a|/32767), at index |a| (1…32768): a table, since m depends on |a| only.
+    /// 20·log10(|a|/32767), at index |a| (1…32768): a table, since m depends on |a| only (index 0,
+    /// which the rule skips, holds max(−∞, −1) + 1 = 0).
     static let tooLoudLevels: [Double] = (0...32768).map { (a: Int) -> Double in
-        guard a != 0 else { return 0 }
         let decibels: Double = 20 * log10(Double(a) / 32767)
         return max(decibels / 60, -1) + 1
     }
