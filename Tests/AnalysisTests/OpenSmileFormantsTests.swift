@@ -16,6 +16,7 @@ struct OpenSmileFormantsTests {
         }
         #expect(OpenSmileFormants.formant(.init(re: 0.95 * cos(theta), im: -0.95 * sin(theta)), rateHz: 11000) == nil)
         #expect(OpenSmileFormants.formant(.init(re: 0.9, im: 0), rateHz: 11000) == nil)
+        #expect(OpenSmileFormants.formant(.init(re: -0.9, im: 0), rateHz: 10800) == nil, "arg π: 5400 Hz, inside the range, but on the real axis")
         for hz in [40.0, 5460] {
             let angle = 2 * Double.pi * hz / 11000
             #expect(OpenSmileFormants.formant(.init(re: 0.9 * cos(angle), im: 0.9 * sin(angle)), rateHz: 11000) == nil, "\(hz) Hz")

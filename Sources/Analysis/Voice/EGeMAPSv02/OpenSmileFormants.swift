@@ -101,9 +101,10 @@ struct OpenSmileFormants: Sendable {
 
     /// The formant of root `z` of a signal at `rateHz`, (frequency, bandwidth) in Hz: arg(z)·rate/2π
     /// and −ln|z|·rate/π of z, or of 1/z̄ when z lies outside the unit circle (the same frequency,
-    /// bandwidth ln|z|·rate/π); nil for a frequency outside 50…5450 Hz, as every root on or below
-    /// the real axis has (arg z ≤ 0 or π).
+    /// bandwidth ln|z|·rate/π); nil for a root on or below the real axis (whose arg π lies below
+    /// 5450 Hz at a rate under 10.9 kHz) or a frequency outside 50…5450 Hz.
     static func formant(_ z: PolynomialRoots.Root, rateHz: Double) -> (frequencyHz: Double, bandwidthHz: Double)? {
+        guard z.im > 0 else { return nil }
         let f = atan2(z.im, z.re) * rateHz / (2 * Double.pi)
         guard f >= lowestHz, f <= highestHz else { return nil }
         return (f, abs(log(z.squaredMagnitude)) / 2 * rateHz / Double.pi)
