@@ -37,10 +37,9 @@ import parselmouth
 import soundfile
 from parselmouth.praat import call
 
-from voice_reference import formants
+from voice_reference import formants, peak_table
 
 PERTURBATION = (0, 0, 0.0001, 0.02, 1.3)
-TREND = (0.001, 0.05, "exponential decay", "robust")
 
 
 def praat(path):
@@ -71,16 +70,9 @@ def praat(path):
             for column in (0, 1):
                 series = np.array([frame[k][column] for frame in voiced if len(frame) > k])
                 values += [series.mean(), np.median(series), series.std(ddof=1)] if len(series) >= 2 else [math.nan] * 3
-        cepstrogram = call(sound, "To PowerCepstrogram", 60.0, 0.002, 5000.0, 50.0)
-        smoothed = call(call(cepstrogram, "Subtract trend", *TREND), "Smooth", 0.02, 0.0005)
-        table = call(smoothed, "To Table (peak prominence)", 60.0, 330.0, 0.05, "parabolic", *TREND)
-        written = os.path.join(scratch, "peaks.tsv")
-        call(table, "Save as tab-separated file", written)
-        with open(written) as f:
-            header, *rows = [line.split("\t") for line in f.read().splitlines()]
-    time_column, cpp_column = header.index("time"), header.index("cpp")
-    cpp = np.array([float(row[cpp_column]) for row in rows])
-    voiced_cpp = [float(row[cpp_column]) for row in rows if voiced_at(float(row[time_column]))]
+    peaks = peak_table(call(sound, "To PowerCepstrogram", 60.0, 0.002, 5000.0, 50.0))
+    cpp = np.array(peaks["cpp"])
+    voiced_cpp = [c for t, c in zip(peaks["time"], peaks["cpp"]) if voiced_at(t)]
     values += [np.median(cpp), cpp.std(ddof=1), np.mean(voiced_cpp) if voiced_cpp else math.nan]
     return float(cpp.mean()), values
 

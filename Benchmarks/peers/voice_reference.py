@@ -49,6 +49,14 @@ def cepstral(sound):
     trend = (0.001, 0.05, "Exponential decay", "Robust")
     cepstrogram = call(sound, "To PowerCepstrogram", 60.0, 0.002, 5000.0, 50.0)
     cpps = call(cepstrogram, "Get CPPS", "yes", 0.02, 0.0005, 60.0, 330.0, 0.05, "parabolic", *trend)
+    return {"cpps": cpps, **peak_table(cepstrogram)}
+
+
+def peak_table(cepstrogram):
+    """"Get CPPS"'s chain frame by frame on a power cepstrogram, with its defaults: "Subtract
+    trend", "Smooth", "To Table (peak prominence)"; its columns time, quefrency and cpp."""
+    from parselmouth.praat import call
+    trend = (0.001, 0.05, "Exponential decay", "Robust")
     smoothed = call(call(cepstrogram, "Subtract trend", *trend), "Smooth", 0.02, 0.0005)
     table = call(smoothed, "To Table (peak prominence)", 60.0, 330.0, 0.05, "parabolic", *trend)
     # The table's cells as Praat writes them: one call instead of three "Get value" calls a row
@@ -58,8 +66,7 @@ def cepstral(sound):
         call(table, "Save as tab-separated file", written)
         with open(written) as f:
             header, *rows = [line.split("\t") for line in f.read().splitlines()]
-    column = lambda name: [float(row[header.index(name)]) for row in rows]
-    return {"cpps": cpps, "time": column("time"), "quefrency": column("quefrency"), "cpp": column("cpp")}
+    return {name: [float(row[header.index(name)]) for row in rows] for name in ("time", "quefrency", "cpp")}
 
 
 def mfcc(samples, rate):
