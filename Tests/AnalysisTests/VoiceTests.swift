@@ -93,6 +93,24 @@ import TestSupport
         #expect(Self.features(Self.vowel()).contour.f0MedianHz != nil && !VoiceAnalysis.analyze(interleaved: Self.vowel(), channels: 1, sampleRateHz: Self.rate).warnings.contains { $0.contains("no frame") })
     }
 
+    /// A clean vowel 72 dB below full scale said "less than 1 s of voiced signal: F0 and
+    /// perturbation are unreliable" where the pitch tracker voices all of it: only the voiced
+    /// material (frames at or above −60 dBFS) is missing.
+    @Test("a voice below −60 dBFS: F0 from the pitch tracker's voiced frames and the voiced levels null, said as such; at full level neither warning")
+    func quietVoice() throws {
+        let loud = Self.vowel(seconds: 2), quiet = loud.map { $0 * 1e-4 }
+        let analysis = VoiceAnalysis.analyze(interleaved: quiet, channels: 1, sampleRateHz: Self.rate)
+        let tracked = try #require(analysis.warnings.first { $0.hasPrefix("less than 1 s of voiced material") })
+        // 10-ms pitch frames (0.75 periods of the 75-Hz floor).
+        let seconds = Double(analysis.features.contour.voicedFrameCount) * 0.01
+        #expect(seconds >= 1.5)
+        #expect(tracked == "less than 1 s of voiced material (0 s of 40-ms frames at or above max(P95 − 30 dB, −60 dBFS) whose centre is voiced): the voiced levels are null or unreliable; F0 and perturbation read the pitch tracker's \(String(format: "%.3g", seconds)) s of voiced frames")
+        #expect(!analysis.warnings.contains { $0.hasPrefix("less than 1 s of voiced signal") }, "\(analysis.warnings)")
+        #expect(analysis.features.contour.f0MedianHz != nil && analysis.features.contour.rmsVoicedDbfs == nil)
+        let full = VoiceAnalysis.analyze(interleaved: loud, channels: 1, sampleRateHz: Self.rate)
+        #expect(!full.warnings.contains { $0.hasPrefix("less than 1 s of voiced") }, "\(full.warnings)")
+    }
+
     @Test("the cross-correlation's maxima that rounding decides are redone with Praat's sums: on a plateau (neighbours 1e-15 apart) every lag, at the voicing threshold's half the lag there; neighbours 4.1 times the fast sums' error bound apart are left, 3.9 times apart redone; the bound for a 588-value window by hand")
     func tiedLags() {
         let e = PraatPitchAnalysis.FrameContext.fastSumsError(window: 588)

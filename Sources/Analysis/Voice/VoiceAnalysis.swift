@@ -1,3 +1,4 @@
+import Foundation
 import InputGuards
 import Glibc
 import SignalProcessing
@@ -342,7 +343,14 @@ public enum VoiceAnalysis {
         let segments = voicedSegments(channel0, sampleRateHz: sampleRateHz, contour: contour)
         let voicedSamples = segments.reduce(0) { $0 + $1.count }
         let voicedSeconds = Double(voicedSamples) / sampleRateHz
-        if voicedSeconds < 1 { warnings.append("less than 1 s of voiced signal: F0 and perturbation are unreliable") }
+        // F0 and perturbation read every frame the pitch tracker calls voiced; the voiced levels
+        // only the voiced material, which a voice below −60 dBFS leaves empty.
+        let trackedSeconds = Double(voicedF0.count) * (contour?.dx ?? 0)
+        if trackedSeconds < 1 {
+            warnings.append("less than 1 s of voiced signal: F0 and perturbation are unreliable")
+        } else if voicedSeconds < 1 {
+            warnings.append(String(format: "less than 1 s of voiced material (%.3g s of 40-ms frames at or above max(P95 − 30 dB, −60 dBFS) whose centre is voiced): the voiced levels are null or unreliable; F0 and perturbation read the pitch tracker's %.3g s of voiced frames", voicedSeconds, trackedSeconds))
+        }
         var voicedSquares = 0.0
         var frameLevels: [Double] = []
         let frameLength = Int(clamping: 0.04 * sampleRateHz, to: 1...Int.max), hop = Int(clamping: 0.01 * sampleRateHz, to: 1...Int.max)
