@@ -91,6 +91,10 @@ import Testing
         #expect(named.series["x"] == [1, 2, 3, 4, 5])
         #expect(named.warnings.contains(.unsortedTimestamps(count: 1)))
         #expect(named.warnings.contains { if case .timestampGaps(1, _) = $0 { true } else { false } })
+        // 1010.04 − 1000.03 is 10.009999999999991 in binary: said to six significant digits.
+        let late = #"[{"timestamp":1000.01,"x":0,"y":0,"z":0},{"timestamp":1000.02,"x":0,"y":0,"z":0},{"timestamp":1000.03,"x":0,"y":0,"z":0},{"timestamp":1010.04,"x":0,"y":0,"z":0}]"#
+        let gap = try #require(try JSONContents.decode(Array(late.utf8), file: "a").series.first)
+        #expect(gap.warnings.map(\.description) == ["timestampGaps(1): 1 gap(s) longer than 5x the median interval, longest 10.01 s"], "\(gap.warnings)")
     }
 
     /// 1,000 times 0.01 s apart with a 2-s dropout (items 300–499 missing): 800 items, 7.98 s of

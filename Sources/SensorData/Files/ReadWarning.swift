@@ -1,3 +1,5 @@
+import Foundation
+
 /// A non-fatal anomaly found while reading (docs/formats.md §11). Returned with the data and shown by
 /// `activetask info` and `score`.
 public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
@@ -49,7 +51,7 @@ public enum ReadWarning: Sendable, Hashable, CustomStringConvertible {
         case .magneticFieldUnavailable(let count):
             "magneticFieldUnavailable(\(count)): magnetic field placeholder (0,0,0, accuracy -1) in \(count) item(s)"
         case .timestampGaps(let count, let longest):
-            "timestampGaps(\(count)): \(count) gap(s) longer than 5x the median interval, longest \(longest) s"
+            "timestampGaps(\(count)): \(count) gap(s) longer than 5x the median interval, longest \(String(format: "%.6g", longest)) s"
         case .emptyCurrentLog:
             "emptyCurrentLog: zero-byte current log, the recording stopped before its first item"
         case .truncatedTail(let offset, let kept):
