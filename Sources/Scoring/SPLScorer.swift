@@ -1,3 +1,4 @@
+import Foundation
 import InputGuards
 import Analysis
 import AudioIO
@@ -85,6 +86,16 @@ public enum SPLScorer {
             ? "silent: channel \(parameters.channel) has no power (no samples, or every sample 0 or below 1e-154 full scale); every level is −∞ dB"
                 + (channels > 1 ? " (the recording has \(channels) channels: the parameter channel chooses another)" : "")
             : nil
+        // A recording too short for the statistics' samples leaves them null: said, with its length.
+        if silent == nil {
+            let seconds = String(format: "%.3g", result.durationSeconds)
+            if result.laf10Decibels == nil {
+                warnings.append("L10, L50 and L90 are null: they are taken of LAF every 0.1 s, and the recording's \(seconds) s hold no such sample")
+            }
+            if readings.isEmpty {
+                warnings.append("the interval levels and their L10, L50 and L90 are null, and ResearchKit's decision fails: the recording's \(seconds) s hold no whole \(String(format: "%.3g", parameters.intervalSeconds))-s interval")
+            }
+        }
         return SPLScore(report: ScoreReport(kind: "spl", file: file, dialect: "audio", sets: [FeatureSet(name: "atk", features: features)], warnings: warnings,
                                             unusable: silent),
                         source: .audio(result), readingsDecibels: readings, intervalSeconds: parameters.intervalSeconds,

@@ -101,6 +101,24 @@ import TestSupport
         #expect(other.status == 0 && abs((z ?? 0) - (-20 + 117.3)) < 0.01, "\(other.stdout.prefix(400))")
     }
 
+    /// A 50-ms recording gave L10, L50, L90 and the interval levels null, and ResearchKit's
+    /// decision "fail", without a word.
+    @Test("score spl shorter than its statistics' samples: 0.05 s (no LAF sample every 0.1 s, no 1-s interval) and 0.5 s (no interval) say which are null and why; 8 s neither")
+    func splTooShort() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let laf = "L10, L50 and L90 are null: they are taken of LAF every 0.1 s, and the recording's 0.05 s hold no such sample"
+        func interval(_ seconds: String) -> String {
+            "the interval levels and their L10, L50 and L90 are null, and ResearchKit's decision fails: the recording's \(seconds) s hold no whole 1-s interval"
+        }
+        for (seconds, said) in [(0.05, [laf, interval("0.05")]), (0.5, [interval("0.5")]), (8, [])] {
+            let run = try Run(["score", "spl", "--json", try tone(folder, dbfs: -20, seconds: seconds)])
+            let atk = (run.json?["features"] as? [String: Any])?["atk"] as? [String: Any]
+            #expect(run.status == 0 && (run.json?["warnings"] as? [String]) == said, "\(seconds) s: \(run.status) \(run.stderr) \(run.json?["warnings"] ?? "")")
+            #expect((atk?["l10Decibels"] is NSNull) == (seconds < 0.1) && (atk?["l10IntervalLaeqDecibels"] is NSNull) == (seconds < 1), "\(seconds) s")
+        }
+    }
+
     @Test("SampleData's SPL-meter result: ResearchKit's rule on its readings")
     func sampleResult() throws {
         let run = try Run(["score", "spl", "--json", SharedData.sampleData.appendingPathComponent("spl_meter_result.json").path])
