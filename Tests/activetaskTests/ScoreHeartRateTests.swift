@@ -36,6 +36,25 @@ import TestSupport
         #expect(psd.status == 0 && (psd.json?["key"] as? [String: Any])?["parameters"] as? String != (run.json?["key"] as? [String: Any])?["parameters"] as? String)
     }
 
+    /// A camera recording renamed (as a download keyed by its record is) was refused: its first
+    /// element is the step marker, and only the file name said what followed.
+    @Test("the heart snapshot under another name (12345.json): the camera items after its step marker say what it is, the same features; a marker followed by nothing, or by an item of no recorder, is still refused")
+    func renamed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let renamed = try folder.write("12345.json", Array(try Data(contentsOf: URL(fileURLWithPath: Self.file))))
+        let original = try Run(["score", "heartRate", "--json", Self.file]), run = try Run(["score", "heartRate", "--json", renamed])
+        #expect(run.status == 0, "\(run.stderr)")
+        let features = try #require(run.json?["features"] as? [String: [String: Any]])
+        let expected = try #require(original.json?["features"] as? [String: [String: Any]])
+        #expect(NSDictionary(dictionary: features) == NSDictionary(dictionary: expected))
+        let marker = #"{"timestamp":0,"uptime":86400,"stepPath":"Heart Rate Measurement/heartRate_before"}"#
+        for (name, text) in [("alone.json", "[\(marker)]"), ("other.json", #"[\#(marker),{"timestamp":0.4,"speed":1}]"#)] {
+            let refused = try Run(["score", "heartRate", "--json", try folder.write(name, text)])
+            #expect(refused.status != 0 && refused.stderr.contains("unrecognised layout"), "\(name): \(refused.status) \(refused.stderr)")
+        }
+    }
+
     @Test("an upload with the heart snapshot's before and after recordings: sets per recording; a file without a camera recording is refused; an overlap above ½ is refused naming its option")
     func upload() throws {
         let folder = try TemporaryFolder()

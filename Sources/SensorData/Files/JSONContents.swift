@@ -230,8 +230,14 @@ public struct JSONContents: Sendable {
         let element = try probe.parseValue(depth: 1)
         let keys = element.object.map { Set($0.keys) } ?? []
         // A recorder that starts its array with a step marker (`stepPath` and times, no data, as
-        // CardiorespiratoryFitness' camera recorder does): the file name says which.
-        if let kind = kindOfItem(element) ?? (keys.contains("stepPath") ? RecorderFileName(name)?.kind : nil) {
+        // CardiorespiratoryFitness' camera recorder does): the file name says which, else the
+        // item after the marker (a download renamed by its record or file handle).
+        var kind = kindOfItem(element)
+        if kind == nil, keys.contains("stepPath") {
+            kind = RecorderFileName(name)?.kind
+            if kind == nil, try probe.nextElement(first: &first) { kind = kindOfItem(try probe.parseValue(depth: 1)) }
+        }
+        if let kind {
             var contents = JSONContents(file: name, layout: .bareItemArray(kind))
             let decoded = try ItemColumnsDecoder(kind: kind).decode(&cursor, arrayPath: "", lenient: options.lenient)
             contents.series.append(NamedSeries(file: name, series: decoded.series, warnings: decoded.warnings))
