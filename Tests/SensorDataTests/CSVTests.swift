@@ -32,6 +32,20 @@ import Testing
         }
     }
 
+    /// phyphox's and European spreadsheets' "decimal comma" exports (`;` or tab between fields,
+    /// `0,25` for 0.25) were refused: "0,000000000E+00" is not a finite number.
+    @Test("a decimal comma under `;` or tab delimiters: numbers; under `,` a quoted \"0,5\" stays text; two commas, or a point and a comma, are no number")
+    func decimalComma() throws {
+        let semicolon = try table("\"Time (s)\";\"Acceleration x (m/s^2)\"\n0,000000000E+00;-1,5\n1,000000000E-02;2\n")
+        #expect(semicolon.header == ["Time (s)", "Acceleration x (m/s^2)"])
+        #expect(semicolon.columns[0].numbers == [0, 0.01] && semicolon.columns[1].numbers == [-1.5, 2])
+        let tab = try table("t\tx\n0,5\t+3,25\n")
+        #expect(tab.columns[0].numbers == [0.5] && tab.columns[1].numbers == [3.25])
+        #expect(try table("t,x\n\"0,5\",1\n").columns[0] == .text(["0,5"]))
+        let odd = try table("t;x;y\n1,234,5;1.234,5;,5\n")
+        #expect(odd.columns[0] == .text(["1,234,5"]) && odd.columns[1] == .text(["1.234,5"]) && odd.columns[2] == .text([",5"]))
+    }
+
     @Test("a row with another field count is an error naming its line")
     func ragged() throws {
         #expect(throws: ReadError(file: "t.csv", reason: .invalidValue("2 field(s) where the first row has 3"),

@@ -32,7 +32,7 @@ import TestSupport
                 json?["warnings"] as? [String] ?? [], run)
     }
 
-    @Test("phyphox (total and linear), Sensor Logger (ns epoch, seconds_elapsed, z,y,x), Physics Toolbox (gF in g, clock times) and a named layout: 108 steps/min each")
+    @Test("phyphox (total and linear, and with semicolons and decimal commas), Sensor Logger (ns epoch, seconds_elapsed, z,y,x), Physics Toolbox (gF in g, clock times) and a named layout: 108 steps/min each")
     func exports() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -46,6 +46,10 @@ import TestSupport
                                             linear.map { "\(f($0.0)),\(f($0.1)),\(f($0.2)),\(f($0.3))" }), [], "gravity removed", []),
             ("phyphox-tabs.csv", Self.csv("Time (s)\tAcceleration x (m/s^2)\tAcceleration y (m/s^2)\tAcceleration z (m/s^2)",
                                           total.map { "\(f($0.0))\t\(f($0.1))\t\(f($0.2))\t\(f($0.3))" }), [], "phyphox", []),
+            // phyphox's "CSV (Semicolon, decimal comma)" export, in its exponent notation.
+            ("phyphox-decimal-comma.csv", Self.csv(#""Time (s)";"Acceleration x (m/s^2)";"Acceleration y (m/s^2)";"Acceleration z (m/s^2)""#,
+                                                   total.map { row in [row.0, row.1, row.2, row.3].map { String(format: "%.9E", $0).replacing(".", with: ",") }.joined(separator: ";") }),
+             [], "phyphox", []),
             ("TotalAcceleration.csv", Self.csv("time,seconds_elapsed,z,y,x",
                                                total.map { String(format: "%.0f", epoch + $0.0 * 1e9) + ",\(f($0.0)),\(f($0.3)),\(f($0.2)),\(f($0.1))" }),
              [], "CSV (Sensor Logger): time s", ["acceleration"]),

@@ -26,7 +26,9 @@ public struct CSVTable: Sendable {
     public var rowCount: Int
     public var delimiter: UInt8
 
-    /// Parses `bytes`. The delimiter is the first of `,`, `;`, tab found in the first line.
+    /// Parses `bytes`. The delimiter is the first of `,`, `;`, tab found in the first line; with `;`
+    /// or tab, a number may carry a decimal comma (`0,25`: phyphox's and European spreadsheets'
+    /// "decimal comma" exports) where it has no point and one comma.
     ///
     /// - Throws: `ReadError` naming the line of a row whose field count differs from the first
     ///   row's, of a quoted field that is never closed, or `.invalidUTF8`.
@@ -85,7 +87,7 @@ public struct CSVTable: Sendable {
             if lineEnd == lineStart { continue }  // blank line
             fields.append(fieldStart..<lineEnd)
             if rowCount == 0 && header == nil && numbers.isEmpty {
-                if !fields.allSatisfy({ number(buffer, trimmed(buffer, $0)) != nil }) {
+                if !fields.allSatisfy({ number(buffer, trimmed(buffer, $0), delimiter: delimiter) != nil }) {
                     header = try fields.map { range throws(ReadError) in
                         var text = try string(buffer, trimmed(buffer, range), file: file, line: recordLine)
                         if text.hasPrefix("#") { text.removeFirst() }
@@ -112,7 +114,7 @@ public struct CSVTable: Sendable {
                 if isNumeric[column] {
                     if cell.isEmpty {
                         numbers[column].append(.nan)
-                    } else if let value = number(buffer, cell) {
+                    } else if let value = number(buffer, cell, delimiter: delimiter) {
                         numbers[column].append(value)
                     } else {
                         isNumeric[column] = false
@@ -154,7 +156,7 @@ public struct CSVTable: Sendable {
         guard case .text(let cells) = columns[index] else { return [] }
         return cells.indices.compactMap { row in
             let cell = cells[row]
-            let number = cell.isEmpty || Array(cell.utf8).withUnsafeBufferPointer { Self.number($0, 0..<$0.count) != nil }
+            let number = cell.isEmpty || Array(cell.utf8).withUnsafeBufferPointer { Self.number($0, 0..<$0.count, delimiter: delimiter) != nil }
             return number ? nil : (row + 1 + (header == nil ? 0 : 1), cell)
         }
     }
@@ -170,14 +172,24 @@ public struct CSVTable: Sendable {
         return nil
     }
 
-    /// The cell as a number (JSON number syntax, plus a leading `+`), nil if it is not one.
-    private static func number(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+    /// The cell as a number (JSON number syntax, plus a leading `+`; where fields are not separated
+    /// by `,`, one comma for the point in a cell without one), nil if it is not one.
+    private static func number(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, delimiter: UInt8) -> Double? {
         var range = range
         if range.count > 1, buffer[range.lowerBound] == UInt8(ascii: "+") { range = range.dropFirst() }
         guard !range.isEmpty else { return nil }
         var cursor = JSONCursor(bytes: buffer, file: "", range: range)
-        guard let value = try? cursor.parseNumber(), cursor.index == range.upperBound else { return nil }
-        return value
+        if let value = try? cursor.parseNumber(), cursor.index == range.upperBound { return value }
+        let cell = UnsafeBufferPointer(rebasing: buffer[range])
+        guard delimiter != UInt8(ascii: ","), let comma = cell.firstIndex(of: UInt8(ascii: ",")), cell.lastIndex(of: UInt8(ascii: ",")) == comma,
+              !cell.contains(UInt8(ascii: ".")) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: cell.count) { copy -> Double? in
+            _ = copy.initialize(fromContentsOf: cell)
+            copy[comma] = UInt8(ascii: ".")
+            var cursor = JSONCursor(bytes: UnsafeBufferPointer(copy), file: "", range: 0..<copy.count)
+            guard let value = try? cursor.parseNumber(), cursor.index == copy.count else { return nil }
+            return value
+        }
     }
 
     private static func string(
